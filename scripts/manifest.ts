@@ -1,0 +1,21 @@
+import source from '../manifest.json' with { type: 'json' };
+
+export type Browser = 'chrome' | 'firefox';
+export const GECKO_ID = 'embed-inspector@embed-inspector.dev';
+
+/** The one source manifest, adapted per browser (Firefox: background scripts + gecko settings). */
+export function browserManifest(browser: Browser) {
+  const manifest = structuredClone(source) as Record<string, any>;
+  if (browser === 'firefox') {
+    manifest.background = { scripts: [manifest.background.service_worker], type: 'module' };
+    manifest.browser_specific_settings = {
+      gecko: {
+        id: GECKO_ID,
+        strict_min_version: '142.0',
+        data_collection_permissions: { required: ['none'] },
+      },
+    };
+    // Firefox keeps content scripts' about:blank matching under this key too; `match_origin_as_fallback` is Chrome-only.
+  }
+  return manifest as any;
+}

@@ -1,0 +1,4 @@
+// Service worker: per-tab buffers, routing, persistence. (Skeleton.)
+import browser from 'webextension-polyfill';
+
+browser.runtime.onInstalled.addListener(() => {});

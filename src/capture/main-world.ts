@@ -1,0 +1,2 @@
+// MAIN-world hook (skeleton): observes posts made by this frame.
+export {};

@@ -1,0 +1,2 @@
+// Isolated-world relay (skeleton): records message events received by this frame.
+export {};

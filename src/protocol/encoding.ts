@@ -1,0 +1,339 @@
+/**
+ * The capture encoding: turns any structured-clone value into a JSON-safe value, and back.
+ *
+ * Plain JSON values (null, booleans, finite numbers, strings, arrays, plain objects) are kept as they are.
+ * Everything else becomes a tagged object `{"$ei": <Tag>, ...}` (docs/capture-format.md lists every tag):
+ *   undefined, NaN/±Infinity/-0 (Number), BigInt, Date, RegExp, Map, Set, ArrayBuffer, typed arrays and
+ *   DataView (base64), Blob/File (size and type only), Error, a repeated or cyclic reference (Ref),
+ *   an object whose own key is "$ei" (Object, escaped), anything else (Unknown, with its class name),
+ *   and a value over the size cap (Truncated).
+ * Pure and total: never throws, whatever it is given.
+ */
+export const TAG = '$ei';
+
+export type EncodedTag =
+  | 'undefined' | 'Number' | 'BigInt' | 'Date' | 'RegExp' | 'Map' | 'Set' | 'ArrayBuffer' | 'TypedArray'
+  | 'Blob' | 'Error' | 'Ref' | 'Object' | 'Unknown' | 'Truncated' | 'Symbol' | 'Function';
+
+export interface EncodeOptions {
+  /** Cap on the encoded size in bytes (approximate UTF-16 length of the JSON); default 1 MB. */
+  maxBytes?: number;
+  /** Max nesting depth kept; deeper values become `Truncated`. Default 200. */
+  maxDepth?: number;
+}
+
+export interface Encoded {
+  value: unknown;
+  /** Approximate size of the encoded JSON in bytes (of the full value when truncated). */
+  size: number;
+  truncated: boolean;
+}
+
+export const DEFAULT_MAX_BYTES = 1_000_000;
+const PREVIEW_CHARS = 2_000;
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+export function bytesToBase64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+  }
+  if (i < bytes.length) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8);
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + '=';
+  }
+  return out;
+}
+export function base64ToBytes(b64: string): Uint8Array {
+  const clean = b64.replace(/=+$/, '');
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0, acc = 0, j = 0;
+  for (const ch of clean) {
+    const v = B64.indexOf(ch);
+    if (v < 0) continue;
+    acc = (acc << 6) | v; bits += 6;
+    if (bits >= 8) { bits -= 8; out[j++] = (acc >> bits) & 255; }
+  }
+  return out.subarray(0, j);
+}
+
+const toStringTag = (v: object): string => {
+  try { return Object.prototype.toString.call(v).slice(8, -1); } catch { return 'Object'; }
+};
+const className = (v: object): string => {
+  try {
+    const proto = Object.getPrototypeOf(v);
+    const name = proto && proto.constructor && proto.constructor.name;
+    return typeof name === 'string' && name ? name : toStringTag(v);
+  } catch { return 'Object'; }
+};
+
+class Encoder {
+  size = 0;
+  over = false;
+  private seen = new Map<object, string>();
+  constructor(private maxBytes: number, private maxDepth: number) {}
+
+  enc(v: unknown, path: string, depth: number): unknown {
+    switch (typeof v) {
+      case 'string': this.size += v.length + 2; return v;
+      case 'boolean': this.size += 5; return v;
+      case 'number':
+        this.size += 8;
+        if (Number.isFinite(v) && !Object.is(v, -0)) return v;
+        return { [TAG]: 'Number', v: Object.is(v, -0) ? '-0' : String(v) };
+      case 'undefined': this.size += 16; return { [TAG]: 'undefined' };
+      case 'bigint': this.size += 20; return { [TAG]: 'BigInt', v: v.toString() };
+      case 'symbol': this.size += 16; return { [TAG]: 'Symbol', v: String(v.description ?? '') };
+      case 'function': this.size += 16; return { [TAG]: 'Function' };
+    }
+    if (v === null) { this.size += 4; return null; }
+    const o = v as object;
+    const prior = this.seen.get(o);
+    if (prior !== undefined) { this.size += prior.length + 16; return { [TAG]: 'Ref', path: prior }; }
+    if (depth >= this.maxDepth) { this.over = true; return { [TAG]: 'Truncated', reason: 'depth' }; }
+    this.seen.set(o, path);
+    if (this.size > this.maxBytes * 4) { this.over = true; return null; } // far past the cap: stop counting
+    try {
+      if (Array.isArray(o)) {
+        const out = new Array(o.length);
+        this.size += 2;
+        for (let i = 0; i < o.length; i++) { out[i] = this.enc(o[i], `${path}[${i}]`, depth + 1); this.size += 1; }
+        return out;
+      }
+      const tag = toStringTag(o);
+      switch (tag) {
+        case 'Object': {
+          const proto = Object.getPrototypeOf(o);
+          if (proto === Object.prototype || proto === null) return this.plain(o as Record<string, unknown>, path, depth);
+          break;
+        }
+        case 'Date': {
+          const t = (o as Date).getTime();
+          this.size += 40;
+          return { [TAG]: 'Date', v: Number.isNaN(t) ? 'Invalid Date' : new Date(t).toISOString() };
+        }
+        case 'RegExp': this.size += 40; return { [TAG]: 'RegExp', source: (o as RegExp).source, flags: (o as RegExp).flags };
+        case 'Map': {
+          const entries: unknown[] = [];
+          let i = 0;
+          for (const [k, val] of o as Map<unknown, unknown>) {
+            entries.push([this.enc(k, `${path}.<key ${i}>`, depth + 1), this.enc(val, `${path}.<value ${i}>`, depth + 1)]);
+            i++;
+          }
+          this.size += 20;
+          return { [TAG]: 'Map', v: entries };
+        }
+        case 'Set': {
+          const items: unknown[] = [];
+          let i = 0;
+          for (const item of o as Set<unknown>) items.push(this.enc(item, `${path}.<item ${i++}>`, depth + 1));
+          this.size += 20;
+          return { [TAG]: 'Set', v: items };
+        }
+        case 'ArrayBuffer': case 'SharedArrayBuffer': {
+          const bytes = new Uint8Array(o as ArrayBuffer);
+          this.size += Math.ceil(bytes.length * 4 / 3) + 30;
+          if (this.size > this.maxBytes) { this.over = true; return null; }
+          return { [TAG]: 'ArrayBuffer', v: bytesToBase64(bytes) };
+        }
+        case 'Blob': case 'File':
+          this.size += 60;
+          return { [TAG]: 'Blob', kind: tag, size: (o as Blob).size, type: (o as Blob).type, ...(tag === 'File' ? { name: (o as File).name } : {}) };
+        case 'Error': case 'DOMException':
+          this.size += 60;
+          return { [TAG]: 'Error', name: String((o as Error).name), message: String((o as Error).message) };
+      }
+      if (ArrayBuffer.isView(o)) {
+        const view = o as ArrayBufferView;
+        const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+        this.size += Math.ceil(bytes.length * 4 / 3) + 40;
+        if (this.size > this.maxBytes) { this.over = true; return null; }
+        return { [TAG]: 'TypedArray', kind: tag, v: bytesToBase64(bytes) };
+      }
+      // Boxed primitives, MessagePort, ImageBitmap, class instances with an odd prototype…
+      this.size += 40;
+      if (tag === 'String' || tag === 'Number' || tag === 'Boolean') {
+        return { [TAG]: 'Unknown', kind: tag, v: String((o as { valueOf(): unknown }).valueOf()) };
+      }
+      // A class instance: structured clone delivers its own enumerable properties as a plain object.
+      if (tag === 'Object') return this.plain(o as Record<string, unknown>, path, depth);
+      return { [TAG]: 'Unknown', kind: className(o) };
+    } catch (err) {
+      return { [TAG]: 'Unknown', kind: 'Unreadable', message: safeMessage(err) };
+    }
+  }
+
+  private plain(o: Record<string, unknown>, path: string, depth: number): unknown {
+    const out: Record<string, unknown> = {};
+    this.size += 2;
+    for (const k of Object.keys(o)) {
+      let val: unknown;
+      try { val = o[k]; } catch (err) { val = { [TAG]: 'Unknown', kind: 'Getter threw', message: safeMessage(err) }; }
+      this.size += k.length + 4;
+      out[k] = this.enc(val, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`, depth + 1);
+      if (this.over && this.size > this.maxBytes * 4) break;
+    }
+    if (Object.prototype.hasOwnProperty.call(o, TAG)) return { [TAG]: 'Object', v: out };
+    return out;
+  }
+}
+
+function safeMessage(err: unknown): string {
+  try { return err instanceof Error ? err.message : String(err); } catch { return 'unknown error'; }
+}
+
+/** Encode any value for a capture record. Never throws. */
+export function encode(value: unknown, options: EncodeOptions = {}): Encoded {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const e = new Encoder(maxBytes, options.maxDepth ?? 200);
+  let out: unknown;
+  try { out = e.enc(value, '$', 0); } catch (err) { return { value: { [TAG]: 'Unknown', kind: 'Unreadable', message: safeMessage(err) }, size: 0, truncated: true }; }
+  if (!e.over && e.size <= maxBytes) return { value: out, size: e.size, truncated: false };
+  return { value: truncationMarker(out, e.size), size: e.size, truncated: true };
+}
+
+/** The marker kept in place of a message over the size cap: its size, and a text preview of its start. */
+export function truncationMarker(encodedValue: unknown, size: number): unknown {
+  let preview = '';
+  try { preview = previewText(encodedValue, PREVIEW_CHARS); } catch { /* keep empty */ }
+  const keep: Record<string, unknown> = { [TAG]: 'Truncated', originalSize: size, preview };
+  // Keep the envelope fields so the record is still recognisable and classifiable.
+  if (encodedValue && typeof encodedValue === 'object' && !Array.isArray(encodedValue)) {
+    const env = encodedValue as Record<string, unknown>;
+    for (const k of ['source', 'direction', 'type', 'timestamp', 'surface']) {
+      const v = env[k];
+      if (typeof v === 'string' || typeof v === 'number') keep[k] = typeof v === 'string' ? v.slice(0, 200) : v;
+    }
+  }
+  return keep;
+}
+
+function previewText(v: unknown, max: number): string {
+  let out = '';
+  const walk = (x: unknown): void => {
+    if (out.length >= max) return;
+    if (x === null || typeof x !== 'object') { out += typeof x === 'string' ? JSON.stringify(x.slice(0, max)) : String(x); return; }
+    if (Array.isArray(x)) { out += '['; for (const i of x) { walk(i); out += ','; if (out.length >= max) break; } out += ']'; return; }
+    out += '{';
+    for (const [k, val] of Object.entries(x)) { out += JSON.stringify(k) + ':'; walk(val); out += ','; if (out.length >= max) break; }
+    out += '}';
+  };
+  walk(v);
+  return out.length > max ? out.slice(0, max) + '…' : out;
+}
+
+/** Is this value one of the encoding's tagged objects? Returns the tag, or undefined. */
+export function tagOf(v: unknown): EncodedTag | undefined {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const t = (v as Record<string, unknown>)[TAG];
+    if (typeof t === 'string') return t as EncodedTag;
+  }
+  return undefined;
+}
+
+/**
+ * A short name for the type of a value, raw or encoded: 'string', 'number', 'boolean', 'null', 'array',
+ * 'object', or the class it was ('Date', 'Map', 'undefined', 'NaN', 'BigInt'…). Never throws.
+ */
+export function typeName(v: unknown): string {
+  try {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'array';
+    const t = typeof v;
+    if (t === 'number') return Number.isNaN(v) ? 'NaN' : Number.isFinite(v) ? 'number' : 'Infinity';
+    if (t !== 'object') return t;
+    const tag = tagOf(v);
+    if (tag) {
+      const e = v as Record<string, unknown>;
+      if (tag === 'Number') return String(e.v).replace('-', '') === 'Infinity' ? 'Infinity' : String(e.v);
+      if (tag === 'TypedArray' || tag === 'Unknown' || tag === 'Blob') return String(e.kind ?? tag);
+      if (tag === 'Object') return 'object';
+      if (tag === 'Truncated') return 'truncated value';
+      if (tag === 'Ref') return 'repeated reference';
+      return tag;
+    }
+    const st = toStringTag(v as object);
+    if (st !== 'Object') return st;
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null ? 'object' : className(v as object);
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** Is this a plain object (raw, or encoded-escaped)? Used by the validator for "payload is an object". */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeName(v) === 'object';
+}
+
+/** Own properties of a plain object, raw or `$ei:Object`-escaped. */
+export function plainEntries(v: unknown): Record<string, unknown> {
+  const tag = tagOf(v);
+  if (tag === 'Object') return ((v as Record<string, unknown>).v ?? {}) as Record<string, unknown>;
+  return v as Record<string, unknown>;
+}
+
+/** Rebuild real values from an encoded one (for replaying captured messages). Never throws. */
+export function decode(v: unknown): unknown {
+  const root = { value: undefined as unknown };
+  const refs: Array<[Record<string, unknown> | unknown[], string | number, string]> = [];
+  const byPath = new Map<string, unknown>();
+  const dec = (x: unknown, path: string): unknown => {
+    if (x === null || typeof x !== 'object') return x;
+    if (Array.isArray(x)) {
+      const out: unknown[] = [];
+      byPath.set(path, out);
+      x.forEach((item, i) => {
+        const r = dec(item, `${path}[${i}]`);
+        if (isRef(item)) refs.push([out, i, String((item as Record<string, unknown>).path)]);
+        out.push(r);
+      });
+      return out;
+    }
+    const e = x as Record<string, unknown>;
+    const tag = tagOf(e);
+    try {
+      switch (tag) {
+        case undefined: case 'Object': {
+          const src = tag === 'Object' ? (e.v as Record<string, unknown>) : e;
+          const out: Record<string, unknown> = {};
+          byPath.set(path, out);
+          for (const [k, val] of Object.entries(src ?? {})) {
+            out[k] = dec(val, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`);
+            if (isRef(val)) refs.push([out, k, String((val as Record<string, unknown>).path)]);
+          }
+          return out;
+        }
+        case 'undefined': return undefined;
+        case 'Number': return e.v === '-0' ? -0 : Number(e.v);
+        case 'BigInt': return BigInt(String(e.v));
+        case 'Date': return new Date(String(e.v));
+        case 'RegExp': return new RegExp(String(e.source), String(e.flags));
+        case 'Map': { const m = new Map(); byPath.set(path, m); (e.v as unknown[][]).forEach(([k, val], i) => m.set(dec(k, `${path}.<key ${i}>`), dec(val, `${path}.<value ${i}>`))); return m; }
+        case 'Set': { const s = new Set(); byPath.set(path, s); (e.v as unknown[]).forEach((item, i) => s.add(dec(item, `${path}.<item ${i}>`))); return s; }
+        case 'ArrayBuffer': return base64ToBytes(String(e.v)).slice().buffer;
+        case 'TypedArray': {
+          const bytes = base64ToBytes(String(e.v)).slice();
+          const Ctor = (globalThis as Record<string, unknown>)[String(e.kind)] as (new (b: ArrayBuffer) => unknown) | undefined;
+          if (e.kind === 'DataView') return new DataView(bytes.buffer);
+          return typeof Ctor === 'function' ? new Ctor(bytes.buffer) : bytes;
+        }
+        case 'Error': { const err = new Error(String(e.message)); err.name = String(e.name); return err; }
+        case 'Ref': return undefined; // patched below
+        default: return e; // Blob, Unknown, Truncated, Symbol, Function: kept as their description
+      }
+    } catch {
+      return e;
+    }
+  };
+  root.value = dec(v, '$');
+  for (const [holder, key, path] of refs) {
+    const target = byPath.get(path);
+    (holder as Record<string | number, unknown>)[key] = target;
+  }
+  return root.value;
+}
+const isRef = (x: unknown) => tagOf(x) === 'Ref';

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+
+// The Node side: the command line and the protocol library (`exports` of package.json).
+export default defineConfig({
+  publicDir: false,
+  build: {
+    ssr: true,
+    outDir: 'dist/node',
+    emptyOutDir: true,
+    target: 'node20',
+    sourcemap: true,
+    minify: false,
+    rolldownOptions: {
+      input: { cli: 'src/cli/main.ts', protocol: 'src/protocol/index.ts' },
+      output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
+  },
+});
