@@ -185,9 +185,53 @@ function safeMessage(err: unknown): string {
   try { return err instanceof Error ? err.message : String(err); } catch { return 'unknown error'; }
 }
 
-/** Encode any value for a capture record. Never throws. */
+/**
+ * Fast path: the size of a value that is plain JSON already (no undefined, NaN, -0, `$ei` key, shared or
+ * cyclic reference, exotic object), or -1. One walk, no allocation beyond the seen-set: the hot path of
+ * capture, where nearly every message is a plain envelope.
+ */
+function plainJsonSize(v: unknown, depth: number, seen: Set<object>, budget: number): number {
+  switch (typeof v) {
+    case 'string': return v.length + 2;
+    case 'boolean': return 5;
+    case 'number': return Number.isFinite(v) && !Object.is(v, -0) ? 8 : -1;
+    case 'object': break;
+    default: return -1;
+  }
+  if (v === null) return 4;
+  if (depth > 64 || seen.has(v as object)) return -1;
+  seen.add(v as object);
+  let size = 2;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return -1;
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) return -1;
+      const s = plainJsonSize(v[i], depth + 1, seen, budget - size);
+      if (s < 0) return -1;
+      size += s + 1;
+      if (size > budget) return -1;
+    }
+    return size;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return -1;
+  for (const k in v as object) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) return -1;
+    if (k === TAG) return -1;
+    const s = plainJsonSize((v as Record<string, unknown>)[k], depth + 1, seen, budget - size);
+    if (s < 0) return -1;
+    size += s + k.length + 4;
+    if (size > budget) return -1;
+  }
+  return size;
+}
+
+/** Encode any value for a capture record. Never throws. Plain JSON values are returned as they are (not copied). */
 export function encode(value: unknown, options: EncodeOptions = {}): Encoded {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  try {
+    const fast = plainJsonSize(value, 0, new Set(), maxBytes);
+    if (fast >= 0) return { value, size: fast, truncated: false };
+  } catch { /* a getter threw or a proxy refused: take the careful path */ }
   const e = new Encoder(maxBytes, options.maxDepth ?? 200);
   let out: unknown;
   try { out = e.enc(value, '$', 0); } catch (err) { return { value: { [TAG]: 'Unknown', kind: 'Unreadable', message: safeMessage(err) }, size: 0, truncated: true }; }

@@ -1,4 +1,16 @@
-// Public library surface of embed-inspector (package `exports`).
+/**
+ * embed-inspector as a library: the svc-embed protocol catalog, the classifier, the session checker and the
+ * capture format, for host developers' own tests. Pure: runs in Node, a page or a worker.
+ */
+export * from './catalog.ts';
+export type * from './types.ts';
 export * from './record.ts';
 export * from './encoding.ts';
 export * from './classify.ts';
+export * from './session.ts';
+export * from './capture.ts';
+export * from './rules.ts';
+export { normalizeOrigin, originOf, isEmbedUrl } from './origin.ts';
+export { checkTimezone, checkFilter, checkLocale } from './semantics.ts';
+export { toJsonSchema } from './schema.ts';
+export { rulesMarkdown } from './docs.ts';

@@ -1,0 +1,50 @@
+/** docs/rules.md, generated from the rule table and the catalog (`npm run schema` writes it). */
+import { RULE_LIST } from './rules.ts';
+import { ACTIONS, EVENTS, type MessageSpec } from './catalog.ts';
+
+const GROUPS: Record<string, string> = {
+  envelope: 'Envelope', payload: 'Payloads', 'cross-field': 'Cross-field', action: 'Action semantics', origin: 'Origin', session: 'Session (stateful, per embed)',
+};
+
+const esc = (s: string) => s.replace(/\|/g, '\\|');
+
+function fieldsTable(m: MessageSpec): string {
+  const rows = Object.entries(m.fields).map(([name, f]) =>
+    `| \`${name}\` | ${f.enum ? f.enum.map((e) => `\`${e}\``).join(', ') : f.kind}${f.nullable ? ' or null' : ''} | ${f.required ? 'yes' : 'no'} | ${esc(f.doc)} |`);
+  return rows.length ? ['| Field | Type | Required | Spec |', '|---|---|---|---|', ...rows].join('\n') : '_Empty payload._';
+}
+
+export function rulesMarkdown(): string {
+  const out: string[] = [
+    '# Rule set',
+    '',
+    '_Generated from `src/protocol/rules.ts` and `src/protocol/catalog.ts` by `npm run schema`; do not edit by hand. A unit test fails when this file is stale._',
+    '',
+    'Every captured message gets a verdict: `foreign` (no `source: "svc-embed"` marker: not part of the protocol, not checked), `invalid` (at least one issue of severity `error`) or `valid` (no error; warnings and infos may remain). Each issue names a rule below by its stable id.',
+    '',
+    '## How the tenant origin is found',
+    '',
+    'Origin rules need the tenant origin (the origin the embed is served from). In order: the origin given by hand (`--tenant-origin`, the panel\'s tenant field); otherwise the origin the first `svc:event:ready` came from (for a `post` record, the posting frame\'s origin; for a `receive`, `event.origin`); otherwise the origin of the first frame whose URL has the embedded-surface shape `/embed/…`. When none is known, the origin rules are skipped and the summary says so.',
+    '',
+    '## Sessions',
+    '',
+    'Session rules run over the stream in capture order, one session per embed (keyed by the embed\'s origin: events by the origin they come from, actions by the origin they are posted to). Each message is counted once, at its first observation: the delivery of a post already seen (`pairedWith`, or the same type, direction and timestamp) is skipped. A navigation of the embed frame starts a new session; a top-level navigation ends them all.',
+    '',
+    '## Leniency where the spec is silent',
+    '',
+    'Where the spec says "not shown", nothing is invented: unknown envelope or payload fields are `info` only; `set-theme` accepts any embedTheme field with any value (their types are not shown); ordering the spec does not guarantee is a `warning`. Each rule below says where it reads the spec leniently.',
+    '',
+  ];
+  for (const group of Object.keys(GROUPS)) {
+    out.push(`## ${GROUPS[group]}`, '', '| Rule | Severity | Checks | Spec | Note |', '|---|---|---|---|---|');
+    for (const r of RULE_LIST.filter((x) => x.group === group)) {
+      out.push(`| \`${r.id}\` | ${r.severity} | ${esc(r.summary)} | ${esc(r.spec)} | ${esc(r.note ?? '')} |`);
+    }
+    out.push('');
+  }
+  out.push('## Catalog', '', 'Envelope: `{source: "svc-embed", direction, type, payload, timestamp, surface}`; `surface` is on every event and never on an action.', '');
+  for (const m of [...EVENTS, ...ACTIONS] as readonly MessageSpec[]) {
+    out.push(`### \`${m.type}\``, '', `${m.summary}${m.surfaces ? ` Surfaces: ${m.surfaces.join(', ')}.` : ''}${m.open ? ' Further fields are accepted.' : ''}`, '', fieldsTable(m), '');
+  }
+  return out.join('\n');
+}

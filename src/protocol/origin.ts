@@ -1,0 +1,30 @@
+/** Origin helpers (pure). */
+
+const cache = new Map<string, string>();
+/** `https://Acme.example.com:443/x` → `https://acme.example.com`; anything unparsable is returned as given. */
+export function normalizeOrigin(value: string): string {
+  const hit = cache.get(value);
+  if (hit !== undefined) return hit;
+  let out = value;
+  try {
+    if (value !== 'null' && value !== '*' && value !== '/') {
+      const o = new URL(value).origin;
+      if (o && o !== 'null') out = o;
+    }
+  } catch { /* not a URL: keep */ }
+  if (cache.size > 1000) cache.clear();
+  cache.set(value, out);
+  return out;
+}
+
+/** The origin of a URL, or null. */
+export function originOf(url: string | undefined | null): string | null {
+  if (!url) return null;
+  try { const o = new URL(url).origin; return o && o !== 'null' ? o : null; } catch { return null; }
+}
+
+/** Does this URL have the embedded-surface address shape (`/embed/dashboard/…`, `/embed/d/…`, `/embed/…`)? */
+export function isEmbedUrl(url: string | undefined | null): boolean {
+  if (!url) return false;
+  try { return /^\/embed(\/|$)/.test(new URL(url).pathname); } catch { return false; }
+}

@@ -1,0 +1,144 @@
+/**
+ * Session rules: a stateful checker over a stream of records, one session per embed.
+ *
+ * Each message is counted once, at its first observation: when both the post (in the sending frame) and
+ * its delivery (in the receiving frame) are in the stream, the later one is skipped (it names the first in
+ * `pairedWith`, or carries the same type, direction and timestamp).
+ * Sessions are keyed by the embed's origin: events by the origin they come from, actions by the origin
+ * they go to. A navigation of a frame of that origin (a reload of the embed) starts a new session.
+ * Pure: no browser APIs; it never throws.
+ */
+import type { CaptureRecord } from './record.ts';
+import { isSvcEmbed, issue, type Issue } from './classify.ts';
+import { normalizeOrigin, originOf } from './origin.ts';
+
+interface Session {
+  ready: boolean;
+  lastPath: string | null;
+  lastTimestamp: number | null;
+  /** Pending ai-queries: key (chatId, or "q:" + query) → count of `submitted` not yet completed. */
+  pendingAi: Map<string, number>;
+}
+
+export interface SessionOptions { tenantOrigin?: string | null }
+type Input = Partial<CaptureRecord> & { data: unknown };
+
+const MAX_PENDING = 10_000;
+
+export class SessionChecker {
+  private sessions = new Map<string, Session>();
+  private processed = new Set<number>();
+  private pendingPosts = new Map<string, number>();
+  private lastKey: string | null = null;
+
+  constructor(private options: SessionOptions = {}) {}
+
+  /** Session issues of one record, in stream order. Never throws. */
+  check(record: Input): Issue[] {
+    try {
+      return this.checkUnsafe(record);
+    } catch {
+      return [];
+    }
+  }
+
+  private checkUnsafe(record: Input): Issue[] {
+    if (record.navigation) { this.onNavigation(record); return []; }
+    if (!isSvcEmbed(record.data)) return [];
+    const d = record.data as Record<string, unknown>;
+    const direction = d.direction;
+    if (direction !== 'event' && direction !== 'action') return [];
+
+    // Count each message once.
+    const fp = `${direction}|${String(d.type)}|${String(d.timestamp)}`;
+    if (record.kind === 'receive') {
+      const pending = this.pendingPosts.get(fp);
+      const paired = record.pairedWith !== undefined && this.processed.has(record.pairedWith);
+      if (paired || pending) {
+        if (pending) pending > 1 ? this.pendingPosts.set(fp, pending - 1) : this.pendingPosts.delete(fp);
+        return [];
+      }
+    } else if (record.kind === 'post') {
+      if (this.pendingPosts.size >= MAX_PENDING) this.pendingPosts.delete(this.pendingPosts.keys().next().value as string);
+      this.pendingPosts.set(fp, (this.pendingPosts.get(fp) ?? 0) + 1);
+    }
+    if (typeof record.seq === 'number') {
+      if (this.processed.size >= MAX_PENDING * 5) this.processed.clear();
+      this.processed.add(record.seq);
+    }
+
+    const key = this.keyOf(record, direction);
+    const s = this.session(key);
+    const out: Issue[] = [];
+    const type = d.type;
+    const p = (d.payload && typeof d.payload === 'object' ? d.payload : {}) as Record<string, unknown>;
+
+    if (direction === 'action') {
+      if (!s.ready) out.push(issue('session.action-before-ready', 'type', `${String(type)} was sent before the embed reported ready; it may be lost`));
+      return out;
+    }
+
+    if (typeof d.timestamp === 'number' && Number.isFinite(d.timestamp)) {
+      if (s.lastTimestamp !== null && d.timestamp < s.lastTimestamp) {
+        out.push(issue('session.timestamp-order', 'timestamp', `timestamp ${d.timestamp} is ${s.lastTimestamp - d.timestamp} ms earlier than the previous event of this embed`));
+      }
+      s.lastTimestamp = Math.max(d.timestamp, s.lastTimestamp ?? -Infinity);
+    }
+
+    switch (type) {
+      case 'svc:event:ready':
+        if (s.ready) out.push(issue('session.ready-duplicate', 'type', 'a second ready in the same session; ready is emitted once per session'));
+        s.ready = true;
+        return out;
+      case 'svc:event:dashboard-loaded':
+        if (!s.ready) out.push(issue('session.loaded-before-ready', 'type', 'dashboard-loaded before ready; it fires after data loads, ready at mount'));
+        return out;
+    }
+    if (!s.ready) out.push(issue('session.event-before-ready', 'type', `${String(type)} arrived before ready; ready is the first event of a session`));
+
+    if (type === 'svc:event:view' && typeof p.path === 'string') s.lastPath = p.path;
+    else if (type === 'svc:event:navigate' && typeof p.path === 'string') {
+      if (typeof p.previousPath === 'string' && s.lastPath !== null && p.previousPath !== s.lastPath) {
+        out.push(issue('session.previous-path', 'payload.previousPath', `previousPath "${p.previousPath}" differs from the last path seen, "${s.lastPath}"`));
+      }
+      s.lastPath = p.path;
+    } else if (type === 'svc:event:ai-query' && typeof p.query === 'string') {
+      const aiKey = typeof p.chatId === 'string' ? `c:${p.chatId}` : `q:${p.query}`;
+      const n = s.pendingAi.get(aiKey) ?? 0;
+      if (p.status === 'submitted') s.pendingAi.set(aiKey, n + 1);
+      else if (p.status === 'completed' || p.status === 'error') {
+        if (n === 0) out.push(issue('session.ai-query-unmatched', 'payload.status', `ai-query ${p.status} without a submitted for ${aiKey.startsWith('c:') ? `chat "${p.chatId}"` : `query "${p.query}"`}`));
+        else if (n === 1) s.pendingAi.delete(aiKey);
+        else s.pendingAi.set(aiKey, n - 1);
+      }
+    }
+    return out;
+  }
+
+  private keyOf(record: Input, direction: string): string {
+    let key: string | null = null;
+    if (direction === 'event') key = record.origin ? normalizeOrigin(record.origin) : originOf(record.frameUrl);
+    else if (record.kind === 'receive') key = originOf(record.frameUrl);
+    else {
+      const t = record.targetOrigin;
+      if (t && t !== '*' && t !== '/') key = normalizeOrigin(t);
+      else key = originOf(record.targetUrl) ?? (this.options.tenantOrigin ? normalizeOrigin(this.options.tenantOrigin) : this.lastKey);
+    }
+    key = key ?? this.lastKey ?? '(unknown)';
+    if (direction === 'event') this.lastKey = key;
+    return key;
+  }
+
+  private session(key: string): Session {
+    let s = this.sessions.get(key);
+    if (!s) { s = { ready: false, lastPath: null, lastTimestamp: null, pendingAi: new Map() }; this.sessions.set(key, s); }
+    return s;
+  }
+
+  private onNavigation(record: Input): void {
+    const url = (record.data as { url?: unknown } | null)?.url;
+    const o = originOf(typeof url === 'string' ? url : record.frameUrl);
+    if (o) this.sessions.delete(o);
+    if (record.frameId === 0 || record.frameId === undefined && !o) this.sessions.clear();
+  }
+}
