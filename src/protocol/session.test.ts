@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { SessionChecker } from './session.ts';
+import { checkRecords, inferTenantOrigin } from './capture.ts';
+import { msg, rec, TENANT, HOST, T0, validPayloads } from '../../test/fixtures/messages.ts';
+
+type Step = Record<string, unknown>;
+const ev = (type: string, payload?: Record<string, unknown>, extra: Record<string, unknown> = {}, over: Record<string, unknown> = {}) =>
+  rec(msg(type, payload ?? validPayloads[type], extra), over);
+const act = (type: string, over: Record<string, unknown> = {}) => rec(msg(type), over);
+const ready = () => ev('svc:event:ready');
+
+function run(steps: Step[], tenantOrigin: string | null = TENANT) {
+  const s = new SessionChecker({ tenantOrigin });
+  return steps.map((r, i) => s.check({ seq: i + 1, ...r } as any).map((x) => x.rule));
+}
+const rulesIn = (steps: Step[]) => run(steps).flat();
+
+// Each session rule: a stream that trips it (on its last record) and a near miss that does not.
+const table: Array<[rule: string, trips: Step[], nearMiss: Step[]]> = [
+  ['session.event-before-ready', [ev('svc:event:view'), ready()], [ready(), ev('svc:event:view')]],
+  ['session.ready-duplicate', [ready(), ready()], [ready(), { navigation: true, kind: 'receive', frameUrl: `${TENANT}/embed/dashboard/x`, origin: TENANT, frameId: 3, data: { url: `${TENANT}/embed/dashboard/x` } }, ready()]],
+  ['session.loaded-before-ready', [ev('svc:event:dashboard-loaded'), ready()], [ready(), ev('svc:event:dashboard-loaded')]],
+  ['session.action-before-ready', [act('svc:action:refresh'), ready()], [ready(), act('svc:action:refresh')]],
+  ['session.ai-query-unmatched',
+    [ready(), ev('svc:event:ai-query', { query: 'q', status: 'completed', chatId: 'c1' })],
+    [ready(), ev('svc:event:ai-query', { query: 'q', status: 'submitted', chatId: 'c1' }), ev('svc:event:ai-query', { query: 'q', status: 'completed', chatId: 'c1' })]],
+  ['session.ai-query-unmatched',
+    [ready(), ev('svc:event:ai-query', { query: 'q', status: 'submitted', chatId: 'c1' }), ev('svc:event:ai-query', { query: 'q', status: 'error', chatId: 'c2' })],
+    [ready(), ev('svc:event:ai-query', { query: 'q', status: 'submitted' }), ev('svc:event:ai-query', { query: 'q', status: 'error' })]],
+  ['session.previous-path',
+    [ready(), ev('svc:event:view', { surface: 'dashboard', path: '/a' }), ev('svc:event:navigate', { path: '/c', previousPath: '/b' })],
+    [ready(), ev('svc:event:view', { surface: 'dashboard', path: '/a' }), ev('svc:event:navigate', { path: '/b', previousPath: '/a' }), ev('svc:event:navigate', { path: '/c', previousPath: '/b' })]],
+  ['session.timestamp-order',
+    [ready(), ev('svc:event:view', undefined, { timestamp: T0 + 10 }), ev('svc:event:view', undefined, { timestamp: T0 + 5 })],
+    [ready(), ev('svc:event:view', undefined, { timestamp: T0 + 10 }), ev('svc:event:view', undefined, { timestamp: T0 + 10 })]],
+];
+
+describe('session rules', () => {
+  it.each(table)('%s', (rule, trips, nearMiss) => {
+    expect(rulesIn(trips)).toContain(rule);
+    expect(rulesIn(nearMiss)).not.toContain(rule);
+  });
+
+  it('a clean session has no issue', () => {
+    const steps = [
+      ready(), ev('svc:event:view'), ev('svc:event:dashboard-loaded'), act('svc:action:set-locale'),
+      ev('svc:event:navigate', { path: '/b', previousPath: '/embed/dashboard/dash01' }),
+      ev('svc:event:ai-query'), ev('svc:event:ai-query', { ...validPayloads['svc:event:ai-query'], status: 'completed' }),
+    ];
+    expect(rulesIn(steps)).toEqual([]);
+  });
+
+  it('counts a post and its delivery once', () => {
+    const post = ev('svc:event:ready', undefined, {}, { kind: 'post', origin: TENANT, frameUrl: `${TENANT}/embed/dashboard/d`, targetOrigin: HOST });
+    const delivery = ev('svc:event:ready', undefined, {}, { kind: 'receive', origin: TENANT, pairedWith: 1 });
+    const unpairedDelivery = ev('svc:event:ready');
+    expect(run([post, delivery])).toEqual([[], []]);
+    expect(run([post, unpairedDelivery])).toEqual([[], []]);
+    // A real duplicate: two posts, two deliveries.
+    expect(run([post, post, delivery, unpairedDelivery]).flat()).toEqual(['session.ready-duplicate']);
+  });
+
+  it('keeps one session per embed origin', () => {
+    const other = 'https://other.example.com';
+    const steps = [ready(), ev('svc:event:ready', undefined, {}, { origin: other }), act('svc:action:refresh', { targetOrigin: other })];
+    expect(rulesIn(steps)).toEqual([]);
+  });
+
+  it('a top-level navigation ends every session', () => {
+    const nav = { navigation: true, kind: 'receive', frameId: 0, frameUrl: `${HOST}/next`, origin: HOST, data: { url: `${HOST}/next` } };
+    expect(rulesIn([ready(), nav, ready()])).toEqual([]);
+    expect(rulesIn([ready(), nav, ev('svc:event:view')])).toEqual(['session.event-before-ready']);
+  });
+
+  it('never throws on junk', () => {
+    const s = new SessionChecker();
+    for (const junk of [null, undefined, 1, 'x', {}, { data: null }, { data: { source: 'svc-embed', direction: 'event', payload: null } }]) {
+      expect(() => s.check(junk as any)).not.toThrow();
+    }
+  });
+});
+
+describe('tenant origin inference', () => {
+  it('takes the origin of the first ready, then of an /embed/ frame', () => {
+    expect(inferTenantOrigin([rec({ source: 'x' }), ready()])).toEqual({ origin: TENANT, source: 'ready' });
+    const post = ev('svc:event:ready', undefined, {}, { kind: 'post', origin: 'http://localhost:4101', frameUrl: 'http://localhost:4101/embed/dashboard/d' });
+    expect(inferTenantOrigin([post])).toEqual({ origin: 'http://localhost:4101', source: 'ready' });
+    const framed = rec({ source: 'other' }, { frameUrl: 'http://localhost:4101/embed/d/1/app/workbook/2?session=s' });
+    expect(inferTenantOrigin([framed])).toEqual({ origin: 'http://localhost:4101', source: 'embed-frame' });
+    expect(inferTenantOrigin([rec({ source: 'other' })])).toBeNull();
+  });
+});
+
+describe('checkRecords', () => {
+  it('joins stateless and session issues, counts verdicts and rules', () => {
+    const records = [ev('svc:event:view'), ready(), act('svc:action:refresh', { targetOrigin: '*' }), rec({ hello: 1 })]
+      .map((r, i) => ({ ...r, seq: i + 1 }));
+    const res = checkRecords(records);
+    expect(res.summary).toMatchObject({ messages: 4, valid: 1, invalid: 2, foreign: 1, tenantOrigin: TENANT, tenantOriginSource: 'ready' });
+    expect(res.summary.rules).toEqual({ 'session.event-before-ready': 1, 'origin.action-wildcard': 1 });
+    expect(res.messages.map((m) => m.verdict)).toEqual(['invalid', 'valid', 'invalid', 'foreign']);
+  });
+  it('uses a given tenant origin over the inferred one', () => {
+    const res = checkRecords([{ ...ready(), seq: 1 }], { tenantOrigin: 'https://x.example' });
+    expect(res.summary.tenantOriginSource).toBe('given');
+    expect(res.messages[0].issues.map((i) => i.rule)).toEqual(['origin.event']);
+  });
+});
