@@ -1,4 +1,40 @@
+/** The `embed-inspector` command line: dispatch, help, and the one-line-error / exit-code contract. */
+import { runCheck, CHECK_HELP, InputError } from './check.ts';
+import { UsageError } from './args.ts';
+
+const VERSION = '0.1.0';
+const HELP = `embed-inspector ${VERSION} — check and record svc-embed window-messaging traffic
+
+Usage:
+  embed-inspector check FILE… [--format text|json|junit] [--tenant-origin ORIGIN] [--all]
+  embed-inspector record URL --out FILE [--duration MS] [--tenant-origin ORIGIN] [--headful]
+  embed-inspector --help | --version
+
+Exit status: 0 no protocol error, 1 protocol errors found, 2 unusable input, flags or environment.
+Run "embed-inspector COMMAND --help" for a command's options.`;
+
+type Command = (argv: string[]) => Promise<number>;
+const commands: Record<string, () => Promise<Command>> = {
+  check: async () => runCheck,
+  record: async () => (await import('./record.ts')).runRecord,
+};
+
 export async function main(argv: string[]): Promise<number> {
-  process.stdout.write(`embed-inspector ${argv.join(' ')}\n`);
-  return 0;
+  const [cmd, ...rest] = argv;
+  try {
+    if (!cmd || cmd === '-h' || cmd === '--help' || cmd === 'help') { process.stdout.write(HELP + '\n'); return cmd ? 0 : 2; }
+    if (cmd === '-v' || cmd === '--version') { process.stdout.write(VERSION + '\n'); return 0; }
+    const load = commands[cmd];
+    if (!load) throw new UsageError(`unknown command "${cmd}" (expected check or record; see --help)`);
+    return await (await load())(rest);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof InputError) {
+      process.stderr.write(`embed-inspector: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`embed-inspector: ${(err as Error)?.message?.split('\n')[0] ?? String(err)}\n`);
+    return 2;
+  }
 }
+
+export { CHECK_HELP };

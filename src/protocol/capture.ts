@@ -101,3 +101,8 @@ export function readCapture(value: unknown): CaptureFile {
   });
   return { ...(v as unknown as CaptureFile), tenantOrigin: (v.tenantOrigin as string | null | undefined) ?? null };
 }
+
+/** Check a whole capture file; a tenant origin given here wins over the file's own, which wins over inference. */
+export function checkCapture(file: Pick<CaptureFile, 'messages' | 'tenantOrigin'>, options: { tenantOrigin?: string | null } = {}): CheckResult {
+  return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin ?? file.tenantOrigin ?? null });
+}

@@ -1,0 +1,61 @@
+/** `embed-inspector check FILE… [--format text|json|junit] [--tenant-origin ORIGIN] [--all]` */
+import { readFile, stat } from 'node:fs/promises';
+import { checkCapture, readCapture, CaptureFormatError } from '../protocol/capture.ts';
+import { oneOf, originFlag, parse, UsageError } from './args.ts';
+import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
+
+export const CHECK_HELP = `Usage: embed-inspector check FILE… [options]
+
+Checks capture files (format v1) against the svc-embed protocol.
+
+Options:
+  --format text|json|junit  output format (default: text)
+  --tenant-origin ORIGIN    the tenant origin (default: the file's, else inferred)
+  --all                     text: list every message, not only those with issues
+  -h, --help                this help
+
+Exit status: 0 no error-severity issue, 1 at least one, 2 unusable input or flags.`;
+
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+/** Read and validate one capture file; a one-line InputError when it is unusable. */
+export async function loadCapture(file: string) {
+  let text: string;
+  try {
+    const st = await stat(file);
+    if (st.isDirectory()) throw new InputError(`${file}: is a directory, not a capture file`);
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message}`);
+  }
+  let json: unknown;
+  try { json = JSON.parse(text); } catch (err) { throw new InputError(`${file}: not JSON (${(err as Error).message})`); }
+  try { return readCapture(json); } catch (err) {
+    if (err instanceof CaptureFormatError) throw new InputError(`${file}: ${err.message}`);
+    throw err;
+  }
+}
+
+export async function runCheck(argv: string[], io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) }): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    format: { type: 'string' }, 'tenant-origin': { type: 'string' }, all: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) { io.out(CHECK_HELP + '\n'); return 0; }
+  const format = oneOf('format', values.format, ['text', 'json', 'junit'] as const, 'text');
+  const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
+  if (positionals.length === 0) throw new UsageError('check needs at least one capture file (see embed-inspector check --help)');
+
+  // Read everything first: nothing is printed when any input is unusable.
+  const files: FileResult[] = [];
+  for (const file of positionals) {
+    const capture = await loadCapture(file);
+    files.push({ file, records: capture.messages, result: checkCapture(capture, { tenantOrigin }) });
+  }
+  const rendered = format === 'json' ? renderJson(files) : format === 'junit' ? renderJunit(files) : renderText(files, { all: values.all });
+  io.out(rendered + '\n');
+  return files.some((f) => f.result.summary.errors > 0) ? 1 : 0;
+}

@@ -1,0 +1,116 @@
+// The built command line, as QA runs it: `npx embed-inspector check …` from the repo root (after npm run build).
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { msg, rec } from '../fixtures/messages.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+const run = (cmd: string, pre: string[], args: string[]) => {
+  const r = spawnSync(cmd, [...pre, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, out: r.stdout, err: r.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') };
+};
+const cli = (...args: string[]) => run(process.execPath, ['bin/embed-inspector.js'], args);
+const dir = mkdtempSync(join(tmpdir(), 'ei-cli-'));
+const write = (name: string, content: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+  return p;
+};
+const capture = (messages: unknown[], tenantOrigin: string | null = null) =>
+  ({ format: 'embed-inspector-capture', version: 1, tenantOrigin, messages: messages.map((m: any, i) => ({ ...m, seq: i + 1 })) });
+const clean = join(root, 'test/fixtures/captures/clean-session.json');
+
+describe('embed-inspector check', () => {
+  it('runs as `npx embed-inspector` from the repo root', () => {
+    const r = run('npx', ['--no-install', 'embed-inspector'], ['check', clean]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('4 valid');
+  });
+
+  it('exits 0 on a clean capture and says what it checked', () => {
+    const r = cli('check', clean);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('tenant origin: https://acme.example.com (given)');
+    expect(r.out).toContain('5 messages: 4 valid, 0 invalid, 1 foreign');
+  });
+
+  it('exits 1 with any error-severity issue and names rule, path and problem', () => {
+    const bad = write('bad.json', capture([rec(msg('svc:event:ready')), rec(msg('svc:action:set-timezone', { timezone: 'UTC+2' }), { targetOrigin: '*' })]));
+    const r = cli('check', bad);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/error\s+action\.timezone\s+payload\.timezone\s+"UTC\+2" is a bare UTC offset/);
+    expect(r.out).toMatch(/error\s+origin\.action-wildcard/);
+  });
+
+  it('exits 0 when only warnings are found', () => {
+    const warn = write('warn.json', capture([rec(msg('svc:event:ready')), rec(msg('svc:event:download', { format: 'png', target: 'dashboard', rowCount: 3 }))]));
+    const r = cli('check', warn, '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).summary).toMatchObject({ warnings: 1, errors: 0 });
+  });
+
+  it('--format json has the documented shape', () => {
+    const r = cli('check', clean, '--format', 'json');
+    const j = JSON.parse(r.out);
+    expect(j.summary).toMatchObject({ messages: 5, valid: 4, invalid: 0, foreign: 1, errors: 0 });
+    expect(j.messages[0]).toEqual({ file: clean, seq: 1, verdict: 'valid', issues: [] });
+    expect(j.messages[4].verdict).toBe('foreign');
+  });
+
+  it('--format junit is one testcase per protocol message, failures for errors', () => {
+    const bad = write('bad2.json', capture([rec(msg('svc:event:view')), rec(msg('svc:event:ready'))]));
+    const r = cli('check', bad, '--format', 'junit');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^<\?xml/);
+    expect(r.out).toContain('tests="2" failures="1"');
+    expect(r.out).toContain('<failure message="session.event-before-ready"');
+  });
+
+  it('--tenant-origin overrides the file and turns on origin rules', () => {
+    const r = cli('check', clean, '--tenant-origin', 'https://other.example.com', '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out).summary.rules).toMatchObject({ 'origin.event': 3, 'origin.action-target': 1 });
+  });
+
+  it('checks several files and fails if any fails', () => {
+    const bad = write('bad3.json', capture([rec(msg('svc:event:view', { surface: 'dashboard', path: 5 }))]));
+    const r = cli('check', clean, bad);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(clean);
+    expect(r.out).toContain(bad);
+  });
+
+  const unusable: Array<[string, () => string[], RegExp]> = [
+    ['a missing file', () => [join(dir, 'nope.json')], /nope\.json: no such file/],
+    ['a directory', () => [dir], /is a directory/],
+    ['not JSON', () => [write('x.json', '{"format": ')], /not JSON/],
+    ['wrong format', () => [write('f.json', { format: 'har', version: 1, messages: [] })], /"format" is "har"/],
+    ['wrong version', () => [write('v.json', { format: 'embed-inspector-capture', version: 2, tenantOrigin: null, messages: [] })], /unsupported capture version 2/],
+    ['a malformed record', () => [write('m.json', { format: 'embed-inspector-capture', version: 1, tenantOrigin: null, messages: [{ seq: 1 }] })], /messages\[0\]\.time/],
+    ['an unreadable file', () => { const p = write('locked.json', '{}'); chmodSync(p, 0); return [p]; }, process.getuid?.() === 0 ? /not a capture file|permission denied/ : /permission denied/],
+    ['a bad flag', () => ['--frobnicate', clean], /Unknown option '--frobnicate'/],
+    ['a bad format', () => ['--format', 'xml', clean], /--format must be one of text, json, junit/],
+    ['a bad tenant origin', () => ['--tenant-origin', 'acme', clean], /--tenant-origin must be an origin/],
+    ['no file', () => [], /needs at least one capture file/],
+  ];
+  it.each(unusable)('exits 2 on %s with a one-line reason and nothing on stdout', (_name, args, reason) => {
+    const r = cli('check', ...args());
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(reason);
+    expect(r.err.split('\n')).toHaveLength(1);
+    expect(r.out).toBe('');
+  });
+
+  it('prints nothing when one of several files is unusable', () => {
+    const r = cli('check', clean, join(dir, 'missing.json'));
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+  });
+
+  it('the checked-in example is the documented format', () => {
+    const j = JSON.parse(readFileSync(clean, 'utf8'));
+    expect(Object.keys(j)).toEqual(['format', 'version', 'tenantOrigin', 'messages']);
+  });
+});
