@@ -3,7 +3,7 @@ import { RULE_LIST } from './rules.ts';
 import { ACTIONS, EVENTS, type MessageSpec } from './catalog.ts';
 
 const GROUPS: Record<string, string> = {
-  envelope: 'Envelope', payload: 'Payloads', 'cross-field': 'Cross-field', action: 'Action semantics', origin: 'Origin', session: 'Session (stateful, per embed)',
+  envelope: 'Envelope', payload: 'Payloads', 'cross-field': 'Cross-field', action: 'Action semantics', origin: 'Origin', session: 'Session (stateful, per embed)', rest: 'REST operations (Network traffic)',
 };
 
 const esc = (s: string) => s.replace(/\|/g, '\\|');

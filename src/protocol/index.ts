@@ -14,3 +14,4 @@ export { normalizeOrigin, originOf, isEmbedUrl } from './origin.ts';
 export { checkTimezone, checkFilter, checkLocale } from './semantics.ts';
 export { toJsonSchema } from './schema.ts';
 export { rulesMarkdown } from './docs.ts';
+export { checkRest, matchOperation, REST_OPERATIONS, type RestExchange, type RestResult } from './rest.ts';

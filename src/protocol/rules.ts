@@ -8,7 +8,7 @@ import type { Severity } from './classify.ts';
 export interface RuleSpec {
   readonly id: string;
   readonly severity: Severity;
-  readonly group: 'envelope' | 'payload' | 'cross-field' | 'action' | 'origin' | 'session';
+  readonly group: 'envelope' | 'payload' | 'cross-field' | 'action' | 'origin' | 'session' | 'rest';
   /** One line: what the rule checks. */
   readonly summary: string;
   /** The spec sentence(s) it enforces, quoted. */
@@ -92,6 +92,22 @@ export const RULE_LIST: readonly RuleSpec[] = [
     '`svc:event:navigate`: `previousPath`: string, optional.', 'The spec does not guarantee delivery order: a warning.'),
   r('session.timestamp-order', 'warning', 'session', 'Envelope timestamps of one embed frame do not go backwards.',
     '`timestamp`: Epoch milliseconds at creation.', 'Messages can arrive out of order across browsers: a warning.'),
+  // ---- REST operations seen in the Network traffic
+  r('rest.auth', 'error', 'rest', 'The request carries `Authorization: Bearer <token>`.', 'Every HTTP operation uses HTTP bearer authentication. The header is `Authorization: Bearer <ACCESS_TOKEN>`.'),
+  r('rest.path-param', 'error', 'rest', 'Path ids are numeric.', '`deploymentId` (number, required), `reportId` (number, required); `id` (numeric id of the notification).'),
+  r('rest.request-json', 'error', 'rest', 'The request body is JSON, sent as `application/json`.', 'Bodies are JSON (`Content-Type: application/json`).'),
+  r('rest.request-shape', 'error', 'rest', 'The request body has the documented fields and types (MoveWorkspaceObjectInput, UpdateNotificationInput, the disconnect body).',
+    'Request body tables of the Endpoints section.', 'Required fields are only those the spec marks; "whether `type` is required: not shown" (move): optional.'),
+  r('rest.request-unknown-field', 'info', 'rest', 'A request field the spec does not list.', 'Request body tables of the Endpoints section.', 'Extra fields are info only. `operator` in a notification filter "is not among the input fields".'),
+  r('rest.disconnect-address', 'warning', 'rest', 'A disconnect addresses a placement: by `placementId`, by `externalWorkbookId`+`sheetName`+`anchorCell`, or by `resultLocation`; `sheetId` alone matches nothing.',
+    'Rules 2–4: "In the legacy form neither the sheet name nor the anchor is optional." "`sheetId` is not a substitute for `sheetName`."', 'Such a call still succeeds (rule 7) and changes nothing: a warning.'),
+  r('rest.status', 'error', 'rest', 'A status that contradicts the spec (404 from disconnect; any 5xx).', 'Disconnect rule 7: "A target that matches no placement succeeds, changes nothing and returns 200."'),
+  r('rest.status-undocumented', 'info', 'rest', 'A status the spec does not document for the operation (e.g. 401/403).', 'Gaps: "Status codes for a missing or invalid token and for insufficient privilege: not shown."'),
+  r('rest.response-shape', 'error', 'rest', 'A 200 response has the documented shape (Report, Workspace item, Notification).', 'Resources and their fields; "Response 200: the Report object" etc.',
+    '"Which fields of the workspace item are required: not shown": all optional; free-form objects are not looked into.'),
+  r('rest.response-unknown-field', 'info', 'rest', 'A response field the spec does not list.', 'Resources and their fields.', 'Servers may return more: info only.'),
+  r('rest.result', 'warning', 'rest', 'The response agrees with the request: the moved item has the destination `folderId`; get workbook returns that workbook; an updated notification has the values set, and `filters`/`timeGrains` replaced when given.',
+    'Move: "Response 200: the moved item". Update notification: "Omitted fields are left unchanged"; filters/timeGrains "replaces the existing set when provided".'),
 ];
 
 export const RULES: Readonly<Record<string, RuleSpec>> = Object.fromEntries(RULE_LIST.map((rule) => [rule.id, rule]));
