@@ -1,6 +1,6 @@
 // The built extension loads in both browsers (issue 2): Chromium and Firefox ESR, from dist/.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
@@ -28,6 +28,26 @@ describe('the built extension', () => {
     await page.goto(`chrome-extension://${chrome.extensionId}/src/panel/index.html?tabId=1`);
     await page.waitForSelector('#root *');
     expect(await page.$eval('body', (b) => b.textContent)).toContain('Embed Inspector');
+  });
+
+  it('needs no eval: extension pages run under a CSP without it', () => {
+    for (const dir of ['dist/chrome', 'dist/firefox']) {
+      const files = readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+      expect(files.length).toBeGreaterThan(3);
+      for (const f of files) {
+        const code = readFileSync(join(root, dir, f), 'utf8');
+        expect(code, `${dir}/${f}`).not.toMatch(/new Function\(|(?<![.\w$])eval\(/);
+      }
+    }
+  });
+
+  it('the library resolves by its package name, with types', async () => {
+    const lib = await import('embed-inspector' as string);
+    expect(typeof lib.classify).toBe('function');
+    expect(typeof lib.SessionChecker).toBe('function');
+    expect(lib.EVENTS).toHaveLength(8);
+    expect(lib.ACTIONS).toHaveLength(7);
+    expect(existsSync(join(root, 'dist/node/types/protocol/index.d.ts'))).toBe(true);
   });
 
   it('loads in Firefox (gecko id, MV3 background scripts)', async () => {
