@@ -17,38 +17,72 @@ export const MESSAGES_VERSION = 1;
 export const PORT_CAPTURE = 'ei-capture/v1';
 export const PORT_PANEL = 'ei-panel/v1';
 
-// ---------------------------------------------------------------- hop 1: page -> relay (same frame)
-/** A post observed by the MAIN-world hook, not yet numbered. */
-export interface PostObservation {
-  time: number;
-  targetOrigin: string;
-  target: NonNullable<CaptureRecord['target']>;
-  targetUrl?: string;
-  data: unknown; // encoded
-  originalSize?: number;
-  transfer?: number;
-  /** postMessage threw (bad target origin, uncloneable data): the error it threw. */
-  error?: string;
-}
-export type PageToRelay = { v: typeof MESSAGES_VERSION; type: 'posts'; posts: PostObservation[] };
+/**
+ * Private DOM event names between the two worlds of one frame (no `message` events: the page must not see
+ * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
+ */
+export const CHANNEL_PAGE_TO_RELAY = 'embed-inspector:v1:records';
+export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v1:config';
 
-// ---------------------------------------------------------------- hop 2: relay <-> background
-/** A record as the relay sends it: numbered and classified by the background. */
-export type RawRecord = Omit<CaptureRecord, 'seq'>;
+/** Where a window sits relative to the frame that holds it (post target, or receive source). */
+export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
+
+// ---------------------------------------------------------------- hop 1: page -> relay (same frame)
+/**
+ * A record as the capture scripts produce it, before the background numbers and classifies it.
+ * `from` (receive only) is where the message came from as seen by the receiving frame; it helps pairing.
+ */
+export type RawRecord = Omit<CaptureRecord, 'seq'> & {
+  from?: WindowRelation;
+  /** post only: postMessage threw (bad target origin, uncloneable data): the error, `Name: message`. */
+  error?: string;
+};
+/**
+ * page -> relay: a CustomEvent CHANNEL_PAGE_TO_RELAY dispatched on `document`, `detail` a string: the JSON
+ * of one or more RawRecords (kind 'post') joined by commas, without the enclosing brackets, so that the
+ * relay can splice it into its batch without parsing it. Encoded once, serialized once.
+ */
+export type PageToRelayDetail = string;
+/** relay -> page: CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this. */
+export type RelayToPage = { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig };
+
+// ---------------------------------------------------------------- hop 2: relay <-> background (Port PORT_CAPTURE)
 export type RelayToBackground =
-  | { v: typeof MESSAGES_VERSION; type: 'hello'; frameUrl: string; isTop: boolean }
-  | { v: typeof MESSAGES_VERSION; type: 'records'; records: RawRecord[] };
-export interface CaptureConfig { receiveOnly: boolean; paused: boolean; maxBytes: number }
+  /** First message on every (re)connection. `docId` is random per document, stable across reconnections. */
+  | { v: typeof MESSAGES_VERSION; type: 'hello'; docId: string; frameUrl: string; isTop: boolean; time: number }
+  /**
+   * A batch: `json` is the JSON array of RawRecords. `batch` counts up per document; the relay keeps the
+   * batch until it is acknowledged (after the background stored it) and resends it after a reconnection;
+   * the background ignores batches it already stored.
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'records'; docId: string; batch: number; json: string }
+  /** Result of a BackgroundToRelay 'post'. */
+  | { v: typeof MESSAGES_VERSION; type: 'post-result'; id: string; ok: boolean; error?: string };
+export interface CaptureConfig {
+  /** The MAIN-world hook is off in this tab (takes effect when a document starts). */
+  receiveOnly: boolean;
+  paused: boolean;
+  /** Size cap of one message's encoded data, bytes. */
+  maxBytes: number;
+}
 export type BackgroundToRelay =
   | { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig }
-  /** Post a message from this frame (inject an action from the top frame, simulate an event from the embed). */
+  /** Batches up to this number (inclusive) are stored. */
+  | { v: typeof MESSAGES_VERSION; type: 'ack'; batch: number }
+  /**
+   * Post a message from this frame (inject an action from the top frame, simulate an event from the embed).
+   * `data` is encoded (encoding.ts); `childUrl` picks the child frame (by URL, then by origin) for 'child'.
+   */
   | { v: typeof MESSAGES_VERSION; type: 'post'; id: string; target: 'child' | 'parent'; childUrl?: string; data: unknown; targetOrigin: string };
-export type RelayToPage = { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig };
 
 // ---------------------------------------------------------------- hop 3: panel <-> background
 export interface ClassifiedRecord extends CaptureRecord {
   verdict: Verdict;
   issues: Issue[];
+  /** receive only: where the message came from, as the receiving frame saw it. */
+  from?: WindowRelation;
+  /** post only: postMessage threw; the error (`Name: message`). The message was not sent. */
+  error?: string;
 }
 export interface TabState {
   tabId: number;
@@ -60,8 +94,12 @@ export interface TabState {
   paused: boolean;
   /** Records discarded by the buffer bound since the log started. */
   dropped: number;
-  /** Foreign (non svc-embed) records held / discarded. */
+  /** Foreign (non svc-embed) records held. */
   foreignCount: number;
+  /** Foreign records discarded by the foreign share cap (also counted in `dropped`). */
+  foreignDropped?: number;
+  /** Records captured since the log started (held + dropped). */
+  total?: number;
   maxRecords: number;
   pageUrl: string | null;
 }
@@ -73,6 +111,9 @@ export type PanelToBackground =
   | { v: typeof MESSAGES_VERSION; type: 'send'; tabId: number; id: string; from: 'host' | 'embed'; frameUrl?: string; data: unknown; targetOrigin: string };
 export type BackgroundToPanel =
   | { v: typeof MESSAGES_VERSION; type: 'snapshot'; state: TabState; records: ClassifiedRecord[] }
+  /** New records, in seq order. */
   | { v: typeof MESSAGES_VERSION; type: 'records'; records: ClassifiedRecord[] }
+  /** Records already sent, changed (paired, marked dropped, re-classified): replace them by seq. */
+  | { v: typeof MESSAGES_VERSION; type: 'update'; records: ClassifiedRecord[] }
   | { v: typeof MESSAGES_VERSION; type: 'state'; state: TabState }
   | { v: typeof MESSAGES_VERSION; type: 'send-result'; id: string; ok: boolean; error?: string };

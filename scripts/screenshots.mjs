@@ -1,0 +1,86 @@
+// `npm run screenshots`: the panel on a live sandbox session, in the light and dark themes, to
+// docs/screenshots/panel-light.png and panel-dark.png (shown by the README). Needs the build (dist/chrome).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { startSandbox } from '../sandbox/server.mjs';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const EXT = join(ROOT, 'dist/chrome');
+const OUT = join(ROOT, 'docs/screenshots');
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--hide-scrollbars'];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function chromium() {
+  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
+    .filter(Boolean).find((p) => existsSync(p));
+  if (!found) throw new Error('no Chromium found: install it or set CHROMIUM_PATH');
+  return found;
+}
+
+if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome is missing: run npm run build first');
+mkdirSync(OUT, { recursive: true });
+const sandbox = await startSandbox({ hostPort: 0, tenantPort: 0 });
+const userDataDir = mkdtempSync(join(tmpdir(), 'ei-shots-'));
+const browser = await puppeteer.launch({
+  executablePath: chromium(), headless: true, userDataDir, ignoreDefaultArgs: ['--disable-extensions'],
+  args: [...FLAGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
+});
+try {
+  const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
+  const extId = new URL(sw.url()).host;
+  // A session with a few protocol faults, so that the timeline shows verdicts and issues.
+  const host = await browser.newPage();
+  await host.setViewport({ width: 1200, height: 800 });
+  const hostUrl = `${sandbox.hostOrigin}/?faults=missing-surface,action-star,third-origin&allowExport=true`;
+  await host.goto(hostUrl);
+  await host.waitForFunction(() => window.__sandboxHost?.isReady(), { timeout: 20_000 });
+  for (const [type, payload] of [
+    ['svc:action:set-color-scheme', { scheme: 'dark' }], ['svc:action:set-locale', { locale: 'de-CH' }],
+    ['svc:action:set-timezone', { timezone: 'Europe/Zurich' }], ['svc:action:navigate', { path: '/embed/d/1/app/workbook/2' }],
+    ['svc:action:set-timezone', { timezone: '+02:00' }], ['svc:action:refresh', {}],
+  ]) {
+    await host.evaluate((t, p) => window.__sandboxHost.sendAction(t, p), type, payload);
+    await sleep(150);
+  }
+  const worker = await sw.worker();
+  const tabId = await worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, hostUrl);
+  if (tabId === null) throw new Error('sandbox tab not found');
+
+  for (const theme of ['light', 'dark']) {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 820, deviceScaleFactor: 1 });
+    await page.goto(`chrome-extension://${extId}/src/panel/index.html?tabId=${tabId}&theme=${theme}`);
+    await page.waitForFunction(() => window.__embedInspector?.store.status === 'connected', { timeout: 10_000 });
+    let live = true;
+    try {
+      await page.waitForFunction(() => window.__embedInspector.store.readyIndex >= 0, { timeout: 8_000 });
+    } catch {
+      live = false; // capture not available: show the synthetic demo session rather than an empty panel
+      console.warn('screenshots: no live records from the sandbox; using the synthetic demo session');
+      await page.evaluate(() => window.__embedInspector.load(window.__embedInspector.synthetic(120), 'demo session (synthetic)'));
+    }
+    await page.evaluate(() => window.__embedInspector.store.resetFilters());
+    await sleep(300);
+    // Select an invalid event and open its details on the Message tab.
+    await page.evaluate(() => {
+      const s = window.__embedInspector.store;
+      const i = s.view.find((j) => s.records[j].verdict === 'invalid' && s.records[j].kind === 'receive') ?? s.view.find((j) => s.records[j].verdict === 'invalid');
+      if (i !== undefined) s.select(s.records[i].seq);
+    });
+    await page.focus('[role="grid"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('section.detail [role="tree"]');
+    await sleep(400);
+    const file = join(OUT, `panel-${theme}.png`);
+    await page.screenshot({ path: file });
+    console.log(`${file}${live ? '' : ' (synthetic session)'}`);
+    await page.close();
+  }
+} finally {
+  await browser.close().catch(() => {});
+  rmSync(userDataDir, { recursive: true, force: true });
+  await sandbox.close();
+}

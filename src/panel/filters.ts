@@ -1,0 +1,255 @@
+/**
+ * Timeline filters: the filter state, its persistence, the search-box language, and the compiled predicate.
+ * Pure TypeScript (no DOM, no Solid): unit-tested in node.
+ *
+ * Search language (terms are ANDed; case-insensitive):
+ *   text            a substring of the message JSON, the frame URL or an origin
+ *   "two words"     a quoted substring
+ *   field:value     a field contains value. Fields: kind, origin, target (target origin), frame, verdict,
+ *                   rule, severity, seq, injected, dropped; the envelope fields source, direction, type,
+ *                   surface, timestamp; `payload.a.b` or `data.a.b` for a path; any other name is looked up
+ *                   in the payload, then in the message itself (foreign messages).
+ *   field:          the field is present
+ *   field:>N, <N    numeric comparison (also >=, <=)
+ *   -term           negation
+ */
+import type { ClassifiedRecord } from '../shared/messages.ts';
+import { plainEntries, tagOf } from '../protocol/encoding.ts';
+
+export type Direction = 'event' | 'action';
+export type TimeBase = 'ready' | 'first';
+
+export interface FilterState {
+  /** Envelope direction; empty = all. A record without an envelope direction passes only when empty. */
+  directions: Direction[];
+  /** Record kind (post / receive); empty = all. */
+  kinds: Array<'post' | 'receive'>;
+  /** Message types; empty = all. */
+  types: string[];
+  surfaces: string[];
+  /** valid / invalid; empty = all. Foreign records are governed by `showForeign`. */
+  verdicts: Array<'valid' | 'invalid'>;
+  /** Records having at least one issue of one of these severities; empty = no constraint. */
+  severities: Array<'error' | 'warning' | 'info'>;
+  /** Frame URLs; empty = all. */
+  frames: string[];
+  /** Sender origins; empty = all. */
+  origins: string[];
+  /** Foreign traffic (not svc-embed) is hidden unless this is set. */
+  showForeign: boolean;
+  search: string;
+}
+
+export const DEFAULT_FILTERS: FilterState = Object.freeze({
+  directions: [], kinds: [], types: [], surfaces: [], verdicts: [], severities: [], frames: [], origins: [],
+  showForeign: false, search: '',
+}) as FilterState;
+
+export function defaultFilters(): FilterState {
+  return { ...DEFAULT_FILTERS, directions: [], kinds: [], types: [], surfaces: [], verdicts: [], severities: [], frames: [], origins: [] };
+}
+
+/** Is any filter narrowing the list beyond the defaults (foreign hidden)? */
+export function isFiltering(f: FilterState): boolean {
+  return f.directions.length + f.kinds.length + f.types.length + f.surfaces.length + f.verdicts.length +
+    f.severities.length + f.frames.length + f.origins.length > 0 || f.search.trim() !== '';
+}
+
+// ------------------------------------------------------------------------------------------ persistence
+const STRING_ARRAYS = ['directions', 'kinds', 'types', 'surfaces', 'verdicts', 'severities', 'frames', 'origins'] as const;
+const ALLOWED: Partial<Record<(typeof STRING_ARRAYS)[number], readonly string[]>> = {
+  directions: ['event', 'action'], kinds: ['post', 'receive'], verdicts: ['valid', 'invalid'], severities: ['error', 'warning', 'info'],
+};
+
+/** Parse persisted filter state; anything malformed falls back to the defaults, field by field. */
+export function parseFilters(text: string | null | undefined): FilterState {
+  const out = defaultFilters();
+  if (!text) return out;
+  let raw: unknown;
+  try { raw = JSON.parse(text); } catch { return out; }
+  if (!raw || typeof raw !== 'object') return out;
+  const o = raw as Record<string, unknown>;
+  for (const key of STRING_ARRAYS) {
+    const v = o[key];
+    if (!Array.isArray(v)) continue;
+    const allowed = ALLOWED[key];
+    (out[key] as string[]) = [...new Set(v.filter((x): x is string => typeof x === 'string' && (!allowed || allowed.includes(x))))].slice(0, 500);
+  }
+  if (typeof o.showForeign === 'boolean') out.showForeign = o.showForeign;
+  if (typeof o.search === 'string') out.search = o.search.slice(0, 2000);
+  return out;
+}
+export const serializeFilters = (f: FilterState): string => JSON.stringify(f);
+
+// ------------------------------------------------------------------------------------------ record meta
+export const SEV_ERROR = 1, SEV_WARNING = 2, SEV_INFO = 4;
+const SEV_BIT: Record<string, number> = { error: SEV_ERROR, warning: SEV_WARNING, info: SEV_INFO };
+
+/** Per-record facts the filters and the grid use, computed once at ingestion (O(1) per record). */
+export interface RecordMeta {
+  type: string;
+  direction: Direction | '';
+  surface: string;
+  /** Bit set of the severities of its issues. */
+  sev: number;
+}
+
+function envelopeOf(data: unknown): Record<string, unknown> | null {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
+  const tag = tagOf(data);
+  if (tag && tag !== 'Object' && tag !== 'Truncated') return null;
+  return plainEntries(data);
+}
+
+export function metaOf(r: ClassifiedRecord): RecordMeta {
+  const env = r.navigation ? null : envelopeOf(r.data);
+  const type = env && typeof env.type === 'string' ? env.type : '';
+  const dir = env ? env.direction : undefined;
+  const surface = env && typeof env.surface === 'string' ? env.surface : '';
+  let sev = 0;
+  for (const i of r.issues ?? []) sev |= SEV_BIT[i.severity] ?? 0;
+  return { type, direction: dir === 'event' || dir === 'action' ? dir : '', surface, sev };
+}
+
+/** The text the plain-text search looks in: the message JSON, frame URL, origins; lower-cased. */
+export function searchTextOf(r: ClassifiedRecord): string {
+  let json: string;
+  try { json = JSON.stringify(r.data) ?? ''; } catch { json = ''; }
+  return `${json}\n${r.frameUrl}\n${r.origin}\n${r.targetOrigin ?? ''}`.toLowerCase();
+}
+
+// ------------------------------------------------------------------------------------------ search query
+export interface SearchTerm {
+  negate: boolean;
+  /** Absent for a plain-text term. */
+  field?: string;
+  /** Lower-cased. */
+  value: string;
+  /** Numeric comparison, when the value was `>N`, `<=N`… */
+  cmp?: { op: '>' | '<' | '>=' | '<='; n: number };
+}
+
+export function parseSearch(q: string): SearchTerm[] {
+  const terms: SearchTerm[] = [];
+  // A token: optional '-', then either "quoted", or field:"quoted", or a run of non-space characters.
+  const re = /(-?)(?:([A-Za-z_$][\w$.-]*):)?(?:"((?:[^"\\]|\\.)*)"?|(\S*))/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(q)) !== null) {
+    if (m[0] === '') { re.lastIndex++; if (re.lastIndex > q.length) break; continue; }
+    const negate = m[1] === '-';
+    let field: string | undefined = m[2];
+    let value = (m[3] !== undefined ? m[3].replace(/\\(.)/g, '$1') : m[4] ?? '');
+    // `https://x` is text, not a field called https.
+    if (field && m[3] === undefined && value.startsWith('//')) { value = `${field}:${value}`; field = undefined; }
+    if (!field && value === '') continue;
+    if (!field && value === '-') continue;
+    const term: SearchTerm = { negate, value: value.toLowerCase() };
+    if (field) {
+      term.field = field;
+      const c = /^(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)$/.exec(value);
+      if (c) term.cmp = { op: c[1] as '>' | '<' | '>=' | '<=', n: Number(c[2]) };
+    }
+    terms.push(term);
+  }
+  return terms;
+}
+
+const RECORD_FIELDS: Record<string, (r: ClassifiedRecord) => unknown> = {
+  kind: (r) => r.kind,
+  origin: (r) => r.origin,
+  target: (r) => r.targetOrigin,
+  targetorigin: (r) => r.targetOrigin,
+  frame: (r) => r.frameUrl,
+  frameurl: (r) => r.frameUrl,
+  verdict: (r) => r.verdict,
+  rule: (r) => (r.issues.length ? r.issues.map((i) => i.rule) : undefined),
+  severity: (r) => (r.issues.length ? r.issues.map((i) => i.severity) : undefined),
+  seq: (r) => r.seq,
+  injected: (r) => r.injected,
+  dropped: (r) => r.dropped,
+};
+const ENVELOPE = new Set(['source', 'direction', 'type', 'surface', 'timestamp']);
+
+function getPath(root: unknown, path: string[]): unknown {
+  let cur = root;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    if (Array.isArray(cur)) { cur = cur[Number(key)]; continue; }
+    const tag = tagOf(cur);
+    if (tag && tag !== 'Object') return undefined;
+    const entries = plainEntries(cur);
+    if (!Object.prototype.hasOwnProperty.call(entries, key)) return undefined;
+    cur = entries[key];
+  }
+  return cur;
+}
+
+/** The values a `field:` term looks at (an array when several: e.g. the rules of all issues). */
+export function fieldValue(r: ClassifiedRecord, field: string): unknown {
+  const lower = field.toLowerCase();
+  const rec = RECORD_FIELDS[lower];
+  if (rec) return rec(r);
+  const env = r.navigation ? undefined : r.data;
+  if (ENVELOPE.has(field)) return getPath(env, [field]);
+  const parts = field.split('.');
+  if (parts[0] === 'payload' || parts[0] === 'data') return getPath(env, parts[0] === 'payload' ? parts : parts.slice(1));
+  const inPayload = getPath(env, ['payload', ...parts]);
+  return inPayload !== undefined ? inPayload : getPath(env, parts);
+}
+
+function valueText(v: unknown): string {
+  if (typeof v === 'string') return v.toLowerCase();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  const tag = tagOf(v);
+  if (tag === 'Date' || tag === 'BigInt' || tag === 'Number') return String((v as Record<string, unknown>).v).toLowerCase();
+  try { return (JSON.stringify(v) ?? '').toLowerCase(); } catch { return ''; }
+}
+
+function matchTerm(r: ClassifiedRecord, t: SearchTerm, text: () => string): boolean {
+  if (t.field === undefined) return text().includes(t.value);
+  const v = fieldValue(r, t.field);
+  if (v === undefined) return false;
+  if (t.value === '') return true;
+  const values = Array.isArray(v) && RECORD_FIELDS[t.field.toLowerCase()] ? v : [v];
+  for (const one of values) {
+    if (t.cmp) {
+      const n = typeof one === 'number' ? one : Number.NaN;
+      if (t.cmp.op === '>' ? n > t.cmp.n : t.cmp.op === '<' ? n < t.cmp.n : t.cmp.op === '>=' ? n >= t.cmp.n : n <= t.cmp.n) return true;
+    } else if (valueText(one).includes(t.value)) return true;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------------------------------ predicate
+export type Predicate = (r: ClassifiedRecord, m: RecordMeta, text: () => string) => boolean;
+
+/** Does the search need the per-record lower-cased text? (plain-text terms do; field terms do not) */
+export const needsText = (terms: SearchTerm[]) => terms.some((t) => t.field === undefined);
+
+export function compileFilter(f: FilterState): Predicate {
+  const dirs = f.directions.length ? new Set<string>(f.directions) : null;
+  const kinds = f.kinds.length ? new Set<string>(f.kinds) : null;
+  const types = f.types.length ? new Set(f.types) : null;
+  const surfaces = f.surfaces.length ? new Set(f.surfaces) : null;
+  const verdicts = f.verdicts.length ? new Set<string>(f.verdicts) : null;
+  let sevMask = 0;
+  for (const s of f.severities) sevMask |= SEV_BIT[s] ?? 0;
+  const frames = f.frames.length ? new Set(f.frames) : null;
+  const origins = f.origins.length ? new Set(f.origins) : null;
+  const terms = parseSearch(f.search);
+  const showForeign = f.showForeign;
+  return (r, m, text) => {
+    if (r.navigation) { if (verdicts || sevMask) return false; } // a frame navigation: no verdict of its own
+    else if (r.verdict === 'foreign') { if (!showForeign) return false; }
+    else if (verdicts && !verdicts.has(r.verdict)) return false;
+    if (dirs && !dirs.has(m.direction)) return false;
+    if (kinds && !kinds.has(r.kind)) return false;
+    if (types && !types.has(m.type)) return false;
+    if (surfaces && !surfaces.has(m.surface)) return false;
+    if (sevMask && !(m.sev & sevMask)) return false;
+    if (frames && !frames.has(r.frameUrl)) return false;
+    if (origins && !origins.has(r.origin)) return false;
+    for (const t of terms) if (matchTerm(r, t, text) === t.negate) return false;
+    return true;
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * `window.__embedInspector`: a handle for tests, the benchmark and the screenshots (extension pages are not
+ * reachable by web pages, so this exposes nothing to the inspected page).
+ */
+import type { ClassifiedRecord } from '../shared/messages.ts';
+import type { CaptureRecord } from '../protocol/record.ts';
+import type { PanelStore } from './store.ts';
+import { classifyRecords, createFileTransport, createMemoryTransport, readCaptureFile, type PanelTransport } from './transport.ts';
+import { syntheticSession } from './synthetic.ts';
+
+export interface PanelHooks {
+  store: PanelStore;
+  /** Load records (classified or not) or a capture file in place of the live log; returns the record count. */
+  load(input: unknown, name?: string): number;
+  /** A synthetic session of about n records. */
+  synthetic(n: number): ClassifiedRecord[];
+  useTransport(t: PanelTransport): void;
+}
+
+export function installHooks(store: PanelStore, useTransport: (t: PanelTransport) => void) {
+  const hooks: PanelHooks = {
+    store,
+    useTransport,
+    synthetic: (n) => syntheticSession(n),
+    load(input, name = 'loaded records') {
+      if (Array.isArray(input)) {
+        const classified = input.every((r) => r && typeof r === 'object' && 'verdict' in r && Array.isArray((r as ClassifiedRecord).issues));
+        const records = classified ? (input as ClassifiedRecord[]) : classifyRecords(input as CaptureRecord[], store.state.tenantOrigin);
+        useTransport(createMemoryTransport({ records, live: false, label: name, state: { maxRecords: Math.max(100_000, records.length) } }));
+        return records.length;
+      }
+      const file = readCaptureFile(input);
+      useTransport(createFileTransport(file, name));
+      return file.messages.length;
+    },
+  };
+  (globalThis as { __embedInspector?: PanelHooks }).__embedInspector = hooks;
+}

@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { PanelStore, type KeyValueStorage } from './store.ts';
+import { createFileTransport, createMemoryTransport } from './transport.ts';
+import { syntheticSession, TENANT } from './synthetic.ts';
+import type { ClassifiedRecord } from '../shared/messages.ts';
+import { CAPTURE_FORMAT } from '../protocol/record.ts';
+
+/** A store whose batches run when the test says so. */
+function setup(records = syntheticSession(120), storage: KeyValueStorage | null = null) {
+  const ticks: Array<() => void> = [];
+  const store = new PanelStore({ schedule: (fn) => ticks.push(fn), storage, tabId: 7 });
+  const t = createMemoryTransport({ tabId: 7, records: [], state: { tenantOrigin: TENANT } });
+  store.attach(t);
+  const changes: string[] = [];
+  store.onChange((c) => changes.push(Object.keys(c).join('+')));
+  const tick = () => { for (const fn of ticks.splice(0)) fn(); };
+  return { store, t, tick, changes, records };
+}
+const memStorage = (): KeyValueStorage & { data: Map<string, string> } => {
+  const data = new Map<string, string>();
+  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
+};
+
+describe('PanelStore on the in-memory transport', () => {
+  it('takes the snapshot, then batches live records per tick (one notification per batch)', () => {
+    const { store, t, tick, changes, records } = setup();
+    expect(store.records.length).toBe(0);
+    t.push(records.slice(0, 10));
+    t.push(records.slice(10, 30));
+    expect(store.records.length).toBe(0); // queued until the next frame
+    tick();
+    expect(store.records.length).toBe(30);
+    expect(changes.filter((c) => c === 'appended')).toHaveLength(1);
+    expect(store.view.length).toBe(records.slice(0, 30).filter((r) => r.verdict !== 'foreign' || r.navigation).length);
+  });
+
+  it('applies updates of records already sent (pairing, re-classification) by seq', () => {
+    const { store, t, tick, records } = setup();
+    const post = records.find((r) => r.kind === 'post' && r.verdict === 'valid' && r.pairedWith)!;
+    t.push(records.slice(0, 40).map((r) => (r.seq === post.seq ? { ...r, pairedWith: undefined } : r))); tick();
+    const i = store.indexOfSeq(post.seq);
+    expect(store.paired(i)).toBe(-1);
+    const validBefore = store.counts.valid;
+    t.emit({ type: 'update', records: [{ ...post, verdict: 'invalid', issues: [{ rule: 'origin.event', severity: 'error', path: 'origin', message: 'x' }] }] });
+    tick();
+    expect(store.paired(i)).toBe(store.indexOfSeq(post.pairedWith!));
+    expect(store.counts.valid).toBe(validBefore - 1);
+    store.setFilters({ verdicts: ['invalid'] });
+    expect(store.view).toContain(i);
+    // an update that changes membership in the current view
+    t.emit({ type: 'update', records: [{ ...post, verdict: 'valid', issues: [] }] });
+    tick();
+    expect(store.view).not.toContain(i);
+  });
+
+  it('counts by verdict, frames, origins and types incrementally', () => {
+    const { store, t, tick, records } = setup();
+    t.push(records); tick();
+    expect(store.counts.invalid).toBe(records.filter((r) => r.verdict === 'invalid').length);
+    expect(store.counts.foreign).toBe(records.filter((r) => r.verdict === 'foreign' && !r.navigation).length);
+    expect(store.frames.size).toBe(2);
+    expect([...store.frames.values()].find((f) => f.url.startsWith(TENANT))?.surface).toBe('dashboard');
+    expect(store.types.get('svc:event:ready')).toBe(2);
+  });
+
+  it('filters live records incrementally and refilters on a filter change', () => {
+    const { store, t, tick, records } = setup();
+    store.setFilters({ verdicts: ['invalid'] });
+    t.push(records.slice(0, 60)); tick();
+    const invalid60 = records.slice(0, 60).filter((r) => r.verdict === 'invalid').length;
+    expect(store.view.length).toBe(invalid60);
+    t.push(records.slice(60)); tick();
+    expect(store.view.length).toBe(records.filter((r) => r.verdict === 'invalid').length);
+    store.setFilters({ verdicts: [] });
+    expect(store.view.length).toBe(records.filter((r) => r.verdict !== 'foreign' || r.navigation).length);
+  });
+
+  it('sends commands through the transport and applies state changes', () => {
+    const { store, t } = setup();
+    store.command({ type: 'set-options', options: { paused: true } });
+    store.command({ type: 'set-tenant-origin', origin: 'https://x.example' });
+    expect(t.sent.map((c) => c.type)).toEqual(['set-options', 'set-tenant-origin']);
+    expect(store.state.paused).toBe(true);
+    expect(store.state.tenantOrigin).toBe('https://x.example');
+    expect(store.state.tenantOriginSource).toBe('manual');
+  });
+
+  it('clear empties the log through a new snapshot', () => {
+    const { store, t, tick, records } = setup();
+    t.push(records); tick();
+    store.select(records[3].seq);
+    store.command({ type: 'clear' });
+    expect(store.records.length).toBe(0);
+    expect(store.selectedSeq).toBe(null);
+    expect(store.counts).toEqual({ valid: 0, invalid: 0, foreign: 0 });
+  });
+
+  it('moves the selection through the view and skips filtered records', () => {
+    const { store, t, tick, records } = setup();
+    t.push(records); tick();
+    store.moveSelection(1);
+    expect(store.selectedSeq).toBe(store.records[store.view[0]].seq);
+    store.moveSelection(2);
+    expect(store.selectedViewPos()).toBe(2);
+    store.moveSelection(-10);
+    expect(store.selectedViewPos()).toBe(0);
+    store.selectAt(store.view.length + 5);
+    expect(store.selectedViewPos()).toBe(store.view.length - 1);
+    // a selected record that a filter hides: arrows continue from its place
+    const firstInvalid = records.find((r) => r.verdict === 'invalid')!;
+    store.select(firstInvalid.seq);
+    store.setFilters({ verdicts: ['valid'] });
+    expect(store.selectedViewPos()).toBe(-1);
+    store.moveSelection(1);
+    expect(store.recordBySeq(store.selectedSeq)!.seq).toBeGreaterThan(firstInvalid.seq);
+  });
+
+  it('links a post with its delivery, an action with the events that followed it', () => {
+    const { store, t, tick, records } = setup();
+    t.push(records); tick();
+    const nav = records.find((r) => (r.data as any)?.type === 'svc:action:navigate' && r.kind === 'post')!;
+    const i = store.indexOfSeq(nav.seq);
+    expect(store.records[store.paired(i)].seq).toBe(nav.pairedWith);
+    const after = store.followingEvents(i).map((j) => (store.records[j].data as any).type);
+    expect(after).toEqual(['svc:event:navigate', 'svc:event:view']);
+    const ev = store.followingEvents(i)[0];
+    expect(store.precedingAction(ev)).toBe(i);
+  });
+
+  it('computes timing and session facts', () => {
+    const { store, t, tick, records } = setup();
+    t.push(records); tick();
+    const f = store.sessionFacts();
+    expect(f.timeToReady).toBe(412);
+    expect(f.readyFrom).toBe('embed navigation');
+    expect(f.loaded?.loadDurationMs).toBe(1634);
+    expect(f.loaded?.widgetCount).toBe(9);
+    expect(store.timeOrigin().base).toBe('ready');
+    store.setTimeBase('first');
+    expect(store.timeOrigin().time).toBe(records[0].time);
+    const j = store.indexOfSeq(records[5].seq);
+    const prev = store.previousInFrame(j);
+    expect(store.records[prev].frameUrl).toBe(records[5].frameUrl);
+    expect(prev).toBeLessThan(j);
+  });
+
+  it('keeps filter state per panel across reloads (per tab, falling back to the last used)', () => {
+    const storage = memStorage();
+    const a = setup(undefined, storage).store;
+    a.setFilters({ types: ['svc:event:view'], showForeign: true, search: 'x' });
+    a.setTimeBase('first');
+    const b = new PanelStore({ storage, tabId: 7 });
+    expect(b.filters.types).toEqual(['svc:event:view']);
+    expect(b.filters.showForeign).toBe(true);
+    expect(b.timeBase).toBe('first');
+    const other = new PanelStore({ storage, tabId: 99 });
+    expect(other.filters.search).toBe('x'); // a new tab starts from the last filters used
+    storage.setItem('embed-inspector:panel:v1:tab:7', '{garbage');
+    expect(new PanelStore({ storage, tabId: 7 }).filters.search).toBe('');
+  });
+
+  it('trims to maxRecords like the background buffer', () => {
+    const { store, t, tick } = setup();
+    t.emit({ type: 'state', state: { ...t.state, maxRecords: 100 } });
+    const many = syntheticSession(2_500);
+    t.push(many); tick();
+    expect(store.records.length).toBe(100);
+    expect(store.records[99].seq).toBe(many[many.length - 1].seq);
+  });
+
+  it('does no O(n) work per live record: appending 1,000 records to 100,000 is fast', () => {
+    const big = syntheticSession(100_000);
+    const { store, t, tick } = setup([]);
+    t.emit({ type: 'snapshot', state: { ...t.state, maxRecords: 200_000 }, records: big });
+    const extra: ClassifiedRecord[] = syntheticSession(1_000).map((r, k) => ({ ...r, seq: 200_000 + k }));
+    const t0 = performance.now();
+    for (const r of extra) t.push([r]);
+    tick();
+    const ms = performance.now() - t0;
+    expect(store.records.length).toBe(101_000);
+    expect(ms, `${ms.toFixed(1)} ms`).toBeLessThan(250);
+  });
+
+  it('indexes search text incrementally within a budget', () => {
+    const { store, t } = setup([]);
+    t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(20_000) });
+    let steps = 0;
+    while (!store.indexText(2)) steps++;
+    expect(steps).toBeGreaterThan(0);
+    const t0 = performance.now();
+    store.setFilters({ search: 'workbook 77' });
+    expect(performance.now() - t0).toBeLessThan(200);
+    expect(store.view.length).toBeGreaterThan(0);
+  });
+});
+
+describe('file transport', () => {
+  it('classifies an imported capture file and re-classifies when the tenant origin changes', () => {
+    const messages = syntheticSession(40).map(({ verdict: _v, issues: _i, ...r }) => r);
+    const store = new PanelStore({ schedule: (fn) => fn() });
+    const t = createFileTransport({ format: CAPTURE_FORMAT, version: 1, tenantOrigin: TENANT, messages, meta: { dropped: 3 } }, 'x.json');
+    store.attach(t);
+    expect(store.records.length).toBe(40);
+    expect(store.state.dropped).toBe(3);
+    expect(store.records.every((r) => ['valid', 'invalid', 'foreign'].includes(r.verdict))).toBe(true);
+    store.command({ type: 'set-tenant-origin', origin: 'https://other.example' });
+    expect(store.state.tenantOrigin).toBe('https://other.example');
+    expect(store.records.length).toBe(40);
+  });
+});

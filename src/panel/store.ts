@@ -1,0 +1,443 @@
+/**
+ * The panel's state: every record of the log, the filtered view, counts, frames, selection, session facts.
+ * Plain TypeScript, framework-free (unit-tested in node on the in-memory transport); the Solid UI reads it
+ * through `onChange` notifications and a version signal.
+ *
+ * Performance model (100,000 records): per-record facts (`RecordMeta`) are computed once at ingestion, O(1)
+ * each; live records are queued and applied once per animation frame (`schedule`), filtered incrementally
+ * (O(batch)), never by re-scanning the log; a filter change re-scans the log once with a compiled predicate;
+ * the lower-cased search text is built lazily, in idle time (`indexText`) or on the first plain-text search.
+ */
+import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../shared/messages.ts';
+import {
+  compileFilter, defaultFilters, metaOf, parseFilters, searchTextOf, serializeFilters,
+  type FilterState, type Predicate, type RecordMeta, type TimeBase,
+} from './filters.ts';
+import { emptyState, type ConnectionStatus, type PanelCommand, type PanelTransport } from './transport.ts';
+
+export interface FrameInfo { url: string; count: number; surface: string }
+export interface Change { records?: boolean; appended?: number; view?: boolean; state?: boolean; selection?: boolean; status?: boolean; filters?: boolean }
+export interface KeyValueStorage { getItem(key: string): string | null; setItem(key: string, value: string): void }
+export interface SendResult { id: string; ok: boolean; error?: string }
+
+export interface StoreOptions {
+  /** How live batches are scheduled (default: next animation frame, with a timer fallback when hidden). */
+  schedule?: (fn: () => void) => void;
+  /** Where filter state persists (default: none). */
+  storage?: KeyValueStorage | null;
+  /** The storage key; a per-tab key is derived from it when a tab id is known. */
+  storageKey?: string;
+  tabId?: number | null;
+}
+
+/** Records within this window after an action count as "the events that followed it". */
+export const FOLLOW_WINDOW_MS = 10_000;
+const TRIM_SLACK = 2_000;
+
+export const defaultSchedule = (fn: () => void) => {
+  let done = false;
+  const run = () => { if (!done) { done = true; fn(); } };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
+  setTimeout(run, 100); // rAF does not fire in a hidden panel; keep the store current anyway
+};
+
+export class PanelStore {
+  records: ClassifiedRecord[] = [];
+  meta: RecordMeta[] = [];
+  /** Indices into `records` of the records passing the filters, ascending. */
+  view: number[] = [];
+  state: TabState = emptyState();
+  filters: FilterState;
+  status: ConnectionStatus = 'connecting';
+  selectedSeq: number | null = null;
+  timeBase: TimeBase = 'ready';
+  counts = { valid: 0, invalid: 0, foreign: 0 };
+  frames = new Map<string, FrameInfo>();
+  origins = new Map<string, number>();
+  types = new Map<string, number>();
+  /** Index of the first `ready` record, -1 when none. */
+  readyIndex = -1;
+  /** Index of the first `dashboard-loaded` record, -1 when none. */
+  loadedIndex = -1;
+  lastSendResult: SendResult | null = null;
+
+  /** Seqs in record order; looked up by binary search while increasing (the normal case), else by a map. */
+  private seqs: number[] = [];
+  private seqSorted = true;
+  private seqMap: Map<number, number> | null = null;
+  private lastFrame: FrameInfo | undefined;
+  private text: Array<string | undefined> = [];
+  private textDone = 0;
+  private sizes: Array<number | undefined> = [];
+  private predicate: Predicate;
+  private pending: ClassifiedRecord[] = [];
+  private pendingUpdate: boolean[] = [];
+  private scheduled = false;
+  private listeners = new Set<(c: Change) => void>();
+  private schedule: (fn: () => void) => void;
+  private storage: KeyValueStorage | null;
+  private keys: string[];
+  private transport: PanelTransport | null = null;
+
+  constructor(opts: StoreOptions = {}) {
+    this.schedule = opts.schedule ?? defaultSchedule;
+    this.storage = opts.storage ?? null;
+    const base = opts.storageKey ?? 'embed-inspector:panel:v1';
+    this.keys = opts.tabId != null ? [`${base}:tab:${opts.tabId}`, base] : [base];
+    let saved: { filters?: unknown; timeBase?: unknown } = {};
+    for (const key of this.keys) {
+      const raw = this.safeGet(key);
+      if (raw) { try { saved = JSON.parse(raw); } catch { /* ignore */ } break; }
+    }
+    this.filters = saved.filters ? parseFilters(JSON.stringify(saved.filters)) : defaultFilters();
+    if (saved.timeBase === 'first' || saved.timeBase === 'ready') this.timeBase = saved.timeBase;
+    this.predicate = compileFilter(this.filters);
+  }
+
+  // ---------------------------------------------------------------------------------------- wiring
+  onChange(fn: (c: Change) => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+  private emit(c: Change) { for (const fn of this.listeners) fn(c); }
+
+  /** Connect to a transport; returns the disconnect function. */
+  attach(transport: PanelTransport): () => void {
+    this.transport = transport;
+    const stop = transport.connect((m) => this.handle(m), (s) => { this.status = s; this.emit({ status: true }); });
+    return () => { stop(); if (this.transport === transport) this.transport = null; };
+  }
+  get transportInfo() { return this.transport; }
+
+  command(cmd: PanelCommand) { this.transport?.send(cmd); }
+
+  handle(msg: BackgroundToPanel) {
+    switch (msg.type) {
+      case 'snapshot': this.pending = []; this.pendingUpdate = []; this.state = msg.state; this.replace(msg.records); this.emit({ state: true }); break;
+      case 'records': this.enqueue(msg.records); break;
+      case 'update': this.enqueue(msg.records, true); break;
+      case 'state': {
+        const before = this.state.maxRecords;
+        this.state = msg.state;
+        if (msg.state.maxRecords < before) this.trim();
+        this.emit({ state: true });
+        break;
+      }
+      case 'send-result': this.lastSendResult = { id: msg.id, ok: msg.ok, error: msg.error }; this.emit({ state: true }); break;
+    }
+  }
+
+  /** Queue live records (or updates of records already sent); applied together at the next scheduled tick. */
+  enqueue(records: ClassifiedRecord[], update = false) {
+    for (const r of records) { this.pending.push(r); this.pendingUpdate.push(update); }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => this.flush());
+  }
+  /** Apply queued live records now. */
+  flush() {
+    this.scheduled = false;
+    if (!this.pending.length) return;
+    const batch = this.pending, isUpdate = this.pendingUpdate;
+    this.pending = []; this.pendingUpdate = [];
+    const before = this.view.length;
+    let refilter = false, updated = false;
+    for (let k = 0; k < batch.length; k++) {
+      if (!isUpdate[k]) { this.add(batch[k]); continue; }
+      const res = this.updateOne(batch[k]);
+      updated ||= res !== 'none';
+      refilter ||= res === 'membership';
+    }
+    if (this.records.length > this.state.maxRecords + TRIM_SLACK) { this.trim(); return; }
+    if (refilter) { this.refilter(); this.emit({ view: true, state: true, selection: true }); return; }
+    this.emit(updated ? { appended: this.view.length - before, selection: true } : { appended: this.view.length - before });
+  }
+
+  /** Replace a record already held (paired, marked dropped, re-classified). */
+  private updateOne(r: ClassifiedRecord): 'none' | 'changed' | 'membership' {
+    const i = this.indexOfSeq(r.seq);
+    if (i < 0) return 'none';
+    const old = this.records[i];
+    const oldMeta = this.meta[i];
+    const was = this.viewPos(i) >= 0;
+    const m = metaOf(r);
+    this.records[i] = r;
+    this.meta[i] = m;
+    this.text[i] = undefined;
+    this.sizes[i] = undefined;
+    if (i < this.textDone) this.textDone = i;
+    if (!old.navigation) this.counts[old.verdict]--;
+    if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
+    if (oldMeta.type !== m.type) {
+      if (oldMeta.type) this.types.set(oldMeta.type, (this.types.get(oldMeta.type) ?? 1) - 1);
+      if (m.type) this.types.set(m.type, (this.types.get(m.type) ?? 0) + 1);
+    }
+    const f = this.frames.get(r.frameUrl);
+    if (f && m.surface && r.kind === 'post' && m.direction === 'event') f.surface = m.surface;
+    this.cur = i;
+    const now = this.predicate(r, m, this.curText);
+    return now !== was ? 'membership' : 'changed';
+  }
+
+  // ---------------------------------------------------------------------------------------- ingestion
+  replace(records: ClassifiedRecord[]) {
+    this.records = []; this.meta = []; this.view = []; this.text = []; this.textDone = 0; this.sizes = [];
+    this.seqs = []; this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined;
+    this.frames.clear(); this.origins.clear(); this.types.clear();
+    this.counts = { valid: 0, invalid: 0, foreign: 0 };
+    this.readyIndex = -1; this.loadedIndex = -1;
+    for (const r of records) this.add(r);
+    if (this.selectedSeq !== null && this.indexOfSeq(this.selectedSeq) < 0) this.selectedSeq = null;
+    this.emit({ records: true, view: true, selection: true });
+  }
+
+  private add(r: ClassifiedRecord) {
+    const i = this.records.length;
+    const m = metaOf(r);
+    this.records.push(r);
+    this.meta.push(m);
+    this.seqs.push(r.seq);
+    if (i > 0 && r.seq <= this.seqs[i - 1]) this.seqSorted = false;
+    if (!this.seqSorted) this.seqMap?.set(r.seq, i);
+    if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
+    let f = this.lastFrame?.url === r.frameUrl ? this.lastFrame : this.frames.get(r.frameUrl);
+    if (!f) { f = { url: r.frameUrl, count: 0, surface: '' }; this.frames.set(r.frameUrl, f); }
+    this.lastFrame = f;
+    f.count++;
+    // A frame's surface: the surface of the events it posts.
+    if (m.surface && r.kind === 'post' && m.direction === 'event') f.surface = m.surface;
+    this.origins.set(r.origin, (this.origins.get(r.origin) ?? 0) + 1);
+    if (m.type) {
+      this.types.set(m.type, (this.types.get(m.type) ?? 0) + 1);
+      if (this.readyIndex < 0 && m.type === 'svc:event:ready') this.readyIndex = i;
+      else if (this.loadedIndex < 0 && m.type === 'svc:event:dashboard-loaded') this.loadedIndex = i;
+    }
+    this.cur = i;
+    if (this.predicate(r, m, this.curText)) this.view.push(i);
+  }
+  /** The search text of record `this.cur` (one function for every predicate call: no closure per record). */
+  private cur = 0;
+  private curText = () => this.textAt(this.cur);
+
+  /** Keep at most `state.maxRecords` records (the oldest go), like the background's buffer. */
+  private trim() {
+    const max = Math.max(0, this.state.maxRecords);
+    if (this.records.length <= max) return;
+    this.replace(this.records.slice(this.records.length - max));
+  }
+
+  // ---------------------------------------------------------------------------------------- search text
+  textAt(i: number): string {
+    let t = this.text[i];
+    if (t === undefined) { t = searchTextOf(this.records[i]); this.text[i] = t; }
+    return t;
+  }
+  /** Build search text in the background; returns true when every record has it. */
+  get textIndexed(): number { return this.textDone; }
+  indexText(budgetMs = 8, now: () => number = () => performance.now()): boolean {
+    const end = now() + budgetMs;
+    const n = this.records.length;
+    let i = this.textDone;
+    while (i < n) {
+      if (this.text[i] === undefined) this.text[i] = searchTextOf(this.records[i]);
+      i++;
+      if ((i & 63) === 0 && now() > end) break;
+    }
+    this.textDone = i;
+    return i >= n;
+  }
+
+  sizeAt(i: number): number {
+    let s = this.sizes[i];
+    if (s === undefined) {
+      const r = this.records[i];
+      if (typeof r.originalSize === 'number') s = r.originalSize;
+      else { try { s = (JSON.stringify(r.data) ?? '').length; } catch { s = 0; } }
+      this.sizes[i] = s;
+    }
+    return s;
+  }
+
+  // ---------------------------------------------------------------------------------------- filters
+  setFilters(patch: Partial<FilterState>) {
+    this.filters = { ...this.filters, ...patch };
+    this.predicate = compileFilter(this.filters);
+    this.refilter();
+    this.persist();
+    this.emit({ view: true, filters: true });
+  }
+  resetFilters() { this.filters = defaultFilters(); this.setFilters({}); }
+
+  private refilter() {
+    const p = this.predicate;
+    const n = this.records.length;
+    const view: number[] = [];
+    const { records, meta } = this;
+    let i = 0;
+    const text = () => this.textAt(i); // built lazily, only for records that pass the cheaper checks
+    for (; i < n; i++) if (p(records[i], meta[i], text)) view.push(i);
+    this.view = view;
+  }
+
+  setTimeBase(b: TimeBase) { this.timeBase = b; this.persist(); this.emit({ view: true }); }
+
+  private persist() {
+    const value = JSON.stringify({ filters: JSON.parse(serializeFilters(this.filters)), timeBase: this.timeBase });
+    for (const key of this.keys) { try { this.storage?.setItem(key, value); } catch { /* quota, private mode */ } }
+  }
+  private safeGet(key: string): string | null { try { return this.storage?.getItem(key) ?? null; } catch { return null; } }
+
+  /** How many records the current filters hide (foreign ones counted apart). */
+  hiddenCounts() {
+    let foreignHidden = 0;
+    if (!this.filters.showForeign) foreignHidden = this.counts.foreign;
+    return { total: this.records.length, shown: this.view.length, foreignHidden };
+  }
+
+  // ---------------------------------------------------------------------------------------- lookups
+  indexOfSeq(seq: number): number {
+    if (!this.seqSorted) {
+      if (!this.seqMap) { this.seqMap = new Map(); this.seqs.forEach((s, i) => this.seqMap!.set(s, i)); }
+      return this.seqMap.get(seq) ?? -1;
+    }
+    const a = this.seqs;
+    let lo = 0, hi = a.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (a[mid] === seq) return mid;
+      if (a[mid] < seq) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+  }
+  recordBySeq(seq: number | null): ClassifiedRecord | undefined {
+    if (seq === null) return undefined;
+    const i = this.indexOfSeq(seq);
+    return i < 0 ? undefined : this.records[i];
+  }
+  /** Position in `view` of a record index, or -1 (binary search: the view is ascending). */
+  viewPos(index: number): number {
+    const v = this.view;
+    let lo = 0, hi = v.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (v[mid] === index) return mid;
+      if (v[mid] < index) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+  }
+  selectedViewPos(): number {
+    if (this.selectedSeq === null) return -1;
+    const i = this.indexOfSeq(this.selectedSeq);
+    return i < 0 ? -1 : this.viewPos(i);
+  }
+
+  // ---------------------------------------------------------------------------------------- selection
+  select(seq: number | null) {
+    if (seq !== null && this.indexOfSeq(seq) < 0) return;
+    this.selectedSeq = seq;
+    this.emit({ selection: true });
+  }
+  selectAt(viewPos: number) {
+    if (!this.view.length) return this.select(null);
+    const p = Math.max(0, Math.min(this.view.length - 1, viewPos));
+    this.select(this.records[this.view[p]].seq);
+  }
+  /** Move the selection by `delta` rows of the view (from the first/last row when nothing is selected). */
+  moveSelection(delta: number) {
+    const pos = this.selectedViewPos();
+    if (pos < 0) {
+      // nothing selected, or the selected record is filtered out: start from the nearest visible row
+      const i = this.selectedSeq !== null ? this.indexOfSeq(this.selectedSeq) : -1;
+      if (i >= 0) {
+        let lo = 0, hi = this.view.length;
+        while (lo < hi) { const mid = (lo + hi) >> 1; if (this.view[mid] < i) lo = mid + 1; else hi = mid; }
+        return this.selectAt(delta > 0 ? lo : lo - 1);
+      }
+      return this.selectAt(delta > 0 ? 0 : this.view.length - 1);
+    }
+    this.selectAt(pos + delta);
+  }
+
+  // ---------------------------------------------------------------------------------------- time & session
+  /** The time origin of the time column: the first `ready` (when `timeBase` is ready and one was seen) or the first record. */
+  timeOrigin(): { time: number; base: TimeBase } {
+    if (this.timeBase === 'ready' && this.readyIndex >= 0) return { time: this.records[this.readyIndex].time, base: 'ready' };
+    return { time: this.records.length ? this.records[0].time : 0, base: 'first' };
+  }
+
+  sessionFacts() {
+    const ready = this.readyIndex >= 0 ? this.records[this.readyIndex] : undefined;
+    let timeToReady: number | null = null;
+    let readyFrom: 'embed navigation' | 'first record' | null = null;
+    if (ready) {
+      // From the embed frame's navigation (its load) when captured, else from the first record.
+      const readyPost = ready.kind === 'post' ? ready : this.recordBySeq(ready.pairedWith ?? null);
+      const embedUrl = readyPost?.frameUrl;
+      let nav: ClassifiedRecord | undefined;
+      if (embedUrl) {
+        for (let i = this.readyIndex - 1; i >= 0; i--) {
+          const r = this.records[i];
+          if (r.navigation && r.frameUrl === embedUrl) { nav = r; break; }
+        }
+      }
+      const from = nav ?? this.records[0];
+      timeToReady = ready.time - from.time;
+      readyFrom = nav ? 'embed navigation' : 'first record';
+    }
+    let loaded: { loadDurationMs: number | null; widgetCount: number | null; seq: number } | null = null;
+    if (this.loadedIndex >= 0) {
+      const r = this.records[this.loadedIndex];
+      const p = (r.data as { payload?: Record<string, unknown> } | null)?.payload ?? {};
+      loaded = {
+        seq: r.seq,
+        loadDurationMs: typeof p.loadDurationMs === 'number' ? p.loadDurationMs : null,
+        widgetCount: typeof p.widgetCount === 'number' ? p.widgetCount : null,
+      };
+    }
+    return { readySeq: ready?.seq ?? null, timeToReady, readyFrom, loaded, surface: ready ? this.meta[this.readyIndex].surface : '' };
+  }
+
+  // ---------------------------------------------------------------------------------------- linked records
+  /** The delivery of a post, or the post of a delivery. */
+  paired(index: number): number {
+    const p = this.records[index]?.pairedWith;
+    return p === undefined ? -1 : this.indexOfSeq(p);
+  }
+  /** The previous record of the same frame, -1 when none (a backward scan: only for the selected record). */
+  previousInFrame(index: number): number {
+    const url = this.records[index]?.frameUrl;
+    for (let j = index - 1; j >= 0; j--) if (this.records[j].frameUrl === url) return j;
+    return -1;
+  }
+
+  /** For an action: the events that followed it (until the next action, within FOLLOW_WINDOW_MS); one record per post/delivery pair. */
+  followingEvents(index: number, limit = 25): number[] {
+    const a = this.records[index];
+    if (!a || this.meta[index].direction !== 'action') return [];
+    const pair = this.paired(index);
+    const out: number[] = [];
+    const seen = new Set<number>();
+    for (let j = index + 1; j < this.records.length && out.length < limit; j++) {
+      const r = this.records[j];
+      if (r.time - a.time > FOLLOW_WINDOW_MS) break;
+      const m = this.meta[j];
+      if (m.direction === 'action' && j !== pair) break;
+      if (m.direction !== 'event') continue;
+      if (r.pairedWith !== undefined && seen.has(r.pairedWith)) continue;
+      seen.add(r.seq);
+      out.push(j);
+    }
+    return out;
+  }
+  /** For an event: the action it followed (the latest action within FOLLOW_WINDOW_MS before it), -1 when none. */
+  precedingAction(index: number): number {
+    const e = this.records[index];
+    if (!e || this.meta[index].direction !== 'event') return -1;
+    for (let j = index - 1; j >= 0; j--) {
+      const r = this.records[j];
+      if (e.time - r.time > FOLLOW_WINDOW_MS) return -1;
+      if (this.meta[j].direction === 'action') {
+        const pj = this.paired(j);
+        return pj >= 0 && pj < j && this.records[pj].kind === 'post' ? pj : j; // prefer the post
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The panel's only link to the world. The Solid app depends on `PanelTransport`, never on `chrome.*`:
+ *   - `createRuntimeTransport(tabId)`: the extension (DevTools panel or a tab given `?tabId=`), a runtime port
+ *     named PORT_PANEL to the background, reconnected when the service worker restarts;
+ *   - `createMemoryTransport()`: in-memory, for unit tests (it plays a tiny background);
+ *   - `createFileTransport(file)`: an imported capture file, classified locally, nothing live.
+ */
+import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../shared/messages.ts';
+import { MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
+import { CAPTURE_FORMAT, type CaptureFile, type CaptureRecord } from '../protocol/record.ts';
+import { classify } from '../protocol/classify.ts';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A panel → background message without the version and tab id (the transport adds them). */
+export type PanelCommand = DistributiveOmit<PanelToBackground, 'v' | 'tabId'>;
+export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected' | 'offline';
+
+export interface PanelTransport {
+  readonly kind: 'runtime' | 'memory' | 'file';
+  /** The inspected tab, when there is one. */
+  readonly tabId: number | null;
+  /** Records arrive live (a page is being captured), as opposed to a fixed set (an imported file). */
+  readonly live: boolean;
+  /** A short human description: "tab 12", "capture file session.json". */
+  readonly label: string;
+  /**
+   * Start receiving. The transport delivers a `snapshot` first (and again after a reconnect), then `records`,
+   * `state` and `send-result` messages. Returns a function that disconnects.
+   */
+  connect(onMessage: (msg: BackgroundToPanel) => void, onStatus?: (status: ConnectionStatus) => void): () => void;
+  send(cmd: PanelCommand): void;
+}
+
+export function emptyState(tabId = -1, over: Partial<TabState> = {}): TabState {
+  return {
+    tabId, tenantOrigin: null, tenantOriginSource: null, preserveLog: false, receiveOnly: false, paused: false,
+    dropped: 0, foreignCount: 0, maxRecords: 100_000, pageUrl: null, ...over,
+  };
+}
+
+// ------------------------------------------------------------------------------------------ runtime
+interface RuntimePort {
+  postMessage(msg: unknown): void;
+  disconnect(): void;
+  onMessage: { addListener(fn: (msg: unknown) => void): void };
+  onDisconnect: { addListener(fn: () => void): void };
+}
+type Connect = (info: { name: string }) => RuntimePort;
+
+/** The extension transport. `connectFn` defaults to webextension-polyfill's `runtime.connect` (injectable for tests). */
+export function createRuntimeTransport(tabId: number, connectFn?: Connect): PanelTransport {
+  let stopped = false;
+  let port: RuntimePort | null = null;
+  let retry = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const queue: PanelCommand[] = [];
+  const wire = (cmd: PanelCommand) => ({ ...cmd, v: MESSAGES_VERSION, tabId }) as PanelToBackground;
+
+  const getConnect = async (): Promise<Connect> => {
+    if (connectFn) return connectFn;
+    const mod = await import('webextension-polyfill');
+    return (info) => mod.default.runtime.connect(info) as unknown as RuntimePort;
+  };
+
+  return {
+    kind: 'runtime', tabId, live: true, label: `tab ${tabId}`,
+    connect(onMessage, onStatus) {
+      const open = async () => {
+        if (stopped) return;
+        onStatus?.('connecting');
+        let p: RuntimePort;
+        try { p = (await getConnect())({ name: PORT_PANEL }); } catch (err) {
+          console.warn('[embed-inspector] cannot connect to the background', err);
+          onStatus?.('offline');
+          return;
+        }
+        if (stopped) { p.disconnect(); return; }
+        port = p;
+        p.onMessage.addListener((raw) => {
+          const msg = raw as BackgroundToPanel;
+          if (!msg || typeof msg !== 'object') return;
+          if (msg.v !== MESSAGES_VERSION) { console.warn('[embed-inspector] dropped a message of version', msg.v); return; }
+          if (msg.type === 'snapshot') { retry = 0; onStatus?.('connected'); }
+          onMessage(msg);
+        });
+        p.onDisconnect.addListener(() => {
+          port = null;
+          if (stopped) return;
+          onStatus?.('disconnected');
+          // The MV3 service worker was stopped or restarted: reconnect and re-subscribe (a new snapshot follows).
+          const delay = Math.min(5_000, 100 * 2 ** retry++);
+          timer = setTimeout(open, delay);
+        });
+        p.postMessage(wire({ type: 'subscribe' }));
+        for (const cmd of queue.splice(0)) p.postMessage(wire(cmd));
+      };
+      void open();
+      return () => { stopped = true; clearTimeout(timer); port?.disconnect(); port = null; };
+    },
+    send(cmd) {
+      if (port) port.postMessage(wire(cmd));
+      else if (cmd.type !== 'subscribe') queue.push(cmd);
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------ memory
+export interface MemoryTransport extends PanelTransport {
+  /** Commands the panel sent, in order. */
+  readonly sent: PanelCommand[];
+  state: TabState;
+  records: ClassifiedRecord[];
+  /** Deliver a message to the panel as the background would. */
+  emit(msg: DistributiveOmit<BackgroundToPanel, 'v'>): void;
+  /** Append live records (kept, and delivered as a `records` message). */
+  push(records: ClassifiedRecord[]): void;
+  connected(): boolean;
+}
+
+/** An in-memory background: keeps records and state, answers subscribe/clear/set-options/set-tenant-origin/send. */
+export function createMemoryTransport(init: { tabId?: number; state?: Partial<TabState>; records?: ClassifiedRecord[]; live?: boolean; label?: string } = {}): MemoryTransport {
+  let listener: ((msg: BackgroundToPanel) => void) | null = null;
+  const tabId = init.tabId ?? 1;
+  const t: MemoryTransport = {
+    kind: 'memory', tabId, live: init.live ?? true, label: init.label ?? 'in-memory',
+    sent: [],
+    state: emptyState(tabId, init.state),
+    records: [...(init.records ?? [])],
+    emit(msg) { listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel); },
+    push(records) { t.records.push(...records); t.emit({ type: 'records', records }); },
+    connected: () => listener !== null,
+    connect(onMessage, onStatus) {
+      listener = onMessage;
+      onStatus?.('connected');
+      t.emit({ type: 'snapshot', state: t.state, records: t.records });
+      return () => { listener = null; };
+    },
+    send(cmd) {
+      t.sent.push(cmd);
+      switch (cmd.type) {
+        case 'subscribe': t.emit({ type: 'snapshot', state: t.state, records: t.records }); break;
+        case 'clear': t.records = []; t.emit({ type: 'snapshot', state: { ...t.state, dropped: 0 }, records: [] }); break;
+        case 'set-options': t.state = { ...t.state, ...cmd.options }; t.emit({ type: 'state', state: t.state }); break;
+        case 'set-tenant-origin':
+          t.state = { ...t.state, tenantOrigin: cmd.origin, tenantOriginSource: cmd.origin ? 'manual' : null };
+          t.emit({ type: 'state', state: t.state });
+          break;
+        case 'send': t.emit({ type: 'send-result', id: cmd.id, ok: true }); break;
+      }
+    },
+  };
+  return t;
+}
+
+// ------------------------------------------------------------------------------------------ capture file
+/** Read a capture file (format v1) from its JSON text or parsed value; throws a readable error when it is not one. */
+export function readCaptureFile(input: string | unknown): CaptureFile {
+  const v = typeof input === 'string' ? JSON.parse(input) : input;
+  if (!v || typeof v !== 'object') throw new Error('not a capture file: not a JSON object');
+  const f = v as Partial<CaptureFile>;
+  if (f.format !== CAPTURE_FORMAT) throw new Error(`not a capture file: format is ${JSON.stringify(f.format)}, expected "${CAPTURE_FORMAT}"`);
+  if (f.version !== 1) throw new Error(`unsupported capture file version ${JSON.stringify(f.version)} (this panel reads version 1)`);
+  if (!Array.isArray(f.messages)) throw new Error('not a capture file: no messages array');
+  return f as CaptureFile;
+}
+
+/** Classify captured records against a tenant origin (the protocol's classifier). */
+export function classifyRecords(records: Array<CaptureRecord | ClassifiedRecord>, tenantOrigin: string | null): ClassifiedRecord[] {
+  return records.map((r) => {
+    const c = classify(r, { tenantOrigin });
+    return { ...r, verdict: c.verdict, issues: c.issues };
+  });
+}
+
+/** An imported capture file: classified here, nothing live; editing the tenant origin re-classifies. */
+export function createFileTransport(file: CaptureFile, name = 'capture file'): PanelTransport {
+  let state = emptyState(-1, {
+    tenantOrigin: file.tenantOrigin ?? null, tenantOriginSource: file.tenantOrigin ? 'manual' : null,
+    dropped: file.meta?.dropped ?? 0, pageUrl: file.meta?.pageUrl ?? null, maxRecords: Math.max(100_000, file.messages.length),
+  });
+  let records = classifyRecords(file.messages, state.tenantOrigin);
+  let listener: ((msg: BackgroundToPanel) => void) | null = null;
+  const emit = (msg: DistributiveOmit<BackgroundToPanel, 'v'>) => listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
+  return {
+    kind: 'file', tabId: null, live: false, label: name,
+    connect(onMessage, onStatus) {
+      listener = onMessage;
+      onStatus?.('offline');
+      emit({ type: 'snapshot', state, records });
+      return () => { listener = null; };
+    },
+    send(cmd) {
+      switch (cmd.type) {
+        case 'subscribe': emit({ type: 'snapshot', state, records }); break;
+        case 'clear': records = []; emit({ type: 'snapshot', state, records }); break;
+        case 'set-options': state = { ...state, ...cmd.options }; emit({ type: 'state', state }); break;
+        case 'set-tenant-origin':
+          state = { ...state, tenantOrigin: cmd.origin, tenantOriginSource: cmd.origin ? 'manual' : null };
+          records = classifyRecords(records, state.tenantOrigin);
+          emit({ type: 'snapshot', state, records });
+          break;
+        case 'send': emit({ type: 'send-result', id: cmd.id, ok: false, error: 'an imported capture file is not connected to a page' }); break;
+      }
+    },
+  };
+}

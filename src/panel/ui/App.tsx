@@ -1,0 +1,109 @@
+/**
+ * The panel: summary bar, filter bar, timeline, detail pane, status line. Keyboard: arrows move the
+ * selection, Enter opens the details, Esc closes them, Ctrl/Cmd+F focuses the search box.
+ */
+import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import type { PanelStore } from '../store.ts';
+import { bindStore, type PanelSignals } from './bridge.ts';
+import { SummaryBar } from './SummaryBar.tsx';
+import { FilterBar } from './FilterBar.tsx';
+import { Timeline } from './Timeline.tsx';
+import { Detail, type DetailTab } from './Detail.tsx';
+import { plural } from '../format.ts';
+
+export interface AppProps {
+  store: PanelStore;
+  /** More detail tabs (issue 6: replay, copy as code). */
+  extraTabs?: DetailTab[];
+  /** More toolbar buttons (issue 6: import, export, composer). */
+  toolbarActions?: JSX.Element;
+  /** A note shown above the timeline (e.g. "not attached to a tab"). */
+  notice?: () => string | null;
+}
+
+export function App(p: AppProps) {
+  const store = p.store;
+  const sig = bindStore(store);
+  const [detailOpen, setDetailOpen] = createSignal(false);
+  const [detailWidth, setDetailWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
+  let grid: HTMLDivElement | undefined;
+  let search: HTMLInputElement | undefined;
+
+  const open = () => { if (store.selectedSeq !== null) setDetailOpen(true); };
+  const close = () => { setDetailOpen(false); grid?.focus({ preventScroll: true }); };
+
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
+      e.preventDefault();
+      search?.focus(); search?.select();
+    } else if (e.key === 'Escape' && detailOpen() && !(e.target instanceof HTMLInputElement)) close();
+  };
+  onMount(() => { document.addEventListener('keydown', onKey); grid?.focus({ preventScroll: true }); });
+  onCleanup(() => document.removeEventListener('keydown', onKey));
+
+  // Build the lower-cased search text in idle time (never during a scroll), so that the first search over a
+  // big log is fast.
+  let indexing = false;
+  let lastScroll = 0;
+  const onAnyScroll = () => { lastScroll = performance.now(); };
+  document.addEventListener('scroll', onAnyScroll, true);
+  onCleanup(() => document.removeEventListener('scroll', onAnyScroll, true));
+  type Deadline = { timeRemaining(): number };
+  const ric = (globalThis as { requestIdleCallback?: (f: (d: Deadline) => void) => void }).requestIdleCallback;
+  const idle = (fn: (d?: Deadline) => void) => (ric ? ric(fn) : setTimeout(fn, 50));
+  const indexStep = (d?: Deadline) => {
+    const budget = d ? Math.min(10, d.timeRemaining() - 1) : 4;
+    if (budget < 2 || performance.now() - lastScroll < 250) { idle(indexStep); return; }
+    if (!store.indexText(budget)) idle(indexStep); else indexing = false;
+  };
+  const offIndex = store.onChange((c) => { if ((c.records || c.appended) && !indexing) { indexing = true; idle(indexStep); } });
+  onCleanup(offIndex);
+
+  const startDrag = (e: PointerEvent) => {
+    const el = e.currentTarget as HTMLElement;
+    el.setPointerCapture(e.pointerId);
+    const move = (ev: PointerEvent) => setDetailWidth(Math.min(window.innerWidth - 240, Math.max(280, window.innerWidth - ev.clientX)));
+    const up = () => { el.removeEventListener('pointermove', move); el.removeEventListener('pointerup', up); };
+    el.addEventListener('pointermove', move);
+    el.addEventListener('pointerup', up);
+  };
+
+  return (
+    <div class="app">
+      <SummaryBar store={store} sig={sig} actions={p.toolbarActions} />
+      <FilterBar store={store} sig={sig} searchRef={(el) => (search = el)} />
+      <Show when={p.notice?.()}>{(n) => <div class="notice" role="note">{n()}</div>}</Show>
+      <div class="main" style={{ '--detail-width': `${detailWidth()}px` }}>
+        <Timeline store={store} sig={sig} onOpen={open} onClose={close} ref={(el) => (grid = el)} />
+        <Show when={detailOpen()}>
+          <div class="splitter" role="separator" aria-orientation="vertical" aria-label="Resize details" onPointerDown={startDrag} />
+          <Detail store={store} sig={sig} onClose={close} extraTabs={p.extraTabs} />
+        </Show>
+      </div>
+      <StatusLine store={store} sig={sig} />
+    </div>
+  );
+}
+
+function StatusLine(p: { store: PanelStore; sig: PanelSignals }) {
+  const info = () => {
+    p.sig.view(); p.sig.status(); p.sig.state();
+    const s = p.store;
+    return { shown: s.view.length, total: s.records.length, status: s.status, label: s.transportInfo?.label ?? '', kind: s.transportInfo?.kind, paused: s.state.paused };
+  };
+  const conn = () => {
+    const i = info();
+    if (i.kind === 'file') return `capture file: ${i.label}`;
+    if (i.kind === 'memory') return i.label;
+    return i.status === 'connected' ? `live: ${i.label}` : i.status === 'disconnected' ? `reconnecting to the extension… (${i.label})`
+      : i.status === 'offline' ? `not connected (${i.label})` : `connecting… (${i.label})`;
+  };
+  return (
+    <footer class="status" role="status" aria-live="polite">
+      <span>{info().shown.toLocaleString('en-US')} / {plural(info().total, 'record')} shown</span>
+      <Show when={info().paused}><span class="warn">recording paused</span></Show>
+      <span class="spacer" />
+      <span class={`conn c-${info().status}`}>{conn()}</span>
+    </footer>
+  );
+}

@@ -1,0 +1,202 @@
+/**
+ * The virtualized timeline (ARIA grid). Rows are positioned by @tanstack/solid-virtual; a row reads its record
+ * from the store by view position, so a filter change re-renders only the visible rows.
+ * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
+ */
+import { createEffect, createMemo, createSignal, For, on, Show, untrack } from 'solid-js';
+import { createVirtualizer } from '@tanstack/solid-virtual';
+import type { PanelStore } from '../store.ts';
+import type { PanelSignals } from './bridge.ts';
+import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originOf, plural } from '../format.ts';
+import { shortType } from '../catalog.ts';
+import { preview } from '../jsontree.ts';
+
+export const ROW_H = 22;
+
+export interface TimelineProps {
+  store: PanelStore;
+  sig: PanelSignals;
+  onOpen: () => void;
+  onClose: () => void;
+  ref?: (el: HTMLDivElement) => void;
+}
+
+const COLUMNS = ['Time', 'Dir', 'Kind', 'Type', 'Surface', 'Frame', 'Origin → target', 'Verdict', 'Size'];
+
+export function Timeline(props: TimelineProps) {
+  const { store, sig } = props;
+  let scrollEl!: HTMLDivElement;
+  let gridEl!: HTMLDivElement;
+  const [follow, setFollow] = createSignal(true);
+  const [unseen, setUnseen] = createSignal(0);
+  const count = () => { sig.view(); return store.view.length; };
+
+  const virtualizer = createVirtualizer({
+    get count() { return count(); },
+    getScrollElement: () => scrollEl,
+    estimateSize: () => ROW_H,
+    overscan: 10,
+  });
+
+  // ---- live tail
+  let lastTop = 0;
+  const scrollToEnd = () => { if (scrollEl) { scrollEl.scrollTop = scrollEl.scrollHeight; lastTop = scrollEl.scrollTop; } };
+  const onScroll = () => {
+    const el = scrollEl;
+    const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_H;
+    if (atBottom) { if (!follow()) { setFollow(true); setUnseen(0); } }
+    else if (el.scrollTop < lastTop - 1) setFollow(false);
+    lastTop = el.scrollTop;
+  };
+  const resume = () => { setFollow(true); setUnseen(0); scrollToEnd(); };
+  createEffect(on(() => virtualizer.getTotalSize(), () => { if (untrack(follow)) queueMicrotask(scrollToEnd); }));
+  createEffect(on(sig.appended, () => {
+    if (!untrack(follow)) setUnseen((n) => n + 1);
+  }, { defer: true }));
+
+  // ---- selection
+  createEffect(on(sig.selection, () => {
+    const pos = store.selectedViewPos();
+    if (pos >= 0 && scrollEl) {
+      const top = pos * ROW_H, bottom = top + ROW_H;
+      if (top < scrollEl.scrollTop || bottom > scrollEl.scrollTop + scrollEl.clientHeight) virtualizer.scrollToIndex(pos, { align: 'auto' });
+    }
+  }, { defer: true }));
+  const activeId = () => { sig.selection(); sig.view(); return store.selectedSeq !== null && store.selectedViewPos() >= 0 ? `ei-row-${store.selectedSeq}` : undefined; };
+
+  const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / ROW_H) - 1);
+  const onKeyDown = (e: KeyboardEvent) => {
+    const k = e.key;
+    if (k === 'ArrowDown' || k === 'ArrowUp') { store.moveSelection(k === 'ArrowDown' ? 1 : -1); e.preventDefault(); }
+    else if (k === 'PageDown' || k === 'PageUp') { store.moveSelection(k === 'PageDown' ? pageRows() : -pageRows()); e.preventDefault(); }
+    else if (k === 'Home') { store.selectAt(0); e.preventDefault(); }
+    else if (k === 'End') { store.selectAt(store.view.length - 1); resume(); e.preventDefault(); }
+    else if (k === 'Enter') { if (store.selectedSeq === null) store.selectAt(0); props.onOpen(); e.preventDefault(); }
+    else if (k === 'Escape') { props.onClose(); }
+    if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') setFollow(false);
+  };
+
+  const timeTitle = () => { sig.view(); return store.timeOrigin().base === 'ready' ? 'ready' : 'first'; };
+
+  return (
+    <div class="timeline">
+      <div
+        class="grid" role="grid" tabindex="0" ref={(el) => { gridEl = el; props.ref?.(el); }}
+        aria-label="Recorded messages" aria-rowcount={count() + 1} aria-colcount={COLUMNS.length}
+        aria-activedescendant={activeId()} onKeyDown={onKeyDown}
+      >
+        <div role="rowgroup" class="grid-head">
+          <div role="row" class="row head" aria-rowindex={1}>
+            <div role="columnheader" class="c-time">
+              <button class="link" title={`Time since ${timeTitle() === 'ready' ? 'svc:event:ready' : 'the first record'}; click to switch`}
+                onClick={() => store.setTimeBase(store.timeBase === 'ready' ? 'first' : 'ready')}>Time <span class="muted">{timeTitle()}</span></button>
+            </div>
+            <For each={COLUMNS.slice(1)}>{(c) => <div role="columnheader" class={`c-${c.split(' ')[0].toLowerCase()}`} title={c === 'Dir' ? 'Direction: ↑ event (embed → host), ↓ action (host → embed)' : undefined}>{c === 'Dir' ? '⇅' : c}</div>}</For>
+          </div>
+        </div>
+        <div role="rowgroup" class="grid-body" ref={scrollEl} onScroll={onScroll} onWheel={(e) => { if (e.deltaY < 0) setFollow(false); }}>
+          <div class="grid-canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+            <For each={virtualizer.getVirtualItems()}>
+              {(item) => <Row store={store} sig={sig} pos={item.index} start={item.start} onOpen={props.onOpen} grid={() => gridEl} />}
+            </For>
+          </div>
+          <Empty store={store} sig={sig} />
+        </div>
+      </div>
+      <Show when={!follow()}>
+        <button class="follow" onClick={resume} title="Scroll to the newest record and keep following (End)">
+          ↓ {unseen() > 0 ? 'New records — follow' : 'Follow new records'}
+        </button>
+      </Show>
+    </div>
+  );
+}
+
+function Empty(p: { store: PanelStore; sig: PanelSignals }) {
+  const info = () => { p.sig.view(); p.sig.state(); return { total: p.store.records.length, shown: p.store.view.length, foreign: p.store.counts.foreign }; };
+  return (
+    <Show when={info().shown === 0}>
+      <div class="empty" role="status">
+        <Show when={info().total === 0} fallback={
+          <>
+            <p><strong>No message matches the filters.</strong> {plural(info().total, 'record')} recorded{p.store.filters.showForeign ? '' : `, ${plural(info().foreign, 'foreign message')} hidden`}.</p>
+            <p><button onClick={() => p.store.resetFilters()}>Reset filters</button>{' '}
+              <Show when={!p.store.filters.showForeign && info().foreign > 0}><button onClick={() => p.store.setFilters({ showForeign: true })}>Show foreign traffic</button></Show></p>
+          </>
+        }>
+          <p><strong>Waiting for messages…</strong></p>
+          <p class="muted">Embed Inspector records the window messages of this tab's page and all its frames: the svc-embed events an
+            embed sends and the actions the host posts. Reload the page to capture a session from its start.</p>
+        </Show>
+      </div>
+    </Show>
+  );
+}
+
+interface RowProps { store: PanelStore; sig: PanelSignals; pos: number; start: number; onOpen: () => void; grid: () => HTMLDivElement }
+
+function Row(p: RowProps) {
+  const { store } = p;
+  const cells = createMemo(() => {
+    p.sig.view();
+    const i = store.view[p.pos];
+    if (i === undefined) return null;
+    const r = store.records[i];
+    const m = store.meta[i];
+    const t0 = store.timeOrigin().time;
+    const receiverOrigin = r.kind === 'receive' ? originOf(r.frameUrl) : r.targetOrigin ?? '';
+    const frame = store.frames.get(r.frameUrl);
+    const errors = r.issues.filter((x) => x.severity === 'error').length;
+    return {
+      seq: r.seq,
+      time: formatRelative(r.time - t0),
+      clock: formatClock(r.time),
+      dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
+      dirClass: r.navigation ? 'nav' : m.direction || 'none',
+      dirTitle: r.navigation ? 'frame navigation' : m.direction === 'event' ? 'event: embed → host' : m.direction === 'action' ? 'action: host → embed' : 'not an svc-embed message',
+      kind: r.navigation ? 'nav' : r.kind,
+      type: r.navigation ? `navigated to ${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}` : m.type ? shortType(m.type) : preview(r.data, 80),
+      typeTitle: m.type || undefined,
+      typeClass: r.navigation || !m.type ? 'muted' : '',
+      surface: m.surface,
+      frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
+      frameUrl: r.frameUrl,
+      origins: `${hostOf(r.origin)} → ${r.targetOrigin === '*' ? '*' : hostOf(receiverOrigin)}`,
+      originsTitle: `${r.origin} → ${r.kind === 'post' ? `target origin ${r.targetOrigin ?? '?'}` : `received in ${receiverOrigin}`}`,
+      wildcard: r.targetOrigin === '*',
+      verdict: r.navigation ? '' : r.verdict,
+      issues: r.issues.length,
+      issueClass: errors ? 'error' : r.issues.some((x) => x.severity === 'warning') ? 'warning' : 'info',
+      size: formatBytes(store.sizeAt(i)),
+      truncated: typeof r.originalSize === 'number',
+      dropped: !!r.dropped,
+      threw: r.error,
+      injected: !!r.injected,
+    };
+  });
+  const selected = () => { p.sig.selection(); const c = cells(); return !!c && c.seq === store.selectedSeq; };
+  const onClick = () => { const c = cells(); if (!c) return; store.select(c.seq); p.onOpen(); p.grid().focus({ preventScroll: true }); };
+  return (
+    <Show when={cells()}>
+      {(c) => (
+        <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
+          aria-rowindex={p.pos + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start}px)` }} onClick={onClick}>
+          <div role="gridcell" class="c-time" title={c().clock}>{c().time}</div>
+          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{c().dir}</div>
+          <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
+          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{c().type}</div>
+          <div role="gridcell" class="c-surface">{c().surface}</div>
+          <div role="gridcell" class="c-frame" title={c().frameUrl}>{c().frame}</div>
+          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{c().origins}</div>
+          <div role="gridcell" class="c-verdict">
+            <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
+            <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
+            <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
+            <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
+          </div>
+          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{c().size}{c().truncated ? '✂' : ''}</div>
+        </div>
+      )}
+    </Show>
+  );
+}

@@ -1,0 +1,264 @@
+/**
+ * The panel UI in real Chromium, on the built extension's panel page opened in a tab with a synthetic
+ * session (`?fixture=demo`): grid and tree ARIA, every filter, detail pane, keyboard, theme, persistence,
+ * and captured strings staying inert. Fails (never skips) without Chromium or a build.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { launchWithExtension } from '../helpers/capture.ts';
+import type { Launched } from '../../src/shared/chromium.ts';
+
+let launched: Launched;
+let page: Page;
+const errors: string[] = [];
+
+async function openPanel(query: string): Promise<Page> {
+  const p = await launched.browser.newPage();
+  await p.setViewport({ width: 1280, height: 760 });
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?${query}`);
+  await p.waitForFunction(() => !!(window as any).__embedInspector && document.querySelector('[role="grid"] .grid-body [role="row"]'));
+  return p;
+}
+const shown = (p: Page) => p.evaluate(() => (window as any).__embedInspector.store.view.length as number);
+const rowCount = (p: Page) => p.$eval('[role="grid"]', (g) => Number(g.getAttribute('aria-rowcount')) - 1);
+/** Every record of the current view, as the store holds it (to check what a filter let through). */
+const viewRecords = (p: Page) => p.evaluate(() => {
+  const s = (window as any).__embedInspector.store;
+  return s.view.map((i: number) => ({ ...s.records[i], type: s.meta[i].type, direction: s.meta[i].direction, surface: s.meta[i].surface }));
+}) as Promise<any[]>;
+const clickChip = (p: Page, group: string, text: string) => p.evaluate((g, t) => {
+  const el = [...document.querySelectorAll(`[role="group"][aria-label="${g}"] button`)].find((b) => b.textContent!.trim().startsWith(t)) as HTMLButtonElement;
+  el.click();
+}, group, text);
+const resetFilters = (p: Page) => p.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+
+beforeAll(async () => {
+  launched = await launchWithExtension();
+  page = await openPanel('fixture=demo&n=400&theme=light');
+});
+afterAll(async () => { await launched?.close(); });
+
+describe('panel UI (fixture session)', () => {
+  it('renders a virtualized ARIA grid with foreign traffic hidden by default', async () => {
+    const total = await page.evaluate(() => (window as any).__embedInspector.store.records.length);
+    const n = await shown(page);
+    expect(total).toBe(400);
+    expect(n).toBeLessThan(total);
+    expect(await rowCount(page)).toBe(n);
+    expect((await viewRecords(page)).some((r) => r.verdict === 'foreign' && !r.navigation)).toBe(false);
+    const domRows = await page.$$eval('.grid-body [role="row"]', (rs) => rs.length);
+    expect(domRows).toBeGreaterThan(10);
+    expect(domRows).toBeLessThan(80); // only the visible window is in the DOM
+    expect(await page.$$eval('[role="columnheader"]', (hs) => hs.length)).toBe(9);
+    expect(await page.$eval('.grid-body [role="row"] [role="gridcell"]', (c) => c.parentElement!.getAttribute('aria-rowindex'))).toMatch(/^\d+$/);
+  });
+
+  it('each filter narrows the list as expected', async () => {
+    const all = await shown(page);
+    const checks: Array<[string, () => Promise<unknown>, (r: any) => boolean]> = [
+      ['direction event', () => clickChip(page, 'Direction', '↑ events'), (r) => r.direction === 'event'],
+      ['direction action', () => clickChip(page, 'Direction', '↓ actions'), (r) => r.direction === 'action'],
+      ['kind post', () => clickChip(page, 'Kind', 'post'), (r) => r.kind === 'post'],
+      ['verdict invalid', () => clickChip(page, 'Verdict', 'invalid'), (r) => r.verdict === 'invalid'],
+      ['severity warning', () => clickChip(page, 'Issue severity', 'warnings'), (r) => r.issues.some((i: any) => i.severity === 'warning')],
+      ['search text', () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'timeout' })), (r) => JSON.stringify(r.data).includes('timeout')],
+      ['search field', () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'payload.path:folder' })), (r) => String(r.data?.payload?.path).includes('folder')],
+    ];
+    for (const [name, apply, pred] of checks) {
+      await resetFilters(page);
+      await apply();
+      const rs = await viewRecords(page);
+      expect(rs.length, name).toBeGreaterThan(0);
+      expect(rs.length, name).toBeLessThan(all);
+      expect(rs.every(pred), name).toBe(true);
+      expect(await rowCount(page), name).toBe(rs.length);
+    }
+    await resetFilters(page);
+  });
+
+  it('filters by type, surface, frame and origin from their menus', async () => {
+    const menu = async (label: string, option: string) => {
+      await page.click(`.menu-button[aria-controls="menu-${label}"]`);
+      await page.waitForSelector(`#menu-${label}`);
+      await page.evaluate((l, o) => {
+        const opt = [...document.querySelectorAll(`#menu-${l} label.opt`)].find((x) => x.textContent!.includes(o))!;
+        (opt.querySelector('input') as HTMLInputElement).click();
+      }, label, option);
+      await page.keyboard.press('Escape');
+    };
+    const all = await shown(page);
+    await menu('type', 'dashboard-loaded');
+    let rs = await viewRecords(page);
+    expect(rs.length).toBeGreaterThan(0);
+    expect(rs.every((r) => r.type === 'svc:event:dashboard-loaded')).toBe(true);
+    await resetFilters(page);
+    await menu('surface', 'app');
+    rs = await viewRecords(page);
+    expect(rs.length).toBeGreaterThan(0);
+    expect(rs.every((r) => r.surface === 'app')).toBe(true);
+    await resetFilters(page);
+    await menu('frame', 'host.example.com/analytics');
+    rs = await viewRecords(page);
+    expect(rs.length).toBeGreaterThan(0);
+    expect(rs.length).toBeLessThan(all);
+    expect(rs.every((r) => r.frameUrl === 'https://host.example.com/analytics')).toBe(true);
+    await resetFilters(page);
+    await menu('origin', 'https://host.example.com');
+    rs = await viewRecords(page);
+    expect(rs.every((r) => r.origin === 'https://host.example.com')).toBe(true);
+    await resetFilters(page);
+    // foreign traffic on demand
+    await page.click('.chip.ch-foreign');
+    expect((await viewRecords(page)).some((r) => r.verdict === 'foreign' && !r.navigation)).toBe(true);
+    await page.click('.chip.ch-foreign');
+  });
+
+  it('keyboard: arrows move the selection, Enter opens details, Esc closes, Ctrl+F focuses search', async () => {
+    await page.focus('[role="grid"]');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const sel = await page.evaluate(() => (window as any).__embedInspector.store.selectedViewPos());
+    expect(sel).toBe(2);
+    expect(await page.$eval('[role="grid"]', (g) => g.getAttribute('aria-activedescendant'))).toMatch(/^ei-row-\d+$/);
+    expect(await page.$eval('[role="row"][aria-selected="true"]', (r) => r.getAttribute('aria-rowindex'))).toBe('4');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('section.detail [role="tablist"]');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('section.detail'));
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
+    await page.keyboard.down('Control'); await page.keyboard.press('f'); await page.keyboard.up('Control');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search messages');
+    await page.keyboard.type('type:dashboard-loaded');
+    await page.waitForFunction(() => (window as any).__embedInspector.store.filters.search === 'type:dashboard-loaded');
+    expect((await viewRecords(page)).every((r) => r.type === 'svc:event:dashboard-loaded')).toBe(true);
+    await page.$eval('input.search', (i) => { (i as HTMLInputElement).value = ''; });
+    await resetFilters(page);
+  });
+
+  it('selecting an invalid record shows its issues with rule id, message and spec sentence', async () => {
+    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'rule:envelope.surface-missing' }));
+    await page.click('.grid-body [role="row"]');
+    await page.waitForSelector('.issue-banner');
+    await page.click('#tab-issues');
+    const issue = await page.$eval('.issues .issue', (el) => ({
+      rule: el.querySelector('.rule')!.textContent, msg: el.querySelector('.issue-msg')!.textContent, spec: el.querySelector('.spec')?.textContent,
+    }));
+    expect(issue.rule).toBe('envelope.surface-missing');
+    expect(issue.msg).toContain('surface');
+    expect(issue.spec).toContain('Every event carries the envelope `surface`');
+    await resetFilters(page);
+  });
+
+  it('shows the message as an ARIA tree with encoded values as what they were, and links the delivery', async () => {
+    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'type:drilldown kind:post' }));
+    await page.click('.grid-body [role="row"]');
+    await page.click('#tab-message');
+    await page.waitForSelector('[role="tree"] [role="treeitem"]');
+    // expand payload.value
+    await page.evaluate(() => {
+      const item = document.querySelector('[role="treeitem"][data-path="$.payload.value"]') as HTMLElement;
+      if (item.getAttribute('aria-expanded') === 'false') (item.querySelector('.twisty') as HTMLElement).click();
+    });
+    const texts = await page.$$eval('[role="tree"] .node', (ns) => ns.map((n) => n.textContent));
+    const joined = texts.join('\n');
+    expect(joined).toContain('Date 2026-01-01T09:30:00.000Z');
+    expect(joined).toContain('Map(2)');
+    expect(joined).toContain('9007199254740993n');
+    expect(joined).toContain('Set(3)');
+    expect(joined).toMatch(/undefined/);
+    expect(await page.$$eval('[role="treeitem"][aria-level="1"]', (x) => x.length)).toBe(1);
+    expect(await page.$$eval('[role="tree"] [role="group"]', (x) => x.length)).toBeGreaterThan(0);
+    // keyboard in the tree
+    await page.focus('[role="treeitem"][aria-level="1"]');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.path)).toBe('$.source');
+    await page.click('#tab-related');
+    const related = await page.$eval('.related', (r) => r.textContent);
+    expect(related).toMatch(/#\d+ receive drilldown/);
+    await page.click('#tab-timing');
+    expect(await page.$eval('.timing', (t) => t.textContent)).toContain('Since ready');
+    await page.keyboard.press('Escape');
+    await resetFilters(page);
+  });
+
+  it('renders captured strings as text only: an XSS payload stays inert', async () => {
+    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'onerror' }));
+    await page.click('.grid-body [role="row"]');
+    await page.click('#tab-message');
+    await page.waitForSelector('[role="tree"]');
+    await new Promise((r) => setTimeout(r, 300));
+    const r = await page.evaluate(() => ({
+      xss: (window as any).__xss,
+      imgs: document.querySelectorAll('img').length,
+      jsLinks: document.querySelectorAll('a[href^="javascript:"]').length,
+      text: document.querySelector('section.detail')!.textContent,
+    }));
+    expect(r.xss).toBeUndefined();
+    expect(r.imgs).toBe(0);
+    expect(r.jsLinks).toBe(0);
+    expect(r.text).toContain('<img src=x onerror=');
+    expect(r.text).toContain('javascript:window.__xss=2');
+    await page.keyboard.press('Escape');
+    await resetFilters(page);
+  });
+
+  it('keeps filter state across reloads', async () => {
+    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ kinds: ['receive'], search: 'view' }));
+    await page.reload();
+    await page.waitForFunction(() => !!(window as any).__embedInspector);
+    const f = await page.evaluate(() => (window as any).__embedInspector.store.filters);
+    expect(f.kinds).toEqual(['receive']);
+    expect(f.search).toBe('view');
+    expect(await page.$eval('input.search', (i) => (i as HTMLInputElement).value)).toBe('view');
+    expect(await page.$eval('[role="group"][aria-label="Kind"] button[aria-pressed="true"]', (b) => b.textContent)).toBe('receive');
+    await resetFilters(page);
+  });
+
+  it('follows the theme: ?theme= override, else prefers-color-scheme outside DevTools', async () => {
+    const dark = await openPanel('fixture=demo&theme=dark');
+    expect(await dark.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const bg = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe('rgb(31, 31, 31)');
+    await dark.close();
+    const os = await launched.browser.newPage();
+    await os.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await os.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?fixture=demo`);
+    await os.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await os.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+    await os.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await os.close();
+  });
+
+  it('live tail follows new records until the user scrolls up, and resumes on demand', async () => {
+    const p = await openPanel('fixture=demo&n=300');
+    const push = (n: number) => p.evaluate((k) => {
+      const h = (window as any).__embedInspector;
+      const s = h.store;
+      const last = s.records[s.records.length - 1];
+      const more = h.synthetic(k + 40).slice(-k).map((r: any, j: number) => ({ ...r, seq: last.seq + 1 + j, time: last.time + 10 + j, pairedWith: undefined }));
+      s.handle({ v: 1, type: 'records', records: more });
+    }, n);
+    const atBottom = () => p.$eval('.grid-body', (b) => b.scrollTop + b.clientHeight >= b.scrollHeight - 30);
+    await p.waitForFunction(() => { const b = document.querySelector('.grid-body')!; return b.scrollTop > 0; });
+    await push(20);
+    await p.waitForFunction(() => { const b = document.querySelector('.grid-body')!; return b.scrollTop + b.clientHeight >= b.scrollHeight - 30; });
+    await p.$eval('.grid-body', (b) => b.dispatchEvent(new WheelEvent('wheel', { deltaY: -200, bubbles: true })));
+    await p.$eval('.grid-body', (b) => { b.scrollTop = 0; });
+    await new Promise((r) => setTimeout(r, 100));
+    await push(20);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await p.$eval('.grid-body', (b) => b.scrollTop)).toBe(0);
+    expect(await atBottom()).toBe(false);
+    await p.waitForSelector('button.follow');
+    await p.click('button.follow');
+    await p.waitForFunction(() => { const b = document.querySelector('.grid-body')!; return b.scrollTop + b.clientHeight >= b.scrollHeight - 30; });
+    await push(5);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await atBottom()).toBe(true);
+    await p.close();
+  });
+
+  it('raised no page errors', () => { expect(errors).toEqual([]); });
+});
