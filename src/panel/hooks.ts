@@ -7,6 +7,8 @@ import type { CaptureRecord } from '../protocol/record.ts';
 import type { PanelStore } from './store.ts';
 import { classifyRecords, createFileTransport, createMemoryTransport, readCaptureFile, type PanelTransport } from './transport.ts';
 import { syntheticSession } from './synthetic.ts';
+import type { LiveLink } from './act/live.ts';
+import type { ActController } from './ui/act/controller.ts';
 
 export interface PanelHooks {
   store: PanelStore;
@@ -15,9 +17,13 @@ export interface PanelHooks {
   /** A synthetic session of about n records. */
   synthetic(n: number): ClassifiedRecord[];
   useTransport(t: PanelTransport): void;
+  /** The link to the live tab (sends), when the panel is attached to one. */
+  link?: LiveLink | null;
+  /** The composer / replay / import controller (set once the UI is up). */
+  act?: ActController;
 }
 
-export function installHooks(store: PanelStore, useTransport: (t: PanelTransport) => void) {
+export function installHooks(store: PanelStore, useTransport: (t: PanelTransport) => void): PanelHooks {
   const hooks: PanelHooks = {
     store,
     useTransport,
@@ -35,4 +41,5 @@ export function installHooks(store: PanelStore, useTransport: (t: PanelTransport
     },
   };
   (globalThis as { __embedInspector?: PanelHooks }).__embedInspector = hooks;
+  return hooks;
 }

@@ -1,11 +1,12 @@
 /** Entry of the panel page: picks the transport and theme from the environment, then renders the app. */
 import { render } from 'solid-js/web';
 import './styles.css';
-import { App } from './ui/App.tsx';
+import { ActApp } from './ui/act/ActApp.tsx';
 import { PanelStore } from './store.ts';
 import { readEnv, watchTheme } from './env.ts';
 import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from './transport.ts';
 import { installHooks } from './hooks.ts';
+import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
 
 const env = readEnv();
@@ -18,19 +19,22 @@ const store = new PanelStore({ storage, tabId: env.tabId });
 let detach = () => {};
 function useTransport(t: PanelTransport) { detach(); detach = store.attach(t); }
 
+// The live tab stays linked while an imported file is shown: the composer and replay send to it.
+const link = env.tabId !== null && !env.fixture ? createLiveLink(createRuntimeTransport(env.tabId)) : null;
 if (env.fixture) {
   useTransport(createMemoryTransport({
     records: syntheticSession(env.fixtureSize), live: false, label: 'demo session (synthetic)',
     state: { tenantOrigin: TENANT, tenantOriginSource: 'embed-frame', pageUrl: HOST_URL },
   }));
-} else if (env.tabId !== null) {
-  useTransport(createRuntimeTransport(env.tabId));
+} else if (link) {
+  useTransport(link.view);
 } else {
   useTransport(createMemoryTransport({ live: false, label: 'not attached to a tab' }));
 }
-installHooks(store, useTransport);
+const hooks = installHooks(store, useTransport);
+hooks.link = link;
 
 const notice = () => (env.tabId === null && !env.fixture && store.records.length === 0
   ? 'Not attached to a tab: open the Embed panel in DevTools, or open this page with ?tabId=<tab id>.' : null);
 
-render(() => <App store={store} notice={notice} />, document.getElementById('root')!);
+render(() => <ActApp store={store} link={link} useTransport={useTransport} notice={notice} onReady={(act) => { hooks.act = act; }} />, document.getElementById('root')!);

@@ -9,6 +9,7 @@ import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState }
 import { MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
 import { CAPTURE_FORMAT, type CaptureFile, type CaptureRecord } from '../protocol/record.ts';
 import { classify } from '../protocol/classify.ts';
+import { checkRecords } from '../protocol/capture.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** A panel → background message without the version and tab id (the transport adds them). */
@@ -172,13 +173,30 @@ export function classifyRecords(records: Array<CaptureRecord | ClassifiedRecord>
   });
 }
 
-/** An imported capture file: classified here, nothing live; editing the tenant origin re-classifies. */
-export function createFileTransport(file: CaptureFile, name = 'capture file'): PanelTransport {
-  let state = emptyState(-1, {
-    tenantOrigin: file.tenantOrigin ?? null, tenantOriginSource: file.tenantOrigin ? 'manual' : null,
-    dropped: file.meta?.dropped ?? 0, pageUrl: file.meta?.pageUrl ?? null, maxRecords: Math.max(100_000, file.messages.length),
+/**
+ * Classify a whole capture as the command line does (`embed-inspector check`): stateless and session rules,
+ * the tenant origin given, else inferred. Returns the records and the tenant origin used.
+ */
+export function checkFileRecords(records: ReadonlyArray<CaptureRecord | ClassifiedRecord>, tenantOrigin: string | null): { records: ClassifiedRecord[]; tenantOrigin: string | null; inferred: boolean } {
+  const plain = records.map((r) => { const { verdict: _v, issues: _i, ...rest } = r as ClassifiedRecord; return rest as CaptureRecord; });
+  const res = checkRecords(plain, { tenantOrigin });
+  const bySeq = new Map(res.messages.map((m) => [m.seq, m]));
+  const out = plain.map((r) => {
+    const m = r.navigation ? undefined : bySeq.get(r.seq);
+    return { ...r, verdict: m?.verdict ?? 'foreign', issues: m?.issues ?? [] } as ClassifiedRecord;
   });
-  let records = classifyRecords(file.messages, state.tenantOrigin);
+  return { records: out, tenantOrigin: res.summary.tenantOrigin, inferred: !tenantOrigin && !!res.summary.tenantOrigin };
+}
+
+/** An imported capture file: classified here (the same verdicts as `embed-inspector check`), nothing live; editing the tenant origin re-classifies. */
+export function createFileTransport(file: CaptureFile, name = 'capture file'): PanelTransport {
+  const first = checkFileRecords(file.messages, file.tenantOrigin ?? null);
+  let state = emptyState(-1, {
+    tenantOrigin: first.tenantOrigin, tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'manual') : null,
+    dropped: file.meta?.dropped ?? 0, pageUrl: file.meta?.pageUrl ?? null, maxRecords: Math.max(100_000, file.messages.length),
+    foreignCount: first.records.filter((r) => r.verdict === 'foreign' && !r.navigation).length,
+  });
+  let records = first.records;
   let listener: ((msg: BackgroundToPanel) => void) | null = null;
   const emit = (msg: DistributiveOmit<BackgroundToPanel, 'v'>) => listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
   return {
@@ -194,11 +212,13 @@ export function createFileTransport(file: CaptureFile, name = 'capture file'): P
         case 'subscribe': emit({ type: 'snapshot', state, records }); break;
         case 'clear': records = []; emit({ type: 'snapshot', state, records }); break;
         case 'set-options': state = { ...state, ...cmd.options }; emit({ type: 'state', state }); break;
-        case 'set-tenant-origin':
-          state = { ...state, tenantOrigin: cmd.origin, tenantOriginSource: cmd.origin ? 'manual' : null };
-          records = classifyRecords(records, state.tenantOrigin);
+        case 'set-tenant-origin': {
+          const next = checkFileRecords(records, cmd.origin);
+          records = next.records;
+          state = { ...state, tenantOrigin: next.tenantOrigin, tenantOriginSource: next.tenantOrigin ? (next.inferred ? 'embed-frame' : 'manual') : null };
           emit({ type: 'snapshot', state, records });
           break;
+        }
         case 'send': emit({ type: 'send-result', id: cmd.id, ok: false, error: 'an imported capture file is not connected to a page' }); break;
       }
     },

@@ -74,7 +74,7 @@ export function listenerSnippet(eventType: string | null, opts: { tenantOrigin: 
   ];
   if (eventType) {
     lines.push(`    case ${q(eventType)}: {`);
-    if (fields.length) lines.push('      // payload:', ...fields.map((f) => '    ' + f));
+    if (fields.length) lines.push('      // payload:', ...fields.map((f) => '      ' + f));
     lines.push('      const { payload, surface } = data;', `      console.log(${q(eventType)}, surface, payload);`, '      break;', '    }');
   } else {
     lines.push("    case 'svc:event:ready':", "      console.log('embed ready', data.payload);", '      break;');

@@ -21,7 +21,7 @@ describe('the built extension', () => {
     chrome = await launchChromium({ extensionDir: join(root, 'dist/chrome') });
     expect(chrome.extensionId).toMatch(/^[a-p]{32}$/);
     const worker = await chrome.worker();
-    const manifest = await worker.evaluate(() => chrome.runtime.getManifest());
+    const manifest = await worker.evaluate(() => (globalThis as any).chrome.runtime.getManifest());
     expect(manifest.name).toBe('Embed Inspector');
     expect(manifest.devtools_page).toBe('src/devtools/devtools.html');
     const page = await chrome.browser.newPage();

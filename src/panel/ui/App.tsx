@@ -19,6 +19,8 @@ export interface AppProps {
   toolbarActions?: JSX.Element;
   /** A note shown above the timeline (e.g. "not attached to a tab"). */
   notice?: () => string | null;
+  /** Below the timeline: the composer / replay / export drawer (issue 6). */
+  drawer?: () => JSX.Element;
 }
 
 export function App(p: AppProps) {
@@ -36,7 +38,8 @@ export function App(p: AppProps) {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
       e.preventDefault();
       search?.focus(); search?.select();
-    } else if (e.key === 'Escape' && detailOpen() && !(e.target instanceof HTMLInputElement)) close();
+    } else if (e.key === 'Escape' && detailOpen() && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement)
+      && !(e.target as Element | null)?.closest?.('.act-drawer')) close();
   };
   onMount(() => { document.addEventListener('keydown', onKey); grid?.focus({ preventScroll: true }); });
   onCleanup(() => document.removeEventListener('keydown', onKey));
@@ -80,6 +83,7 @@ export function App(p: AppProps) {
           <Detail store={store} sig={sig} onClose={close} extraTabs={p.extraTabs} />
         </Show>
       </div>
+      {p.drawer?.()}
       <StatusLine store={store} sig={sig} />
     </div>
   );

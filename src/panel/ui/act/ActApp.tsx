@@ -1,0 +1,44 @@
+/**
+ * The panel with the "act" features plugged in: toolbar buttons, the bottom drawer, the detail tab, and
+ * drag-and-drop import of capture files anywhere on the panel.
+ */
+import { createSignal, Show } from 'solid-js';
+import { App } from '../App.tsx';
+import type { PanelStore } from '../../store.ts';
+import type { PanelTransport } from '../../transport.ts';
+import type { LiveLink } from '../../act/live.ts';
+import type { DetailTab } from '../Detail.tsx';
+import { createActController, type ActController } from './controller.ts';
+import { ActToolbar } from './ActToolbar.tsx';
+import { ActDrawer } from './ActDrawer.tsx';
+import { ActTab } from './ActTab.tsx';
+
+export interface ActAppProps {
+  store: PanelStore;
+  link: LiveLink | null;
+  useTransport: (t: PanelTransport) => void;
+  notice?: () => string | null;
+  onReady?: (act: ActController) => void;
+}
+
+export function ActApp(p: ActAppProps) {
+  const act = createActController({ store: p.store, link: p.link, useTransport: p.useTransport });
+  p.onReady?.(act);
+  const tabs: DetailTab[] = [{ id: 'act', label: () => 'Replay & code', render: (ctx) => <ActTab act={act} ctx={ctx} /> }];
+  const [dragging, setDragging] = createSignal(false);
+  const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+  return (
+    <div class="drop-root"
+      onDragOver={(e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer!.dropEffect = 'copy'; setDragging(true); } }}
+      onDragLeave={(e) => { if (e.relatedTarget === null) setDragging(false); }}
+      onDrop={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault(); setDragging(false);
+        const f = e.dataTransfer!.files[0];
+        if (f) void act.importFile(f);
+      }}>
+      <App store={p.store} notice={p.notice} extraTabs={tabs} toolbarActions={<ActToolbar act={act} />} drawer={() => <ActDrawer act={act} />} />
+      <Show when={dragging()}><div class="drop-overlay" aria-hidden="true">Drop a capture file to inspect it (nothing is replayed)</div></Show>
+    </div>
+  );
+}

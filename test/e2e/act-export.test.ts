@@ -1,0 +1,164 @@
+/**
+ * Export and import from the panel: the log is downloaded as a capture file (redacted by default), checked
+ * with `embed-inspector check` (same verdicts as the panel), imported back through the file picker (same
+ * verdicts, nothing replayed), with the way back to the live tab; an unusable file changes nothing.
+ * Real Chromium, built extension, sandbox.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchWithExtension, sleep, ROOT } from '../helpers/capture.ts';
+import { embedFrame, fill, hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
+import type { Launched } from '../../src/shared/chromium.ts';
+import { startSandbox } from '../../sandbox/server.mjs';
+
+let sb: Sandbox;
+let launched: Launched;
+let page: Page, panel: Page;
+let dir: string;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ei-export-'));
+  sb = await startSandbox({ hostPort: 0, tenantPort: 0 }) as Sandbox;
+  launched = await launchWithExtension();
+  page = await hostPage(launched, sb, 'allowExport=true');
+  const frame = await embedFrame(page, sb.tenantOrigin);
+  await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
+  await page.evaluate(() => (window as any).__sandboxHost.waitFor('svc:event:dashboard-loaded', 1, 15_000));
+  await frame.evaluate(() => (window as any).__sandboxEmbed.exportData('csv'));
+  panel = await panelFor(launched, page, errors);
+  // one injected action too, from the composer
+  await panel.click('.t-compose');
+  await panel.select('.cm-type', 'svc:action:set-locale');
+  await fill(panel, '#cf-locale', 'ja-JP');
+  await panel.click('.cm-send');
+  await panel.waitForFunction(() => (window as any).__embedInspector.store.records.some((r: any) => r.injected && r.kind === 'receive'), { timeout: 10_000 });
+  await page.evaluate(() => (window as any).__sandboxHost.waitFor('svc:event:download', 1, 5_000));
+  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:event:download'), { timeout: 10_000 });
+  const cdp = await panel.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+});
+afterAll(async () => { await launched?.close(); await sb?.close(); rmSync(dir, { recursive: true, force: true }); });
+
+async function download(): Promise<{ name: string; text: string }> {
+  const before = new Set(readdirSync(dir));
+  await panel.click('.x-download');
+  const end = Date.now() + 10_000;
+  while (Date.now() < end) {
+    const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.json'));
+    if (name) { await sleep(100); return { name, text: readFileSync(join(dir, name), 'utf8') }; }
+    await sleep(100);
+  }
+  throw new Error('no download');
+}
+
+function check(file: string): Promise<{ code: number; out: any }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(ROOT, 'bin/embed-inspector.js'), 'check', file, '--format', 'json'], (err, stdout) => {
+      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, out: JSON.parse(stdout) });
+    });
+  });
+}
+const panelVerdicts = () => panel.evaluate(() => Object.fromEntries((window as any).__embedInspector.store.records
+  .filter((r: any) => !r.navigation).map((r: any) => [r.seq, `${r.verdict} ${r.issues.map((i: any) => i.rule).sort().join(',')}`]))) as Promise<Record<string, string>>;
+
+describe('export, check, import', () => {
+  let exported: { name: string; text: string };
+
+  it('downloads the whole log as a capture file v1, redacted by default', async () => {
+    await panel.click('.t-export');
+    await panel.waitForSelector('.export');
+    expect(await panel.$eval('.x-redact', (c) => (c as HTMLInputElement).checked)).toBe(true);
+    exported = await download();
+    expect(exported.name).toMatch(/^embed-capture-127\.0\.0\.1-\d+-\d{8}-\d{6}\.json$/);
+    const file = JSON.parse(exported.text);
+    expect(file).toMatchObject({ format: 'embed-inspector-capture', version: 1, tenantOrigin: sb.tenantOrigin, meta: { redacted: true } });
+    const n = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
+    expect(file.messages).toHaveLength(n);
+    expect(file.messages.some((m: any) => m.injected)).toBe(true);
+  });
+
+  it('no secret of the sandbox session is in the file', async () => {
+    const data = sb.snapshot();
+    const session = await page.evaluate(() => (window as any).__sandboxHost.session);
+    const embedUrl = await page.evaluate(() => (window as any).__sandboxHost.embedUrl);
+    expect(embedUrl).toContain(`session=${session}`); // the secret was in the captured URLs
+    const secrets = [session, ...Object.keys(data.tokens), ...Object.values<any>(data.sessions).map((s) => s.token).filter(Boolean)];
+    for (const s of secrets) expect(exported.text, `secret ${s}`).not.toContain(s);
+    expect(exported.text).toContain('session=[redacted]');
+    expect(exported.text).not.toMatch(/Bearer\s+(?!\[redacted\])/);
+  });
+
+  it('embed-inspector check gives the same verdicts as the panel', async () => {
+    const path = join(dir, exported.name);
+    const { code, out } = await check(path);
+    expect([0, 1]).toContain(code);
+    const cli = Object.fromEntries(out.messages.map((m: any) => [m.seq, `${m.verdict} ${m.issues.map((i: any) => i.rule).sort().join(',')}`]));
+    const live = await panelVerdicts();
+    expect(Object.keys(cli).length).toBeGreaterThan(5);
+    expect(cli).toEqual(live);
+  });
+
+  it('imports the file through the picker: the same verdicts offline, nothing replayed; back to the live tab', async () => {
+    const live = await panelVerdicts();
+    const frame = await embedFrame(page, sb.tenantOrigin);
+    const acceptedBefore = await frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length);
+    const receivedBefore = await page.evaluate(() => (window as any).__sandboxHost.received.length);
+    const input = await panel.$('.import-input');
+    await (input as any).uploadFile(join(dir, exported.name));
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'file', { timeout: 5_000 });
+    expect(await panel.$eval('.viewing-file', (e) => e.textContent)).toContain(exported.name);
+    expect(await panel.$eval('.status', (e) => e.textContent)).toContain(`capture file: ${exported.name}`);
+    expect(await panelVerdicts()).toEqual(live);
+    await sleep(300);
+    expect(await frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length)).toBe(acceptedBefore); // nothing was replayed
+    expect(await page.evaluate(() => (window as any).__sandboxHost.received.length)).toBe(receivedBefore);
+    await panel.click('.t-live');
+    await panel.waitForFunction(() => { const s = (window as any).__embedInspector.store; return s.transportInfo.kind === 'runtime' && s.status === 'connected' && s.records.length > 0; }, { timeout: 5_000 });
+    expect(await panel.$('.viewing-file')).toBeNull();
+  });
+
+  it('imports a file dropped on the panel', async () => {
+    const text = readFileSync(join(dir, exported.name), 'utf8');
+    await panel.evaluate((t) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'dropped.json', { type: 'application/json' }));
+      const root = document.querySelector('.drop-root')!;
+      root.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      root.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, text);
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.label === 'dropped.json', { timeout: 5_000 });
+    expect(await panel.evaluate(() => (window as any).__embedInspector.store.records.length)).toBe(JSON.parse(text).messages.length);
+    await panel.click('.t-live');
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'runtime', { timeout: 5_000 });
+  });
+
+  it('an unusable file: a clear error, nothing lost', async () => {
+    const n = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
+    const bad = join(dir, 'not-a-capture.json');
+    writeFileSync(bad, JSON.stringify({ log: { entries: [] } }));
+    const input = await panel.$('.import-input');
+    await (input as any).uploadFile(bad);
+    await panel.waitForSelector('.import-error');
+    expect(await panel.$eval('.import-error', (e) => e.textContent)).toMatch(/Could not import not-a-capture\.json: not a capture file.*Nothing was changed/);
+    const after = await panel.evaluate(() => ({ kind: (window as any).__embedInspector.store.transportInfo.kind, n: (window as any).__embedInspector.store.records.length }));
+    expect(after).toEqual({ kind: 'runtime', n });
+  });
+
+  it('redaction can be turned off, with a clear warning', async () => {
+    await panel.click('.x-redact');
+    await panel.waitForSelector('.x-warning');
+    expect(await panel.$eval('.x-warning', (e) => e.textContent)).toMatch(/Redaction is off/);
+    const raw = await download();
+    const session = await page.evaluate(() => (window as any).__sandboxHost.session);
+    expect(raw.text).toContain(`session=${session}`);
+    expect(JSON.parse(raw.text).meta.redacted).toBeUndefined();
+    await panel.click('.x-redact');
+  });
+
+  it('raised no page errors', () => { expect(errors).toEqual([]); });
+});

@@ -1,0 +1,113 @@
+/**
+ * Replay from the panel: three actions the host sent with known gaps are replayed to the embed with their
+ * timing (relative gaps roughly preserved), faster, and step by step. Real Chromium, built extension, sandbox.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame, Page } from 'puppeteer-core';
+import { launchWithExtension, sleep } from '../helpers/capture.ts';
+import { embedFrame, hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
+import type { Launched } from '../../src/shared/chromium.ts';
+import { startSandbox } from '../../sandbox/server.mjs';
+
+let sb: Sandbox;
+let launched: Launched;
+let page: Page, panel: Page, frame: Frame;
+const errors: string[] = [];
+const GAPS = [600, 1200];
+const TYPES = ['svc:action:set-locale', 'svc:action:set-color-scheme', 'svc:action:set-timezone'];
+
+beforeAll(async () => {
+  sb = await startSandbox({ hostPort: 0, tenantPort: 0 }) as Sandbox;
+  launched = await launchWithExtension();
+  page = await hostPage(launched, sb);
+  frame = await embedFrame(page, sb.tenantOrigin);
+  await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
+  panel = await panelFor(launched, page, errors);
+  // The host page sends three actions, 600 ms then 1200 ms apart.
+  await page.evaluate(async (gaps) => {
+    const h = (window as any).__sandboxHost;
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    h.sendAction('svc:action:set-locale', { locale: 'de-DE' });
+    await wait(gaps[0]);
+    h.sendAction('svc:action:set-color-scheme', { scheme: 'dark' });
+    await wait(gaps[1]);
+    h.sendAction('svc:action:set-timezone', { timezone: 'Asia/Tokyo' });
+  }, GAPS);
+  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:action:set-timezone'), { timeout: 10_000 });
+  // the selection to replay: the host's action posts
+  await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ directions: ['action'], kinds: ['post'], search: '-injected:true' }));
+  await panel.click('.t-replay');
+  await panel.waitForSelector('.replay');
+});
+afterAll(async () => { await launched?.close(); await sb?.close(); });
+
+/** Actions the embed accepted from index `from` on: type and the embed's own clock. */
+const accepted = (from: number) => frame.evaluate((n) => (window as any).__sandboxEmbed.accepted.slice(n).map((a: any) => ({ type: a.type, at: a.at })), from) as Promise<Array<{ type: string; at: number }>>;
+const acceptedCount = () => frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length) as Promise<number>;
+async function waitAccepted(from: number, n: number, timeout = 15_000) {
+  const end = Date.now() + timeout;
+  let got = await accepted(from);
+  while (got.length < n && Date.now() < end) { await sleep(50); got = await accepted(from); }
+  return got;
+}
+
+describe('replay', () => {
+  it('lists the three actions of the view', async () => {
+    expect(await panel.$eval('.replay', (e) => e.textContent)).toMatch(/3 messages to replay: set-locale, set-color-scheme, set-timezone/);
+  });
+
+  it('plays with the original timing: the gaps are roughly preserved', async () => {
+    const from = await acceptedCount();
+    await panel.click('.r-play');
+    const got = await waitAccepted(from, 3);
+    expect(got.map((a) => a.type)).toEqual(TYPES);
+    const gaps = [got[1].at - got[0].at, got[2].at - got[1].at];
+    for (let i = 0; i < 2; i++) {
+      expect(gaps[i], `gap ${i}`).toBeGreaterThan(GAPS[i] * 0.8);
+      expect(gaps[i], `gap ${i}`).toBeLessThan(GAPS[i] * 1.5 + 150);
+    }
+    expect(gaps[1] / gaps[0]).toBeGreaterThan(1.4); // the second gap stays about twice the first
+    await panel.waitForFunction(() => /3 \/ 3 sent — done/.test(document.querySelector('.r-progress')!.textContent!), { timeout: 5_000 });
+    // the replayed posts are on the timeline, injected, to the tenant origin
+    const injected = await panel.evaluate(() => (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').map((r: any) => [r.data.type, r.targetOrigin]));
+    expect(injected).toEqual(TYPES.map((t) => [t, sb.tenantOrigin]));
+  });
+
+  it('plays faster at 4×', async () => {
+    await panel.click('.r-stop').catch(() => {});
+    await panel.select('.r-speed', '4');
+    const from = await acceptedCount();
+    await panel.click('.r-play');
+    const got = await waitAccepted(from, 3);
+    expect(got.map((a) => a.type)).toEqual(TYPES);
+    const total = got[2].at - got[0].at;
+    expect(total).toBeLessThan((GAPS[0] + GAPS[1]) / 2); // 1800 ms at 1× → about 450 ms
+    expect(got[2].at - got[1].at).toBeGreaterThan(got[1].at - got[0].at); // order of the gaps kept
+  });
+
+  it('steps through it: one message per step, nothing in between', async () => {
+    await panel.select('.r-speed', '1');
+    const from = await acceptedCount();
+    for (let i = 1; i <= 3; i++) {
+      await panel.click('.r-step');
+      const got = await waitAccepted(from, i);
+      expect(got.map((a) => a.type)).toEqual(TYPES.slice(0, i));
+      await panel.waitForFunction((n) => document.querySelector('.r-progress')!.textContent!.startsWith(`${n} / 3 sent`), { timeout: 5_000 }, i);
+      if (i < 3) { await sleep(GAPS[1] + 300); expect((await accepted(from)).length, 'no automatic advance while stepping').toBe(i); }
+    }
+    expect(await panel.$eval('.r-progress', (e) => e.textContent)).toMatch(/3 \/ 3 sent — done/);
+  });
+
+  it('pauses and resumes', async () => {
+    const from = await acceptedCount();
+    await panel.click('.r-play');
+    await waitAccepted(from, 1);
+    await panel.click('.r-pause');
+    await sleep(GAPS[0] + GAPS[1] + 300);
+    expect((await accepted(from)).length).toBe(1);
+    await panel.click('.r-play');
+    expect((await waitAccepted(from, 3)).map((a) => a.type)).toEqual(TYPES);
+  });
+
+  it('raised no page errors', () => { expect(errors).toEqual([]); });
+});

@@ -1,0 +1,65 @@
+/** Reading the extension's capture from its service worker, for end-to-end tests. */
+import type { Page } from 'puppeteer-core';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
+import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
+
+export const ROOT = new URL('../..', import.meta.url).pathname;
+export const EXT = join(ROOT, 'dist/chrome');
+
+/** Chromium with the built extension. Fails (never skips) when the build or the browser is missing. */
+export async function launchWithExtension(opts: { headless?: boolean } = {}): Promise<Launched> {
+  if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome is missing: run npm run build first');
+  return launchChromium({ extensionDir: EXT, headless: opts.headless ?? true });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The extension's tab id of a page (the tab whose URL is the page's). */
+export async function tabIdOf(launched: Launched, page: Page): Promise<number> {
+  const url = page.url();
+  for (let i = 0; i < 50; i++) {
+    const id = await (await launched.worker()).evaluate(async (u: string) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, url);
+    if (id !== null) return id;
+    await sleep(100);
+  }
+  throw new Error(`no tab for ${url}`);
+}
+
+export async function records(launched: Launched, tabId: number): Promise<ClassifiedRecord[]> {
+  return (await launched.worker()).evaluate((id: number) => (globalThis as any).embedInspector.records(id), tabId);
+}
+export async function state(launched: Launched, tabId: number): Promise<TabState> {
+  return (await launched.worker()).evaluate((id: number) => (globalThis as any).embedInspector.state(id), tabId);
+}
+
+/** Wait until the tab holds at least `n` records (cheap: only the count crosses the DevTools protocol). */
+export async function waitForCount(launched: Launched, tabId: number, n: number, timeoutMs = 30_000): Promise<number> {
+  const end = Date.now() + timeoutMs;
+  let c = 0;
+  while (Date.now() < end) {
+    c = await (await launched.worker()).evaluate((id: number) => (globalThis as any).embedInspector.count(id), tabId);
+    if (c >= n) return c;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${n} records; ${c} there`);
+}
+
+/** Wait until `pred(records)` holds (or time out with a description of what was there). */
+export async function waitForRecords(launched: Launched, tabId: number, pred: (r: ClassifiedRecord[]) => boolean, timeoutMs = 15_000): Promise<ClassifiedRecord[]> {
+  const end = Date.now() + timeoutMs;
+  let last: ClassifiedRecord[] = [];
+  while (Date.now() < end) {
+    last = await records(launched, tabId);
+    if (pred(last)) return last;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for records; ${last.length} there: ${last.slice(-5).map((r) => `${r.kind} ${typeOf(r)}`).join(', ')}`);
+}
+
+export function typeOf(r: { data: unknown }): string | undefined {
+  const d = r.data as { type?: unknown } | null;
+  return d && typeof d === 'object' && typeof d.type === 'string' ? d.type : undefined;
+}
+export const messagesOnly = (rs: ClassifiedRecord[]) => rs.filter((r) => !r.navigation);

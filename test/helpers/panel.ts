@@ -1,0 +1,50 @@
+/** Opening the panel page for a sandbox tab, for the act-* end-to-end tests. */
+import type { Frame, Page } from 'puppeteer-core';
+import type { Launched } from '../../src/shared/chromium.ts';
+import { sleep, tabIdOf } from './capture.ts';
+
+export interface Sandbox { hostOrigin: string; tenantOrigin: string; hostUrl: string; snapshot(): any; close(): Promise<void> }
+
+export async function hostPage(launched: Launched, sb: Sandbox, query = ''): Promise<Page> {
+  const page = await launched.browser.newPage();
+  await page.goto(`${sb.hostOrigin}/${query ? `?${query}` : ''}`);
+  await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+  return page;
+}
+
+/** The panel page of the tab of `page` (in a tab of its own, with ?tabId=), connected, filters reset. */
+export async function panelFor(launched: Launched, page: Page, errors: string[] = []): Promise<Page> {
+  const tabId = await tabIdOf(launched, page);
+  const panel = await launched.browser.newPage();
+  await panel.setViewport({ width: 1280, height: 900 });
+  panel.on('pageerror', (e) => errors.push(String(e)));
+  await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
+  await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected' && (window as any).__embedInspector.act, { timeout: 10_000 });
+  await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+  return panel;
+}
+
+export async function embedFrame(page: Page, tenantOrigin: string): Promise<Frame> {
+  for (let i = 0; i < 50; i++) {
+    const f = page.frames().find((x) => x.url().startsWith(tenantOrigin));
+    if (f) return f;
+    await sleep(100);
+  }
+  throw new Error('no embed frame');
+}
+
+/** Records of the panel's store, reduced to what tests compare. */
+export function panelRecords(panel: Page): Promise<Array<{ seq: number; kind: string; type?: string; injected?: boolean; pairedWith?: number; frameUrl: string; origin: string; verdict: string; navigation?: boolean; rules: string[] }>> {
+  return panel.evaluate(() => (window as any).__embedInspector.store.records.map((r: any) => ({
+    seq: r.seq, kind: r.kind, type: r.data?.type, injected: r.injected, pairedWith: r.pairedWith, frameUrl: r.frameUrl, origin: r.origin,
+    verdict: r.verdict, navigation: r.navigation, rules: r.issues.map((i: any) => i.rule),
+  })));
+}
+
+/** Set a text input or textarea to a value as a user would (select all, type). */
+export async function fill(panel: Page, selector: string, value: string): Promise<void> {
+  await panel.waitForSelector(selector);
+  await panel.$eval(selector, (el) => { (el as HTMLInputElement).focus(); (el as HTMLInputElement).select(); });
+  await panel.keyboard.press('Backspace');
+  if (value) await panel.type(selector, value);
+}
