@@ -9,6 +9,7 @@ import { classifyRecords, createFileTransport, createMemoryTransport, readCaptur
 import { syntheticSession } from './synthetic.ts';
 import type { LiveLink } from './act/live.ts';
 import type { ActController } from './ui/act/controller.ts';
+import type { RestLog } from './rest.ts';
 
 export interface PanelHooks {
   store: PanelStore;
@@ -21,6 +22,8 @@ export interface PanelHooks {
   link?: LiveLink | null;
   /** The composer / replay / import controller (set once the UI is up). */
   act?: ActController;
+  /** REST calls seen in the Network traffic. */
+  rest?: RestLog;
 }
 
 export function installHooks(store: PanelStore, useTransport: (t: PanelTransport) => void): PanelHooks {

@@ -8,6 +8,8 @@ import { createMemoryTransport, createRuntimeTransport, type PanelTransport } fr
 import { installHooks } from './hooks.ts';
 import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
+import { createRestLog } from './rest.ts';
+import type { DevtoolsNetwork } from '../devtools/network.ts';
 
 const env = readEnv();
 watchTheme(env, (t) => { document.documentElement.dataset.theme = t; });
@@ -33,8 +35,12 @@ if (env.fixture) {
 }
 const hooks = installHooks(store, useTransport);
 hooks.link = link;
+// Network traffic is observable only inside DevTools (chrome.devtools.network, also in Firefox as browser.devtools).
+const devtoolsNetwork = (globalThis as { chrome?: { devtools?: { network?: DevtoolsNetwork } } }).chrome?.devtools?.network;
+const rest = createRestLog(devtoolsNetwork);
+hooks.rest = rest;
 
 const notice = () => (env.tabId === null && !env.fixture && store.records.length === 0
   ? 'Not attached to a tab: open the Embed panel in DevTools, or open this page with ?tabId=<tab id>.' : null);
 
-render(() => <ActApp store={store} link={link} useTransport={useTransport} notice={notice} onReady={(act) => { hooks.act = act; }} />, document.getElementById('root')!);
+render(() => <ActApp store={store} link={link} useTransport={useTransport} notice={notice} rest={rest} onReady={(act) => { hooks.act = act; }} />, document.getElementById('root')!);

@@ -189,6 +189,14 @@ describe('panel on live capture (sandbox)', () => {
         text: document.querySelector('.grid-body')!.textContent,
         theme: document.documentElement.dataset.theme,
       }));
+      // A call made while the panel is open (DevTools' HAR backlog is empty in headless mode).
+      const embed = page.frames().find((f) => f.url().startsWith(sandbox.tenantOrigin))!;
+      await embed.evaluate(() => fetch('/api/v1/deployments/1/workbooks/100', { headers: { Authorization: 'Bearer tok-admin' } }).then((r) => r.text()));
+      // The REST view reads the real Network traffic: the embed's GET workbook, checked against the contract.
+      await panelFrame!.waitForFunction(() => (window as any).__embedInspector.rest.records().some((r: any) => r.operation === 'getWorkbook'), { timeout: 10_000 });
+      const rest = await panelFrame!.evaluate(() => (window as any).__embedInspector.rest.records().find((r: any) => r.operation === 'getWorkbook'));
+      expect(rest).toMatchObject({ method: 'GET', status: 200, verdict: 'valid' });
+      expect(await panelFrame!.evaluate(() => (window as any).__embedInspector.rest.available)).toBe(true);
       expect(info.tab).toMatch(/^tab \d+$/); // the tab id came from chrome.devtools.inspectedWindow
       expect(info.text).toContain('ready');
       expect(['light', 'dark']).toContain(info.theme);
@@ -199,6 +207,7 @@ describe('panel on live capture (sandbox)', () => {
 
   it('raised no page errors', () => { expect(errors).toEqual([]); });
 });
+
 
 async function launchWithExtensionDevtools(): Promise<Launched> {
   const { launchChromium } = await import('../../src/shared/chromium.ts');

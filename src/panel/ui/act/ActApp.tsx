@@ -12,6 +12,8 @@ import { createActController, type ActController } from './controller.ts';
 import { ActToolbar } from './ActToolbar.tsx';
 import { ActDrawer } from './ActDrawer.tsx';
 import { ActTab } from './ActTab.tsx';
+import { RestButton, RestPanel } from '../RestPanel.tsx';
+import type { RestLog } from '../../rest.ts';
 
 export interface ActAppProps {
   store: PanelStore;
@@ -19,6 +21,8 @@ export interface ActAppProps {
   useTransport: (t: PanelTransport) => void;
   notice?: () => string | null;
   onReady?: (act: ActController) => void;
+  /** REST calls seen in the Network traffic (DevTools only). */
+  rest?: RestLog;
 }
 
 export function ActApp(p: ActAppProps) {
@@ -26,6 +30,19 @@ export function ActApp(p: ActAppProps) {
   p.onReady?.(act);
   const tabs: DetailTab[] = [{ id: 'act', label: () => 'Replay & code', render: (ctx) => <ActTab act={act} ctx={ctx} /> }];
   const [dragging, setDragging] = createSignal(false);
+  const [restOpen, setRestOpen] = createSignal(false);
+  const toolbar = () => (
+    <>
+      <ActToolbar act={act} />
+      <Show when={p.rest}>{(log) => <RestButton log={log()} open={restOpen} toggle={() => setRestOpen(!restOpen())} />}</Show>
+    </>
+  );
+  const drawer = () => (
+    <>
+      <ActDrawer act={act} />
+      <Show when={p.rest && restOpen()}><RestPanel log={p.rest!} onClose={() => setRestOpen(false)} /></Show>
+    </>
+  );
   const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
   return (
     <div class="drop-root"
@@ -37,7 +54,7 @@ export function ActApp(p: ActAppProps) {
         const f = e.dataTransfer!.files[0];
         if (f) void act.importFile(f);
       }}>
-      <App store={p.store} notice={p.notice} extraTabs={tabs} toolbarActions={<ActToolbar act={act} />} drawer={() => <ActDrawer act={act} />} />
+      <App store={p.store} notice={p.notice} extraTabs={tabs} toolbarActions={toolbar()} drawer={drawer} />
       <Show when={dragging()}><div class="drop-overlay" aria-hidden="true">Drop a capture file to inspect it (nothing is replayed)</div></Show>
     </div>
   );

@@ -1,0 +1,39 @@
+/**
+ * The REST calls of the inspected tab: the four platform operations seen in the Network traffic, checked
+ * against the contract (protocol/rest.ts). Fed by `chrome.devtools.network` in the DevTools panel
+ * (devtools/network.ts); elsewhere (a tab with ?tabId=, an imported file) it stays empty and says why.
+ */
+import { createSignal } from 'solid-js';
+import { checkHarEntry, observeNetwork, type DevtoolsNetwork, type HarEntry, type RestRecord } from '../devtools/network.ts';
+
+const MAX = 5_000;
+
+export interface RestLog {
+  records: () => RestRecord[];
+  /** Whether Network traffic can be observed here (only inside DevTools). */
+  available: boolean;
+  add(r: RestRecord): void;
+  /** Check HAR entries and add the ones that are REST operations (tests, imported HAR). */
+  addHar(entries: HarEntry[]): Promise<number>;
+  clear(): void;
+}
+
+export function createRestLog(network: DevtoolsNetwork | undefined): RestLog {
+  const [records, setRecords] = createSignal<RestRecord[]>([], { equals: false });
+  const list: RestRecord[] = [];
+  const add = (r: RestRecord) => {
+    list.push(r);
+    if (list.length > MAX) list.splice(0, list.length - MAX);
+    setRecords(list);
+  };
+  if (network) observeNetwork(network, add);
+  return {
+    records, available: !!network, add,
+    async addHar(entries) {
+      let n = 0;
+      for (const e of entries) { const r = await checkHarEntry(e); if (r) { add(r); n++; } }
+      return n;
+    },
+    clear() { list.length = 0; setRecords(list); },
+  };
+}
