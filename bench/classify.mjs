@@ -5,23 +5,8 @@ import { classify, toJsonSchema, EVENTS, ACTIONS } from '../dist/node/protocol.j
 
 const TENANT = 'http://localhost:4101';
 const HOST = 'http://127.0.0.1:4100';
-const examples = {
-  'svc:event:ready': { embedTenant: 'acme', deploymentId: 42, mode: 'signed', surface: 'dashboard', publicId: 'dash01' },
-  'svc:event:view': { surface: 'dashboard', path: '/embed/dashboard/dash01', title: 'Sales' },
-  'svc:event:navigate': { path: '/b', previousPath: '/a' },
-  'svc:event:dashboard-loaded': { publicId: 'dash01', widgetCount: 4, loadDurationMs: 812 },
-  'svc:event:download': { format: 'csv', target: 'widget', widgetId: 'w1', rowCount: 10 },
-  'svc:event:drilldown': { member: 'orders.count', value: 3, widgetId: 'w1' },
-  'svc:event:ai-query': { query: 'revenue by month', status: 'submitted', chatId: 'c1' },
-  'svc:event:error': { message: 'boom', name: 'QueryError', context: 'widget w2', fatal: false },
-  'svc:action:set-color-scheme': { scheme: 'dark' },
-  'svc:action:set-theme': { primaryColor: '#4f46e5', borderRadius: 8, font: 'Inter' },
-  'svc:action:set-locale': { locale: 'de-CH' },
-  'svc:action:set-timezone': { timezone: 'Europe/Berlin' },
-  'svc:action:set-filter': { filterUrlParameter: 'f_orders.status="shipped"' },
-  'svc:action:navigate': { path: '/embed/d/42/app/workbook/7' },
-  'svc:action:refresh': {},
-};
+// The same valid payloads the unit tests start from.
+const { default: examples } = await import('../test/fixtures/valid-payloads.json', { with: { type: 'json' } });
 
 function record(type, payload, i, extra = {}) {
   const isEvent = type.startsWith('svc:event:');
