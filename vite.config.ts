@@ -12,8 +12,8 @@ export default defineConfig(({ mode }) => {
       crx({
         manifest: browserManifest(browser),
         browser,
-        // The isolated-world relay must run synchronously at document_start, not behind an async loader.
-        contentScripts: { standaloneFiles: ['src/capture/relay.ts'] },
+        // Both capture scripts must run synchronously at document_start, not behind an async loader.
+        contentScripts: { standaloneFiles: ['src/capture/relay.ts', 'src/capture/main-world.ts'] },
       }),
     ],
     build: {

@@ -1,0 +1,178 @@
+// Page overhead of capture (issue 4): bursts of svc-embed envelopes across two origins (two sites:
+// 127.0.0.1 and localhost, so the iframe is out of process as a real embed is), host→iframe and
+// iframe→host, with the extension and without it, alternated in one run.
+//   per message: time from the first post to the last delivery / n (paired ratio with/without)
+//   sender loop: the sender's own loop time (paired ratio)
+//   capture lag: last delivery → the last record stored by the extension
+// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3]   (npm run bench runs it; build first)
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const root = new URL('..', import.meta.url).pathname;
+const EXT = join(root, 'dist/chrome');
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+const HOST = (embed) => `<!doctype html><script>
+  const envelope = (size) => {
+    const e = { source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '' }, timestamp: Date.now() };
+    e.payload.path = '/'.padEnd(Math.max(1, size - JSON.stringify(e).length), 'x');
+    return e;
+  };
+  const now = () => performance.timeOrigin + performance.now();
+  let want = 0, got = 0, resolveIn = null;
+  addEventListener('message', (e) => {
+    if (e.data && e.data.source === 'svc-embed' && e.data.direction === 'event' && ++got === want) resolveIn(now());
+  });
+  window.h2e = (n, size) => new Promise((resolve) => {
+    const w = document.querySelector('iframe').contentWindow;
+    let t0 = 0, loop = 0;
+    const onDone = (e) => { if (e.data && e.data.bench === 'done') { removeEventListener('message', onDone); resolve({ t0, loop, last: e.data.last }); } };
+    addEventListener('message', onDone);
+    w.postMessage({ bench: 'expect', n }, '${embed}');
+    setTimeout(() => {
+      const m = envelope(size);
+      t0 = now();
+      for (let i = 0; i < n; i++) { m.timestamp = i; w.postMessage(m, '${embed}'); }
+      loop = now() - t0;
+    }, 50);
+  });
+  window.e2h = (n, size) => new Promise((resolve) => {
+    want = n; got = 0;
+    let stats;
+    const onStats = (e) => { if (e.data && e.data.bench === 'stats') { removeEventListener('message', onStats); stats = e.data; if (last) resolve({ ...stats, last }); } };
+    let last = 0;
+    resolveIn = (t) => { last = t; if (stats) resolve({ ...stats, last }); };
+    addEventListener('message', onStats);
+    document.querySelector('iframe').contentWindow.postMessage({ bench: 'go', n, size }, '${embed}');
+  });
+</script><iframe src="${embed}/embed/dashboard/bench"></iframe>`;
+
+const EMBED = (host) => `<!doctype html><script>
+  const now = () => performance.timeOrigin + performance.now();
+  let want = 0, got = 0;
+  addEventListener('message', (e) => {
+    const d = e.data;
+    if (d && d.source === 'svc-embed') { if (++got === want) parent.postMessage({ bench: 'done', last: now() }, '${host}'); return; }
+    if (d && d.bench === 'expect') { want = d.n; got = 0; }
+    if (d && d.bench === 'go') {
+      setTimeout(() => {
+        const e = { source: 'svc-embed', direction: 'event', type: 'svc:event:view', surface: 'dashboard', payload: { surface: 'dashboard', path: '' }, timestamp: Date.now() };
+        e.payload.path = '/'.padEnd(Math.max(1, d.size - JSON.stringify(e).length), 'x');
+        const t0 = now();
+        for (let i = 0; i < d.n; i++) { e.timestamp = i; parent.postMessage(e, '${host}'); }
+        const loop = now() - t0;
+        parent.postMessage({ bench: 'stats', t0, loop }, '${host}');
+      }, 50);
+    }
+  });
+</script>`;
+
+function serve(host, body) {
+  return new Promise((resolve) => {
+    const pages = {};
+    const server = createServer((req, res) => {
+      const b = pages.body;
+      if (!req.url.startsWith('/embed') && !req.url.startsWith('/?') && req.url !== '/') { res.writeHead(404).end(); return; }
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).end(b);
+    });
+    server.listen(0, host, () => resolve({ server, origin: `http://${host}:${server.address().port}`, set: (b) => { pages.body = b; } }));
+  });
+}
+
+async function launch(withExtension) {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, userDataDir,
+    ignoreDefaultArgs: withExtension ? ['--disable-extensions'] : undefined,
+    args: [...FLAGS, ...(withExtension ? [`--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`] : [])],
+  });
+  // The worker is stopped when idle: look it up again each time (the lookup wakes it up when needed).
+  const worker = withExtension ? async () => {
+    const t = await browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().startsWith('chrome-extension://'), { timeout: 15000 });
+    return t.worker();
+  } : null;
+  if (worker) await worker();
+  return { browser, worker, close: async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); } };
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+async function once(b, url, dir, n, size, log = console.log) {
+  const page = await b.browser.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  let tabId = null, base = 0;
+  if (b.worker) {
+    tabId = await (await b.worker()).evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, page.url());
+    await new Promise((r) => setTimeout(r, 200));
+    base = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
+  }
+  const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
+  const out = { perMsgUs: ((r.last - r.t0) / n) * 1000, loopUs: (r.loop / n) * 1000, lagMs: null };
+  if (b.worker) {
+    // posts and deliveries: 2 records per message (+ the few control messages)
+    const target = base + 2 * n;
+    const give_up = Date.now() + 60_000;
+    let c = 0;
+    for (;;) {
+      c = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
+      if (c >= target || Date.now() > give_up) break;
+      await new Promise((res) => setTimeout(res, 5));
+    }
+    out.lagMs = c >= target ? Date.now() - Math.round(r.last) : NaN;
+    if (c < target) log(`  (capture incomplete: ${c - base} of ${2 * n} records after 60 s)`);
+  }
+  await page.close();
+  return out;
+}
+
+/** Run the benchmark; prints a table and returns the figures. */
+export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], log = console.log } = {}) {
+  if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome missing: run npm run build');
+  const h = await serve('127.0.0.1');
+  const e = await serve('localhost');
+  h.set(HOST(e.origin));
+  e.set(EMBED(h.origin));
+  const plain = await launch(false);
+  const ext = await launch(true);
+  const results = [];
+  try {
+    log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites)`);
+    log('| direction | size | µs/msg without | µs/msg with | ratio | sender loop µs without | with | loop ratio | capture lag ms |');
+    log('|---|---|---|---|---|---|---|---|---|');
+    for (const dir of ['h2e', 'e2h']) {
+      for (const size of sizes) {
+        const rows = [];
+        await once(plain, h.origin + '/', dir, 500, size); // warm-up
+        await once(ext, h.origin + '/', dir, 500, size);
+        for (let i = 0; i < reps; i++) {
+          const a = await once(plain, h.origin + '/', dir, n, size);
+          const b = await once(ext, h.origin + '/', dir, n, size);
+          rows.push({ a, b, ratio: b.perMsgUs / a.perMsgUs, loopRatio: b.loopUs / a.loopUs });
+        }
+        const row = {
+          direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host', size,
+          without: median(rows.map((r) => r.a.perMsgUs)), with: median(rows.map((r) => r.b.perMsgUs)), ratio: median(rows.map((r) => r.ratio)),
+          loopWithout: median(rows.map((r) => r.a.loopUs)), loopWith: median(rows.map((r) => r.b.loopUs)), loopRatio: median(rows.map((r) => r.loopRatio)),
+          lagMs: median(rows.map((r) => r.b.lagMs)),
+        };
+        results.push(row);
+        log(`| ${row.direction} | ${size} B | ${row.without.toFixed(1)} | ${row.with.toFixed(1)} | ${row.ratio.toFixed(2)}× | ${row.loopWithout.toFixed(2)} | ${row.loopWith.toFixed(2)} | ${row.loopRatio.toFixed(2)}× | ${row.lagMs} |`);
+      }
+    }
+  } finally {
+    await plain.close();
+    await ext.close();
+    h.server.close();
+    e.server.close();
+  }
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? Number(process.argv[i + 1]) : d; };
+  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3) });
+}

@@ -1,0 +1,66 @@
+// `npm start` (after `npm run build`, which the npm script runs first): the product working in a minute.
+// - With a display ($DISPLAY, or macOS/Windows): starts the sandbox and opens Chromium with the extension
+//   loaded and DevTools open on the sandbox host page (a scripted session plays); the Embed panel is in
+//   DevTools. Close the browser (or Ctrl-C) to stop.
+// - Without a display: records the scripted sandbox session headless with `embed-inspector record` and
+//   prints the classified timeline, then exits with record's exit code.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../sandbox/server.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const ext = join(root, 'dist/chrome');
+const cli = join(root, 'dist/node/cli.js');
+if (!existsSync(join(ext, 'manifest.json')) || !existsSync(cli)) {
+  console.error('embed-inspector: not built; run npm run build (npm start does it for you)');
+  process.exit(2);
+}
+const hasDisplay = !!process.env.DISPLAY || !!process.env.WAYLAND_DISPLAY || process.platform === 'darwin' || process.platform === 'win32';
+const headless = process.argv.includes('--headless') || !hasDisplay;
+
+const sb = await startSandbox({ hostPort: Number(process.env.HOST_PORT ?? 0), tenantPort: Number(process.env.TENANT_PORT ?? 0) });
+const url = `${sb.hostOrigin}/?script=full`;
+console.log(`sandbox: host ${sb.hostOrigin}  tenant ${sb.tenantOrigin}`);
+
+if (headless) {
+  console.log(`no display: recording a scripted sandbox session headless (${url})\n`);
+  const out = join(mkdtempSync(join(tmpdir(), 'embed-inspector-')), 'session.json');
+  const { main } = await import(cli);
+  const code = await main(['record', url, '--out', out, '--duration', '4000', '--timeline']);
+  console.log(`\nThe capture file is ${out}; check it again with: npx embed-inspector check ${out} --all`);
+  console.log('With a display, npm start opens Chromium with DevTools and the Embed panel instead.');
+  await sb.close();
+  process.exit(code);
+}
+
+const { default: puppeteer } = await import('puppeteer-core');
+const { chromiumPath, CHROMIUM_FLAGS } = await loadLauncher();
+const userDataDir = mkdtempSync(join(tmpdir(), 'ei-start-'));
+const browser = await puppeteer.launch({
+  executablePath: chromiumPath(), headless: false, userDataDir, defaultViewport: null,
+  ignoreDefaultArgs: ['--disable-extensions', '--enable-automation'],
+  args: [...CHROMIUM_FLAGS, `--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--auto-open-devtools-for-tabs', '--window-size=1400,900'],
+});
+const [page] = await browser.pages();
+await page.goto(url).catch((e) => console.error(`could not open ${url}: ${e.message}`));
+console.log(`Chromium is open on ${url} with DevTools: open the "Embed" panel (in the » menu if hidden).`);
+console.log('Try the action buttons and the fault modes of the host page. Close the browser or press Ctrl-C to stop.');
+const stop = async () => { await browser.close().catch(() => {}); await sb.close(); rmSync(userDataDir, { recursive: true, force: true }); process.exit(0); };
+browser.on('disconnected', stop);
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+/** The browser path and flags, shared with the command line (src/shared/chromium.ts) without a TS loader. */
+async function loadLauncher() {
+  const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+  const chromiumPath = () => {
+    const c = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome',
+      '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'].filter(Boolean);
+    const found = c.find((p) => existsSync(p));
+    if (!found) { console.error(`embed-inspector: no Chromium found (tried ${c.join(', ')}); set CHROMIUM_PATH`); process.exit(2); }
+    return found;
+  };
+  return { chromiumPath, CHROMIUM_FLAGS };
+}

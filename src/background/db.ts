@@ -1,0 +1,105 @@
+/**
+ * Durable per-tab logs in IndexedDB (the MV3 service worker is stopped at any time: memory is not
+ * storage; chrome.storage.session is capped at 10 MB, too small for 50,000 messages).
+ *
+ * The log is stored as it arrived: one entry per batch, the relay's JSON string as is (one cheap put per
+ * batch instead of one per record), plus now and then a snapshot of the held records that replaces the
+ * batches before it (compaction). Loading replays the batches through the TabLog, which is deterministic:
+ * numbering, classification, pairing and bounds come out the same.
+ *   batches: key [tabId, n] → StoredBatch
+ *   tabs:    key tabId      → TabMeta
+ */
+import type { TabState } from '../shared/messages.ts';
+import type { FrameInfo } from './pairing.ts';
+
+export interface TabMeta {
+  tabId: number;
+  /** Settings, page URL and a hand-set tenant origin (counters are rebuilt by the replay). */
+  state: TabState;
+  /** Last stored batch per relay document (duplicate batches after a reconnection are ignored). */
+  docBatches: Record<string, number>;
+  /** The top document the log belongs to (Chrome's documentId), to start a new log exactly once. */
+  topDocumentId?: string;
+  frames: FrameInfo[];
+}
+
+export type StoredBatch =
+  /** Raw records of one frame (JSON array of RawRecord), numbered from seq0. */
+  | { kind: 'raw'; seq0: number; frameId: number; json: string }
+  /** The held records (JSON array of ClassifiedRecord) and the state's counters at that point. */
+  | { kind: 'snapshot'; nextSeq: number; state: TabState; json: string };
+
+const DB_NAME = 'embed-inspector';
+let dbPromise: Promise<IDBDatabase> | null = null;
+
+function open(): Promise<IDBDatabase> {
+  dbPromise ??= new Promise((resolve, reject) => {
+    const req = indexedDB.open(DB_NAME, 2);
+    req.onupgradeneeded = () => {
+      const db = req.result;
+      for (const name of [...db.objectStoreNames]) db.deleteObjectStore(name);
+      db.createObjectStore('batches');
+      db.createObjectStore('tabs', { keyPath: 'tabId' });
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => { dbPromise = null; reject(req.error); };
+  });
+  return dbPromise;
+}
+
+const tabRange = (tabId: number) => IDBKeyRange.bound([tabId, -Infinity], [tabId, Infinity]);
+const done = (tx: IDBTransaction) => new Promise<void>((resolve, reject) => {
+  tx.oncomplete = () => resolve();
+  tx.onerror = () => reject(tx.error);
+  tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+});
+
+export async function loadTab(tabId: number): Promise<{ meta: TabMeta; batches: Array<[number, StoredBatch]> } | null> {
+  const db = await open();
+  const tx = db.transaction(['tabs', 'batches'], 'readonly');
+  const metaReq = tx.objectStore('tabs').get(tabId);
+  const keysReq = tx.objectStore('batches').getAllKeys(tabRange(tabId));
+  const valsReq = tx.objectStore('batches').getAll(tabRange(tabId));
+  await done(tx);
+  const meta = metaReq.result as TabMeta | undefined;
+  if (!meta) return null;
+  const keys = keysReq.result as unknown as Array<[number, number]>;
+  const vals = valsReq.result as StoredBatch[];
+  return { meta, batches: keys.map((k, i) => [k[1], vals[i]]) };
+}
+
+export interface Commit {
+  meta: TabMeta;
+  /** Append this batch under number n. */
+  batch?: { n: number; value: StoredBatch };
+  /** Delete every batch of the tab first (a new log, or a compaction that writes a snapshot). */
+  clear?: boolean;
+}
+
+/** One transaction: resolves once durable. Transactions run in the order they are created. */
+export async function commit(c: Commit): Promise<void> {
+  const db = await open();
+  const tx = db.transaction(['tabs', 'batches'], 'readwrite');
+  const store = tx.objectStore('batches');
+  const id = c.meta.tabId;
+  if (c.clear) store.delete(tabRange(id));
+  if (c.batch) store.put(c.batch.value, [id, c.batch.n]);
+  tx.objectStore('tabs').put(c.meta);
+  await done(tx);
+}
+
+export async function deleteTab(tabId: number): Promise<void> {
+  const db = await open();
+  const tx = db.transaction(['tabs', 'batches'], 'readwrite');
+  tx.objectStore('batches').delete(tabRange(tabId));
+  tx.objectStore('tabs').delete(tabId);
+  await done(tx);
+}
+
+export async function listTabIds(): Promise<number[]> {
+  const db = await open();
+  const tx = db.transaction('tabs', 'readonly');
+  const req = tx.objectStore('tabs').getAllKeys();
+  await done(tx);
+  return (req.result as number[]).slice();
+}

@@ -1,0 +1,163 @@
+/**
+ * Pairing a post with its delivery, and telling which posts the browser dropped. Pure.
+ *
+ * Chrome offers no way to map a window (MAIN world) to a frame id, so a post and a delivery are matched
+ * on what both sides observed: the same encoded data, the delivery's `event.origin` equal to the poster's
+ * origin, frames related as the post's target says (parent/child/self, from the frame tree the background
+ * keeps), and the delivery not earlier than the post. Either side may reach the background first.
+ * A post whose target origin matches none of its possible target frames' origins was dropped by the
+ * browser (it never dispatches such a message).
+ */
+import type { ClassifiedRecord } from '../shared/messages.ts';
+import { normalizeOrigin } from '../capture/observe.ts';
+
+export interface FrameInfo { frameId: number; parentFrameId: number; url: string }
+export type FrameTree = Map<number, FrameInfo>;
+
+const MAX_WAITING = 20_000;
+const MAX_AGE_MS = 60_000;
+const SKEW_MS = 100;
+
+const originCache = new Map<string, string | null>();
+/** The origin of a URL (null when opaque or unparsable). Cached: the hot path sees the same few URLs. */
+export function originOfUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  let o = originCache.get(url);
+  if (o !== undefined) return o;
+  try { o = new URL(url).origin; if (o === 'null') o = null; } catch { o = null; }
+  if (originCache.size > 2000) originCache.clear();
+  originCache.set(url, o);
+  return o;
+}
+const targetCache = new Map<string, string | null>();
+function wantedOrigin(targetOrigin: string, posterOrigin: string): string | null {
+  if (targetOrigin === '*') return '*';
+  if (targetOrigin === '/') return posterOrigin;
+  let o = targetCache.get(targetOrigin);
+  if (o === undefined) {
+    o = normalizeOrigin(targetOrigin, posterOrigin);
+    if (targetCache.size > 2000) targetCache.clear();
+    targetCache.set(targetOrigin, o);
+  }
+  return o;
+}
+
+/** 64-bit-ish FNV-1a of a string, as a short key. */
+export function hashKey(s: string): string {
+  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  return `${(h1 >>> 0).toString(36)}${(h2 >>> 0).toString(36)}:${s.length}`;
+}
+
+/** The frames a post could have gone to, or null when the tree cannot tell. */
+function targetFrames(post: ClassifiedRecord, frames: FrameTree): FrameInfo[] | null {
+  if (post.frameId === undefined) return null;
+  const me = frames.get(post.frameId);
+  switch (post.target) {
+    case 'self': return me ? [me] : null;
+    case 'parent': { const p = me && frames.get(me.parentFrameId); return p ? [p] : null; }
+    case 'child': {
+      const kids: FrameInfo[] = [];
+      for (const f of frames.values()) if (f.parentFrameId === post.frameId && f.frameId !== post.frameId) kids.push(f);
+      return kids.length ? kids : null;
+    }
+    default: return null;
+  }
+}
+
+/** Did the browser drop this post (target origin matches no possible target frame)? undefined: can't tell. */
+export function judgeDropped(post: ClassifiedRecord, frames: FrameTree): boolean | undefined {
+  if (post.kind !== 'post' || post.error || post.targetOrigin === undefined) return undefined;
+  const wanted = wantedOrigin(post.targetOrigin, post.origin);
+  if (wanted === '*' || wanted === null) return undefined;
+  const targets = targetFrames(post, frames);
+  if (!targets) return undefined;
+  const origins = targets.map((f) => originOfUrl(f.url));
+  if (origins.some((o) => o === null)) return undefined; // about:blank, data: … origin unknown here
+  return !origins.includes(wanted);
+}
+
+function related(post: ClassifiedRecord, recv: ClassifiedRecord, frames: FrameTree): boolean {
+  if (recv.origin !== post.origin) return false;
+  if (recv.time < post.time - SKEW_MS) return false;
+  const pf = post.frameId, rf = recv.frameId;
+  const known = pf !== undefined && rf !== undefined;
+  switch (post.target) {
+    case 'self': return recv.from === 'self' && (!known || pf === rf);
+    case 'parent': {
+      if (recv.from !== undefined && recv.from !== 'child' && recv.from !== 'other') return false;
+      const me = pf !== undefined ? frames.get(pf) : undefined;
+      return !known || !me || me.parentFrameId === rf;
+    }
+    case 'child': {
+      if (recv.from !== undefined && recv.from !== 'parent' && recv.from !== 'other') return false;
+      const them = rf !== undefined ? frames.get(rf) : undefined;
+      return !known || !them || them.parentFrameId === pf;
+    }
+    default: return recv.from !== 'self' && (!known || pf !== rf);
+  }
+}
+
+export class Pairer {
+  private posts = new Map<string, ClassifiedRecord[]>();
+  private receives = new Map<string, ClassifiedRecord[]>();
+  private count = 0;
+
+  constructor(private frames: () => FrameTree) {}
+
+  /**
+   * Offer a new record; when it pairs, both records get `pairedWith` and the partner (already stored) is
+   * returned so that the caller can persist and publish the change.
+   */
+  add(rec: ClassifiedRecord): ClassifiedRecord | null {
+    if (rec.navigation || rec.pairedWith !== undefined) return null;
+    if (rec.kind === 'post' && (rec.error || rec.dropped)) return null;
+    let key: string;
+    try { key = hashKey(JSON.stringify(rec.data) ?? 'undefined'); } catch { return null; }
+    const frames = this.frames();
+    const other = rec.kind === 'post' ? this.receives : this.posts;
+    const list = other.get(key);
+    if (list) {
+      for (let i = 0; i < list.length; i++) {
+        const cand = list[i];
+        const ok = rec.kind === 'post' ? related(rec, cand, frames) : related(cand, rec, frames);
+        if (!ok) continue;
+        list.splice(i, 1);
+        if (!list.length) other.delete(key);
+        this.count--;
+        rec.pairedWith = cand.seq;
+        cand.pairedWith = rec.seq;
+        return cand;
+      }
+    }
+    const mine = rec.kind === 'post' ? this.posts : this.receives;
+    const waiting = mine.get(key);
+    if (waiting) waiting.push(rec); else mine.set(key, [rec]);
+    if (++this.count > MAX_WAITING) this.expire(rec.time);
+    return null;
+  }
+
+  /** Forget records too old to be paired (and the oldest ones past the bound). */
+  expire(now: number): void {
+    for (const map of [this.posts, this.receives]) {
+      for (const [k, list] of map) {
+        const kept = list.filter((r) => now - r.time < MAX_AGE_MS);
+        this.count -= list.length - kept.length;
+        if (kept.length) map.set(k, kept); else map.delete(k);
+      }
+    }
+    while (this.count > MAX_WAITING / 2) {
+      const map = this.posts.size >= this.receives.size ? this.posts : this.receives;
+      const first = map.keys().next();
+      if (first.done) break;
+      this.count -= map.get(first.value)!.length;
+      map.delete(first.value);
+    }
+  }
+
+  clear(): void { this.posts.clear(); this.receives.clear(); this.count = 0; }
+}

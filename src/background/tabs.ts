@@ -1,0 +1,184 @@
+/**
+ * Per-tab contexts: the TabLog, its durable copy, the relays (one port per frame) and the panels
+ * subscribed to it. Every operation on a tab runs in order on the tab's chain; a batch is acknowledged
+ * to its relay only once stored.
+ */
+import {
+  MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type CaptureConfig, type ClassifiedRecord,
+  type RawRecord, type TabState,
+} from '../shared/messages.ts';
+import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
+import { commit, deleteTab, loadTab, type StoredBatch, type TabMeta } from './db.ts';
+import { TabLog, newState, type AddResult } from './tablog.ts';
+import type { FrameInfo } from './pairing.ts';
+
+type Port = chrome.runtime.Port;
+
+export interface TabCtx {
+  log: TabLog;
+  meta: Omit<TabMeta, 'state' | 'frames'>;
+  relays: Map<number, Port>;
+  panels: Set<Port>;
+  chain: Promise<unknown>;
+  /** Number of the next stored batch. */
+  nextBatch: number;
+  /** Records stored in raw batches since the last snapshot (compaction past the buffer bound). */
+  sinceSnapshot: number;
+}
+
+export const settings = { maxBytes: DEFAULT_MAX_BYTES };
+const contexts = new Map<number, Promise<TabCtx>>();
+const MAX_DOCS = 500;
+
+/** What the replay must not rebuild: settings, page URL, a hand-set tenant origin. */
+function settingsOf(s: TabState): Partial<TabState> {
+  return {
+    preserveLog: s.preserveLog, receiveOnly: s.receiveOnly, paused: s.paused, maxRecords: s.maxRecords, pageUrl: s.pageUrl,
+    ...(s.tenantOriginSource === 'manual' ? { tenantOrigin: s.tenantOrigin, tenantOriginSource: 'manual' as const } : {}),
+  };
+}
+
+async function restore(tabId: number): Promise<TabCtx> {
+  let loaded: Awaited<ReturnType<typeof loadTab>> = null;
+  try { loaded = await loadTab(tabId); } catch (e) { console.warn('embed-inspector: could not load tab log', e); }
+  const ctx: TabCtx = {
+    log: new TabLog(newState(tabId)), meta: { tabId, docBatches: {} }, relays: new Map(), panels: new Set(),
+    chain: Promise.resolve(), nextBatch: 1, sinceSnapshot: 0,
+  };
+  if (!loaded) return ctx;
+  const { meta, batches } = loaded;
+  ctx.meta = { tabId, docBatches: meta.docBatches ?? {}, topDocumentId: meta.topDocumentId };
+  const keep = settingsOf(meta.state);
+  const first = batches[0]?.[1];
+  ctx.log = first?.kind === 'snapshot'
+    ? new TabLog({ ...first.state, ...keep }, JSON.parse(first.json) as ClassifiedRecord[], first.nextSeq)
+    : new TabLog(newState(tabId, keep));
+  for (const f of meta.frames ?? []) ctx.log.frames.set(f.frameId, f);
+  for (const [n, b] of batches) {
+    ctx.nextBatch = n + 1;
+    if (b.kind !== 'raw') continue;
+    const raws = JSON.parse(b.json) as RawRecord[];
+    ctx.log.nextSeq = b.seq0;
+    ctx.log.add(raws.map((r) => ({ ...r, frameId: b.frameId })));
+    ctx.sinceSnapshot += raws.length;
+  }
+  return ctx;
+}
+
+export function tab(tabId: number): Promise<TabCtx> {
+  let p = contexts.get(tabId);
+  if (!p) { p = restore(tabId); contexts.set(tabId, p); }
+  return p;
+}
+
+/** Run `fn` on the tab's chain (after everything queued before it). */
+export async function onTab<T>(tabId: number, fn: (ctx: TabCtx) => Promise<T> | T): Promise<T> {
+  const ctx = await tab(tabId);
+  const next = ctx.chain.then(() => fn(ctx));
+  ctx.chain = next.catch((e) => console.warn('embed-inspector:', e));
+  return next;
+}
+
+function metaOf(ctx: TabCtx): TabMeta {
+  return { ...ctx.meta, state: { ...ctx.log.state }, frames: [...ctx.log.frames.values()] };
+}
+
+/** Persist settings/state only, or a new log (clear: the held records, if any, become a snapshot). */
+export function persist(ctx: TabCtx, change: { clear?: boolean } = {}): Promise<void> {
+  if (!change.clear) return commit({ meta: metaOf(ctx) });
+  return writeSnapshot(ctx);
+}
+
+/** Replace every stored batch by one snapshot of the held records. */
+function writeSnapshot(ctx: TabCtx): Promise<void> {
+  ctx.sinceSnapshot = 0;
+  const value: StoredBatch = { kind: 'snapshot', nextSeq: ctx.log.nextSeq, state: { ...ctx.log.state }, json: JSON.stringify([...ctx.log.records.values()]) };
+  return commit({ meta: metaOf(ctx), clear: true, batch: { n: ctx.nextBatch++, value } });
+}
+
+/** Append raw records of one frame to the log and to storage (compacting past the bound). */
+function appendRaw(ctx: TabCtx, frameId: number, raws: RawRecord[], json: string): { res: AddResult; stored: Promise<void> } {
+  const seq0 = ctx.log.nextSeq;
+  const res = ctx.log.add(raws.map((r) => ({ ...r, frameId })));
+  ctx.sinceSnapshot += raws.length;
+  const stored = ctx.sinceSnapshot > Math.max(ctx.log.state.maxRecords, 1000)
+    ? writeSnapshot(ctx)
+    : commit({ meta: metaOf(ctx), batch: { n: ctx.nextBatch++, value: { kind: 'raw', seq0, frameId, json } } });
+  return { res, stored };
+}
+
+export function toPanels(ctx: TabCtx, msg: BackgroundToPanel): void {
+  for (const p of ctx.panels) { try { p.postMessage(msg); } catch { ctx.panels.delete(p); } }
+}
+export function snapshot(ctx: TabCtx): BackgroundToPanel {
+  return { v: MESSAGES_VERSION, type: 'snapshot', state: { ...ctx.log.state }, records: [...ctx.log.records.values()] };
+}
+export function publishState(ctx: TabCtx): void {
+  toPanels(ctx, { v: MESSAGES_VERSION, type: 'state', state: { ...ctx.log.state } });
+}
+
+export function configOf(state: TabState): CaptureConfig {
+  return { receiveOnly: state.receiveOnly, paused: state.paused, maxBytes: settings.maxBytes };
+}
+export function pushConfig(ctx: TabCtx): void {
+  const msg: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(ctx.log.state) };
+  for (const p of ctx.relays.values()) { try { p.postMessage(msg); } catch { /* gone */ } }
+}
+
+/** Store a batch of raw records from one frame (`json`: as the relay sent it); publish; resolve when durable. */
+export async function addRecords(ctx: TabCtx, frameId: number, raws: RawRecord[], json?: string): Promise<void> {
+  if (ctx.log.state.paused) return;
+  const { res, stored } = appendRaw(ctx, frameId, raws, json ?? JSON.stringify(raws));
+  publish(ctx, res);
+  await stored;
+}
+
+function publish(ctx: TabCtx, res: AddResult): void {
+  if (res.reclassified) { toPanels(ctx, snapshot(ctx)); return; }
+  if (res.added.length) toPanels(ctx, { v: MESSAGES_VERSION, type: 'records', records: res.added });
+  if (res.updated.length) toPanels(ctx, { v: MESSAGES_VERSION, type: 'update', records: res.updated });
+  publishState(ctx);
+}
+
+/** A new top-level document: a new log unless preserve log is on. Once per document. */
+export async function topDocument(ctx: TabCtx, url: string, documentId: string | undefined, time: number): Promise<void> {
+  if (documentId && documentId === ctx.meta.topDocumentId) return;
+  ctx.meta.topDocumentId = documentId;
+  const top = ctx.log.frames.get(0);
+  ctx.log.frames = new Map([[0, { ...(top ?? { parentFrameId: -1 }), frameId: 0, url }]]);
+  if (!ctx.log.state.preserveLog) {
+    ctx.log.reset(url);
+    ctx.meta.docBatches = keepLast(ctx.meta.docBatches);
+    await writeSnapshot(ctx); // an empty snapshot: the new log
+    toPanels(ctx, snapshot(ctx));
+  } else {
+    ctx.log.state.pageUrl = url;
+  }
+  await addRecords(ctx, 0, [navigationRecord(0, url, time)]);
+}
+
+export function navigationRecord(frameId: number, url: string, time: number): RawRecord {
+  let origin = 'null';
+  try { origin = new URL(url).origin; } catch { /* keep */ }
+  return { time, kind: 'receive', frameUrl: url, origin, data: { url }, navigation: true };
+}
+
+export function setFrame(ctx: TabCtx, f: FrameInfo): void {
+  ctx.log.frames.set(f.frameId, f);
+}
+
+function keepLast(docs: Record<string, number>): Record<string, number> {
+  const entries = Object.entries(docs);
+  return Object.fromEntries(entries.slice(Math.max(0, entries.length - MAX_DOCS)));
+}
+
+export async function forget(tabId: number): Promise<void> {
+  contexts.delete(tabId);
+  try { await deleteTab(tabId); } catch { /* ignore */ }
+}
+
+export function rememberBatch(ctx: TabCtx, docId: string, batch: number): void {
+  ctx.meta.docBatches[docId] = batch;
+  const keys = Object.keys(ctx.meta.docBatches);
+  if (keys.length > MAX_DOCS * 2) ctx.meta.docBatches = keepLast(ctx.meta.docBatches);
+}

@@ -1,0 +1,126 @@
+/**
+ * The relay's link to the background: batches of records over a runtime Port, kept until acknowledged
+ * (the background acknowledges after storing them), resent after a reconnection. The service worker may be
+ * stopped at any time: the port then disconnects, the relay buffers, reconnects (which wakes the worker
+ * up) and resends. Nothing is dropped.
+ */
+import { MESSAGES_VERSION, PORT_CAPTURE, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+
+type Port = chrome.runtime.Port;
+/** Batch size bound, in UTF-16 units of JSON. */
+export const MAX_BATCH_CHARS = 4_000_000;
+export interface RuntimeLike { connect(info: { name: string }): Port }
+
+export interface LinkOptions {
+  runtime: RuntimeLike;
+  hello: () => Omit<Extract<RelayToBackground, { type: 'hello' }>, 'v' | 'type' | 'docId'>;
+  onMessage: (msg: BackgroundToRelay) => void;
+  /** Flush delay, ms. */
+  delay?: number;
+  /** Flush at once past this many parts. */
+  maxParts?: number;
+}
+
+export class Link {
+  readonly docId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  private port: Port | null = null;
+  private parts: string[] = [];
+  private bytes = 0;
+  private unacked = new Map<number, string>();
+  private nextBatch = 1;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private retry = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private dead = false;
+
+  constructor(private opts: LinkOptions) {}
+
+  /**
+   * Queue one JSON-serialized record, or several joined by commas. `soon`: send at the end of this task
+   * (posts: so that a post usually reaches the background before its delivery, seen by another frame).
+   */
+  push(part: string, soon = false): void {
+    this.parts.push(part);
+    this.bytes += part.length;
+    // Runtime messages are limited (64 MB in Chrome): keep batches to a few MB.
+    if (this.bytes >= MAX_BATCH_CHARS) this.flush();
+    else if (soon || this.parts.length >= (this.opts.maxParts ?? 500)) this.schedule(0);
+    else this.schedule(this.opts.delay ?? 30);
+  }
+
+  send(msg: RelayToBackground): void {
+    try { this.connect()?.postMessage(msg); } catch { /* resent state is in unacked */ }
+  }
+
+  /** Records queued or not yet acknowledged. */
+  get backlog(): number { return this.parts.length + this.unacked.size; }
+
+  private schedule(ms: number) {
+    if (this.timer !== null) { if (ms > 0) return; clearTimeout(this.timer); }
+    this.timer = setTimeout(() => { this.timer = null; this.flush(); }, ms);
+  }
+
+  flush(): void {
+    if (!this.parts.length) return;
+    const json = '[' + this.parts.join(',') + ']';
+    this.parts = [];
+    this.bytes = 0;
+    const batch = this.nextBatch++;
+    this.unacked.set(batch, json);
+    const port = this.connect();
+    if (port) this.post(port, batch, json);
+  }
+
+  private post(port: Port, batch: number, json: string) {
+    try {
+      port.postMessage({ v: MESSAGES_VERSION, type: 'records', docId: this.docId, batch, json } satisfies RelayToBackground);
+    } catch {
+      this.drop(port);
+    }
+  }
+
+  connect(): Port | null {
+    if (this.port || this.dead) return this.port;
+    let port: Port;
+    try {
+      port = this.opts.runtime.connect({ name: PORT_CAPTURE });
+    } catch {
+      this.dead = true; // extension reloaded or removed: this document's scripts are orphans now
+      return null;
+    }
+    this.port = port;
+    port.onMessage.addListener((msg: BackgroundToRelay) => {
+      if (!msg || msg.v !== MESSAGES_VERSION) return;
+      if (msg.type === 'ack') {
+        this.retry = 0;
+        for (const b of [...this.unacked.keys()]) if (b <= msg.batch) this.unacked.delete(b);
+        return;
+      }
+      this.opts.onMessage(msg);
+    });
+    port.onDisconnect.addListener(() => this.drop(port));
+    try {
+      port.postMessage({ v: MESSAGES_VERSION, type: 'hello', docId: this.docId, ...this.opts.hello() } satisfies RelayToBackground);
+      for (const [batch, json] of this.unacked) this.post(port, batch, json);
+    } catch {
+      this.drop(port);
+    }
+    return this.port;
+  }
+
+  private drop(port: Port) {
+    if (this.port !== port) return;
+    this.port = null;
+    try { port.disconnect(); } catch { /* already */ }
+    if (this.unacked.size || this.parts.length) this.reconnectSoon();
+  }
+
+  private reconnectSoon() {
+    if (this.retryTimer !== null || this.dead) return;
+    const ms = Math.min(2000, 20 * 2 ** this.retry++);
+    this.retryTimer = setTimeout(() => { this.retryTimer = null; this.connect(); this.flush(); }, ms);
+  }
+
+  /** Connect now (so that the background learns about this frame and sends its config). */
+  start(): void { this.connect(); }
+}
