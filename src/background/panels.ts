@@ -1,6 +1,5 @@
 /** The panel hop: snapshot then live records; options; tenant origin; sends routed to a frame's relay. */
 import { MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type PanelToBackground } from '../shared/messages.ts';
-import { encode } from '../protocol/encoding.ts';
 import { onTab, persist, publishState, pushConfig, snapshot, toPanels, type TabCtx } from './tabs.ts';
 import { pendingSends } from './relays.ts';
 import { originOfUrl } from './pairing.ts';
@@ -61,7 +60,8 @@ export function onPanelPort(port: Port): void {
 /** Route a send to the frame that must appear as its sender. */
 function route(ctx: TabCtx, msg: Extract<PanelToBackground, { type: 'send' }>, reply: (m: BackgroundToPanel) => void): void {
   const fail = (error: string) => reply({ v: MESSAGES_VERSION, type: 'send-result', id: msg.id, ok: false, error });
-  const data = encode(msg.data).value; // the panel may send raw values: make sure they are JSON-safe
+  // The panel sends data in the capture encoding (the port carries JSON only); the relay decodes it once.
+  const data = msg.data;
   let frameId: number | undefined;
   let post: BackgroundToRelay;
   if (msg.from === 'host') {
@@ -73,7 +73,8 @@ function route(ctx: TabCtx, msg: Extract<PanelToBackground, { type: 'send' }>, r
     const url = msg.frameUrl;
     const f = (url ? frames.find((x) => x.url === url) ?? frames.find((x) => originOfUrl(x.url) === originOfUrl(url)) : undefined)
       ?? (tenant ? frames.find((x) => originOfUrl(x.url) === tenant) : undefined)
-      ?? frames[0];
+      // Never post from an arbitrary (possibly third-party) frame: only a lone child frame is a safe guess.
+      ?? (frames.length === 1 ? frames[0] : undefined);
     frameId = f?.frameId;
     post = { v: MESSAGES_VERSION, type: 'post', id: msg.id, target: 'parent', data, targetOrigin: msg.targetOrigin };
   }

@@ -77,7 +77,9 @@ export class TabLog {
       // Pair first: the session checker counts a message once, skipping the side whose partner it saw.
       const partner = this.pairer.add(rec);
       if (partner && this.records.has(partner.seq)) {
+        // Either half may arrive first: an injected post marks its delivery, and the other way round.
         if (partner.injected) rec.injected = true;
+        else if (rec.injected) partner.injected = true;
         out.updated.push(partner);
       }
       this.classifyOne(rec);

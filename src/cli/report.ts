@@ -27,7 +27,7 @@ export function summaryLine(s: CheckResult['summary']): string {
 
 export function tenantLine(s: CheckResult['summary']): string {
   if (!s.tenantOrigin) return 'tenant origin: unknown (no ready event, no /embed/ frame, none given): origin rules skipped';
-  const how = s.tenantOriginSource === 'given' ? 'given' : s.tenantOriginSource === 'ready' ? 'inferred from the first ready' : 'inferred from the embed frame URL';
+  const how = s.tenantOriginSource === 'given' ? 'given' : s.tenantOriginSource === 'file' ? 'from the capture file' : s.tenantOriginSource === 'ready' ? 'inferred from the first ready' : 'inferred from the embed frame URL';
   return `tenant origin: ${s.tenantOrigin} (${how})`;
 }
 

@@ -8,7 +8,7 @@ import { classify, verdictOf, type Issue, type Severity, type Verdict } from './
 import { SessionChecker } from './session.ts';
 import { isEmbedUrl, normalizeOrigin, originOf } from './origin.ts';
 
-export type TenantOriginSource = 'given' | 'ready' | 'embed-frame';
+export type TenantOriginSource = 'given' | 'file' | 'ready' | 'embed-frame';
 
 /**
  * The tenant origin, inferred: the origin the first `ready` event came from (a `post` of it: the posting
@@ -47,10 +47,10 @@ export interface CheckSummary {
 export interface CheckResult { summary: CheckSummary; messages: MessageResult[] }
 
 /** Classify every record of a capture, stateless and session rules together. Pure; never throws. */
-export function checkRecords(records: readonly CaptureRecord[], options: { tenantOrigin?: string | null } = {}): CheckResult {
+export function checkRecords(records: readonly CaptureRecord[], options: { tenantOrigin?: string | null; source?: TenantOriginSource } = {}): CheckResult {
   const inferred = options.tenantOrigin ? null : inferTenantOrigin(records);
   const tenantOrigin = options.tenantOrigin ? normalizeOrigin(options.tenantOrigin) : inferred?.origin ?? null;
-  const source: TenantOriginSource | null = options.tenantOrigin ? 'given' : inferred?.source ?? null;
+  const source: TenantOriginSource | null = options.tenantOrigin ? options.source ?? 'given' : inferred?.source ?? null;
   const session = new SessionChecker({ tenantOrigin });
   const summary: CheckSummary = { messages: 0, valid: 0, invalid: 0, foreign: 0, errors: 0, warnings: 0, infos: 0, rules: {}, tenantOrigin, tenantOriginSource: source };
   const counts: Record<Severity, 'errors' | 'warnings' | 'infos'> = { error: 'errors', warning: 'warnings', info: 'infos' };
@@ -104,5 +104,6 @@ export function readCapture(value: unknown): CaptureFile {
 
 /** Check a whole capture file; a tenant origin given here wins over the file's own, which wins over inference. */
 export function checkCapture(file: Pick<CaptureFile, 'messages' | 'tenantOrigin'>, options: { tenantOrigin?: string | null } = {}): CheckResult {
-  return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin ?? file.tenantOrigin ?? null });
+  if (options.tenantOrigin) return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin });
+  return checkRecords(file.messages, { tenantOrigin: file.tenantOrigin ?? null, source: 'file' });
 }

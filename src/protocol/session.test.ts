@@ -56,6 +56,10 @@ describe('session rules', () => {
     const unpairedDelivery = ev('svc:event:ready');
     expect(run([post, delivery])).toEqual([[], []]);
     expect(run([post, unpairedDelivery])).toEqual([[], []]);
+    // The delivery may reach the checker first.
+    expect(run([delivery, post])).toEqual([[], []]);
+    expect(run([unpairedDelivery, post])).toEqual([[], []]);
+    expect(run([{ ...unpairedDelivery, seq: 1 }, { ...post, seq: 2, pairedWith: 1 }].map((r) => r as any))).toEqual([[], []]);
     // A real duplicate: two posts, two deliveries.
     expect(run([post, post, delivery, unpairedDelivery]).flat()).toEqual(['session.ready-duplicate']);
   });

@@ -28,7 +28,8 @@ const MAX_PENDING = 10_000;
 export class SessionChecker {
   private sessions = new Map<string, Session>();
   private processed = new Set<number>();
-  private pendingPosts = new Map<string, number>();
+  private unmatchedPosts = new Map<string, number>();
+  private unmatchedReceives = new Map<string, number>();
   private lastKey: string | null = null;
 
   constructor(private options: SessionOptions = {}) {}
@@ -49,23 +50,8 @@ export class SessionChecker {
     const direction = d.direction;
     if (direction !== 'event' && direction !== 'action') return [];
 
-    // Count each message once.
-    const fp = `${direction}|${String(d.type)}|${String(d.timestamp)}`;
-    if (record.kind === 'receive') {
-      const pending = this.pendingPosts.get(fp);
-      const paired = record.pairedWith !== undefined && this.processed.has(record.pairedWith);
-      if (paired || pending) {
-        if (pending) pending > 1 ? this.pendingPosts.set(fp, pending - 1) : this.pendingPosts.delete(fp);
-        return [];
-      }
-    } else if (record.kind === 'post') {
-      if (this.pendingPosts.size >= MAX_PENDING) this.pendingPosts.delete(this.pendingPosts.keys().next().value as string);
-      this.pendingPosts.set(fp, (this.pendingPosts.get(fp) ?? 0) + 1);
-    }
-    if (typeof record.seq === 'number') {
-      if (this.processed.size >= MAX_PENDING * 5) this.processed.clear();
-      this.processed.add(record.seq);
-    }
+    // Count each message once: skip an observation whose other half (post or delivery) was already counted.
+    if (this.seenOtherHalf(record, `${direction}|${String(d.type)}|${String(d.timestamp)}`)) return [];
 
     const key = this.keyOf(record, direction);
     const s = this.session(key);
@@ -113,6 +99,29 @@ export class SessionChecker {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether this record's other half was already counted: named in `pairedWith`, or an unmatched observation
+   * of the other kind with the same fingerprint (type, direction, timestamp). Either half may come first.
+   */
+  private seenOtherHalf(record: Input, fp: string): boolean {
+    if (typeof record.seq === 'number') {
+      if (this.processed.size >= MAX_PENDING * 5) this.processed.clear();
+      this.processed.add(record.seq);
+    }
+    if (record.kind !== 'post' && record.kind !== 'receive') return false;
+    const mine = record.kind === 'post' ? this.unmatchedPosts : this.unmatchedReceives;
+    const other = record.kind === 'post' ? this.unmatchedReceives : this.unmatchedPosts;
+    const waiting = other.get(fp) ?? 0;
+    const paired = record.pairedWith !== undefined && this.processed.has(record.pairedWith);
+    if (paired || waiting > 0) {
+      if (waiting > 1) other.set(fp, waiting - 1); else if (waiting === 1) other.delete(fp);
+      return true;
+    }
+    if (mine.size >= MAX_PENDING) mine.delete(mine.keys().next().value as string);
+    mine.set(fp, (mine.get(fp) ?? 0) + 1);
+    return false;
   }
 
   private keyOf(record: Input, direction: string): string {

@@ -108,6 +108,7 @@ export type PanelToBackground =
   | { v: typeof MESSAGES_VERSION; type: 'clear'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'set-tenant-origin'; tabId: number; origin: string | null }
   | { v: typeof MESSAGES_VERSION; type: 'set-options'; tabId: number; options: Partial<Pick<TabState, 'preserveLog' | 'receiveOnly' | 'paused' | 'maxRecords'>> }
+  /** `data` is in the capture encoding (encoding.ts): the port carries JSON only. */
   | { v: typeof MESSAGES_VERSION; type: 'send'; tabId: number; id: string; from: 'host' | 'embed'; frameUrl?: string; data: unknown; targetOrigin: string };
 export type BackgroundToPanel =
   | { v: typeof MESSAGES_VERSION; type: 'snapshot'; state: TabState; records: ClassifiedRecord[] }

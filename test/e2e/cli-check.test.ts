@@ -32,7 +32,7 @@ describe('embed-inspector check', () => {
   it('exits 0 on a clean capture and says what it checked', () => {
     const r = cli('check', clean);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('tenant origin: https://acme.example.com (given)');
+    expect(r.out).toContain('tenant origin: https://acme.example.com (from the capture file)');
     expect(r.out).toContain('5 messages: 4 valid, 0 invalid, 1 foreign');
   });
 
