@@ -3,7 +3,7 @@
  * from the store by view position, so a filter change re-renders only the visible rows.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
-import { createEffect, createMemo, createSignal, For, on, Show, untrack } from 'solid-js';
+import { createEffect, createMemo, createSignal, For, Index, on, Show, untrack } from 'solid-js';
 import { createVirtualizer } from '@tanstack/solid-virtual';
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
@@ -96,9 +96,10 @@ export function Timeline(props: TimelineProps) {
         </div>
         <div role="rowgroup" class="grid-body" ref={scrollEl} onScroll={onScroll} onWheel={(e) => { if (e.deltaY < 0) setFollow(false); }}>
           <div class="grid-canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
-            <For each={virtualizer.getVirtualItems()}>
-              {(item) => <Row store={store} sig={sig} pos={item.index} start={item.start} onOpen={props.onOpen} grid={() => gridEl} />}
-            </For>
+            {/* Index, not For: the virtualizer hands out new item objects on every scroll; rows are reused by slot. */}
+            <Index each={virtualizer.getVirtualItems()}>
+              {(item) => <Row store={store} sig={sig} pos={() => item().index} start={() => item().start} onOpen={props.onOpen} grid={() => gridEl} />}
+            </Index>
           </div>
           <Empty store={store} sig={sig} />
         </div>
@@ -133,13 +134,13 @@ function Empty(p: { store: PanelStore; sig: PanelSignals }) {
   );
 }
 
-interface RowProps { store: PanelStore; sig: PanelSignals; pos: number; start: number; onOpen: () => void; grid: () => HTMLDivElement }
+interface RowProps { store: PanelStore; sig: PanelSignals; pos: () => number; start: () => number; onOpen: () => void; grid: () => HTMLDivElement }
 
 function Row(p: RowProps) {
   const { store } = p;
   const cells = createMemo(() => {
     p.sig.view();
-    const i = store.view[p.pos];
+    const i = store.view[p.pos()];
     if (i === undefined) return null;
     const r = store.records[i];
     const m = store.meta[i];
@@ -179,8 +180,8 @@ function Row(p: RowProps) {
   return (
     <Show when={cells()}>
       {(c) => (
-        <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
-          aria-rowindex={p.pos + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start}px)` }} onClick={onClick}>
+        <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
+          aria-rowindex={p.pos() + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
           <div role="gridcell" class="c-time" title={c().clock}>{c().time}</div>
           <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{c().dir}</div>
           <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
