@@ -35,7 +35,11 @@ if (headless) {
 }
 
 const { default: puppeteer } = await import('puppeteer-core');
-const { chromiumPath, CHROMIUM_FLAGS } = await loadLauncher();
+// The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js).
+const { chromiumPath: findChromium, CHROMIUM_FLAGS } = await import(join(root, 'dist/node/chromium.js'));
+const chromiumPath = () => {
+  try { return findChromium(); } catch (err) { console.error(`embed-inspector: ${err.message}`); process.exit(2); }
+};
 const userDataDir = mkdtempSync(join(tmpdir(), 'ei-start-'));
 const browser = await puppeteer.launch({
   executablePath: chromiumPath(), headless: false, userDataDir, defaultViewport: null,
@@ -50,17 +54,3 @@ const stop = async () => { await browser.close().catch(() => {}); await sb.close
 browser.on('disconnected', stop);
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-
-/** The browser path and flags, shared with the command line (src/shared/chromium.ts) without a TS loader. */
-async function loadLauncher() {
-  const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
-  const chromiumPath = () => {
-    const c = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome',
-      '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'].filter(Boolean);
-    const found = c.find((p) => existsSync(p));
-    if (!found) { console.error(`embed-inspector: no Chromium found (tried ${c.join(', ')}); set CHROMIUM_PATH`); process.exit(2); }
-    return found;
-  };
-  return { chromiumPath, CHROMIUM_FLAGS };
-}
