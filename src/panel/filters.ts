@@ -184,17 +184,25 @@ function getPath(root: unknown, path: string[]): unknown {
   return cur;
 }
 
+/** How to read a `field:` term's values from a record, worked out once per search (not once per record). */
+export function fieldAccessor(field: string): (r: ClassifiedRecord) => unknown {
+  const rec = RECORD_FIELDS[field.toLowerCase()];
+  if (rec) return rec;
+  if (ENVELOPE.has(field)) { const path = [field]; return (r) => (r.navigation ? undefined : getPath(r.data, path)); }
+  const parts = field.split('.');
+  if (parts[0] === 'payload') return (r) => (r.navigation ? undefined : getPath(r.data, parts));
+  if (parts[0] === 'data') { const rest = parts.slice(1); return (r) => (r.navigation ? undefined : getPath(r.data, rest)); }
+  const inPayload = ['payload', ...parts];
+  return (r) => {
+    if (r.navigation) return undefined;
+    const v = getPath(r.data, inPayload);
+    return v !== undefined ? v : getPath(r.data, parts);
+  };
+}
+
 /** The values a `field:` term looks at (an array when several: e.g. the rules of all issues). */
 export function fieldValue(r: ClassifiedRecord, field: string): unknown {
-  const lower = field.toLowerCase();
-  const rec = RECORD_FIELDS[lower];
-  if (rec) return rec(r);
-  const env = r.navigation ? undefined : r.data;
-  if (ENVELOPE.has(field)) return getPath(env, [field]);
-  const parts = field.split('.');
-  if (parts[0] === 'payload' || parts[0] === 'data') return getPath(env, parts[0] === 'payload' ? parts : parts.slice(1));
-  const inPayload = getPath(env, ['payload', ...parts]);
-  return inPayload !== undefined ? inPayload : getPath(env, parts);
+  return fieldAccessor(field)(r);
 }
 
 function valueText(v: unknown): string {
@@ -205,12 +213,15 @@ function valueText(v: unknown): string {
   try { return (JSON.stringify(v) ?? '').toLowerCase(); } catch { return ''; }
 }
 
-function matchTerm(r: ClassifiedRecord, t: SearchTerm, text: () => string): boolean {
-  if (t.field === undefined) return text().includes(t.value);
-  const v = fieldValue(r, t.field);
+type CompiledTerm = SearchTerm & { get?: (r: ClassifiedRecord) => unknown; list: boolean };
+
+function matchTerm(r: ClassifiedRecord, t: CompiledTerm, text: () => string): boolean {
+  if (!t.get) return text().includes(t.value);
+  const v = t.get(r);
   if (v === undefined) return false;
   if (t.value === '') return true;
-  const values = Array.isArray(v) && RECORD_FIELDS[t.field.toLowerCase()] ? v : [v];
+  if (!t.cmp && !(t.list && Array.isArray(v))) return valueText(v).includes(t.value);
+  const values = t.list && Array.isArray(v) ? v : [v];
   for (const one of values) {
     if (t.cmp) {
       const n = typeof one === 'number' ? one : Number.NaN;
@@ -236,7 +247,8 @@ export function compileFilter(f: FilterState): Predicate {
   for (const s of f.severities) sevMask |= SEV_BIT[s] ?? 0;
   const frames = f.frames.length ? new Set(f.frames) : null;
   const origins = f.origins.length ? new Set(f.origins) : null;
-  const terms = parseSearch(f.search);
+  const terms: CompiledTerm[] = parseSearch(f.search).map((t) => (t.field === undefined ? { ...t, list: false }
+    : { ...t, get: fieldAccessor(t.field), list: !!RECORD_FIELDS[t.field.toLowerCase()] }));
   const showForeign = f.showForeign;
   return (r, m, text) => {
     if (r.navigation) { if (verdicts || sevMask) return false; } // a frame navigation: no verdict of its own
