@@ -68,7 +68,8 @@ describe('replay', () => {
     }
     expect(gaps[1] / gaps[0]).toBeGreaterThan(1.4); // the second gap stays about twice the first
     await panel.waitForFunction(() => /3 \/ 3 sent — done/.test(document.querySelector('.r-progress')!.textContent!), { timeout: 5_000 });
-    // the replayed posts are on the timeline, injected, to the tenant origin
+    // the replayed posts are on the timeline, injected, to the tenant origin (they arrive a moment after the embed got them)
+    await panel.waitForFunction((n) => (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').length >= n, { timeout: 10_000 }, TYPES.length);
     const injected = await panel.evaluate(() => (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').map((r: any) => [r.data.type, r.targetOrigin]));
     expect(injected).toEqual(TYPES.map((t) => [t, sb.tenantOrigin]));
   });
