@@ -1,0 +1,66 @@
+/**
+ * Capture in Firefox ESR (built dist/firefox): a scripted sandbox session is captured in every frame, both
+ * directions, from the first `ready`, and reaches the panel page opened for that tab. (The real Firefox DevTools
+ * panel is reachable only through privileged internals; the panel page in a tab is the same app.)
+ * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { startSandbox } from '../../sandbox/server.mjs';
+import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const UUID = '11111111-2222-3333-4444-555555555555';
+let sb: Awaited<ReturnType<typeof startSandbox>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+  if (!existsSync(executablePath)) throw new Error(`no Firefox at ${executablePath}; install firefox-esr or set FIREFOX_PATH`);
+  if (!existsSync(`${ROOT}dist/firefox/manifest.json`)) throw new Error('dist/firefox is missing: run npm run build first');
+  sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
+  browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true,
+    args: ['--remote-allow-system-access'], extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ 'embed-inspector@embed-inspector.dev': UUID }) } });
+  await browser.installExtension(`${ROOT}dist/firefox`);
+});
+afterAll(async () => { await browser?.close(); await sb?.close(); });
+
+/** Open an extension page (page.goto never resolves for moz-extension:// here: don't await it). */
+async function extensionPage(query: string): Promise<Page> {
+  const page = await browser.newPage();
+  void page.goto(`moz-extension://${UUID}/src/panel/index.html?${query}`).catch(() => {});
+  await page.waitForFunction(() => !!(window as any).__embedInspector, { timeout: 20_000 });
+  return page;
+}
+
+it('captures a scripted sandbox session in Firefox: every event and action, both sides, all valid', async () => {
+  const host = await browser.newPage();
+  await host.goto(`${sb.hostOrigin}/?script=full`);
+  await host.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
+
+  const finder = await extensionPage('theme=light');
+  const tabs = await finder.evaluate(async () => ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']));
+  const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(sb.hostOrigin))?.[0];
+  expect(tabId, 'the sandbox tab').toBeDefined();
+
+  const panel = await extensionPage(`theme=light&tabId=${tabId}`);
+  const expected = EVENT_TYPES.length + ACTION_TYPES.length;
+  await panel.waitForFunction((n) => (window as any).__embedInspector.store.counts.valid >= 2 * n, { timeout: 20_000 }, expected);
+  const recs = await panel.evaluate(() => (window as any).__embedInspector.store.records.filter((r: any) => !r.navigation)
+    .map((r: any) => ({ kind: r.kind, type: r.data?.type, verdict: r.verdict, origin: r.origin, frameUrl: r.frameUrl, targetOrigin: r.targetOrigin })));
+  for (const type of [...EVENT_TYPES, ...ACTION_TYPES]) {
+    const isEvent = type.startsWith('svc:event:');
+    const posts = recs.filter((r: any) => r.type === type && r.kind === 'post');
+    const deliveries = recs.filter((r: any) => r.type === type && r.kind === 'receive');
+    expect(posts, `${type} posted once`).toHaveLength(1);
+    expect(deliveries, `${type} delivered once`).toHaveLength(1);
+    // events: posted by the embed (tenant origin) to the host; actions: posted by the host to the tenant origin
+    expect(posts[0].origin).toBe(isEvent ? sb.tenantOrigin : sb.hostOrigin);
+    expect(posts[0].targetOrigin).toBe(isEvent ? sb.hostOrigin : sb.tenantOrigin);
+    expect(deliveries[0].origin).toBe(isEvent ? sb.tenantOrigin : sb.hostOrigin);
+    expect(deliveries[0].frameUrl.startsWith(isEvent ? sb.hostOrigin : sb.tenantOrigin)).toBe(true);
+  }
+  expect(recs.every((r: any) => r.verdict === 'valid')).toBe(true);
+  expect(recs.find((r: any) => r.kind === 'receive' && r.type?.startsWith('svc:event:'))?.type).toBe('svc:event:ready');
+});
