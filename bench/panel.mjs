@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const EXT = join(ROOT, 'dist/chrome');
+const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 

@@ -28,22 +28,32 @@ export function formatClock(epochMs: number): string {
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
 }
 
-export function originOf(url: string): string {
-  try { const u = new URL(url); return u.origin === 'null' ? `${u.protocol}` : u.origin; } catch { return url; }
+/** Memoise a string → string function over the few distinct URLs and origins a log has (rows ask per render). */
+function cached(fn: (s: string) => string): (s: string) => string {
+  const memo = new Map<string, string>();
+  return (s) => {
+    let v = memo.get(s);
+    if (v === undefined) { v = fn(s); if (memo.size > 5000) memo.clear(); memo.set(s, v); }
+    return v;
+  };
 }
 
+export const originOf = cached((url: string): string => {
+  try { const u = new URL(url); return u.origin === 'null' ? `${u.protocol}` : u.origin; } catch { return url; }
+});
+
 /** A frame by URL: `host/path` without query or fragment (the session parameter stays out of the grid). */
-export function frameLabel(url: string): string {
+export const frameLabel = cached((url: string): string => {
   try {
     const u = new URL(url);
     if (u.protocol === 'about:' || u.protocol === 'data:' || u.protocol === 'blob:') return url.slice(0, 40);
     const path = u.pathname.length > 32 ? `…${u.pathname.slice(-31)}` : u.pathname;
     return `${u.host}${path === '/' ? '' : path}`;
   } catch { return url.slice(0, 60); }
-}
+});
 
-export function hostOf(origin: string): string {
+export const hostOf = cached((origin: string): string => {
   try { return new URL(origin).host || origin; } catch { return origin; }
-}
+});
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
