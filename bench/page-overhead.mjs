@@ -5,6 +5,7 @@
 //   sender loop: the sender's own loop time (paired ratio)
 //   capture lag: last delivery → the last record stored by the extension
 // Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3]   (npm run bench runs it; build first)
+// HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ const EXT = join(root, 'dist/chrome');
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
-const HOST = (embed) => `<!doctype html><script>
+export const HOST = (embed) => `<!doctype html><script>
   const envelope = (size) => {
     const e = { source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '' }, timestamp: Date.now() };
     e.payload.path = '/'.padEnd(Math.max(1, size - JSON.stringify(e).length), 'x');
@@ -51,7 +52,7 @@ const HOST = (embed) => `<!doctype html><script>
   });
 </script><iframe src="${embed}/embed/dashboard/bench"></iframe>`;
 
-const EMBED = (host) => `<!doctype html><script>
+export const EMBED = (host) => `<!doctype html><script>
   const now = () => performance.timeOrigin + performance.now();
   let want = 0, got = 0;
   addEventListener('message', (e) => {
@@ -71,7 +72,7 @@ const EMBED = (host) => `<!doctype html><script>
   });
 </script>`;
 
-function serve(host, body) {
+export function serve(host, body) {
   return new Promise((resolve) => {
     const pages = {};
     const server = createServer((req, res) => {
@@ -83,7 +84,7 @@ function serve(host, body) {
   });
 }
 
-async function launch(withExtension) {
+export async function launch(withExtension) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, userDataDir,

@@ -29,6 +29,7 @@ export class Link {
   private unacked = new Map<number, string>();
   private nextBatch = 1;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerSoon = false;
   private retry = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private dead = false;
@@ -56,11 +57,16 @@ export class Link {
   get backlog(): number { return this.parts.length + this.unacked.size; }
 
   private schedule(ms: number) {
-    if (this.timer !== null) { if (ms > 0) return; clearTimeout(this.timer); }
+    if (this.timer !== null) {
+      if (ms > 0 || this.timerSoon) return; // already due as soon or sooner (no timer churn per record)
+      clearTimeout(this.timer);
+    }
+    this.timerSoon = ms === 0;
     this.timer = setTimeout(() => { this.timer = null; this.flush(); }, ms);
   }
 
   flush(): void {
+    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null; }
     if (!this.parts.length) return;
     const json = '[' + this.parts.join(',') + ']';
     this.parts = [];

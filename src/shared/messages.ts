@@ -11,7 +11,7 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 1;
+export const MESSAGES_VERSION = 2;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
@@ -21,8 +21,11 @@ export const PORT_PANEL = 'ei-panel/v1';
  * Private DOM event names between the two worlds of one frame (no `message` events: the page must not see
  * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
  */
-export const CHANNEL_PAGE_TO_RELAY = 'embed-inspector:v1:records';
-export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v1:config';
+/** page -> relay: post records (the relay sends them on at the end of the task). */
+export const CHANNEL_PAGE_POSTS = 'embed-inspector:v2:posts';
+/** page -> relay: delivery records. */
+export const CHANNEL_PAGE_RECEIVES = 'embed-inspector:v2:receives';
+export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v2:config';
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
@@ -38,13 +41,19 @@ export type RawRecord = Omit<CaptureRecord, 'seq'> & {
   error?: string;
 };
 /**
- * page -> relay: a CustomEvent CHANNEL_PAGE_TO_RELAY dispatched on `document`, `detail` a string: the JSON
- * of one or more RawRecords (kind 'post') joined by commas, without the enclosing brackets, so that the
- * relay can splice it into its batch without parsing it. Encoded once, serialized once.
+ * page -> relay: a CustomEvent CHANNEL_PAGE_POSTS (RawRecords of kind 'post') or CHANNEL_PAGE_RECEIVES
+ * (kind 'receive') dispatched on `document`, `detail` a string: the JSON of one or more RawRecords joined by
+ * commas, without the enclosing brackets, so that the relay can splice it into its batch without parsing
+ * it. Both kinds are recorded in the MAIN world; encoded once, serialized once.
  */
 export type PageToRelayDetail = string;
-/** relay -> page: CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this. */
-export type RelayToPage = { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig };
+/**
+ * relay -> page: CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this. 'flush': send the
+ * queued delivery records now, synchronously (the page is going away).
+ */
+export type RelayToPage =
+  | { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig }
+  | { v: typeof MESSAGES_VERSION; type: 'flush' };
 
 // ---------------------------------------------------------------- hop 2: relay <-> background (Port PORT_CAPTURE)
 export type RelayToBackground =

@@ -1,0 +1,94 @@
+/**
+ * MAIN-world delivery recorder: a capture-phase `message` listener on `window`, registered at
+ * document_start before any page script (page listeners that stop propagation hide nothing).
+ *
+ * It runs in the page's own world on purpose: the page deserializes `event.data` there anyway and the
+ * browser keeps the result on the event, so reading it first costs the page nothing; an isolated-world
+ * listener paid a second structured-clone deserialization per message. The record (event.origin, the
+ * frame URL, the relation of event.source, transfer count, the data) is serialized once, on the spot,
+ * before any page listener can touch the data; the outbox batches the strings. Every platform function
+ * used is captured here, before the page can replace it.
+ */
+import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
+import { dataJson } from './serialize.ts';
+import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
+
+const getDesc = Object.getOwnPropertyDescriptor;
+const apply = Reflect.apply;
+const stringify = JSON.stringify;
+
+const getter = (proto: object | undefined, prop: string): ((this: unknown) => unknown) | undefined => {
+  const d = proto && getDesc(proto, prop);
+  return d?.get as ((this: unknown) => unknown) | undefined;
+};
+
+export function installReceiver(
+  win: Window & typeof globalThis,
+  config: () => CaptureConfig,
+  now: () => number,
+  sink: (json: string) => void,
+): void {
+  const proto = win.MessageEvent.prototype;
+  const getData = getter(proto, 'data');
+  const getOrigin = getter(proto, 'origin');
+  const getSource = getter(proto, 'source');
+  const getPorts = getter(proto, 'ports');
+  const getParent = getter(win, 'parent') ?? getter(Object.getPrototypeOf(win), 'parent');
+  const getOpener = getter(win, 'opener') ?? getter(Object.getPrototypeOf(win), 'opener');
+  const getLength = getter(win, 'length') ?? getter(Object.getPrototypeOf(win), 'length');
+  const getHref = getter(win.Location?.prototype, 'href') ?? getDesc(win.location, 'href')?.get;
+  const loc = win.location;
+  const listen = win.addEventListener;
+  if (!getData || !getOrigin || !getSource) return;
+
+  // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its
+  // relation across navigations; a removed child frame sends nothing more.
+  let lastSource: unknown = undefined;
+  let lastRelation: WindowRelation | undefined;
+  const relationOf = (s: unknown): WindowRelation | undefined => {
+    if (s === null || s === undefined) return undefined;
+    if (s === lastSource) return lastRelation;
+    let r: WindowRelation = 'other';
+    try {
+      if (s === win) r = 'self';
+      else if (getParent && s === apply(getParent, win, [])) r = 'parent';
+      else if (getOpener && s === apply(getOpener, win, [])) r = 'opener';
+      else {
+        const n = getLength ? (apply(getLength, win, []) as number) : 0;
+        for (let i = 0; i < n; i++) if ((win as unknown as Record<number, unknown>)[i] === s) { r = 'child'; break; }
+      }
+    } catch { /* keep 'other' */ }
+    lastSource = s;
+    lastRelation = r;
+    return r;
+  };
+
+  // The frame URL as JSON, re-serialized only when it changes (pushState, fragment).
+  let href = '';
+  let hrefJson = '""';
+
+  // A plain Event named 'message' has no MessageEvent fields: read as the isolated world did (undefined, '').
+  const read = (g: ((this: unknown) => unknown) | undefined, e: Event): unknown => {
+    try { return g ? apply(g, e, []) : undefined; } catch { return undefined; }
+  };
+
+  const onMessage = (e: Event) => {
+    try {
+      const cfg = config();
+      if (cfg.paused) return;
+      const time = now();
+      const data = read(getData, e);
+      const d = dataJson(data, isSvcEmbed(data) ? cfg.maxBytes : Math.min(cfg.maxBytes, FOREIGN_MAX_BYTES));
+      const h = getHref ? String(apply(getHref, loc, [])) : String(loc.href);
+      if (h !== href) { href = h; hrefJson = stringify(h); }
+      let json = '{"time":' + time + ',"kind":"receive","frameUrl":' + hrefJson + ',"origin":' + stringify(String(read(getOrigin, e) ?? ''));
+      const from = relationOf(read(getSource, e));
+      if (from) json += ',"from":"' + from + '"';
+      if (d.originalSize !== undefined) json += ',"originalSize":' + d.originalSize;
+      const ports = read(getPorts, e) as ArrayLike<unknown> | null | undefined;
+      if (ports && ports.length) json += ',"transfer":' + ports.length;
+      sink(json + ',"data":' + d.json + '}');
+    } catch { /* never disturb the page */ }
+  };
+  apply(listen, win, ['message', onMessage, true]);
+}

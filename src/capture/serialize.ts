@@ -1,0 +1,77 @@
+/**
+ * One message's data as JSON text for a capture record, serialized once.
+ *
+ * Fast path: a cheap structural check (own enumerable keys of plain objects and dense plain arrays; strings,
+ * booleans, finite non -0 numbers, null; no `$ei` key, no repeated object, depth <= 64) proves that the
+ * capture encoding (protocol/encoding.ts) would keep the value as it is; then `JSON.stringify` alone gives
+ * the record's text. The check walks keys, not bytes: a 10 KB string costs one `typeof`. Anything else, or
+ * JSON text over the size cap, goes through the full encoder (tagged values, references, truncation).
+ * The natives are captured when the module loads (document_start, before any page script), and a page that
+ * puts a `toJSON` on Object/Array prototypes only loses the fast path.
+ */
+import { encode } from '../protocol/encoding.ts';
+
+const TAG = '$ei';
+const stringify = JSON.stringify;
+const getProto = Object.getPrototypeOf;
+const keysOf = Object.keys;
+const isArray = Array.isArray;
+const OBJ = Object.prototype;
+const ARR = Array.prototype;
+const MAX_DEPTH = 64;
+
+export interface DataJson {
+  /** JSON text of the encoded data. */
+  json: string;
+  /** Set when the data was over the cap and is kept truncated: its encoded size. */
+  originalSize?: number;
+}
+
+// Objects met on the current walk (a repeated one takes the full encoder, which writes a Ref).
+const seen = new Set<object>();
+
+function plain(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string': case 'boolean': return true;
+    case 'number': return v - v === 0 && (v !== 0 || 1 / v > 0);
+    case 'object': break;
+    default: return false;
+  }
+  if (v === null) return true;
+  if (depth > MAX_DEPTH || seen.has(v as object)) return false;
+  seen.add(v as object);
+  if (isArray(v)) {
+    if (getProto(v) !== ARR) return false;
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !plain(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (getProto(v) !== OBJ) return false;
+  const keys = keysOf(v as object);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k === TAG || !plain((v as Record<string, unknown>)[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+/** Never throws. `maxBytes`: cap of the encoded size (UTF-16 units of JSON, as encoding.ts counts). */
+export function dataJson(data: unknown, maxBytes: number): DataJson {
+  try {
+    let ok = false;
+    try {
+      ok = (OBJ as { toJSON?: unknown }).toJSON === undefined && (ARR as { toJSON?: unknown }).toJSON === undefined && plain(data, 0);
+    } finally {
+      seen.clear();
+    }
+    if (ok) {
+      const json = stringify(data);
+      if (json.length <= maxBytes) return { json };
+    }
+  } catch { /* a getter threw or a proxy refused: take the careful path */ }
+  const enc = encode(data, { maxBytes });
+  let json: string | undefined;
+  try { json = stringify(enc.value); } catch { /* impossible for encoded values; keep a marker */ }
+  const out: DataJson = { json: json ?? '{"$ei":"Unknown","kind":"Unreadable"}' };
+  if (enc.truncated) out.originalSize = enc.size;
+  return out;
+}
