@@ -14,7 +14,7 @@
  *   -term           negation
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { plainEntries, tagOf } from '../protocol/encoding.ts';
+import { plainEntries, TAG, tagOf } from '../protocol/encoding.ts';
 
 export type Direction = 'event' | 'action';
 export type TimeBase = 'ready' | 'first';
@@ -175,11 +175,14 @@ function getPath(root: unknown, path: string[]): unknown {
   for (const key of path) {
     if (cur === null || typeof cur !== 'object') return undefined;
     if (Array.isArray(cur)) { cur = cur[Number(key)]; continue; }
-    const tag = tagOf(cur);
-    if (tag && tag !== 'Object') return undefined;
-    const entries = plainEntries(cur);
-    if (!Object.prototype.hasOwnProperty.call(entries, key)) return undefined;
-    cur = entries[key];
+    let o = cur as Record<string, unknown>;
+    const tag = o[TAG];
+    if (tag !== undefined) {
+      if (tag !== 'Object') return undefined; // an encoded Date, Map…: no fields to walk into
+      o = (o.v ?? {}) as Record<string, unknown>;
+    }
+    if (!Object.prototype.hasOwnProperty.call(o, key)) return undefined;
+    cur = o[key];
   }
   return cur;
 }
@@ -213,13 +216,15 @@ function valueText(v: unknown): string {
   try { return (JSON.stringify(v) ?? '').toLowerCase(); } catch { return ''; }
 }
 
-type CompiledTerm = SearchTerm & { get?: (r: ClassifiedRecord) => unknown; list: boolean };
+type CompiledTerm = SearchTerm & { get?: (r: ClassifiedRecord) => unknown; list: boolean; re?: RegExp };
 
 function matchTerm(r: ClassifiedRecord, t: CompiledTerm, text: () => string): boolean {
   if (!t.get) return text().includes(t.value);
   const v = t.get(r);
   if (v === undefined) return false;
   if (t.value === '') return true;
+  // A string field: a case-insensitive regexp, compiled once per search, instead of lower-casing every value.
+  if (typeof v === 'string' && t.re && !t.cmp) return t.re.test(v);
   if (!t.cmp && !(t.list && Array.isArray(v))) return valueText(v).includes(t.value);
   const values = t.list && Array.isArray(v) ? v : [v];
   for (const one of values) {
@@ -248,7 +253,7 @@ export function compileFilter(f: FilterState): Predicate {
   const frames = f.frames.length ? new Set(f.frames) : null;
   const origins = f.origins.length ? new Set(f.origins) : null;
   const terms: CompiledTerm[] = parseSearch(f.search).map((t) => (t.field === undefined ? { ...t, list: false }
-    : { ...t, get: fieldAccessor(t.field), list: !!RECORD_FIELDS[t.field.toLowerCase()] }));
+    : { ...t, get: fieldAccessor(t.field), list: !!RECORD_FIELDS[t.field.toLowerCase()], re: new RegExp(t.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }));
   const showForeign = f.showForeign;
   return (r, m, text) => {
     if (r.navigation) { if (verdicts || sevMask) return false; } // a frame navigation: no verdict of its own
