@@ -4,7 +4,8 @@
  * Posted from the isolated world: the page's hooks do not see it, so the relay records it itself
  * (`injected: true`); the delivery is recorded by the receiving frame as usual.
  */
-import { decode, encode } from '../protocol/encoding.ts';
+import { encode } from '../protocol/encoding.ts';
+import { decode } from '../protocol/decode.ts';
 import type { BackgroundToRelay, RawRecord } from '../shared/messages.ts';
 import { errorText } from './observe.ts';
 

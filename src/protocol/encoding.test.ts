@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, typeName, TAG } from './encoding.ts';
+import { encode, typeName, TAG } from './encoding.ts';
+import { decode } from './decode.ts';
 
 describe('encode: values JSON cannot carry', () => {
   const cyclic: any = { name: 'root', list: [1] };

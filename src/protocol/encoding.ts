@@ -1,5 +1,5 @@
 /**
- * The capture encoding: turns any structured-clone value into a JSON-safe value, and back.
+ * The capture encoding: turns any structured-clone value into a JSON-safe value (decode.ts turns it back).
  *
  * Plain JSON values (null, booleans, finite numbers, strings, arrays, plain objects) are kept as they are.
  * Everything else becomes a tagged object `{"$ei": <Tag>, ...}` (docs/capture-format.md lists every tag):
@@ -9,6 +9,8 @@
  *   and a value over the size cap (Truncated).
  * Pure and total: never throws, whatever it is given.
  */
+import { bytesToBase64 } from './base64.ts';
+
 export const TAG = '$ei';
 
 export type EncodedTag =
@@ -31,33 +33,6 @@ export interface Encoded {
 
 export const DEFAULT_MAX_BYTES = 1_000_000;
 const PREVIEW_CHARS = 2_000;
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-export function bytesToBase64(bytes: Uint8Array): string {
-  let out = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
-  }
-  if (i < bytes.length) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8);
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + '=';
-  }
-  return out;
-}
-export function base64ToBytes(b64: string): Uint8Array {
-  const clean = b64.replace(/=+$/, '');
-  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-  let bits = 0, acc = 0, j = 0;
-  for (const ch of clean) {
-    const v = B64.indexOf(ch);
-    if (v < 0) continue;
-    acc = (acc << 6) | v; bits += 6;
-    if (bits >= 8) { bits -= 8; out[j++] = (acc >> bits) & 255; }
-  }
-  return out.subarray(0, j);
-}
 
 const toStringTag = (v: object): string => {
   try { return Object.prototype.toString.call(v).slice(8, -1); } catch { return 'Object'; }
@@ -319,65 +294,3 @@ export function plainEntries(v: unknown): Record<string, unknown> {
   if (tag === 'Object') return ((v as Record<string, unknown>).v ?? {}) as Record<string, unknown>;
   return v as Record<string, unknown>;
 }
-
-/** Rebuild real values from an encoded one (for replaying captured messages). Never throws. */
-export function decode(v: unknown): unknown {
-  const root = { value: undefined as unknown };
-  const refs: Array<[Record<string, unknown> | unknown[], string | number, string]> = [];
-  const byPath = new Map<string, unknown>();
-  const dec = (x: unknown, path: string): unknown => {
-    if (x === null || typeof x !== 'object') return x;
-    if (Array.isArray(x)) {
-      const out: unknown[] = [];
-      byPath.set(path, out);
-      x.forEach((item, i) => {
-        const r = dec(item, `${path}[${i}]`);
-        if (isRef(item)) refs.push([out, i, String((item as Record<string, unknown>).path)]);
-        out.push(r);
-      });
-      return out;
-    }
-    const e = x as Record<string, unknown>;
-    const tag = tagOf(e);
-    try {
-      switch (tag) {
-        case undefined: case 'Object': {
-          const src = tag === 'Object' ? (e.v as Record<string, unknown>) : e;
-          const out: Record<string, unknown> = {};
-          byPath.set(path, out);
-          for (const [k, val] of Object.entries(src ?? {})) {
-            out[k] = dec(val, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`);
-            if (isRef(val)) refs.push([out, k, String((val as Record<string, unknown>).path)]);
-          }
-          return out;
-        }
-        case 'undefined': return undefined;
-        case 'Number': return e.v === '-0' ? -0 : Number(e.v);
-        case 'BigInt': return BigInt(String(e.v));
-        case 'Date': return new Date(String(e.v));
-        case 'RegExp': return new RegExp(String(e.source), String(e.flags));
-        case 'Map': { const m = new Map(); byPath.set(path, m); (e.v as unknown[][]).forEach(([k, val], i) => m.set(dec(k, `${path}.<key ${i}>`), dec(val, `${path}.<value ${i}>`))); return m; }
-        case 'Set': { const s = new Set(); byPath.set(path, s); (e.v as unknown[]).forEach((item, i) => s.add(dec(item, `${path}.<item ${i}>`))); return s; }
-        case 'ArrayBuffer': return base64ToBytes(String(e.v)).slice().buffer;
-        case 'TypedArray': {
-          const bytes = base64ToBytes(String(e.v)).slice();
-          const Ctor = (globalThis as Record<string, unknown>)[String(e.kind)] as (new (b: ArrayBuffer) => unknown) | undefined;
-          if (e.kind === 'DataView') return new DataView(bytes.buffer);
-          return typeof Ctor === 'function' ? new Ctor(bytes.buffer) : bytes;
-        }
-        case 'Error': { const err = new Error(String(e.message)); err.name = String(e.name); return err; }
-        case 'Ref': return undefined; // patched below
-        default: return e; // Blob, Unknown, Truncated, Symbol, Function: kept as their description
-      }
-    } catch {
-      return e;
-    }
-  };
-  root.value = dec(v, '$');
-  for (const [holder, key, path] of refs) {
-    const target = byPath.get(path);
-    (holder as Record<string | number, unknown>)[key] = target;
-  }
-  return root.value;
-}
-const isRef = (x: unknown) => tagOf(x) === 'Ref';

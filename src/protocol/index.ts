@@ -6,6 +6,8 @@ export * from './catalog.ts';
 export type * from './types.ts';
 export * from './record.ts';
 export * from './encoding.ts';
+export * from './decode.ts';
+export * from './base64.ts';
 export * from './classify.ts';
 export * from './session.ts';
 export * from './capture.ts';

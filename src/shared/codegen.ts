@@ -3,7 +3,7 @@
  * rules (actions to the iframe content window with the tenant origin, never `*`; one `message` listener that
  * checks origin, source marker and direction). Pure.
  */
-import { decode } from '../protocol/encoding.ts';
+import { decode } from '../protocol/decode.ts';
 import { specOf } from '../protocol/catalog.ts';
 
 const q = (s: string) => JSON.stringify(s);

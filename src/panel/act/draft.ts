@@ -4,7 +4,7 @@
  */
 import { ACTION_TYPES, EVENT_TYPES, specOf, SURFACES, type Surface } from '../../protocol/catalog.ts';
 import { classify, type Issue } from '../../protocol/classify.ts';
-import { decode } from '../../protocol/encoding.ts';
+import { decode } from '../../protocol/decode.ts';
 import { envelope, formFields, formValuesFromPayload, mergeExtraFields, payloadFromForm, surfacesFor } from '../../shared/composer.ts';
 
 export type Side = 'action' | 'event';
