@@ -57,12 +57,22 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     ],
   });
   let extensionId: string | undefined;
+  // The extension's service worker, alive: after it was stopped the old target can linger detached for a moment,
+  // and the new one appears when something (a content script reconnecting, a panel) wakes it.
   const worker = async () => {
-    const target = await browser.waitForTarget(
-      (t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
-    const w = await target.worker();
-    if (!w) throw new Error('extension service worker not reachable');
-    return w;
+    const deadline = Date.now() + 15_000;
+    let lastError: unknown;
+    while (Date.now() < deadline) {
+      const targets = browser.targets().filter((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'));
+      const target = targets.at(-1) ?? await browser.waitForTarget(
+        (t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: Math.max(1, deadline - Date.now()) }).catch(() => null);
+      const w = target ? await target.worker().catch(() => null) : null;
+      if (w) {
+        try { await w.evaluate(() => true); return w; } catch (err) { lastError = err; }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`extension service worker not reachable${lastError ? `: ${(lastError as Error).message}` : ''}`);
   };
   if (ext) {
     const w = await worker();
