@@ -10,7 +10,7 @@ import { PORT_CAPTURE, PORT_PANEL, type ClassifiedRecord, type TabState } from '
 import type { CaptureFile } from '../protocol/record.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
-import { forget, navigationRecord, addRecords, onTab, persist, pushConfig, publishState, settings, setFrame, snapshot, topDocument, toPanels } from './tabs.ts';
+import { forget, navigationRecord, addRecords, onTab, persist, pushConfig, publishState, settings, setFrame, setMaxBytes, snapshot, topDocument, toPanels } from './tabs.ts';
 import { listTabIds } from './db.ts';
 
 const api: typeof chrome = (globalThis as { browser?: typeof chrome }).browser ?? chrome;
@@ -35,7 +35,7 @@ api.webNavigation?.onCommitted.addListener((d) => {
 
 api.tabs?.onRemoved.addListener((tabId) => { void forget(tabId); });
 
-// Settings that apply to every tab (no UI yet): chrome.storage.local `settings` = {maxBytes}.
+// Settings that apply to every tab: chrome.storage.local `settings` = {maxBytes} (set from the panel's Limits).
 void api.storage?.local.get('settings').then((v) => {
   const s = (v as { settings?: { maxBytes?: number } }).settings;
   if (s?.maxBytes && Number.isFinite(s.maxBytes)) settings.maxBytes = s.maxBytes;
@@ -75,9 +75,6 @@ const inspector: EmbedInspectorApi = {
     await persist(ctx);
     return { ...ctx.log.state };
   }),
-  async setMaxBytes(maxBytes) {
-    settings.maxBytes = maxBytes;
-    await api.storage?.local.set({ settings: { maxBytes } });
-  },
+  setMaxBytes,
 };
 (globalThis as { embedInspector?: EmbedInspectorApi }).embedInspector = inspector;

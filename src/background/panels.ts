@@ -1,6 +1,6 @@
 /** The panel hop: snapshot then live records; options; tenant origin; sends routed to a frame's relay. */
 import { MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type PanelToBackground } from '../shared/messages.ts';
-import { onTab, persist, publishState, pushConfig, snapshot, toPanels, type TabCtx } from './tabs.ts';
+import { onTab, persist, publishState, pushConfig, setMaxBytes, snapshot, toPanels, type TabCtx } from './tabs.ts';
 import { pendingSends } from './relays.ts';
 import { originOfUrl } from './pairing.ts';
 
@@ -42,6 +42,7 @@ export function onPanelPort(port: Port): void {
           if (o.paused !== undefined) s.paused = !!o.paused;
           let removed: number[] = [];
           if (o.maxRecords !== undefined && Number.isFinite(o.maxRecords)) removed = ctx.log.setMaxRecords(o.maxRecords);
+          if (o.maxBytes !== undefined && Number.isFinite(o.maxBytes)) await setMaxBytes(o.maxBytes);
           pushConfig(ctx);
           if (removed.length) toPanels(ctx, snapshot(ctx)); else publishState(ctx);
           await persist(ctx);

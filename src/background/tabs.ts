@@ -27,6 +27,17 @@ export interface TabCtx {
 }
 
 export const settings = { maxBytes: DEFAULT_MAX_BYTES };
+/** Smallest size cap accepted: below it even an envelope would not fit. */
+export const MIN_MAX_BYTES = 1024;
+const storageApi = () => ((globalThis as { browser?: typeof chrome }).browser ?? (globalThis as { chrome?: typeof chrome }).chrome)?.storage;
+
+/** Set the size cap of one captured message for the whole extension (chrome.storage.local `settings`). */
+export async function setMaxBytes(maxBytes: number): Promise<void> {
+  settings.maxBytes = Math.max(MIN_MAX_BYTES, Math.floor(maxBytes));
+  await storageApi()?.local.set({ settings: { maxBytes: settings.maxBytes } }).catch(() => {});
+  // Every tab's frames get the new cap.
+  for (const p of contexts.values()) void p.then((ctx) => pushConfig(ctx), () => {});
+}
 const contexts = new Map<number, Promise<TabCtx>>();
 const MAX_DOCS = 500;
 
@@ -111,10 +122,14 @@ export function toPanels(ctx: TabCtx, msg: BackgroundToPanel): void {
   for (const p of ctx.panels) { try { p.postMessage(msg); } catch { ctx.panels.delete(p); } }
 }
 export function snapshot(ctx: TabCtx): BackgroundToPanel {
-  return { v: MESSAGES_VERSION, type: 'snapshot', state: { ...ctx.log.state }, records: [...ctx.log.records.values()] };
+  return { v: MESSAGES_VERSION, type: 'snapshot', state: panelState(ctx), records: [...ctx.log.records.values()] };
 }
 export function publishState(ctx: TabCtx): void {
-  toPanels(ctx, { v: MESSAGES_VERSION, type: 'state', state: { ...ctx.log.state } });
+  toPanels(ctx, { v: MESSAGES_VERSION, type: 'state', state: panelState(ctx) });
+}
+/** The tab's state as panels see it, with the extension-wide size cap. */
+function panelState(ctx: TabCtx): TabState {
+  return { ...ctx.log.state, maxBytes: settings.maxBytes };
 }
 
 export function configOf(state: TabState): CaptureConfig {

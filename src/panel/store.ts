@@ -32,6 +32,7 @@ export interface StoreOptions {
 
 /** Records within this window after an action count as "the events that followed it". */
 export const FOLLOW_WINDOW_MS = 10_000;
+/** The store trims in steps (a trim re-builds the view): up to this many records over the bound, at most a tenth of it. */
 const TRIM_SLACK = 2_000;
 
 export const defaultSchedule = (fn: () => void) => {
@@ -145,7 +146,7 @@ export class PanelStore {
       updated ||= res !== 'none';
       refilter ||= res === 'membership';
     }
-    if (this.records.length > this.state.maxRecords + TRIM_SLACK) { this.trim(); return; }
+    if (this.records.length > this.state.maxRecords + Math.min(TRIM_SLACK, Math.ceil(this.state.maxRecords / 10))) { this.trim(); return; }
     if (refilter) { this.refilter(); this.emit({ view: true, state: true, selection: true }); return; }
     this.emit(updated ? { appended: this.view.length - before, selection: true } : { appended: this.view.length - before });
   }

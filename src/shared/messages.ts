@@ -110,13 +110,15 @@ export interface TabState {
   /** Records captured since the log started (held + dropped). */
   total?: number;
   maxRecords: number;
+  /** Size cap of one captured message, in bytes of encoded data (a setting of the whole extension). */
+  maxBytes?: number;
   pageUrl: string | null;
 }
 export type PanelToBackground =
   | { v: typeof MESSAGES_VERSION; type: 'subscribe'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'clear'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'set-tenant-origin'; tabId: number; origin: string | null }
-  | { v: typeof MESSAGES_VERSION; type: 'set-options'; tabId: number; options: Partial<Pick<TabState, 'preserveLog' | 'receiveOnly' | 'paused' | 'maxRecords'>> }
+  | { v: typeof MESSAGES_VERSION; type: 'set-options'; tabId: number; options: Partial<Pick<TabState, 'preserveLog' | 'receiveOnly' | 'paused' | 'maxRecords' | 'maxBytes'>> }
   /** `data` is in the capture encoding (encoding.ts): the port carries JSON only. */
   | { v: typeof MESSAGES_VERSION; type: 'send'; tabId: number; id: string; from: 'host' | 'embed'; frameUrl?: string; data: unknown; targetOrigin: string };
 export type BackgroundToPanel =

@@ -7,6 +7,7 @@ import { createSignal, Show, type JSX } from 'solid-js';
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { formatDuration, plural } from '../format.ts';
+import { Limits } from './Limits.tsx';
 
 export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: JSX.Element }) {
   const { store, sig } = p;
@@ -26,6 +27,7 @@ export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: 
       <label class="check" title="Record only message events (receives), not postMessage calls: the page's own sending code is left untouched">
         <input type="checkbox" checked={st().receiveOnly} disabled={!live()} onChange={(e) => store.command({ type: 'set-options', options: { receiveOnly: e.currentTarget.checked } })} /> Receive only
       </label>
+      <Limits store={store} sig={sig} disabled={() => !live()} />
       <span class="sep" aria-hidden="true" />
       <TenantOrigin store={store} sig={sig} />
       <span class="sep" aria-hidden="true" />

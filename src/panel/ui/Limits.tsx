@@ -1,0 +1,33 @@
+/**
+ * Buffer limits: how many messages the tab's log keeps (the oldest are dropped past it, and counted) and the
+ * size cap of one captured message (a larger one is kept truncated, with its original size).
+ */
+import type { PanelStore } from '../store.ts';
+import type { PanelSignals } from './bridge.ts';
+
+export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
+  const st = () => { p.sig.state(); return p.store.state; };
+  const apply = (key: 'maxRecords' | 'maxBytes', raw: string, scale = 1) => {
+    const n = Math.floor(Number(raw) * scale);
+    if (!Number.isFinite(n) || n <= 0) return;
+    p.store.command({ type: 'set-options', options: { [key]: n } });
+  };
+  const onKey = (e: KeyboardEvent) => { if (e.key === 'Enter') (e.currentTarget as HTMLInputElement).blur(); };
+  return (
+    <details class="limits">
+      <summary class="tool" title="How much the log keeps">⚙ Limits</summary>
+      <div class="limits-pop" role="group" aria-label="Buffer limits">
+        <label>Keep at most
+          <input class="lim-records" type="number" min="100" step="1000" disabled={p.disabled()} value={st().maxRecords}
+            onChange={(e) => apply('maxRecords', e.currentTarget.value)} onKeyDown={onKey} /> messages
+        </label>
+        <p class="muted">Older messages are dropped past it, and counted in “dropped”.</p>
+        <label>Cap one message at
+          <input class="lim-kb" type="number" min="1" step="100" disabled={p.disabled()} value={Math.round((st().maxBytes ?? 1_000_000) / 1000)}
+            onChange={(e) => apply('maxBytes', e.currentTarget.value, 1000)} onKeyDown={onKey} /> KB
+        </label>
+        <p class="muted">A larger message is kept truncated, with its original size (applies to the whole extension).</p>
+      </div>
+    </details>
+  );
+}

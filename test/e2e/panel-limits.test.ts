@@ -1,0 +1,65 @@
+// Buffer limits from the panel: the log keeps at most N messages (the rest dropped, and counted where the user
+// sees it), and a message over the size cap is kept truncated with its original size — never dropped silently.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type { Launched } from '../../src/shared/chromium.ts';
+import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import { launchWithExtension, tabIdOf, sleep } from '../helpers/capture.ts';
+
+const HOST = `<!doctype html><script>
+  const env = (i, extra) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '/p/' + i, ...extra }, timestamp: Date.now() });
+  window.flood = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage(env(i), '{{EMBED}}'); };
+  window.big = (bytes) => document.querySelector('iframe').contentWindow.postMessage(env('big', { blob: 'x'.repeat(bytes) }), '{{EMBED}}');
+</script><iframe src="{{EMBED}}/embed/dashboard/limits"></iframe>`;
+
+describe('buffer limits set in the panel', () => {
+  let srv: TwoOrigins;
+  let l: Launched;
+  let page: Page;
+  let panel: Page;
+  const store = <T>(fn: string) => panel.evaluate(`(() => { const s = window.__embedInspector.store; return ${fn}; })()`) as Promise<T>;
+
+  beforeAll(async () => {
+    srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/limits': '<!doctype html><p>embed</p>' });
+    l = await launchWithExtension();
+    page = await l.browser.newPage();
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
+    const tabId = await tabIdOf(l, page);
+    panel = await l.browser.newPage();
+    await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
+    await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected', { timeout: 10_000 });
+  });
+  afterAll(async () => { await l?.close(); await srv?.close(); });
+
+  async function setLimit(selector: string, value: string) {
+    if (!(await panel.$eval('.limits', (d) => (d as HTMLDetailsElement).open))) await panel.click('.limits > summary');
+    await panel.$eval(selector, (el) => { (el as HTMLInputElement).select(); });
+    await panel.type(selector, value);
+    await panel.keyboard.press('Enter');
+  }
+
+  it('keeps at most N messages and shows how many were dropped', async () => {
+    await setLimit('.lim-records', '100');
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxRecords === 100, { timeout: 5_000 });
+    await page.evaluate(() => (window as any).flood(300)); // 300 posts + 300 deliveries
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.dropped >= 500, { timeout: 15_000 });
+    await sleep(300);
+    expect(await store<number>('s.records.length')).toBeLessThanOrEqual(110); // the panel trims in steps of a tenth
+    const chip = await panel.$eval('.cnt.dropped', (e) => e.textContent);
+    expect(Number(chip!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(500);
+    // the newest are the ones kept
+    expect(await store<string>('s.records.at(-1).data.payload.path')).toBe('/p/299');
+  });
+
+  it('keeps a message over the size cap truncated, with its original size', async () => {
+    await setLimit('.lim-kb', '2');
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxBytes === 2000, { timeout: 5_000 });
+    await sleep(200); // the new cap reaches the page's frames
+    await page.evaluate(() => (window as any).big(20_000));
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.records.some((r: any) => r.originalSize > 20_000 && r.kind === 'post'), { timeout: 10_000 });
+    const rec = await store<any>('s.records.find((r) => r.originalSize > 20000 && r.kind === "post")');
+    expect(rec.data.$ei).toBe('Truncated');
+    expect(rec.data.type).toBe('svc:action:navigate'); // the envelope is kept: still classifiable
+    expect(rec.verdict).not.toBe('foreign');
+  });
+});
