@@ -35,7 +35,7 @@ export function Timeline(props: TimelineProps) {
     get count() { return count(); },
     getScrollElement: () => scrollEl,
     estimateSize: () => ROW_H,
-    overscan: 10,
+    overscan: 4,
   });
 
   // ---- live tail
