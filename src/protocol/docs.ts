@@ -28,7 +28,7 @@ export function rulesMarkdown(): string {
     '',
     '## Sessions',
     '',
-    'Session rules run over the stream in capture order, one session per embed (keyed by the embed\'s origin: events by the origin they come from, actions by the origin they are posted to). Each message is counted once, at its first observation: the delivery of a post already seen (`pairedWith`, or the same type, direction and timestamp) is skipped. A navigation of the embed frame starts a new session; a top-level navigation ends them all.',
+    'Session rules run over the stream in capture order, one session per embed (keyed by the embed\'s origin: events by the origin they come from, actions by the origin they are posted to). Each message is counted once, at its first observation: when the post and its delivery are both in the stream, whichever comes second (it names the first in `pairedWith`, or has the same type, direction and timestamp) is skipped. A navigation of the embed frame starts a new session; a top-level navigation ends them all.',
     '',
     '## Leniency where the spec is silent',
     '',
