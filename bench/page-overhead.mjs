@@ -4,7 +4,7 @@
 //   per message: time from the first post to the last delivery / n (paired ratio with/without)
 //   sender loop: the sender's own loop time (paired ratio)
 //   capture lag: last delivery → the last record stored by the extension
-// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3]   (npm run bench runs it; build first)
+// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3] [--fresh]   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +17,11 @@ const EXT = join(root, 'dist/chrome');
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
-export const HOST = (embed) => `<!doctype html><script>
+// Default: one envelope mutated between posts. The capture serializes posts at the end of the posting task, so
+// every post is then recorded with the last envelope and none pairs with its delivery. `--fresh`: a new
+// envelope per post (as SDKs do): posts pair with their deliveries.
+export const HOST = (embed, fresh = false) => `<!doctype html><script>
+  const FRESH = ${fresh};
   const envelope = (size) => {
     const e = { source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '' }, timestamp: Date.now() };
     e.payload.path = '/'.padEnd(Math.max(1, size - JSON.stringify(e).length), 'x');
@@ -37,7 +41,8 @@ export const HOST = (embed) => `<!doctype html><script>
     setTimeout(() => {
       const m = envelope(size);
       t0 = now();
-      for (let i = 0; i < n; i++) { m.timestamp = i; w.postMessage(m, '${embed}'); }
+      if (FRESH) for (let i = 0; i < n; i++) w.postMessage({ ...m, timestamp: i }, '${embed}');
+      else for (let i = 0; i < n; i++) { m.timestamp = i; w.postMessage(m, '${embed}'); }
       loop = now() - t0;
     }, 50);
   });
@@ -52,7 +57,8 @@ export const HOST = (embed) => `<!doctype html><script>
   });
 </script><iframe src="${embed}/embed/dashboard/bench"></iframe>`;
 
-export const EMBED = (host) => `<!doctype html><script>
+export const EMBED = (host, fresh = false) => `<!doctype html><script>
+  const FRESH = ${fresh};
   const now = () => performance.timeOrigin + performance.now();
   let want = 0, got = 0;
   addEventListener('message', (e) => {
@@ -64,7 +70,8 @@ export const EMBED = (host) => `<!doctype html><script>
         const e = { source: 'svc-embed', direction: 'event', type: 'svc:event:view', surface: 'dashboard', payload: { surface: 'dashboard', path: '' }, timestamp: Date.now() };
         e.payload.path = '/'.padEnd(Math.max(1, d.size - JSON.stringify(e).length), 'x');
         const t0 = now();
-        for (let i = 0; i < d.n; i++) { e.timestamp = i; parent.postMessage(e, '${host}'); }
+        if (FRESH) for (let i = 0; i < d.n; i++) parent.postMessage({ ...e, timestamp: i }, '${host}');
+        else for (let i = 0; i < d.n; i++) { e.timestamp = i; parent.postMessage(e, '${host}'); }
         const loop = now() - t0;
         parent.postMessage({ bench: 'stats', t0, loop }, '${host}');
       }, 50);
@@ -131,17 +138,17 @@ async function once(b, url, dir, n, size, log = console.log) {
 }
 
 /** Run the benchmark; prints a table and returns the figures. */
-export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], log = console.log } = {}) {
+export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], fresh = false, log = console.log } = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome missing: run npm run build');
   const h = await serve('127.0.0.1');
   const e = await serve('localhost');
-  h.set(HOST(e.origin));
-  e.set(EMBED(h.origin));
+  h.set(HOST(e.origin, fresh));
+  e.set(EMBED(h.origin, fresh));
   const plain = await launch(false);
   const ext = await launch(true);
   const results = [];
   try {
-    log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites)`);
+    log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post (--fresh)' : 'one envelope reused'}`);
     log('| direction | size | µs/msg without | µs/msg with | ratio | sender loop µs without | with | loop ratio | capture lag ms |');
     log('|---|---|---|---|---|---|---|---|---|');
     for (const dir of ['h2e', 'e2h']) {
@@ -175,5 +182,5 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? Number(process.argv[i + 1]) : d; };
-  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3) });
+  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3), fresh: process.argv.includes('--fresh') });
 }
