@@ -3,7 +3,7 @@
  * (editable), session facts (time to ready, dashboard-loaded), counts by verdict and the dropped count.
  * `actions` is a slot for further toolbar buttons (import/export, composer: issue 6).
  */
-import { createSignal, Show, type JSX } from 'solid-js';
+import { createSignal, Show, untrack, type JSX } from 'solid-js';
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { formatDuration, plural } from '../format.ts';
@@ -63,8 +63,12 @@ function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
         <button class="value link" title={`Edit the tenant origin${source() ? ` (${source()})` : ''}. Events from any other origin are reported; actions must target it.`}
           onClick={() => setEditing(true)}>{st().tenantOrigin ?? 'unknown — set it'}<Show when={source()}><span class="src-tag">{st().tenantOriginSource === 'manual' ? 'manual' : 'auto'}</span></Show></button>
       }>
-        <input class="tenant-input" aria-label="Tenant origin" placeholder="https://tenant.example.com (empty: infer)" value={st().tenantOrigin ?? ''}
-          ref={(el) => queueMicrotask(() => { el.focus(); el.select(); })}
+        <input class="tenant-input" aria-label="Tenant origin" placeholder="https://tenant.example.com (empty: infer)" 
+          ref={(el) => {
+            // Uncontrolled: live state updates must not overwrite what the user is typing.
+            el.value = untrack(() => p.store.state.tenantOrigin ?? '');
+            queueMicrotask(() => { el.focus(); el.select(); });
+          }}
           onKeyDown={(e) => { if (e.key === 'Enter') commit(e.currentTarget.value); if (e.key === 'Escape') { setEditing(false); setError(''); e.stopPropagation(); } }}
           onBlur={(e) => { if (editing()) commit(e.currentTarget.value); }} aria-invalid={!!error()} aria-describedby="tenant-error" />
         <Show when={error()}><span id="tenant-error" class="error-text" role="alert">{error()}</span></Show>
