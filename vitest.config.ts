@@ -32,6 +32,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
           fileParallelism: false,
+          // Real browsers on a 2-core machine: one retry absorbs scheduling jitter; a failure that repeats fails.
+          retry: 1,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
