@@ -14,8 +14,9 @@ import puppeteer from 'puppeteer-core';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = join(root, 'dist/chrome');
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+// The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js by npm run build).
+const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
+const FLAGS = CHROMIUM_FLAGS;
 
 // Default: one envelope mutated between posts. The capture serializes posts at the end of the posting task, so
 // every post is then recorded with the last envelope and none pairs with its delivery. `--fresh`: a new
@@ -94,7 +95,7 @@ export function serve(host, body) {
 export async function launch(withExtension) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
   const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, userDataDir,
+    executablePath: chromiumPath(), headless: true, userDataDir,
     ignoreDefaultArgs: withExtension ? ['--disable-extensions'] : undefined,
     args: [...FLAGS, ...(withExtension ? [`--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`] : [])],
   });

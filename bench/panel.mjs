@@ -9,15 +9,10 @@ import puppeteer from 'puppeteer-core';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+// The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js by npm run build).
+const { chromiumPath: chromium, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
+const FLAGS = [...CHROMIUM_FLAGS];
 
-function chromium() {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
-    .filter(Boolean).find((p) => existsSync(p));
-  if (!found) throw new Error('no Chromium found: install it or set CHROMIUM_PATH');
-  return found;
-}
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const f1 = (x) => x.toFixed(1);

@@ -9,16 +9,11 @@ import { startSandbox } from '../sandbox/server.mjs';
 const ROOT = new URL('..', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist/chrome');
 const OUT = join(ROOT, 'docs/screenshots');
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--hide-scrollbars'];
+// The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js by npm run build).
+const { chromiumPath: chromium, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
+const FLAGS = [...CHROMIUM_FLAGS, '--hide-scrollbars'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function chromium() {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
-    .filter(Boolean).find((p) => existsSync(p));
-  if (!found) throw new Error('no Chromium found: install it or set CHROMIUM_PATH');
-  return found;
-}
 
 if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome is missing: run npm run build first');
 mkdirSync(OUT, { recursive: true });

@@ -9,7 +9,8 @@
  * browser (it never dispatches such a message).
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { normalizeOrigin } from '../capture/observe.ts';
+import { resolveTargetOrigin } from '../capture/observe.ts';
+import { originOf } from '../protocol/origin.ts';
 
 export interface FrameInfo { frameId: number; parentFrameId: number; url: string }
 export type FrameTree = Map<number, FrameInfo>;
@@ -18,24 +19,13 @@ const MAX_WAITING = 20_000;
 const MAX_AGE_MS = 60_000;
 const SKEW_MS = 100;
 
-const originCache = new Map<string, string | null>();
-/** The origin of a URL (null when opaque or unparsable). Cached: the hot path sees the same few URLs. */
-export function originOfUrl(url: string | undefined): string | null {
-  if (!url) return null;
-  let o = originCache.get(url);
-  if (o !== undefined) return o;
-  try { o = new URL(url).origin; if (o === 'null') o = null; } catch { o = null; }
-  if (originCache.size > 2000) originCache.clear();
-  originCache.set(url, o);
-  return o;
-}
 const targetCache = new Map<string, string | null>();
 function wantedOrigin(targetOrigin: string, posterOrigin: string): string | null {
   if (targetOrigin === '*') return '*';
   if (targetOrigin === '/') return posterOrigin;
   let o = targetCache.get(targetOrigin);
   if (o === undefined) {
-    o = normalizeOrigin(targetOrigin, posterOrigin);
+    o = resolveTargetOrigin(targetOrigin, posterOrigin);
     if (targetCache.size > 2000) targetCache.clear();
     targetCache.set(targetOrigin, o);
   }
@@ -89,7 +79,7 @@ export function judgeDropped(post: ClassifiedRecord, frames: FrameTree): boolean
   if (wanted === '*' || wanted === null) return undefined;
   const targets = targetFrames(post, frames);
   if (!targets) return undefined;
-  const origins = targets.map((f) => originOfUrl(f.url));
+  const origins = targets.map((f) => originOf(f.url));
   if (origins.some((o) => o === null)) return undefined; // about:blank, data: … origin unknown here
   return !origins.includes(wanted);
 }

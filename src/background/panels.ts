@@ -2,7 +2,7 @@
 import { MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type PanelToBackground } from '../shared/messages.ts';
 import { onTab, persist, publishState, pushConfig, setMaxBytes, snapshot, toPanels, type TabCtx } from './tabs.ts';
 import { pendingSends } from './relays.ts';
-import { originOfUrl } from './pairing.ts';
+import { originOf } from '../protocol/origin.ts';
 
 type Port = chrome.runtime.Port;
 
@@ -72,8 +72,8 @@ function route(ctx: TabCtx, msg: Extract<PanelToBackground, { type: 'send' }>, r
     const frames = [...ctx.log.frames.values()].filter((f) => f.frameId !== 0);
     const tenant = ctx.log.state.tenantOrigin;
     const url = msg.frameUrl;
-    const f = (url ? frames.find((x) => x.url === url) ?? frames.find((x) => originOfUrl(x.url) === originOfUrl(url)) : undefined)
-      ?? (tenant ? frames.find((x) => originOfUrl(x.url) === tenant) : undefined)
+    const f = (url ? frames.find((x) => x.url === url) ?? frames.find((x) => originOf(x.url) === originOf(url)) : undefined)
+      ?? (tenant ? frames.find((x) => originOf(x.url) === tenant) : undefined)
       // Never post from an arbitrary (possibly third-party) frame: only a lone child frame is a safe guess.
       ?? (frames.length === 1 ? frames[0] : undefined);
     frameId = f?.frameId;
@@ -89,5 +89,5 @@ function route(ctx: TabCtx, msg: Extract<PanelToBackground, { type: 'send' }>, r
 function embedFrameUrl(ctx: TabCtx): string | undefined {
   const tenant = ctx.log.state.tenantOrigin;
   if (!tenant) return undefined;
-  return [...ctx.log.frames.values()].find((f) => f.parentFrameId === 0 && originOfUrl(f.url) === tenant)?.url;
+  return [...ctx.log.frames.values()].find((f) => f.parentFrameId === 0 && originOf(f.url) === tenant)?.url;
 }

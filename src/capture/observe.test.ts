@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSvcEmbed, normalizeOrigin, postTargetOrigin, transferCount } from './observe.ts';
+import { isSvcEmbed, resolveTargetOrigin, postTargetOrigin, transferCount } from './observe.ts';
 
 describe('reading a postMessage call', () => {
   const port = {} as unknown;
@@ -23,9 +23,9 @@ describe('reading a postMessage call', () => {
     expect(isSvcEmbed(new Proxy({}, { get() { throw new Error('no'); } }))).toBe(false);
   });
   it('normalises target origins as the browser compares them', () => {
-    expect(normalizeOrigin('/', 'https://me.example')).toBe('https://me.example');
-    expect(normalizeOrigin('https://A.example:443/path', 'x')).toBe('https://a.example');
-    expect(normalizeOrigin('*', 'x')).toBe('*');
-    expect(normalizeOrigin('not an origin', 'x')).toBeNull();
+    expect(resolveTargetOrigin('/', 'https://me.example')).toBe('https://me.example');
+    expect(resolveTargetOrigin('https://A.example:443/path', 'x')).toBe('https://a.example');
+    expect(resolveTargetOrigin('*', 'x')).toBe('*');
+    expect(resolveTargetOrigin('not an origin', 'x')).toBeNull();
   });
 });

@@ -3,14 +3,8 @@
 /** Foreign messages (no svc-embed marker) are kept with this smaller size cap, so noise stays cheap. */
 export const FOREIGN_MAX_BYTES = 64 * 1024;
 
-/** The svc-embed marker, checked before any other work. Never throws. */
-export function isSvcEmbed(data: unknown): boolean {
-  try {
-    return data !== null && typeof data === 'object' && (data as { source?: unknown }).source === 'svc-embed';
-  } catch {
-    return false;
-  }
-}
+/** The svc-embed marker, checked before any other work (the protocol's own check). */
+export { isSvcEmbed } from '../protocol/marker.ts';
 
 /** The target origin of a postMessage call: `(msg, targetOrigin, transfer)` or `(msg, {targetOrigin, transfer})`. */
 export function postTargetOrigin(args: unknown[]): string {
@@ -46,8 +40,8 @@ export function errorText(e: unknown): string {
   }
 }
 
-/** Normalise a target origin as the browser compares it: `*`, or the origin of the URL. null when invalid. */
-export function normalizeOrigin(targetOrigin: string, posterOrigin: string): string | null {
+/** A postMessage target origin as the browser compares it: `*`, the poster's origin for `/`, or the origin of the URL. null when invalid. */
+export function resolveTargetOrigin(targetOrigin: string, posterOrigin: string): string | null {
   if (targetOrigin === '*') return '*';
   if (targetOrigin === '/') return posterOrigin;
   try {

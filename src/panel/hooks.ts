@@ -5,7 +5,8 @@
 import type { ClassifiedRecord } from '../shared/messages.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { PanelStore } from './store.ts';
-import { classifyRecords, createFileTransport, createMemoryTransport, readCaptureFile, type PanelTransport } from './transport.ts';
+import { checkFileRecords, createFileTransport, createMemoryTransport, type PanelTransport } from './transport.ts';
+import { readCapture } from '../protocol/capture.ts';
 import { syntheticSession } from './synthetic.ts';
 import type { LiveLink } from './act/live.ts';
 import type { ActController } from './ui/act/controller.ts';
@@ -34,11 +35,11 @@ export function installHooks(store: PanelStore, useTransport: (t: PanelTransport
     load(input, name = 'loaded records') {
       if (Array.isArray(input)) {
         const classified = input.every((r) => r && typeof r === 'object' && 'verdict' in r && Array.isArray((r as ClassifiedRecord).issues));
-        const records = classified ? (input as ClassifiedRecord[]) : classifyRecords(input as CaptureRecord[], store.state.tenantOrigin);
+        const records = classified ? (input as ClassifiedRecord[]) : checkFileRecords(input as CaptureRecord[], store.state.tenantOrigin).records;
         useTransport(createMemoryTransport({ records, live: false, label: name, state: { maxRecords: Math.max(100_000, records.length) } }));
         return records.length;
       }
-      const file = readCaptureFile(input);
+      const file = readCapture(typeof input === 'string' ? JSON.parse(input) : input);
       useTransport(createFileTransport(file, name));
       return file.messages.length;
     },

@@ -7,8 +7,7 @@
  */
 import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../shared/messages.ts';
 import { MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
-import { CAPTURE_FORMAT, type CaptureFile, type CaptureRecord } from '../protocol/record.ts';
-import { classify } from '../protocol/classify.ts';
+import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { checkRecords } from '../protocol/capture.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -154,25 +153,6 @@ export function createMemoryTransport(init: { tabId?: number; state?: Partial<Ta
 }
 
 // ------------------------------------------------------------------------------------------ capture file
-/** Read a capture file (format v1) from its JSON text or parsed value; throws a readable error when it is not one. */
-export function readCaptureFile(input: string | unknown): CaptureFile {
-  const v = typeof input === 'string' ? JSON.parse(input) : input;
-  if (!v || typeof v !== 'object') throw new Error('not a capture file: not a JSON object');
-  const f = v as Partial<CaptureFile>;
-  if (f.format !== CAPTURE_FORMAT) throw new Error(`not a capture file: format is ${JSON.stringify(f.format)}, expected "${CAPTURE_FORMAT}"`);
-  if (f.version !== 1) throw new Error(`unsupported capture file version ${JSON.stringify(f.version)} (this panel reads version 1)`);
-  if (!Array.isArray(f.messages)) throw new Error('not a capture file: no messages array');
-  return f as CaptureFile;
-}
-
-/** Classify captured records against a tenant origin (the protocol's classifier). */
-export function classifyRecords(records: Array<CaptureRecord | ClassifiedRecord>, tenantOrigin: string | null): ClassifiedRecord[] {
-  return records.map((r) => {
-    const c = classify(r, { tenantOrigin });
-    return { ...r, verdict: c.verdict, issues: c.issues };
-  });
-}
-
 /**
  * Classify a whole capture as the command line does (`embed-inspector check`): stateless and session rules,
  * the tenant origin given, else inferred. Returns the records and the tenant origin used.

@@ -5,7 +5,7 @@
  *
  * Spec: "Workspace, Reports, Notifications and Embed Messaging Interface", sections Events / Action catalog.
  */
-export const SOURCE = 'svc-embed';
+export { SOURCE } from './marker.ts';
 export const DIRECTIONS = ['event', 'action'] as const;
 export const SURFACES = ['dashboard', 'app', 'chat'] as const;
 export const EVENT_PREFIX = 'svc:event:';

@@ -4,7 +4,8 @@
  * Pure and total: it never throws and never mutates its input, whatever it is given.
  */
 import type { CaptureRecord } from './record.ts';
-import { ACTION_PREFIX, ENVELOPE_FIELDS, EVENT_PREFIX, SOURCE, SURFACES, specOf, type FieldSpec, type MessageSpec } from './catalog.ts';
+import { isSvcEmbed } from './marker.ts';
+import { ACTION_PREFIX, ENVELOPE_FIELDS, EVENT_PREFIX, SURFACES, specOf, type FieldSpec, type MessageSpec } from './catalog.ts';
 import { typeName } from './encoding.ts';
 import { RULES } from './rules.ts';
 import { checkFilter, checkLocale, checkTimezone } from './semantics.ts';
@@ -29,14 +30,7 @@ export function issue(rule: string, path: string, message: string): Issue {
   return { rule, severity: RULES[rule]?.severity ?? 'error', path, message };
 }
 
-/** Is this an svc-embed message (has the source marker)? Cheap; never throws. */
-export function isSvcEmbed(data: unknown): boolean {
-  try {
-    return data !== null && typeof data === 'object' && (data as { source?: unknown }).source === SOURCE;
-  } catch {
-    return false;
-  }
-}
+export { isSvcEmbed };
 
 export function verdictOf(issues: readonly Issue[]): Verdict {
   for (const i of issues) if (i.severity === 'error') return 'invalid';

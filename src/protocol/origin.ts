@@ -17,10 +17,16 @@ export function normalizeOrigin(value: string): string {
   return out;
 }
 
-/** The origin of a URL, or null. */
+const urlCache = new Map<string, string | null>();
+/** The origin of a URL, or null (opaque or unparsable). Cached: hot paths see the same few URLs. */
 export function originOf(url: string | undefined | null): string | null {
   if (!url) return null;
-  try { const o = new URL(url).origin; return o && o !== 'null' ? o : null; } catch { return null; }
+  let o = urlCache.get(url);
+  if (o !== undefined) return o;
+  try { o = new URL(url).origin; if (!o || o === 'null') o = null; } catch { o = null; }
+  if (urlCache.size > 2000) urlCache.clear();
+  urlCache.set(url, o);
+  return o;
 }
 
 /** Does this URL have the embedded-surface address shape (`/embed/dashboard/…`, `/embed/d/…`, `/embed/…`)? */

@@ -27,8 +27,8 @@ describe('capture of sandbox sessions', () => {
   it('captures a scripted session: every event and action exactly once, both sides, paired', async () => {
     const { page, tabId } = await open('?script=full');
     await page.waitForFunction(() => (window as any).__sandboxHost?.scriptDone(), { timeout: 30_000 });
-    const recs = messagesOnly(await waitForRecords(l, tabId, (rs) =>
-      [...EVENTS, ...ACTIONS].every((t) => rs.filter((r) => typeOf(r) === t && r.pairedWith !== undefined).length >= 2)));
+    await waitForRecords(l, tabId, (rs) =>
+      [...EVENTS, ...ACTIONS].every((t) => rs.filter((r) => typeOf(r) === t && r.pairedWith !== undefined).length >= 2));
     await sleep(300);
     const all = messagesOnly(await records(l, tabId));
     const svc = all.filter((r) => r.verdict !== 'foreign');
