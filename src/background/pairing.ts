@@ -79,9 +79,20 @@ export function judgeDropped(post: ClassifiedRecord, frames: FrameTree): boolean
   if (wanted === '*' || wanted === null) return undefined;
   const targets = targetFrames(post, frames);
   if (!targets) return undefined;
-  const origins = targets.map((f) => originOf(f.url));
+  const origins = targets.map((f) => frameOrigin(f, frames));
   if (origins.some((o) => o === null)) return undefined; // about:blank, data: … origin unknown here
   return !origins.includes(wanted);
+}
+
+/** A frame's origin; about:blank and about:srcdoc frames have their parent's (their creator's, as a rule). */
+function frameOrigin(f: FrameInfo, frames: FrameTree): string | null {
+  for (let i = 0; i < 32; i++) {
+    if (!/^about:(blank|srcdoc)(?:[?#]|$)/.test(f.url)) return originOf(f.url);
+    const parent = frames.get(f.parentFrameId);
+    if (!parent || parent === f) return null;
+    f = parent;
+  }
+  return null;
 }
 
 function related(post: ClassifiedRecord, recv: ClassifiedRecord, frames: FrameTree): boolean {

@@ -25,6 +25,11 @@ export interface Hook {
 const getDesc = Object.getOwnPropertyDescriptor;
 const defineProp = Object.defineProperty;
 const apply = Reflect.apply;
+// Captured at document_start: the traps must not call anything the page can replace later.
+const { get: rGet, set: rSet, has: rHas, deleteProperty: rDelete, getOwnPropertyDescriptor: rGetDesc, defineProperty: rDefine,
+  ownKeys: rOwnKeys, getPrototypeOf: rGetProto, setPrototypeOf: rSetProto, isExtensible: rIsExtensible,
+  preventExtensions: rPreventExtensions } = Reflect;
+const sameValue = Object.is;
 
 export function installHook(win: Window & typeof globalThis, sink: PostSink): Hook {
   const patches: Patch[] = [];
@@ -79,23 +84,76 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink): Ho
     if (known) return known as Window;
     const post = makePost(real, relation);
     let proxy: Window;
+    // The Proxy's target is a shadow object, not the window: after every trap the engine checks the result
+    // against the target's own property, and that lookup on a cross-origin WindowProxy (security checks)
+    // cost several µs per `w.postMessage` call, more than the post itself. Every trap forwards to the real
+    // window; the shadow only mirrors the non-configurable properties the page has seen, so that the
+    // invariants hold (a property the window reports as non-configurable must exist on the target).
+    const shadow = {} as Window;
+    const mirror = (prop: PropertyKey, d: PropertyDescriptor | undefined): PropertyDescriptor | undefined => {
+      const s = getDesc(shadow, prop);
+      if (!s) {
+        if (d && !d.configurable) { try { defineProp(shadow, prop, d); } catch { /* keep d */ } }
+        return d;
+      }
+      // Only non-configurable properties live on the shadow: answer compatibly with it (a navigated
+      // same-origin window may report new accessors for the same names; the page sees the first ones).
+      if (d && !d.configurable && ('get' in s) === ('get' in d)) {
+        if ('get' in s) { if (s.get === d.get && s.set === d.set) return d; }
+        else if (s.writable) { try { defineProp(shadow, prop, d); } catch { /* keep */ } return d; }
+        else if (!d.writable && sameValue(s.value, d.value)) return d;
+      }
+      return s;
+    };
     const handler: ProxyHandler<Window> = {
-      get(target, prop) {
+      get(_, prop) {
         if (prop === 'postMessage') return post;
-        const v = Reflect.get(target, prop);
-        if (v === target) return proxy; // .window, .self, .frames
+        const v = rGet(real, prop);
+        if (v === real) return proxy; // .window, .self, .frames
         if (typeof v === 'function') {
-          let cache = boundOf.get(target);
-          if (!cache) boundOf.set(target, (cache = new Map()));
+          const s = getDesc(shadow, prop);
+          if (s && !s.configurable && s.writable === false) return v; // invariant: the very value
+          let cache = boundOf.get(real);
+          if (!cache) boundOf.set(real, (cache = new Map()));
           let b = cache.get(v);
           if (!b) { b = new Proxy(v as (...a: unknown[]) => unknown, fnHandler); cache.set(v, b); markNative(b as object, undefined, v as object); }
           return b;
         }
         return v;
       },
-      set: (target, prop, value) => Reflect.set(target, prop, value),
+      set: (_, prop, value) => rSet(real, prop, value),
+      has: (_, prop) => rHas(real, prop),
+      deleteProperty: (_, prop) => rDelete(real, prop),
+      getOwnPropertyDescriptor: (_, prop) => mirror(prop, rGetDesc(real, prop)),
+      defineProperty(_, prop, d) {
+        const ok = rDefine(real, prop, d);
+        if (ok && d.configurable === false) mirror(prop, rGetDesc(real, prop));
+        return ok;
+      },
+      ownKeys() {
+        const keys = rOwnKeys(real);
+        const mirrored = rOwnKeys(shadow);
+        for (let i = 0; i < mirrored.length; i++) {
+          let found = false;
+          for (let j = 0; j < keys.length && !found; j++) found = keys[j] === mirrored[i];
+          if (!found) keys[keys.length] = mirrored[i];
+        }
+        return keys;
+      },
+      getPrototypeOf: () => rGetProto(real),
+      setPrototypeOf: (_, p) => rSetProto(real, p),
+      isExtensible() {
+        const e = rIsExtensible(real);
+        if (!e) rPreventExtensions(shadow);
+        return e;
+      },
+      preventExtensions() {
+        const ok = rPreventExtensions(real);
+        if (ok) rPreventExtensions(shadow);
+        return ok;
+      },
     };
-    proxy = new Proxy(real, handler);
+    proxy = new Proxy(shadow, handler);
     proxyOf.set(real, proxy);
     realOf.set(proxy, real);
     relationOf.set(proxy, relation);

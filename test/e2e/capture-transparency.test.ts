@@ -46,9 +46,32 @@ const HOST = `<!doctype html><script>
     window.postMessage('hidden', '*');
     await new Promise((r) => setTimeout(r, 50));
     R.hiddenReachedLaterListeners = inbox.some((e) => e.data === 'hidden');
+    // Reflection through the window proxies: cross-origin (the embed) and same-origin (about:blank).
+    const desc = (d) => d ? [d.configurable, d.enumerable, d.writable, typeof d.value, typeof d.get].join(' ') : 'none';
+    R.xPostDesc = err(() => desc(Object.getOwnPropertyDescriptor(w, 'postMessage')));
+    R.xProto = err(() => Object.getPrototypeOf(w) === null);
+    R.xExtensible = err(() => Object.isExtensible(w));
+    R.xPrevent = err(() => Object.preventExtensions(w));
+    R.xDocument = err(() => w.document);
+    R.xDefine = err(() => Object.defineProperty(w, 'x', { value: 1 }));
+    R.xIn = err(() => 'postMessage' in w);
+    R.xKeys = err(() => Reflect.ownKeys(w).map(String).sort().join(','));
+    R.xTag = err(() => Object.prototype.toString.call(w));
+    const s = document.getElementById('same').contentWindow;
+    R.sIdentity = s === document.getElementById('same').contentWindow && s.window === s && s.self === s && s.frames === s;
+    R.sLocation = err(() => desc(Object.getOwnPropertyDescriptor(s, 'location')) + ' / ' + desc(Object.getOwnPropertyDescriptor(s, 'location')));
+    R.sNaN = err(() => desc(Object.getOwnPropertyDescriptor(s, 'NaN')));
+    R.sDefineFixed = err(() => Object.defineProperty(s, 'fixed', { value: 7, configurable: false }) === s);
+    R.sFixed = err(() => [s.fixed, Object.getOwnPropertyDescriptor(s, 'fixed').value, delete s.fixed, s.fixed].join(' '));
+    const fn = function named() {};
+    R.sDefineFn = err(() => Object.defineProperty(s, 'fn', { value: fn, configurable: false, writable: false }) === s);
+    R.sFn = err(() => s.fn === fn && Object.getOwnPropertyDescriptor(s, 'fn').value === fn);
+    R.sKeysHaveFixed = err(() => Reflect.ownKeys(s).includes('fixed') && Reflect.ownKeys(s).includes('location'));
+    R.sDom = err(() => s.document.body !== null && s instanceof s.Window && Object.getPrototypeOf(s) === s.Window.prototype);
+    R.sExtensible = err(() => Object.isExtensible(s));
     return R;
   };
-</script><iframe src="{{EMBED}}/embed/dashboard/t1"></iframe>`;
+</script><iframe src="{{EMBED}}/embed/dashboard/t1"></iframe><iframe id="same"></iframe>`;
 
 const EMBED = `<!doctype html><script>
   const describe = (r) => [r.d instanceof Date && r.d.getTime(), r.m instanceof Map && r.m.get(1), r.s instanceof Set && r.s.has(2),
@@ -86,6 +109,9 @@ describe('capture is transparent to the page', () => {
     expect(a.result.uncloneable).toMatch(/^DataCloneError/);
     expect(a.result.portOptionsForm).toBe('pong true 1');
     expect(a.result.hiddenReachedLaterListeners).toBe(false);
+    expect(a.result.xDocument).toMatch(/^SecurityError/);
+    expect(a.result.sFixed).toBe('returned 7 7 false 7');
+    expect(a.result.sFn).toBe('returned true');
     expect(b.result).toEqual(a.result);
 
     // …and the capture saw all of it, exactly.

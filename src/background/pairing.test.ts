@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { judgeDropped, type FrameTree } from './pairing.ts';
+import type { ClassifiedRecord } from '../shared/messages.ts';
+
+const HOST = 'https://host.example';
+const TENANT = 'https://acme.example.com';
+const frames = (...list: Array<[number, number, string]>): FrameTree =>
+  new Map(list.map(([frameId, parentFrameId, url]) => [frameId, { frameId, parentFrameId, url }]));
+const post = (target: string, targetOrigin: string, frameId = 0, origin = HOST): ClassifiedRecord =>
+  ({ seq: 1, time: 1, kind: 'post', frameUrl: `${origin}/`, origin, target, targetOrigin, data: 'x', frameId, verdict: 'foreign', issues: [] }) as ClassifiedRecord;
+
+const top = [0, -1, `${HOST}/`] as [number, number, string];
+const embed = [3, 0, `${TENANT}/embed/dashboard/a`] as [number, number, string];
+const blank = [4, 0, 'about:blank'] as [number, number, string];
+const srcdoc = [5, 0, 'about:srcdoc'] as [number, number, string];
+
+describe('judgeDropped (a post the browser did not deliver: its target origin matches no possible target frame)', () => {
+  it.each([
+    ['child post to the tenant origin', post('child', TENANT), frames(top, embed), false],
+    ['child post to a wrong origin', post('child', 'https://wrong.example'), frames(top, embed), true],
+    ['child post with "*" cannot be judged', post('child', '*'), frames(top, embed), undefined],
+    ['"/" means the poster\'s own origin', post('child', '/'), frames(top, embed), true],
+    // about:blank and srcdoc children have their creator's origin, so they can be judged too
+    ['wrong origin, with an about:blank sibling', post('child', 'https://wrong.example'), frames(top, embed, blank), true],
+    ['the host origin reaches an about:blank child', post('child', HOST), frames(top, embed, blank), false],
+    ['the host origin reaches a srcdoc child', post('child', HOST), frames(top, srcdoc), false],
+    ['parent post from the embed to the host', post('parent', HOST, 3, TENANT), frames(top, embed), false],
+    ['parent post from the embed to a wrong origin', post('parent', 'https://wrong.example', 3, TENANT), frames(top, embed), true],
+    ['unknown frame tree cannot be judged', post('parent', HOST, 9, TENANT), frames(top), undefined],
+    ['a post that threw is not "dropped"', { ...post('child', 'https://wrong.example'), error: 'SyntaxError' }, frames(top, embed), undefined],
+  ] as Array<[string, ClassifiedRecord, FrameTree, boolean | undefined]>)('%s', (_name, rec, tree, want) => {
+    expect(judgeDropped(rec, tree)).toBe(want);
+  });
+});
