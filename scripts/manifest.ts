@@ -6,6 +6,12 @@ export const GECKO_ID = 'embed-inspector@embed-inspector.dev';
 /** The one source manifest, adapted per browser (Firefox: background scripts + gecko settings). */
 export function browserManifest(browser: Browser) {
   const manifest = structuredClone(source) as Record<string, any>;
+  if (browser === 'chrome') {
+    // Chromium 148+: extension messages (the relays' batches) are structured-cloned instead of converted to
+    // JSON: a batch string is copied, not escaped and re-parsed (about a third less CPU per byte in the page).
+    // Older Chromium ignores the key and keeps JSON; Firefox always clones.
+    manifest.message_serialization = 'structured_clone';
+  }
   if (browser === 'firefox') {
     manifest.background = { scripts: [manifest.background.service_worker], type: 'module' };
     manifest.browser_specific_settings = {

@@ -24,8 +24,8 @@ export interface TabMeta {
 }
 
 export type StoredBatch =
-  /** Raw records of one frame (JSON array of RawRecord), numbered from seq0. */
-  | { kind: 'raw'; seq0: number; frameId: number; json: string }
+  /** Raw records of one frame (JSON array of RawRecord), numbered from seq0 (absent: after the batch before). */
+  | { kind: 'raw'; seq0?: number; frameId: number; json: string }
   /** The held records (JSON array of ClassifiedRecord) and the state's counters at that point. */
   | { kind: 'snapshot'; nextSeq: number; state: TabState; json: string };
 

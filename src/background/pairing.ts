@@ -138,7 +138,8 @@ export class Pairer {
     if (rec.kind === 'post' && (rec.error || rec.dropped)) return null;
     let key: string;
     let text: string;
-    try { text = dataText(rec); key = hashKey(text); } catch { return null; }
+    // Short texts are their own key (the engine hashes strings natively); long ones a sampled hash.
+    try { text = dataText(rec); key = text.length <= FULL_HASH_CHARS ? text : hashKey(text); } catch { return null; }
     const frames = this.frames();
     const other = rec.kind === 'post' ? this.receives : this.posts;
     const list = other.get(key);
@@ -171,12 +172,13 @@ export class Pairer {
         if (kept.length) map.set(k, kept); else map.delete(k);
       }
     }
-    while (this.count > MAX_WAITING / 2) {
-      const map = this.posts.size >= this.receives.size ? this.posts : this.receives;
-      const first = map.keys().next();
-      if (first.done) break;
-      this.count -= map.get(first.value)!.length;
-      map.delete(first.value);
+    // Then the oldest keys, in one pass per map (deleting the first key one at a time is quadratic in V8).
+    for (const map of [this.posts, this.receives]) {
+      for (const [k, list] of map) {
+        if (this.count <= MAX_WAITING / 2) break;
+        this.count -= list.length;
+        map.delete(k);
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 /** The capture hop: ports from the relays (one per frame and document). */
-import { MESSAGES_VERSION, type BackgroundToRelay, type RawRecord, type RelayToBackground } from '../shared/messages.ts';
-import { addRecords, configOf, onTab, rememberBatch, setFrame, topDocument, toPanels } from './tabs.ts';
+import { MESSAGES_VERSION, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+import { configOf, ingest, onTab, rememberBatch, setFrame, topDocument, toPanels } from './tabs.ts';
 
 type Port = chrome.runtime.Port;
 type Sender = chrome.runtime.MessageSender & { documentId?: string };
@@ -38,17 +38,16 @@ export function onCapturePort(port: Port, webNavigation: typeof chrome.webNaviga
         });
         break;
       case 'records':
+        // Stored now, processed later (tabs.ts, deferred processing): a burst costs the page little.
         void onTab(tabId, async (ctx) => {
           const last = ctx.meta.docBatches[msg.docId] ?? 0;
           if (msg.batch > last) {
-            let raws: RawRecord[] = [];
-            try { raws = JSON.parse(msg.json) as RawRecord[]; } catch (e) { console.warn('embed-inspector: unreadable batch', e); }
             rememberBatch(ctx, msg.docId, msg.batch);
-            await addRecords(ctx, frameId, raws, msg.json);
+            await ingest(ctx, frameId, msg.json);
           }
           const ack: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'ack', batch: msg.batch };
           try { port.postMessage(ack); } catch { /* the relay resends after reconnecting */ }
-        });
+        }, { lazy: true });
         break;
       case 'post-result': {
         const cb = pendingSends.get(msg.id);

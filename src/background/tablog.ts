@@ -63,12 +63,17 @@ export class TabLog {
     this.session = new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
   }
 
+  /** Classify and keep new records. They are taken over (mutated into the stored records), not copied. */
   add(raws: Array<RawRecord & { frameId?: number }>): AddResult {
     const out: AddResult = { added: [], updated: [], removed: [], reclassified: false };
     // Capture order within a batch (a frame's posts and receives come from two worlds).
     const sorted = raws.length > 1 ? [...raws].sort((a, b) => a.time - b.time) : raws;
     for (const raw of sorted) {
-      const rec = { ...raw, seq: this.nextSeq++, verdict: 'foreign', issues: [] } as ClassifiedRecord;
+      // The raw record becomes the classified one (the caller hands over fresh objects: no copy per record).
+      const rec = raw as ClassifiedRecord;
+      rec.seq = this.nextSeq++;
+      rec.verdict = 'foreign';
+      rec.issues = [];
       if (rec.kind === 'post' && !rec.injected) {
         const dropped = judgeDropped(rec, this.frames);
         if (dropped) rec.dropped = true;
@@ -91,8 +96,8 @@ export class TabLog {
         this.foreignQueue.push(rec.seq);
         this.capForeign(out.removed);
       }
-      while (this.records.size > this.state.maxRecords) this.evict(this.records.keys().next().value as number, out.removed);
     }
+    this.evictOverflow(out.removed);
     if (out.reclassified) this.reclassifyAll();
     if (out.removed.length) {
       const gone = new Set(out.removed);
@@ -120,7 +125,7 @@ export class TabLog {
     this.state.maxRecords = Math.max(100, Math.floor(max));
     const removed: number[] = [];
     this.capForeign(removed);
-    while (this.records.size > this.state.maxRecords) this.evict(this.records.keys().next().value as number, removed);
+    this.evictOverflow(removed);
     return removed;
   }
 
@@ -179,6 +184,15 @@ export class TabLog {
       this.state.foreignDropped = (this.state.foreignDropped ?? 0) + 1;
       this.evict(seq, removed);
     }
+  }
+
+  /** Evict the oldest records past the bound, in one pass (not `keys().next()` per record: quadratic in V8). */
+  private evictOverflow(removed: number[]): void {
+    let excess = this.records.size - this.state.maxRecords;
+    if (excess <= 0) return;
+    const victims: number[] = [];
+    for (const seq of this.records.keys()) { if (excess-- <= 0) break; victims.push(seq); }
+    for (const seq of victims) this.evict(seq, removed);
   }
 
   private evict(seq: number, removed: number[]): void {

@@ -24,7 +24,22 @@ export interface TabCtx {
   nextBatch: number;
   /** Records stored in raw batches since the last snapshot (compaction past the buffer bound). */
   sinceSnapshot: number;
+  /** Batches stored but not yet in the log (see `ingest`), and their size in UTF-16 units. */
+  pending: Array<{ frameId: number; json: string }>;
+  pendingChars: number;
+  processTimer: ReturnType<typeof setTimeout> | null;
 }
+
+/**
+ * Deferred processing. A batch from a relay is stored as it came (durable) and acknowledged at once; it is
+ * parsed, classified, paired and published later: within LIVE_DELAY_MS while a panel watches the tab,
+ * else once the stream pauses for IDLE_MS, past MAX_PENDING_CHARS, or as soon as anything reads the log
+ * (every `onTab` operation but ingestion processes what is pending first). A burst of page messages then
+ * competes with nothing but the storage of its batches (the worker shares the machine's cores with the page).
+ */
+export const LIVE_DELAY_MS = 50;
+export const IDLE_MS = 150;
+export const MAX_PENDING_CHARS = 32_000_000;
 
 export const settings = { maxBytes: DEFAULT_MAX_BYTES };
 /** Smallest size cap accepted: below it even an envelope would not fit. */
@@ -54,7 +69,7 @@ async function restore(tabId: number): Promise<TabCtx> {
   try { loaded = await loadTab(tabId); } catch (e) { console.warn('embed-inspector: could not load tab log', e); }
   const ctx: TabCtx = {
     log: new TabLog(newState(tabId)), meta: { tabId, docBatches: {} }, relays: new Map(), panels: new Set(),
-    chain: Promise.resolve(), nextBatch: 1, sinceSnapshot: 0,
+    chain: Promise.resolve(), nextBatch: 1, sinceSnapshot: 0, pending: [], pendingChars: 0, processTimer: null,
   };
   if (!loaded) return ctx;
   const { meta, batches } = loaded;
@@ -68,9 +83,11 @@ async function restore(tabId: number): Promise<TabCtx> {
   for (const [n, b] of batches) {
     ctx.nextBatch = n + 1;
     if (b.kind !== 'raw') continue;
-    const raws = JSON.parse(b.json) as RawRecord[];
-    ctx.log.nextSeq = b.seq0;
-    ctx.log.add(raws.map((r) => ({ ...r, frameId: b.frameId })));
+    let raws: Array<RawRecord & { frameId?: number }> = [];
+    try { raws = JSON.parse(b.json) as RawRecord[]; } catch (e) { console.warn('embed-inspector: unreadable stored batch', n, e); }
+    if (b.seq0 !== undefined) ctx.log.nextSeq = b.seq0; // (batches stored before processing continue the numbering)
+    for (const r of raws) r.frameId = b.frameId;
+    ctx.log.add(raws);
     ctx.sinceSnapshot += raws.length;
   }
   return ctx;
@@ -82,10 +99,13 @@ export function tab(tabId: number): Promise<TabCtx> {
   return p;
 }
 
-/** Run `fn` on the tab's chain (after everything queued before it). */
-export async function onTab<T>(tabId: number, fn: (ctx: TabCtx) => Promise<T> | T): Promise<T> {
+/**
+ * Run `fn` on the tab's chain (after everything queued before it). The pending batches are processed
+ * first, so `fn` sees the whole log; `lazy` (ingestion only) leaves them pending.
+ */
+export async function onTab<T>(tabId: number, fn: (ctx: TabCtx) => Promise<T> | T, opts: { lazy?: boolean } = {}): Promise<T> {
   const ctx = await tab(tabId);
-  const next = ctx.chain.then(() => fn(ctx));
+  const next = ctx.chain.then(() => { if (!opts.lazy) processPending(ctx); return fn(ctx); });
   ctx.chain = next.catch((e) => console.warn('embed-inspector:', e));
   return next;
 }
@@ -138,6 +158,54 @@ export function configOf(state: TabState): CaptureConfig {
 export function pushConfig(ctx: TabCtx): void {
   const msg: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(ctx.log.state) };
   for (const p of ctx.relays.values()) { try { p.postMessage(msg); } catch { /* gone */ } }
+}
+
+/**
+ * A relay's batch (JSON text of raw records of one frame): stored as is, processed later (see LIVE_DELAY_MS).
+ * Resolves when durable. Run it on the tab's chain with `lazy`.
+ */
+export async function ingest(ctx: TabCtx, frameId: number, json: string): Promise<void> {
+  if (ctx.log.state.paused) return;
+  ctx.pending.push({ frameId, json });
+  ctx.pendingChars += json.length;
+  const stored = commit({ meta: metaOf(ctx), batch: { n: ctx.nextBatch++, value: { kind: 'raw', frameId, json } } });
+  scheduleProcessing(ctx);
+  await stored;
+}
+
+function scheduleProcessing(ctx: TabCtx): void {
+  const live = ctx.panels.size > 0;
+  if (ctx.pendingChars >= MAX_PENDING_CHARS) { processPending(ctx); return; }
+  if (ctx.processTimer !== null) {
+    if (live) return; // due within LIVE_DELAY_MS already
+    clearTimeout(ctx.processTimer); // idle: wait for a pause in the stream
+  }
+  ctx.processTimer = setTimeout(() => {
+    ctx.processTimer = null;
+    void onTab(ctx.log.state.tabId, () => {});
+  }, live ? LIVE_DELAY_MS : IDLE_MS);
+}
+
+/** Parse, classify, pair and publish the pending batches, in arrival order. */
+export function processPending(ctx: TabCtx): void {
+  if (ctx.processTimer !== null) { clearTimeout(ctx.processTimer); ctx.processTimer = null; }
+  if (!ctx.pending.length) return;
+  const batches = ctx.pending;
+  ctx.pending = [];
+  ctx.pendingChars = 0;
+  for (const b of batches) {
+    try {
+      const raws = JSON.parse(b.json) as Array<RawRecord & { frameId?: number }>;
+      for (const r of raws) r.frameId = b.frameId;
+      const res = ctx.log.add(raws);
+      ctx.sinceSnapshot += raws.length;
+      publish(ctx, res);
+    } catch (e) {
+      console.warn('embed-inspector: unreadable batch', e); // (it stays stored as it came)
+    }
+  }
+  // Compaction, past the bound: the snapshot replaces every stored batch, processed now.
+  if (ctx.sinceSnapshot > Math.max(ctx.log.state.maxRecords, 1000)) void writeSnapshot(ctx).catch((e) => console.warn('embed-inspector: snapshot', e));
 }
 
 /** Store a batch of raw records from one frame (`json`: as the relay sent it); publish; resolve when durable. */
