@@ -4,7 +4,7 @@
 //   per message: time from the first post to the last delivery / n (paired ratio with/without)
 //   sender loop: the sender's own loop time (paired ratio)
 //   capture lag: last delivery → the last record stored by the extension
-// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3] [--fresh]   (npm run bench runs it; build first)
+// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3] [--reuse]   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -18,9 +18,9 @@ const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome'); // A/B: a
 const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 const FLAGS = CHROMIUM_FLAGS;
 
-// Default: one envelope mutated between posts. The capture serializes posts at the end of the posting task, so
-// every post is then recorded with the last envelope and none pairs with its delivery. `--fresh`: a new
-// envelope per post (as SDKs do): posts pair with their deliveries.
+// Default: a new envelope per post (as SDKs do): posts pair with their deliveries. `--reuse`: one envelope
+// mutated between posts (the capture serializes posts at the end of the posting task, so every post is then
+// recorded with the last envelope and none pairs with its delivery).
 export const HOST = (embed, fresh = false) => `<!doctype html><script>
   const FRESH = ${fresh};
   const envelope = (size) => {
@@ -139,7 +139,7 @@ async function once(b, url, dir, n, size, log = console.log) {
 }
 
 /** Run the benchmark; prints a table and returns the figures. */
-export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], fresh = false, log = console.log } = {}) {
+export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], fresh = true, log = console.log } = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome missing: run npm run build');
   const h = await serve('127.0.0.1');
   const e = await serve('localhost');
@@ -149,7 +149,7 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
   const ext = await launch(true);
   const results = [];
   try {
-    log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post (--fresh)' : 'one envelope reused'}`);
+    log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`);
     log('| direction | size | µs/msg without | µs/msg with | ratio | sender loop µs without | with | loop ratio | capture lag ms |');
     log('|---|---|---|---|---|---|---|---|---|');
     for (const dir of ['h2e', 'e2h']) {
@@ -183,5 +183,5 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? Number(process.argv[i + 1]) : d; };
-  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3), fresh: process.argv.includes('--fresh') });
+  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3), fresh: !process.argv.includes('--reuse') });
 }

@@ -32,14 +32,18 @@ export interface TabCtx {
 
 /**
  * Deferred processing. A batch from a relay is stored as it came (durable) and acknowledged at once; it is
- * parsed, classified, paired and published later: within LIVE_DELAY_MS while a panel watches the tab,
- * else once the stream pauses for IDLE_MS, past MAX_PENDING_CHARS, or as soon as anything reads the log
- * (every `onTab` operation but ingestion processes what is pending first). A burst of page messages then
- * competes with nothing but the storage of its batches (the worker shares the machine's cores with the page).
+ * parsed, classified, paired and published later:
+ * - within LIVE_DELAY_MS while a panel watches the tab;
+ * - else once the tab's stream pauses for IDLE_MS (a page flooded with messages runs no timers, so its relay
+ *   sends only when a batch is full, seconds apart: a short pause is no sign of the end of a burst);
+ * - past MAX_PENDING_CHARS of pending text (memory bound);
+ * - as soon as anything reads the log: every `onTab` operation but ingestion processes what is pending first.
+ * A burst of page messages then competes with nothing but the storage of its batches (the worker shares the
+ * machine's cores with the page).
  */
 export const LIVE_DELAY_MS = 50;
-export const IDLE_MS = 150;
-export const MAX_PENDING_CHARS = 32_000_000;
+export const IDLE_MS = 5000;
+export const MAX_PENDING_CHARS = 64_000_000;
 
 export const settings = { maxBytes: DEFAULT_MAX_BYTES };
 /** Smallest size cap accepted: below it even an envelope would not fit. */
