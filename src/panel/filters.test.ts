@@ -10,6 +10,21 @@ const run = (patch: Partial<FilterState>) => {
 };
 const env = (r: ClassifiedRecord) => r.data as Record<string, any>;
 
+describe('metaOf', () => {
+  it('gives the facts of a record; records with the same facts may share one (read-only) meta', () => {
+    const post = records.find((r) => r.kind === 'post' && r.pairedWith !== undefined && !r.navigation && r.verdict !== 'foreign')!;
+    const delivery = records.find((r) => r.seq === post.pairedWith)!;
+    const m = metaOf(post);
+    expect(m).toEqual({ type: (post.data as { type: string }).type, direction: (post.data as { direction: string }).direction, surface: expect.any(String), sev: expect.any(Number) });
+    expect(metaOf(delivery)).toEqual(m);
+    const nav = records.find((r) => r.navigation)!;
+    expect(metaOf(nav)).toEqual({ type: '', direction: '', surface: '', sev: 0 });
+    expect(metaOf({ ...post, issues: [{ rule: 'x', severity: 'warning', path: '', message: '' }, { rule: 'y', severity: 'info', path: '', message: '' }] }).sev).toBe(2 | 4);
+    expect(metaOf({ ...post, data: { $ei: 'Object', v: { type: 'svc:event:ready', direction: 'event', surface: 'app' } } })).toMatchObject({ type: 'svc:event:ready', direction: 'event', surface: 'app' });
+    expect(metaOf({ ...post, data: { $ei: 'Map', v: [] } }).type).toBe('');
+  });
+});
+
 describe('filters', () => {
   it('hides foreign traffic by default and shows it on demand', () => {
     expect(records.some((r) => r.verdict === 'foreign' && !r.navigation)).toBe(true);

@@ -14,7 +14,7 @@
  *   -term           negation
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { plainEntries, TAG, tagOf } from '../protocol/encoding.ts';
+import { TAG, tagOf } from '../protocol/encoding.ts';
 
 export type Direction = 'event' | 'action';
 export type TimeBase = 'ready' | 'first';
@@ -94,21 +94,40 @@ export interface RecordMeta {
   sev: number;
 }
 
+/** The message's envelope (its fields, for a plain or encoded object), null for anything else. */
 function envelopeOf(data: unknown): Record<string, unknown> | null {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
-  const tag = tagOf(data);
-  if (tag && tag !== 'Object' && tag !== 'Truncated') return null;
-  return plainEntries(data);
+  const tag = (data as Record<string, unknown>)[TAG];
+  if (typeof tag !== 'string') return data as Record<string, unknown>;
+  if (tag === 'Object') return ((data as Record<string, unknown>).v ?? {}) as Record<string, unknown>;
+  return tag === 'Truncated' ? data as Record<string, unknown> : null;
 }
 
+/**
+ * Metas are shared, read-only: consecutive records often have the same facts (a post and its delivery), so a
+ * record reuses the previous record's meta when they are equal, instead of allocating one per record.
+ */
+let lastMeta: RecordMeta = Object.freeze({ type: '', direction: '', surface: '', sev: 0 }) as RecordMeta;
+function sharedMeta(type: string, direction: Direction | '', surface: string, sev: number): RecordMeta {
+  const m = lastMeta;
+  if (m.type === type && m.surface === surface && m.direction === direction && m.sev === sev) return m;
+  return (lastMeta = { type, direction, surface, sev });
+}
+
+/** Per-record facts (possibly shared with other records: read-only, see `sharedMeta`). */
 export function metaOf(r: ClassifiedRecord): RecordMeta {
   const env = r.navigation ? null : envelopeOf(r.data);
-  const type = env && typeof env.type === 'string' ? env.type : '';
-  const dir = env ? env.direction : undefined;
-  const surface = env && typeof env.surface === 'string' ? env.surface : '';
   let sev = 0;
-  for (const i of r.issues ?? []) sev |= SEV_BIT[i.severity] ?? 0;
-  return { type, direction: dir === 'event' || dir === 'action' ? dir : '', surface, sev };
+  const issues = r.issues;
+  if (issues) {
+    for (let k = 0; k < issues.length; k++) {
+      const v = issues[k].severity;
+      sev |= v === 'error' ? SEV_ERROR : v === 'warning' ? SEV_WARNING : v === 'info' ? SEV_INFO : 0;
+    }
+  }
+  if (!env) return sharedMeta('', '', '', sev);
+  const type = env.type, dir = env.direction, surface = env.surface;
+  return sharedMeta(typeof type === 'string' ? type : '', dir === 'event' || dir === 'action' ? dir : '', typeof surface === 'string' ? surface : '', sev);
 }
 
 /** The text the plain-text search looks in: the message JSON, frame URL, origins; lower-cased. */

@@ -181,6 +181,59 @@ describe('PanelStore on the in-memory transport', () => {
     expect(ms, `${ms.toFixed(1)} ms`).toBeLessThan(250);
   });
 
+  it('counts by origin and type on first use or in budgeted steps, not while ingesting, and keeps them current', () => {
+    const records = syntheticSession(3_000);
+    const expected = (key: (r: ClassifiedRecord) => string | undefined) => {
+      const m = new Map<string, number>();
+      for (const r of records) { const k = key(r); if (k) m.set(k, (m.get(k) ?? 0) + 1); }
+      return m;
+    };
+    const typeOf = (r: ClassifiedRecord) => {
+      const d = r.data as { type?: unknown } | null;
+      return !r.navigation && d && typeof d === 'object' && typeof d.type === 'string' ? d.type : undefined;
+    };
+    // in budgeted steps (a clock that moves 1 ms per reading: a step ends after its first check)
+    const { store, t } = setup([]);
+    t.emit({ type: 'snapshot', state: t.state, records });
+    let clock = 0;
+    let steps = 1;
+    while (!store.countSome(0, () => clock++)) steps++;
+    expect(steps).toBeGreaterThan(1);
+    expect(store.types).toEqual(expected(typeOf));
+    expect(store.origins).toEqual(expected((r) => r.origin));
+    // on first use, after more records arrived
+    const more = syntheticSession(200).map((r, k) => ({ ...r, seq: 10_000 + k }));
+    const a = setup([]);
+    a.t.emit({ type: 'snapshot', state: a.t.state, records });
+    a.t.push(more); a.tick();
+    records.push(...more);
+    expect(a.store.types).toEqual(expected(typeOf));
+    expect(a.store.origins).toEqual(expected((r) => r.origin));
+    // an update that changes a counted record's type moves its count
+    const view = records.find((r) => typeOf(r) === 'svc:event:view')!;
+    const before = a.store.types.get('svc:event:view')!;
+    a.t.emit({ type: 'update', records: [{ ...view, data: { ...(view.data as object), type: 'svc:event:other' } }] });
+    a.tick();
+    expect(a.store.types.get('svc:event:view')).toBe(before - 1);
+    expect(a.store.types.get('svc:event:other')).toBe(1);
+  });
+
+  it('finds records by seq, in order or not', () => {
+    const { store, t } = setup([]);
+    const records = syntheticSession(300);
+    t.emit({ type: 'snapshot', state: t.state, records });
+    for (const k of [0, 1, 150, 299]) expect(store.indexOfSeq(records[k].seq)).toBe(k);
+    expect(store.indexOfSeq(-5)).toBe(-1);
+    expect(store.indexOfSeq(records[299].seq + 1)).toBe(-1);
+    // a seq out of order (an imported file): looked up by a map from then on, live records included
+    const shuffled = [records[2], records[0], records[1]];
+    t.emit({ type: 'snapshot', state: t.state, records: shuffled });
+    expect(shuffled.map((r) => store.indexOfSeq(r.seq))).toEqual([0, 1, 2]);
+    t.push([{ ...records[5], seq: 1_000 }]);
+    store.flush();
+    expect(store.indexOfSeq(1_000)).toBe(3);
+  });
+
   it('indexes search text incrementally within a budget', () => {
     const { store, t } = setup([]);
     t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(20_000) });

@@ -6,7 +6,8 @@
  * Performance model (100,000 records): per-record facts (`RecordMeta`) are computed once at ingestion, O(1)
  * each; live records are queued and applied once per animation frame (`schedule`), filtered incrementally
  * (O(batch)), never by re-scanning the log; a filter change re-scans the log once with a compiled predicate;
- * the lower-cased search text is built lazily, in idle time (`indexText`) or on the first plain-text search.
+ * the lower-cased search text is built lazily, in idle time (`indexText`) or on the first plain-text search;
+ * the counts by origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
 import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../shared/messages.ts';
 import {
@@ -54,21 +55,26 @@ export class PanelStore {
   timeBase: TimeBase = 'ready';
   counts = { valid: 0, invalid: 0, foreign: 0 };
   frames = new Map<string, FrameInfo>();
-  origins = new Map<string, number>();
-  types = new Map<string, number>();
+  /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
+  get origins(): Map<string, number> { this.countSome(Infinity); return this.originCounts; }
+  /** Records by message type (likewise). */
+  get types(): Map<string, number> { this.countSome(Infinity); return this.typeCounts; }
   /** Index of the first `ready` record, -1 when none. */
   readyIndex = -1;
   /** Index of the first `dashboard-loaded` record, -1 when none. */
   loadedIndex = -1;
   lastSendResult: SendResult | null = null;
 
-  /** Seqs in record order; looked up by binary search while increasing (the normal case), else by a map. */
-  private seqs: number[] = [];
+  /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
   private seqSorted = true;
   private seqMap: Map<number, number> | null = null;
   private lastFrame: FrameInfo | undefined;
   private text: Array<string | undefined> = [];
   private textDone = 0;
+  private originCounts = new Map<string, number>();
+  private typeCounts = new Map<string, number>();
+  /** Records [0, counted) are in `originCounts` and `typeCounts`; the rest are counted on demand. */
+  private counted = 0;
   private sizes: Array<number | undefined> = [];
   private predicate: Predicate;
   private pending: ClassifiedRecord[] = [];
@@ -166,9 +172,10 @@ export class PanelStore {
     if (i < this.textDone) this.textDone = i;
     if (!old.navigation) this.counts[old.verdict]--;
     if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
-    if (oldMeta.type !== m.type) {
-      if (oldMeta.type) this.types.set(oldMeta.type, (this.types.get(oldMeta.type) ?? 1) - 1);
-      if (m.type) this.types.set(m.type, (this.types.get(m.type) ?? 0) + 1);
+    if (oldMeta.type !== m.type && i < this.counted) {
+      const types = this.typeCounts;
+      if (oldMeta.type) types.set(oldMeta.type, (types.get(oldMeta.type) ?? 1) - 1);
+      if (m.type) types.set(m.type, (types.get(m.type) ?? 0) + 1);
     }
     const f = this.frames.get(r.frameUrl);
     if (f && m.surface && r.kind === 'post' && m.direction === 'event') f.surface = m.surface;
@@ -180,8 +187,8 @@ export class PanelStore {
   // ---------------------------------------------------------------------------------------- ingestion
   replace(records: ClassifiedRecord[]) {
     this.records = []; this.meta = []; this.view = []; this.text = []; this.textDone = 0; this.sizes = [];
-    this.seqs = []; this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined;
-    this.frames.clear(); this.origins.clear(); this.types.clear();
+    this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined;
+    this.frames.clear(); this.originCounts = new Map(); this.typeCounts = new Map(); this.counted = 0;
     this.counts = { valid: 0, invalid: 0, foreign: 0 };
     this.readyIndex = -1; this.loadedIndex = -1;
     for (const r of records) this.add(r);
@@ -190,25 +197,31 @@ export class PanelStore {
   }
 
   private add(r: ClassifiedRecord) {
-    const i = this.records.length;
+    const records = this.records;
+    const i = records.length;
     const m = metaOf(r);
-    this.records.push(r);
+    if (i > 0 && r.seq <= records[i - 1].seq) this.seqSorted = false;
+    records.push(r);
     this.meta.push(m);
-    this.seqs.push(r.seq);
-    if (i > 0 && r.seq <= this.seqs[i - 1]) this.seqSorted = false;
     if (!this.seqSorted) this.seqMap?.set(r.seq, i);
-    if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
-    let f = this.lastFrame?.url === r.frameUrl ? this.lastFrame : this.frames.get(r.frameUrl);
-    if (!f) { f = { url: r.frameUrl, count: 0, surface: '' }; this.frames.set(r.frameUrl, f); }
-    this.lastFrame = f;
+    if (!r.navigation) {
+      const c = this.counts, v = r.verdict;
+      if (v === 'valid') c.valid++; else if (v === 'invalid') c.invalid++; else if (v === 'foreign') c.foreign++;
+      else (c as Record<string, number>)[v] = ((c as Record<string, number>)[v] ?? 0) + 1;
+    }
+    let f = this.lastFrame;
+    if (f === undefined || f.url !== r.frameUrl) {
+      f = this.frames.get(r.frameUrl);
+      if (!f) { f = { url: r.frameUrl, count: 0, surface: '' }; this.frames.set(r.frameUrl, f); }
+      this.lastFrame = f;
+    }
     f.count++;
     // A frame's surface: the surface of the events it posts.
     if (m.surface && r.kind === 'post' && m.direction === 'event') f.surface = m.surface;
-    this.origins.set(r.origin, (this.origins.get(r.origin) ?? 0) + 1);
-    if (m.type) {
-      this.types.set(m.type, (this.types.get(m.type) ?? 0) + 1);
-      if (this.readyIndex < 0 && m.type === 'svc:event:ready') this.readyIndex = i;
-      else if (this.loadedIndex < 0 && m.type === 'svc:event:dashboard-loaded') this.loadedIndex = i;
+    const type = m.type;
+    if (type) {
+      if (this.readyIndex < 0 && type === 'svc:event:ready') this.readyIndex = i;
+      else if (this.loadedIndex < 0 && type === 'svc:event:dashboard-loaded') this.loadedIndex = i;
     }
     this.cur = i;
     if (this.predicate(r, m, this.curText)) this.view.push(i);
@@ -222,6 +235,33 @@ export class PanelStore {
     const max = Math.max(0, this.state.maxRecords);
     if (this.records.length <= max) return;
     this.replace(this.records.slice(this.records.length - max));
+  }
+
+  /**
+   * Count records by origin and type, from where counting stopped, for at most `budgetMs`; true when all are
+   * counted. Not part of ingestion (the first frame does not show these counts): done on first use or when idle.
+   */
+  countSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
+    const { records, meta } = this;
+    const n = records.length;
+    let i = this.counted;
+    if (i >= n) return true;
+    const origins = this.originCounts, types = this.typeCounts;
+    const end = budgetMs === Infinity ? Infinity : now() + budgetMs;
+    // Runs of equal values (a post and its delivery, a burst from one frame) are counted with one map update.
+    let origin = records[i].origin, originRun = 0, type = meta[i].type, typeRun = 0;
+    for (; i < n; i++) {
+      const o = records[i].origin, t = meta[i].type;
+      if (o === origin) originRun++;
+      else { origins.set(origin, (origins.get(origin) ?? 0) + originRun); origin = o; originRun = 1; }
+      if (t === type) typeRun++;
+      else { if (type) types.set(type, (types.get(type) ?? 0) + typeRun); type = t; typeRun = 1; }
+      if ((i & 1023) === 1023 && now() > end) { i++; break; }
+    }
+    origins.set(origin, (origins.get(origin) ?? 0) + originRun);
+    if (type) types.set(type, (types.get(type) ?? 0) + typeRun);
+    this.counted = i;
+    return i >= n;
   }
 
   // ---------------------------------------------------------------------------------------- search text
@@ -295,15 +335,16 @@ export class PanelStore {
   // ---------------------------------------------------------------------------------------- lookups
   indexOfSeq(seq: number): number {
     if (!this.seqSorted) {
-      if (!this.seqMap) { this.seqMap = new Map(); this.seqs.forEach((s, i) => this.seqMap!.set(s, i)); }
+      if (!this.seqMap) { const map = new Map<number, number>(); this.records.forEach((r, i) => map.set(r.seq, i)); this.seqMap = map; }
       return this.seqMap.get(seq) ?? -1;
     }
-    const a = this.seqs;
+    const a = this.records;
     let lo = 0, hi = a.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (a[mid] === seq) return mid;
-      if (a[mid] < seq) lo = mid + 1; else hi = mid - 1;
+      const s = a[mid].seq;
+      if (s === seq) return mid;
+      if (s < seq) lo = mid + 1; else hi = mid - 1;
     }
     return -1;
   }

@@ -44,8 +44,8 @@ export function App(p: AppProps) {
   onMount(() => { document.addEventListener('keydown', onKey); grid?.focus({ preventScroll: true }); });
   onCleanup(() => document.removeEventListener('keydown', onKey));
 
-  // Build the lower-cased search text in idle time (never during a scroll), so that the first search over a
-  // big log is fast.
+  // Count by origin and type and build the lower-cased search text in idle time (never during a scroll), so that
+  // the filter menus open and the first search over a big log runs without doing that work first.
   let indexing = false;
   let lastScroll = 0;
   const onAnyScroll = () => { lastScroll = performance.now(); };
@@ -57,7 +57,8 @@ export function App(p: AppProps) {
   const indexStep = (d?: Deadline) => {
     const budget = d ? Math.min(10, d.timeRemaining() - 1) : 4;
     if (budget < 2 || performance.now() - lastScroll < 250) { idle(indexStep); return; }
-    if (!store.indexText(budget)) idle(indexStep); else indexing = false;
+    // Counts by origin and type first (the filter menus), then the search text.
+    if (!store.countSome(budget) || !store.indexText(budget)) idle(indexStep); else indexing = false;
   };
   const offIndex = store.onChange((c) => { if ((c.records || c.appended) && !indexing) { indexing = true; idle(indexStep); } });
   onCleanup(offIndex);

@@ -3,9 +3,10 @@
  * from the store by view position, so a filter change re-renders only the visible rows.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
-import { createEffect, createMemo, createSignal, For, Index, on, Show, untrack } from 'solid-js';
-import { createVirtualizer } from '@tanstack/solid-virtual';
-import type { PanelStore } from '../store.ts';
+import { batch, createComputed, createEffect, createMemo, createSignal, For, Index, on, Show, untrack } from 'solid-js';
+import { createVirtualizer, observeElementOffset, observeElementRect } from '@tanstack/solid-virtual';
+import type { FrameInfo, PanelStore } from '../store.ts';
+import type { ClassifiedRecord } from '../../shared/messages.ts';
 import type { PanelSignals } from './bridge.ts';
 import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originOf, plural } from '../format.ts';
 import { shortType } from '../catalog.ts';
@@ -31,11 +32,56 @@ export function Timeline(props: TimelineProps) {
   const [unseen, setUnseen] = createSignal(0);
   const count = () => { sig.view(); return store.view.length; };
 
+  // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
+  // after the fact. While the timeline follows the tail, a new count (a load, live records, a filter change) would
+  // render the rows at the old offset first, and the rows at the end a frame later, after the scroll event. So
+  // the virtualizer sees a new count only after it was told the end offset, through its own observer callbacks:
+  // the rows at the end render once, and the scroll write that follows (`scrollToEnd`) lands where they are.
+  // The size is read in a microtask, once this update's other changes (summary, filter bar) are in the DOM and
+  // before the new rows are: the layout that read forces does not include them.
+  let reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
+  let reportRect: ((rect: { width: number; height: number }) => void) | null = null;
+  // What the rows show: the count the virtualizer has, and a version bumped with it for every view change (the rows
+  // read this rather than the store's view signal, so that they render once the virtualizer has its new range).
+  const [shownCount, setShownCount] = createSignal(0);
+  const [rowsVersion, setRowsVersion] = createSignal(0);
+  const show = (n: number) => batch(() => { setShownCount(n); setRowsVersion((v) => v + 1); });
+  let tailQueued = false;
+  const showAtEnd = () => {
+    tailQueued = false;
+    const n = count();
+    if (n === shownCount() || !follow() || !scrollEl?.isConnected || !reportOffset || !reportRect) { show(n); return; }
+    const width = scrollEl.clientWidth, height = scrollEl.clientHeight;
+    if (height <= 0) { show(n); return; } // not laid out (a hidden panel): as before, from scroll events
+    const rect = reportRect, offset = reportOffset;
+    batch(() => {
+      rect({ width, height });
+      offset(Math.max(0, n * ROW_H - height), false);
+      show(n);
+    });
+  };
+  createComputed(() => {
+    const n = count();
+    if (untrack(follow) && untrack(shownCount) !== n && reportOffset) {
+      if (!tailQueued) { tailQueued = true; queueMicrotask(showAtEnd); }
+    } else if (!tailQueued) show(n);
+  });
+
   const virtualizer = createVirtualizer({
-    get count() { return count(); },
+    get count() { return shownCount(); },
     getScrollElement: () => scrollEl,
     estimateSize: () => ROW_H,
     overscan: 4,
+    observeElementOffset: (instance, cb) => {
+      reportOffset = cb;
+      const stop = observeElementOffset(instance, cb);
+      return () => { stop?.(); if (reportOffset === cb) reportOffset = null; };
+    },
+    observeElementRect: (instance, cb) => {
+      reportRect = cb;
+      const stop = observeElementRect(instance, cb);
+      return () => { stop?.(); if (reportRect === cb) reportRect = null; };
+    },
   });
 
   // ---- live tail
@@ -98,7 +144,7 @@ export function Timeline(props: TimelineProps) {
           <div class="grid-canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             {/* Index, not For: the virtualizer hands out new item objects on every scroll; rows are reused by slot. */}
             <Index each={virtualizer.getVirtualItems()}>
-              {(item) => <Row store={store} sig={sig} pos={() => item().index} start={() => item().start} onOpen={props.onOpen} grid={() => gridEl} />}
+              {(item) => <Row store={store} sig={sig} version={rowsVersion} pos={() => item().index} start={() => item().start} onOpen={props.onOpen} grid={() => gridEl} />}
             </Index>
           </div>
           <Empty store={store} sig={sig} />
@@ -134,68 +180,82 @@ function Empty(p: { store: PanelStore; sig: PanelSignals }) {
   );
 }
 
-interface RowProps { store: PanelStore; sig: PanelSignals; pos: () => number; start: () => number; onOpen: () => void; grid: () => HTMLDivElement }
+interface RowProps { store: PanelStore; sig: PanelSignals; version: () => number; pos: () => number; start: () => number; onOpen: () => void; grid: () => HTMLDivElement }
+
+/** What a row shows of record `i` (its text, titles and classes). */
+function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
+  const m = store.meta[i];
+  const receiverOrigin = r.kind === 'receive' ? originOf(r.frameUrl) : r.targetOrigin ?? '';
+  const errors = r.issues.filter((x) => x.severity === 'error').length;
+  return {
+    seq: r.seq,
+    time: formatRelative(r.time - t0),
+    clock: formatClock(r.time),
+    dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
+    dirClass: r.navigation ? 'nav' : m.direction || 'none',
+    dirTitle: r.navigation ? 'frame navigation' : m.direction === 'event' ? 'event: embed → host' : m.direction === 'action' ? 'action: host → embed' : 'not an svc-embed message',
+    kind: r.navigation ? 'nav' : r.kind,
+    type: r.navigation ? `navigated to ${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}` : m.type ? shortType(m.type) : preview(r.data, 80),
+    typeTitle: m.type || undefined,
+    typeClass: r.navigation || !m.type ? 'muted' : '',
+    surface: m.surface,
+    frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
+    frameUrl: r.frameUrl,
+    origins: `${hostOf(r.origin)} → ${r.targetOrigin === '*' ? '*' : hostOf(receiverOrigin)}`,
+    originsTitle: `${r.origin} → ${r.kind === 'post' ? `target origin ${r.targetOrigin ?? '?'}` : `received in ${receiverOrigin}`}`,
+    wildcard: r.targetOrigin === '*',
+    verdict: r.navigation ? '' : r.verdict,
+    issues: r.issues.length,
+    issueClass: errors ? 'error' : r.issues.some((x) => x.severity === 'warning') ? 'warning' : 'info',
+    size: formatBytes(store.sizeAt(i)),
+    truncated: typeof r.originalSize === 'number',
+    dropped: !!r.dropped,
+    threw: r.error,
+    injected: !!r.injected,
+  };
+}
+
+type RowCells = ReturnType<typeof rowCells>;
 
 function Row(p: RowProps) {
   const { store } = p;
-  const cells = createMemo(() => {
-    p.sig.view();
+  // The same record, time origin and frame surface as last time (live records appended below, a filter change
+  // that leaves this row's record in place): the same cells, so nothing in the row is touched.
+  let last: { r: ClassifiedRecord; t0: number; surface: string | undefined } | null = null;
+  const cells = createMemo<RowCells | null>((prev) => {
+    p.version();
     const i = store.view[p.pos()];
-    if (i === undefined) return null;
+    if (i === undefined) { last = null; return null; }
     const r = store.records[i];
-    const m = store.meta[i];
     const t0 = store.timeOrigin().time;
-    const receiverOrigin = r.kind === 'receive' ? originOf(r.frameUrl) : r.targetOrigin ?? '';
     const frame = store.frames.get(r.frameUrl);
-    const errors = r.issues.filter((x) => x.severity === 'error').length;
-    return {
-      seq: r.seq,
-      time: formatRelative(r.time - t0),
-      clock: formatClock(r.time),
-      dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
-      dirClass: r.navigation ? 'nav' : m.direction || 'none',
-      dirTitle: r.navigation ? 'frame navigation' : m.direction === 'event' ? 'event: embed → host' : m.direction === 'action' ? 'action: host → embed' : 'not an svc-embed message',
-      kind: r.navigation ? 'nav' : r.kind,
-      type: r.navigation ? `navigated to ${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}` : m.type ? shortType(m.type) : preview(r.data, 80),
-      typeTitle: m.type || undefined,
-      typeClass: r.navigation || !m.type ? 'muted' : '',
-      surface: m.surface,
-      frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
-      frameUrl: r.frameUrl,
-      origins: `${hostOf(r.origin)} → ${r.targetOrigin === '*' ? '*' : hostOf(receiverOrigin)}`,
-      originsTitle: `${r.origin} → ${r.kind === 'post' ? `target origin ${r.targetOrigin ?? '?'}` : `received in ${receiverOrigin}`}`,
-      wildcard: r.targetOrigin === '*',
-      verdict: r.navigation ? '' : r.verdict,
-      issues: r.issues.length,
-      issueClass: errors ? 'error' : r.issues.some((x) => x.severity === 'warning') ? 'warning' : 'info',
-      size: formatBytes(store.sizeAt(i)),
-      truncated: typeof r.originalSize === 'number',
-      dropped: !!r.dropped,
-      threw: r.error,
-      injected: !!r.injected,
-    };
-  });
+    if (prev && last && last.r === r && last.t0 === t0 && last.surface === frame?.surface) return prev;
+    last = { r, t0, surface: frame?.surface };
+    return rowCells(store, i, r, t0, frame);
+  }, null);
   const selected = () => { p.sig.selection(); const c = cells(); return !!c && c.seq === store.selectedSeq; };
   const onClick = () => { const c = cells(); if (!c) return; store.select(c.seq); p.onOpen(); p.grid().focus({ preventScroll: true }); };
+  // Text cells take their text as `textContent`: Solid then updates them all in the row's one render effect,
+  // rather than one computation per cell.
   return (
     <Show when={cells()}>
       {(c) => (
         <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
           aria-rowindex={p.pos() + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
-          <div role="gridcell" class="c-time" title={c().clock}>{c().time}</div>
-          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{c().dir}</div>
+          <div role="gridcell" class="c-time" title={c().clock} textContent={c().time} />
+          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle} textContent={c().dir} />
           <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
-          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{c().type}</div>
-          <div role="gridcell" class="c-surface">{c().surface}</div>
-          <div role="gridcell" class="c-frame" title={c().frameUrl}>{c().frame}</div>
-          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{c().origins}</div>
+          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle} textContent={c().type} />
+          <div role="gridcell" class="c-surface" textContent={c().surface} />
+          <div role="gridcell" class="c-frame" title={c().frameUrl} textContent={c().frame} />
+          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle} textContent={c().origins} />
           <div role="gridcell" class="c-verdict">
             <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
             <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
             <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
             <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
           </div>
-          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{c().size}{c().truncated ? '✂' : ''}</div>
+          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined} textContent={c().truncated ? `${c().size}✂` : c().size} />
         </div>
       )}
     </Show>
