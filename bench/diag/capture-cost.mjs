@@ -3,22 +3,9 @@
 // for each build given (a dist/chrome-like directory, or 'none' for no extension); prints the dispatch loop time
 // and the renderer's and the extension process's CPU per message (from /proc), medians of REPS runs.
 // Usage: [N=20000] [SIZE=200] [REPS=3] node bench/diag/capture-cost.mjs none dist/chrome /tmp/variant
-import { readFileSync, readdirSync } from 'node:fs';
+import { processCpu, cpuDelta } from './proc.mjs';
 const variants = process.argv.slice(2);
 const n = Number(process.env.N ?? 20000), size = Number(process.env.SIZE ?? 200);
-const TCK = 100;
-function rendererCpu(rootPid) {
-  const info = {};
-  for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try { const st = readFileSync(`/proc/${p}/stat`, 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-      info[p] = { ppid: +f[1], cpu: (+f[11] + +f[12]) / TCK * 1000, cmd: readFileSync(`/proc/${p}/cmdline`, 'utf8') }; } catch {}
-  }
-  const want = new Set([String(rootPid)]); let grew = true;
-  while (grew) { grew = false; for (const [p, i] of Object.entries(info)) if (!want.has(p) && want.has(String(i.ppid))) { want.add(p); grew = true; } }
-  let r = 0, ext = 0;
-  for (const p of want) { const c = info[p]?.cmd ?? ''; if (c.includes('--type=renderer')) { if (c.includes('--extension-process')) ext += info[p].cpu; else r += info[p].cpu; } }
-  return { r, ext };
-}
 const { serve, launch } = await import('../page-overhead.mjs');
 const h = await serve('127.0.0.1');
 h.set(`<!doctype html><script>
@@ -41,11 +28,11 @@ for (let rep = 0; rep < Number(process.env.REPS ?? 3); rep++) for (const v of va
   await page.goto(h.origin + '/', { waitUntil: 'load' });
   await page.evaluate((s) => window.run(500, s), size);
   await new Promise((r) => setTimeout(r, 800));
-  const c0 = rendererCpu(b.browser.process().pid);
+  const c0 = processCpu(b.browser.process().pid);
   const ms = await page.evaluate((n, s) => window.run(n, s), n, size);
   await new Promise((r) => setTimeout(r, 1500));
-  const c1 = rendererCpu(b.browser.process().pid);
-  (res[v] ??= []).push({ us: ms / n * 1000, cpu: (c1.r - c0.r) / n * 1000, ext: (c1.ext - c0.ext) / n * 1000 });
+  const { byKind } = cpuDelta(c0, processCpu(b.browser.process().pid));
+  (res[v] ??= []).push({ us: ms / n * 1000, cpu: (byKind.renderer ?? 0) / n * 1000, ext: (byKind['renderer+ext'] ?? 0) / n * 1000 });
   await b.close();
 }
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

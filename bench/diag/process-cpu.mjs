@@ -3,25 +3,11 @@
 // "renderers": CPU of each page renderer that worked (host and embed, by process id); "ext": the extension process
 // (service worker); "browser": the browser process.
 // Usage: [SIZE=200] [DIR=h2e|e2h] [REPS=2] node bench/diag/process-cpu.mjs none dist/chrome /tmp/variant
-import { readFileSync, readdirSync } from 'node:fs';
+import { processCpu, cpuDelta } from './proc.mjs';
 const n = 20000, size = Number(process.env.SIZE ?? 200), dir = process.env.DIR ?? 'h2e';
 const variants = process.argv.slice(2);
-const TCK = 100;
-function procs(rootPid) {
-  const info = {};
-  for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8'); const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      info[p] = { ppid: +f[1], cpu: (+f[11] + +f[12]) / TCK * 1000, cmd: readFileSync(`/proc/${p}/cmdline`, 'utf8').split(/[\0 ]/) };
-    } catch {}
-  }
-  const want = new Set([String(rootPid)]); let grew = true;
-  while (grew) { grew = false; for (const [p, i] of Object.entries(info)) if (!want.has(p) && want.has(String(i.ppid))) { want.add(p); grew = true; } }
-  const out = {};
-  for (const p of want) if (info[p]) { const c = info[p].cmd; const t = c.find((x) => x.startsWith('--type='))?.slice(7) ?? 'browser'; out[p] = { t: t + (c.includes('--extension-process') ? '+ext' : ''), cpu: info[p].cpu }; }
-  return out;
-}
 const results = {};
+
 for (let rep = 0; rep < Number(process.env.REPS ?? 2); rep++) for (const v of variants) {
   if (v !== 'none') process.env.EI_EXTENSION_DIR = v;
   const { HOST, EMBED, serve, launch } = await import('../page-overhead.mjs?' + v);
@@ -33,14 +19,11 @@ for (let rep = 0; rep < Number(process.env.REPS ?? 2); rep++) for (const v of va
   await page.goto(h.origin + '/', { waitUntil: 'load' });
   await page.evaluate((d) => window[d](500, 200), dir);
   await new Promise((r) => setTimeout(r, 1500));
-  const before = procs(pid);
+  const before = processCpu(pid);
   const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
-  const after = procs(pid); // the burst only (deferred processing not included)
-  const rend = Object.keys(after).filter((p) => after[p].t === 'renderer').sort((a, b) => a - b);
-  const d = (p) => after[p].cpu - (before[p]?.cpu ?? 0);
-  const sum = (t) => Object.keys(after).filter((p) => after[p].t === t).reduce((s, p) => s + d(p), 0);
-  const row = { us: (r.last - r.t0) / n * 1000, loop: r.loop / n * 1000, ext: sum('renderer+ext'), browser: sum('browser') };
+  const { byKind, renderers } = cpuDelta(before, processCpu(pid)); // the burst only (deferred processing not included)
+  const row = { us: (r.last - r.t0) / n * 1000, loop: r.loop / n * 1000, ext: byKind['renderer+ext'] ?? 0, browser: byKind.browser ?? 0 };
   (results[v] ??= []).push(row);
-  console.log(v.padEnd(12), Object.entries(row).map(([k, x]) => `${k} ${x.toFixed(1)}`).join('  '), ' renderers', rend.map(d).filter((x) => x > 5).join(' '));
+  console.log(v.padEnd(12), Object.entries(row).map(([k, x]) => `${k} ${x.toFixed(1)}`).join('  '), ' renderers', Object.values(renderers).filter((x) => x > 5).join(' '));
   await b.close(); h.server.close(); e.server.close();
 }
