@@ -47,7 +47,7 @@ afterAll(async () => { await launched?.close(); await sb?.close(); rmSync(dir, {
 async function download(): Promise<{ name: string; text: string }> {
   const before = new Set(readdirSync(dir));
   await panel.click('.x-download');
-  const end = Date.now() + 10_000;
+  const end = Date.now() + 20_000; // a loaded 2-core machine can take seconds to write a download
   while (Date.now() < end) {
     const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.json'));
     if (name) { await sleep(100); return { name, text: readFileSync(join(dir, name), 'utf8') }; }
@@ -150,7 +150,8 @@ describe('export, check, import', () => {
   });
 
   it('redaction can be turned off, with a clear warning', async () => {
-    await panel.click('.x-redact');
+    // (a retry after a failure further down finds redaction already off)
+    if (!(await panel.$('.x-warning'))) await panel.click('.x-redact');
     await panel.waitForSelector('.x-warning');
     expect(await panel.$eval('.x-warning', (e) => e.textContent)).toMatch(/Redaction is off/);
     const raw = await download();
