@@ -23,6 +23,29 @@ describe('metaOf', () => {
     expect(metaOf({ ...post, data: { $ei: 'Object', v: { type: 'svc:event:ready', direction: 'event', surface: 'app' } } })).toMatchObject({ type: 'svc:event:ready', direction: 'event', surface: 'app' });
     expect(metaOf({ ...post, data: { $ei: 'Map', v: [] } }).type).toBe('');
   });
+
+  it('shares one meta per distinct combination of facts, not only between neighbours', () => {
+    const many = syntheticSession(5_000);
+    const metas = many.map(metaOf);
+    const byFacts = new Map<string, unknown>();
+    for (let k = 0; k < many.length; k++) {
+      const m = metas[k];
+      const key = JSON.stringify([m.type, m.direction, m.surface, m.sev]);
+      if (!byFacts.has(key)) byFacts.set(key, m);
+      expect(m, key).toBe(byFacts.get(key)); // the same object for the same facts
+      expect(m).toEqual(metaOf(structuredClone(many[k]))); // and the facts of the record
+    }
+    expect(new Set(metas).size).toBe(byFacts.size);
+    expect(byFacts.size).toBeLessThan(100);
+    // every combination of facts tells apart
+    const post = many.find((r) => r.kind === 'post' && !r.navigation && r.verdict !== 'foreign')!;
+    const variants = [
+      { sev: 0, issues: [] }, { sev: 1, issues: [{ rule: 'x', severity: 'error', path: '', message: '' }] },
+    ].flatMap(({ sev, issues }) => ['app', 'panel'].flatMap((surface) => (['event', 'action'] as const).map((direction) => ({
+      sev, direction, surface, r: { ...post, issues, data: { ...(post.data as object), type: 'svc:t:x', direction, surface } } as ClassifiedRecord,
+    }))));
+    for (const v of [...variants, ...variants.reverse()]) expect(metaOf(v.r)).toEqual({ type: 'svc:t:x', direction: v.direction, surface: v.surface, sev: v.sev });
+  });
 });
 
 describe('filters', () => {

@@ -104,14 +104,32 @@ function envelopeOf(data: unknown): Record<string, unknown> | null {
 }
 
 /**
- * Metas are shared, read-only: consecutive records often have the same facts (a post and its delivery), so a
- * record reuses the previous record's meta when they are equal, instead of allocating one per record.
+ * Metas are shared, read-only: a log has few distinct combinations (tens), so records share them instead of
+ * allocating one each (fewer long-lived objects for the GC to mark and move). Consecutive records often have the
+ * same facts (a post and its delivery): the previous record's meta is tried first, then the metas already made
+ * for the record's type (a bounded cache: past `META_CACHE_MAX` of them, metas are allocated per record).
  */
 let lastMeta: RecordMeta = Object.freeze({ type: '', direction: '', surface: '', sev: 0 }) as RecordMeta;
+const META_CACHE_MAX = 4_096;
+const metaCache = new Map<string, RecordMeta[]>();
+let metaCached = 0;
 function sharedMeta(type: string, direction: Direction | '', surface: string, sev: number): RecordMeta {
-  const m = lastMeta;
+  let m = lastMeta;
   if (m.type === type && m.surface === surface && m.direction === direction && m.sev === sev) return m;
-  return (lastMeta = { type, direction, surface, sev });
+  let bucket = metaCache.get(type);
+  if (bucket) {
+    for (let k = 0; k < bucket.length; k++) {
+      m = bucket[k];
+      if (m.surface === surface && m.direction === direction && m.sev === sev) return (lastMeta = m);
+    }
+  }
+  m = { type, direction, surface, sev };
+  if (metaCached < META_CACHE_MAX) {
+    if (!bucket) metaCache.set(type, (bucket = []));
+    bucket.push(m);
+    metaCached++;
+  }
+  return (lastMeta = m);
 }
 
 /** Per-record facts (possibly shared with other records: read-only, see `sharedMeta`). */

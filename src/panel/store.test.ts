@@ -4,6 +4,7 @@ import { createFileTransport, createMemoryTransport } from './transport.ts';
 import { syntheticSession, TENANT } from './synthetic.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
 import { CAPTURE_FORMAT } from '../protocol/record.ts';
+import { compileFilter, defaultFilters, metaOf, searchTextOf } from './filters.ts';
 
 /** A store whose batches run when the test says so. */
 function setup(records = syntheticSession(120), storage: KeyValueStorage | null = null) {
@@ -244,6 +245,74 @@ describe('PanelStore on the in-memory transport', () => {
     store.setFilters({ search: 'workbook 77' });
     expect(performance.now() - t0).toBeLessThan(200);
     expect(store.view.length).toBeGreaterThan(0);
+  });
+});
+
+describe('search text in chunks', () => {
+  // The texts are kept 1,024 records to a string; whatever the order of loads, live records, updates, idle
+  // indexing and searches, every record's text and every search result must be what the record alone gives.
+  type Step =
+    | { snapshot: number } | { append: number } | { index: 'all' | 'some' }
+    | { update: number[] } | { search: string } | { trim: number };
+  const QUERIES = ['zqx', 'workbook 77', '-kind:receive top customers', '-zqx', 'payload.path:folder zqx', '"zqx 5"', 'ZQX-1'];
+  const cases: Array<[string, Step[]]> = [
+    ['a snapshot, no indexing', [{ snapshot: 2_500 }]],
+    ['a snapshot, indexed', [{ snapshot: 2_500 }, { index: 'all' }]],
+    ['a snapshot, partly indexed', [{ snapshot: 2_500 }, { index: 'some' }]],
+    ['exactly full chunks', [{ snapshot: 2_048 }, { index: 'all' }, { append: 1 }]],
+    ['live records across a chunk boundary', [{ snapshot: 1_000 }, { index: 'all' }, { append: 30 }, { append: 1_100 }]],
+    ['live records while a search is on', [{ snapshot: 1_000 }, { search: 'zqx' }, { append: 60 }, { update: [1_050, 10] }, { append: 1_000 }]],
+    ['updates in built chunks', [{ snapshot: 3_000 }, { index: 'all' }, { update: [0, 5, 1_023, 1_024, 2_047] }]],
+    ['updates in a chunk not built yet', [{ snapshot: 3_000 }, { update: [1_500, 1_501] }]],
+    ['updates in the last, partial chunk', [{ snapshot: 2_100 }, { index: 'all' }, { update: [2_050, 2_099] }]],
+    ['updates, then indexing folds them in', [{ snapshot: 3_000 }, { index: 'all' }, { update: [7, 2_000] }, { index: 'some' }, { index: 'all' }]],
+    ['updated twice, searched between', [{ snapshot: 2_500 }, { index: 'all' }, { update: [300] }, { search: 'zqx' }, { update: [300, 301] }]],
+    ['trimmed', [{ snapshot: 3_000 }, { index: 'all' }, { update: [2_999] }, { trim: 1_500 }, { append: 600 }]],
+  ];
+  it.each(cases)('%s', (_name, steps) => {
+    const { store, t, tick } = setup([]);
+    let next = 100_000;
+    let version = 0;
+    for (const step of steps) {
+      if ('snapshot' in step) t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(step.snapshot) });
+      else if ('append' in step) {
+        t.push(syntheticSession(step.append).slice(0, step.append).map((r) => ({ ...r, seq: next++, pairedWith: undefined })));
+        tick();
+      } else if ('index' in step) {
+        let clock = 0;
+        if (step.index === 'all') while (!store.indexText(0, () => (clock += 0.001))) { /* until done */ }
+        else store.indexText(0, () => clock++);
+      } else if ('update' in step) {
+        version++;
+        t.emit({ type: 'update', records: step.update.map((i) => {
+          const r = store.records[i];
+          return { ...r, data: { ...(r.data as object), note: `ZQX-${version} ${i}` } };
+        }) });
+        tick();
+      } else if ('search' in step) store.setFilters({ search: step.search });
+      else if ('trim' in step) t.emit({ type: 'state', state: { ...store.state, maxRecords: step.trim } });
+    }
+    for (const q of QUERIES) {
+      store.setFilters({ search: q });
+      const p = compileFilter({ ...defaultFilters(), search: q });
+      const expected = store.records.flatMap((r, i) => (p(r, metaOf(r), () => searchTextOf(r)) ? [i] : []));
+      expect(store.view, q).toEqual(expected);
+    }
+    const texts = store.records.map((_, i) => store.textAt(i));
+    expect(texts).toEqual(store.records.map(searchTextOf));
+  });
+
+  it('keeps live appends out of the chunks until one is full, and indexing covers them', () => {
+    const { store, t, tick } = setup([]);
+    t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(1_020) });
+    expect(store.indexText(Infinity)).toBe(true);
+    expect(store.textIndexed).toBe(1_020);
+    t.push(syntheticSession(10).slice(0, 10).map((r, k) => ({ ...r, seq: 50_000 + k, pairedWith: undefined }))); tick();
+    expect(store.textIndexed).toBe(1_020);
+    expect(store.indexText(Infinity)).toBe(true);
+    expect(store.textIndexed).toBe(1_030);
+    expect(store.textAt(1_029)).toBe(searchTextOf(store.records[1_029]));
+    expect(store.textAt(5)).toBe(searchTextOf(store.records[5]));
   });
 });
 

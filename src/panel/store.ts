@@ -6,12 +6,14 @@
  * Performance model (100,000 records): per-record facts (`RecordMeta`) are computed once at ingestion, O(1)
  * each; live records are queued and applied once per animation frame (`schedule`), filtered incrementally
  * (O(batch)), never by re-scanning the log; a filter change re-scans the log once with a compiled predicate;
- * the lower-cased search text is built lazily, in idle time (`indexText`) or on the first plain-text search;
+ * the lower-cased search text is built lazily, in idle time (`indexText`) or on the first plain-text search,
+ * and kept as one string per 1,024 records (few long-lived objects: the major GC's pause grows with their number);
  * the counts by origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
 import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../shared/messages.ts';
+import { SearchText } from './searchtext.ts';
 import {
-  compileFilter, defaultFilters, metaOf, parseFilters, searchTextOf, serializeFilters,
+  compileFilter, defaultFilters, metaOf, parseFilters, serializeFilters,
   type FilterState, type Predicate, type RecordMeta, type TimeBase,
 } from './filters.ts';
 import { emptyState, type ConnectionStatus, type PanelCommand, type PanelTransport } from './transport.ts';
@@ -69,8 +71,7 @@ export class PanelStore {
   private seqSorted = true;
   private seqMap: Map<number, number> | null = null;
   private lastFrame: FrameInfo | undefined;
-  private text: Array<string | undefined> = [];
-  private textDone = 0;
+  private text = new SearchText(() => this.records);
   private originCounts = new Map<string, number>();
   private typeCounts = new Map<string, number>();
   /** Records [0, counted) are in `originCounts` and `typeCounts`; the rest are counted on demand. */
@@ -167,9 +168,8 @@ export class PanelStore {
     const m = metaOf(r);
     this.records[i] = r;
     this.meta[i] = m;
-    this.text[i] = undefined;
     this.sizes[i] = undefined;
-    if (i < this.textDone) this.textDone = i;
+    this.text.updated(i);
     if (!old.navigation) this.counts[old.verdict]--;
     if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
     if (oldMeta.type !== m.type && i < this.counted) {
@@ -186,7 +186,8 @@ export class PanelStore {
 
   // ---------------------------------------------------------------------------------------- ingestion
   replace(records: ClassifiedRecord[]) {
-    this.records = []; this.meta = []; this.view = []; this.text = []; this.textDone = 0; this.sizes = [];
+    this.records = []; this.meta = []; this.view = []; this.sizes = [];
+    this.text.reset();
     this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined;
     this.frames.clear(); this.originCounts = new Map(); this.typeCounts = new Map(); this.counted = 0;
     this.counts = { valid: 0, invalid: 0, foreign: 0 };
@@ -265,25 +266,12 @@ export class PanelStore {
   }
 
   // ---------------------------------------------------------------------------------------- search text
-  textAt(i: number): string {
-    let t = this.text[i];
-    if (t === undefined) { t = searchTextOf(this.records[i]); this.text[i] = t; }
-    return t;
-  }
-  /** Build search text in the background; returns true when every record has it. */
-  get textIndexed(): number { return this.textDone; }
-  indexText(budgetMs = 8, now: () => number = () => performance.now()): boolean {
-    const end = now() + budgetMs;
-    const n = this.records.length;
-    let i = this.textDone;
-    while (i < n) {
-      if (this.text[i] === undefined) this.text[i] = searchTextOf(this.records[i]);
-      i++;
-      if ((i & 63) === 0 && now() > end) break;
-    }
-    this.textDone = i;
-    return i >= n;
-  }
+  /** The lower-cased search text of record i (see `searchTextOf` and searchtext.ts). */
+  textAt(i: number): string { return this.text.at(i); }
+  /** How many records (from the first) have their search text. */
+  get textIndexed(): number { return this.text.indexed; }
+  /** Build search text in the background, for at most about `budgetMs`; returns true when every record has it. */
+  indexText(budgetMs = 8, now: () => number = () => performance.now()): boolean { return this.text.indexSome(budgetMs, now); }
 
   sizeAt(i: number): number {
     let s = this.sizes[i];
@@ -311,8 +299,9 @@ export class PanelStore {
     const n = this.records.length;
     const view: number[] = [];
     const { records, meta } = this;
-    let i = 0;
-    const text = () => this.textAt(i); // built lazily, only for records that pass the cheaper checks
+    let i = 0, textI = -1, textS = '';
+    // Built lazily, only for records that pass the cheaper checks; one slice per record, whatever the number of terms.
+    const text = () => (textI === i ? textS : (textS = this.textAt(textI = i)));
     for (; i < n; i++) if (p(records[i], meta[i], text)) view.push(i);
     this.view = view;
   }

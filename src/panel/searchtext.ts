@@ -1,0 +1,120 @@
+/**
+ * The panel's plain-text search index: each record's lower-cased search text (`searchTextOf`), built lazily — in
+ * idle time (`indexSome`) or on the first plain-text search — and kept as one string per TEXT_CHUNK records with
+ * the records' offsets. At 100,000 records that is 100 strings (~300 KB each for typical messages: large objects,
+ * which a compacting GC does not move) instead of 100,000 small ones to mark and move: the major GC's pause grows
+ * with the number of long-lived objects, and it used to land in scroll frames.
+ * Live records (the last, partial chunk) and records updated after their chunk was built are held one by one
+ * ("loose") until their chunk is (re)built.
+ */
+import type { ClassifiedRecord } from '../shared/messages.ts';
+import { searchTextOf } from './filters.ts';
+
+const TEXT_SHIFT = 10;
+export const TEXT_CHUNK = 1 << TEXT_SHIFT;
+const TEXT_MASK = TEXT_CHUNK - 1;
+
+export class SearchText {
+  /** Chunk c: the search texts of records [c * TEXT_CHUNK, (c + 1) * TEXT_CHUNK), concatenated; undefined until built. */
+  private textChunks: Array<string | undefined> = [];
+  /** Chunk c's offsets: record c * TEXT_CHUNK + k's text is [offsets[k], offsets[k + 1]). */
+  private textOffsets: Array<Int32Array | undefined> = [];
+  /**
+   * Texts held one by one: records of the last, partial chunk (live records) or of a chunk not built yet, and
+   * updated records whose chunk is built (null: to be made from the record again). Folded into their chunk when
+   * it is built or rebuilt.
+   */
+  private looseText = new Map<number, string | null>();
+  /** Built chunks with a record updated since (their entries in `looseText` override them). */
+  private dirtyChunks = new Set<number>();
+  /** Records [0, textDone) have their search text (in a clean chunk, or in `looseText`). */
+  private textDone = 0;
+
+  /** `records`: the store's records, read when a text is needed (the array may be replaced). */
+  constructor(private readonly recordsOf: () => ClassifiedRecord[]) {}
+
+  private get records(): ClassifiedRecord[] { return this.recordsOf(); }
+
+  /** Forget everything (a new log). */
+  reset(): void {
+    this.textChunks = []; this.textOffsets = []; this.looseText = new Map(); this.dirtyChunks = new Set(); this.textDone = 0;
+  }
+
+  /** Record i changed: its text is made again when next needed. */
+  updated(i: number): void {
+    const c = i >> TEXT_SHIFT;
+    if (this.textChunks[c] !== undefined) { this.looseText.set(i, null); this.dirtyChunks.add(c); }
+    else if (this.looseText.has(i)) this.looseText.set(i, null);
+    if (i < this.textDone) this.textDone = c << TEXT_SHIFT;
+  }
+
+  /** The lower-cased search text of record i (see `searchTextOf`); a slice of its chunk, made on demand. */
+  at(i: number): string {
+    const c = i >> TEXT_SHIFT;
+    let s = this.textChunks[c];
+    const dirty = this.dirtyChunks;
+    if (s === undefined || (dirty.size && dirty.has(c))) {
+      const t = this.looseText.get(i);
+      if (t !== undefined) return t ?? this.looseTextAt(i);
+      if (s === undefined) {
+        // The last chunk, not full yet: text by text. A full chunk: built whole (a search reads most of it).
+        if ((c + 1) << TEXT_SHIFT > this.records.length) return this.looseTextAt(i);
+        s = this.buildTextChunk(c);
+      }
+    }
+    const off = this.textOffsets[c]!, k = i & TEXT_MASK;
+    return s.slice(off[k], off[k + 1]);
+  }
+  private looseTextAt(i: number): string {
+    const t = searchTextOf(this.records[i]);
+    this.looseText.set(i, t);
+    return t;
+  }
+  /** Build (or rebuild, after updates) chunk c, which must be full; its records leave `looseText`. */
+  private buildTextChunk(c: number): string {
+    const loose = this.looseText, records = this.records;
+    const old = this.textChunks[c], oldOff = this.textOffsets[c];
+    const start = c << TEXT_SHIFT;
+    const parts = new Array<string>(TEXT_CHUNK);
+    const off = new Int32Array(TEXT_CHUNK + 1);
+    let pos = 0;
+    for (let k = 0; k < TEXT_CHUNK; k++) {
+      const i = start + k;
+      const l = loose.size ? loose.get(i) : undefined;
+      let t: string;
+      if (l !== undefined) { loose.delete(i); t = l ?? searchTextOf(records[i]); }
+      else t = old !== undefined ? old.slice(oldOff![k], oldOff![k + 1]) : searchTextOf(records[i]);
+      parts[k] = t;
+      off[k] = pos;
+      pos += t.length;
+    }
+    off[TEXT_CHUNK] = pos;
+    const s = parts.join('');
+    this.textChunks[c] = s;
+    this.textOffsets[c] = off;
+    this.dirtyChunks.delete(c);
+    return s;
+  }
+  /** How many records (from the first) have their search text. */
+  get indexed(): number { return this.textDone; }
+  /** Build search text in the background, for at most about `budgetMs`; returns true when every record has it. */
+  indexSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
+    const end = now() + budgetMs;
+    const n = this.records.length;
+    const chunks = this.textChunks, loose = this.looseText;
+    let i = this.textDone;
+    while (i < n) {
+      const c = i >> TEXT_SHIFT, chunkEnd = (c + 1) << TEXT_SHIFT;
+      const built = chunks[c] !== undefined;
+      if (built && !this.dirtyChunks.has(c)) { i = chunkEnd; continue; }
+      // Text by text (within the budget), then the chunk from them once it is complete.
+      const t = loose.get(i);
+      if (built ? t === null : t == null) loose.set(i, searchTextOf(this.records[i]));
+      i++;
+      if (i === chunkEnd) this.buildTextChunk(c);
+      if ((i & 63) === 0 && now() > end) break;
+    }
+    this.textDone = i;
+    return i >= n;
+  }
+}
