@@ -71,7 +71,7 @@ export function Timeline(props: TimelineProps) {
     get count() { return shownCount(); },
     getScrollElement: () => scrollEl,
     estimateSize: () => ROW_H,
-    overscan: 4,
+    overscan: 2,
     observeElementOffset: (instance, cb) => {
       reportOffset = cb;
       const stop = observeElementOffset(instance, cb);
