@@ -172,7 +172,7 @@ export class Pairer {
         if (kept.length) map.set(k, kept); else map.delete(k);
       }
     }
-    // Then the oldest keys, in one pass per map (deleting the first key one at a time is quadratic in V8).
+    // Then the oldest keys, in one pass per map (not one `keys().next()` per deletion: see protocol/maps.ts).
     for (const map of [this.posts, this.receives]) {
       for (const [k, list] of map) {
         if (this.count <= MAX_WAITING / 2) break;

@@ -8,6 +8,7 @@ import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../protocol/record.ts';
 import type { ClassifiedRecord, RawRecord, TabState } from '../shared/messages.ts';
 import { Pairer, judgeDropped, type FrameTree } from './pairing.ts';
+import { oldestKeys } from '../protocol/maps.ts';
 
 export const DEFAULT_MAX_RECORDS = 50_000;
 /** Foreign records may take at most this share of the buffer. */
@@ -186,13 +187,9 @@ export class TabLog {
     }
   }
 
-  /** Evict the oldest records past the bound, in one pass (not `keys().next()` per record: quadratic in V8). */
+  /** Evict the oldest records past the bound (in one pass: see `oldestKeys`). */
   private evictOverflow(removed: number[]): void {
-    let excess = this.records.size - this.state.maxRecords;
-    if (excess <= 0) return;
-    const victims: number[] = [];
-    for (const seq of this.records.keys()) { if (excess-- <= 0) break; victims.push(seq); }
-    for (const seq of victims) this.evict(seq, removed);
+    for (const seq of oldestKeys(this.records, this.records.size - this.state.maxRecords)) this.evict(seq, removed);
   }
 
   private evict(seq: number, removed: number[]): void {

@@ -87,12 +87,8 @@ async function restore(tabId: number): Promise<TabCtx> {
   for (const [n, b] of batches) {
     ctx.nextBatch = n + 1;
     if (b.kind !== 'raw') continue;
-    let raws: Array<RawRecord & { frameId?: number }> = [];
-    try { raws = JSON.parse(b.json) as RawRecord[]; } catch (e) { console.warn('embed-inspector: unreadable stored batch', n, e); }
     if (b.seq0 !== undefined) ctx.log.nextSeq = b.seq0; // (batches stored before processing continue the numbering)
-    for (const r of raws) r.frameId = b.frameId;
-    ctx.log.add(raws);
-    ctx.sinceSnapshot += raws.length;
+    try { addBatch(ctx, b.frameId, b.json); } catch (e) { console.warn('embed-inspector: unreadable stored batch', n, e); }
   }
   return ctx;
 }
@@ -190,6 +186,14 @@ function scheduleProcessing(ctx: TabCtx): void {
   }, live ? LIVE_DELAY_MS : IDLE_MS);
 }
 
+/** Parse one frame's batch (JSON text of raw records) and add it to the log. Throws on unreadable JSON. */
+function addBatch(ctx: TabCtx, frameId: number, json: string): AddResult {
+  const raws = JSON.parse(json) as Array<RawRecord & { frameId?: number }>;
+  for (const r of raws) r.frameId = frameId;
+  ctx.sinceSnapshot += raws.length;
+  return ctx.log.add(raws);
+}
+
 /** Parse, classify, pair and publish the pending batches, in arrival order. */
 export function processPending(ctx: TabCtx): void {
   if (ctx.processTimer !== null) { clearTimeout(ctx.processTimer); ctx.processTimer = null; }
@@ -198,15 +202,8 @@ export function processPending(ctx: TabCtx): void {
   ctx.pending = [];
   ctx.pendingChars = 0;
   for (const b of batches) {
-    try {
-      const raws = JSON.parse(b.json) as Array<RawRecord & { frameId?: number }>;
-      for (const r of raws) r.frameId = b.frameId;
-      const res = ctx.log.add(raws);
-      ctx.sinceSnapshot += raws.length;
-      publish(ctx, res);
-    } catch (e) {
-      console.warn('embed-inspector: unreadable batch', e); // (it stays stored as it came)
-    }
+    try { publish(ctx, addBatch(ctx, b.frameId, b.json)); }
+    catch (e) { console.warn('embed-inspector: unreadable batch', e); } // (it stays stored as it came)
   }
   // Compaction, past the bound: the snapshot replaces every stored batch, processed now.
   if (ctx.sinceSnapshot > Math.max(ctx.log.state.maxRecords, 1000)) void writeSnapshot(ctx).catch((e) => console.warn('embed-inspector: snapshot', e));

@@ -14,7 +14,7 @@
  *   -term           negation
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { TAG, tagOf } from '../protocol/encoding.ts';
+import { plainEntries, TAG, tagOf } from '../protocol/encoding.ts';
 
 export type Direction = 'event' | 'action';
 export type TimeBase = 'ready' | 'first';
@@ -97,10 +97,9 @@ export interface RecordMeta {
 /** The message's envelope (its fields, for a plain or encoded object), null for anything else. */
 function envelopeOf(data: unknown): Record<string, unknown> | null {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
-  const tag = (data as Record<string, unknown>)[TAG];
-  if (typeof tag !== 'string') return data as Record<string, unknown>;
-  if (tag === 'Object') return ((data as Record<string, unknown>).v ?? {}) as Record<string, unknown>;
-  return tag === 'Truncated' ? data as Record<string, unknown> : null;
+  const tag = tagOf(data);
+  if (tag && tag !== 'Object' && tag !== 'Truncated') return null;
+  return plainEntries(data);
 }
 
 /**
@@ -137,12 +136,7 @@ export function metaOf(r: ClassifiedRecord): RecordMeta {
   const env = r.navigation ? null : envelopeOf(r.data);
   let sev = 0;
   const issues = r.issues;
-  if (issues) {
-    for (let k = 0; k < issues.length; k++) {
-      const v = issues[k].severity;
-      sev |= v === 'error' ? SEV_ERROR : v === 'warning' ? SEV_WARNING : v === 'info' ? SEV_INFO : 0;
-    }
-  }
+  if (issues) for (let k = 0; k < issues.length; k++) sev |= SEV_BIT[issues[k].severity] ?? 0;
   if (!env) return sharedMeta('', '', '', sev);
   const type = env.type, dir = env.direction, surface = env.surface;
   return sharedMeta(typeof type === 'string' ? type : '', dir === 'event' || dir === 'action' ? dir : '', typeof surface === 'string' ? surface : '', sev);

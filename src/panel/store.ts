@@ -209,11 +209,7 @@ export class PanelStore {
     records.push(r);
     this.meta.push(m);
     if (!this.seqSorted) this.seqMap?.set(r.seq, i);
-    if (!r.navigation) {
-      const c = this.counts, v = r.verdict;
-      if (v === 'valid') c.valid++; else if (v === 'invalid') c.invalid++; else if (v === 'foreign') c.foreign++;
-      else (c as Record<string, number>)[v] = ((c as Record<string, number>)[v] ?? 0) + 1;
-    }
+    if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
     let f = this.lastFrame;
     if (f === undefined || f.url !== r.frameUrl) {
       f = this.frames.get(r.frameUrl);

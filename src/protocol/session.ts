@@ -11,6 +11,7 @@
 import type { CaptureRecord } from './record.ts';
 import { isSvcEmbed, issue, type Issue } from './classify.ts';
 import { normalizeOrigin, originOf } from './origin.ts';
+import { oldestKeys } from './maps.ts';
 
 interface Session {
   ready: boolean;
@@ -25,13 +26,9 @@ type Input = Partial<CaptureRecord> & { data: unknown };
 
 const MAX_PENDING = 10_000;
 
-/**
- * Forget the oldest tenth of a full map in one pass. (Deleting the first key one at a time is quadratic in
- * V8: the deleted slots stay at the front of the table, and every `keys().next()` walks over them.)
- */
+/** Forget the oldest tenth of a full map (in one pass: see `oldestKeys`). */
 function evictOldest(map: Map<string, number>): void {
-  let n = Math.max(1, Math.floor(map.size / 10));
-  for (const k of map.keys()) { if (n-- <= 0) break; map.delete(k); }
+  for (const k of oldestKeys(map, Math.max(1, Math.floor(map.size / 10)))) map.delete(k);
 }
 
 export class SessionChecker {
