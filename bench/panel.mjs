@@ -33,9 +33,12 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     await page.waitForFunction(() => !!window.__embedInspector);
 
     // Generate outside the timed part, then time loading them into the panel until the rows are painted.
-    const out = await page.evaluate(async (n) => {
+    const out = await page.evaluate(async (n, shared) => {
       const h = window.__embedInspector;
-      const recs = h.synthetic(n);
+      // Records reach the panel as copies (structured clones of the background's messages, or parsed JSON of a
+      // capture file): every record with its own strings and message objects. The synthetic session shares
+      // them, so each record is cloned, as the transport would deliver it (EI_BENCH_SHARED=1: not cloned).
+      const recs = shared ? h.synthetic(n) : h.synthetic(n).map((r) => structuredClone(r));
       const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
       await frame();
       const longTasks = [];
@@ -95,7 +98,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
       await new Promise((r) => setTimeout(r, 100));
       window.__benchLongTasks = longTasks;
       return { ingest: tIngest - t0, firstRender: tPaint - t0, rows, total: s.records.length, filters, liveSync, liveFrame, cold, indexMs };
-    }, records);
+    }, records, process.env.EI_BENCH_SHARED === '1');
 
     // Scroll a loaded, settled panel (garbage of the generation and loading collected first).
     const cdp = await page.createCDPSession();

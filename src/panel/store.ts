@@ -12,6 +12,7 @@
  */
 import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../shared/messages.ts';
 import { SearchText } from './searchtext.ts';
+import { Compactor } from './compact.ts';
 import {
   compileFilter, defaultFilters, metaOf, parseFilters, serializeFilters,
   type FilterState, type Predicate, type RecordMeta, type TimeBase,
@@ -74,6 +75,8 @@ export class PanelStore {
   private seqMap: Map<number, number> | null = null;
   private lastFrame: FrameInfo | undefined;
   private text = new SearchText(() => this.records);
+  /** Folds repeated strings and a pair's two copies of one message into shared values (compact.ts). */
+  private compact = new Compactor();
   private originCounts = new Map<string, number>();
   private typeCounts = new Map<string, number>();
   /** Records [0, counted) are in `originCounts` and `typeCounts`; the rest are counted on demand. */
@@ -167,6 +170,8 @@ export class PanelStore {
     const old = this.records[i];
     const oldMeta = this.meta[i];
     const was = this.viewPos(i) >= 0;
+    if (r.issues.length === 0 && r.issues !== NO_ISSUES) r.issues = NO_ISSUES;
+    this.compact.record(r, old);
     const m = metaOf(r);
     this.records[i] = r;
     this.meta[i] = m;
@@ -190,6 +195,7 @@ export class PanelStore {
   replace(records: ClassifiedRecord[]) {
     this.records = []; this.meta = []; this.view = []; this.sizes = [];
     this.text.reset();
+    this.compact.reset(); this.compacted = 0;
     this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined;
     this.frames.clear(); this.originCounts = new Map(); this.typeCounts = new Map(); this.counted = 0;
     this.counts = { valid: 0, invalid: 0, foreign: 0 };
@@ -226,6 +232,37 @@ export class PanelStore {
     }
     this.cur = i;
     if (this.predicate(r, m, this.curText)) this.view.push(i);
+  }
+  /**
+   * Fold repeated strings and the second copy of a pair's message into shared values (compact.ts), from where
+   * that stopped, for at most `budgetMs`; true when every record is done. Not part of ingestion (it would
+   * double its cost): done in idle time, before the other idle work, so that the heap is small before the
+   * user scrolls.
+   */
+  compactSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
+    const records = this.records;
+    const n = records.length;
+    let i = this.compacted;
+    if (i >= n) return true;
+    const end = budgetMs === Infinity ? Infinity : now() + budgetMs;
+    for (; i < n; i++) {
+      const r = records[i];
+      this.compact.record(r, this.pairedBefore(r, i));
+      if ((i & 255) === 255 && now() > end) { i++; break; }
+    }
+    this.compacted = i;
+    return i >= n;
+  }
+  /** Records [0, compacted) went through `compact.record`. */
+  private compacted = 0;
+  /** The record paired with record i when it comes before it (usually just before), else undefined. */
+  private pairedBefore(r: ClassifiedRecord, i: number): ClassifiedRecord | undefined {
+    const seq = r.pairedWith;
+    if (seq === undefined || i === 0) return undefined;
+    const records = this.records;
+    for (let k = i - 1; k >= 0 && k >= i - 4; k--) if (records[k].seq === seq) return records[k];
+    const j = this.seqSorted ? this.indexOfSeq(seq) : -1;
+    return j >= 0 && j < i ? records[j] : undefined;
   }
   /** The search text of record `this.cur` (one function for every predicate call: no closure per record). */
   private cur = 0;

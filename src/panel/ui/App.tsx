@@ -44,7 +44,7 @@ export function App(p: AppProps) {
   onMount(() => { document.addEventListener('keydown', onKey); grid?.focus({ preventScroll: true }); });
   onCleanup(() => document.removeEventListener('keydown', onKey));
 
-  // Count by origin and type and build the lower-cased search text in idle time (never during a scroll), so that
+  // Compact the records, count by origin and type and build the lower-cased search text in idle time (never during a scroll), so that
   // the filter menus open and the first search over a big log runs without doing that work first.
   let indexing = false;
   let lastScroll = 0;
@@ -57,8 +57,9 @@ export function App(p: AppProps) {
   const indexStep = (d?: Deadline) => {
     const budget = d ? Math.min(10, d.timeRemaining() - 1) : 4;
     if (budget < 2 || performance.now() - lastScroll < 250) { idle(indexStep); return; }
-    // Counts by origin and type first (the filter menus), then the search text.
-    if (!store.countSome(budget) || !store.indexText(budget)) idle(indexStep); else indexing = false;
+    // Shared values first (a smaller heap: shorter GC pauses while scrolling), the counts by origin and type
+    // (the filter menus), then the search text.
+    if (!store.compactSome(budget) || !store.countSome(budget) || !store.indexText(budget)) idle(indexStep); else indexing = false;
   };
   const offIndex = store.onChange((c) => { if ((c.records || c.appended) && !indexing) { indexing = true; idle(indexStep); } });
   onCleanup(offIndex);

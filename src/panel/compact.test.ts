@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { Compactor, sameValue } from './compact.ts';
+import { PanelStore } from './store.ts';
+import { syntheticSession } from './synthetic.ts';
+import type { ClassifiedRecord } from '../shared/messages.ts';
+
+describe('sameValue', () => {
+  const cyc: Record<string, unknown> = {};
+  cyc.self = cyc;
+  const cyc2: Record<string, unknown> = {};
+  cyc2.self = cyc2;
+  it.each([
+    ['equal primitives', 1, 1, true],
+    ['NaN', NaN, NaN, true],
+    ['0 and -0', 0, -0, false],
+    ['string and number', '1', 1, false],
+    ['null and object', null, {}, false],
+    ['equal objects', { a: 1, b: { c: [1, 'x'] } }, { a: 1, b: { c: [1, 'x'] } }, true],
+    ['a value differs', { a: 1, b: { c: [1, 'x'] } }, { a: 1, b: { c: [1, 'y'] } }, false],
+    ['a key more', { a: 1 }, { a: 1, b: undefined }, false],
+    ['a key less', { a: 1, b: 2 }, { a: 1 }, false],
+    ['other keys, same count', { a: 1 }, { b: 1 }, false],
+    ['array and object', [1], { 0: 1 }, false],
+    ['array lengths', [1, 2], [1, 2, 3], false],
+    ['encoded values', { $ei: 'Date', v: '2026-01-01T00:00:00.000Z' }, { $ei: 'Date', v: '2026-01-01T00:00:00.000Z' }, true],
+    ['a Date and an object', new Date(0), {}, false],
+    ['too deep to compare (kept apart)', JSON.parse('['.repeat(40) + ']'.repeat(40)), JSON.parse('['.repeat(40) + ']'.repeat(40)), false],
+    ['a cycle and a tree', cyc, { self: { self: 1 } }, false],
+    ['two cycles (the comparison is bounded: kept apart)', cyc, cyc2, false],
+  ])('%s', (_name, a, b, expected) => {
+    expect(sameValue(a, b)).toBe(expected);
+  });
+});
+
+describe('Compactor', () => {
+  it('folds the strings of copied records into one string per value, and a pair into one message object', () => {
+    const [post, recv] = syntheticSession(60).filter((r) => r.pairedWith !== undefined).slice(0, 2).map((r) => structuredClone(r));
+    const [post2] = syntheticSession(60).filter((r) => r.pairedWith !== undefined).slice(0, 1).map((r) => structuredClone(r));
+    expect(post.data).not.toBe(recv.data);
+    const before = JSON.stringify([post, recv, post2]);
+    const c = new Compactor();
+    c.record(post);
+    c.record(recv, post);
+    c.record(post2);
+    expect(recv.data).toBe(post.data); // one object for the pair
+    expect(post2.frameUrl).toBe(post.frameUrl);
+    expect((post2.data as { type: string }).type).toBe((post.data as { type: string }).type);
+    expect(JSON.stringify([post, recv, post2])).toBe(before); // nothing a reader sees changed
+  });
+
+  it('keeps a message apart when it differs from its pair, is truncated differently, or is frozen', () => {
+    const c = new Compactor();
+    const a = { seq: 1, kind: 'post', data: { type: 'x', payload: { n: 1 } } } as unknown as ClassifiedRecord;
+    const b = { seq: 2, kind: 'receive', data: { type: 'x', payload: { n: 2 } } } as unknown as ClassifiedRecord;
+    c.record(a);
+    c.record(b, a);
+    expect(b.data).not.toBe(a.data);
+    const t = { seq: 3, kind: 'receive', originalSize: 9, data: { type: 'x', payload: { n: 1 } } } as unknown as ClassifiedRecord;
+    c.record(t, a);
+    expect(t.data).not.toBe(a.data);
+    const frozen = { seq: 4, kind: 'post', data: Object.freeze({ type: 'x' }) } as unknown as ClassifiedRecord;
+    expect(() => c.record(frozen)).not.toThrow();
+  });
+});
+
+describe('PanelStore.compactSome', () => {
+  it('shares the pairs\' messages of copied records in budgeted steps, showing exactly the same records', () => {
+    const copies = syntheticSession(3_000).map((r) => structuredClone(r));
+    const expected = JSON.stringify(copies);
+    const store = new PanelStore({ schedule: () => {} });
+    store.replace(copies);
+    const distinct = () => new Set(store.records.map((r) => r.data)).size;
+    const before = distinct();
+    let t = 0;
+    let steps = 0;
+    while (!store.compactSome(1, () => (t += 1))) steps++;
+    expect(steps).toBeGreaterThan(0); // it stopped at its budget at least once
+    const pairs = store.records.filter((r) => r.pairedWith !== undefined && r.kind === 'receive').length;
+    expect(distinct()).toBe(before - pairs);
+    expect(JSON.stringify(store.records)).toBe(expected);
+    // and the views do not change: a filter over the message fields finds the same records
+    store.setFilters({ search: 'payload.path:folder' });
+    const view = store.view.slice();
+    const fresh = new PanelStore({ schedule: () => {} });
+    fresh.replace(syntheticSession(3_000));
+    fresh.setFilters({ search: 'payload.path:folder' });
+    expect(view).toEqual(fresh.view);
+  });
+});
