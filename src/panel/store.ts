@@ -74,6 +74,7 @@ export class PanelStore {
   private seqSorted = true;
   private seqMap: Map<number, number> | null = null;
   private lastFrame: FrameInfo | undefined;
+  private otherFrame: FrameInfo | undefined;
   private text = new SearchText(() => this.records);
   /** Folds repeated strings and a pair's two copies of one message into shared values (compact.ts). */
   private compact = new Compactor();
@@ -177,8 +178,8 @@ export class PanelStore {
     this.meta[i] = m;
     this.sizes[i] = undefined;
     this.text.updated(i);
-    if (!old.navigation) this.counts[old.verdict]--;
-    if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
+    if (!old.navigation) this.count(old.verdict, -1);
+    if (!r.navigation) this.count(r.verdict, 1);
     if (oldMeta.type !== m.type && i < this.counted) {
       const types = this.typeCounts;
       if (oldMeta.type) types.set(oldMeta.type, (types.get(oldMeta.type) ?? 1) - 1);
@@ -196,7 +197,7 @@ export class PanelStore {
     this.records = []; this.meta = []; this.view = []; this.sizes = [];
     this.text.reset();
     this.compact.reset(); this.compacted = 0;
-    this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined;
+    this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined; this.otherFrame = undefined;
     this.frames.clear(); this.originCounts = new Map(); this.typeCounts = new Map(); this.counted = 0;
     this.counts = { valid: 0, invalid: 0, foreign: 0 };
     this.readyIndex = -1; this.loadedIndex = -1;
@@ -215,13 +216,22 @@ export class PanelStore {
     records.push(r);
     this.meta.push(m);
     if (!this.seqSorted) this.seqMap?.set(r.seq, i);
-    if (!r.navigation) this.counts[r.verdict] = (this.counts[r.verdict] ?? 0) + 1;
+    if (!r.navigation) this.count(r.verdict, 1);
+    // The last two frames are tried first (a post and its delivery alternate between two frames): records copied
+    // by the transport each bring their own URL string, which a map lookup would hash every time.
     let f = this.lastFrame;
-    if (f === undefined || f.url !== r.frameUrl) {
-      f = this.frames.get(r.frameUrl);
-      if (!f) { f = { url: r.frameUrl, count: 0, surface: '' }; this.frames.set(r.frameUrl, f); }
+    const url = r.frameUrl;
+    if (f === undefined || f.url !== url) {
+      const other = this.otherFrame;
+      if (other !== undefined && other.url === url) f = other;
+      else {
+        f = this.frames.get(url);
+        if (!f) { f = { url, count: 0, surface: '' }; this.frames.set(url, f); }
+      }
+      this.otherFrame = this.lastFrame;
       this.lastFrame = f;
     }
+    r.frameUrl = f.url; // one string per frame URL (see compact.ts)
     f.count++;
     // A frame's surface: the surface of the events it posts.
     if (m.surface && r.kind === 'post' && m.direction === 'event') f.surface = m.surface;
@@ -255,6 +265,14 @@ export class PanelStore {
   }
   /** Records [0, compacted) went through `compact.record`. */
   private compacted = 0;
+  /** Counts by verdict, without a keyed access by the record's own string (which V8 would look up in its string table). */
+  private count(verdict: ClassifiedRecord['verdict'], by: number) {
+    const c = this.counts;
+    if (verdict === 'valid') c.valid += by;
+    else if (verdict === 'invalid') c.invalid += by;
+    else if (verdict === 'foreign') c.foreign += by;
+    else (c as Record<string, number>)[verdict] = ((c as Record<string, number>)[verdict] ?? 0) + by;
+  }
   /** The record paired with record i when it comes before it (usually just before), else undefined. */
   private pairedBefore(r: ClassifiedRecord, i: number): ClassifiedRecord | undefined {
     const seq = r.pairedWith;
