@@ -15,10 +15,10 @@ describe('metaOf', () => {
     const post = records.find((r) => r.kind === 'post' && r.pairedWith !== undefined && !r.navigation && r.verdict !== 'foreign')!;
     const delivery = records.find((r) => r.seq === post.pairedWith)!;
     const m = metaOf(post);
-    expect(m).toEqual({ type: (post.data as { type: string }).type, direction: (post.data as { direction: string }).direction, surface: expect.any(String), sev: expect.any(Number) });
-    expect(metaOf(delivery)).toEqual(m);
+    expect(m).toEqual({ type: (post.data as { type: string }).type, direction: (post.data as { direction: string }).direction, surface: expect.any(String), sev: expect.any(Number), verdict: post.verdict, kind: 'post', nav: false });
+    expect(metaOf(delivery)).toEqual({ ...m, kind: 'receive' });
     const nav = records.find((r) => r.navigation)!;
-    expect(metaOf(nav)).toEqual({ type: '', direction: '', surface: '', sev: 0 });
+    expect(metaOf(nav)).toEqual({ type: '', direction: '', surface: '', sev: 0, verdict: nav.verdict, kind: nav.kind, nav: true });
     expect(metaOf({ ...post, issues: [{ rule: 'x', severity: 'warning', path: '', message: '' }, { rule: 'y', severity: 'info', path: '', message: '' }] }).sev).toBe(2 | 4);
     expect(metaOf({ ...post, data: { $ei: 'Object', v: { type: 'svc:event:ready', direction: 'event', surface: 'app' } } })).toMatchObject({ type: 'svc:event:ready', direction: 'event', surface: 'app' });
     expect(metaOf({ ...post, data: { $ei: 'Map', v: [] } }).type).toBe('');
@@ -30,7 +30,7 @@ describe('metaOf', () => {
     const byFacts = new Map<string, unknown>();
     for (let k = 0; k < many.length; k++) {
       const m = metas[k];
-      const key = JSON.stringify([m.type, m.direction, m.surface, m.sev]);
+      const key = JSON.stringify([m.type, m.direction, m.surface, m.sev, m.verdict, m.kind, m.nav]);
       if (!byFacts.has(key)) byFacts.set(key, m);
       expect(m, key).toBe(byFacts.get(key)); // the same object for the same facts
       expect(m).toEqual(metaOf(structuredClone(many[k]))); // and the facts of the record
@@ -44,7 +44,10 @@ describe('metaOf', () => {
     ].flatMap(({ sev, issues }) => ['app', 'panel'].flatMap((surface) => (['event', 'action'] as const).map((direction) => ({
       sev, direction, surface, r: { ...post, issues, data: { ...(post.data as object), type: 'svc:t:x', direction, surface } } as ClassifiedRecord,
     }))));
-    for (const v of [...variants, ...variants.reverse()]) expect(metaOf(v.r)).toEqual({ type: 'svc:t:x', direction: v.direction, surface: v.surface, sev: v.sev });
+    for (const v of [...variants, ...variants.reverse()]) expect(metaOf(v.r)).toEqual({ type: 'svc:t:x', direction: v.direction, surface: v.surface, sev: v.sev, verdict: post.verdict, kind: 'post', nav: false });
+    // and so do the record's own verdict and kind
+    expect(metaOf({ ...post, verdict: 'invalid' }).verdict).toBe('invalid');
+    expect(metaOf({ ...post, kind: 'receive' }).kind).toBe('receive');
   });
 });
 
