@@ -121,7 +121,8 @@ const META_CACHE_MAX = 4_096;
 const metaCache = new Map<string, RecordMeta[]>();
 let metaCached = 0;
 const same = (m: RecordMeta, type: string, direction: string, surface: string, sev: number, verdict: string, kind: string, nav: boolean) =>
-  m.type === type && m.verdict === verdict && m.kind === kind && m.surface === surface && m.direction === direction && m.sev === sev && m.nav === nav;
+  // (cheapest and most often different first: a post and its delivery differ in kind)
+  m.sev === sev && m.nav === nav && m.kind === kind && m.verdict === verdict && m.direction === direction && m.surface === surface && m.type === type;
 function sharedMeta(type: string, direction: Direction | '', surface: string, sev: number, verdict: string, kind: string, nav: boolean): RecordMeta {
   let m = lastMeta;
   if (same(m, type, direction, surface, sev, verdict, kind, nav)) return m;
