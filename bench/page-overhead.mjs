@@ -4,7 +4,8 @@
 //   per message: time from the first post to the last delivery / n (paired ratio with/without)
 //   sender loop: the sender's own loop time (paired ratio)
 //   capture lag: last delivery → the last record stored by the extension
-// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3] [--reuse]   (npm run bench runs it; build first)
+// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3] [--reuse] [--sizes 200,10000] [--dirs h2e,e2h]
+//   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -139,7 +140,7 @@ async function once(b, url, dir, n, size, log = console.log) {
 }
 
 /** Run the benchmark; prints a table and returns the figures. */
-export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], fresh = true, log = console.log } = {}) {
+export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], dirs = ['h2e', 'e2h'], fresh = true, log = console.log } = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome missing: run npm run build');
   const h = await serve('127.0.0.1');
   const e = await serve('localhost');
@@ -152,7 +153,7 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
     log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`);
     log('| direction | size | µs/msg without | µs/msg with | ratio | sender loop µs without | with | loop ratio | capture lag ms |');
     log('|---|---|---|---|---|---|---|---|---|');
-    for (const dir of ['h2e', 'e2h']) {
+    for (const dir of dirs) {
       for (const size of sizes) {
         const rows = [];
         await once(plain, h.origin + '/', dir, 500, size); // warm-up
@@ -183,5 +184,12 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? Number(process.argv[i + 1]) : d; };
-  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3), fresh: !process.argv.includes('--reuse') });
+  const list = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? String(process.argv[i + 1] ?? '').split(',') : d; };
+  const sizes = list('--sizes', ['200', '10000']).map(Number);
+  const dirs = list('--dirs', ['h2e', 'e2h']);
+  const bad = !sizes.length || sizes.some((x) => !Number.isInteger(x) || x < 100) ? '--sizes takes envelope sizes in bytes, e.g. 200,10000 (at least 100)'
+    : dirs.some((x) => x !== 'h2e' && x !== 'e2h') ? '--dirs takes h2e (host to iframe) and/or e2h (iframe to host), comma-separated'
+      : null;
+  if (bad) { console.error(`page-overhead: ${bad}`); process.exit(2); }
+  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3), fresh: !process.argv.includes('--reuse'), sizes, dirs });
 }
