@@ -1,4 +1,6 @@
 import browser from 'webextension-polyfill';
 
 // Creates the "Embed" panel in the inspected tab's DevTools.
-browser.devtools.panels.create('Embed', 'icons/icon-16.png', 'src/panel/index.html');
+// Absolute paths: Chrome resolves them against the extension's root, Firefox against this page's URL (a relative
+// path opened src/devtools/src/panel/index.html there, a missing page).
+browser.devtools.panels.create('Embed', '/icons/icon-16.png', '/src/panel/index.html');

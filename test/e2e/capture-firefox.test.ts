@@ -1,7 +1,7 @@
 /**
  * Capture in Firefox ESR (built dist/firefox): a scripted sandbox session is captured in every frame, both
- * directions, from the first `ready`, and reaches the panel page opened for that tab. (The real Firefox DevTools
- * panel is reachable only through privileged internals; the panel page in a tab is the same app.)
+ * directions, from the first `ready`, and reaches the panel page opened for that tab (the same app as the real
+ * DevTools panel, which panel-firefox-devtools.test.ts smoke-tests through Firefox's own window).
  * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

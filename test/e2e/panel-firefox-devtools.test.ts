@@ -1,0 +1,129 @@
+/**
+ * Smoke test of the real Firefox DevTools panel (the other Firefox tests open the panel page in a tab).
+ *
+ * Firefox ESR is driven over WebDriver BiDi with `--remote-allow-system-access`, which lets a script run in the
+ * browser's own window (`moz:scope: chrome`): it opens the toolbox on the tab, selects the "Embed" panel that our
+ * devtools page registered, and reads the panel document's state through a one-shot frame script of the panel's
+ * <browser>. Like the Chrome smoke test, this relies on browser internals (the DevTools loader, the toolbox's
+ * panel frames); if a Firefox update moves them, this test fails loudly rather than skipping.
+ * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { startSandbox } from '../../sandbox/server.mjs';
+import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+let sb: Awaited<ReturnType<typeof startSandbox>>;
+let ff: ChildProcess;
+let profile: string;
+let ws: WebSocket;
+let chromeContext: string;
+let contentContext: string;
+
+/** A minimal WebDriver BiDi client: one command at a time is all this test needs. */
+let nextId = 0;
+const waiting = new Map<number, (m: { type: string; result?: any; error?: string; message?: string }) => void>();
+function send(method: string, params: Record<string, unknown> = {}): Promise<any> {
+  const id = ++nextId;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (m) => (m.type === 'success' ? resolve(m.result) : reject(new Error(`${method}: ${m.error} ${m.message ?? ''}`))));
+    ws.send(JSON.stringify({ id, method, params }));
+  });
+}
+/** Evaluate an async function body in the browser window (chrome privileges); returns its JSON result, parsed. */
+async function inChrome<T>(body: string): Promise<T> {
+  const r = await send('script.evaluate', { expression: `(async () => JSON.stringify(await (async () => { ${body} })()))()`, target: { context: chromeContext }, awaitPromise: true });
+  if (r.type !== 'success') throw new Error(`chrome script failed: ${JSON.stringify(r.exceptionDetails ?? r).slice(0, 500)}`);
+  return JSON.parse(r.result.value) as T;
+}
+
+/** The toolbox of the tab, opened if needed, with the Embed panel selected; resolves to the panel's <browser>. */
+const PANEL_BROWSER = `
+  const { require } = ChromeUtils.importESModule('resource://devtools/shared/loader/Loader.sys.mjs');
+  const { gDevTools } = require('devtools/client/framework/devtools');
+  const toolbox = gDevTools.getToolboxForTab(gBrowser.selectedTab) ?? await gDevTools.showToolboxForTab(gBrowser.selectedTab, { toolId: 'webconsole' });
+  let tool;
+  for (let k = 0; k < 200 && !(tool = toolbox.getAdditionalTools().find((t) => t.label === 'Embed')); k++) await new Promise((r) => setTimeout(r, 100));
+  if (!tool) return { error: 'no Embed panel in the toolbox: ' + JSON.stringify(toolbox.getAdditionalTools().map((t) => t.label)) };
+  if (toolbox.currentToolId !== tool.id) await toolbox.selectTool(tool.id);
+  const browser = toolbox.doc.getElementById('toolbox-panel-iframe-' + tool.id)?.contentDocument?.querySelector('browser');
+  if (!browser) return { error: 'the Embed panel has no browser element' };
+`;
+
+/** What the real panel's app shows (read in its own document by a frame script). */
+interface PanelState { href: string; title: string; hooks: boolean; valid: number; records: Array<{ kind: string; type: string | undefined }>; rows: number }
+async function panelState(): Promise<PanelState & { error?: string }> {
+  return inChrome(`${PANEL_BROWSER}
+    const mm = browser.messageManager;
+    const name = 'ei-test-' + Math.random().toString(36).slice(2);
+    const got = new Promise((res) => mm.addMessageListener(name, (m) => res(m.data)));
+    const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content.wrappedJSObject; const h = w.__embedInspector; '
+      + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.store.counts.valid : 0, '
+      + 'records: h ? Array.from(h.store.records).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
+      + 'rows: content.document.querySelectorAll(".grid-body [role=row]").length }); })())';
+    mm.loadFrameScript('data:,' + encodeURIComponent(code), false);
+    const data = await Promise.race([got, new Promise((r) => setTimeout(() => r(null), 10000))]);
+    return data ? JSON.parse(data) : { error: 'the panel document did not answer' };
+  `);
+}
+
+beforeAll(async () => {
+  const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+  if (!existsSync(executablePath)) throw new Error(`no Firefox at ${executablePath}; install firefox-esr or set FIREFOX_PATH`);
+  if (!existsSync(`${ROOT}dist/firefox/manifest.json`)) throw new Error('dist/firefox is missing: run npm run build first');
+  sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
+  profile = mkdtempSync(join(tmpdir(), 'ei-ff-devtools-'));
+  ff = spawn(executablePath, ['--headless', '--remote-debugging-port', '0', '--remote-allow-system-access', '--profile', profile, '--no-remote', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('Firefox did not open its WebDriver BiDi port within 30 s')), 30_000);
+    ff.once('exit', (code) => reject(new Error(`Firefox exited (${code}) before opening its WebDriver BiDi port`)));
+    ff.stderr!.on('data', (d) => { const m = String(d).match(/WebDriver BiDi listening on (ws:\/\/\S+)/); if (m) { clearTimeout(timer); resolve(m[1]); } });
+  });
+  ws = new WebSocket(`${endpoint}/session`);
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  ws.on('message', (d) => { const m = JSON.parse(String(d)); if (m.id && waiting.has(m.id)) { waiting.get(m.id)!(m); waiting.delete(m.id); } });
+  await send('session.new', { capabilities: {} });
+  await send('webExtension.install', { extensionData: { type: 'path', path: `${ROOT}dist/firefox` } });
+  chromeContext = (await send('browsingContext.getTree', { 'moz:scope': 'chrome' })).contexts[0].context;
+  contentContext = (await send('browsingContext.getTree', {})).contexts[0].context;
+}, 60_000);
+
+afterAll(async () => {
+  try { ws?.close(); } catch { /* closed */ }
+  ff?.kill('SIGKILL');
+  await sb?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+it('the toolbox has the Embed panel, and it opens the panel app (not a missing page)', async () => {
+  const opened = await inChrome<{ src?: string; title?: string; error?: string }>(`${PANEL_BROWSER}
+    for (let k = 0; k < 100 && browser.contentTitle !== 'Embed Inspector'; k++) await new Promise((r) => setTimeout(r, 100));
+    return { src: browser.currentURI.spec, title: browser.contentTitle };
+  `);
+  expect(opened.error).toBeUndefined();
+  expect(opened.src).toMatch(/^moz-extension:\/\/[^/]+\/src\/panel\/index\.html$/);
+  expect(opened.title).toBe('Embed Inspector');
+  let state = await panelState();
+  for (let k = 0; k < 40 && !state.hooks; k++) { await new Promise((r) => setTimeout(r, 250)); state = await panelState(); }
+  expect(state.error).toBeUndefined();
+  expect(state.hooks).toBe(true); // the app is running in the DevTools panel
+}, 60_000);
+
+it('shows a sandbox session live in the real panel: every event and action, posted and delivered', async () => {
+  await send('browsingContext.navigate', { context: contentContext, url: `${sb.hostOrigin}/?script=full`, wait: 'complete' });
+  const expected = EVENT_TYPES.length + ACTION_TYPES.length;
+  let state = await panelState();
+  for (let k = 0; k < 80 && !(state.valid >= 2 * expected); k++) { await new Promise((r) => setTimeout(r, 250)); state = await panelState(); }
+  expect(state.error).toBeUndefined();
+  expect(state.valid).toBeGreaterThanOrEqual(2 * expected);
+  for (const type of [...EVENT_TYPES, ...ACTION_TYPES]) {
+    expect(state.records.filter((r) => r.type === type && r.kind === 'post'), `${type} posted`).toHaveLength(1);
+    expect(state.records.filter((r) => r.type === type && r.kind === 'receive'), `${type} delivered`).toHaveLength(1);
+  }
+  expect(state.rows).toBeGreaterThan(0); // and the timeline renders them
+}, 60_000);
