@@ -56,11 +56,12 @@ export function sameValue(a: unknown, b: unknown, depth = 0): boolean {
 class Recent {
   private vals: string[] = [];
   private next = 0;
+  constructor(private readonly size = RECENT) {}
   get(s: string): string {
     const vals = this.vals;
     for (let i = 0; i < vals.length; i++) if (vals[i] === s) return vals[i];
-    if (vals.length < RECENT) vals.push(s);
-    else { vals[this.next] = s; this.next = (this.next + 1) % RECENT; }
+    if (vals.length < this.size) vals.push(s);
+    else { vals[this.next] = s; this.next = (this.next + 1) % this.size; }
     return s;
   }
 }
@@ -70,7 +71,7 @@ export class Compactor {
   private origin = new Recent();
   private targetOrigin = new Recent();
   private targetUrl = new Recent();
-  private small = new Recent(); // kind, verdict, target, from, source, direction
+  private small = new Recent(2 * RECENT); // kind, verdict, target, from, source, direction: ~17 values in all
   private type = new Recent();
   private surface = new Recent();
 
