@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Compactor, sameValue } from './compact.ts';
+import { Compactor, MAX_COMPARED, sameValue } from './compact.ts';
 import { PanelStore } from './store.ts';
 import { syntheticSession } from './synthetic.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
@@ -29,6 +29,13 @@ describe('sameValue', () => {
     ['two cycles (the comparison is bounded: kept apart)', cyc, cyc2, false],
   ])('%s', (_name, a, b, expected) => {
     expect(sameValue(a, b)).toBe(expected);
+  });
+
+  it('gives up past a number of values (kept apart: the comparison must fit in an idle slice)', () => {
+    const big = () => ({ rows: Array.from({ length: 3_000 }, (_, i) => ({ i })) });
+    expect(sameValue(big(), big())).toBe(true);
+    expect(sameValue(big(), big(), MAX_COMPARED)).toBe(false);
+    expect(sameValue({ a: [1, 2] }, { a: [1, 2] }, MAX_COMPARED)).toBe(true);
   });
 });
 
@@ -60,6 +67,12 @@ describe('Compactor', () => {
     expect(t.data).not.toBe(a.data);
     const frozen = { seq: 4, kind: 'post', data: Object.freeze({ type: 'x' }) } as unknown as ClassifiedRecord;
     expect(() => c.record(frozen)).not.toThrow();
+    const big = (seq: number) => ({ seq, kind: 'post', data: { type: 'x', payload: { rows: Array.from({ length: 3_000 }, (_, i) => i) } } }) as unknown as ClassifiedRecord;
+    const [p1, p2] = [big(5), big(6)];
+    c.record(p1);
+    c.record(p2, p1);
+    expect(p2.data).not.toBe(p1.data);
+    expect(p2.data).toEqual(p1.data);
   });
 });
 

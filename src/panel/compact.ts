@@ -5,11 +5,13 @@
  * hundred thousand long-lived objects more than there are facts, and the major GC's pause (which lands in a
  * scroll frame) grows with their number.
  *
- * Ingestion folds the repeats (`Compactor.record`): the record's strings and the envelope's short fields are
- * interned (one string per distinct value), and a record whose message equals its paired record's (same
- * values, same key order) shares that record's message object. Nothing a user can see changes: the values
- * and their order stay exactly as captured; records are never mutated after ingestion (the store replaces
- * a record on update).
+ * `Compactor.record` folds the repeats of one record, in place: its strings and its envelope's short fields are
+ * replaced by an equal string seen before, and when its message has the same values as its paired record's
+ * (key order is not compared: the background pairs on equal encoded text) it takes that record's message object.
+ * The store runs it in idle time over the records held (`compactSome`), and on each update as it arrives. What a
+ * reader sees does not change: every value is replaced by an equal one, and messages are never written to.
+ * A message bigger than `MAX_COMPARED` nodes is not compared (it stays a copy): the comparison must fit in an
+ * idle slice.
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
 
@@ -17,15 +19,23 @@ import type { ClassifiedRecord } from '../shared/messages.ts';
 const RECENT = 16;
 /** Messages nested deeper than this are not compared (they stay separate copies). */
 const MAX_DEPTH = 24;
+/** Nor messages of more than this many values (objects, arrays and leaves). */
+export const MAX_COMPARED = 2_000;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Same JSON value: primitives by `Object.is`, arrays item by item, plain objects by their own enumerable keys
- * and values. Key order is not compared (no key lists are allocated); the pairs compared here come from one
- * encoded text, so their order is the same anyway.
+ * and values. Key order is not compared (no key lists are allocated). Past `maxNodes` values visited, or
+ * `MAX_DEPTH` levels, the answer is false (the values are kept apart).
  */
-export function sameValue(a: unknown, b: unknown, depth = 0): boolean {
+export function sameValue(a: unknown, b: unknown, maxNodes = Infinity): boolean {
+  left = maxNodes;
+  return same(a, b, 0);
+}
+let left = 0;
+function same(a: unknown, b: unknown, depth: number): boolean {
+  if (--left < 0) return false;
   if (a === b) return a !== 0 || Object.is(a, b);
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
   if (depth > MAX_DEPTH) return false;
@@ -34,7 +44,7 @@ export function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   if (arr) {
     const x = a as unknown[], y = b as unknown[];
     if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!sameValue(x[i], y[i], depth + 1)) return false;
+    for (let i = 0; i < x.length; i++) if (!same(x[i], y[i], depth + 1)) return false;
     return true;
   }
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
@@ -42,7 +52,7 @@ export function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   let n = 0;
   for (const k in x) {
     if (!hasOwn.call(x, k)) continue;
-    if (!hasOwn.call(y, k) || !sameValue(x[k], y[k], depth + 1)) return false;
+    if (!hasOwn.call(y, k) || !same(x[k], y[k], depth + 1)) return false;
     n++;
   }
   for (const k in y) if (hasOwn.call(y, k) && --n < 0) return false;
@@ -92,7 +102,7 @@ export class Compactor {
     if (typeof r.targetUrl === 'string') r.targetUrl = this.targetUrl.get(r.targetUrl);
     if (typeof r.target === 'string') r.target = small.get(r.target) as ClassifiedRecord['target'];
     if (typeof r.from === 'string') r.from = small.get(r.from) as ClassifiedRecord['from'];
-    if (twin && twin.data !== r.data && twin.originalSize === r.originalSize && sameValue(twin.data, r.data)) {
+    if (twin && twin.data !== r.data && twin.originalSize === r.originalSize && sameValue(twin.data, r.data, MAX_COMPARED)) {
       r.data = twin.data;
       return;
     }

@@ -25,13 +25,18 @@ let ws: WebSocket;
 let chromeContext: string;
 let contentContext: string;
 
-/** A minimal WebDriver BiDi client: one command at a time is all this test needs. */
+/** A minimal WebDriver BiDi client: commands time out, and fail at once if the connection or Firefox goes away. */
 let nextId = 0;
-const waiting = new Map<number, (m: { type: string; result?: any; error?: string; message?: string }) => void>();
-function send(method: string, params: Record<string, unknown> = {}): Promise<any> {
+const waiting = new Map<number, { resolve: (m: { type: string; result?: any; error?: string; message?: string }) => void; reject: (e: Error) => void }>();
+const failAll = (why: string) => { for (const w of waiting.values()) w.reject(new Error(why)); waiting.clear(); };
+function send(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<any> {
   const id = ++nextId;
   return new Promise((resolve, reject) => {
-    waiting.set(id, (m) => (m.type === 'success' ? resolve(m.result) : reject(new Error(`${method}: ${m.error} ${m.message ?? ''}`))));
+    const timer = setTimeout(() => { waiting.delete(id); reject(new Error(`${method}: no answer within ${timeoutMs} ms`)); }, timeoutMs);
+    waiting.set(id, {
+      resolve: (m) => { clearTimeout(timer); if (m.type === 'success') resolve(m.result); else reject(new Error(`${method}: ${m.error} ${m.message ?? ''}`)); },
+      reject: (e) => { clearTimeout(timer); reject(e); },
+    });
     ws.send(JSON.stringify({ id, method, params }));
   });
 }
@@ -79,14 +84,22 @@ beforeAll(async () => {
   sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
   profile = mkdtempSync(join(tmpdir(), 'ei-ff-devtools-'));
   ff = spawn(executablePath, ['--headless', '--remote-debugging-port', '0', '--remote-allow-system-access', '--profile', profile, '--no-remote', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  ff.once('exit', (code, signal) => failAll(`Firefox exited (${code ?? signal})`));
   const endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('Firefox did not open its WebDriver BiDi port within 30 s')), 30_000);
-    ff.once('exit', (code) => reject(new Error(`Firefox exited (${code}) before opening its WebDriver BiDi port`)));
-    ff.stderr!.on('data', (d) => { const m = String(d).match(/WebDriver BiDi listening on (ws:\/\/\S+)/); if (m) { clearTimeout(timer); resolve(m[1]); } });
+    let err = ''; // the line may arrive split over chunks
+    const timer = setTimeout(() => reject(new Error(`Firefox did not open its WebDriver BiDi port within 30 s: ${err.slice(-500)}`)), 30_000);
+    ff.once('exit', (code) => { clearTimeout(timer); reject(new Error(`Firefox exited (${code}) before opening its WebDriver BiDi port: ${err.slice(-500)}`)); });
+    ff.stderr!.on('data', (d) => {
+      err += String(d);
+      const m = err.match(/WebDriver BiDi listening on (ws:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
   });
   ws = new WebSocket(`${endpoint}/session`);
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
-  ws.on('message', (d) => { const m = JSON.parse(String(d)); if (m.id && waiting.has(m.id)) { waiting.get(m.id)!(m); waiting.delete(m.id); } });
+  ws.on('close', () => failAll('the WebDriver BiDi connection closed'));
+  ws.on('error', (e) => failAll(`the WebDriver BiDi connection failed: ${e.message}`));
+  ws.on('message', (d) => { const m = JSON.parse(String(d)); const w = m.id ? waiting.get(m.id) : undefined; if (w) { waiting.delete(m.id); w.resolve(m); } });
   await send('session.new', { capabilities: {} });
   await send('webExtension.install', { extensionData: { type: 'path', path: `${ROOT}dist/firefox` } });
   chromeContext = (await send('browsingContext.getTree', { 'moz:scope': 'chrome' })).contexts[0].context;
@@ -94,11 +107,17 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // Close Firefox properly, then wait for it to exit before removing its profile (its processes write there).
+  if (ff && ff.exitCode === null) {
+    const exited = new Promise((r) => ff.once('exit', r));
+    try { await send('browser.close', {}, 5_000); } catch { ff.kill('SIGTERM'); }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (ff.exitCode === null) { ff.kill('SIGKILL'); await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]); }
+  }
   try { ws?.close(); } catch { /* closed */ }
-  ff?.kill('SIGKILL');
   await sb?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+}, 30_000);
 
 it('the toolbox has the Embed panel, and it opens the panel app (not a missing page)', async () => {
   const opened = await inChrome<{ src?: string; title?: string; error?: string }>(`${PANEL_BROWSER}

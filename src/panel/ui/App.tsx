@@ -61,7 +61,8 @@ export function App(p: AppProps) {
     // (the filter menus), then the search text.
     if (!store.compactSome(budget) || !store.countSome(budget) || !store.indexText(budget)) idle(indexStep); else indexing = false;
   };
-  const offIndex = store.onChange((c) => { if ((c.records || c.appended) && !indexing) { indexing = true; idle(indexStep); } });
+  // (`appended` is the number of new rows shown: 0 when the filters hide every new record, which still needs the work)
+  const offIndex = store.onChange((c) => { if ((c.records || c.appended !== undefined) && !indexing) { indexing = true; idle(indexStep); } });
   onCleanup(offIndex);
 
   const startDrag = (e: PointerEvent) => {
