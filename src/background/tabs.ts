@@ -127,12 +127,15 @@ function writeSnapshot(ctx: TabCtx): Promise<void> {
   return commit({ meta: metaOf(ctx), clear: true, batch: { n: ctx.nextBatch++, value } });
 }
 
+/** Compaction: past the buffer bound, a snapshot replaces every stored batch. */
+const snapshotDue = (ctx: TabCtx) => ctx.sinceSnapshot > Math.max(ctx.log.state.maxRecords, 1000);
+
 /** Append raw records of one frame to the log and to storage (compacting past the bound). */
 function appendRaw(ctx: TabCtx, frameId: number, raws: RawRecord[], json: string): { res: AddResult; stored: Promise<void> } {
   const seq0 = ctx.log.nextSeq;
   const res = ctx.log.add(raws.map((r) => ({ ...r, frameId })));
   ctx.sinceSnapshot += raws.length;
-  const stored = ctx.sinceSnapshot > Math.max(ctx.log.state.maxRecords, 1000)
+  const stored = snapshotDue(ctx)
     ? writeSnapshot(ctx)
     : commit({ meta: metaOf(ctx), batch: { n: ctx.nextBatch++, value: { kind: 'raw', seq0, frameId, json } } });
   return { res, stored };
@@ -206,13 +209,13 @@ export function processPending(ctx: TabCtx): void {
     catch (e) { console.warn('embed-inspector: unreadable batch', e); } // (it stays stored as it came)
   }
   // Compaction, past the bound: the snapshot replaces every stored batch, processed now.
-  if (ctx.sinceSnapshot > Math.max(ctx.log.state.maxRecords, 1000)) void writeSnapshot(ctx).catch((e) => console.warn('embed-inspector: snapshot', e));
+  if (snapshotDue(ctx)) void writeSnapshot(ctx).catch((e) => console.warn('embed-inspector: snapshot', e));
 }
 
 /** Store a batch of raw records from one frame (`json`: as the relay sent it); publish; resolve when durable. */
-export async function addRecords(ctx: TabCtx, frameId: number, raws: RawRecord[], json?: string): Promise<void> {
+export async function addRecords(ctx: TabCtx, frameId: number, raws: RawRecord[]): Promise<void> {
   if (ctx.log.state.paused) return;
-  const { res, stored } = appendRaw(ctx, frameId, raws, json ?? JSON.stringify(raws));
+  const { res, stored } = appendRaw(ctx, frameId, raws, JSON.stringify(raws));
   publish(ctx, res);
   await stored;
 }

@@ -8,14 +8,15 @@
  * `Compactor.record` folds the repeats of one record, in place: its strings and its envelope's short fields are
  * replaced by an equal string seen before, and when its message has the same values as its paired record's
  * (key order is not compared: the background pairs on equal encoded text) it takes that record's message object.
- * The store runs it in idle time over the records held (`compactSome`), and on each update as it arrives. What a
- * reader sees does not change: every value is replaced by an equal one, and messages are never written to.
+ * (Frame URLs are shared by the store as records arrive: it looks each frame up anyway.) The store runs it in idle
+ * time over the records held (`compactSome`), and on each update as it arrives. What a reader sees does not
+ * change: a record's or an envelope's string is only ever replaced by an equal one.
  * A message bigger than `MAX_COMPARED` nodes is not compared (it stays a copy): the comparison must fit in an
  * idle slice.
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
 
-/** Distinct values remembered per field (a log has a handful of frames, origins and types). */
+/** Distinct values remembered per field (a log has a handful of origins and types). */
 const RECENT = 16;
 /** Messages nested deeper than this are not compared (they stay separate copies). */
 const MAX_DEPTH = 24;
@@ -77,7 +78,6 @@ class Recent {
 }
 
 export class Compactor {
-  private frameUrl = new Recent();
   private origin = new Recent();
   private targetOrigin = new Recent();
   private targetUrl = new Recent();
@@ -94,7 +94,6 @@ export class Compactor {
    */
   record(r: ClassifiedRecord, twin?: ClassifiedRecord): void {
     const small = this.small;
-    r.frameUrl = this.frameUrl.get(r.frameUrl);
     r.origin = this.origin.get(r.origin);
     r.kind = small.get(r.kind) as ClassifiedRecord['kind'];
     r.verdict = small.get(r.verdict) as ClassifiedRecord['verdict'];

@@ -38,6 +38,8 @@ export interface StoreOptions {
 export const FOLLOW_WINDOW_MS = 10_000;
 /** The issue list of every record without issues (frozen: shared). */
 const NO_ISSUES: ClassifiedRecord['issues'] = Object.freeze([]) as unknown as ClassifiedRecord['issues'];
+/** Most records have no issue: one shared empty list instead of one array each (fewer objects for the GC). */
+const shareEmptyIssues = (r: ClassifiedRecord) => { if (r.issues.length === 0 && r.issues !== NO_ISSUES) r.issues = NO_ISSUES; };
 /** The store trims in steps (a trim re-builds the view): up to this many records over the bound, at most a tenth of it. */
 const TRIM_SLACK = 2_000;
 
@@ -171,7 +173,7 @@ export class PanelStore {
     const old = this.records[i];
     const oldMeta = this.meta[i];
     const was = this.viewPos(i) >= 0;
-    if (r.issues.length === 0 && r.issues !== NO_ISSUES) r.issues = NO_ISSUES;
+    shareEmptyIssues(r);
     this.compact.record(r, old);
     const m = metaOf(r);
     this.records[i] = r;
@@ -186,6 +188,7 @@ export class PanelStore {
       if (m.type) types.set(m.type, (types.get(m.type) ?? 0) + 1);
     }
     const f = this.frames.get(r.frameUrl);
+    if (f) r.frameUrl = f.url; // one string per frame URL, as in `add`
     if (f && m.surface && r.kind === 'post' && m.direction === 'event') f.surface = m.surface;
     this.cur = i;
     const now = this.predicate(r, m, this.curText);
@@ -207,8 +210,7 @@ export class PanelStore {
   }
 
   private add(r: ClassifiedRecord) {
-    // Most records have no issue: one shared empty list instead of one array each (fewer objects for the GC).
-    if (r.issues.length === 0 && r.issues !== NO_ISSUES) r.issues = NO_ISSUES;
+    shareEmptyIssues(r);
     const records = this.records;
     const i = records.length;
     const m = metaOf(r);

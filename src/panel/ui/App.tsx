@@ -44,8 +44,8 @@ export function App(p: AppProps) {
   onMount(() => { document.addEventListener('keydown', onKey); grid?.focus({ preventScroll: true }); });
   onCleanup(() => document.removeEventListener('keydown', onKey));
 
-  // Compact the records, count by origin and type and build the lower-cased search text in idle time (never during a scroll), so that
-  // the filter menus open and the first search over a big log runs without doing that work first.
+  // Compact the records, count by origin and type and build the lower-cased search text in idle time (never
+  // during a scroll), so that the filter menus open and the first search over a big log run without that work.
   let indexing = false;
   let lastScroll = 0;
   const onAnyScroll = () => { lastScroll = performance.now(); };
