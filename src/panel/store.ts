@@ -13,6 +13,7 @@
 import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../shared/messages.ts';
 import { SearchText } from './searchtext.ts';
 import { Compactor } from './compact.ts';
+import { encodedLength } from './size.ts';
 import {
   compileFilter, defaultFilters, metaOf, parseFilters, serializeFilters,
   type FilterState, type Predicate, type RecordMeta, type TimeBase,
@@ -84,7 +85,9 @@ export class PanelStore {
   private typeCounts = new Map<string, number>();
   /** Records [0, counted) are in `originCounts` and `typeCounts`; the rest are counted on demand. */
   private counted = 0;
-  private sizes: Array<number | undefined> = [];
+  /** Encoded sizes, worked out as rows show them: size + 1 by record index, 0 when not yet known (a typed array:
+   * rows ask in any order, and a plain array written at scattered indices turns into a dictionary). */
+  private sizes = new Float64Array(0);
   private predicate: Predicate;
   private pending: ClassifiedRecord[] = [];
   private pendingUpdate: boolean[] = [];
@@ -178,7 +181,7 @@ export class PanelStore {
     const m = metaOf(r);
     this.records[i] = r;
     this.meta[i] = m;
-    this.sizes[i] = undefined;
+    if (i < this.sizes.length) this.sizes[i] = 0;
     this.text.updated(i);
     if (!old.navigation) this.count(old.verdict, -1);
     if (!r.navigation) this.count(r.verdict, 1);
@@ -197,7 +200,7 @@ export class PanelStore {
 
   // ---------------------------------------------------------------------------------------- ingestion
   replace(records: ClassifiedRecord[]) {
-    this.records = []; this.meta = []; this.view = []; this.sizes = [];
+    this.records = []; this.meta = []; this.view = []; this.sizes = new Float64Array(0);
     this.text.reset();
     this.compact.reset(); this.compacted = 0;
     this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined; this.otherFrame = undefined;
@@ -332,13 +335,16 @@ export class PanelStore {
   indexText(budgetMs = 8, now: () => number = () => performance.now()): boolean { return this.text.indexSome(budgetMs, now); }
 
   sizeAt(i: number): number {
-    let s = this.sizes[i];
-    if (s === undefined) {
-      const r = this.records[i];
-      if (typeof r.originalSize === 'number') s = r.originalSize;
-      else { try { s = (JSON.stringify(r.data) ?? '').length; } catch { s = 0; } }
-      this.sizes[i] = s;
+    if (i >= this.sizes.length) {
+      const grown = new Float64Array(Math.max(this.records.length, this.sizes.length * 2, 1024));
+      grown.set(this.sizes);
+      this.sizes = grown;
     }
+    const known = this.sizes[i];
+    if (known > 0) return known - 1;
+    const r = this.records[i];
+    const s = typeof r.originalSize === 'number' ? r.originalSize : encodedLength(r.data);
+    this.sizes[i] = s + 1;
     return s;
   }
 
