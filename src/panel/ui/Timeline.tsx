@@ -1,10 +1,11 @@
 /**
- * The virtualized timeline (ARIA grid). Rows are positioned by @tanstack/solid-virtual; a row reads its record
+ * The virtualized timeline (ARIA grid). Rows are positioned by @tanstack/virtual-core (see virtual.ts); a row reads its record
  * from the store by view position, so a filter change re-renders only the visible rows.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
-import { batch, createComputed, createEffect, createMemo, createSignal, For, Index, on, Show, untrack } from 'solid-js';
-import { createVirtualizer, observeElementOffset, observeElementRect } from '@tanstack/solid-virtual';
+import { batch, createComputed, createEffect, createMemo, createRenderEffect, createSignal, For, Index, on, Show, untrack } from 'solid-js';
+import { observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
+import { createRowVirtualizer } from './virtual.ts';
 import type { FrameInfo, PanelStore } from '../store.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import type { PanelSignals } from './bridge.ts';
@@ -67,8 +68,8 @@ export function Timeline(props: TimelineProps) {
     } else if (!tailQueued) show(n);
   });
 
-  const virtualizer = createVirtualizer({
-    get count() { return shownCount(); },
+  const virtualizer = createRowVirtualizer({
+    count: shownCount,
     getScrollElement: () => scrollEl,
     estimateSize: () => ROW_H,
     overscan: 2,
@@ -235,27 +236,36 @@ function Row(p: RowProps) {
   }, null);
   const selected = () => { p.sig.selection(); const c = cells(); return !!c && c.seq === store.selectedSeq; };
   const onClick = () => { const c = cells(); if (!c) return; store.select(c.seq); p.onOpen(); p.grid().focus({ preventScroll: true }); };
-  // Text cells take their text as `textContent`: Solid then updates them all in the row's one render effect,
-  // rather than one computation per cell.
+  // Each text cell holds one Text node, made once per row slot; one render effect writes the row's texts into them
+  // (`data`), rather than one computation per cell, or a new Text node per update (`textContent`): scrolling
+  // rewrites every visible row each frame, and new nodes are garbage for the DOM's collector.
+  const text = { time: new Text(), dir: new Text(), type: new Text(), surface: new Text(), frame: new Text(), origins: new Text(), size: new Text() };
+  const put = (node: Text, v: string) => { if (node.data !== v) node.data = v; };
+  createRenderEffect(() => {
+    const c = cells();
+    if (!c) return;
+    put(text.time, c.time); put(text.dir, c.dir); put(text.type, c.type); put(text.surface, c.surface);
+    put(text.frame, c.frame); put(text.origins, c.origins); put(text.size, c.truncated ? `${c.size}✂` : c.size);
+  });
   return (
     <Show when={cells()}>
       {(c) => (
         <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
           aria-rowindex={p.pos() + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
-          <div role="gridcell" class="c-time" title={c().clock} textContent={c().time} />
-          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle} textContent={c().dir} />
+          <div role="gridcell" class="c-time" title={c().clock}>{text.time}</div>
+          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{text.dir}</div>
           <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
-          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle} textContent={c().type} />
-          <div role="gridcell" class="c-surface" textContent={c().surface} />
-          <div role="gridcell" class="c-frame" title={c().frameUrl} textContent={c().frame} />
-          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle} textContent={c().origins} />
+          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{text.type}</div>
+          <div role="gridcell" class="c-surface">{text.surface}</div>
+          <div role="gridcell" class="c-frame" title={c().frameUrl}>{text.frame}</div>
+          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{text.origins}</div>
           <div role="gridcell" class="c-verdict">
             <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
             <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
             <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
             <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
           </div>
-          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined} textContent={c().truncated ? `${c().size}✂` : c().size} />
+          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{text.size}</div>
         </div>
       )}
     </Show>
