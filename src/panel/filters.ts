@@ -14,7 +14,7 @@
  *   -term           negation
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { plainEntries, TAG, tagOf } from '../protocol/encoding.ts';
+import { TAG, tagOf } from '../protocol/encoding.ts';
 
 export type Direction = 'event' | 'action';
 export type TimeBase = 'ready' | 'first';
@@ -99,12 +99,13 @@ export interface RecordMeta {
   nav: boolean;
 }
 
-/** The message's envelope (its fields, for a plain or encoded object), null for anything else. */
+/** The message's envelope (its fields, for a plain or encoded object), null for anything else. One read of the
+ * encoding's tag (as `tagOf` then `plainEntries` would do twice): this runs for every record of a load. */
 function envelopeOf(data: unknown): Record<string, unknown> | null {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
-  const tag = tagOf(data);
-  if (tag && tag !== 'Object' && tag !== 'Truncated') return null;
-  return plainEntries(data);
+  const tag = (data as Record<string, unknown>)[TAG];
+  if (typeof tag !== 'string' || tag === '' || tag === 'Truncated') return data as Record<string, unknown>;
+  return tag === 'Object' ? (((data as Record<string, unknown>).v ?? {}) as Record<string, unknown>) : null;
 }
 
 /**

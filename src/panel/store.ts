@@ -207,19 +207,25 @@ export class PanelStore {
     this.frames.clear(); this.originCounts = new Map(); this.typeCounts = new Map(); this.counted = 0;
     this.counts = { valid: 0, invalid: 0, foreign: 0 };
     this.readyIndex = -1; this.loadedIndex = -1;
-    for (const r of records) this.add(r);
+    const n = records.length;
+    this.records = records.slice();
+    for (let i = 0; i < n; i++) this.ingest(i);
     if (this.selectedSeq !== null && this.indexOfSeq(this.selectedSeq) < 0) this.selectedSeq = null;
     this.emit({ records: true, view: true, selection: true });
   }
 
   private add(r: ClassifiedRecord) {
-    shareEmptyIssues(r);
+    this.records.push(r);
+    this.ingest(this.records.length - 1);
+  }
+  /** Take in record i (already in `records`): its meta, counts, frame, and its place in the view. */
+  private ingest(i: number) {
     const records = this.records;
-    const i = records.length;
+    const r = records[i];
+    shareEmptyIssues(r);
     const m = metaOf(r);
     if (i > 0 && r.seq <= records[i - 1].seq) this.seqSorted = false;
-    records.push(r);
-    this.meta.push(m);
+    this.meta[i] = m; // (i is the meta list's length: an append)
     if (!this.seqSorted) this.seqMap?.set(r.seq, i);
     if (!r.navigation) this.count(r.verdict, 1);
     // The last two frames are tried first (a post and its delivery alternate between two frames): records copied
