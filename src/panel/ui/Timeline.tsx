@@ -148,6 +148,7 @@ export function Timeline(props: TimelineProps) {
               {(item) => <Row store={store} sig={sig} version={rowsVersion} pos={() => item().index} start={() => item().start} onOpen={props.onOpen} grid={() => gridEl} />}
             </Index>
           </div>
+          <WarmRow />
           <Empty store={store} sig={sig} />
         </div>
       </div>
@@ -156,6 +157,23 @@ export function Timeline(props: TimelineProps) {
           ↓ {unseen() > 0 ? 'New records — follow' : 'Follow new records'}
         </button>
       </Show>
+    </div>
+  );
+}
+
+/**
+ * A hidden row with every font, glyph and badge style a real row uses, laid out when the panel opens: the font
+ * lookups (fallback glyphs such as arrows included) and the first shaping then happen before the first records
+ * arrive rather than in their first render. Not in the accessibility tree; no role.
+ */
+function WarmRow() {
+  return (
+    <div class="row odd warm" aria-hidden="true">
+      <div class="c-time">+0.123 s −0:01.5</div><div class="c-dir d-event">↑↓⟳·</div><div class="c-kind">post receive nav</div>
+      <div class="c-type">view dashboard-loaded</div><div class="c-surface">dashboard</div><div class="c-frame">localhost:5173/embed/app</div>
+      <div class="c-origin">127.0.0.1:5173 → localhost *</div>
+      <div class="c-verdict"><span class="badge b-valid">valid</span><span class="badge b-invalid">invalid</span><span class="count s-error">2</span></div>
+      <div class="c-size">1.2 kB 999 B✂</div>
     </div>
   );
 }
