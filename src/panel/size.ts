@@ -1,7 +1,7 @@
 /**
  * The length of `JSON.stringify(v)` without building the string. The grid's Size column asks for it for every
- * row that scrolls into view; building each message's JSON only to measure it made scrolling allocate several
- * kilobytes a row, garbage that the collector then had to clear in the middle of scrolling.
+ * row that comes into view; building each message's JSON only to measure it made a garbage string of the message's
+ * size for each of them (up to the size cap, 1 MB by default).
  *
  * Exact for what records hold (plain objects, arrays, strings, numbers, booleans, null): escapes, lone surrogates,
  * skipped `undefined` properties and `null` array holes count as `JSON.stringify` counts them. Anything else

@@ -1,0 +1,119 @@
+/**
+ * A timeline row (one slot of the virtualized grid: it shows whichever record its position holds) and the hidden
+ * row that warms the grid's fonts when the panel opens.
+ */
+import { createMemo, createRenderEffect, Show } from 'solid-js';
+import type { FrameInfo, PanelStore } from '../store.ts';
+import type { ClassifiedRecord } from '../../shared/messages.ts';
+import type { PanelSignals } from './bridge.ts';
+import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originOf } from '../format.ts';
+import { shortType } from '../catalog.ts';
+import { preview } from '../jsontree.ts';
+
+/**
+ * A hidden row with every font, glyph and badge style a real row uses, laid out when the panel opens: the font
+ * lookups (fallback glyphs such as arrows included) and the first shaping then happen before the first records
+ * arrive rather than in their first render. Not in the accessibility tree; no role.
+ */
+export function WarmRow() {
+  return (
+    <div class="row odd warm" aria-hidden="true">
+      <div class="c-time">+0.123 s −0:01.5</div><div class="c-dir d-event">↑↓⟳·</div><div class="c-kind">post receive nav</div>
+      <div class="c-type">view dashboard-loaded</div><div class="c-surface">dashboard</div><div class="c-frame">localhost:5173/embed/app</div>
+      <div class="c-origin">127.0.0.1:5173 → localhost *</div>
+      <div class="c-verdict"><span class="badge b-valid">valid</span><span class="badge b-invalid">invalid</span><span class="count s-error">2</span></div>
+      <div class="c-size">1.2 kB 999 B✂</div>
+    </div>
+  );
+}
+
+export interface RowProps { store: PanelStore; sig: PanelSignals; version: () => number; pos: () => number; start: () => number; onOpen: () => void; grid: () => HTMLDivElement }
+
+/** What a row shows of record `i` (its text, titles and classes). */
+function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
+  const m = store.meta[i];
+  const receiverOrigin = r.kind === 'receive' ? originOf(r.frameUrl) : r.targetOrigin ?? '';
+  const errors = r.issues.filter((x) => x.severity === 'error').length;
+  return {
+    seq: r.seq,
+    time: formatRelative(r.time - t0),
+    clock: formatClock(r.time),
+    dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
+    dirClass: r.navigation ? 'nav' : m.direction || 'none',
+    dirTitle: r.navigation ? 'frame navigation' : m.direction === 'event' ? 'event: embed → host' : m.direction === 'action' ? 'action: host → embed' : 'not an svc-embed message',
+    kind: r.navigation ? 'nav' : r.kind,
+    type: r.navigation ? `navigated to ${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}` : m.type ? shortType(m.type) : preview(r.data, 80),
+    typeTitle: m.type || undefined,
+    typeClass: r.navigation || !m.type ? 'muted' : '',
+    surface: m.surface,
+    frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
+    frameUrl: r.frameUrl,
+    origins: `${hostOf(r.origin)} → ${r.targetOrigin === '*' ? '*' : hostOf(receiverOrigin)}`,
+    originsTitle: `${r.origin} → ${r.kind === 'post' ? `target origin ${r.targetOrigin ?? '?'}` : `received in ${receiverOrigin}`}`,
+    wildcard: r.targetOrigin === '*',
+    verdict: r.navigation ? '' : r.verdict,
+    issues: r.issues.length,
+    issueClass: errors ? 'error' : r.issues.some((x) => x.severity === 'warning') ? 'warning' : 'info',
+    size: formatBytes(store.sizeAt(i)),
+    truncated: typeof r.originalSize === 'number',
+    dropped: !!r.dropped,
+    threw: r.error,
+    injected: !!r.injected,
+  };
+}
+
+type RowCells = ReturnType<typeof rowCells>;
+
+export function Row(p: RowProps) {
+  const { store } = p;
+  // The same record, time origin and frame surface as last time (live records appended below, a filter change
+  // that leaves this row's record in place): the same cells, so nothing in the row is touched.
+  let last: { r: ClassifiedRecord; t0: number; surface: string | undefined } | null = null;
+  const cells = createMemo<RowCells | null>((prev) => {
+    p.version();
+    const i = store.view[p.pos()];
+    if (i === undefined) { last = null; return null; }
+    const r = store.records[i];
+    const t0 = store.timeOrigin().time;
+    const frame = store.frames.get(r.frameUrl);
+    if (prev && last && last.r === r && last.t0 === t0 && last.surface === frame?.surface) return prev;
+    last = { r, t0, surface: frame?.surface };
+    return rowCells(store, i, r, t0, frame);
+  }, null);
+  const selected = () => { p.sig.selection(); const c = cells(); return !!c && c.seq === store.selectedSeq; };
+  const onClick = () => { const c = cells(); if (!c) return; store.select(c.seq); p.onOpen(); p.grid().focus({ preventScroll: true }); };
+  // Each text cell holds one Text node, made once per row slot; one render effect writes the row's texts into them
+  // (`data`), rather than one computation per cell, or a new Text node per update (`textContent`): scrolling
+  // rewrites every visible row each frame, and new nodes are garbage for the DOM's collector.
+  const text = { time: new Text(), dir: new Text(), type: new Text(), surface: new Text(), frame: new Text(), origins: new Text(), size: new Text() };
+  const put = (node: Text, v: string) => { if (node.data !== v) node.data = v; };
+  createRenderEffect(() => {
+    const c = cells();
+    if (!c) return;
+    put(text.time, c.time); put(text.dir, c.dir); put(text.type, c.type); put(text.surface, c.surface);
+    put(text.frame, c.frame); put(text.origins, c.origins); put(text.size, c.truncated ? `${c.size}✂` : c.size);
+  });
+  return (
+    <Show when={cells()}>
+      {(c) => (
+        <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
+          aria-rowindex={p.pos() + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
+          <div role="gridcell" class="c-time" title={c().clock}>{text.time}</div>
+          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{text.dir}</div>
+          <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
+          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{text.type}</div>
+          <div role="gridcell" class="c-surface">{text.surface}</div>
+          <div role="gridcell" class="c-frame" title={c().frameUrl}>{text.frame}</div>
+          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{text.origins}</div>
+          <div role="gridcell" class="c-verdict">
+            <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
+            <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
+            <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
+            <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
+          </div>
+          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{text.size}</div>
+        </div>
+      )}
+    </Show>
+  );
+}
