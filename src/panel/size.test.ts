@@ -36,6 +36,8 @@ describe('encodedLength is the length of JSON.stringify, without building the te
     ['a BigInt (cannot be encoded: 0)', { n: 10n }],
     ['a cycle (cannot be encoded: 0)', cyc],
     ['very deep', JSON.parse('['.repeat(500) + ']'.repeat(500))],
+    ['an array with its own toJSON', Object.assign([1, 2], { toJSON: () => 'x' })],
+    ['a huge sparse array (cannot be encoded: 0, without walking it)', (() => { const a: unknown[] = []; a.length = 2 ** 29; return a; })()],
   ])('%s', (_name, v) => {
     expect(encodedLength(v)).toBe(stringified(v));
   });

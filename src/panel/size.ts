@@ -5,10 +5,12 @@
  *
  * Exact for what records hold (plain objects, arrays, strings, numbers, booleans, null): escapes, lone surrogates,
  * skipped `undefined` properties and `null` array holes count as `JSON.stringify` counts them. Anything else
- * (a `toJSON` method, a class instance, a cycle or a very deep value, a BigInt) is left to `JSON.stringify`
- * itself, so the result never differs from it; like the code it replaces, a value that cannot be encoded is 0.
+ * (a `toJSON` method, a class instance, a cycle, a very deep value or a huge array, a BigInt) is left to
+ * `JSON.stringify` itself, so the result does not differ from it; like the code it replaces, a value that cannot be encoded is 0.
  */
 const MAX_DEPTH = 200;
+/** Longer arrays are left to JSON.stringify (a message under the size cap has far fewer items). */
+const MAX_ITEMS = 1_000_000;
 class Fallback extends Error {}
 const FALLBACK = new Fallback();
 
@@ -32,7 +34,8 @@ function valueLength(v: unknown, depth: number): number | undefined {
   if (depth > MAX_DEPTH) throw FALLBACK; // a cycle, or deep enough to let JSON.stringify decide
   const o = v as Record<string, unknown>;
   if (Array.isArray(o)) {
-    if (Object.getPrototypeOf(o) !== Array.prototype) throw FALLBACK;
+    // (a huge, mostly empty array: JSON.stringify decides, and cannot encode it; nothing to walk on this thread)
+    if (Object.getPrototypeOf(o) !== Array.prototype || typeof o.toJSON === 'function' || o.length > MAX_ITEMS) throw FALLBACK;
     let n = 2 + Math.max(0, o.length - 1);
     for (let k = 0; k < o.length; k++) n += valueLength(o[k], depth + 1) ?? 4;
     return n;

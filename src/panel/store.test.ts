@@ -316,6 +316,44 @@ describe('search text in chunks', () => {
   });
 });
 
+describe('loading and sizes', () => {
+  it('a load and the same records arriving live give the same log, view, counts and frames', () => {
+    const recs = syntheticSession(600);
+    const loaded = new PanelStore({ schedule: () => {} });
+    const input = recs.map((r) => structuredClone(r));
+    loaded.replace(input);
+    expect(input).toHaveLength(600); // the caller's list is left alone
+    const live = new PanelStore({ schedule: () => {} });
+    live.replace([]);
+    live.enqueue(recs.map((r) => structuredClone(r)));
+    live.flush();
+    expect(loaded.records.map((r) => r.seq)).toEqual(live.records.map((r) => r.seq));
+    expect(loaded.meta).toEqual(live.meta);
+    expect(loaded.view).toEqual(live.view);
+    expect(loaded.counts).toEqual(live.counts);
+    expect([...loaded.frames.values()]).toEqual([...live.frames.values()]);
+    expect([loaded.readyIndex, loaded.loadedIndex]).toEqual([live.readyIndex, live.loadedIndex]);
+  });
+
+  it('sizes are the encoded length, and are measured again when a record is updated or the log replaced', () => {
+    const store = new PanelStore({ schedule: () => {} });
+    const recs = syntheticSession(50);
+    store.replace(recs);
+    const i = 7;
+    expect(store.sizeAt(i)).toBe(JSON.stringify(store.records[i].data).length);
+    const bigger = { ...store.records[i], data: { ...(store.records[i].data as object), extra: 'x'.repeat(100) } };
+    store.enqueue([bigger], true);
+    store.flush();
+    expect(store.sizeAt(i)).toBe(JSON.stringify(bigger.data).length);
+    const truncated = { ...store.records[i], originalSize: 5_000_000 };
+    store.enqueue([truncated], true);
+    store.flush();
+    expect(store.sizeAt(i)).toBe(5_000_000);
+    store.replace(syntheticSession(50).reverse());
+    expect(store.sizeAt(i)).toBe(JSON.stringify(store.records[i].data).length);
+  });
+});
+
 describe('file transport', () => {
   it('classifies an imported capture file and re-classifies when the tenant origin changes', () => {
     const messages = syntheticSession(40).map(({ verdict: _v, issues: _i, ...r }) => r);

@@ -199,7 +199,8 @@ export class PanelStore {
   }
 
   // ---------------------------------------------------------------------------------------- ingestion
-  replace(records: ClassifiedRecord[]) {
+  /** Hold these records instead (copied: the caller's list is left alone, unless `owned` says it is the store's to keep). */
+  replace(records: ClassifiedRecord[], owned = false) {
     this.records = []; this.meta = []; this.view = []; this.sizes = new Float64Array(0);
     this.text.reset();
     this.compact.reset(); this.compacted = 0;
@@ -208,7 +209,7 @@ export class PanelStore {
     this.counts = { valid: 0, invalid: 0, foreign: 0 };
     this.readyIndex = -1; this.loadedIndex = -1;
     const n = records.length;
-    this.records = records.slice();
+    this.records = owned ? records : records.slice();
     for (let i = 0; i < n; i++) this.ingest(i);
     if (this.selectedSeq !== null && this.indexOfSeq(this.selectedSeq) < 0) this.selectedSeq = null;
     this.emit({ records: true, view: true, selection: true });
@@ -302,7 +303,7 @@ export class PanelStore {
   private trim() {
     const max = Math.max(0, this.state.maxRecords);
     if (this.records.length <= max) return;
-    this.replace(this.records.slice(this.records.length - max));
+    this.replace(this.records.slice(this.records.length - max), true);
   }
 
   /**

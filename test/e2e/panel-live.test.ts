@@ -34,7 +34,7 @@ const types = (panel: Page) => panel.evaluate(() => {
   const s = (window as any).__embedInspector.store;
   return s.view.map((i: number) => (s.records[i].navigation ? 'navigation' : `${s.records[i].kind} ${s.meta[i].type}`));
 }) as Promise<string[]>;
-const gridText = (panel: Page) => panel.$eval('.grid-body', (g) => g.textContent ?? '');
+const gridText = (panel: Page) => panel.$eval('.grid-canvas', (g) => g.textContent ?? '');
 async function embedFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 50; i++) {
     const f = page.frames().find((x) => x.url().startsWith(sandbox.tenantOrigin));
@@ -61,7 +61,7 @@ describe('panel on live capture (sandbox)', () => {
     // the page talks while the panel is open: the rows appear without any reload
     await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:set-locale', { locale: 'fr-FR' }));
     await panel.waitForFunction((n) => (window as any).__embedInspector.store.records.length > n, { timeout: 10_000 }, before);
-    await panel.waitForFunction(() => document.querySelector('.grid-body')!.textContent!.includes('set-locale'), { timeout: 10_000 });
+    await panel.waitForFunction(() => document.querySelector('.grid-canvas')!.textContent!.includes('set-locale'), { timeout: 10_000 });
     expect(await panel.$eval('.summary', (s) => s.textContent)).toMatch(/ready in/);
     expect(await panel.$eval('.summary .tenant', (s) => s.textContent)).toContain(sandbox.tenantOrigin);
     await panel.close(); await page.close();
@@ -186,7 +186,7 @@ describe('panel on live capture (sandbox)', () => {
       await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, { timeout: 5_000 });
       const info = await panelFrame!.evaluate(() => ({
         tab: (window as any).__embedInspector.store.transportInfo.label,
-        text: document.querySelector('.grid-body')!.textContent,
+        text: document.querySelector('.grid-canvas')!.textContent,
         theme: document.documentElement.dataset.theme,
       }));
       // A call made while the panel is open (DevTools' HAR backlog is empty in headless mode).

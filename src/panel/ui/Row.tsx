@@ -83,35 +83,36 @@ export function Row(p: RowProps) {
   const selected = () => { p.sig.selection(); const c = cells(); return !!c && c.seq === store.selectedSeq; };
   const onClick = () => { const c = cells(); if (!c) return; store.select(c.seq); p.onOpen(); p.grid().focus({ preventScroll: true }); };
   // Each text cell holds one Text node, made once per row slot; one render effect writes the row's texts into them
-  // (`data`), rather than one computation per cell, or a new Text node per update (`textContent`): scrolling
-  // rewrites every visible row each frame, and new nodes are garbage for the DOM's collector.
-  const text = { time: new Text(), dir: new Text(), type: new Text(), surface: new Text(), frame: new Text(), origins: new Text(), size: new Text() };
+  // (`data`), rather than a new Text node per update (`textContent`): scrolling rewrites every visible row each
+  // frame, and new nodes are garbage for the DOM's collector. (Plain local names: Solid inserts them as they are;
+  // a property read such as `text.time` would get a computation of its own.)
+  const tTime = new Text(), tDir = new Text(), tType = new Text(), tSurface = new Text(), tFrame = new Text(), tOrigins = new Text(), tSize = new Text();
   const put = (node: Text, v: string) => { if (node.data !== v) node.data = v; };
   createRenderEffect(() => {
     const c = cells();
     if (!c) return;
-    put(text.time, c.time); put(text.dir, c.dir); put(text.type, c.type); put(text.surface, c.surface);
-    put(text.frame, c.frame); put(text.origins, c.origins); put(text.size, c.truncated ? `${c.size}✂` : c.size);
+    put(tTime, c.time); put(tDir, c.dir); put(tType, c.type); put(tSurface, c.surface);
+    put(tFrame, c.frame); put(tOrigins, c.origins); put(tSize, c.truncated ? `${c.size}✂` : c.size);
   });
   return (
     <Show when={cells()}>
       {(c) => (
         <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
           aria-rowindex={p.pos() + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
-          <div role="gridcell" class="c-time" title={c().clock}>{text.time}</div>
-          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{text.dir}</div>
+          <div role="gridcell" class="c-time" title={c().clock}>{tTime}</div>
+          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{tDir}</div>
           <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
-          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{text.type}</div>
-          <div role="gridcell" class="c-surface">{text.surface}</div>
-          <div role="gridcell" class="c-frame" title={c().frameUrl}>{text.frame}</div>
-          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{text.origins}</div>
+          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{tType}</div>
+          <div role="gridcell" class="c-surface">{tSurface}</div>
+          <div role="gridcell" class="c-frame" title={c().frameUrl}>{tFrame}</div>
+          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{tOrigins}</div>
           <div role="gridcell" class="c-verdict">
             <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
             <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
             <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
             <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
           </div>
-          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{text.size}</div>
+          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{tSize}</div>
         </div>
       )}
     </Show>
