@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchWithExtension, sleep, ROOT } from '../helpers/capture.ts';
-import { embedFrame, fill, hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { embedFrame, fill, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
 import type { Launched } from '../../src/shared/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   await frame.evaluate(() => (window as any).__sandboxEmbed.exportData('csv'));
   panel = await panelFor(launched, page, errors);
   // one injected action too, from the composer
-  await panel.click('.t-compose');
+  await openComposer(panel);
   await panel.select('.cm-type', 'svc:action:set-locale');
   await fill(panel, '#cf-locale', 'ja-JP');
   await panel.click('.cm-send');

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import { launchWithExtension, sleep } from '../helpers/capture.ts';
-import { embedFrame, fill, hostPage, panelFor, panelRecords, type Sandbox } from '../helpers/panel.ts';
+import { embedFrame, fill, hostPage, openComposer, panelFor, panelRecords, type Sandbox } from '../helpers/panel.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import type { Launched } from '../../src/shared/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
@@ -44,8 +44,7 @@ describe('composer: inject actions', () => {
     frame = await embedFrame(page, sb.tenantOrigin);
     await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
     await panel.waitForFunction(() => (window as any).__embedInspector.store.state.tenantOrigin, { timeout: 10_000 });
-    await panel.click('.t-compose');
-    await panel.waitForSelector('.composer');
+    await openComposer(panel);
   });
 
   const cases: Array<[string, (p: Page) => Promise<void>, () => Promise<boolean>]> = [
@@ -161,7 +160,7 @@ describe('composer: no target', () => {
     const page = await launched.browser.newPage();
     await page.goto(`${site.hostOrigin}/`);
     const panel = await panelFor(launched, page, errors);
-    await panel.click('.t-compose');
+    await openComposer(panel);
     await panel.waitForSelector('.cm-blocked');
     expect(await panel.$eval('.cm-blocked', (e) => e.textContent)).toMatch(/tenant origin is unknown.*never sends to "\*"/);
     expect(await panel.$eval('.cm-send', (b) => (b as HTMLButtonElement).disabled)).toBe(true);

@@ -48,3 +48,14 @@ export async function fill(panel: Page, selector: string, value: string): Promis
   await panel.keyboard.press('Backspace');
   if (value) await panel.type(selector, value);
 }
+
+/**
+ * Open the composer drawer. A DOM click on the toolbar button, not a mouse click at its coordinates: records
+ * arriving while the test runs can move the toolbar between puppeteer's reading of the coordinates and the click
+ * (a mouse click then lands beside the button and the composer never opens).
+ */
+export async function openComposer(panel: Page): Promise<void> {
+  await panel.waitForSelector('.t-compose');
+  await panel.$eval('.t-compose', (b) => { if (b.getAttribute('aria-pressed') !== 'true') (b as HTMLButtonElement).click(); });
+  await panel.waitForSelector('.composer');
+}
