@@ -201,7 +201,7 @@ export class PanelStore {
   // ---------------------------------------------------------------------------------------- ingestion
   /** Hold these records instead (copied: the caller's list is left alone, unless `owned` says it is the store's to keep). */
   replace(records: ClassifiedRecord[], owned = false) {
-    this.records = []; this.meta = []; this.view = []; this.sizes = new Float64Array(0);
+    this.meta = []; this.view = []; this.sizes = new Float64Array(0);
     this.text.reset();
     this.compact.reset(); this.compacted = 0;
     this.seqSorted = true; this.seqMap = null; this.lastFrame = undefined; this.otherFrame = undefined;

@@ -1,6 +1,6 @@
 /**
- * The virtualized timeline (ARIA grid). Rows are positioned by @tanstack/virtual-core (see virtual.ts); a row reads its record
- * from the store by view position, so a filter change re-renders only the visible rows.
+ * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (see virtual.ts);
+ * a row reads its record from the store by view position, so a filter change re-renders only the visible rows.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
 import { batch, createComputed, createEffect, createSignal, For, Index, on, Show, untrack } from 'solid-js';
