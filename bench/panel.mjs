@@ -27,6 +27,10 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
   try {
     const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
     const id = new URL(sw.url()).host;
+    // Open the panel once the extension has started, as DevTools does: wait until the service worker answers.
+    // A page opened while the worker's process is still starting gets V8's memory-reducing collector for its
+    // whole life (bench/gc-mode.mjs; BENCHMARKS.md, panel, fifth round), which the real panel does not get.
+    await (await sw.worker()).evaluate(() => 1);
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });
     await page.goto(`chrome-extension://${id}/src/panel/index.html?theme=light`);
