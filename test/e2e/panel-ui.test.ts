@@ -54,6 +54,44 @@ describe('panel UI (fixture session)', () => {
     expect(await page.$eval('.grid-body [role="row"] [role="gridcell"]', (c) => c.parentElement!.getAttribute('aria-rowindex'))).toMatch(/^\d+$/);
   });
 
+  it('a scroll rewrites only the rows that come into view; every row shows its record, listed in view order', async () => {
+    await resetFilters(page);
+    // What the grid shows: each row's record (by its id) against the record at its view position (aria-rowindex),
+    // and the order in which the row group lists its rows for assistive technology (aria-owns).
+    const read = () => page.evaluate(() => {
+      const s = (window as any).__embedInspector.store;
+      const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
+      return {
+        mismatched: rows.filter((r) => r.id !== `ei-row-${s.records[s.view[Number(r.getAttribute('aria-rowindex')) - 2]].seq}`).map((r) => r.id),
+        byIndex: rows.sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex'))).map((r) => r.id),
+        owns: (document.querySelector('.grid-body')!.getAttribute('aria-owns') ?? '').split(' '),
+      };
+    });
+    const before = await page.evaluate(() => {
+      const body = document.querySelector<HTMLElement>('.grid-body')!;
+      body.scrollTop = 50 * 22; // away from the top, where the window has no rows above it
+      return new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+    }).then(read);
+    expect(before.mismatched).toEqual([]);
+    expect(before.owns).toEqual(before.byIndex);
+    // Keep each row element with its text, scroll by three rows, and see which elements were written to.
+    const changed = await page.evaluate(async () => {
+      const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
+      const kept = new Map(rows.map((r) => [r, `${r.id} ${r.textContent}`]));
+      const body = document.querySelector<HTMLElement>('.grid-body')!;
+      body.scrollTop += 3 * 22;
+      await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+      // rows whose element is new, or shows something else than before
+      return [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')].filter((r) => kept.get(r) !== `${r.id} ${r.textContent}`).length;
+    });
+    expect(changed).toBe(3);
+    const after = await read();
+    expect(after.mismatched).toEqual([]);
+    expect(after.owns).toEqual(after.byIndex);
+    expect(after.byIndex[0]).toBe(before.byIndex[3]);
+    await page.evaluate(() => { document.querySelector<HTMLElement>('.grid-body')!.scrollTop = 0; });
+  });
+
   it('each filter narrows the list as expected', async () => {
     const all = await shown(page);
     const checks: Array<[string, () => Promise<unknown>, (r: any) => boolean]> = [

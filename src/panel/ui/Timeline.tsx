@@ -3,7 +3,7 @@
  * a row reads its record from the store by view position, so a filter change re-renders only the visible rows.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
-import { batch, createComputed, createEffect, createSignal, For, Index, on, Show, untrack } from 'solid-js';
+import { batch, createComputed, createEffect, createMemo, createSignal, For, Index, on, Show, untrack } from 'solid-js';
 import { observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { createRowVirtualizer } from './virtual.ts';
 import type { PanelStore } from '../store.ts';
@@ -83,6 +83,20 @@ export function Timeline(props: TimelineProps) {
     },
   });
 
+  // ---- rows: a ring of slots. Slot s shows the visible item whose index is s modulo the number of slots, so a row
+  // keeps its record while that record stays in view: a scroll by k rows rewrites k rows, not every visible one (a
+  // row by slot position would show a new record in every row on every scroll step). The number of slots only
+  // grows (the most items the virtualizer has handed out), so that the mapping stays put; spare slots show nothing.
+  // The rows' DOM order is then rotated: the row group's aria-owns lists them in view order for assistive technology.
+  const slotCount = createMemo((prev: number) => Math.max(prev, virtualizer.getVirtualItems().length), 0);
+  const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
+  const slotItem = (s: number) => {
+    const items = virtualizer.getVirtualItems(), m = slotCount();
+    if (!items.length) return undefined;
+    return items[(((s - items[0].index) % m) + m) % m];
+  };
+  const rowOrder = createMemo(() => { rowsVersion(); return virtualizer.getVirtualItems().map((it) => store.view[it.index]).filter((i) => i !== undefined).map((i) => `ei-row-${store.records[i].seq}`).join(' ') || undefined; });
+
   // ---- live tail
   let lastTop = 0;
   const scrollToEnd = () => { if (scrollEl) { scrollEl.scrollTop = scrollEl.scrollHeight; lastTop = scrollEl.scrollTop; } };
@@ -139,11 +153,13 @@ export function Timeline(props: TimelineProps) {
             <For each={COLUMNS.slice(1)}>{(c) => <div role="columnheader" class={`c-${c.split(' ')[0].toLowerCase()}`} title={c === 'Dir' ? 'Direction: ↑ event (embed → host), ↓ action (host → embed)' : undefined}>{c === 'Dir' ? '⇅' : c}</div>}</For>
           </div>
         </div>
-        <div role="rowgroup" class="grid-body" ref={scrollEl} onScroll={onScroll} onWheel={(e) => { if (e.deltaY < 0) setFollow(false); }}>
+        <div role="rowgroup" class="grid-body" ref={scrollEl} aria-owns={rowOrder()} onScroll={onScroll} onWheel={(e) => { if (e.deltaY < 0) setFollow(false); }}>
           <div class="grid-canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
-            {/* Index, not For: the virtualizer hands out new item objects on every scroll; rows are reused by slot. */}
-            <Index each={virtualizer.getVirtualItems()}>
-              {(item) => <Row store={store} sig={sig} version={rowsVersion} pos={() => item().index} start={() => item().start} onOpen={props.onOpen} grid={() => gridEl} />}
+            <Index each={slots()}>
+              {(slot) => {
+                const pos = createMemo(() => slotItem(slot())?.index ?? -1);
+                return <Row store={store} sig={sig} version={rowsVersion} pos={pos} start={() => pos() * ROW_H} onOpen={props.onOpen} grid={() => gridEl} />;
+              }}
             </Index>
           </div>
           <WarmRow />
