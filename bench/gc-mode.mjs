@@ -1,8 +1,13 @@
-// Which kind of major GC a page gets (BENCHMARKS.md, panel, fourth round): launches Chromium with the built
-// extension N times; each time it opens the panel page (or about:blank) right after start, allocates 2.5 million
-// small objects, and counts the major GCs of its renderer in a trace by kind. `GCFinalizeMCReduceMemory` is the
-// memory-reducing kind, which compacts the heap; `GCFinalizeMC` the ordinary one.
-// Run: `node bench/gc-mode.mjs [launches] [panel|blank]` (after npm run build).
+// Which kind of major GC the panel's page gets (BENCHMARKS.md, panel, fourth and fifth rounds): launches Chromium
+// with the built extension N times; each time it opens the panel, allocates 2.5 million small objects in it, and
+// counts the major GCs in a trace by kind. `GCFinalizeMCReduceMemory` is the memory-reducing kind, which compacts
+// the heap; `GCFinalizeMC` the ordinary one. Where the panel is opened:
+//   early     the panel page in a tab, as soon as the service worker's target appears (the worker's process is
+//             still starting)
+//   settled   the panel page in a tab, once the service worker answers (what bench/panel.mjs does)
+//   devtools  the real DevTools panel of a tab (DevTools internals select it, as in the e2e smoke test)
+//   blank     about:blank in a tab, as soon as the worker's target appears
+// Run: `node bench/gc-mode.mjs [launches] [early|settled|devtools|blank]` (after npm run build).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,27 +17,58 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
 const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 
+const MODES = ['early', 'settled', 'devtools', 'blank'];
 const launches = Number(process.argv[2] ?? 4);
-const which = process.argv[3] ?? 'panel';
-if (!Number.isInteger(launches) || launches < 1 || !['panel', 'blank'].includes(which)) {
-  console.error('usage: node bench/gc-mode.mjs [launches ≥ 1] [panel|blank]');
+const mode = process.argv[3] ?? 'early';
+if (!Number.isInteger(launches) || launches < 1 || !MODES.includes(mode)) {
+  console.error(`usage: node bench/gc-mode.mjs [launches ≥ 1] [${MODES.join('|')}]`);
   process.exit(2);
 }
 if (!existsSync(join(EXT, 'manifest.json'))) { console.error(`${EXT} has no build: run npm run build first`); process.exit(2); }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The real DevTools panel of a new tab: its frame inside the DevTools page. */
+async function devtoolsPanel(browser) {
+  const before = new Set(browser.targets().filter((t) => t.url().startsWith('devtools://')));
+  const page = await browser.newPage();
+  await page.goto('data:text/html,<title>inspected</title>inspected page');
+  const target = await browser.waitForTarget((t) => t.url().startsWith('devtools://') && !before.has(t), { timeout: 15_000 });
+  const devtools = await target.asPage();
+  const select = `(async () => {
+    const legacy = await import('./ui/legacy/legacy.js');
+    const view = legacy.InspectorView.InspectorView.instance();
+    const id = (view.tabbedPane.tabIds() || []).find((x) => x.startsWith('chrome-extension://') && x.endsWith('Embed'));
+    if (id) await view.showPanel(id);
+    return id || null;
+  })()`;
+  for (let i = 0; i < 60; i++) {
+    await devtools.evaluate(select).catch(() => null);
+    const frame = devtools.frames().find((f) => f.url().includes('/src/panel/index.html'));
+    if (frame) return { page, frame };
+    await sleep(250);
+  }
+  throw new Error('the Embed panel did not open in DevTools');
+}
 
 for (let n = 0; n < launches; n++) {
   const dir = mkdtempSync(join(tmpdir(), 'ei-gc-mode-'));
   const browser = await puppeteer.launch({
     executablePath: chromiumPath(), headless: true, userDataDir: dir, ignoreDefaultArgs: ['--disable-extensions'],
-    args: [...CHROMIUM_FLAGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
+    args: [...CHROMIUM_FLAGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`, ...(mode === 'devtools' ? ['--auto-open-devtools-for-tabs'] : [])],
   });
   try {
     const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
-    const page = await browser.newPage();
-    await page.goto(which === 'panel' ? `chrome-extension://${new URL(sw.url()).host}/src/panel/index.html` : 'about:blank');
+    if (mode === 'settled') await (await sw.worker()).evaluate(() => 1);
+    let page, frame;
+    if (mode === 'devtools') ({ page, frame } = await devtoolsPanel(browser));
+    else {
+      page = await browser.newPage();
+      await page.goto(mode === 'blank' ? 'about:blank' : `chrome-extension://${new URL(sw.url()).host}/src/panel/index.html`);
+      frame = page.mainFrame();
+    }
     const path = join(dir, 'trace.json');
     await page.tracing.start({ path, categories: ['v8'] });
-    await page.evaluate(async () => {
+    await frame.evaluate(async () => {
       const keep = [];
       for (let i = 0; i < 2_500_000; i++) keep.push({ a: i, b: `x${i}`, c: [i] });
       await new Promise((r) => setTimeout(r, 500));
@@ -43,7 +79,7 @@ for (let n = 0; n < launches; n++) {
     for (const e of JSON.parse(readFileSync(path, 'utf8')).traceEvents) {
       if (e.name === 'V8.GCFinalizeMC' || e.name === 'V8.GCFinalizeMCReduceMemory') counts[e.name] = (counts[e.name] ?? 0) + 1;
     }
-    console.log(`launch ${n + 1}, ${which}: ${Object.entries(counts).map(([k, v]) => `${k.slice(3)} ×${v}`).join(', ') || 'no major GC'}`);
+    console.log(`launch ${n + 1}, ${mode}: ${Object.entries(counts).map(([k, v]) => `${k.slice(3)} ×${v}`).join(', ') || 'no major GC'}`);
   } finally {
     await browser.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
