@@ -83,7 +83,7 @@ export function Row(p: RowProps) {
   const selected = () => { p.sig.selection(); const c = cells(); return !!c && c.seq === store.selectedSeq; };
   const onClick = () => { const c = cells(); if (!c) return; store.select(c.seq); p.onOpen(); p.grid().focus({ preventScroll: true }); };
   // Each text cell holds one Text node, made once per row slot; one render effect writes the row's texts into them
-  // (`data`), rather than a new Text node per update (`textContent`): scrolling rewrites every visible row each
+  // (`data`), rather than a new Text node per update (`textContent`): a fast scroll rewrites most visible rows each
   // frame, and new nodes are garbage for the DOM's collector. (Plain local names: Solid inserts them as they are;
   // a property read such as `text.time` would get a computation of its own.)
   const tTime = new Text(), tDir = new Text(), tType = new Text(), tSurface = new Text(), tFrame = new Text(), tOrigins = new Text(), tSize = new Text();

@@ -1,6 +1,7 @@
 /**
  * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (see virtual.ts);
- * a row reads its record from the store by view position, so a filter change re-renders only the visible rows.
+ * rows are a ring of slots that read their record from the store by view position, so a filter change re-renders
+ * only the visible rows and a scroll only the rows that come into view.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
 import { batch, createComputed, createEffect, createMemo, createSignal, For, Index, on, Show, untrack } from 'solid-js';

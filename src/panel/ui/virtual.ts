@@ -5,7 +5,7 @@
  * Without them the JS allocation of a scroll frame in the 100,000-record bench fell by about a third (sampled:
  * ~280 -> ~183 kB a frame). (The major collections while scrolling are started by the DOM side's memory, layout's
  * included: there were as many as before, about one a second.)
- * The items here are the virtualizer's own objects, replaced as a whole (rows are kept by slot, see Timeline.tsx).
+ * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, see Timeline.tsx).
  */
 import { batch, createComputed, createSignal, onCleanup, onMount, untrack } from 'solid-js';
 import {
