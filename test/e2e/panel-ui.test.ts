@@ -67,29 +67,43 @@ describe('panel UI (fixture session)', () => {
         owns: (document.querySelector('.grid-body')!.getAttribute('aria-owns') ?? '').split(' '),
       };
     });
-    const before = await page.evaluate(() => {
-      const body = document.querySelector<HTMLElement>('.grid-body')!;
-      body.scrollTop = 50 * 22; // away from the top, where the window has no rows above it
-      return new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
-    }).then(read);
-    expect(before.mismatched).toEqual([]);
-    expect(before.owns).toEqual(before.byIndex);
-    // Keep each row element with its text, scroll by three rows, and see which elements were written to.
-    const changed = await page.evaluate(async () => {
-      const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
-      const kept = new Map(rows.map((r) => [r, `${r.id} ${r.textContent}`]));
-      const body = document.querySelector<HTMLElement>('.grid-body')!;
-      body.scrollTop += 3 * 22;
+    const frames = () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+    // Keep each row element (hidden spare ones too) with what it shows, scroll by `rows`, and count the shown row
+    // elements made or written to, and the elements dropped.
+    const scrollBy = (rows: number) => page.evaluate(async (by) => {
+      const all = () => [...document.querySelectorAll<HTMLElement>('.grid-canvas > .row')];
+      const state = (r: HTMLElement) => `${r.hidden} ${r.id} ${r.textContent}`;
+      const kept = new Map(all().map((r) => [r, state(r)]));
+      document.querySelector<HTMLElement>('.grid-body')!.scrollTop += by * 22;
       await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
-      // rows whose element is new, or shows something else than before
-      return [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')].filter((r) => kept.get(r) !== `${r.id} ${r.textContent}`).length;
-    });
-    expect(changed).toBe(3);
-    const after = await read();
-    expect(after.mismatched).toEqual([]);
-    expect(after.owns).toEqual(after.byIndex);
-    expect(after.byIndex[0]).toBe(before.byIndex[3]);
-    await page.evaluate(() => { document.querySelector<HTMLElement>('.grid-body')!.scrollTop = 0; });
+      const now = all();
+      return { written: now.filter((r) => !r.hidden && kept.get(r) !== state(r)).length, dropped: [...kept.keys()].filter((r) => !now.includes(r)).length };
+    }, rows);
+    const check = async () => {
+      const before = await read();
+      expect(before.mismatched).toEqual([]);
+      expect(before.owns).toEqual(before.byIndex);
+      expect(await scrollBy(3)).toEqual({ written: 3, dropped: 0 });
+      const after = await read();
+      expect(after.mismatched).toEqual([]);
+      expect(after.owns).toEqual(after.byIndex);
+      expect(after.byIndex[0]).toBe(before.byIndex[3]);
+      // A third of a row: the window moves by one row at one end at most.
+      expect((await scrollBy(1 / 3)).written).toBeLessThanOrEqual(1);
+    };
+    // away from the top, where the window has no rows above it
+    await page.evaluate(() => { document.querySelector<HTMLElement>('.grid-body')!.scrollTop = 50 * 22; });
+    await page.evaluate(frames);
+    await check();
+    // The same after the panel was taller for a while (DevTools resized or docked elsewhere) and came back.
+    await page.setViewport({ width: 1280, height: 1400 });
+    await page.evaluate(frames);
+    await page.setViewport({ width: 1280, height: 760 });
+    await page.evaluate(frames);
+    await check();
+    // Back to the end: the timeline follows new records again, as the tests below expect.
+    await page.evaluate(() => { const b = document.querySelector<HTMLElement>('.grid-body')!; b.scrollTop = b.scrollHeight; });
+    await page.evaluate(frames);
   });
 
   it('each filter narrows the list as expected', async () => {

@@ -63,6 +63,12 @@ function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number,
 }
 
 type RowCells = ReturnType<typeof rowCells>;
+/** What a row slot that never had a record shows (nothing: it is hidden). */
+const EMPTY: RowCells = {
+  seq: -1, time: '', clock: '', dir: '', dirClass: 'none', dirTitle: '', kind: '', type: '', typeTitle: undefined, typeClass: '',
+  surface: '', frame: '', frameUrl: '', origins: '', originsTitle: '', wildcard: false, verdict: '', issues: 0, issueClass: 'info',
+  size: '', truncated: false, dropped: false, threw: undefined, injected: false,
+};
 
 export function Row(p: RowProps) {
   const { store } = p;
@@ -94,27 +100,31 @@ export function Row(p: RowProps) {
     put(tTime, c.time); put(tDir, c.dir); put(tType, c.type); put(tSurface, c.surface);
     put(tFrame, c.frame); put(tOrigins, c.origins); put(tSize, c.truncated ? `${c.size}✂` : c.size);
   });
+  // A slot with no record keeps its element, hidden, with no role or id, and the texts it showed last: the slot
+  // gets a record again as the view scrolls (see the ring in Timeline.tsx), and a new element would cost more.
+  const shown = () => cells() !== null;
+  const c = () => cells() ?? lastShown;
+  let lastShown: RowCells = EMPTY;
+  createRenderEffect(() => { const x = cells(); if (x) lastShown = x; });
   return (
-    <Show when={cells()}>
-      {(c) => (
-        <div role="row" id={`ei-row-${c().seq}`} class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
-          aria-rowindex={p.pos() + 2} aria-selected={selected()} style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
-          <div role="gridcell" class="c-time" title={c().clock}>{tTime}</div>
-          <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{tDir}</div>
-          <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
-          <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{tType}</div>
-          <div role="gridcell" class="c-surface">{tSurface}</div>
-          <div role="gridcell" class="c-frame" title={c().frameUrl}>{tFrame}</div>
-          <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{tOrigins}</div>
-          <div role="gridcell" class="c-verdict">
-            <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
-            <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
-            <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
-            <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
-          </div>
-          <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{tSize}</div>
-        </div>
-      )}
-    </Show>
+    <div role={shown() ? 'row' : undefined} id={shown() ? `ei-row-${c().seq}` : undefined} hidden={!shown()}
+      class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
+      aria-rowindex={shown() ? p.pos() + 2 : undefined} aria-selected={shown() ? selected() : undefined}
+      style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
+      <div role="gridcell" class="c-time" title={c().clock}>{tTime}</div>
+      <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{tDir}</div>
+      <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
+      <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{tType}</div>
+      <div role="gridcell" class="c-surface">{tSurface}</div>
+      <div role="gridcell" class="c-frame" title={c().frameUrl}>{tFrame}</div>
+      <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{tOrigins}</div>
+      <div role="gridcell" class="c-verdict">
+        <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
+        <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
+        <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
+        <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
+      </div>
+      <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{tSize}</div>
+    </div>
   );
 }

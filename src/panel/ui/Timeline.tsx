@@ -13,6 +13,8 @@ import { plural } from '../format.ts';
 import { Row, WarmRow } from './Row.tsx';
 
 export const ROW_H = 22;
+/** Rows rendered beyond each edge of the viewport. */
+const OVERSCAN = 2;
 
 export interface TimelineProps {
   store: PanelStore;
@@ -71,7 +73,7 @@ export function Timeline(props: TimelineProps) {
     count: shownCount,
     getScrollElement: () => scrollEl,
     estimateSize: () => ROW_H,
-    overscan: 2,
+    overscan: OVERSCAN,
     observeElementOffset: (instance, cb) => {
       reportOffset = cb;
       const stop = observeElementOffset(instance, cb);
@@ -86,17 +88,31 @@ export function Timeline(props: TimelineProps) {
 
   // ---- rows: a ring of slots. Slot s shows the visible item whose index is s modulo the number of slots, so a row
   // keeps its record while that record stays in view: a scroll by k rows rewrites k rows, not every visible one (a
-  // row by slot position would show a new record in every row on every scroll step). The number of slots only
-  // grows (the most items the virtualizer has handed out), so that the mapping stays put; spare slots show nothing.
-  // The rows' DOM order is then rotated: the row group's aria-owns lists them in view order for assistive technology.
-  const slotCount = createMemo((prev: number) => Math.max(prev, virtualizer.getVirtualItems().length), 0);
+  // row by slot position would show a new record in every row on every scroll step). The ring holds as many slots
+  // as the viewport can need (rows that fit, one partly shown, the overscan on both sides); it is rebuilt when the
+  // viewport's height changes. A slot with no item keeps its row element, hidden (Row.tsx): scrolling never makes
+  // or drops row elements. The rows' DOM order is rotated: the row group's aria-owns lists them in view order for
+  // assistive technology.
+  const slotCount = createMemo(() => Math.max(
+    virtualizer.getVirtualItems().length,
+    Math.ceil(virtualizer.getViewportHeight() / ROW_H) + 1 + 2 * OVERSCAN,
+  ));
   const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
   const slotItem = (s: number) => {
     const items = virtualizer.getVirtualItems(), m = slotCount();
     if (!items.length) return undefined;
     return items[(((s - items[0].index) % m) + m) % m];
   };
-  const rowOrder = createMemo(() => { rowsVersion(); return virtualizer.getVirtualItems().map((it) => store.view[it.index]).filter((i) => i !== undefined).map((i) => `ei-row-${store.records[i].seq}`).join(' ') || undefined; });
+  const rowOrder = createMemo(() => {
+    rowsVersion();
+    const items = virtualizer.getVirtualItems();
+    let ids = '';
+    for (const it of items) {
+      const i = store.view[it.index];
+      if (i !== undefined) ids += (ids ? ' ei-row-' : 'ei-row-') + store.records[i].seq;
+    }
+    return ids || undefined;
+  });
 
   // ---- live tail
   let lastTop = 0;

@@ -20,15 +20,19 @@ type Options = Pick<VirtualizerOptions<HTMLDivElement, HTMLDivElement>, 'getScro
 export interface RowVirtualizer {
   getVirtualItems: () => VirtualItem[];
   getTotalSize: () => number;
+  /** The scroll element's height as the virtualizer last measured it (0 before it has). */
+  getViewportHeight: () => number;
   scrollToIndex: Virtualizer<HTMLDivElement, HTMLDivElement>['scrollToIndex'];
 }
 
 export function createRowVirtualizer(opts: Options): RowVirtualizer {
   const [items, setItems] = createSignal<VirtualItem[]>([], { equals: false });
   const [totalSize, setTotalSize] = createSignal(0);
+  const [viewportHeight, setViewportHeight] = createSignal(0);
   const publish = (v: Virtualizer<HTMLDivElement, HTMLDivElement>) => batch(() => {
     setItems(v.getVirtualItems());
     setTotalSize(v.getTotalSize());
+    setViewportHeight(v.scrollRect?.height ?? 0);
   });
   const options = (count: number): VirtualizerOptions<HTMLDivElement, HTMLDivElement> => ({
     count,
@@ -54,6 +58,7 @@ export function createRowVirtualizer(opts: Options): RowVirtualizer {
   return {
     getVirtualItems: items,
     getTotalSize: totalSize,
+    getViewportHeight: viewportHeight,
     scrollToIndex: (index, o) => v.scrollToIndex(index, o),
   };
 }
