@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each printing figures measured side by side in one run.
 // Results are recorded in BENCHMARKS.md with the command that produced them.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const suites = [
   ['classify throughput (issue 2)', './classify.mjs', 'benchClassify'],
@@ -12,6 +12,7 @@ let failed = false;
 for (const [title, file, fn] of suites) {
   if (only.length && !only.some((o) => file.includes(o))) continue;
   if (!existsSync(new URL(file, import.meta.url))) { console.log(`\n## ${title}: not present`); continue; }
+  await settle();
   console.log(`\n## ${title}`);
   try {
     const mod = await import(file);
@@ -22,3 +23,24 @@ for (const [title, file, fn] of suites) {
   }
 }
 process.exitCode = failed ? 1 : 0;
+
+/**
+ * Wait (at most 10 s) until the machine is quiet (over 80% of the CPU time idle for 300 ms, from /proc/stat where
+ * there is one): Chromium's renderers outlive `browser.close()` by a second or two, and would run beside the next
+ * suite's measurements.
+ */
+async function settle() {
+  const sample = () => {
+    try {
+      const [, ...t] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+      return { idle: t[3] + (t[4] || 0), total: t.reduce((a, b) => a + b, 0) };
+    } catch { return null; }
+  };
+  for (let i = 0; i < 33; i++) {
+    const a = sample();
+    if (!a) return;
+    await new Promise((r) => setTimeout(r, 300));
+    const b = sample();
+    if ((b.idle - a.idle) / Math.max(1, b.total - a.total) > 0.8) return;
+  }
+}
