@@ -6,9 +6,13 @@
  * with the number of long-lived objects, and it used to land in scroll frames.
  * Live records (the last, partial chunk) and records updated after their chunk was built are held one by one
  * ("loose") until their chunk is (re)built.
+ * A chunk is lower-cased as a whole (one call over ~300 KB instead of a thousand: a fifth of the time), unless
+ * that changes its length (a few characters, such as U+0130, lower-case to two): then text by text. Lower-casing is
+ * idempotent, so texts already lower-cased may be part of it; and a record's text is the same either way, since
+ * the only context-dependent mapping (final sigma) cannot see past the record's own line breaks.
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { searchTextOf } from './filters.ts';
+import { rawSearchTextOf, searchTextOf } from './filters.ts';
 
 const TEXT_SHIFT = 10;
 export const TEXT_CHUNK = 1 << TEXT_SHIFT;
@@ -27,8 +31,11 @@ export class SearchText {
   private looseText = new Map<number, string | null>();
   /** Built chunks with a record updated since (their entries in `looseText` override them). */
   private dirtyChunks = new Set<number>();
-  /** Records [0, textDone) have their search text (in a clean chunk, or in `looseText`). */
+  /** Records [0, textDone) have their search text (in a clean chunk, or in `looseText`, or in `raw`). */
   private textDone = 0;
+  /** Texts not lower-cased yet, made by `indexSome` for the chunk `rawChunk` it is building (by position in it). */
+  private raw: Array<string | undefined> = [];
+  private rawChunk = -1;
 
   /** `records`: the store's records, read when a text is needed (the array may be replaced). */
   constructor(private readonly recordsOf: () => ClassifiedRecord[]) {}
@@ -38,11 +45,13 @@ export class SearchText {
   /** Forget everything (a new log). */
   reset(): void {
     this.textChunks = []; this.textOffsets = []; this.looseText = new Map(); this.dirtyChunks = new Set(); this.textDone = 0;
+    this.raw = []; this.rawChunk = -1;
   }
 
   /** Record i changed: its text is made again when next needed. */
   updated(i: number): void {
     const c = i >> TEXT_SHIFT;
+    if (c === this.rawChunk) this.raw[i & TEXT_MASK] = undefined;
     if (this.textChunks[c] !== undefined) { this.looseText.set(i, null); this.dirtyChunks.add(c); }
     else if (this.looseText.has(i)) this.looseText.set(i, null);
     if (i < this.textDone) this.textDone = c << TEXT_SHIFT;
@@ -75,6 +84,7 @@ export class SearchText {
     const loose = this.looseText, records = this.records;
     const old = this.textChunks[c], oldOff = this.textOffsets[c];
     const start = c << TEXT_SHIFT;
+    const raw = this.rawChunk === c ? this.raw : undefined;
     const parts = new Array<string>(TEXT_CHUNK);
     const off = new Int32Array(TEXT_CHUNK + 1);
     let pos = 0;
@@ -82,14 +92,22 @@ export class SearchText {
       const i = start + k;
       const l = loose.size ? loose.get(i) : undefined;
       let t: string;
-      if (l !== undefined) { loose.delete(i); t = l ?? searchTextOf(records[i]); }
-      else t = old !== undefined ? old.slice(oldOff![k], oldOff![k + 1]) : searchTextOf(records[i]);
+      if (l !== undefined) { loose.delete(i); t = l ?? rawSearchTextOf(records[i]); }
+      else t = old !== undefined ? old.slice(oldOff![k], oldOff![k + 1]) : raw?.[k] ?? rawSearchTextOf(records[i]);
       parts[k] = t;
       off[k] = pos;
       pos += t.length;
     }
     off[TEXT_CHUNK] = pos;
-    const s = parts.join('');
+    if (raw) { this.raw = []; this.rawChunk = -1; }
+    let s = parts.join('').toLowerCase();
+    if (s.length !== pos) {
+      // a character whose lower case is longer: text by text, with their own offsets
+      pos = 0;
+      for (let k = 0; k < TEXT_CHUNK; k++) { const t = parts[k].toLowerCase(); parts[k] = t; off[k] = pos; pos += t.length; }
+      off[TEXT_CHUNK] = pos;
+      s = parts.join('');
+    }
     this.textChunks[c] = s;
     this.textOffsets[c] = off;
     this.dirtyChunks.delete(c);
@@ -107,9 +125,16 @@ export class SearchText {
       const c = i >> TEXT_SHIFT, chunkEnd = (c + 1) << TEXT_SHIFT;
       const built = chunks[c] !== undefined;
       if (built && !this.dirtyChunks.has(c)) { i = chunkEnd; continue; }
-      // Text by text (within the budget), then the chunk from them once it is complete.
+      // Text by text (within the budget), then the chunk from them once it is complete. A full chunk not built yet
+      // gets its texts as they are (`raw`), lower-cased with the chunk; updated records of a built chunk and the
+      // records of the last chunk get theirs lower-cased.
       const t = loose.get(i);
-      if (built ? t === null : t == null) loose.set(i, searchTextOf(this.records[i]));
+      if (built) { if (t === null) loose.set(i, searchTextOf(this.records[i])); }
+      else if (chunkEnd > n) { if (t == null) loose.set(i, searchTextOf(this.records[i])); } // the last chunk, not full: searched text by text
+      else if (t == null) {
+        if (this.rawChunk !== c) { this.raw = []; this.rawChunk = c; }
+        this.raw[i & TEXT_MASK] = rawSearchTextOf(this.records[i]);
+      }
       i++;
       if (i === chunkEnd) this.buildTextChunk(c);
       if ((i & 63) === 0 && now() > end) break;

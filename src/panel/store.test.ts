@@ -253,8 +253,9 @@ describe('search text in chunks', () => {
   // indexing and searches, every record's text and every search result must be what the record alone gives.
   type Step =
     | { snapshot: number } | { append: number } | { index: 'all' | 'some' }
-    | { update: number[] } | { search: string } | { trim: number };
-  const QUERIES = ['zqx', 'workbook 77', '-kind:receive top customers', '-zqx', 'payload.path:folder zqx', '"zqx 5"', 'ZQX-1'];
+    | { update: number[] } | { unicode: number[] } | { search: string } | { trim: number };
+  // (`unicode` updates give records characters whose lower case is longer (U+0130 İ) or depends on context (Σ))
+  const QUERIES = ['zqx', 'workbook 77', '-kind:receive top customers', '-zqx', 'payload.path:folder zqx', '"zqx 5"', 'ZQX-1', 'i̇stanbul', 'οδος', 'οδοσ'];
   const cases: Array<[string, Step[]]> = [
     ['a snapshot, no indexing', [{ snapshot: 2_500 }]],
     ['a snapshot, indexed', [{ snapshot: 2_500 }, { index: 'all' }]],
@@ -268,6 +269,10 @@ describe('search text in chunks', () => {
     ['updates, then indexing folds them in', [{ snapshot: 3_000 }, { index: 'all' }, { update: [7, 2_000] }, { index: 'some' }, { index: 'all' }]],
     ['updated twice, searched between', [{ snapshot: 2_500 }, { index: 'all' }, { update: [300] }, { search: 'zqx' }, { update: [300, 301] }]],
     ['trimmed', [{ snapshot: 3_000 }, { index: 'all' }, { update: [2_999] }, { trim: 1_500 }, { append: 600 }]],
+    ['updates in a chunk being indexed', [{ snapshot: 3_000 }, { index: 'some' }, { update: [3, 40, 1_000] }, { index: 'some' }, { index: 'all' }]],
+    ['lower case longer or by context, chunk built by a search', [{ snapshot: 2_500 }, { unicode: [5, 1_500, 2_400] }]],
+    ['lower case longer or by context, chunk built by indexing', [{ snapshot: 2_500 }, { unicode: [5, 1_500] }, { index: 'all' }]],
+    ['lower case longer or by context, then updated again', [{ snapshot: 2_500 }, { index: 'all' }, { unicode: [6] }, { search: 'zqx' }, { update: [6] }, { index: 'all' }]],
   ];
   it.each(cases)('%s', (_name, steps) => {
     const { store, t, tick } = setup([]);
@@ -289,6 +294,12 @@ describe('search text in chunks', () => {
           return { ...r, data: { ...(r.data as object), note: `ZQX-${version} ${i}` } };
         }) });
         tick();
+      } else if ('unicode' in step) {
+        t.emit({ type: 'update', records: step.unicode.map((i) => {
+          const r = store.records[i];
+          return { ...r, data: { ...(r.data as object), note: `İSTANBUL ΟΔΟΣ Σ ${i}` } };
+        }) });
+        tick();
       } else if ('search' in step) store.setFilters({ search: step.search });
       else if ('trim' in step) t.emit({ type: 'state', state: { ...store.state, maxRecords: step.trim } });
     }
@@ -297,6 +308,7 @@ describe('search text in chunks', () => {
       const p = compileFilter({ ...defaultFilters(), search: q });
       const expected = store.records.flatMap((r, i) => (p(r, metaOf(r), () => searchTextOf(r)) ? [i] : []));
       expect(store.view, q).toEqual(expected);
+      if (steps.some((x) => 'unicode' in x) && !steps.some((x) => 'update' in x) && (q === 'i̇stanbul' || q === 'οδος')) expect(store.view.length, q).toBeGreaterThan(0);
     }
     const texts = store.records.map((_, i) => store.textAt(i));
     expect(texts).toEqual(store.records.map(searchTextOf));
