@@ -5,7 +5,7 @@
 //   early     the panel page in a tab, as soon as the service worker's target appears (the worker's process is
 //             still starting)
 //   settled   the panel page in a tab, once the service worker answers (what bench/panel.mjs does)
-//   devtools  the real DevTools panel of a tab (DevTools internals select it, as in the e2e smoke test)
+//   devtools  the real DevTools panel of a tab (src/shared/devtools-panel.ts, as in the e2e smoke test)
 //   blank     about:blank in a tab, as soon as the worker's target appears
 // Run: `node bench/gc-mode.mjs [launches] [early|settled|devtools|blank]` (after npm run build).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ import puppeteer from 'puppeteer-core';
 const ROOT = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
 const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
+const { openRealDevtoolsPanel } = await import('../dist/node/devtools-panel.js');
 
 const MODES = ['early', 'settled', 'devtools', 'blank'];
 const launches = Number(process.argv[2] ?? 4);
@@ -25,30 +26,6 @@ if (!Number.isInteger(launches) || launches < 1 || !MODES.includes(mode)) {
   process.exit(2);
 }
 if (!existsSync(join(EXT, 'manifest.json'))) { console.error(`${EXT} has no build: run npm run build first`); process.exit(2); }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** The real DevTools panel of a new tab: its frame inside the DevTools page. */
-async function devtoolsPanel(browser) {
-  const before = new Set(browser.targets().filter((t) => t.url().startsWith('devtools://')));
-  const page = await browser.newPage();
-  await page.goto('data:text/html,<title>inspected</title>inspected page');
-  const target = await browser.waitForTarget((t) => t.url().startsWith('devtools://') && !before.has(t), { timeout: 15_000 });
-  const devtools = await target.asPage();
-  const select = `(async () => {
-    const legacy = await import('./ui/legacy/legacy.js');
-    const view = legacy.InspectorView.InspectorView.instance();
-    const id = (view.tabbedPane.tabIds() || []).find((x) => x.startsWith('chrome-extension://') && x.endsWith('Embed'));
-    if (id) await view.showPanel(id);
-    return id || null;
-  })()`;
-  for (let i = 0; i < 60; i++) {
-    await devtools.evaluate(select).catch(() => null);
-    const frame = devtools.frames().find((f) => f.url().includes('/src/panel/index.html'));
-    if (frame) return { page, frame };
-    await sleep(250);
-  }
-  throw new Error('the Embed panel did not open in DevTools');
-}
 
 for (let n = 0; n < launches; n++) {
   const dir = mkdtempSync(join(tmpdir(), 'ei-gc-mode-'));
@@ -60,7 +37,14 @@ for (let n = 0; n < launches; n++) {
     const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
     if (mode === 'settled') await (await sw.worker()).evaluate(() => 1);
     let page, frame;
-    if (mode === 'devtools') ({ page, frame } = await devtoolsPanel(browser));
+    if (mode === 'devtools') {
+      ({ page, frame } = await openRealDevtoolsPanel(browser, async () => {
+        const p = await browser.newPage();
+        await p.goto('data:text/html,<title>inspected</title>inspected page');
+        return p;
+      }));
+      if (!frame) throw new Error('the Embed panel did not open in DevTools');
+    }
     else {
       page = await browser.newPage();
       await page.goto(mode === 'blank' ? 'about:blank' : `chrome-extension://${new URL(sw.url()).host}/src/panel/index.html`);

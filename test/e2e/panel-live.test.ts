@@ -8,6 +8,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { launchWithExtension, tabIdOf, sleep } from '../helpers/capture.ts';
 import type { Launched } from '../../src/shared/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
+import { openRealDevtoolsPanel } from '../../src/shared/devtools-panel.ts';
 
 interface Sandbox { hostOrigin: string; tenantOrigin: string; hostUrl: string; close(): Promise<void> }
 let sandbox: Sandbox;
@@ -160,27 +161,12 @@ describe('panel on live capture (sandbox)', () => {
   it('smoke: the real DevTools panel shows the records', async () => {
     const dev = await launchWithExtensionDevtools();
     try {
-      const before = new Set(dev.browser.targets().filter((t) => t.url().startsWith('devtools://')));
-      const page = await dev.browser.newPage(); // every new tab gets its own DevTools window
-      await page.goto(`${sandbox.hostOrigin}/`);
-      await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
-      const target = await dev.browser.waitForTarget((t) => t.url().startsWith('devtools://') && !before.has(t), { timeout: 15_000 });
-      const devtools = (await target.asPage())!;
-      // Select the extension panel (it sits in the overflow menu): DevTools internals, kept to this smoke test.
-      // A string, so that the test runner does not rewrite the dynamic import.
-      const select = `(async () => {
-        const legacy = await import('./ui/legacy/legacy.js');
-        const view = legacy.InspectorView.InspectorView.instance();
-        const id = (view.tabbedPane.tabIds() || []).find((x) => x.startsWith('chrome-extension://') && x.endsWith('Embed'));
-        if (id) await view.showPanel(id);
-        return id || null;
-      })()`;
-      let panelFrame: Frame | undefined;
-      for (let i = 0; i < 60 && !panelFrame; i++) {
-        await devtools.evaluate(select).catch(() => null);
-        panelFrame = devtools.frames().find((f) => f.url().includes('/src/panel/index.html'));
-        if (!panelFrame) await sleep(250);
-      }
+      const { page, frame: panelFrame } = await openRealDevtoolsPanel(dev.browser, async () => {
+        const p = await dev.browser.newPage(); // every new tab gets its own DevTools window
+        await p.goto(`${sandbox.hostOrigin}/`);
+        await p.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+        return p;
+      });
       expect(panelFrame, 'the Embed panel frame').toBeTruthy();
       await panelFrame!.waitForFunction(() => (window as any).__embedInspector?.store.readyIndex >= 0, { timeout: 15_000 });
       await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, { timeout: 5_000 });
