@@ -159,15 +159,19 @@ export function metaOf(r: ClassifiedRecord): RecordMeta {
   return sharedMeta(typeof type === 'string' ? type : '', dir === 'event' || dir === 'action' ? dir : '', typeof surface === 'string' ? surface : '', sev, verdict, kind, nav);
 }
 
-/** The text the plain-text search looks in: the message JSON, frame URL, origins; lower-cased. */
+/** The text the plain-text search looks in: the message JSON, frame URL, origins, each on a line; lower-cased. */
 export function searchTextOf(r: ClassifiedRecord): string {
   return rawSearchTextOf(r).toLowerCase();
 }
-/** `searchTextOf` before lower-casing (the search index lower-cases a thousand of them at once: searchtext.ts). */
+/**
+ * `searchTextOf` before lower-casing (the search index lower-cases a thousand of them at once: searchtext.ts). It
+ * ends with a line break, so that a text lower-cases the same alone and followed by another: the one mapping that
+ * depends on what follows (Σ at a word's end) stops at a line break.
+ */
 export function rawSearchTextOf(r: ClassifiedRecord): string {
   let json: string;
   try { json = JSON.stringify(r.data) ?? ''; } catch { json = ''; }
-  return `${json}\n${r.frameUrl}\n${r.origin}\n${r.targetOrigin ?? ''}`;
+  return `${json}\n${r.frameUrl}\n${r.origin}\n${r.targetOrigin ?? ''}\n`;
 }
 
 // ------------------------------------------------------------------------------------------ search query

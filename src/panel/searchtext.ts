@@ -9,7 +9,7 @@
  * A chunk is lower-cased as a whole (one call over ~300 KB instead of a thousand: a fifth of the time), unless
  * that changes its length (a few characters, such as U+0130, lower-case to two): then text by text. Lower-casing is
  * idempotent, so texts already lower-cased may be part of it; and a record's text is the same either way, since
- * the only context-dependent mapping (final sigma) cannot see past the record's own line breaks.
+ * the only context-dependent mapping (final sigma) cannot see past the line break each text ends with.
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
 import { rawSearchTextOf, searchTextOf } from './filters.ts';

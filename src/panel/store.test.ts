@@ -253,9 +253,10 @@ describe('search text in chunks', () => {
   // indexing and searches, every record's text and every search result must be what the record alone gives.
   type Step =
     | { snapshot: number } | { append: number } | { index: 'all' | 'some' }
-    | { update: number[] } | { unicode: number[] } | { search: string } | { trim: number };
+    | { update: number[] } | { unicode: number[] } | { sigma: number } | { search: string } | { trim: number };
   // (`unicode` updates give records characters whose lower case is longer (U+0130 İ) or depends on context (Σ))
-  const QUERIES = ['zqx', 'workbook 77', '-kind:receive top customers', '-zqx', 'payload.path:folder zqx', '"zqx 5"', 'ZQX-1', 'i̇stanbul', 'οδος', 'οδοσ'];
+  // (`sigma`: record i's target origin ends with Σ, and record i + 1's message is null: in a chunk, "…ΟΔΟΣnull")
+  const QUERIES = ['zqx', 'workbook 77', '-kind:receive top customers', '-zqx', 'payload.path:folder zqx', '"zqx 5"', 'ZQX-1', 'i̇stanbul', 'οδος', 'οδοσ', 'example.com/οδος'];
   const cases: Array<[string, Step[]]> = [
     ['a snapshot, no indexing', [{ snapshot: 2_500 }]],
     ['a snapshot, indexed', [{ snapshot: 2_500 }, { index: 'all' }]],
@@ -272,6 +273,8 @@ describe('search text in chunks', () => {
     ['updates in a chunk being indexed', [{ snapshot: 3_000 }, { index: 'some' }, { update: [3, 40, 1_000] }, { index: 'some' }, { index: 'all' }]],
     ['lower case longer or by context, chunk built by a search', [{ snapshot: 2_500 }, { unicode: [5, 1_500, 2_400] }]],
     ['lower case longer or by context, chunk built by indexing', [{ snapshot: 2_500 }, { unicode: [5, 1_500] }, { index: 'all' }]],
+    ['a final sigma at the end of a text, chunk built by a search', [{ snapshot: 2_500 }, { sigma: 10 }]],
+    ['a final sigma at the end of a text, chunk built by indexing', [{ snapshot: 2_500 }, { sigma: 1_030 }, { index: 'all' }]],
     ['lower case longer or by context, then updated again', [{ snapshot: 2_500 }, { index: 'all' }, { unicode: [6] }, { search: 'zqx' }, { update: [6] }, { index: 'all' }]],
   ];
   it.each(cases)('%s', (_name, steps) => {
@@ -300,6 +303,10 @@ describe('search text in chunks', () => {
           return { ...r, data: { ...(r.data as object), note: `İSTANBUL ΟΔΟΣ Σ ${i}` } };
         }) });
         tick();
+      } else if ('sigma' in step) {
+        const [a, b] = [store.records[step.sigma], store.records[step.sigma + 1]];
+        t.emit({ type: 'update', records: [{ ...a, targetOrigin: 'https://example.com/ΟΔΟΣ' }, { ...b, data: null }] });
+        tick();
       } else if ('search' in step) store.setFilters({ search: step.search });
       else if ('trim' in step) t.emit({ type: 'state', state: { ...store.state, maxRecords: step.trim } });
     }
@@ -309,6 +316,7 @@ describe('search text in chunks', () => {
       const expected = store.records.flatMap((r, i) => (p(r, metaOf(r), () => searchTextOf(r)) ? [i] : []));
       expect(store.view, q).toEqual(expected);
       if (steps.some((x) => 'unicode' in x) && !steps.some((x) => 'update' in x) && (q === 'i̇stanbul' || q === 'οδος')) expect(store.view.length, q).toBeGreaterThan(0);
+      if (steps.some((x) => 'sigma' in x) && q === 'example.com/οδος') expect(store.view.length, q).toBe(1);
     }
     const texts = store.records.map((_, i) => store.textAt(i));
     expect(texts).toEqual(store.records.map(searchTextOf));

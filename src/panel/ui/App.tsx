@@ -54,18 +54,21 @@ export function App(p: AppProps) {
   type Deadline = { timeRemaining(): number };
   const ric = (globalThis as { requestIdleCallback?: (f: (d: Deadline) => void) => void }).requestIdleCallback;
   const idle = (fn: (d?: Deadline) => void) => (ric ? ric(fn) : setTimeout(fn, 50));
-  // A callback works in steps of at most 10 ms until its idle period ends (up to 50 ms when nothing else is
-  // pending): a callback asked again from an idle callback runs only in the next idle period, so one step per
-  // callback used a fifth of the idle time, and the search text of a 100,000-record load was complete ~2 s after it.
+  // A callback works in steps of at most 10 ms, for at most 30 ms and until 5 ms before its idle period ends (up to
+  // 50 ms when nothing else is pending; the margin leaves room for a GC without a long task): a callback asked
+  // again from an idle callback runs only in the next idle period, so one step per callback used a fifth of the
+  // idle time, and the search text of a 100,000-record load was complete ~2 s after it. Each part of a step gets the time left of the step, so a step never runs past it by more than the
+  // parts' own granularity (tens of records).
   const indexStep = (d?: Deadline) => {
     if (performance.now() - lastScroll < 250) { idle(indexStep); return; }
+    const until = performance.now() + (d ? Math.min(30, d.timeRemaining() - 5) : 4);
     for (;;) {
-      const budget = d ? Math.min(10, d.timeRemaining() - 1) : 4;
-      if (budget < 2) { idle(indexStep); return; }
+      const end = Math.min(until, performance.now() + 10);
+      const left = () => end - performance.now();
+      if (left() < 2) { idle(indexStep); return; }
       // Shared values first (a smaller heap: shorter GC pauses while scrolling), the counts by origin and type
       // (the filter menus), then the search text.
-      if (store.compactSome(budget) && store.countSome(budget) && store.indexText(budget)) { indexing = false; return; }
-      if (!d) { idle(indexStep); return; }
+      if (store.compactSome(left()) && store.countSome(left()) && store.indexText(left())) { indexing = false; return; }
     }
   };
   // (`appended` is the number of new rows shown: 0 when the filters hide every new record, which still needs the work)
