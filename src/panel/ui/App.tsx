@@ -57,8 +57,9 @@ export function App(p: AppProps) {
   // A callback works in steps of at most 10 ms, for at most 30 ms and until 5 ms before its idle period ends (up to
   // 50 ms when nothing else is pending; the margin leaves room for a GC without a long task): a callback asked
   // again from an idle callback runs only in the next idle period, so one step per callback used a fifth of the
-  // idle time, and the search text of a 100,000-record load was complete ~2 s after it. Each part of a step gets the time left of the step, so a step never runs past it by more than the
-  // parts' own granularity (tens of records).
+  // idle time, and the search text of a 100,000-record load was complete ~2 s after it. Each part of a step gets
+  // the time left of the step, so a step never runs past it by more than the parts' own granularity (tens of
+  // records).
   const indexStep = (d?: Deadline) => {
     if (performance.now() - lastScroll < 250) { idle(indexStep); return; }
     const until = performance.now() + (d ? Math.min(30, d.timeRemaining() - 5) : 4);

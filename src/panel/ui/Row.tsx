@@ -94,18 +94,15 @@ export function Row(p: RowProps) {
   // a property read such as `text.time` would get a computation of its own.)
   const tTime = new Text(), tDir = new Text(), tType = new Text(), tSurface = new Text(), tFrame = new Text(), tOrigins = new Text(), tSize = new Text();
   const put = (node: Text, v: string) => { if (node.data !== v) node.data = v; };
-  createRenderEffect(() => {
-    const c = cells();
-    if (!c) return;
-    put(tTime, c.time); put(tDir, c.dir); put(tType, c.type); put(tSurface, c.surface);
-    put(tFrame, c.frame); put(tOrigins, c.origins); put(tSize, c.truncated ? `${c.size}✂` : c.size);
-  });
-  // A slot with no record keeps its element, hidden, with no role or id, and the texts it showed last: the slot
+  // A slot with no record keeps its element, hidden, with no role or id, and what it showed last (`c`): the slot
   // gets a record again as the view scrolls (see the ring in Timeline.tsx), and a new element would cost more.
   const shown = () => cells() !== null;
-  const c = () => cells() ?? lastShown;
-  let lastShown: RowCells = EMPTY;
-  createRenderEffect(() => { const x = cells(); if (x) lastShown = x; });
+  const c = createMemo<RowCells>((prev) => cells() ?? prev, EMPTY);
+  createRenderEffect(() => {
+    const x = c();
+    put(tTime, x.time); put(tDir, x.dir); put(tType, x.type); put(tSurface, x.surface);
+    put(tFrame, x.frame); put(tOrigins, x.origins); put(tSize, x.truncated ? `${x.size}✂` : x.size);
+  });
   return (
     <div role={shown() ? 'row' : undefined} id={shown() ? `ei-row-${c().seq}` : undefined} hidden={!shown()}
       class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
