@@ -1,0 +1,118 @@
+/**
+ * The MAIN-world capture of one frame (started by main-world.ts or main-world-receive.ts at document_start,
+ * before any page script): records the posts this
+ * frame makes (hook.ts) and the messages it receives (receive.ts), and hands the records to the isolated
+ * relay of the same frame as JSON strings in private DOM events (outbox.ts; never a `message` event).
+ *
+ * Posts. Hot path (inside the page's postMessage call): the time and the call pushed on two arrays, nothing
+ * else. The posts are encoded and serialized once (serialize.ts), in a microtask at the end of the posting
+ * task, in one batch. Consequence, documented: a message object the page mutates later in the same task is
+ * recorded as it is at the end of the task (the delivery record on the other side holds what the browser
+ * delivered).
+ * Receive-only mode removes the post hook; the delivery listener stays (it changes nothing the page sees).
+ * Foreign messages (no `svc-embed` marker) are recorded too, with a smaller size cap (FOREIGN_MAX_BYTES).
+ */
+import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
+import { CHANNEL_RELAY_TO_PAGE, type CaptureConfig, type RelayToPage, type WindowRelation } from '../shared/messages.ts';
+import { installHook } from './hook.ts';
+import { installReceiver } from './receive.ts';
+import { Outbox } from './outbox.ts';
+import { dataJson } from './serialize.ts';
+import { FOREIGN_MAX_BYTES, isSvcEmbed, postTargetOrigin, transferCount, errorText } from './observe.ts';
+
+export type PageMode = 'full' | 'receive-only';
+
+/** Start capturing in this frame. `receive-only`: deliveries only, no hook on any window, from the first byte. */
+export function startCapture(mode: PageMode): void {
+  const win = window as Window & typeof globalThis;
+  // Once per realm (a second injection, e.g. after an extension reload, must not stack proxies).
+  const KEY = Symbol.for('embed-inspector.hook');
+  if ((win as unknown as Record<symbol, unknown>)[KEY]) return;
+  Object.defineProperty(win, KEY, { value: true });
+
+  const doc = document;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const perf = performance;
+  const perfNow = perf.now.bind(perf);
+  const timeOrigin = perf.timeOrigin;
+  const now = () => timeOrigin + perfNow();
+  const microtask = queueMicrotask;
+  const outbox = new Outbox(doc);
+
+  let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
+  // Pending posts: their times, and their calls flat, four slots each (relation, args, error, target),
+  // so that a post allocates nothing of ours beyond the array slots.
+  let times: number[] = [];
+  let calls: unknown[] = [];
+  let scheduled = false;
+
+  const flush = () => {
+    scheduled = false;
+    const ts = times;
+    const cs = calls;
+    times = [];
+    calls = [];
+    let frameUrl = '';
+    let origin = 'null';
+    try { frameUrl = location.href; origin = location.origin; } catch { /* ignore */ }
+    const frameUrlJson = stringify(frameUrl);
+    const head = ',"kind":"post","frameUrl":' + frameUrlJson + ',"origin":' + stringify(origin);
+    // A target's URL, read once per batch (a cross-origin read throws, and throwing is slow).
+    const urls = new Map<Window, string | null>();
+    const urlOf = (target: Window): string | null => {
+      let u = urls.get(target);
+      if (u === undefined) {
+        try { u = stringify(String(target.location.href)); } catch { u = null; }
+        urls.set(target, u);
+      }
+      return u;
+    };
+    const parts: string[] = [];
+    let chars = 0;
+    for (let i = 0; i < ts.length; i++) {
+      try {
+        const relation = cs[4 * i] as WindowRelation;
+        const args = cs[4 * i + 1] as unknown[];
+        const error = cs[4 * i + 2];
+        const target = cs[4 * i + 3] as Window;
+        const data = args[0];
+        const d = dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
+        let json = '{"time":' + ts[i] + head + ',"targetOrigin":' + stringify(postTargetOrigin(args)) + ',"target":"' + relation + '"';
+        const url = relation === 'self' ? frameUrlJson : relation === 'other' ? null : urlOf(target);
+        if (url !== null) json += ',"targetUrl":' + url;
+        if (d.originalSize !== undefined) json += ',"originalSize":' + d.originalSize;
+        const t = transferCount(args);
+        if (t) json += ',"transfer":' + t;
+        if (error !== undefined) json += ',"error":' + stringify(errorText(error));
+        json += ',"data":' + d.json + '}';
+        parts.push(json);
+        chars += json.length;
+        if (chars >= 1_000_000) { outbox.posts(parts.join(',')); parts.length = 0; chars = 0; } // bounded events
+      } catch { /* an unreadable record: skip it rather than disturb the page */ }
+    }
+    outbox.posts(parts.join(','));
+  };
+
+  // First: it keeps the platform getters (event.source, parent) before the hook wraps them.
+  installReceiver(win, () => config, now, (json) => outbox.receive(json));
+
+  const hook = mode === 'full'
+    ? installHook(win, (relation, args, error, target) => {
+      if (config.paused) return;
+      times.push(now());
+      calls.push(relation, args, error, target);
+      if (!scheduled) { scheduled = true; microtask(flush); }
+    })
+    : null;
+
+  doc.addEventListener(CHANNEL_RELAY_TO_PAGE, (e) => {
+    try {
+      const msg = parse(String((e as CustomEvent).detail)) as RelayToPage;
+      if (msg.type === 'flush') { outbox.flush(); return; }
+      if (msg.type !== 'config') return;
+      config = msg.config;
+      if (config.receiveOnly) hook?.uninstall();
+    } catch { /* ignore */ }
+  });
+}
