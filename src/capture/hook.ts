@@ -1,19 +1,40 @@
 /**
- * MAIN-world post hook: sees every postMessage this frame makes to another window, with its target origin,
- * while the page keeps seeing the same objects and behaviour.
+ * MAIN-world post hook: sees the posts this frame makes to other windows, with their target origin, while
+ * the page keeps seeing the same objects and behaviour wherever the platform allows it.
  *
- * `postMessage` is an own property of each window, so wrapping our own only sees self posts. Cross-window
- * posts go through WindowProxies the page got from `iframe.contentWindow`, `parent`, `opener`,
- * `event.source` or `window.open()`: those getters hand out one Proxy per real window whose `postMessage`
- * reports the call, then calls the native function with the exact arguments (same return value, same
- * exceptions, same transfer). Identity holds: the same Proxy every time, and `event.source` maps the real
- * window back to it. Not covered (the browser does not allow it): `window.top`, `frames[i]`, `window[i]`;
- * their posts still appear as `receive` on the other side.
+ * `postMessage` is an own property of each window, and a cross-origin window's `postMessage` is the
+ * browser's, so the only place to see a cross-window post is the window object the page posts through.
+ * The `contentWindow` (iframe, frame, object), `parent`, `opener`, `MessageEvent.prototype.source` getters
+ * and `open()` hand out one Proxy per real window whose `postMessage` reports the call and runs the target's
+ * own `postMessage`, as the page would have read it (same function, realm, return value, exceptions,
+ * transfer). Identity holds among the hooked paths: the same Proxy every time, and `event.source` maps the
+ * real window back to it.
+ *
+ * What holds and why:
+ * - Ancestors and openers that are same-origin with this window are never proxied: the page reaches them
+ *   through `top`, `frames[i]` and `document.defaultView` as well, which no hook covers, and their origin
+ *   cannot change while this document lives. A same-origin document (an iframe's initial about:blank, a
+ *   popup) therefore sees its opener and parent exactly as without us, and so does a host reading
+ *   `iframe.contentWindow.parent`. Posts to them are recorded as deliveries on the other side.
+ * - This window's own `postMessage` is not replaced: a frame's posts to itself are recorded as deliveries.
+ *   Replacing it would change the window's own property, and a same-origin caller's post would run our
+ *   function in the wrong realm.
+ * - The traps forward to the real window with the caller's receiver, so inherited lookups
+ *   (`Object.create(w).location`) behave as on the window itself. Methods (functions without a
+ *   `prototype`) read through a Proxy come back as one stable wrapper each, so that `proxy.close()` calls
+ *   the native with the real window as `this`; constructors and the page's own classic functions come
+ *   back as they are. A wrapper's result that is a proxied window comes back as its Proxy.
+ * - Not coverable (the platform gives no hook): `window.top`, `frames[i]`, `window[i]`, `window[name]`,
+ *   `document.defaultView`: they give the real window, so `iframe.contentWindow === frames[0]` is false
+ *   where the child is proxied. README lists each such expression; receive-only mode has none of them.
  */
 import type { WindowRelation } from '../shared/messages.ts';
 import { markNative, installToStringMask } from './native.ts';
 
-export type PostSink = (relation: WindowRelation, args: unknown[], error: unknown, target: Window) => void;
+/** Called after each post through a proxied window; `early` is what `snapshot` returned before the call. */
+export type PostSink = (relation: WindowRelation, args: unknown[], error: unknown, target: Window, early: unknown) => void;
+/** Called before a post whose arguments carry a transfer list (the transfer detaches the data). */
+export type PostSnapshot = (args: unknown[]) => unknown;
 
 interface Patch { obj: object; prop: PropertyKey; desc: PropertyDescriptor }
 
@@ -24,20 +45,31 @@ export interface Hook {
 
 const getDesc = Object.getOwnPropertyDescriptor;
 const defineProp = Object.defineProperty;
+const hasOwn = Object.prototype.hasOwnProperty;
 const apply = Reflect.apply;
 // Captured at document_start: the traps must not call anything the page can replace later.
 const { get: rGet, set: rSet, has: rHas, deleteProperty: rDelete, getOwnPropertyDescriptor: rGetDesc, defineProperty: rDefine,
   ownKeys: rOwnKeys, getPrototypeOf: rGetProto, setPrototypeOf: rSetProto, isExtensible: rIsExtensible,
   preventExtensions: rPreventExtensions } = Reflect;
 const sameValue = Object.is;
+// V8 and recent Gecko: re-capture an error's stack without our frame, as if the native had thrown it.
+const captureStack = (Error as { captureStackTrace?: (o: object, fn?: unknown) => void }).captureStackTrace;
 
-export function installHook(win: Window & typeof globalThis, sink: PostSink): Hook {
+/** A transfer list is present: `(msg, origin, transfer)` or `(msg, {transfer})`. */
+const hasTransfer = (args: unknown[]): boolean => {
+  const a = args[1];
+  if (a !== null && typeof a === 'object') {
+    try { return (a as { transfer?: unknown }).transfer != null; } catch { return false; }
+  }
+  return args.length > 2 && args[2] != null;
+};
+
+export function installHook(win: Window & typeof globalThis, sink: PostSink, snapshot: PostSnapshot): Hook {
   const patches: Patch[] = [];
-  const nativePost = win.postMessage as (...a: unknown[]) => void;
   const proxyOf = new WeakMap<object, object>();
   const realOf = new WeakMap<object, object>();
-  const relationOf = new WeakMap<object, WindowRelation>();
-  const boundOf = new WeakMap<object, Map<unknown, unknown>>();
+  /** Windows handed out as they are (same-origin ancestors and openers): they stay so, for identity. */
+  const plain = new WeakSet<object>();
   installToStringMask(win, patches);
 
   const parentDesc = getDesc(win, 'parent');
@@ -52,26 +84,41 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink): Ho
     try { for (let i = 0; i < win.length; i++) if ((win as unknown as Record<number, unknown>)[i] === w) return 'child'; } catch { /* ignore */ }
     return 'other';
   };
-
-  const unwrap = (x: unknown) => (x && typeof x === 'object' ? realOf.get(x) ?? x : x);
-  // Methods read through a Proxy are called with `this` = the Proxy; natives need the real window.
-  const fnHandler: ProxyHandler<(...a: unknown[]) => unknown> = {
-    apply: (fn, self, args) => apply(fn, unwrap(self), args),
+  const sameOrigin = (w: object): boolean => {
+    try { return (w as Window).document !== undefined; } catch { return false; }
   };
 
-  /** `real` null: the window's own postMessage, which posts to `this` (the window itself when called bare). */
-  const makePost = (real: Window | null, relation: WindowRelation) => {
+  const unwrap = (x: unknown) => (x !== null && typeof x === 'object' ? realOf.get(x) ?? x : x);
+  const rewrap = (x: unknown) => (x !== null && typeof x === 'object' ? proxyOf.get(x) ?? x : x);
+  // Methods read through a Proxy are called with `this` = the Proxy; natives need the real window.
+  const fnHandler: ProxyHandler<(...a: unknown[]) => unknown> = {
+    apply: (fn, self, args) => rewrap(apply(fn, unwrap(self), args)),
+  };
+  const wrappers = new WeakMap<object, object>();
+  /** The stable wrapper of a method read from a proxied window; constructors and classic functions as they are. */
+  const methodOf = (v: object): object => {
+    if (hasOwn.call(v, 'prototype')) return v;
+    let b = wrappers.get(v);
+    if (!b) { b = new Proxy(v as (...a: unknown[]) => unknown, fnHandler); wrappers.set(v, b); markNative(b, undefined, v); }
+    return b;
+  };
+
+  const makePost = (real: Window, relation: WindowRelation) => {
     const { postMessage } = {
       postMessage(this: unknown, ...args: unknown[]) {
-        const target = (real ?? (this === undefined || this === null ? win : unwrap(this))) as Window;
+        // What the page would have called: the target's own postMessage (a same-origin target's, in its
+        // realm; a cross-origin one's, the browser's), with the real window as `this`.
+        const target = this === undefined || this === null ? real : (unwrap(this) as Window);
+        const early = hasTransfer(args) ? snapshot(args) : undefined;
         let error: unknown;
         try {
-          return apply(nativePost, target, args);
+          return apply(rGet(target, 'postMessage', target) as (...a: unknown[]) => unknown, target, args);
         } catch (e) {
           error = e;
+          if (captureStack && e !== null && typeof e === 'object') { try { captureStack(e, postMessage); } catch { /* keep */ } }
           throw e;
         } finally {
-          try { sink(real || target === win ? relation : relationTo(target), args, error, target); } catch { /* never disturb the page */ }
+          try { sink(target === real ? relation : relationTo(target), args, error, target, early); } catch { /* never disturb the page */ }
         }
       },
     };
@@ -80,15 +127,13 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink): Ho
   };
 
   const proxyFor = (real: Window, relation: WindowRelation): Window => {
-    const known = proxyOf.get(real);
-    if (known) return known as Window;
     const post = makePost(real, relation);
     let proxy: Window;
     // The Proxy's target is a shadow object, not the window: after every trap the engine checks the result
     // against the target's own property, and that lookup on a cross-origin WindowProxy (security checks)
-    // cost several µs per `w.postMessage` call, more than the post itself. Every trap forwards to the real
-    // window; the shadow only mirrors the non-configurable properties the page has seen, so that the
-    // invariants hold (a property the window reports as non-configurable must exist on the target).
+    // costs more than the post itself. Every trap forwards to the real window; the shadow only mirrors the
+    // non-configurable properties the page has seen, so that the invariants hold (a property the window
+    // reports as non-configurable must exist on the target).
     const shadow = {} as Window;
     const mirror = (prop: PropertyKey, d: PropertyDescriptor | undefined): PropertyDescriptor | undefined => {
       const s = getDesc(shadow, prop);
@@ -106,25 +151,27 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink): Ho
       return s;
     };
     const handler: ProxyHandler<Window> = {
-      get(_, prop) {
+      get(_, prop, receiver) {
+        if (receiver !== proxy) return rGet(real, prop, receiver); // inherited lookup: as on the window
         if (prop === 'postMessage') return post;
-        const v = rGet(real, prop);
+        const v = rGet(real, prop, real);
         if (v === real) return proxy; // .window, .self, .frames
         if (typeof v === 'function') {
           const s = getDesc(shadow, prop);
           if (s && !s.configurable && s.writable === false) return v; // invariant: the very value
-          let cache = boundOf.get(real);
-          if (!cache) boundOf.set(real, (cache = new Map()));
-          let b = cache.get(v);
-          if (!b) { b = new Proxy(v as (...a: unknown[]) => unknown, fnHandler); cache.set(v, b); markNative(b as object, undefined, v as object); }
-          return b;
+          return methodOf(v);
         }
         return v;
       },
-      set: (_, prop, value) => rSet(real, prop, value),
+      set: (_, prop, value, receiver) => (receiver === proxy ? rSet(real, prop, value, real) : rSet(real, prop, value, receiver)),
       has: (_, prop) => rHas(real, prop),
       deleteProperty: (_, prop) => rDelete(real, prop),
-      getOwnPropertyDescriptor: (_, prop) => mirror(prop, rGetDesc(real, prop)),
+      getOwnPropertyDescriptor(_, prop) {
+        const d = mirror(prop, rGetDesc(real, prop));
+        // A method reads the same through the descriptor as through `get`.
+        if (d && d.configurable && typeof d.value === 'function') d.value = prop === 'postMessage' ? post : methodOf(d.value);
+        return d;
+      },
       defineProperty(_, prop, d) {
         const ok = rDefine(real, prop, d);
         if (ok && d.configurable === false) mirror(prop, rGetDesc(real, prop));
@@ -156,13 +203,17 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink): Ho
     proxy = new Proxy(shadow, handler);
     proxyOf.set(real, proxy);
     realOf.set(proxy, real);
-    relationOf.set(proxy, relation);
     return proxy;
   };
+  /** The window as the page gets it from a hooked path: its one Proxy, or itself. */
   const wrapWindow = (w: unknown, relation?: WindowRelation): unknown => {
-    if (w === null || typeof w !== 'object' || w === win) return w;
+    if (w === null || typeof w !== 'object' || w === win || plain.has(w)) return w;
+    const known = proxyOf.get(w);
+    if (known) return known;
     if (realOf.has(w)) return w;
-    return proxyFor(w as Window, relation ?? relationTo(w));
+    const r = relation ?? relationTo(w);
+    if ((r === 'parent' || r === 'opener') && sameOrigin(w)) { plain.add(w); return w; }
+    return proxyFor(w as Window, r);
   };
 
   const patchGetter = (obj: object | undefined, prop: string, wrap: (v: unknown, self: unknown) => unknown) => {
@@ -176,13 +227,6 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink): Ho
     patches.push({ obj, prop, desc });
   };
 
-  // Self posts: the window's own postMessage.
-  const selfDesc = getDesc(win, 'postMessage');
-  if (selfDesc && selfDesc.configurable) {
-    const selfPost = makePost(null, 'self');
-    defineProp(win, 'postMessage', { ...selfDesc, value: selfPost });
-    patches.push({ obj: win, prop: 'postMessage', desc: selfDesc });
-  }
   const child = (w: unknown) => wrapWindow(w, 'child');
   patchGetter(win.HTMLIFrameElement?.prototype, 'contentWindow', child);
   patchGetter(win.HTMLFrameElement?.prototype, 'contentWindow', child);

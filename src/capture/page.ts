@@ -1,14 +1,16 @@
 /**
  * The MAIN-world capture of one frame (started by main-world.ts or main-world-receive.ts at document_start,
- * before any page script): records the posts this
- * frame makes (hook.ts) and the messages it receives (receive.ts), and hands the records to the isolated
- * relay of the same frame as JSON strings in private DOM events (outbox.ts; never a `message` event).
+ * before any page script): records the posts this frame makes through the windows it got from the hooked
+ * paths (hook.ts) and the messages it receives (receive.ts), in the order the frame saw them, and hands them
+ * to the isolated relay of the same frame as JSON strings when the frame is idle (outbox.ts; never a
+ * `message` event).
  *
- * Posts. Hot path (inside the page's postMessage call): the time and the call pushed on two arrays, nothing
- * else. The posts are encoded and serialized once (serialize.ts), in a microtask at the end of the posting
- * task, in one batch. Consequence, documented: a message object the page mutates later in the same task is
- * recorded as it is at the end of the task (the delivery record on the other side holds what the browser
- * delivered).
+ * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox pushed
+ * on arrays, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
+ * end of the posting task, in one batch. Consequence, documented: a message object the page mutates later in
+ * the same task is recorded as it is at the end of the task (the delivery record on the other side holds
+ * what the browser delivered). A post with a transfer list is serialized before the call, since the
+ * transfer detaches what it moves.
  * Receive-only mode removes the post hook; the delivery listener stays (it changes nothing the page sees).
  * Foreign messages (no `svc-embed` marker) are recorded too, with a smaller size cap (FOREIGN_MAX_BYTES).
  */
@@ -17,7 +19,7 @@ import { CHANNEL_RELAY_TO_PAGE, type CaptureConfig, type RelayToPage, type Windo
 import { installHook } from './hook.ts';
 import { installReceiver } from './receive.ts';
 import { Outbox } from './outbox.ts';
-import { dataJson } from './serialize.ts';
+import { dataJson, type DataJson } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed, postTargetOrigin, transferCount, errorText } from './observe.ts';
 
 export type PageMode = 'full' | 'receive-only';
@@ -25,11 +27,7 @@ export type PageMode = 'full' | 'receive-only';
 /** Start capturing in this frame. `receive-only`: deliveries only, no hook on any window, from the first byte. */
 export function startCapture(mode: PageMode): void {
   const win = window as Window & typeof globalThis;
-  // Once per realm (a second injection, e.g. after an extension reload, must not stack proxies).
-  const KEY = Symbol.for('embed-inspector.hook');
-  if ((win as unknown as Record<symbol, unknown>)[KEY]) return;
-  Object.defineProperty(win, KEY, { value: true });
-
+  // No mark on the window: it would be page-visible. One registration per frame injects this once.
   const doc = document;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -41,8 +39,9 @@ export function startCapture(mode: PageMode): void {
   const outbox = new Outbox(doc);
 
   let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
-  // Pending posts: their times, and their calls flat, four slots each (relation, args, error, target),
-  // so that a post allocates nothing of ours beyond the array slots.
+  // Pending posts: their times, and their calls flat, six slots each (relation, args, error, target, data
+  // serialized before the call or undefined, outbox slot), so that a post allocates nothing of ours beyond the
+  // array slots.
   let times: number[] = [];
   let calls: unknown[] = [];
   let scheduled = false;
@@ -68,17 +67,16 @@ export function startCapture(mode: PageMode): void {
       }
       return u;
     };
-    const parts: string[] = [];
-    let chars = 0;
     for (let i = 0; i < ts.length; i++) {
+      const slot = cs[6 * i + 5] as number;
+      let json = '';
       try {
-        const relation = cs[4 * i] as WindowRelation;
-        const args = cs[4 * i + 1] as unknown[];
-        const error = cs[4 * i + 2];
-        const target = cs[4 * i + 3] as Window;
-        const data = args[0];
-        const d = dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
-        let json = '{"time":' + ts[i] + head + ',"targetOrigin":' + stringify(postTargetOrigin(args)) + ',"target":"' + relation + '"';
+        const relation = cs[6 * i] as WindowRelation;
+        const args = cs[6 * i + 1] as unknown[];
+        const error = cs[6 * i + 2];
+        const target = cs[6 * i + 3] as Window;
+        const d = (cs[6 * i + 4] as DataJson | undefined) ?? serialize(args[0]);
+        json = '{"time":' + ts[i] + head + ',"targetOrigin":' + stringify(postTargetOrigin(args)) + ',"target":"' + relation + '"';
         const url = relation === 'self' ? frameUrlJson : relation === 'other' ? null : urlOf(target);
         if (url !== null) json += ',"targetUrl":' + url;
         if (d.originalSize !== undefined) json += ',"originalSize":' + d.originalSize;
@@ -86,24 +84,23 @@ export function startCapture(mode: PageMode): void {
         if (t) json += ',"transfer":' + t;
         if (error !== undefined) json += ',"error":' + stringify(errorText(error));
         json += ',"data":' + d.json + '}';
-        parts.push(json);
-        chars += json.length;
-        if (chars >= 1_000_000) { outbox.posts(parts.join(',')); parts.length = 0; chars = 0; } // bounded events
-      } catch { /* an unreadable record: skip it rather than disturb the page */ }
+      } catch { json = ''; /* an unreadable record: skip it rather than disturb the page */ }
+      outbox.fill(slot, json);
     }
-    outbox.posts(parts.join(','));
   };
+  const serialize = (data: unknown): DataJson =>
+    dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
 
   // First: it keeps the platform getters (event.source, parent) before the hook wraps them.
-  installReceiver(win, () => config, now, (json) => outbox.receive(json));
+  installReceiver(win, () => config, now, (json) => outbox.add(json));
 
   const hook = mode === 'full'
-    ? installHook(win, (relation, args, error, target) => {
+    ? installHook(win, (relation, args, error, target, early) => {
       if (config.paused) return;
       times.push(now());
-      calls.push(relation, args, error, target);
+      calls.push(relation, args, error, target, early, outbox.reserve());
       if (!scheduled) { scheduled = true; microtask(flush); }
-    })
+    }, (args) => (config.paused ? undefined : serialize(args[0])))
     : null;
 
   doc.addEventListener(CHANNEL_RELAY_TO_PAGE, (e) => {

@@ -2,14 +2,14 @@
  * Isolated-world content script (every frame, document_start): the thin relay between the MAIN world and
  * the background.
  *
- * - Receives the MAIN world's records (posts and deliveries, private DOM events with string details, see
- *   main-world.ts) and splices them into its batches, unparsed.
+ * - Receives the MAIN world's records (posts and deliveries in the frame's order, private DOM events with
+ *   string details, see page.ts) and splices them into its batches, unparsed.
  * - Sends the batches to the background over a Port (see link.ts: acknowledged, resent, never lost).
  * - Passes the tab's capture config to the MAIN world; runs the posts the panel asks for (inject.ts).
  * It never posts a message of its own to the page, and makes no network request.
  */
 import {
-  CHANNEL_PAGE_POSTS, CHANNEL_PAGE_RECEIVES, CHANNEL_RELAY_TO_PAGE, MESSAGES_VERSION,
+  CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE, MESSAGES_VERSION,
   type BackgroundToRelay, type RelayToPage,
 } from '../shared/messages.ts';
 import { Link, type RuntimeLike } from './link.ts';
@@ -43,15 +43,14 @@ import { runPost } from './inject.ts';
     },
   });
 
-  const fromPage = (soon: boolean) => (e: Event) => {
+  // The page hands records over when its frame is idle (outbox.ts): send them on at the end of this task.
+  document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {
     const detail = (e as CustomEvent).detail;
-    if (typeof detail === 'string' && detail) link.push(detail, soon);
-  };
-  document.addEventListener(CHANNEL_PAGE_POSTS, fromPage(true));
-  document.addEventListener(CHANNEL_PAGE_RECEIVES, fromPage(false));
+    if (typeof detail === 'string' && detail) link.push(detail, true);
+  });
 
   // Leaving the page (or entering the back/forward cache): send what is queued now.
-  // The MAIN world hands over its queued deliveries synchronously first.
+  // The MAIN world hands over every record it holds synchronously first.
   window.addEventListener('pagehide', () => { toPage({ v: MESSAGES_VERSION, type: 'flush' }); link.flush(); }, true);
   window.addEventListener('pageshow', (e) => { if ((e as PageTransitionEvent).persisted) link.start(); }, true);
 

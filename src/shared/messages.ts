@@ -21,11 +21,9 @@ export const PORT_PANEL = 'ei-panel/v1';
  * Private DOM event names between the two worlds of one frame (no `message` events: the page must not see
  * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
  */
-/** page -> relay: post records (the relay sends them on at the end of the task). */
-export const CHANNEL_PAGE_POSTS = 'embed-inspector:v2:posts';
-/** page -> relay: delivery records. */
-export const CHANNEL_PAGE_RECEIVES = 'embed-inspector:v2:receives';
-export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v2:config';
+/** page -> relay: records, posts and deliveries in the order the frame saw them. */
+export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v3:records';
+export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v3:config';
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
@@ -41,15 +39,15 @@ export type RawRecord = Omit<CaptureRecord, 'seq'> & {
   error?: string;
 };
 /**
- * page -> relay: a CustomEvent CHANNEL_PAGE_POSTS (RawRecords of kind 'post') or CHANNEL_PAGE_RECEIVES
- * (kind 'receive') dispatched on `document`, `detail` a string: the JSON of one or more RawRecords joined by
- * commas, without the enclosing brackets, so that the relay can splice it into its batch without parsing
- * it. Both kinds are recorded in the MAIN world; encoded once, serialized once.
+ * page -> relay: a CustomEvent CHANNEL_PAGE_RECORDS dispatched on `document`, `detail` a string: the JSON of
+ * one or more RawRecords joined by commas, without the enclosing brackets, in the order the frame saw them, so
+ * that the relay can splice it into its batch without parsing it. Both kinds are recorded in the MAIN world;
+ * encoded once, serialized once.
  */
 export type PageToRelayDetail = string;
 /**
- * relay -> page: CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this. 'flush': send the
- * queued delivery records now, synchronously (the page is going away).
+ * relay -> page: CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this. 'flush': hand over
+ * every held record now, synchronously (the page is going away).
  */
 export type RelayToPage =
   | { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig }
