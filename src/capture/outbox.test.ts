@@ -1,0 +1,88 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { CHANNEL_PAGE_RECORDS } from '../shared/messages.ts';
+
+// The outbox captures the timer functions when it loads (before any page script could replace them):
+// load it under fake timers.
+vi.useFakeTimers();
+const { MAX_HELD_CHARS, MAX_WAIT_MS, Outbox } = await import('./outbox.ts');
+
+/** A document stand-in that keeps what the outbox hands to the relay, as record lists. */
+function fakeDoc() {
+  const events: string[][] = [];
+  const doc = {
+    dispatchEvent(e: Event) {
+      expect(e.type).toBe(CHANNEL_PAGE_RECORDS);
+      events.push(JSON.parse('[' + (e as CustomEvent).detail + ']').map((r: { id: string }) => r.id));
+      return true;
+    },
+  } as unknown as Document;
+  return { doc, events, flat: () => events.flat() };
+}
+const rec = (id: string, pad = 0) => JSON.stringify({ id, pad: 'x'.repeat(pad) });
+
+describe('Outbox: one ordered outbox per frame', () => {
+  afterAll(() => { vi.useRealTimers(); });
+
+  // Each row: what the frame did, in order; what the relay must get, in order.
+  // 'r:x' a delivery, 'p:x' a post reserved (its JSON written at the end of the task), 'f:x' that post filled,
+  // 'u:x' that post found unreadable, 'F' a synchronous flush (pagehide).
+  const CASES: Array<[string, string[], string[]]> = [
+    ['a delivery, then posts from its handler', ['r:ready', 'p:a1', 'p:a2', 'f:a1', 'f:a2'], ['ready', 'a1', 'a2']],
+    ['posts, then a delivery of a later task', ['p:a', 'f:a', 'r:b'], ['a', 'b']],
+    ['a synchronous delivery between a post and the end of its task', ['p:a', 'r:b', 'f:a'], ['a', 'b']],
+    ['pagehide in the middle of a task keeps the reserved post and what follows', ['r:x', 'p:a', 'r:y', 'F', 'f:a'], ['x', 'a', 'y']],
+    ['an unreadable post is skipped, not held', ['p:a', 'u:a', 'r:b'], ['b']],
+  ];
+  for (const [name, steps, expected] of CASES) {
+    it(name, () => {
+      const { doc, flat } = fakeDoc();
+      const box = new Outbox(doc);
+      const slots = new Map<string, number>();
+      for (const s of steps) {
+        const [op, id] = s.split(':');
+        if (op === 'r') box.add(rec(id));
+        else if (op === 'p') slots.set(id, box.reserve());
+        else if (op === 'f') box.fill(slots.get(id)!, rec(id));
+        else if (op === 'u') box.fill(slots.get(id)!, '');
+        else box.flush();
+      }
+      vi.advanceTimersByTime(MAX_WAIT_MS);
+      expect(flat()).toEqual(expected);
+    });
+  }
+
+  it('holds records until the frame is idle (here: the wait bound), then hands them over in one event', () => {
+    const { doc, events } = fakeDoc();
+    const box = new Outbox(doc);
+    for (let i = 0; i < 100; i++) box.add(rec(String(i)));
+    vi.advanceTimersByTime(MAX_WAIT_MS - 1);
+    expect(events).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toHaveLength(100);
+  });
+
+  it('flushes in the middle of a burst past its bound, in events of at most ~1M characters, losing nothing', () => {
+    const { doc, events, flat } = fakeDoc();
+    const box = new Outbox(doc);
+    const size = 100_000;
+    const n = Math.ceil(MAX_HELD_CHARS / size) + 5;
+    for (let i = 0; i < n; i++) box.add(rec(String(i), size));
+    expect(events.length).toBeGreaterThan(1); // the bound was hit before any timer ran
+    vi.advanceTimersByTime(MAX_WAIT_MS);
+    expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
+    expect(Math.max(...events.map((e) => e.length))).toBeLessThanOrEqual(11);
+  });
+
+  it('does not hand over a post before the end of its task, even when the wait bound passes', () => {
+    const { doc, flat } = fakeDoc();
+    const box = new Outbox(doc);
+    box.add(rec('a'));
+    const slot = box.reserve();
+    vi.advanceTimersByTime(MAX_WAIT_MS);
+    expect(flat()).toEqual([]);
+    box.fill(slot, rec('p'));
+    vi.advanceTimersByTime(MAX_WAIT_MS);
+    expect(flat()).toEqual(['a', 'p']);
+  });
+});
