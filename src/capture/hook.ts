@@ -55,6 +55,12 @@ const sameValue = Object.is;
 // V8 and recent Gecko: re-capture an error's stack without our frame, as if the native had thrown it.
 const captureStack = (Error as { captureStackTrace?: (o: object, fn?: unknown) => void }).captureStackTrace;
 
+/** The error with its stack taken again from `fn`'s caller: as thrown by the native, without our frames. */
+const clean = (e: unknown, fn: unknown): unknown => {
+  if (captureStack && e !== null && typeof e === 'object') { try { captureStack(e, fn); } catch { /* keep */ } }
+  return e;
+};
+
 /** A transfer list is present: `(msg, origin, transfer)` or `(msg, {transfer})`. */
 const hasTransfer = (args: unknown[]): boolean => {
   const a = args[1];
@@ -115,8 +121,7 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink, sna
           return apply(rGet(target, 'postMessage', target) as (...a: unknown[]) => unknown, target, args);
         } catch (e) {
           error = e;
-          if (captureStack && e !== null && typeof e === 'object') { try { captureStack(e, postMessage); } catch { /* keep */ } }
-          throw e;
+          throw clean(e, postMessage);
         } finally {
           try { sink(target === real ? relation : relationTo(target), args, error, target, early); } catch { /* never disturb the page */ }
         }
@@ -152,9 +157,12 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink, sna
     };
     const handler: ProxyHandler<Window> = {
       get(_, prop, receiver) {
-        if (receiver !== proxy) return rGet(real, prop, receiver); // inherited lookup: as on the window
-        if (prop === 'postMessage') return post;
-        const v = rGet(real, prop, real);
+        if (prop === 'postMessage' && receiver === proxy) return post;
+        let v: unknown;
+        try {
+          v = rGet(real, prop, receiver === proxy ? real : receiver); // inherited lookup: as on the window
+        } catch (e) { throw clean(e, handler.get); }
+        if (receiver !== proxy) return v;
         if (v === real) return proxy; // .window, .self, .frames
         if (typeof v === 'function') {
           const s = getDesc(shadow, prop);
@@ -163,22 +171,27 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink, sna
         }
         return v;
       },
-      set: (_, prop, value, receiver) => (receiver === proxy ? rSet(real, prop, value, real) : rSet(real, prop, value, receiver)),
+      set(_, prop, value, receiver) {
+        try { return rSet(real, prop, value, receiver === proxy ? real : receiver); } catch (e) { throw clean(e, handler.set); }
+      },
       has: (_, prop) => rHas(real, prop),
       deleteProperty: (_, prop) => rDelete(real, prop),
       getOwnPropertyDescriptor(_, prop) {
-        const d = mirror(prop, rGetDesc(real, prop));
+        let d: PropertyDescriptor | undefined;
+        try { d = mirror(prop, rGetDesc(real, prop)); } catch (e) { throw clean(e, handler.getOwnPropertyDescriptor); }
         // A method reads the same through the descriptor as through `get`.
         if (d && d.configurable && typeof d.value === 'function') d.value = prop === 'postMessage' ? post : methodOf(d.value);
         return d;
       },
       defineProperty(_, prop, d) {
-        const ok = rDefine(real, prop, d);
+        let ok: boolean;
+        try { ok = rDefine(real, prop, d); } catch (e) { throw clean(e, handler.defineProperty); }
         if (ok && d.configurable === false) mirror(prop, rGetDesc(real, prop));
         return ok;
       },
       ownKeys() {
-        const keys = rOwnKeys(real);
+        let keys: Array<string | symbol>;
+        try { keys = rOwnKeys(real); } catch (e) { throw clean(e, handler.ownKeys); }
         const mirrored = rOwnKeys(shadow);
         for (let i = 0; i < mirrored.length; i++) {
           let found = false;
@@ -200,6 +213,8 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink, sna
         return ok;
       },
     };
+    // (`has`, `deleteProperty` and the prototype traps throw only for cross-origin windows, whose errors
+    // callers rarely read; they forward as they are.)
     proxy = new Proxy(shadow, handler);
     proxyOf.set(real, proxy);
     realOf.set(proxy, real);
