@@ -22,7 +22,8 @@ export function plural(n: number, word: string): string {
 export function summaryLine(s: CheckResult['summary']): string {
   const parts = [`${plural(s.messages, 'message')}: ${green(`${s.valid} valid`)}, ${s.invalid ? red(`${s.invalid} invalid`) : '0 invalid'}, ${dim(`${s.foreign} foreign`)}`,
     `${s.errors ? red(plural(s.errors, 'error')) : '0 errors'}, ${s.warnings ? yellow(plural(s.warnings, 'warning')) : '0 warnings'}, ${plural(s.infos, 'info')}`];
-  return parts.join(' · ');
+  const failed = (s.startFailures ?? []).map((m) => `\n${red(m)}`).join('');
+  return parts.join(' · ') + failed;
 }
 
 export function tenantLine(s: CheckResult['summary']): string {

@@ -43,6 +43,8 @@ export interface CheckSummary {
   rules: Record<string, number>;
   tenantOrigin: string | null;
   tenantOriginSource: TenantOriginSource | null;
+  /** The embed reported that it could not start (a fatal `error` before `ready`): each message. */
+  startFailures: string[];
 }
 export interface CheckResult { summary: CheckSummary; messages: MessageResult[] }
 
@@ -52,7 +54,7 @@ export function checkRecords(records: readonly CaptureRecord[], options: { tenan
   const tenantOrigin = options.tenantOrigin ? normalizeOrigin(options.tenantOrigin) : inferred?.origin ?? null;
   const source: TenantOriginSource | null = options.tenantOrigin ? options.source ?? 'given' : inferred?.source ?? null;
   const session = new SessionChecker({ tenantOrigin });
-  const summary: CheckSummary = { messages: 0, valid: 0, invalid: 0, foreign: 0, errors: 0, warnings: 0, infos: 0, rules: {}, tenantOrigin, tenantOriginSource: source };
+  const summary: CheckSummary = { messages: 0, valid: 0, invalid: 0, foreign: 0, errors: 0, warnings: 0, infos: 0, rules: {}, tenantOrigin, tenantOriginSource: source, startFailures: [] };
   const counts: Record<Severity, 'errors' | 'warnings' | 'infos'> = { error: 'errors', warning: 'warnings', info: 'infos' };
   const messages: MessageResult[] = [];
   for (const r of records) {
@@ -66,7 +68,11 @@ export function checkRecords(records: readonly CaptureRecord[], options: { tenan
     }
     summary.messages++;
     summary[verdict]++;
-    for (const i of issues) { summary[counts[i.severity]]++; summary.rules[i.rule] = (summary.rules[i.rule] ?? 0) + 1; }
+    for (const i of issues) {
+      summary[counts[i.severity]]++;
+      summary.rules[i.rule] = (summary.rules[i.rule] ?? 0) + 1;
+      if (i.rule === 'session.failed-before-ready') summary.startFailures.push(i.message);
+    }
     messages.push({ seq: r.seq, verdict, issues });
   }
   return { summary, messages };

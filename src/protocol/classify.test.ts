@@ -126,6 +126,14 @@ describe('origin rules', () => {
     const r = rulesOf(rec(act, { targetOrigin: 'https://wrong.example', dropped: true }));
     expect(r.filter((x) => x.startsWith('origin.'))).toEqual(['origin.action-target']);
   });
+  it('a post that threw was never sent: it says so, and is not called dropped', () => {
+    const threw = classify(rec(act, { targetOrigin: 'not a url', error: "SyntaxError: Invalid target origin 'not a url'" }), ctx).issues;
+    expect(threw.map((i) => i.rule)).toEqual(['origin.action-target']);
+    expect(threw[0].message).toMatch(/never sent/);
+    expect(threw[0].message).not.toMatch(/drops/);
+    const evtThrew = classify(rec(evt, { kind: 'post', origin: TENANT, targetOrigin: 'x', dropped: true, error: 'DataCloneError: x' }), ctx).issues;
+    expect(evtThrew.map((i) => i.rule)).not.toContain('origin.dropped');
+  });
 });
 
 describe('issue fields', () => {

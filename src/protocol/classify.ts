@@ -191,15 +191,22 @@ function checkOrigin(record: ClassifyInput, d: Record<string, unknown>, tenant: 
         : `event received from ${from}, not the tenant origin ${tenant}; a host following the spec ignores it`));
     }
   }
+  // postMessage threw (an invalid target origin, data it cannot clone): nothing was sent, nothing dropped.
+  const thrown = (record as { error?: unknown }).error;
+  const threw = record.kind === 'post' && typeof thrown === 'string';
   if (direction === 'action' && record.kind === 'post' && typeof record.targetOrigin === 'string') {
     const t = record.targetOrigin;
     if (t === '*') out.push(issue('origin.action-wildcard', 'targetOrigin', `action posted with target origin "*"; use the tenant origin ${tenant}`));
     else {
       const target = t === '/' ? normalizeOrigin(record.origin ?? '') : normalizeOrigin(t);
-      if (target !== tenant) out.push(issue('origin.action-target', 'targetOrigin', `action posted to ${t === '/' ? `"/" (${target})` : target}, not the tenant origin ${tenant}; the browser drops it`));
+      if (target !== tenant) {
+        out.push(issue('origin.action-target', 'targetOrigin', threw
+          ? `action posted to ${show(t)}, not the tenant origin ${tenant}; postMessage threw (${String(thrown)}): the message was never sent`
+          : `action posted to ${t === '/' ? `"/" (${target})` : target}, not the tenant origin ${tenant}; the browser drops it`));
+      }
     }
   }
-  if (record.kind === 'post' && record.dropped === true && !(direction === 'action' && out.some((i) => i.rule === 'origin.action-target'))) {
+  if (record.kind === 'post' && !threw && record.dropped === true && !(direction === 'action' && out.some((i) => i.rule === 'origin.action-target'))) {
     out.push(issue('origin.dropped', 'targetOrigin', `the browser dropped this post: target origin ${show(record.targetOrigin)} did not match the target frame`));
   }
 }

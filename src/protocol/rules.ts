@@ -78,6 +78,9 @@ export const RULE_LIST: readonly RuleSpec[] = [
   // ---- session
   r('session.event-before-ready', 'error', 'session', '`ready` is the first event of a session.',
     '`svc:event:ready`: Emitted once per session; the first event received.'),
+  r('session.failed-before-ready', 'info', 'session', 'A fatal `error` before `ready`: the embed reports that it could not start (e.g. an expired session).',
+    '`svc:event:error`: `fatal` true when the error took down the whole surface.',
+    'Not an ordering fault the host can fix: the summary says the embed failed to start, with its message.'),
   r('session.ready-duplicate', 'error', 'session', '`ready` is emitted once per session.', '`svc:event:ready`: Emitted once per session; the first event received.',
     'A new session starts when the embed frame navigates (reloads).'),
   r('session.loaded-before-ready', 'error', 'session', '`dashboard-loaded` comes after `ready`.',

@@ -64,10 +64,32 @@ describe('session rules', () => {
     expect(run([post, post, delivery, unpairedDelivery]).flat()).toEqual(['session.ready-duplicate']);
   });
 
+  // False verdicts seen in use (issue 14): each stream, and the rules it must (not) produce.
+  const fatal = (message: string) => ev('svc:event:error', { message, fatal: true });
+  const FALSE_VERDICTS: Array<[name: string, steps: Step[], expected: string[][]]> = [
+    ['a fatal error before ready is the embed failing to start, not an ordering fault',
+      [fatal('session expired')], [['session.failed-before-ready']]],
+    ['a non-fatal error before ready is still out of order',
+      [ev('svc:event:error', { message: 'x' })], [['session.event-before-ready']]],
+    ['an event from a foreign origin belongs to no embed session',
+      [ready(), ev('svc:event:view', undefined, {}, { origin: 'http://rogue.example' })], [[], []]],
+  ];
+  it.each(FALSE_VERDICTS)('%s', (_name, steps, expected) => {
+    expect(run(steps)).toEqual(expected);
+  });
+
+  it('summarises a failed start with the embed\'s message', () => {
+    const res = checkRecords([{ ...fatal('session expired'), seq: 1 }]);
+    expect(res.summary.startFailures).toEqual(['the embed failed to start: session expired']);
+    expect(res.messages[0]).toMatchObject({ verdict: 'valid', issues: [{ rule: 'session.failed-before-ready', severity: 'info' }] });
+  });
+
   it('keeps one session per embed origin', () => {
     const other = 'https://other.example.com';
     const steps = [ready(), ev('svc:event:ready', undefined, {}, { origin: other }), act('svc:action:refresh', { targetOrigin: other })];
     expect(rulesIn(steps)).toEqual([]);
+    // With no tenant origin known, each origin's events are a session of their own.
+    expect(run([ready(), ev('svc:event:view', undefined, {}, { origin: other })], null).flat()).toEqual(['session.event-before-ready']);
   });
 
   it('a top-level navigation ends every session', () => {

@@ -5,7 +5,9 @@
  * its delivery (in the receiving frame) are in the stream, the later one is skipped (it names the first in
  * `pairedWith`, or carries the same type, direction and timestamp).
  * Sessions are keyed by the embed's origin: events by the origin they come from, actions by the origin
- * they go to. A navigation of a frame of that origin (a reload of the embed) starts a new session.
+ * they go to. A navigation of a frame of that origin (a reload of the embed) starts a new session. With the
+ * tenant origin known, an event from another origin, or an action to another origin, belongs to no embed
+ * session (`origin.event`, `origin.action-target` say what is wrong with it) and is not checked here.
  * Pure: no browser APIs; it never throws.
  */
 import type { CaptureRecord } from './record.ts';
@@ -60,6 +62,8 @@ export class SessionChecker {
     if (this.seenOtherHalf(record, `${direction}|${String(d.type)}|${String(d.timestamp)}`)) return [];
 
     const key = this.keyOf(record, direction);
+    const tenant = this.options.tenantOrigin ? normalizeOrigin(this.options.tenantOrigin) : null;
+    if (tenant !== null && key !== tenant) return [];
     const s = this.session(key);
     const out: Issue[] = [];
     const type = d.type;
@@ -85,6 +89,10 @@ export class SessionChecker {
       case 'svc:event:dashboard-loaded':
         if (!s.ready) out.push(issue('session.loaded-before-ready', 'type', 'dashboard-loaded before ready; it fires after data loads, ready at mount'));
         return out;
+    }
+    if (!s.ready && type === 'svc:event:error' && p.fatal === true) {
+      out.push(issue('session.failed-before-ready', 'type', `the embed failed to start: ${typeof p.message === 'string' ? p.message : 'no message'}`));
+      return out;
     }
     if (!s.ready) out.push(issue('session.event-before-ready', 'type', `${String(type)} arrived before ready; ready is the first event of a session`));
 
