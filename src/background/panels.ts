@@ -1,5 +1,5 @@
 /** The panel hop: snapshot then live records; options; tenant origin; sends routed to a frame's relay. */
-import { MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type PanelToBackground } from '../shared/messages.ts';
+import { MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type PanelToBackground, type RelayToBackground } from '../shared/messages.ts';
 import { onTab, persist, publishState, pushConfig, setMaxBytes, snapshot, toPanels, type TabCtx } from './tabs.ts';
 import { pendingSends } from './relays.ts';
 import { originOf } from '../protocol/origin.ts';
@@ -79,8 +79,18 @@ function route(ctx: TabCtx, msg: Extract<PanelToBackground, { type: 'send' }>, r
     frameId = f?.frameId;
     post = { v: MESSAGES_VERSION, type: 'post', id: msg.id, target: 'parent', data, targetOrigin: msg.targetOrigin };
   }
-  const relay = frameId !== undefined ? ctx.relays.get(frameId) : undefined;
-  if (!relay) { fail(msg.from === 'host' ? 'the page has no capture script connected (reload the page)' : 'no embed frame found in this tab'); return; }
+  if (frameId === undefined) { fail(msg.from === 'host' ? 'no top frame in this tab' : 'no embed frame found in this tab'); return; }
+  const relay = ctx.relays.get(frameId);
+  if (!relay) {
+    // The frame's port closed while the page was quiet (the service worker stopped): reach its relay directly;
+    // it posts, replies with the result, and its record of the post reconnects the port.
+    const tabs = (globalThis as { browser?: typeof chrome }).browser?.tabs ?? chrome.tabs;
+    const done = (r: Extract<RelayToBackground, { type: 'post-result' }> | undefined) =>
+      reply({ v: MESSAGES_VERSION, type: 'send-result', id: msg.id, ok: !!r?.ok, error: r ? r.error : 'the page has no capture script (capture is off for this site, or the page was opened before it was turned on: reload it)' });
+    Promise.resolve(tabs.sendMessage(ctx.log.state.tabId, post, { frameId }))
+      .then((r) => done(r as Extract<RelayToBackground, { type: 'post-result' }> | undefined), () => done(undefined));
+    return;
+  }
   const timer = setTimeout(() => { pendingSends.delete(msg.id); fail('the frame did not answer'); }, 5000);
   pendingSends.set(msg.id, (ok, error) => { clearTimeout(timer); reply({ v: MESSAGES_VERSION, type: 'send-result', id: msg.id, ok, error }); });
   try { relay.postMessage(post); } catch { pendingSends.delete(msg.id); clearTimeout(timer); fail('the frame is gone'); }

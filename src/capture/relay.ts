@@ -10,7 +10,7 @@
  */
 import {
   CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE, MESSAGES_VERSION,
-  type BackgroundToRelay, type RelayToPage,
+  type BackgroundToRelay, type RelayToBackground, type RelayToPage,
 } from '../shared/messages.ts';
 import { Link, type RuntimeLike } from './link.ts';
 import { runPost } from './inject.ts';
@@ -29,18 +29,25 @@ import { runPost } from './inject.ts';
   const isTop = window === window.top;
   const toPage = (msg: RelayToPage) => document.dispatchEvent(new CustomEvent(CHANNEL_RELAY_TO_PAGE, { detail: JSON.stringify(msg) }));
 
+  const post = (msg: Extract<BackgroundToRelay, { type: 'post' }>): RelayToBackground => {
+    const { result, record } = runPost(msg, window, document, now);
+    if (record) link.push(JSON.stringify(record));
+    return { v: MESSAGES_VERSION, type: 'post-result', id: msg.id, ...result };
+  };
   const link = new Link({
     runtime: api.runtime,
     hello: () => ({ frameUrl: location.href, isTop, time: now() }),
     onMessage(msg: BackgroundToRelay) {
-      if (msg.type === 'config') {
-        toPage({ v: MESSAGES_VERSION, type: 'config', config: msg.config });
-      } else if (msg.type === 'post') {
-        const { result, record } = runPost(msg, window, document, now);
-        if (record) link.push(JSON.stringify(record));
-        link.send({ v: MESSAGES_VERSION, type: 'post-result', id: msg.id, ...result });
-      }
+      if (msg.type === 'config') toPage({ v: MESSAGES_VERSION, type: 'config', config: msg.config });
+      else if (msg.type === 'post') link.send(post(msg));
     },
+  });
+  // A post asked for while this frame's port is closed (the service worker stopped during a quiet period and
+  // nothing was sent since): the background reaches the frame by tabs.sendMessage and gets the result as
+  // the reply; the record of the post reconnects the port.
+  api.runtime.onMessage?.addListener((msg: BackgroundToRelay, _sender: unknown, reply: (r: RelayToBackground) => void) => {
+    if (!msg || msg.v !== MESSAGES_VERSION || msg.type !== 'post') return;
+    reply(post(msg));
   });
 
   // The page hands records over when its frame is idle (outbox.ts): send them on at the end of this task.
