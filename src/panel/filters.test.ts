@@ -124,3 +124,16 @@ describe('persistence', () => {
       .toEqual({ ...defaultFilters(), verdicts: ['valid'] });
   });
 });
+
+describe('a message kept truncated', () => {
+  it('is found by its type and envelope fields like any message', () => {
+    const post = records.find((r) => r.kind === 'post' && !r.navigation && r.verdict !== 'foreign')!;
+    const type = env(post).type as string;
+    const truncated: ClassifiedRecord = { ...post, seq: 99_999, originalSize: 5_000_000,
+      data: { $ei: 'Truncated', originalSize: 5_000_000, preview: '{"source":"svc-embed"…', source: 'svc-embed', direction: env(post).direction, type, timestamp: 1 } };
+    const short = type.split(':').pop()!;
+    const p = compileFilter({ ...defaultFilters(), showForeign: true, search: `type:${short}` });
+    expect(p(truncated, metaOf(truncated), () => searchTextOf(truncated))).toBe(true);
+    expect(metaOf(truncated).type).toBe(type);
+  });
+});

@@ -233,7 +233,10 @@ function getPath(root: unknown, path: string[]): unknown {
     if (Array.isArray(cur)) { cur = cur[Number(key)]; continue; }
     let o = cur as Record<string, unknown>;
     const tag = o[TAG];
-    if (tag !== undefined) {
+    if (tag === 'Truncated') {
+      // A message over the size cap keeps its envelope fields on the marker; its payload is gone.
+      if (!ENVELOPE.has(key)) return undefined;
+    } else if (tag !== undefined) {
       if (tag !== 'Object') return undefined; // an encoded Date, Map…: no fields to walk into
       o = (o.v ?? {}) as Record<string, unknown>;
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classify } from './classify.ts';
+import { encode } from './encoding.ts';
 import { ACTION_TYPES, EVENT_TYPES } from './catalog.ts';
 import { RULES } from './rules.ts';
 import { msg, rec, TENANT, HOST, validPayloads } from '../../test/fixtures/messages.ts';
@@ -37,6 +38,7 @@ const table: Row[] = [
   ['envelope.type', msg('svc:event:viewed'), msg('svc:event:view')],
   ['envelope.type', { ...msg('svc:event:view'), type: 7 }, msg('svc:event:view')],
   ['envelope.type-direction', msg('svc:action:refresh', {}, { direction: 'event', surface: 'dashboard' }), msg('svc:action:refresh')],
+  ['envelope.truncated', encode(msg('svc:event:view', { ...validPayloads['svc:event:view'], title: 'x'.repeat(5000) }), { maxBytes: 2048 }).value as any, msg('svc:event:view')],
   ['envelope.payload', msg('svc:event:view', 'x' as any), msg('svc:event:view')],
   ['envelope.payload', (() => { const m = msg('svc:action:refresh'); delete m.payload; return m; })(), msg('svc:action:refresh')],
   ['envelope.timestamp', msg('svc:event:view', undefined, { timestamp: '1700000000000' }), msg('svc:event:view', undefined, { timestamp: 1_700_000_000_000 })],
@@ -143,5 +145,25 @@ describe('issue fields', () => {
   });
   it('every rule id used by the classifier is documented', () => {
     for (const [rule] of table) expect(RULES[rule], rule).toBeDefined();
+  });
+});
+
+describe('a message over the size cap', () => {
+  const cut = (data: unknown) => encode(data, { maxBytes: 2048 });
+  const big = (type: string, extra: Record<string, unknown> = {}) =>
+    msg(type, { ...validPayloads[type], title: 'x'.repeat(10_000) }, extra);
+  // Each row: the message, and the rules its truncated record must get (judged on what was kept).
+  const ROWS: Array<[string, Record<string, unknown>, string[]]> = [
+    ['a valid view: only "not checked: truncated"', big('svc:event:view'), ['envelope.truncated']],
+    ['a view without surface: the envelope error survives truncation', (() => { const m = big('svc:event:view'); delete (m as any).surface; return m; })(), ['envelope.surface-missing', 'envelope.truncated']],
+    ['an action with a surface', big('svc:action:navigate', { surface: 'dashboard' }), ['envelope.surface-on-action', 'envelope.truncated']],
+    ['a null surface is kept as null', big('svc:event:view', { surface: null }), ['envelope.surface', 'envelope.truncated']],
+  ];
+  it.each(ROWS)('%s', (_name, data, rules) => {
+    const enc = cut(data);
+    expect(enc.truncated).toBe(true);
+    const c = classify(rec(enc.value, { originalSize: enc.size }), ctx);
+    expect(c.issues.map((i) => i.rule).sort()).toEqual([...rules].sort());
+    expect(c.issues.find((i) => i.rule === 'envelope.truncated')!.message).toMatch(/^not checked: truncated/);
   });
 });

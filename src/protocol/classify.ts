@@ -6,7 +6,7 @@
 import type { CaptureRecord } from './record.ts';
 import { isSvcEmbed } from './marker.ts';
 import { ACTION_PREFIX, ENVELOPE_FIELDS, EVENT_PREFIX, SURFACES, specOf, type FieldSpec, type MessageSpec } from './catalog.ts';
-import { typeName } from './encoding.ts';
+import { TAG, typeName } from './encoding.ts';
 import { RULES } from './rules.ts';
 import { checkFilter, checkLocale, checkTimezone } from './semantics.ts';
 import { normalizeOrigin } from './origin.ts';
@@ -43,8 +43,15 @@ export function classify(record: ClassifyInput, context: ClassifyContext = {}): 
     if (!record || !isSvcEmbed(record.data)) return { verdict: 'foreign', issues: [] };
     const issues: Issue[] = [];
     const data = record.data as Record<string, unknown>;
-    const spec = checkEnvelope(data, issues);
-    if (spec) checkPayload(spec, data, issues);
+    if (data[TAG] === 'Truncated') {
+      // Over the size cap: the envelope fields survive truncation and are judged; the payload is not there.
+      checkEnvelope(data, issues, true);
+      const size = typeof data.originalSize === 'number' ? ` (${data.originalSize} bytes)` : '';
+      issues.push(issue('envelope.truncated', 'payload', `not checked: truncated; the message${size} is over the size cap, only its envelope fields were kept`));
+    } else {
+      const spec = checkEnvelope(data, issues);
+      if (spec) checkPayload(spec, data, issues);
+    }
     if (context.tenantOrigin) checkOrigin(record, data, normalizeOrigin(context.tenantOrigin), issues);
     return { verdict: verdictOf(issues), issues };
   } catch (err) {
@@ -65,7 +72,8 @@ function show(v: unknown): string {
   } catch { return 'value'; }
 }
 
-function checkEnvelope(d: Record<string, unknown>, out: Issue[]): MessageSpec | undefined {
+/** `truncated`: `d` is a truncation marker (encoding.ts): its own fields are not the message's, its payload is gone. */
+function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = false): MessageSpec | undefined {
   const direction = d.direction;
   const type = d.type;
   const dirOk = direction === 'event' || direction === 'action';
@@ -99,6 +107,7 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[]): MessageSpec | 
     out.push(issue('envelope.surface-on-action', 'surface', 'actions never carry a surface'));
   }
 
+  if (truncated) return undefined;
   for (const key in d) {
     if (!(key in ENVELOPE_FIELDS)) out.push(issue('envelope.unknown-field', key, `envelope field "${key}" is not in the spec`));
   }

@@ -222,9 +222,13 @@ export function truncationMarker(encodedValue: unknown, size: number): unknown {
   // Keep the envelope fields so the record is still recognisable and classifiable.
   if (encodedValue && typeof encodedValue === 'object' && !Array.isArray(encodedValue)) {
     const env = encodedValue as Record<string, unknown>;
+    // Every primitive envelope field is kept as it was (a string up to 200 characters), so that the kept
+    // fields are judged as the original ones; `payload` is what the cap cut.
     for (const k of ['source', 'direction', 'type', 'timestamp', 'surface']) {
+      if (!(k in env)) continue;
       const v = env[k];
-      if (typeof v === 'string' || typeof v === 'number') keep[k] = typeof v === 'string' ? v.slice(0, 200) : v;
+      if (v === null || typeof v === 'number' || typeof v === 'boolean') keep[k] = v;
+      else if (typeof v === 'string') keep[k] = v.slice(0, 200);
     }
   }
   return keep;
