@@ -1,0 +1,170 @@
+// The npm package as another project gets it: `npm pack`, installed into a scratch project with no network
+// (`npm ci --offline`: the dependencies come from the npm cache that installing this repo filled), then its
+// `bin` (check, and record against the sandbox) and its `exports` (the library, the JSON Schema, the types).
+// Needs the build (`npm test` builds first); the record part needs Chromium.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../../sandbox/server.mjs';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const FIXTURE = join(ROOT, 'test/fixtures/captures/clean-session.json');
+const sh = (cmd: string, args: string[], cwd: string, timeout = 120_000) => {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, out: r.stdout ?? '', err: (r.stderr ?? '').split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') };
+};
+
+type LockEntry = { version?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; [k: string]: unknown };
+
+/**
+ * A lock file for a project that depends on the tarball alone: the tarball's entry, and the entries of this
+ * repo's lock for the packages the tarball depends on, at the same paths (the package sits at
+ * node_modules/embed-inspector, so its dependencies resolve where this repo's own do). `npm ci --offline`
+ * then needs only the cached tarballs, not registry metadata, which `npm install --offline` would ask for.
+ */
+function scratchLock(tarball: string, name: string) {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages as Record<string, LockEntry>;
+  const spec = `file:./${name}`;
+  const packages: Record<string, LockEntry> = {
+    '': { name: 'scratch', dependencies: { 'embed-inspector': spec } },
+    'node_modules/embed-inspector': {
+      version: pkg.version, resolved: spec,
+      integrity: `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`,
+      license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines,
+    },
+  };
+  // Node's lookup: node_modules/<dep> beside the dependent, then in each folder above it.
+  const find = (from: string, dep: string) => {
+    for (let at = from; ; at = at.includes('/node_modules/') ? at.slice(0, at.lastIndexOf('/node_modules/')) : '') {
+      const path = `${at ? `${at}/` : ''}node_modules/${dep}`;
+      if (lock[path]) return path;
+      if (!at) return undefined;
+    }
+  };
+  const queue: [string, Record<string, string> | undefined][] = [['', pkg.dependencies]];
+  while (queue.length) {
+    const [from, deps] = queue.shift()!;
+    for (const dep of Object.keys(deps ?? {})) {
+      const path = find(from, dep);
+      if (!path) throw new Error(`${dep} (needed by ${from || 'embed-inspector'}) is not in package-lock.json`);
+      if (packages[path]) continue;
+      const { dev, devOptional, peer, ...entry } = lock[path];
+      packages[path] = entry;
+      queue.push([path, { ...entry.dependencies, ...entry.optionalDependencies }]);
+    }
+  }
+  return { name: 'scratch', lockfileVersion: 3, requires: true, packages };
+}
+
+describe('the npm package (npm pack, installed offline in a scratch project)', () => {
+  let dir: string;
+  let files: string[];
+  const bin = () => join(dir, 'node_modules/.bin/embed-inspector');
+
+  beforeAll(() => {
+    for (const f of ['dist/node/cli.js', 'dist/node/protocol.js', 'dist/chrome/manifest.json']) {
+      if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
+    }
+    dir = mkdtempSync(join(tmpdir(), 'ei-package-'));
+    const packed = sh('npm', ['pack', '--json', '--pack-destination', dir], ROOT);
+    expect(packed.code, packed.err).toBe(0);
+    const [info] = JSON.parse(packed.out.slice(packed.out.indexOf('[')));
+    files = info.files.map((f: { path: string }) => f.path);
+    const tarball = join(dir, info.filename);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({
+      name: 'scratch', private: true, type: 'module', dependencies: { 'embed-inspector': `file:./${info.filename}` },
+    }));
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(scratchLock(tarball, info.filename), null, 2));
+    const installed = sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], dir);
+    // ENOTCACHED: the npm cache lacks a dependency's tarball (a cleaned cache); `npm ci` in the repo fills it.
+    expect(installed.code, `${installed.out}\n${installed.err}`).toBe(0);
+  }, 180_000);
+  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+  it('holds the command line, the library with its types, the built Chrome extension and the docs; no sources', () => {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/embed-inspector.js', 'dist/node/cli.js',
+      'dist/node/protocol.js', 'dist/node/types/protocol/index.d.ts', 'dist/chrome/manifest.json', 'schema/svc-embed.schema.json',
+      'docs/capture-format.md', 'docs/rules.md']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.filter((f) => /^(src|test|sandbox|bench|scripts|node_modules|dist\/firefox|artifacts)\//.test(f))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/embed-inspector/dist/chrome/manifest.json'), 'utf8'));
+    expect(manifest.version).toBe(pkg.version);
+  });
+
+  it('runs `embed-inspector check` from node_modules/.bin', () => {
+    const text = sh(bin(), ['check', FIXTURE], dir);
+    expect(text.code, text.err).toBe(0);
+    expect(text.out).toContain('5 messages: 4 valid, 0 invalid, 1 foreign');
+    const json = sh(bin(), ['check', FIXTURE, '--format', 'json'], dir);
+    expect(json.code, json.err).toBe(0);
+    expect(JSON.parse(json.out).summary).toMatchObject({ valid: 4 });
+    expect(sh(bin(), ['check', join(dir, 'missing.json')], dir).code).toBe(2);
+  });
+
+  it('imports the library and the JSON Schema by the package name', () => {
+    writeFileSync(join(dir, 'use.mjs'), `
+      import { classify, checkCapture, EVENTS, ACTIONS, RULES } from 'embed-inspector';
+      import schema from 'embed-inspector/schema.json' with { type: 'json' };
+      import { readFileSync } from 'node:fs';
+      const refresh = { source: 'svc-embed', direction: 'action', type: 'svc:action:refresh', payload: {}, timestamp: 0 };
+      const bad = classify({ kind: 'post', origin: 'https://host.example', targetOrigin: '*', data: refresh },
+        { tenantOrigin: 'https://acme.example.com' });
+      const report = checkCapture(JSON.parse(readFileSync(${JSON.stringify(FIXTURE)}, 'utf8')));
+      console.log(JSON.stringify({ events: EVENTS.length, actions: ACTIONS.length,
+        rules: Object.keys(RULES).length, verdict: bad.verdict, rulesHit: bad.issues.map((i) => i.rule),
+        schema: typeof schema.$schema, report: typeof report }));
+    `);
+    const r = sh(process.execPath, ['use.mjs'], dir);
+    expect(r.code, r.err).toBe(0);
+    const got = JSON.parse(r.out);
+    expect(got).toMatchObject({ events: 8, actions: 7, schema: 'string', report: 'object' });
+    expect(got.rules).toBeGreaterThan(10);
+    expect(got.verdict).not.toBe('valid');
+    expect(got.rulesHit.length).toBeGreaterThan(0);
+  });
+
+  it('gives TypeScript users the types through `exports`', () => {
+    writeFileSync(join(dir, 'use.ts'), `
+      import { classify, type SvcEvent } from 'embed-inspector';
+      type EventType = SvcEvent['type'];
+      export const ready: EventType = 'svc:event:ready';
+      export const verdict: string = classify({ kind: 'receive', origin: 'https://h.example', data: { type: ready } }).verdict;
+      // @ts-expect-error: not an event of the catalog
+      export const wrong: EventType = 'svc:event:nope';
+    `);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+      files: ['use.ts'],
+    }));
+    const r = sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
+    expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+  });
+
+  it('runs `embed-inspector record` with the extension the package carries', async () => {
+    const sb = await startSandbox({ hostPort: 0, tenantPort: 0 });
+    try {
+      const out = join(dir, 'session.json');
+      // Not spawnSync: the sandbox serves the browser from this process.
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+      delete env.EMBED_INSPECTOR_EXTENSION; // the extension is the one inside the package
+      const child = spawn(bin(), ['record', `${sb.hostOrigin}/?script=full`, '--out', out, '--duration', '3000'], { cwd: dir, env });
+      let text = '';
+      child.stdout.on('data', (d) => { text += d; });
+      child.stderr.on('data', (d) => { text += d; });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, text).toBe(0);
+      const capture = JSON.parse(readFileSync(out, 'utf8'));
+      expect(capture.format).toBe('embed-inspector-capture');
+      expect(capture.messages.length).toBeGreaterThan(10);
+      const again = sh(bin(), ['check', out], dir);
+      expect(again.code, again.err).toBe(0);
+    } finally {
+      await sb.close();
+    }
+  }, 60_000);
+});
