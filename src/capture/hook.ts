@@ -70,7 +70,7 @@ const hasTransfer = (args: unknown[]): boolean => {
   return args.length > 2 && args[2] != null;
 };
 
-export function installHook(win: Window & typeof globalThis, sink: PostSink, snapshot: PostSnapshot): Hook {
+export function installHook(win: Window & typeof globalThis, relationTo: (w: unknown) => WindowRelation, sink: PostSink, snapshot: PostSnapshot): Hook {
   const patches: Patch[] = [];
   const proxyOf = new WeakMap<object, object>();
   const realOf = new WeakMap<object, object>();
@@ -78,18 +78,6 @@ export function installHook(win: Window & typeof globalThis, sink: PostSink, sna
   const plain = new WeakSet<object>();
   installToStringMask(win, patches);
 
-  const parentDesc = getDesc(win, 'parent');
-  const openerDesc = getDesc(win, 'opener');
-  const realParent = () => (parentDesc?.get ? apply(parentDesc.get, win, []) : null) as Window | null;
-  const realOpener = () => (openerDesc?.get ? apply(openerDesc.get, win, []) : null) as Window | null;
-
-  const relationTo = (w: object): WindowRelation => {
-    if (w === win) return 'self';
-    if (w === realParent()) return 'parent';
-    try { if (w === realOpener()) return 'opener'; } catch { /* ignore */ }
-    try { for (let i = 0; i < win.length; i++) if ((win as unknown as Record<number, unknown>)[i] === w) return 'child'; } catch { /* ignore */ }
-    return 'other';
-  };
   const sameOrigin = (w: object): boolean => {
     try { return (w as Window).document !== undefined; } catch { return false; }
   };

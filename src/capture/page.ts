@@ -18,8 +18,10 @@ import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import { CHANNEL_RELAY_TO_PAGE, type CaptureConfig, type RelayToPage, type WindowRelation } from '../shared/messages.ts';
 import { installHook } from './hook.ts';
 import { installReceiver } from './receive.ts';
+import { relationFinder } from './relation.ts';
 import { Outbox } from './outbox.ts';
 import { dataJson, type DataJson } from './serialize.ts';
+import { close, field, head, open, text } from './writer.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed, postTargetOrigin, transferCount, errorText } from './observe.ts';
 
 export type PageMode = 'full' | 'receive-only';
@@ -55,8 +57,7 @@ export function startCapture(mode: PageMode): void {
     let frameUrl = '';
     let origin = 'null';
     try { frameUrl = location.href; origin = location.origin; } catch { /* ignore */ }
-    const frameUrlJson = stringify(frameUrl);
-    const head = ',"kind":"post","frameUrl":' + frameUrlJson + ',"origin":' + stringify(origin);
+    const shared = head('post', frameUrl) + text('origin', origin);
     // A target's URL, read once per batch (a cross-origin read throws, and throwing is slow).
     const urls = new Map<Window, string | null>();
     const urlOf = (target: Window): string | null => {
@@ -76,14 +77,14 @@ export function startCapture(mode: PageMode): void {
         const error = cs[6 * i + 2];
         const target = cs[6 * i + 3] as Window;
         const d = (cs[6 * i + 4] as DataJson | undefined) ?? serialize(args[0]);
-        json = '{"time":' + ts[i] + head + ',"targetOrigin":' + stringify(postTargetOrigin(args)) + ',"target":"' + relation + '"';
-        const url = relation === 'self' ? frameUrlJson : relation === 'other' ? null : urlOf(target);
-        if (url !== null) json += ',"targetUrl":' + url;
-        if (d.originalSize !== undefined) json += ',"originalSize":' + d.originalSize;
+        json = open(ts[i], shared) + text('targetOrigin', postTargetOrigin(args)) + text('target', relation);
+        const url = relation === 'other' ? null : urlOf(target);
+        if (url !== null) json += field('targetUrl', url);
+        if (d.originalSize !== undefined) json += field('originalSize', String(d.originalSize));
         const t = transferCount(args);
-        if (t) json += ',"transfer":' + t;
-        if (error !== undefined) json += ',"error":' + stringify(errorText(error));
-        json += ',"data":' + d.json + '}';
+        if (t) json += field('transfer', String(t));
+        if (error !== undefined) json += text('error', errorText(error));
+        json += close(d.json);
       } catch { json = ''; /* an unreadable record: skip it rather than disturb the page */ }
       outbox.fill(slot, json);
     }
@@ -92,10 +93,11 @@ export function startCapture(mode: PageMode): void {
     dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
 
   // First: it keeps the platform getters (event.source, parent) before the hook wraps them.
-  installReceiver(win, () => config, now, (json) => outbox.add(json));
+  const relationTo = relationFinder(win);
+  installReceiver(win, () => config, now, relationTo, (json) => outbox.add(json));
 
   const hook = mode === 'full'
-    ? installHook(win, (relation, args, error, target, early) => {
+    ? installHook(win, relationTo, (relation, args, error, target, early) => {
       if (config.paused) return;
       times.push(now());
       calls.push(relation, args, error, target, early, outbox.reserve());

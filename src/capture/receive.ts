@@ -12,10 +12,10 @@
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
 import { dataJson } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
+import { close, field, head, open, text } from './writer.ts';
 
 const getDesc = Object.getOwnPropertyDescriptor;
 const apply = Reflect.apply;
-const stringify = JSON.stringify;
 
 const getter = (proto: object | undefined, prop: string): ((this: unknown) => unknown) | undefined => {
   const d = proto && getDesc(proto, prop);
@@ -26,6 +26,7 @@ export function installReceiver(
   win: Window & typeof globalThis,
   config: () => CaptureConfig,
   now: () => number,
+  relationTo: (w: unknown) => WindowRelation,
   sink: (json: string) => void,
 ): void {
   const proto = win.MessageEvent.prototype;
@@ -33,9 +34,6 @@ export function installReceiver(
   const getOrigin = getter(proto, 'origin');
   const getSource = getter(proto, 'source');
   const getPorts = getter(proto, 'ports');
-  const getParent = getter(win, 'parent') ?? getter(Object.getPrototypeOf(win), 'parent');
-  const getOpener = getter(win, 'opener') ?? getter(Object.getPrototypeOf(win), 'opener');
-  const getLength = getter(win, 'length') ?? getter(Object.getPrototypeOf(win), 'length');
   const getHref = getter(win.Location?.prototype, 'href') ?? getDesc(win.location, 'href')?.get;
   const loc = win.location;
   const listen = win.addEventListener;
@@ -47,25 +45,13 @@ export function installReceiver(
   let lastRelation: WindowRelation | undefined;
   const relationOf = (s: unknown): WindowRelation | undefined => {
     if (s === null || s === undefined) return undefined;
-    if (s === lastSource) return lastRelation;
-    let r: WindowRelation = 'other';
-    try {
-      if (s === win) r = 'self';
-      else if (getParent && s === apply(getParent, win, [])) r = 'parent';
-      else if (getOpener && s === apply(getOpener, win, [])) r = 'opener';
-      else {
-        const n = getLength ? (apply(getLength, win, []) as number) : 0;
-        for (let i = 0; i < n; i++) if ((win as unknown as Record<number, unknown>)[i] === s) { r = 'child'; break; }
-      }
-    } catch { /* keep 'other' */ }
-    lastSource = s;
-    lastRelation = r;
-    return r;
+    if (s !== lastSource) { lastSource = s; lastRelation = relationTo(s); }
+    return lastRelation;
   };
 
-  // The frame URL as JSON, re-serialized only when it changes (pushState, fragment).
-  let href = '';
-  let hrefJson = '""';
+  // The fields shared by this frame's deliveries, written again only when its URL changes (pushState, fragment).
+  let href: string | null = null;
+  let shared = '';
 
   // A plain Event named 'message' has no MessageEvent fields: read as the isolated world did (undefined, '').
   const read = (g: ((this: unknown) => unknown) | undefined, e: Event): unknown => {
@@ -80,14 +66,14 @@ export function installReceiver(
       const data = read(getData, e);
       const d = dataJson(data, isSvcEmbed(data) ? cfg.maxBytes : Math.min(cfg.maxBytes, FOREIGN_MAX_BYTES));
       const h = getHref ? String(apply(getHref, loc, [])) : String(loc.href);
-      if (h !== href) { href = h; hrefJson = stringify(h); }
-      let json = '{"time":' + time + ',"kind":"receive","frameUrl":' + hrefJson + ',"origin":' + stringify(String(read(getOrigin, e) ?? ''));
+      if (h !== href) { href = h; shared = head('receive', h); }
+      let json = open(time, shared) + text('origin', String(read(getOrigin, e) ?? ''));
       const from = relationOf(read(getSource, e));
-      if (from) json += ',"from":"' + from + '"';
-      if (d.originalSize !== undefined) json += ',"originalSize":' + d.originalSize;
+      if (from) json += text('from', from);
+      if (d.originalSize !== undefined) json += field('originalSize', String(d.originalSize));
       const ports = read(getPorts, e) as ArrayLike<unknown> | null | undefined;
-      if (ports && ports.length) json += ',"transfer":' + ports.length;
-      sink(json + ',"data":' + d.json + '}');
+      if (ports && ports.length) json += field('transfer', String(ports.length));
+      sink(json + close(d.json));
     } catch { /* never disturb the page */ }
   };
   apply(listen, win, ['message', onMessage, true]);
