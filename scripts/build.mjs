@@ -10,8 +10,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');
 const unknown = args.filter((a) => a.startsWith('-') && a !== '--verbose' && a !== '-v');

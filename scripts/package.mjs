@@ -10,9 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (line) => console.log(`package: ${line}`);
 const fail = (line, detail = '') => {
   if (detail) console.error(detail.trim());

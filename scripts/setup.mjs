@@ -14,8 +14,9 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const mode = process.argv[2] ?? 'deps';
 if (!['deps', 'start', 'test'].includes(mode)) {
   console.error(`setup: unknown mode ${mode}; usage: node scripts/setup.mjs [deps|start|test]`);
