@@ -3,7 +3,11 @@ import source from '../manifest.json' with { type: 'json' };
 export type Browser = 'chrome' | 'firefox';
 export const GECKO_ID = 'embed-inspector@embed-inspector.dev';
 
-/** The one source manifest, adapted per browser (Firefox: background scripts + gecko settings). */
+/**
+ * The one source manifest, adapted per browser (Firefox: background scripts + gecko settings). It declares no
+ * content scripts: the capture scripts are registered at run time for the captured sites only
+ * (src/background/scope.ts), from the standalone files that vite.config.ts builds (src/background/capture-files.ts).
+ */
 export function browserManifest(browser: Browser) {
   const manifest = structuredClone(source) as Record<string, any>;
   if (browser === 'chrome') {
@@ -21,7 +25,7 @@ export function browserManifest(browser: Browser) {
         data_collection_permissions: { required: ['none'] },
       },
     };
-    // Firefox keeps content scripts' about:blank matching under this key too; `match_origin_as_fallback` is Chrome-only.
   }
   return manifest as any;
 }
+

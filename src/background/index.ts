@@ -3,15 +3,26 @@
  * relays of every frame, read by the panels. All listeners are registered synchronously at start, so an
  * event wakes a stopped worker up and reaches them.
  *
+ * Nothing is recorded for a page out of the capture scope (scope.ts): its navigations are not logged, and no
+ * script of ours runs in it.
+ *
  * `globalThis.embedInspector` is a small read/drive API for the command line (`record`), the end-to-end
- * tests and the benchmark (they reach it through the DevTools protocol); the extension's UI does not use it.
+ * tests and the benchmark (they reach it through the DevTools protocol; in Firefox, an extension page reaches it
+ * through `runtime.getBackgroundPage()`); the extension's UI does not use it. `setCapture`/`getCapture` set and
+ * read the capture scope without a click.
  */
 import { PORT_CAPTURE, PORT_PANEL, type ClassifiedRecord, type TabState } from '../shared/messages.ts';
 import type { CaptureFile } from '../protocol/record.ts';
+import { originOf } from '../protocol/origin.ts';
 import { onCapturePort } from './relays.ts';
-import { onPanelPort } from './panels.ts';
-import { forget, navigationRecord, addRecords, onTab, persist, pushConfig, publishState, settings, setFrame, setMaxBytes, snapshot, topDocument, toPanels } from './tabs.ts';
+import { notifyCapture, onPanelPort, onScopeChanged } from './panels.ts';
+import {
+  forget, hasContext, leaveScope, navigationRecord, addRecords, onTab, persist, pushConfig, publishState, scopedTabs, settings,
+  setFrame, setMaxBytes, snapshot, topDocument, toPanels,
+} from './tabs.ts';
 import { listTabIds } from './db.ts';
+import { frameMode, onScopeChange, scope, scopeReady, updateScope } from './scope.ts';
+import { ScopeError, scopeFromSetting, settingOf, type CaptureSetting } from './scope-model.ts';
 
 const api: typeof chrome = (globalThis as { browser?: typeof chrome }).browser ?? chrome;
 
@@ -20,20 +31,38 @@ api.runtime.onConnect.addListener((port) => {
   else if (port.name === PORT_PANEL) onPanelPort(port);
 });
 
+// Navigations are logged for tabs whose page is in scope (a frame of another site included: the frame tree of a
+// captured page); a page out of scope is not logged at all, and ends the tab's log if it had one.
 api.webNavigation?.onCommitted.addListener((d) => {
   if (d.tabId < 0) return;
   const details = d as typeof d & { documentId?: string; parentFrameId?: number };
-  void onTab(d.tabId, async (ctx) => {
+  void scopeReady.then(() => {
+    notifyCapture(d.tabId);
+    const origin = originOf(d.url);
+    const own = origin !== null ? frameMode(origin) !== null : scope().all !== null && d.url.startsWith('file:');
     if (d.frameId === 0) {
-      await topDocument(ctx, d.url, details.documentId, d.timeStamp);
+      if (!own) {
+        scopedTabs.delete(d.tabId);
+        if (hasContext(d.tabId)) void onTab(d.tabId, (ctx) => leaveScope(ctx, details.documentId));
+        return;
+      }
+      scopedTabs.add(d.tabId);
+      void onTab(d.tabId, (ctx) => topDocument(ctx, d.url, details.documentId, d.timeStamp));
       return;
     }
-    setFrame(ctx, { frameId: d.frameId, parentFrameId: details.parentFrameId ?? ctx.log.frames.get(d.frameId)?.parentFrameId ?? 0, url: d.url });
-    await addRecords(ctx, d.frameId, [navigationRecord(d.frameId, d.url, d.timeStamp)]);
+    if (!own && !scopedTabs.has(d.tabId)) return;
+    void onTab(d.tabId, async (ctx) => {
+      setFrame(ctx, { frameId: d.frameId, parentFrameId: details.parentFrameId ?? ctx.log.frames.get(d.frameId)?.parentFrameId ?? 0, url: d.url });
+      await addRecords(ctx, d.frameId, [navigationRecord(d.frameId, d.url, d.timeStamp)]);
+    });
   });
 });
 
-api.tabs?.onRemoved.addListener((tabId) => { void forget(tabId); });
+api.tabs?.onRemoved.addListener((tabId) => { scopedTabs.delete(tabId); void forget(tabId); });
+
+// A scope change reaches the pages already open (a frame whose site left the scope stops recording at once) and
+// the panels (what is captured, what their tab's sites are).
+onScopeChange(onScopeChanged);
 
 // Settings that apply to every tab: chrome.storage.local `settings` = {maxBytes} (set from the panel's Limits).
 void api.storage?.local.get('settings').then((v) => {
@@ -47,9 +76,16 @@ export interface EmbedInspectorApi {
   records(tabId: number): Promise<ClassifiedRecord[]>;
   count(tabId: number): Promise<number>;
   exportCapture(tabId: number, createdBy?: string): Promise<CaptureFile>;
-  setOptions(tabId: number, options: Partial<Pick<TabState, 'preserveLog' | 'receiveOnly' | 'paused' | 'maxRecords'>>): Promise<TabState>;
+  setOptions(tabId: number, options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords'>>): Promise<TabState>;
   setTenantOrigin(tabId: number, origin: string | null): Promise<TabState>;
   setMaxBytes(maxBytes: number): Promise<void>;
+  /**
+   * Set the capture scope: `{ sites: ['http://127.0.0.1:4100', …] | 'all' | [], mode: 'full' | 'receive-only' }`
+   * (mode defaults to 'full'; `modes` gives sites modes of their own). Resolves with the scope (getCapture's shape)
+   * once the content scripts are registered; rejects with what is wrong with the argument.
+   */
+  setCapture(setting: CaptureSetting): Promise<CaptureSetting>;
+  getCapture(): Promise<CaptureSetting>;
 }
 
 const inspector: EmbedInspectorApi = {
@@ -76,5 +112,17 @@ const inspector: EmbedInspectorApi = {
     return { ...ctx.log.state };
   }),
   setMaxBytes,
+  async setCapture(setting) {
+    let next;
+    try { next = scopeFromSetting(setting); } catch (e) { throw new Error(`embedInspector.setCapture: ${(e as Error).message}`); }
+    try { await updateScope(() => next); } catch (e) {
+      throw new Error(`embedInspector.setCapture: ${e instanceof ScopeError ? e.message : String((e as Error)?.message ?? e)}`);
+    }
+    return settingOf(scope());
+  },
+  async getCapture() {
+    await scopeReady;
+    return settingOf(scope());
+  },
 };
 (globalThis as { embedInspector?: EmbedInspectorApi }).embedInspector = inspector;

@@ -1,8 +1,54 @@
-/** The panel hop: snapshot then live records; options; tenant origin; sends routed to a frame's relay. */
+/**
+ * The panel hop: snapshot then live records; options; tenant origin; sends routed to a frame's relay; the capture
+ * scope (what is captured, the tab's sites, changes asked for from the panel).
+ */
 import { MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type PanelToBackground, type RelayToBackground } from '../shared/messages.ts';
-import { onTab, persist, publishState, pushConfig, setMaxBytes, snapshot, toPanels, type TabCtx } from './tabs.ts';
-import { pendingSends } from './relays.ts';
+import { allContexts, configOf, hasContext, onTab, persist, publishState, pushConfig, relayModes, setMaxBytes, snapshot, toPanels, type TabCtx } from './tabs.ts';
+import { outOfScope, pendingSends, relayOrigins } from './relays.ts';
 import { originOf } from '../protocol/origin.ts';
+import { frameMode, scope, tabSites, updateScope } from './scope.ts';
+import { viewOf, withChange, type Scope } from './scope-model.ts';
+
+const tabsApi = () => ((globalThis as { browser?: typeof chrome }).browser ?? chrome).tabs;
+
+/** The `capture` message for a tab: the scope and the tab's sites as its frames are now. */
+async function captureMessage(tabId: number): Promise<BackgroundToPanel> {
+  const sites = await tabSites(tabId);
+  return { v: MESSAGES_VERSION, type: 'capture', scope: viewOf(scope()), sites };
+}
+async function sendCapture(ctx: TabCtx): Promise<void> {
+  if (!ctx.panels.size) return;
+  toPanels(ctx, await captureMessage(ctx.log.state.tabId));
+}
+
+/** The tab's frames changed (a navigation): its panels get its sites anew, once the frames settle. */
+const captureTimers = new Map<number, ReturnType<typeof setTimeout>>();
+export function notifyCapture(tabId: number): void {
+  if (!hasContext(tabId)) return;
+  clearTimeout(captureTimers.get(tabId));
+  captureTimers.set(tabId, setTimeout(() => {
+    captureTimers.delete(tabId);
+    void onTab(tabId, (ctx) => sendCapture(ctx));
+  }, 250));
+}
+
+/** The scope changed: frames whose site left it stop recording at once; every panel gets the new scope. */
+export function onScopeChanged(_scope: Scope): void {
+  for (const p of allContexts()) {
+    void p.then((c) => onTab(c.log.state.tabId, async (ctx) => {
+      for (const [frameId, port] of ctx.relays) {
+        const mode = frameMode(relayOrigins.get(port));
+        if (mode !== null) { relayModes.set(port, mode); continue; }
+        outOfScope.add(port);
+        ctx.relays.delete(frameId);
+        const msg: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(ctx.log.state, null) };
+        try { port.postMessage(msg); } catch { /* gone */ }
+      }
+      pushConfig(ctx);
+      await sendCapture(ctx);
+    }), () => {});
+  }
+}
 
 type Port = chrome.runtime.Port;
 
@@ -17,7 +63,21 @@ export function onPanelPort(port: Port): void {
       case 'subscribe':
         if (subscribed !== null && subscribed !== tabId) { const old = subscribed; void onTab(old, (ctx) => { ctx.panels.delete(port); }); }
         subscribed = tabId;
-        void onTab(tabId, (ctx) => { ctx.panels.add(port); reply(snapshot(ctx)); });
+        void onTab(tabId, async (ctx) => { ctx.panels.add(port); reply(snapshot(ctx)); reply(await captureMessage(tabId)); });
+        break;
+      case 'capture-query':
+        void captureMessage(tabId).then(reply);
+        break;
+      case 'set-capture': {
+        const change = msg.change;
+        void updateScope((s) => withChange(s, change)).then(async () => {
+          reply({ v: MESSAGES_VERSION, type: 'capture-result', id: msg.id, ok: true });
+          if (msg.reload) await tabsApi().reload(tabId);
+        }, (e: Error) => reply({ v: MESSAGES_VERSION, type: 'capture-result', id: msg.id, ok: false, error: e?.message ?? String(e) }));
+        break;
+      }
+      case 'reload':
+        void Promise.resolve(tabsApi().reload(tabId)).catch(() => {});
         break;
       case 'clear':
         void onTab(tabId, async (ctx) => {
@@ -38,7 +98,6 @@ export function onPanelPort(port: Port): void {
           const o = msg.options;
           const s = ctx.log.state;
           if (o.preserveLog !== undefined) s.preserveLog = !!o.preserveLog;
-          if (o.receiveOnly !== undefined) s.receiveOnly = !!o.receiveOnly;
           if (o.paused !== undefined) s.paused = !!o.paused;
           let removed: number[] = [];
           if (o.maxRecords !== undefined && Number.isFinite(o.maxRecords)) removed = ctx.log.setMaxRecords(o.maxRecords);

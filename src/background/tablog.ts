@@ -26,7 +26,7 @@ export interface AddResult {
 
 export function newState(tabId: number, prior?: Partial<TabState>): TabState {
   return {
-    tabId, tenantOrigin: null, tenantOriginSource: null, preserveLog: false, receiveOnly: false, paused: false,
+    tabId, tenantOrigin: null, tenantOriginSource: null, preserveLog: false, paused: false,
     dropped: 0, foreignCount: 0, foreignDropped: 0, total: 0, maxRecords: DEFAULT_MAX_RECORDS, pageUrl: null,
     ...prior,
   };

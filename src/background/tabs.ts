@@ -4,7 +4,7 @@
  * to its relay only once stored.
  */
 import {
-  MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type CaptureConfig, type ClassifiedRecord,
+  MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type CaptureConfig, type CaptureMode, type ClassifiedRecord,
   type RawRecord, type TabState,
 } from '../shared/messages.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
@@ -63,7 +63,7 @@ const MAX_DOCS = 500;
 /** What the replay must not rebuild: settings, page URL, a hand-set tenant origin. */
 function settingsOf(s: TabState): Partial<TabState> {
   return {
-    preserveLog: s.preserveLog, receiveOnly: s.receiveOnly, paused: s.paused, maxRecords: s.maxRecords, pageUrl: s.pageUrl,
+    preserveLog: s.preserveLog, paused: s.paused, maxRecords: s.maxRecords, pageUrl: s.pageUrl,
     ...(s.tenantOriginSource === 'manual' ? { tenantOrigin: s.tenantOrigin, tenantOriginSource: 'manual' as const } : {}),
   };
 }
@@ -92,6 +92,13 @@ async function restore(tabId: number): Promise<TabCtx> {
   }
   return ctx;
 }
+
+/** Tabs whose top document is in the capture scope (seen since the worker started): their frames' navigations are recorded. */
+export const scopedTabs = new Set<number>();
+/** A log of this tab is open in this worker (a capture script or a panel reached it since the worker started). */
+export const hasContext = (tabId: number): boolean => contexts.has(tabId);
+/** Every tab context open in this worker. */
+export const allContexts = (): Array<Promise<TabCtx>> => [...contexts.values()];
 
 export function tab(tabId: number): Promise<TabCtx> {
   let p = contexts.get(tabId);
@@ -155,12 +162,18 @@ function panelState(ctx: TabCtx): TabState {
   return { ...ctx.log.state, maxBytes: settings.maxBytes };
 }
 
-export function configOf(state: TabState): CaptureConfig {
-  return { receiveOnly: state.receiveOnly, paused: state.paused, maxBytes: settings.maxBytes };
+/** The capture mode of each relay's frame (its site's mode in the scope), set when the relay says hello. */
+export const relayModes = new WeakMap<Port, CaptureMode>();
+
+/** A frame's config: the tab's pause, its site's mode, the extension's size cap. */
+export function configOf(state: TabState, mode: CaptureMode | null | undefined): CaptureConfig {
+  return { receiveOnly: mode === 'receive-only', paused: state.paused || mode === null, maxBytes: settings.maxBytes };
 }
 export function pushConfig(ctx: TabCtx): void {
-  const msg: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(ctx.log.state) };
-  for (const p of ctx.relays.values()) { try { p.postMessage(msg); } catch { /* gone */ } }
+  for (const p of ctx.relays.values()) {
+    const msg: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(ctx.log.state, relayModes.get(p)) };
+    try { p.postMessage(msg); } catch { /* gone */ }
+  }
 }
 
 /**
@@ -242,6 +255,21 @@ export async function topDocument(ctx: TabCtx, url: string, documentId: string |
     ctx.log.state.pageUrl = url;
   }
   await addRecords(ctx, 0, [navigationRecord(0, url, time)]);
+}
+
+/**
+ * The tab's top document left the capture scope: its log ends there (kept as it was with preserve log), and
+ * nothing of the new page is recorded, its address included.
+ */
+export async function leaveScope(ctx: TabCtx, documentId: string | undefined): Promise<void> {
+  if (documentId && documentId === ctx.meta.topDocumentId) return;
+  ctx.meta.topDocumentId = documentId;
+  ctx.log.frames = new Map();
+  if (ctx.log.state.preserveLog) return;
+  ctx.log.reset(null);
+  ctx.meta.docBatches = keepLast(ctx.meta.docBatches);
+  await writeSnapshot(ctx);
+  toPanels(ctx, snapshot(ctx));
 }
 
 export function navigationRecord(frameId: number, url: string, time: number): RawRecord {

@@ -11,7 +11,7 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 2;
+export const MESSAGES_VERSION = 3;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
@@ -66,8 +66,9 @@ export type RelayToBackground =
   /** Result of a BackgroundToRelay 'post'. */
   | { v: typeof MESSAGES_VERSION; type: 'post-result'; id: string; ok: boolean; error?: string };
 export interface CaptureConfig {
-  /** The MAIN-world hook is off in this tab (takes effect when a document starts). */
+  /** The frame's site is captured in receive-only mode: a full-mode hook still installed removes itself. */
   receiveOnly: boolean;
+  /** Nothing is recorded: the tab is paused, or the frame's origin is not (or no longer) in the capture scope. */
   paused: boolean;
   /** Size cap of one message's encoded data, bytes. */
   maxBytes: number;
@@ -97,7 +98,6 @@ export interface TabState {
   /** 'manual' when set by hand; otherwise how it was inferred. */
   tenantOriginSource: 'manual' | 'embed-frame' | 'ready' | null;
   preserveLog: boolean;
-  receiveOnly: boolean;
   paused: boolean;
   /** Records discarded by the buffer bound since the log started. */
   dropped: number;
@@ -112,11 +112,35 @@ export interface TabState {
   maxBytes?: number;
   pageUrl: string | null;
 }
+
+// ---------------------------------------------------------------- capture scope (background/scope.ts writes it)
+/** `full`: posts (with target origin), dropped and thrown posts, deliveries. `receive-only`: deliveries only, no hook. */
+export type CaptureMode = 'full' | 'receive-only';
+/** The capture scope: the sites (origins) captured, each with its mode, and the "every site" switch. */
+export interface CaptureScopeView {
+  /** Capture every site in this mode (a listed site keeps its own mode); null: only the listed sites. */
+  all: CaptureMode | null;
+  sites: Array<{ origin: string; mode: CaptureMode }>;
+}
+/** One origin of the inspected tab (its page, or frames of it) and the mode it is captured in, null when not. */
+export interface TabSite { origin: string; top: boolean; mode: CaptureMode | null }
+/** A change of the scope asked for by the panel. */
+export type ScopeChange =
+  | { op: 'add'; sites: string[]; mode: CaptureMode }
+  | { op: 'remove'; sites: string[] }
+  | { op: 'mode'; sites: string[]; mode: CaptureMode }
+  | { op: 'all'; mode: CaptureMode | null };
+
 export type PanelToBackground =
   | { v: typeof MESSAGES_VERSION; type: 'subscribe'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'clear'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'set-tenant-origin'; tabId: number; origin: string | null }
-  | { v: typeof MESSAGES_VERSION; type: 'set-options'; tabId: number; options: Partial<Pick<TabState, 'preserveLog' | 'receiveOnly' | 'paused' | 'maxRecords' | 'maxBytes'>> }
+  | { v: typeof MESSAGES_VERSION; type: 'set-options'; tabId: number; options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords' | 'maxBytes'>> }
+  /** Ask for a `capture` message (the scope and the tab's sites, read anew from its frames). */
+  | { v: typeof MESSAGES_VERSION; type: 'capture-query'; tabId: number }
+  /** Change the scope; answered by `capture-result` once the scripts are registered; `reload`: then reload the tab. */
+  | { v: typeof MESSAGES_VERSION; type: 'set-capture'; tabId: number; id: string; change: ScopeChange; reload?: boolean }
+  | { v: typeof MESSAGES_VERSION; type: 'reload'; tabId: number }
   /** `data` is in the capture encoding (encoding.ts): the port carries JSON only. */
   | { v: typeof MESSAGES_VERSION; type: 'send'; tabId: number; id: string; from: 'host' | 'embed'; frameUrl?: string; data: unknown; targetOrigin: string };
 export type BackgroundToPanel =
@@ -126,4 +150,7 @@ export type BackgroundToPanel =
   /** Records already sent, changed (paired, marked dropped, re-classified): replace them by seq. */
   | { v: typeof MESSAGES_VERSION; type: 'update'; records: ClassifiedRecord[] }
   | { v: typeof MESSAGES_VERSION; type: 'state'; state: TabState }
-  | { v: typeof MESSAGES_VERSION; type: 'send-result'; id: string; ok: boolean; error?: string };
+  | { v: typeof MESSAGES_VERSION; type: 'send-result'; id: string; ok: boolean; error?: string }
+  /** The scope and the inspected tab's sites: after the snapshot, on a scope change, on the tab's navigations. */
+  | { v: typeof MESSAGES_VERSION; type: 'capture'; scope: CaptureScopeView; sites: TabSite[] }
+  | { v: typeof MESSAGES_VERSION; type: 'capture-result'; id: string; ok: boolean; error?: string };
