@@ -93,7 +93,11 @@ export function serve(host, body) {
   });
 }
 
-export async function launch(withExtension) {
+/**
+ * Chromium without the extension, or with it and `capture` (the argument of `embedInspector.setCapture`, e.g.
+ * `{ sites: [hostOrigin, embedOrigin], mode: 'full' }`) set once its worker is up; no capture: nothing captured.
+ */
+export async function launch(withExtension, capture = null) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
   const browser = await puppeteer.launch({
     executablePath: chromiumPath(), headless: true, userDataDir,
@@ -105,7 +109,10 @@ export async function launch(withExtension) {
     const t = await browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().startsWith('chrome-extension://'), { timeout: 15000 });
     return t.worker();
   } : null;
-  if (worker) await worker();
+  if (worker) {
+    const w = await worker();
+    if (capture) await w.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
+  }
   return { browser, worker, close: async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); } };
 }
 
@@ -147,7 +154,7 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
   h.set(HOST(e.origin, fresh));
   e.set(EMBED(h.origin, fresh));
   const plain = await launch(false);
-  const ext = await launch(true);
+  const ext = await launch(true, { sites: [h.origin, e.origin], mode: 'full' });
   const results = [];
   try {
     log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`);

@@ -46,6 +46,9 @@ const browser = await puppeteer.launch({
   ignoreDefaultArgs: ['--disable-extensions', '--enable-automation'],
   args: [...CHROMIUM_FLAGS, `--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--auto-open-devtools-for-tabs', '--window-size=1400,900'],
 });
+// A fresh profile captures nothing: capture the sandbox's two sites (the panel's ⚙ Settings lists them).
+const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
+await (await sw.worker()).evaluate((c) => globalThis.embedInspector.setCapture(c), { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' });
 const [page] = await browser.pages();
 await page.goto(url).catch((e) => console.error(`could not open ${url}: ${e.message}`));
 console.log(`Chromium is open on ${url} with DevTools: open the "Embed" panel (in the » menu if hidden).`);

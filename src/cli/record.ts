@@ -89,7 +89,8 @@ export interface RecordOptions {
 /** Open `url` with the extension, wait `duration` ms (and `drive`), return the capture read from the extension. */
 export async function recordUrl(url: string, opts: RecordOptions): Promise<CaptureFile> {
   const ext = extensionDir();
-  const launched = await launchChromium({ extensionDir: ext, headless: !opts.headful });
+  // A throwaway profile: it may capture every site (the page's frames may come from any origin).
+  const launched = await launchChromium({ extensionDir: ext, headless: !opts.headful, capture: { sites: 'all', mode: 'full' } });
   try {
     const page = await launched.browser.newPage();
     try {

@@ -30,6 +30,17 @@ export interface LaunchOptions {
   headless?: boolean;
   devtools?: boolean;
   args?: string[];
+  /**
+   * The capture scope to set once the extension's worker is up (`embedInspector.setCapture`): e.g.
+   * `{ sites: 'all', mode: 'full' }`. Omitted or null: the fresh profile's scope, which captures nothing.
+   */
+  capture?: CaptureSetting | null;
+}
+/** The argument of `embedInspector.setCapture` (see README, "Automation API"). */
+export interface CaptureSetting {
+  sites: 'all' | string[];
+  mode?: 'full' | 'receive-only';
+  modes?: Record<string, 'full' | 'receive-only'>;
 }
 export interface Launched {
   browser: Browser;
@@ -38,6 +49,11 @@ export interface Launched {
   /** The extension's service worker (re-fetch after it was stopped). */
   worker(): Promise<WebWorker>;
   close(): Promise<void>;
+}
+
+/** Set the capture scope through the worker's automation API; resolves once the capture scripts are registered. */
+export async function setCapture(worker: WebWorker, setting: CaptureSetting): Promise<CaptureSetting> {
+  return worker.evaluate((c) => (globalThis as unknown as { embedInspector: { setCapture(c: unknown): Promise<CaptureSetting> } }).embedInspector.setCapture(c), setting);
 }
 
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched> {
@@ -77,6 +93,15 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
   if (ext) {
     const w = await worker();
     extensionId = new URL(w.url()).host;
+    if (opts.capture) {
+      try {
+        await setCapture(w, opts.capture);
+      } catch (e) {
+        await browser.close().catch(() => {});
+        rmSync(userDataDir, { recursive: true, force: true });
+        throw e;
+      }
+    }
   }
   return {
     browser, extensionId, worker,

@@ -198,5 +198,5 @@ describe('panel on live capture (sandbox)', () => {
 async function launchWithExtensionDevtools(): Promise<Launched> {
   const { launchChromium } = await import('../../src/shared/chromium.ts');
   const { EXT } = await import('../helpers/capture.ts');
-  return launchChromium({ extensionDir: EXT, headless: true, args: ['--auto-open-devtools-for-tabs'] });
+  return launchChromium({ extensionDir: EXT, headless: true, args: ['--auto-open-devtools-for-tabs'], capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' } });
 }

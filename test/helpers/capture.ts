@@ -2,16 +2,20 @@
 import type { Page } from 'puppeteer-core';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
+import { launchChromium, type CaptureSetting, type Launched } from '../../src/shared/chromium.ts';
 import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 export const EXT = join(ROOT, 'dist/chrome');
 
-/** Chromium with the built extension. Fails (never skips) when the build or the browser is missing. */
-export async function launchWithExtension(opts: { headless?: boolean } = {}): Promise<Launched> {
+/**
+ * Chromium with the built extension, capturing every site in full mode unless `capture` says otherwise (null: the
+ * fresh profile's scope, nothing captured). Fails (never skips) when the build or the browser is missing.
+ */
+export async function launchWithExtension(opts: { headless?: boolean; capture?: CaptureSetting | null; args?: string[] } = {}): Promise<Launched> {
   if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome is missing: run npm run build first');
-  return launchChromium({ extensionDir: EXT, headless: opts.headless ?? true });
+  const capture = opts.capture === undefined ? { sites: 'all' as const, mode: 'full' as const } : opts.capture;
+  return launchChromium({ extensionDir: EXT, headless: opts.headless ?? true, capture, args: opts.args });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
