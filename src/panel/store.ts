@@ -10,7 +10,7 @@
  * and kept as one string per 1,024 records (few long-lived objects: the major GC's pause grows with their number);
  * the counts by origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
-import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../shared/messages.ts';
+import type { BackgroundToPanel, CaptureScopeView, ClassifiedRecord, TabSite, TabState } from '../shared/messages.ts';
 import { SearchText } from './searchtext.ts';
 import { Compactor } from './compact.ts';
 import { encodedLength } from './size.ts';
@@ -21,7 +21,9 @@ import {
 import { emptyState, type ConnectionStatus, type PanelCommand, type PanelTransport } from './transport.ts';
 
 export interface FrameInfo { url: string; count: number; surface: string }
-export interface Change { records?: boolean; appended?: number; view?: boolean; state?: boolean; selection?: boolean; status?: boolean; filters?: boolean }
+export interface Change { records?: boolean; appended?: number; view?: boolean; state?: boolean; selection?: boolean; status?: boolean; filters?: boolean; capture?: boolean }
+/** The capture scope and the inspected tab's sites, as the background last said (live tab only). */
+export interface CaptureInfo { scope: CaptureScopeView; sites: TabSite[] }
 export interface KeyValueStorage { getItem(key: string): string | null; setItem(key: string, value: string): void }
 export interface SendResult { id: string; ok: boolean; error?: string }
 
@@ -72,6 +74,12 @@ export class PanelStore {
   /** Index of the first `dashboard-loaded` record, -1 when none. */
   loadedIndex = -1;
   lastSendResult: SendResult | null = null;
+  /** The capture scope and the tab's sites (null until the background says, and for a capture file). */
+  capture: CaptureInfo | null = null;
+  /** The last scope change asked for from this panel and its outcome (error: a sentence for the user). */
+  captureResult: { id: string; ok: boolean; error?: string } | null = null;
+  /** A note about a scope change that takes effect on the next load of the page (the mode of its sites). */
+  captureNote: string | null = null;
 
   /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
   private seqSorted = true;
@@ -129,7 +137,11 @@ export class PanelStore {
 
   handle(msg: BackgroundToPanel) {
     switch (msg.type) {
-      case 'snapshot': this.pending = []; this.pendingUpdate = []; this.state = msg.state; this.replace(msg.records); this.emit({ state: true }); break;
+      case 'snapshot':
+        this.pending = []; this.pendingUpdate = []; this.state = msg.state; this.replace(msg.records);
+        if (this.captureNote && msg.records.length === 0) { this.captureNote = null; this.emit({ capture: true }); } // a new log: the page reloaded
+        this.emit({ state: true });
+        break;
       case 'records': this.enqueue(msg.records); break;
       case 'update': this.enqueue(msg.records, true); break;
       case 'state': {
@@ -140,8 +152,13 @@ export class PanelStore {
         break;
       }
       case 'send-result': this.lastSendResult = { id: msg.id, ok: msg.ok, error: msg.error }; this.emit({ state: true }); break;
+      case 'capture': this.capture = { scope: msg.scope, sites: msg.sites }; this.emit({ capture: true }); break;
+      case 'capture-result': this.captureResult = { id: msg.id, ok: msg.ok, error: msg.error }; this.emit({ capture: true }); break;
     }
   }
+
+  /** Set the note shown about a scope change (null clears it). */
+  noteCapture(note: string | null) { this.captureNote = note; this.emit({ capture: true }); }
 
   /** Queue live records (or updates of records already sent); applied together at the next scheduled tick. */
   enqueue(records: ClassifiedRecord[], update = false) {

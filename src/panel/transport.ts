@@ -9,6 +9,7 @@ import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState }
 import { MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { checkRecords } from '../protocol/capture.ts';
+import { sitePattern } from '../background/scope-model.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** A panel → background message without the version and tab id (the transport adds them). */
@@ -29,11 +30,16 @@ export interface PanelTransport {
    */
   connect(onMessage: (msg: BackgroundToPanel) => void, onStatus?: (status: ConnectionStatus) => void): () => void;
   send(cmd: PanelCommand): void;
+  /**
+   * Ask the browser for host access to these sites (`<all_urls>`: every site). Call it straight from a click:
+   * `permissions.request` needs the user's gesture. Resolves true when access is there.
+   */
+  requestHostAccess?(origins: string[] | '<all_urls>'): Promise<boolean>;
 }
 
 export function emptyState(tabId = -1, over: Partial<TabState> = {}): TabState {
   return {
-    tabId, tenantOrigin: null, tenantOriginSource: null, preserveLog: false, receiveOnly: false, paused: false,
+    tabId, tenantOrigin: null, tenantOriginSource: null, preserveLog: false, paused: false,
     dropped: 0, foreignCount: 0, maxRecords: 100_000, pageUrl: null, ...over,
   };
 }
@@ -101,7 +107,25 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
       if (port) port.postMessage(wire(cmd));
       else if (cmd.type !== 'subscribe') queue.push(cmd);
     },
+    requestHostAccess: requestHostAccess,
   };
+}
+
+interface PermissionsApi { request(p: { origins: string[] }): Promise<boolean>; contains(p: { origins: string[] }): Promise<boolean> }
+/**
+ * Host access for sites about to be captured. The manifest asks for every site at install (automation turns
+ * capture on with no click, which `permissions.request` refuses), so this matters where the user withheld site
+ * access (Chrome: "on click" / "on specific sites"): Chrome asks the user here, from the DevTools panel's click.
+ * Firefox gives a DevTools panel no `permissions` API: there the install-time grant applies (about:addons).
+ */
+export function requestHostAccess(origins: string[] | '<all_urls>'): Promise<boolean> {
+  const g = globalThis as { browser?: { permissions?: PermissionsApi }; chrome?: { permissions?: PermissionsApi } };
+  const perms = g.browser?.permissions ?? g.chrome?.permissions;
+  if (!perms?.request) return Promise.resolve(true);
+  const firefox = typeof location !== 'undefined' && location.protocol === 'moz-extension:';
+  const patterns = origins === '<all_urls>' ? ['<all_urls>'] : origins.map((o) => sitePattern(o, firefox));
+  // Without a gesture (a click made by a script) the request is refused: access that is there still counts.
+  return perms.request({ origins: patterns }).catch(() => perms.contains({ origins: patterns }).catch(() => false));
 }
 
 // ------------------------------------------------------------------------------------------ memory

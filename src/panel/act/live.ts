@@ -72,6 +72,7 @@ export function createLiveLink(under: PanelTransport, opts: { timeoutMs?: number
       return () => { if (target === onMsg) { target = null; statusTarget = undefined; } };
     },
     send: (cmd) => under.send(cmd),
+    ...(under.requestHostAccess ? { requestHostAccess: under.requestHostAccess } : {}),
   };
 
   return {

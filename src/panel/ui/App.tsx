@@ -9,6 +9,7 @@ import { SummaryBar } from './SummaryBar.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Detail, type DetailTab } from './Detail.tsx';
+import { CaptureBanner } from './CaptureBanner.tsx';
 import { plural } from '../format.ts';
 
 export interface AppProps {
@@ -90,6 +91,7 @@ export function App(p: AppProps) {
       <SummaryBar store={store} sig={sig} actions={p.toolbarActions} />
       <FilterBar store={store} sig={sig} searchRef={(el) => (search = el)} />
       <Show when={p.notice?.()}>{(n) => <div class="notice" role="note">{n()}</div>}</Show>
+      <CaptureBanner store={store} sig={sig} />
       <div class="main" style={{ '--detail-width': `${detailWidth()}px` }}>
         <Timeline store={store} sig={sig} onOpen={open} onClose={close} ref={(el) => (grid = el)} />
         <Show when={detailOpen()}>

@@ -1,9 +1,11 @@
 /**
- * Buffer limits: how many messages the tab's log keeps (the oldest are dropped past it, and counted) and the
- * size cap of one captured message (a larger one is kept truncated, with its original size).
+ * The panel's settings (⚙ Settings): buffer limits — how many messages the tab's log keeps (the oldest are
+ * dropped past it, and counted) and the size cap of one captured message (a larger one is kept truncated, with
+ * its original size) — and the captured sites (CaptureSites).
  */
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
+import { CaptureSites } from './CaptureSites.tsx';
 
 export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
   const st = () => { p.sig.state(); return p.store.state; };
@@ -15,7 +17,7 @@ export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () =
   const onKey = (e: KeyboardEvent) => { if (e.key === 'Enter') (e.currentTarget as HTMLInputElement).blur(); };
   return (
     <details class="limits">
-      <summary class="tool" title="How much the log keeps">⚙ Limits</summary>
+      <summary class="tool" title="How much the log keeps; which sites are captured">⚙ Settings</summary>
       <div class="limits-pop" role="group" aria-label="Buffer limits">
         <label>Keep at most
           <input class="lim-records" type="number" min="100" step="1000" disabled={p.disabled()} value={st().maxRecords}
@@ -27,6 +29,7 @@ export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () =
             onChange={(e) => apply('maxBytes', e.currentTarget.value, 1000)} onKeyDown={onKey} /> KB
         </label>
         <p class="muted">A larger message is kept truncated, with its original size (applies to the whole extension).</p>
+        <CaptureSites store={p.store} sig={p.sig} disabled={p.disabled} />
       </div>
     </details>
   );

@@ -8,6 +8,7 @@ import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { formatDuration, plural } from '../format.ts';
 import { Limits } from './Limits.tsx';
+import { setTabMode, tabCapture } from '../capture.ts';
 
 export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: JSX.Element }) {
   const { store, sig } = p;
@@ -24,9 +25,7 @@ export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: 
       <label class="check" title="Keep the log when the page navigates or reloads">
         <input type="checkbox" checked={st().preserveLog} disabled={!live()} onChange={(e) => store.command({ type: 'set-options', options: { preserveLog: e.currentTarget.checked } })} /> Preserve log
       </label>
-      <label class="check" title="Record only message events (receives), not postMessage calls: the page's own sending code is left untouched">
-        <input type="checkbox" checked={st().receiveOnly} disabled={!live()} onChange={(e) => store.command({ type: 'set-options', options: { receiveOnly: e.currentTarget.checked } })} /> Receive only
-      </label>
+      <ReceiveOnly store={store} sig={sig} live={live} />
       <Limits store={store} sig={sig} disabled={() => !live()} />
       <span class="sep" aria-hidden="true" />
       <TenantOrigin store={store} sig={sig} />
@@ -36,6 +35,19 @@ export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: 
       {p.actions}
       <Counts store={store} sig={sig} />
     </div>
+  );
+}
+
+/** The mode of the tab's captured sites: receive-only records deliveries only, with no hook in the page. */
+function ReceiveOnly(p: { store: PanelStore; sig: PanelSignals; live: () => boolean }) {
+  const tc = () => { p.sig.capture(); return tabCapture(p.store); };
+  return (
+    <label class="check receive-only" title={tc()?.off !== false
+      ? 'Receive only: capture is off for this tab (turn it on first)'
+      : `Record only message deliveries, not postMessage calls: no hook on the page's windows. Sets the mode of this tab's sites (${tc()!.captured.map((s) => s.origin).join(', ')}); it takes effect when the page reloads.`}>
+      <input type="checkbox" checked={tc()?.mode === 'receive-only'} disabled={!p.live() || tc()?.off !== false}
+        onChange={(e) => { void setTabMode(p.store, e.currentTarget.checked ? 'receive-only' : 'full'); }} /> Receive only <span class="muted">(on reload)</span>
+    </label>
   );
 }
 

@@ -12,6 +12,8 @@ export interface PanelSignals {
   selection: Accessor<number>;
   filters: Accessor<number>;
   status: Accessor<number>;
+  /** The capture scope, the tab's sites, scope change results. */
+  capture: Accessor<number>;
 }
 
 export function bindStore(store: PanelStore): PanelSignals {
@@ -22,6 +24,7 @@ export function bindStore(store: PanelStore): PanelSignals {
   const [selection, setSelection] = mk();
   const [filters, setFilters] = mk();
   const [status, setStatus] = mk();
+  const [capture, setCapture] = mk();
   const off = store.onChange((c) => batch(() => {
     if (c.records || c.view || c.appended !== undefined) setView((n) => n + 1);
     if (c.appended !== undefined) setAppended((n) => n + 1);
@@ -29,7 +32,8 @@ export function bindStore(store: PanelStore): PanelSignals {
     if (c.selection || c.records) setSelection((n) => n + 1);
     if (c.filters) setFilters((n) => n + 1);
     if (c.status) setStatus((n) => n + 1);
+    if (c.capture || c.status) setCapture((n) => n + 1);
   }));
   onCleanup(off);
-  return { view, appended, state, selection, filters, status };
+  return { view, appended, state, selection, filters, status, capture };
 }
