@@ -2,6 +2,8 @@
  * Capture in Firefox ESR (built dist/firefox): a scripted sandbox session is captured in every frame, both
  * directions, from the first `ready`, and reaches the panel page opened for that tab (the same app as the real
  * DevTools panel, which panel-firefox-devtools.test.ts smoke-tests through Firefox's own window).
+ * Capture is turned on for the sandbox's two sites first, from an extension page through the background page's
+ * `embedInspector.setCapture` (test/helpers/firefox.ts); a host on another port of 127.0.0.1 stays out of scope.
  * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startSandbox } from '../../sandbox/server.mjs';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
+import { firefoxExtensionPage, setCaptureFirefox } from '../helpers/firefox.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const UUID = '11111111-2222-3333-4444-555555555555';
@@ -26,15 +29,25 @@ beforeAll(async () => {
 });
 afterAll(async () => { await browser?.close(); await sb?.close(); });
 
-/** Open an extension page (page.goto never resolves for moz-extension:// here: don't await it). */
-async function extensionPage(query: string): Promise<Page> {
+const extensionPage = (query: string): Promise<Page> => firefoxExtensionPage(browser, UUID, query);
+
+it('captures nothing before capture is turned on', async () => {
   const page = await browser.newPage();
-  void page.goto(`moz-extension://${UUID}/src/panel/index.html?${query}`).catch(() => {});
-  await page.waitForFunction(() => !!(window as any).__embedInspector, { timeout: 20_000 });
-  return page;
-}
+  await page.goto(`${sb.hostOrigin}/`);
+  await page.waitForFunction(() => (window as any).__sandboxHost?.isReady?.(), { timeout: 20_000 });
+  const ext = await extensionPage('theme=light');
+  const scope = await ext.evaluate(async () => (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.getCapture());
+  const ids = await ext.evaluate(async () => (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.tabIds());
+  expect(scope).toEqual({ sites: [], mode: 'full' });
+  expect(ids).toEqual([]);
+  await page.close(); await ext.close();
+});
 
 it('captures a scripted sandbox session in Firefox: every event and action, both sides, all valid', async () => {
+  const setter = await extensionPage('theme=light');
+  expect(await setCaptureFirefox(setter, { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' }))
+    .toEqual({ sites: [sb.hostOrigin, sb.tenantOrigin].sort(), mode: 'full' });
+  await setter.close();
   const host = await browser.newPage();
   await host.goto(`${sb.hostOrigin}/?script=full`);
   await host.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
@@ -63,4 +76,21 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
   }
   expect(recs.every((r: any) => r.verdict === 'valid')).toBe(true);
   expect(recs.find((r: any) => r.kind === 'receive' && r.type?.startsWith('svc:event:'))?.type).toBe('svc:event:ready');
+});
+
+it('records nothing from another port of a captured host (a Firefox pattern cannot name the port)', async () => {
+  const other = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${other.hostOrigin}/?script=full`);
+    await page.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
+    const ext = await extensionPage('theme=light');
+    const tabs = await ext.evaluate(async () => ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']));
+    const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(other.hostOrigin))?.[0];
+    await new Promise((r) => setTimeout(r, 500));
+    const ids = await ext.evaluate(async () => (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.tabIds());
+    expect(tabId).toBeDefined();
+    expect(ids).not.toContain(tabId);
+    await page.close(); await ext.close();
+  } finally { await other.close(); }
 });

@@ -6,6 +6,8 @@
  * devtools page registered, and reads the panel document's state through a one-shot frame script of the panel's
  * <browser>. Like the Chrome smoke test, this relies on browser internals (the DevTools loader, the toolbox's
  * panel frames); if a Firefox update moves them, this test fails loudly rather than skipping.
+ * Capture is turned on for the sandbox's two sites before the tests, as in capture-firefox.test.ts: an extension
+ * page of the add-on calls the background page's `embedInspector.setCapture` (test/helpers/firefox.ts).
  * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startSandbox } from '../../sandbox/server.mjs';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
+import { SET_CAPTURE_IN_EXTENSION_PAGE } from '../helpers/firefox.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 let sb: Awaited<ReturnType<typeof startSandbox>>;
@@ -104,6 +107,15 @@ beforeAll(async () => {
   await send('webExtension.install', { extensionData: { type: 'path', path: `${ROOT}dist/firefox` } });
   chromeContext = (await send('browsingContext.getTree', { 'moz:scope': 'chrome' })).contexts[0].context;
   contentContext = (await send('browsingContext.getTree', {})).contexts[0].context;
+  // Capture the sandbox's two sites: from an extension page of the add-on, through the background page.
+  const host = await inChrome<string>(`return WebExtensionPolicy.getByID('embed-inspector@embed-inspector.dev').mozExtensionHostname;`);
+  await send('browsingContext.navigate', { context: contentContext, url: `moz-extension://${host}/src/panel/index.html?theme=light`, wait: 'complete' });
+  const set = await send('script.callFunction', {
+    functionDeclaration: SET_CAPTURE_IN_EXTENSION_PAGE, awaitPromise: true, target: { context: contentContext },
+    arguments: [{ type: 'object', value: [['sites', { type: 'array', value: [{ type: 'string', value: sb.hostOrigin }, { type: 'string', value: sb.tenantOrigin }] }]] }],
+  });
+  if (set.type !== 'success') throw new Error(`setCapture failed: ${JSON.stringify(set.exceptionDetails ?? set).slice(0, 500)}`);
+  await send('browsingContext.navigate', { context: contentContext, url: 'about:blank', wait: 'complete' });
 }, 60_000);
 
 afterAll(async () => {
