@@ -1,0 +1,184 @@
+/**
+ * Capture scope (issue 13), real Chromium with the built extension and the sandbox:
+ * (a) a fresh profile captures nothing: the sandbox runs with no script of ours in any frame and nothing is stored;
+ * (b) the real DevTools panel lists the tab's sites when capture is off, turns them on, reloads the tab, and the
+ *     session is captured from `ready`;
+ * (c) receive-only from a fresh load hooks nothing, and deliveries are recorded.
+ * Fails (never skips) without Chromium or a build.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame, Page } from 'puppeteer-core';
+import { startSandbox } from '../../sandbox/server.mjs';
+import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
+import { openRealDevtoolsPanel } from '../../src/shared/devtools-panel.ts';
+import { CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE } from '../../src/shared/messages.ts';
+import { EXT, launchWithExtension, messagesOnly, records, sleep, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
+
+let sb: Awaited<ReturnType<typeof startSandbox>>;
+beforeAll(async () => { sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true }); });
+afterAll(async () => { await sb?.close(); });
+
+/** Counts, in every frame from its first script on, the private DOM events our two worlds would exchange. */
+const PROBE = `(() => {
+  const seen = { n: 0 };
+  Object.defineProperty(globalThis, '__probeEvents', { value: seen, enumerable: false });
+  for (const type of ${JSON.stringify([CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE])}) document.addEventListener(type, () => { seen.n++; }, true);
+})()`;
+
+async function sandboxPage(l: Launched, query = ''): Promise<Page> {
+  const page = await l.browser.newPage();
+  await page.evaluateOnNewDocument(PROBE);
+  await page.goto(`${sb.hostOrigin}/${query}`);
+  await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+  await embedFrame(page);
+  return page;
+}
+async function embedFrame(page: Page): Promise<Frame> {
+  for (let i = 0; i < 100; i++) {
+    const f = page.frames().find((x) => x.url().startsWith(sb.tenantOrigin));
+    if (f) { await f.waitForFunction(() => document.readyState !== 'loading'); return f; }
+    await sleep(100);
+  }
+  throw new Error('no embed frame');
+}
+
+/** What a page can see of a script of ours in one frame. */
+function frameFacts(frame: Frame) {
+  return frame.evaluate(() => {
+    const w = window as any;
+    const iframe = document.querySelector('iframe');
+    return {
+      names: Object.getOwnPropertyNames(window).filter((n) => n !== '__probeEvents').sort(),
+      symbols: Object.getOwnPropertySymbols(window).map(String).sort(),
+      childIdentity: iframe ? iframe.contentWindow === window.frames[0] : null,
+      parentIsTop: window.parent === window.top,
+      events: w.__probeEvents?.n ?? -1,
+    };
+  });
+}
+
+/**
+ * Whether a function (or a getter) is the browser's own: DevTools' protocol gives a function written in JavaScript a
+ * [[FunctionLocation]] (a script and line), a bound function a [[TargetFunction]], a Proxy a [[Handler]]; a native
+ * function has none of these, whatever its toString says.
+ */
+async function isNative(frame: Frame, expr: string): Promise<boolean> {
+  const handle = await frame.evaluateHandle(expr);
+  const objectId = handle.remoteObject().objectId;
+  if (!objectId) throw new Error(`${expr}: not an object`);
+  const client = (frame as any).client ?? (frame as any)._client();
+  const props = await client.send('Runtime.getProperties', { objectId, ownProperties: true });
+  await handle.dispose();
+  const internal = (props.internalProperties ?? []).map((p: { name: string }) => p.name);
+  return handle.remoteObject().subtype !== 'proxy' && !internal.some((n: string) => ['[[FunctionLocation]]', '[[TargetFunction]]', '[[Handler]]'].includes(n));
+}
+const getter = (where: string, name: string) =>
+  `(() => { for (let o = ${where}; o; o = Object.getPrototypeOf(o)) { const d = Object.getOwnPropertyDescriptor(o, '${name}'); if (d) return d.get ?? d.value; } })()`;
+const HOOKABLE = [
+  ['window.postMessage', 'window.postMessage'],
+  ['HTMLIFrameElement.prototype.contentWindow getter', getter('HTMLIFrameElement.prototype', 'contentWindow')],
+  ['parent getter', getter('window', 'parent')],
+  ['MessageEvent.prototype.source getter', getter('MessageEvent.prototype', 'source')],
+] as const;
+async function hooked(frame: Frame): Promise<string[]> {
+  const out: string[] = [];
+  for (const [name, expr] of HOOKABLE) if (!(await isNative(frame, expr))) out.push(name);
+  return out;
+}
+
+describe('capture scope', () => {
+  it('(a) a fresh profile captures nothing: no script of ours in any frame, nothing stored', async () => {
+    const without = await launchChromium({});
+    const fresh = await launchWithExtension({ capture: null });
+    try {
+      const base = await sandboxPage(without);
+      const page = await sandboxPage(fresh);
+      const baseFacts = [await frameFacts(base.mainFrame()), await frameFacts(await embedFrame(base))];
+      const facts = [await frameFacts(page.mainFrame()), await frameFacts(await embedFrame(page))];
+      expect(facts).toEqual(baseFacts); // same own names and symbols on window, same identities
+      expect(facts[0].childIdentity).toBe(true);
+      expect(facts.map((f) => f.events)).toEqual([0, 0]);
+      for (const f of [page.mainFrame(), await embedFrame(page)]) expect(await hooked(f)).toEqual([]);
+
+      const worker = await fresh.worker();
+      const tabId = await tabIdOf(fresh, page);
+      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({ sites: [], mode: 'full' });
+      expect(await worker.evaluate(() => chrome.scripting.getRegisteredContentScripts())).toEqual([]);
+      expect(await worker.evaluate(() => (globalThis as any).embedInspector.tabIds())).toEqual([]);
+      expect(await records(fresh, tabId)).toEqual([]);
+
+      // The probe does see our scripts once capture is on (so the zeros above mean something).
+      await worker.evaluate((s) => (globalThis as any).embedInspector.setCapture({ sites: s }), [sb.hostOrigin, sb.tenantOrigin]);
+      await page.reload();
+      await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+      await waitForRecords(fresh, tabId, (rs) => rs.some((r) => typeOf(r) === 'svc:event:ready'));
+      expect((await frameFacts(page.mainFrame())).events).toBeGreaterThan(0);
+      expect(await worker.evaluate(() => (globalThis as any).embedInspector.tabIds())).toEqual([tabId]);
+    } finally {
+      await fresh.close();
+      await without.close();
+    }
+  });
+
+  it('setCapture refuses what is not a scope, with a clear error', async () => {
+    const l = await launchWithExtension({ capture: null });
+    try {
+      const worker = await l.worker();
+      const err = (arg: unknown) => worker.evaluate((a) => (globalThis as any).embedInspector.setCapture(a).then(() => 'resolved', (e: Error) => e.message), arg as any);
+      expect(await err({ sites: ['http://127.0.0.1:4100/page'] })).toMatch(/^embedInspector\.setCapture: not an origin: "http:\/\/127\.0\.0\.1:4100\/page"/);
+      expect(await err({ sites: 'everything' })).toMatch(/sites must be 'all' or an array of origins/);
+      expect(await err({ sites: [], mode: 'partial' })).toMatch(/mode must be 'full' or 'receive-only'/);
+      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({ sites: [], mode: 'full' });
+      expect(await worker.evaluate(() => (globalThis as any).embedInspector.setCapture({ sites: ['http://LOCALHOST:4101/'], mode: 'receive-only' })))
+        .toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
+    } finally { await l.close(); }
+  });
+
+  it('(b) the real DevTools panel lists the tab\'s sites, turns them on, reloads, and captures ready', async () => {
+    const l = await launchChromium({ extensionDir: EXT, headless: true, args: ['--auto-open-devtools-for-tabs'], capture: null });
+    try {
+      const { page, frame } = await openRealDevtoolsPanel(l.browser, () => sandboxPage(l));
+      expect(frame, 'the Embed panel frame').toBeTruthy();
+      await frame!.waitForSelector('.capture-off .cap-site', { timeout: 15_000 });
+      const listed = await frame!.$$eval('.capture-off .cap-sites li', (lis) => lis.map((li) => li.textContent!.replace(/\s+/g, ' ').trim()));
+      expect(listed).toEqual([`${sb.hostOrigin} this page`, `${sb.tenantOrigin} a frame`]);
+      expect(await frame!.$eval('.capture-off', (e) => e.textContent)).toContain('Capture is off for this tab');
+      const tabId = await tabIdOf(l, page);
+      expect(await records(l, tabId)).toEqual([]);
+
+      await frame!.click('.capture-off .cap-on'); // a real click: the browser's user gesture
+      await frame!.waitForFunction(() => (window as any).__embedInspector.store.readyIndex >= 0, { timeout: 20_000 });
+      expect(await frame!.$('.capture-off')).toBeNull();
+      expect(await (await l.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture()))
+        .toEqual({ sites: [sb.hostOrigin, sb.tenantOrigin].sort(), mode: 'full' });
+      // From the first byte: the log starts with the reload's navigation, then the embed's ready, posted and delivered.
+      const recs = messagesOnly(await waitForRecords(l, tabId, (rs) => rs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready')));
+      const firstEvent = recs.find((r) => typeOf(r)?.startsWith('svc:event:'));
+      expect(firstEvent && typeOf(firstEvent)).toBe('svc:event:ready');
+      expect(recs.filter((r) => typeOf(r) === 'svc:event:ready').map((r) => r.kind).sort()).toEqual(['post', 'receive']);
+    } finally { await l.close(); }
+  });
+
+  it('(c) receive-only from a fresh load hooks nothing; deliveries are recorded', async () => {
+    const ro = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'receive-only' } });
+    const full = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
+    try {
+      const page = await sandboxPage(ro);
+      const frames = [page.mainFrame(), await embedFrame(page)];
+      for (const f of frames) expect(await hooked(f), f.url()).toEqual([]);
+      expect((await frameFacts(frames[0])).childIdentity).toBe(true);
+      expect((await frameFacts(frames[1])).parentIsTop).toBe(true);
+      const tabId = await tabIdOf(ro, page);
+      const recs = messagesOnly(await waitForRecords(ro, tabId, (rs) => rs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready')));
+      expect(recs.filter((r) => r.kind === 'post')).toEqual([]);
+      expect(recs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready' && r.origin === sb.tenantOrigin)).toBe(true);
+
+      // The same check sees the full mode's hook (so the empty lists above mean something).
+      const fp = await sandboxPage(full);
+      expect(await hooked(fp.mainFrame())).toContain('HTMLIFrameElement.prototype.contentWindow getter');
+    } finally {
+      await ro.close();
+      await full.close();
+    }
+  });
+});
