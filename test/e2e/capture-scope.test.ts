@@ -120,7 +120,7 @@ describe('capture scope', () => {
     }
   });
 
-  it('setCapture refuses what is not a scope, with a clear error', async () => {
+  it('setCapture refuses what is not a scope, with a clear error; the scope outlives the worker', async () => {
     const l = await launchWithExtension({ capture: null });
     try {
       const worker = await l.worker();
@@ -131,6 +131,17 @@ describe('capture scope', () => {
       expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({ sites: [], mode: 'full' });
       expect(await worker.evaluate(() => (globalThis as any).embedInspector.setCapture({ sites: ['http://LOCALHOST:4101/'], mode: 'receive-only' })))
         .toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
+      // Kept in storage, not in the worker's memory: a new worker has it (and the scripts stay registered).
+      await worker.evaluate(() => { (globalThis as any).__marker = 'old worker'; });
+      await worker.close(); // stops the extension's service worker
+      await sleep(300);
+      const wake = await l.browser.newPage(); // an extension page connecting to the background starts a new worker
+      await wake.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=1`);
+      const next = await l.worker();
+      expect(await next.evaluate(() => (globalThis as any).__marker)).toBeUndefined();
+      expect(await next.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
+      expect(await next.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).map((r) => [r.id, r.matches])))
+        .toEqual([['ei-relay', ['http://localhost:4101/*']], ['ei-main-receive-only', ['http://localhost:4101/*']]]);
     } finally { await l.close(); }
   });
 
@@ -152,7 +163,9 @@ describe('capture scope', () => {
       expect(await (await l.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture()))
         .toEqual({ sites: [sb.hostOrigin, sb.tenantOrigin].sort(), mode: 'full' });
       // From the first byte: the log starts with the reload's navigation, then the embed's ready, posted and delivered.
-      const recs = messagesOnly(await waitForRecords(l, tabId, (rs) => rs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready')));
+      // (each frame hands its records over when it is idle: the embed's post may come after the host's delivery)
+      const both = (rs: Array<{ kind: string; data: unknown }>) => ['post', 'receive'].every((k) => rs.some((r) => r.kind === k && typeOf(r) === 'svc:event:ready'));
+      const recs = messagesOnly(await waitForRecords(l, tabId, both));
       const firstEvent = recs.find((r) => typeOf(r)?.startsWith('svc:event:'));
       expect(firstEvent && typeOf(firstEvent)).toBe('svc:event:ready');
       expect(recs.filter((r) => typeOf(r) === 'svc:event:ready').map((r) => r.kind).sort()).toEqual(['post', 'receive']);
