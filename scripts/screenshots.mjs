@@ -26,8 +26,8 @@ const browser = await puppeteer.launch({
 try {
   const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
   const extId = new URL(sw.url()).host;
-  // Capture the sandbox's two sites (a fresh profile captures nothing).
-  await (await sw.worker()).evaluate((c) => globalThis.embedInspector.setCapture(c), { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' });
+  // A fresh profile captures nothing: this throwaway one captures every site (the third-origin fault's frame too).
+  await (await sw.worker()).evaluate((c) => globalThis.embedInspector.setCapture(c), { sites: 'all', mode: 'full' });
   // A session with a few protocol faults, so that the timeline shows verdicts and issues.
   const host = await browser.newPage();
   await host.setViewport({ width: 1200, height: 800 });
