@@ -65,9 +65,6 @@ export function onPanelPort(port: Port): void {
         subscribed = tabId;
         void onTab(tabId, async (ctx) => { ctx.panels.add(port); reply(snapshot(ctx)); reply(await captureMessage(tabId)); });
         break;
-      case 'capture-query':
-        void captureMessage(tabId).then(reply);
-        break;
       case 'set-capture': {
         const change = msg.change;
         void updateScope((s) => withChange(s, change)).then(async () => {

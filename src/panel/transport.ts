@@ -141,7 +141,7 @@ export interface MemoryTransport extends PanelTransport {
   connected(): boolean;
 }
 
-/** An in-memory background: keeps records and state, answers subscribe/clear/set-options/set-tenant-origin/send. */
+/** An in-memory background: keeps records and state, answers subscribe/clear/set-options/set-tenant-origin/send/set-capture. */
 export function createMemoryTransport(init: { tabId?: number; state?: Partial<TabState>; records?: ClassifiedRecord[]; live?: boolean; label?: string } = {}): MemoryTransport {
   let listener: ((msg: BackgroundToPanel) => void) | null = null;
   const tabId = init.tabId ?? 1;
@@ -170,6 +170,7 @@ export function createMemoryTransport(init: { tabId?: number; state?: Partial<Ta
           t.emit({ type: 'state', state: t.state });
           break;
         case 'send': t.emit({ type: 'send-result', id: cmd.id, ok: true }); break;
+        case 'set-capture': t.emit({ type: 'capture-result', id: cmd.id, ok: true }); break;
       }
     },
   };

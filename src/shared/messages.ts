@@ -136,8 +136,6 @@ export type PanelToBackground =
   | { v: typeof MESSAGES_VERSION; type: 'clear'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'set-tenant-origin'; tabId: number; origin: string | null }
   | { v: typeof MESSAGES_VERSION; type: 'set-options'; tabId: number; options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords' | 'maxBytes'>> }
-  /** Ask for a `capture` message (the scope and the tab's sites, read anew from its frames). */
-  | { v: typeof MESSAGES_VERSION; type: 'capture-query'; tabId: number }
   /** Change the scope; answered by `capture-result` once the scripts are registered; `reload`: then reload the tab. */
   | { v: typeof MESSAGES_VERSION; type: 'set-capture'; tabId: number; id: string; change: ScopeChange; reload?: boolean }
   | { v: typeof MESSAGES_VERSION; type: 'reload'; tabId: number }
