@@ -20,7 +20,11 @@ export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
     <>
       <Show when={tc()?.off}>
         <section class="capture-off" role="region" aria-label="Capture is off for this tab">
-          <p><strong>Capture is off for this tab.</strong> Nothing of Embed Inspector runs in its pages until you turn it on for their sites.</p>
+          <p><strong>Capture is off for this tab.</strong>{' '}
+            {tc()!.captured.length
+              ? `Only the frames of ${tc()!.captured.map((s) => s.origin).join(', ')} are captured; nothing of Embed Inspector runs in the page itself.`
+              : 'Nothing of Embed Inspector runs in its pages until you turn it on for their sites.'}
+          </p>
           <Show when={tc()!.missing.length} fallback={<p class="muted">This tab shows no web page that can be captured.</p>}>
             <TurnOn store={p.store} sites={tc()!.missing} label="Capture these sites and reload" />
           </Show>
