@@ -10,8 +10,18 @@ import type { CaptureSetting } from '../../src/shared/chromium.ts';
 export async function firefoxExtensionPage(browser: Browser, uuid: string, query = 'theme=light'): Promise<Page> {
   const page = await browser.newPage();
   void page.goto(`moz-extension://${uuid}/src/panel/index.html?${query}`).catch(() => {});
-  await page.waitForFunction(() => !!(window as any).__embedInspector, { timeout: 20_000 });
-  return page;
+  // While the page is still being created, Firefox's WebDriver BiDi can fail an evaluation outright ("right-hand
+  // side of 'in' should be an object"): poll again then, within the same deadline.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await page.waitForFunction(() => !!(window as any).__embedInspector, { timeout: Math.max(1, deadline - Date.now()) });
+      return page;
+    } catch (e) {
+      if (Date.now() >= deadline || !/Protocol error/.test(String((e as Error)?.cause ?? e))) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 /** Source of a function run in an extension page: set the scope through the background page's automation API. */
