@@ -172,6 +172,44 @@ describe('capture scope', () => {
     } finally { await l.close(); }
   });
 
+  it('⚙ Settings lists the captured sites: change a mode, remove a site (its open page stops recording), every site', async () => {
+    const l = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
+    try {
+      const page = await sandboxPage(l);
+      const tabId = await tabIdOf(l, page);
+      const panel = await l.browser.newPage();
+      await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
+      await panel.waitForFunction(() => (window as any).__embedInspector?.store.capture, { timeout: 10_000 });
+      await panel.click('.limits > summary');
+      const listed = () => panel.$$eval('.cap-list li', (lis) => lis.map((li) => [li.querySelector('.cap-origin')!.textContent, (li.querySelector('select') as HTMLSelectElement).value]));
+      expect(await listed()).toEqual([[sb.hostOrigin, 'full'], [sb.tenantOrigin, 'full']].sort());
+      const scope = () => l.worker().then((w) => w.evaluate(() => (globalThis as any).embedInspector.getCapture()));
+
+      await panel.select(`.cap-site-mode[aria-label="Mode of ${sb.tenantOrigin}"]`, 'receive-only');
+      await panel.waitForFunction((o) => (window as any).__embedInspector.store.capture.scope.sites.some((s: any) => s.origin === o && s.mode === 'receive-only'), {}, sb.tenantOrigin);
+      expect(await scope()).toMatchObject({ sites: [sb.hostOrigin, sb.tenantOrigin].sort(), modes: { [sb.hostOrigin]: 'full', [sb.tenantOrigin]: 'receive-only' } });
+
+      // The host page stays open with its scripts loaded: its posts are recorded until its site is removed, then not.
+      const hostPosts = async () => (await records(l, tabId)).filter((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh').length;
+      await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
+      await waitForRecords(l, tabId, (rs) => rs.some((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh'));
+      await panel.click(`.cap-remove[aria-label="Stop capturing ${sb.hostOrigin}"]`);
+      await panel.waitForFunction(() => (window as any).__embedInspector.store.capture.scope.sites.length === 1);
+      expect(await listed()).toEqual([[sb.tenantOrigin, 'receive-only']]);
+      expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
+      await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
+      await sleep(1500);
+      expect(await hostPosts()).toBe(1);
+
+      await panel.click('.cap-all');
+      await panel.waitForFunction(() => (window as any).__embedInspector.store.capture.scope.all === 'full');
+      expect(await scope()).toEqual({ sites: 'all', mode: 'full', modes: { [sb.tenantOrigin]: 'receive-only' } });
+      await panel.click('.cap-all');
+      await panel.waitForFunction(() => (window as any).__embedInspector.store.capture.scope.all === null);
+      expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
+    } finally { await l.close(); }
+  });
+
   it('(c) receive-only from a fresh load hooks nothing; deliveries are recorded', async () => {
     const ro = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'receive-only' } });
     const full = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
