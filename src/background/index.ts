@@ -64,7 +64,7 @@ api.tabs?.onRemoved.addListener((tabId) => { scopedTabs.delete(tabId); void forg
 // the panels (what is captured, what their tab's sites are).
 onScopeChange(onScopeChanged);
 
-// Settings that apply to every tab: chrome.storage.local `settings` = {maxBytes} (set from the panel's Limits).
+// Settings that apply to every tab: chrome.storage.local `settings` = {maxBytes} (set from the panel's ⚙ Settings).
 void api.storage?.local.get('settings').then((v) => {
   const s = (v as { settings?: { maxBytes?: number } }).settings;
   if (s?.maxBytes && Number.isFinite(s.maxBytes)) settings.maxBytes = s.maxBytes;
