@@ -113,7 +113,8 @@ export async function launch(withExtension, capture = null) {
     const w = await worker();
     if (capture) await w.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
   }
-  return { browser, worker, close: async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); } };
+  const captures = !!worker && !!capture && (capture.sites === 'all' || capture.sites.length > 0);
+  return { browser, worker, captures, close: async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); } };
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
@@ -122,14 +123,14 @@ async function once(b, url, dir, n, size, log = console.log) {
   const page = await b.browser.newPage();
   await page.goto(url, { waitUntil: 'load' });
   let tabId = null, base = 0;
-  if (b.worker) {
+  if (b.captures) {
     tabId = await (await b.worker()).evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, page.url());
     await new Promise((r) => setTimeout(r, 200));
     base = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
   }
   const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
   const out = { perMsgUs: ((r.last - r.t0) / n) * 1000, loopUs: (r.loop / n) * 1000, lagMs: null };
-  if (b.worker) {
+  if (b.captures) {
     // posts and deliveries: 2 records per message (+ the few control messages)
     const target = base + 2 * n;
     const give_up = Date.now() + 60_000;
@@ -153,35 +154,40 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
   const e = await serve('localhost');
   h.set(HOST(e.origin, fresh));
   e.set(EMBED(h.origin, fresh));
+  // Three browsers, alternated: no extension; the extension with capture off for these sites (nothing of ours
+  // runs: the out-of-scope figure); the extension capturing both sites in full mode.
   const plain = await launch(false);
+  const off = await launch(true, { sites: [], mode: 'full' });
   const ext = await launch(true, { sites: [h.origin, e.origin], mode: 'full' });
   const results = [];
   try {
-    log(`${n} messages per burst, ${reps} alternated pairs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`);
-    log('| direction | size | µs/msg without | µs/msg with | ratio | sender loop µs without | with | loop ratio | capture lag ms |');
-    log('|---|---|---|---|---|---|---|---|---|');
+    log(`${n} messages per burst, ${reps} alternated runs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`);
+    log('| direction | size | µs/msg without | out of scope | ratio | full mode | ratio | sender loop µs without | full | loop ratio | capture lag ms |');
+    log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const dir of dirs) {
       for (const size of sizes) {
         const rows = [];
-        await once(plain, h.origin + '/', dir, 500, size); // warm-up
-        await once(ext, h.origin + '/', dir, 500, size);
+        for (const b of [plain, off, ext]) await once(b, h.origin + '/', dir, 500, size); // warm-up
         for (let i = 0; i < reps; i++) {
           const a = await once(plain, h.origin + '/', dir, n, size);
+          const o = await once(off, h.origin + '/', dir, n, size);
           const b = await once(ext, h.origin + '/', dir, n, size);
-          rows.push({ a, b, ratio: b.perMsgUs / a.perMsgUs, loopRatio: b.loopUs / a.loopUs });
+          rows.push({ a, o, b, offRatio: o.perMsgUs / a.perMsgUs, ratio: b.perMsgUs / a.perMsgUs, loopRatio: b.loopUs / a.loopUs });
         }
         const row = {
           direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host', size,
-          without: median(rows.map((r) => r.a.perMsgUs)), with: median(rows.map((r) => r.b.perMsgUs)), ratio: median(rows.map((r) => r.ratio)),
+          without: median(rows.map((r) => r.a.perMsgUs)), off: median(rows.map((r) => r.o.perMsgUs)), offRatio: median(rows.map((r) => r.offRatio)),
+          with: median(rows.map((r) => r.b.perMsgUs)), ratio: median(rows.map((r) => r.ratio)),
           loopWithout: median(rows.map((r) => r.a.loopUs)), loopWith: median(rows.map((r) => r.b.loopUs)), loopRatio: median(rows.map((r) => r.loopRatio)),
           lagMs: median(rows.map((r) => r.b.lagMs)),
         };
         results.push(row);
-        log(`| ${row.direction} | ${size} B | ${row.without.toFixed(1)} | ${row.with.toFixed(1)} | ${row.ratio.toFixed(2)}× | ${row.loopWithout.toFixed(2)} | ${row.loopWith.toFixed(2)} | ${row.loopRatio.toFixed(2)}× | ${row.lagMs} |`);
+        log(`| ${row.direction} | ${size} B | ${row.without.toFixed(1)} | ${row.off.toFixed(1)} | ${row.offRatio.toFixed(2)}× | ${row.with.toFixed(1)} | ${row.ratio.toFixed(2)}× | ${row.loopWithout.toFixed(2)} | ${row.loopWith.toFixed(2)} | ${row.loopRatio.toFixed(2)}× | ${row.lagMs} |`);
       }
     }
   } finally {
     await plain.close();
+    await off.close();
     await ext.close();
     h.server.close();
     e.server.close();
