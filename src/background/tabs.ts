@@ -167,7 +167,8 @@ export const relayModes = new WeakMap<Port, CaptureMode>();
 
 /** A frame's config: the tab's pause, its site's mode, the extension's size cap. */
 export function configOf(state: TabState, mode: CaptureMode | null | undefined): CaptureConfig {
-  return { receiveOnly: mode === 'receive-only', paused: state.paused || mode === null, maxBytes: settings.maxBytes };
+  // Out of scope (Firefox matches a captured host on every port): no hook and nothing recorded.
+  return { receiveOnly: mode !== 'full', paused: state.paused || mode === null, maxBytes: settings.maxBytes };
 }
 export function pushConfig(ctx: TabCtx): void {
   for (const p of ctx.relays.values()) {

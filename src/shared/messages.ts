@@ -66,7 +66,7 @@ export type RelayToBackground =
   /** Result of a BackgroundToRelay 'post'. */
   | { v: typeof MESSAGES_VERSION; type: 'post-result'; id: string; ok: boolean; error?: string };
 export interface CaptureConfig {
-  /** The frame's site is captured in receive-only mode: a full-mode hook still installed removes itself. */
+  /** The frame's site is captured in receive-only mode, or not at all: a full-mode hook still installed removes itself. */
   receiveOnly: boolean;
   /** Nothing is recorded: the tab is paused, or the frame's origin is not (or no longer) in the capture scope. */
   paused: boolean;
