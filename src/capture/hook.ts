@@ -3,33 +3,30 @@
  * the page keeps seeing the same objects and behaviour wherever the platform allows it.
  *
  * `postMessage` is an own property of each window, and a cross-origin window's `postMessage` is the
- * browser's, so the only place to see a cross-window post is the window object the page posts through.
- * The `contentWindow` (iframe, frame, object), `parent`, `opener`, `MessageEvent.prototype.source` getters
- * and `open()` hand out one Proxy per real window whose `postMessage` reports the call and runs the target's
- * own `postMessage`, as the page would have read it (same function, realm, return value, exceptions,
- * transfer). Identity holds among the hooked paths: the same Proxy every time, and `event.source` maps the
- * real window back to it.
+ * browser's, so the only place to see a post to a cross-origin window is the window object the page posts
+ * through. The `contentWindow` (iframe, frame, object), `parent`, `opener`, `MessageEvent.prototype.source`
+ * getters and `open()` hand out one Proxy per such window whose `postMessage` reports the call and runs the
+ * target's own `postMessage`, as the page would have read it (same function, realm, return value,
+ * exceptions, transfer). Identity holds among the hooked paths: the same Proxy every time, and `event.source`
+ * maps the real window back to it.
  *
  * What holds and why:
- * - Ancestors and openers that are same-origin with this window are never proxied: the page reaches them
- *   through `top`, `frames[i]` and `document.defaultView` as well, which no hook covers, and their origin
- *   cannot change while this document lives. A same-origin document (an iframe's initial about:blank, a
- *   popup) therefore sees its opener and parent exactly as without us, and so does a host reading
- *   `iframe.contentWindow.parent`. Posts to them are recorded as deliveries on the other side.
+ * - Same-origin windows are handed out as they are (see `wrapWindow`): their realm is captured too, and the
+ *   page reaches them through `top`, `frames[i]` and `defaultView` as well. Posts to them are recorded as
+ *   deliveries on the other side. The one exception is a child or popup still on its initial about:blank.
  * - This window's own `postMessage` is not replaced: a frame's posts to itself are recorded as deliveries.
- *   Replacing it would change the window's own property, and a same-origin caller's post would run our
- *   function in the wrong realm.
  * - The traps forward to the real window with the caller's receiver, so inherited lookups
- *   (`Object.create(w).location`) behave as on the window itself. Methods (functions without a
- *   `prototype`) read through a Proxy come back as one stable wrapper each, so that `proxy.close()` calls
- *   the native with the real window as `this`; constructors and the page's own classic functions come
- *   back as they are. A wrapper's result that is a proxied window comes back as its Proxy.
+ *   (`Object.create(w).location`) behave as on the window itself. Methods and accessors (functions without a
+ *   `prototype`) read through a Proxy come back as one stable wrapper each, so that `proxy.close()` calls the
+ *   native with the real window as `this`; constructors and the page's own classic functions come back as
+ *   they are. A wrapper's result that is a proxied window comes back as its Proxy. Errors thrown through a
+ *   Proxy keep the native's stack.
  * - Not coverable (the platform gives no hook): `window.top`, `frames[i]`, `window[i]`, `window[name]`,
- *   `document.defaultView`: they give the real window, so `iframe.contentWindow === frames[0]` is false
- *   where the child is proxied. README lists each such expression; receive-only mode has none of them.
+ *   `document.defaultView` give the real window, so `iframe.contentWindow === frames[0]` is false where the
+ *   child is proxied. README lists each such expression; receive-only mode has none of them.
  */
 import type { WindowRelation } from '../shared/messages.ts';
-import { markNative, installToStringMask } from './native.ts';
+import { clean, markNative, installToStringMask } from './native.ts';
 
 /** Called after each post through a proxied window; `early` is what `snapshot` returned before the call. */
 export type PostSink = (relation: WindowRelation, args: unknown[], error: unknown, target: Window, early: unknown) => void;
@@ -52,15 +49,6 @@ const { get: rGet, set: rSet, has: rHas, deleteProperty: rDelete, getOwnProperty
   ownKeys: rOwnKeys, getPrototypeOf: rGetProto, setPrototypeOf: rSetProto, isExtensible: rIsExtensible,
   preventExtensions: rPreventExtensions } = Reflect;
 const sameValue = Object.is;
-// V8 and recent Gecko: re-capture an error's stack without our frame, as if the native had thrown it.
-const captureStack = (Error as { captureStackTrace?: (o: object, fn?: unknown) => void }).captureStackTrace;
-
-/** The error with its stack taken again from `fn`'s caller: as thrown by the native, without our frames. */
-const clean = (e: unknown, fn: unknown): unknown => {
-  if (captureStack && e !== null && typeof e === 'object') { try { captureStack(e, fn); } catch { /* keep */ } }
-  return e;
-};
-
 /** A transfer list is present: `(msg, origin, transfer)` or `(msg, {transfer})`. */
 const hasTransfer = (args: unknown[]): boolean => {
   const a = args[1];
@@ -80,6 +68,9 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
 
   const sameOrigin = (w: object): boolean => {
     try { return (w as Window).document !== undefined; } catch { return false; }
+  };
+  const initialBlank = (w: object): boolean => {
+    try { return (w as Window).document.URL === 'about:blank'; } catch { return false; }
   };
 
   const unwrap = (x: unknown) => (x !== null && typeof x === 'object' ? realOf.get(x) ?? x : x);
@@ -151,7 +142,9 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
           v = rGet(real, prop, receiver === proxy ? real : receiver); // inherited lookup: as on the window
         } catch (e) { throw clean(e, handler.get); }
         if (receiver !== proxy) return v;
-        if (v === real) return proxy; // .window, .self, .frames
+        // The window itself, read from the Proxy (`.window`, `.self`, `.frames`, and `.top` or `.parent` where they
+        // are the same window): the Proxy, so that the page keeps one object for it on every hooked path.
+        if (v === real) return proxy;
         if (typeof v === 'function') {
           const s = getDesc(shadow, prop);
           if (s && !s.configurable && s.writable === false) return v; // invariant: the very value
@@ -162,13 +155,18 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
       set(_, prop, value, receiver) {
         try { return rSet(real, prop, value, receiver === proxy ? real : receiver); } catch (e) { throw clean(e, handler.set); }
       },
-      has: (_, prop) => rHas(real, prop),
-      deleteProperty: (_, prop) => rDelete(real, prop),
+      has(_, prop) { try { return rHas(real, prop); } catch (e) { throw clean(e, handler.has); } },
+      deleteProperty(_, prop) { try { return rDelete(real, prop); } catch (e) { throw clean(e, handler.deleteProperty); } },
       getOwnPropertyDescriptor(_, prop) {
         let d: PropertyDescriptor | undefined;
         try { d = mirror(prop, rGetDesc(real, prop)); } catch (e) { throw clean(e, handler.getOwnPropertyDescriptor); }
-        // A method reads the same through the descriptor as through `get`.
-        if (d && d.configurable && typeof d.value === 'function') d.value = prop === 'postMessage' ? post : methodOf(d.value);
+        // A method reads the same through the descriptor as through `get`; an accessor's functions, called with
+        // the Proxy as `this`, run on the real window.
+        if (d && d.configurable) {
+          if (typeof d.value === 'function') d.value = prop === 'postMessage' ? post : methodOf(d.value);
+          if (typeof d.get === 'function') d.get = methodOf(d.get) as () => unknown;
+          if (typeof d.set === 'function') d.set = methodOf(d.set) as (v: unknown) => void;
+        }
         return d;
       },
       defineProperty(_, prop, d) {
@@ -188,34 +186,41 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
         }
         return keys;
       },
-      getPrototypeOf: () => rGetProto(real),
-      setPrototypeOf: (_, p) => rSetProto(real, p),
+      getPrototypeOf() { try { return rGetProto(real); } catch (e) { throw clean(e, handler.getPrototypeOf); } },
+      setPrototypeOf(_, p) { try { return rSetProto(real, p); } catch (e) { throw clean(e, handler.setPrototypeOf); } },
       isExtensible() {
-        const e = rIsExtensible(real);
+        let e: boolean;
+        try { e = rIsExtensible(real); } catch (err) { throw clean(err, handler.isExtensible); }
         if (!e) rPreventExtensions(shadow);
         return e;
       },
       preventExtensions() {
-        const ok = rPreventExtensions(real);
+        let ok: boolean;
+        try { ok = rPreventExtensions(real); } catch (e) { throw clean(e, handler.preventExtensions); }
         if (ok) rPreventExtensions(shadow);
         return ok;
       },
     };
-    // (`has`, `deleteProperty` and the prototype traps throw only for cross-origin windows, whose errors
-    // callers rarely read; they forward as they are.)
     proxy = new Proxy(shadow, handler);
     proxyOf.set(real, proxy);
     realOf.set(proxy, real);
     return proxy;
   };
-  /** The window as the page gets it from a hooked path: its one Proxy, or itself. */
-  const wrapWindow = (w: unknown, relation?: WindowRelation): unknown => {
+  /**
+   * The window as the page gets it from a hooked path: its one Proxy, or itself, decided once per window (so that
+   * identity holds however often the page reads it). A cross-origin window gets a Proxy: its posts can be seen
+   * nowhere else. A same-origin window is handed out as it is (its realm is captured too, and the page reaches
+   * it through `top`, `frames[i]`, `defaultView` and its own globals as well), except a child or a popup still
+   * on its initial about:blank, read through `contentWindow` or `open()`: the page keeps that reference while
+   * the frame loads another origin (an embed created by script), and only the Proxy sees the posts made then.
+   */
+  const wrapWindow = (w: unknown, path: 'child' | 'open' | 'parent' | 'opener' | 'source'): unknown => {
     if (w === null || typeof w !== 'object' || w === win || plain.has(w)) return w;
     const known = proxyOf.get(w);
     if (known) return known;
     if (realOf.has(w)) return w;
-    const r = relation ?? relationTo(w);
-    if ((r === 'parent' || r === 'opener') && sameOrigin(w)) { plain.add(w); return w; }
+    if (sameOrigin(w) && !((path === 'child' || path === 'open') && initialBlank(w))) { plain.add(w); return w; }
+    const r = path === 'child' ? 'child' : path === 'parent' ? 'parent' : path === 'opener' ? 'opener' : relationTo(w);
     return proxyFor(w as Window, r);
   };
 
@@ -224,7 +229,13 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
     const desc = getDesc(obj, prop);
     if (!desc?.get || !desc.configurable) return;
     const orig = desc.get;
-    const getter = getDesc({ get [prop]() { return wrap(apply(orig, this, []), this); } }, prop)!.get!;
+    const getter = getDesc({
+      get [prop]() {
+        let v: unknown;
+        try { v = apply(orig, this, []); } catch (e) { throw clean(e, getter); } // (a brand check: not a window)
+        return wrap(v, this);
+      },
+    }, prop)!.get!;
     markNative(getter, undefined, orig);
     defineProp(obj, prop, { ...desc, get: getter });
     patches.push({ obj, prop, desc });
@@ -239,12 +250,12 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
   patchGetter(win.MessageEvent?.prototype, 'source', (s) => {
     if (s === null || typeof s !== 'object' || s === win) return s;
     try { if ((s as Window).window !== s) return s; } catch { return s; } // MessagePort, ServiceWorker
-    return wrapWindow(s);
+    return wrapWindow(s, 'source');
   });
   const openDesc = getDesc(win, 'open');
   if (openDesc && typeof openDesc.value === 'function' && openDesc.configurable) {
     const origOpen = openDesc.value as (...a: unknown[]) => unknown;
-    const { open } = { open(this: unknown, ...args: unknown[]) { return wrapWindow(apply(origOpen, unwrap(this), args), 'other'); } };
+    const { open } = { open(this: unknown, ...args: unknown[]) { return wrapWindow(apply(origOpen, unwrap(this), args), 'open'); } };
     markNative(open, undefined, origOpen);
     defineProp(win, 'open', { ...openDesc, value: open });
     patches.push({ obj: win, prop: 'open', desc: openDesc });

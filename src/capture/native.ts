@@ -4,6 +4,14 @@
  * itself like the original.
  */
 const masks = new WeakMap<object, string>();
+// V8 and recent Gecko: re-capture an error's stack without our frames, as if the native had thrown it.
+const captureStack = (Error as { captureStackTrace?: (o: object, fn?: unknown) => void }).captureStackTrace;
+
+/** The error with its stack taken again from `fn`'s caller: as thrown by the native, without our frames. */
+export function clean(e: unknown, fn: unknown): unknown {
+  if (captureStack && e !== null && typeof e === 'object') { try { captureStack(e, fn); } catch { /* keep */ } }
+  return e;
+}
 let origToString: (this: unknown) => string = Function.prototype.toString;
 
 /** Register `fn` as looking like `like` (a native it replaces), or like a native named `name`. */
@@ -20,12 +28,14 @@ export function installToStringMask(win: typeof globalThis, patches: Array<{ obj
   const desc = Object.getOwnPropertyDescriptor(proto, 'toString');
   if (!desc || typeof desc.value !== 'function' || !desc.configurable) return;
   origToString = desc.value;
-  const masked = new Proxy(desc.value as (...a: unknown[]) => string, {
+  const handler: ProxyHandler<(...a: unknown[]) => string> = {
     apply(target, self, args) {
       const text = self !== null && (typeof self === 'function' || typeof self === 'object') ? masks.get(self as object) : undefined;
-      return text !== undefined ? text : Reflect.apply(target, self, args);
+      if (text !== undefined) return text;
+      try { return Reflect.apply(target, self, args); } catch (e) { throw clean(e, handler.apply); }
     },
-  });
+  };
+  const masked = new Proxy(desc.value as (...a: unknown[]) => string, handler);
   masks.set(masked, Reflect.apply(origToString, desc.value, []));
   Object.defineProperty(proto, 'toString', { ...desc, value: masked });
   patches.push({ obj: proto, prop: 'toString', desc });
