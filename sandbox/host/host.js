@@ -52,7 +52,9 @@ function embedUrl() {
   if (embedFaults.length) q.set('faults', embedFaults.join(','));
   for (const k of ['flood', 'floodSeconds', 'latency', 'failWidget', 'authDelayMs']) if (params.get(k)) q.set(k, /** @type {string} */ (params.get(k)));
   if (script) q.set('script', 'full');
-  if (hostFaults.includes('action-before-ready') && !q.has('authDelayMs')) q.set('authDelayMs', '1500');
+  // The embed's ready comes this long after it starts, so that the iframe's load event (when the host posts)
+  // comes first even on a busy machine.
+  if (hostFaults.includes('action-before-ready') && !q.has('authDelayMs')) q.set('authDelayMs', '4000');
   return `${TENANT}${path}?${q}`;
 }
 
