@@ -17,17 +17,29 @@ function captureScripts(): Plugin {
     async generateBundle() {
       for (const { entry, file } of Object.values(CAPTURE_SCRIPTS)) {
         const result = await build({
-          configFile: false, logLevel: 'warn', publicDir: false,
+          configFile: false,
+          logLevel: 'warn',
+          publicDir: false,
           build: {
-            write: false, target: 'es2022', minify: false, sourcemap: false, emptyOutDir: false,
+            write: false,
+            target: 'es2022',
+            minify: false,
+            sourcemap: false,
+            emptyOutDir: false,
             rolldownOptions: { input: entry, output: { format: 'iife', codeSplitting: false } },
           },
         });
         const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : []));
         const chunk = outputs.find((o) => o.type === 'chunk' && o.isEntry);
-        if (!chunk || chunk.type !== 'chunk') throw new Error(`capture script ${entry}: no output`);
-        if (outputs.length !== 1) throw new Error(`capture script ${entry}: ${outputs.length} output files instead of one`);
-        if (/^\s*(import|export)\b|\bimport\s*\(/m.test(chunk.code)) throw new Error(`capture script ${entry}: the output still imports or exports`);
+        if (!chunk || chunk.type !== 'chunk') {
+          throw new Error(`capture script ${entry}: no output`);
+        }
+        if (outputs.length !== 1) {
+          throw new Error(`capture script ${entry}: ${outputs.length} output files instead of one`);
+        }
+        if (/^\s*(import|export)\b|\bimport\s*\(/m.test(chunk.code)) {
+          throw new Error(`capture script ${entry}: the output still imports or exports`);
+        }
         this.emitFile({ type: 'asset', fileName: file, source: chunk.code });
       }
     },
@@ -38,11 +50,7 @@ function captureScripts(): Plugin {
 export default defineConfig(({ mode }) => {
   const browser: Browser = mode === 'firefox' ? 'firefox' : 'chrome';
   return {
-    plugins: [
-      solid(),
-      crx({ manifest: browserManifest(browser), browser }),
-      captureScripts(),
-    ],
+    plugins: [solid(), crx({ manifest: browserManifest(browser), browser }), captureScripts()],
     build: {
       outDir: `dist/${browser}`,
       emptyOutDir: true,

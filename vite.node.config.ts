@@ -11,7 +11,12 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rolldownOptions: {
-      input: { cli: 'src/cli/main.ts', protocol: 'src/protocol/index.ts', chromium: 'src/shared/chromium.ts', 'devtools-panel': 'src/shared/devtools-panel.ts' },
+      input: {
+        cli: 'src/cli/main.ts',
+        protocol: 'src/protocol/index.ts',
+        chromium: 'src/shared/chromium.ts',
+        'devtools-panel': 'src/shared/devtools-panel.ts',
+      },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },

@@ -9,7 +9,11 @@ if (typeof (Map as unknown as { groupBy?: unknown }).groupBy !== 'function') {
     for (const item of items) {
       const k = key(item, i++);
       const list = out.get(k);
-      if (list) list.push(item); else out.set(k, [item]);
+      if (list) {
+        list.push(item);
+      } else {
+        out.set(k, [item]);
+      }
     }
     return out;
   };

@@ -10,7 +10,15 @@ const { default: examples } = await import('../test/fixtures/valid-payloads.json
 
 function record(type, payload, i, extra = {}) {
   const isEvent = type.startsWith('svc:event:');
-  const data = { source: 'svc-embed', direction: isEvent ? 'event' : 'action', type, payload, timestamp: 1795000000000 + i, ...(isEvent ? { surface: 'dashboard' } : {}), ...extra };
+  const data = {
+    source: 'svc-embed',
+    direction: isEvent ? 'event' : 'action',
+    type,
+    payload,
+    timestamp: 1795000000000 + i,
+    ...(isEvent ? { surface: 'dashboard' } : {}),
+    ...extra,
+  };
   return isEvent
     ? { seq: i, time: data.timestamp, kind: 'receive', frameUrl: `${HOST}/`, origin: TENANT, data }
     : { seq: i, time: data.timestamp, kind: 'post', frameUrl: `${HOST}/`, origin: HOST, targetOrigin: TENANT, data };
@@ -18,21 +26,38 @@ function record(type, payload, i, extra = {}) {
 
 export function buildCorpus(n = 30_000) {
   const types = [...EVENTS, ...ACTIONS].map((m) => m.type);
-  const valid = [], invalid = [], foreign = [];
+  const valid = [],
+    invalid = [],
+    foreign = [];
   for (let i = 0; i < n; i++) {
     const type = types[i % types.length];
     // Fresh objects with varied strings, as real traffic has.
     const payload = JSON.parse(JSON.stringify(examples[type]));
-    if (typeof payload.path === 'string') payload.path += `/${i % 97}`;
+    if (typeof payload.path === 'string') {
+      payload.path += `/${i % 97}`;
+    }
     valid.push(record(type, payload, i));
     const bad = JSON.parse(JSON.stringify(examples[type]));
     const k = Object.keys(bad)[0];
-    if (k) bad[k] = i % 2 ? 12345 : null; else bad.unexpected = true;
+    if (k) {
+      bad[k] = i % 2 ? 12345 : null;
+    } else {
+      bad.unexpected = true;
+    }
     invalid.push(record(type, bad, i, i % 3 === 0 ? { surface: 'nowhere' } : {}));
-    foreign.push({ seq: i, time: 0, kind: 'receive', frameUrl: `${HOST}/`, origin: HOST, data: i % 2 ? { source: 'react-devtools-bridge', payload: { event: 'x', i } } : `wappalyzer:${i}` });
+    foreign.push({
+      seq: i,
+      time: 0,
+      kind: 'receive',
+      frameUrl: `${HOST}/`,
+      origin: HOST,
+      data: i % 2 ? { source: 'react-devtools-bridge', payload: { event: 'x', i } } : `wappalyzer:${i}`,
+    });
   }
   const mixed = [];
-  for (let i = 0; i < n; i++) mixed.push(i % 3 === 0 ? valid[i] : i % 3 === 1 ? invalid[i] : foreign[i]);
+  for (let i = 0; i < n; i++) {
+    mixed.push(i % 3 === 0 ? valid[i] : i % 3 === 1 ? invalid[i] : foreign[i]);
+  }
   return { valid, invalid, foreign, mixed };
 }
 
@@ -52,26 +77,54 @@ export async function benchClassify({ n = 30_000, rounds = 15, log = console.log
   const validate = ajv.compile(toJsonSchema());
   const corpus = buildCorpus(n);
   let sink = 0;
-  const ours = (records) => { for (const r of records) sink += classify(r, { tenantOrigin: TENANT }).issues.length; };
-  const theirs = (records) => { for (const r of records) sink += validate(r.data) ? 0 : 1; };
+  const ours = (records) => {
+    for (const r of records) {
+      sink += classify(r, { tenantOrigin: TENANT }).issues.length;
+    }
+  };
+  const theirs = (records) => {
+    for (const r of records) {
+      sink += validate(r.data) ? 0 : 1;
+    }
+  };
   // Warm up both (JIT) before measuring; then alternate them round by round.
-  for (let i = 0; i < 3; i++) { ours(corpus.mixed); theirs(corpus.mixed); }
+  for (let i = 0; i < 3; i++) {
+    ours(corpus.mixed);
+    theirs(corpus.mixed);
+  }
   const rows = [];
   for (const name of ['valid', 'mixed', 'invalid', 'foreign']) {
     const records = corpus[name];
-    let a = [], b = [];
-    for (let i = 0; i < 3; i++) { a.push(time(ours, records, rounds)); b.push(time(theirs, records, rounds)); }
-    const oursMs = Math.min(...a), ajvMs = Math.min(...b);
-    rows.push({ corpus: name, messages: records.length, oursPerSec: records.length / oursMs * 1000, ajvPerSec: records.length / ajvMs * 1000, ratio: ajvMs / oursMs });
+    let a = [],
+      b = [];
+    for (let i = 0; i < 3; i++) {
+      a.push(time(ours, records, rounds));
+      b.push(time(theirs, records, rounds));
+    }
+    const oursMs = Math.min(...a),
+      ajvMs = Math.min(...b);
+    rows.push({
+      corpus: name,
+      messages: records.length,
+      oursPerSec: (records.length / oursMs) * 1000,
+      ajvPerSec: (records.length / ajvMs) * 1000,
+      ratio: ajvMs / oursMs,
+    });
   }
   log('classify() vs Ajv (structural check, JSON Schema 2020-12 from the catalog), messages per second:');
   log('  corpus    messages   classify/s    ajv/s        classify speed ÷ ajv speed');
   for (const r of rows) {
-    log(`  ${r.corpus.padEnd(8)}  ${String(r.messages).padEnd(9)}  ${fmt(r.oursPerSec).padEnd(12)}  ${fmt(r.ajvPerSec).padEnd(12)} ${r.ratio.toFixed(2)}×`);
+    log(
+      `  ${r.corpus.padEnd(8)}  ${String(r.messages).padEnd(9)}  ${fmt(r.oursPerSec).padEnd(12)}  ${fmt(r.ajvPerSec).padEnd(12)} ${r.ratio.toFixed(2)}×`,
+    );
   }
-  if (sink === -1) log('');
+  if (sink === -1) {
+    log('');
+  }
   return rows;
 }
 const fmt = (n) => `${(n / 1e6).toFixed(2)} M`;
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchClassify();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchClassify();
+}

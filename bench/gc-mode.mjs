@@ -25,17 +25,33 @@ if (!Number.isInteger(launches) || launches < 1 || !MODES.includes(mode)) {
   console.error(`usage: node bench/gc-mode.mjs [launches ≥ 1] [${MODES.join('|')}]`);
   process.exit(2);
 }
-if (!existsSync(join(EXT, 'manifest.json'))) { console.error(`${EXT} has no build: run npm run build first`); process.exit(2); }
+if (!existsSync(join(EXT, 'manifest.json'))) {
+  console.error(`${EXT} has no build: run npm run build first`);
+  process.exit(2);
+}
 
 for (let n = 0; n < launches; n++) {
   const dir = mkdtempSync(join(tmpdir(), 'ei-gc-mode-'));
   const browser = await puppeteer.launch({
-    executablePath: chromiumPath(), headless: true, userDataDir: dir, ignoreDefaultArgs: ['--disable-extensions'],
-    args: [...CHROMIUM_FLAGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`, ...(mode === 'devtools' ? ['--auto-open-devtools-for-tabs'] : [])],
+    executablePath: chromiumPath(),
+    headless: true,
+    userDataDir: dir,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      ...CHROMIUM_FLAGS,
+      `--disable-extensions-except=${EXT}`,
+      `--load-extension=${EXT}`,
+      ...(mode === 'devtools' ? ['--auto-open-devtools-for-tabs'] : []),
+    ],
   });
   try {
-    const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
-    if (mode === 'settled') await (await sw.worker()).evaluate(() => 1);
+    const sw = await browser.waitForTarget(
+      (t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'),
+      { timeout: 15_000 },
+    );
+    if (mode === 'settled') {
+      await (await sw.worker()).evaluate(() => 1);
+    }
     let page, frame;
     if (mode === 'devtools') {
       ({ page, frame } = await openRealDevtoolsPanel(browser, async () => {
@@ -43,27 +59,40 @@ for (let n = 0; n < launches; n++) {
         await p.goto('data:text/html,<title>inspected</title>inspected page');
         return p;
       }));
-      if (!frame) throw new Error('the Embed panel did not open in DevTools');
-    }
-    else {
+      if (!frame) {
+        throw new Error('the Embed panel did not open in DevTools');
+      }
+    } else {
       page = await browser.newPage();
-      await page.goto(mode === 'blank' ? 'about:blank' : `chrome-extension://${new URL(sw.url()).host}/src/panel/index.html`);
+      await page.goto(
+        mode === 'blank' ? 'about:blank' : `chrome-extension://${new URL(sw.url()).host}/src/panel/index.html`,
+      );
       frame = page.mainFrame();
     }
     const path = join(dir, 'trace.json');
     await page.tracing.start({ path, categories: ['v8'] });
     await frame.evaluate(async () => {
       const keep = [];
-      for (let i = 0; i < 2_500_000; i++) keep.push({ a: i, b: `x${i}`, c: [i] });
+      for (let i = 0; i < 2_500_000; i++) {
+        keep.push({ a: i, b: `x${i}`, c: [i] });
+      }
       await new Promise((r) => setTimeout(r, 500));
       return keep.length;
     });
     await page.tracing.stop();
     const counts = {};
     for (const e of JSON.parse(readFileSync(path, 'utf8')).traceEvents) {
-      if (e.name === 'V8.GCFinalizeMC' || e.name === 'V8.GCFinalizeMCReduceMemory') counts[e.name] = (counts[e.name] ?? 0) + 1;
+      if (e.name === 'V8.GCFinalizeMC' || e.name === 'V8.GCFinalizeMCReduceMemory') {
+        counts[e.name] = (counts[e.name] ?? 0) + 1;
+      }
     }
-    console.log(`launch ${n + 1}, ${mode}: ${Object.entries(counts).map(([k, v]) => `${k.slice(3)} ×${v}`).join(', ') || 'no major GC'}`);
+    console.log(
+      `launch ${n + 1}, ${mode}: ${
+        Object.entries(counts)
+          .map(([k, v]) => `${k.slice(3)} ×${v}`)
+          .join(', ') || 'no major GC'
+      }`,
+    );
   } finally {
     await browser.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });

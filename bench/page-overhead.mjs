@@ -86,10 +86,21 @@ export function serve(host, body) {
     const pages = {};
     const server = createServer((req, res) => {
       const b = pages.body;
-      if (!req.url.startsWith('/embed') && !req.url.startsWith('/?') && req.url !== '/') { res.writeHead(404).end(); return; }
+      if (!req.url.startsWith('/embed') && !req.url.startsWith('/?') && req.url !== '/') {
+        res.writeHead(404).end();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).end(b);
     });
-    server.listen(0, host, () => resolve({ server, origin: `http://${host}:${server.address().port}`, set: (b) => { pages.body = b; } }));
+    server.listen(0, host, () =>
+      resolve({
+        server,
+        origin: `http://${host}:${server.address().port}`,
+        set: (b) => {
+          pages.body = b;
+        },
+      }),
+    );
   });
 }
 
@@ -100,31 +111,55 @@ export function serve(host, body) {
 export async function launch(withExtension, capture = null) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
   const browser = await puppeteer.launch({
-    executablePath: chromiumPath(), headless: true, userDataDir,
+    executablePath: chromiumPath(),
+    headless: true,
+    userDataDir,
     ignoreDefaultArgs: withExtension ? ['--disable-extensions'] : undefined,
     args: [...FLAGS, ...(withExtension ? [`--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`] : [])],
   });
   // The worker is stopped when idle: look it up again each time (the lookup wakes it up when needed).
-  const worker = withExtension ? async () => {
-    const t = await browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().startsWith('chrome-extension://'), { timeout: 15000 });
-    return t.worker();
-  } : null;
+  const worker = withExtension
+    ? async () => {
+        const t = await browser.waitForTarget(
+          (x) => x.type() === 'service_worker' && x.url().startsWith('chrome-extension://'),
+          { timeout: 15000 },
+        );
+        return t.worker();
+      }
+    : null;
   if (worker) {
     const w = await worker();
-    if (capture) await w.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
+    if (capture) {
+      await w.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
+    }
   }
   const captures = !!worker && !!capture && (capture.sites === 'all' || capture.sites.length > 0);
-  return { browser, worker, captures, close: async () => { await browser.close(); rmSync(userDataDir, { recursive: true, force: true }); } };
+  return {
+    browser,
+    worker,
+    captures,
+    close: async () => {
+      await browser.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function once(b, url, dir, n, size, log = console.log) {
   const page = await b.browser.newPage();
   await page.goto(url, { waitUntil: 'load' });
-  let tabId = null, base = 0;
+  let tabId = null,
+    base = 0;
   if (b.captures) {
-    tabId = await (await b.worker()).evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, page.url());
+    tabId = await (await b.worker()).evaluate(
+      async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
+      page.url(),
+    );
     await new Promise((r) => setTimeout(r, 200));
     base = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
   }
@@ -137,19 +172,32 @@ async function once(b, url, dir, n, size, log = console.log) {
     let c = 0;
     for (;;) {
       c = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
-      if (c >= target || Date.now() > give_up) break;
+      if (c >= target || Date.now() > give_up) {
+        break;
+      }
       await new Promise((res) => setTimeout(res, 5));
     }
     out.lagMs = c >= target ? Date.now() - Math.round(r.last) : NaN;
-    if (c < target) log(`  (capture incomplete: ${c - base} of ${2 * n} records after 60 s)`);
+    if (c < target) {
+      log(`  (capture incomplete: ${c - base} of ${2 * n} records after 60 s)`);
+    }
   }
   await page.close();
   return out;
 }
 
 /** Run the benchmark; prints a table and returns the figures. */
-export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10_000], dirs = ['h2e', 'e2h'], fresh = true, log = console.log } = {}) {
-  if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome missing: run npm run build');
+export async function benchPageOverhead({
+  n = 20_000,
+  reps = 3,
+  sizes = [200, 10_000],
+  dirs = ['h2e', 'e2h'],
+  fresh = true,
+  log = console.log,
+} = {}) {
+  if (!existsSync(join(EXT, 'manifest.json'))) {
+    throw new Error('dist/chrome missing: run npm run build');
+  }
   const h = await serve('127.0.0.1');
   const e = await serve('localhost');
   h.set(HOST(e.origin, fresh));
@@ -161,28 +209,49 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
   const ext = await launch(true, { sites: [h.origin, e.origin], mode: 'full' });
   const results = [];
   try {
-    log(`${n} messages per burst, ${reps} alternated runs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`);
-    log('| direction | size | µs/msg without | out of scope | ratio | full mode | ratio | sender loop µs without | full | loop ratio | capture lag ms |');
+    log(
+      `${n} messages per burst, ${reps} alternated runs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`,
+    );
+    log(
+      '| direction | size | µs/msg without | out of scope | ratio | full mode | ratio | sender loop µs without | full | loop ratio | capture lag ms |',
+    );
     log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const dir of dirs) {
       for (const size of sizes) {
         const rows = [];
-        for (const b of [plain, off, ext]) await once(b, h.origin + '/', dir, 500, size); // warm-up
+        for (const b of [plain, off, ext]) {
+          await once(b, h.origin + '/', dir, 500, size); // warm-up
+        }
         for (let i = 0; i < reps; i++) {
           const a = await once(plain, h.origin + '/', dir, n, size);
           const o = await once(off, h.origin + '/', dir, n, size);
           const b = await once(ext, h.origin + '/', dir, n, size);
-          rows.push({ a, o, b, offRatio: o.perMsgUs / a.perMsgUs, ratio: b.perMsgUs / a.perMsgUs, loopRatio: b.loopUs / a.loopUs });
+          rows.push({
+            a,
+            o,
+            b,
+            offRatio: o.perMsgUs / a.perMsgUs,
+            ratio: b.perMsgUs / a.perMsgUs,
+            loopRatio: b.loopUs / a.loopUs,
+          });
         }
         const row = {
-          direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host', size,
-          without: median(rows.map((r) => r.a.perMsgUs)), off: median(rows.map((r) => r.o.perMsgUs)), offRatio: median(rows.map((r) => r.offRatio)),
-          with: median(rows.map((r) => r.b.perMsgUs)), ratio: median(rows.map((r) => r.ratio)),
-          loopWithout: median(rows.map((r) => r.a.loopUs)), loopWith: median(rows.map((r) => r.b.loopUs)), loopRatio: median(rows.map((r) => r.loopRatio)),
+          direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host',
+          size,
+          without: median(rows.map((r) => r.a.perMsgUs)),
+          off: median(rows.map((r) => r.o.perMsgUs)),
+          offRatio: median(rows.map((r) => r.offRatio)),
+          with: median(rows.map((r) => r.b.perMsgUs)),
+          ratio: median(rows.map((r) => r.ratio)),
+          loopWithout: median(rows.map((r) => r.a.loopUs)),
+          loopWith: median(rows.map((r) => r.b.loopUs)),
+          loopRatio: median(rows.map((r) => r.loopRatio)),
           lagMs: median(rows.map((r) => r.b.lagMs)),
         };
         results.push(row);
-        log(`| ${row.direction} | ${size} B | ${row.without.toFixed(1)} | ${row.off.toFixed(1)} | ${row.offRatio.toFixed(2)}× | ${row.with.toFixed(1)} | ${row.ratio.toFixed(2)}× | ${row.loopWithout.toFixed(2)} | ${row.loopWith.toFixed(2)} | ${row.loopRatio.toFixed(2)}× | ${row.lagMs} |`);
+        log(
+          `| ${row.direction} | ${size} B | ${row.without.toFixed(1)} | ${row.off.toFixed(1)} | ${row.offRatio.toFixed(2)}× | ${row.with.toFixed(1)} | ${row.ratio.toFixed(2)}× | ${row.loopWithout.toFixed(2)} | ${row.loopWith.toFixed(2)} | ${row.loopRatio.toFixed(2)}× | ${row.lagMs} |`,
+        );
       }
     }
   } finally {
@@ -196,13 +265,31 @@ export async function benchPageOverhead({ n = 20_000, reps = 3, sizes = [200, 10
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? Number(process.argv[i + 1]) : d; };
-  const list = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? String(process.argv[i + 1] ?? '').split(',') : d; };
+  const arg = (k, d) => {
+    const i = process.argv.indexOf(k);
+    return i > 0 ? Number(process.argv[i + 1]) : d;
+  };
+  const list = (k, d) => {
+    const i = process.argv.indexOf(k);
+    return i > 0 ? String(process.argv[i + 1] ?? '').split(',') : d;
+  };
   const sizes = list('--sizes', ['200', '10000']).map(Number);
   const dirs = list('--dirs', ['h2e', 'e2h']);
-  const bad = !sizes.length || sizes.some((x) => !Number.isInteger(x) || x < 100) ? '--sizes takes envelope sizes in bytes, e.g. 200,10000 (at least 100)'
-    : dirs.some((x) => x !== 'h2e' && x !== 'e2h') ? '--dirs takes h2e (host to iframe) and/or e2h (iframe to host), comma-separated'
-      : null;
-  if (bad) { console.error(`page-overhead: ${bad}`); process.exit(2); }
-  await benchPageOverhead({ n: arg('--n', 20_000), reps: arg('--reps', 3), fresh: !process.argv.includes('--reuse'), sizes, dirs });
+  const bad =
+    !sizes.length || sizes.some((x) => !Number.isInteger(x) || x < 100)
+      ? '--sizes takes envelope sizes in bytes, e.g. 200,10000 (at least 100)'
+      : dirs.some((x) => x !== 'h2e' && x !== 'e2h')
+        ? '--dirs takes h2e (host to iframe) and/or e2h (iframe to host), comma-separated'
+        : null;
+  if (bad) {
+    console.error(`page-overhead: ${bad}`);
+    process.exit(2);
+  }
+  await benchPageOverhead({
+    n: arg('--n', 20_000),
+    reps: arg('--reps', 3),
+    fresh: !process.argv.includes('--reuse'),
+    sizes,
+    dirs,
+  });
 }

@@ -10,8 +10,13 @@ const suites = [
 const only = process.argv.slice(2);
 let failed = false;
 for (const [title, file, fn] of suites) {
-  if (only.length && !only.some((o) => file.includes(o))) continue;
-  if (!existsSync(new URL(file, import.meta.url))) { console.log(`\n## ${title}: not present`); continue; }
+  if (only.length && !only.some((o) => file.includes(o))) {
+    continue;
+  }
+  if (!existsSync(new URL(file, import.meta.url))) {
+    console.log(`\n## ${title}: not present`);
+    continue;
+  }
   await settle();
   console.log(`\n## ${title}`);
   try {
@@ -34,13 +39,19 @@ async function settle() {
     try {
       const [, ...t] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
       return { idle: t[3] + (t[4] || 0), total: t.reduce((a, b) => a + b, 0) };
-    } catch { return null; }
+    } catch {
+      return null;
+    }
   };
   for (let i = 0; i < 33; i++) {
     const a = sample();
-    if (!a) return;
+    if (!a) {
+      return;
+    }
     await new Promise((r) => setTimeout(r, 300));
     const b = sample();
-    if ((b.idle - a.idle) / Math.max(1, b.total - a.total) > 0.8) return;
+    if ((b.idle - a.idle) / Math.max(1, b.total - a.total) > 0.8) {
+      return;
+    }
   }
 }

@@ -40,7 +40,14 @@ export interface Sandbox {
 export interface SandboxData {
   embedTenant?: string | null;
   deployments: { id: number; name: string }[];
-  users: { id: number; email: string; firstName?: string | null; picture?: string | null; role: 'admin' | 'member'; permissions?: string[] }[];
+  users: {
+    id: number;
+    email: string;
+    firstName?: string | null;
+    picture?: string | null;
+    role: 'admin' | 'member';
+    permissions?: string[];
+  }[];
   tokens: Record<string, number>;
   sessions: Record<string, { mode: 'signed' | 'private'; token: string; deploymentId: number; expired?: boolean }>;
   datasets: Record<string, Record<string, unknown>[]>;

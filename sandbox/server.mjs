@@ -42,7 +42,9 @@ function listen(server, port) {
 /** @param {import('node:http').Server} server @returns {Promise<void>} */
 function shut(server) {
   return new Promise((ok) => {
-    if (!server.listening) return ok();
+    if (!server.listening) {
+      return ok();
+    }
     server.close(() => ok());
     server.closeAllConnections();
   });
@@ -106,20 +108,31 @@ export function parseArgs(argv) {
     const [flag, inline] = argv[i].startsWith('--') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
     const value = () => {
       const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+      if (v === undefined || v === '') {
+        throw new Error(`${flag} needs a value`);
+      }
       return v;
     };
     const port = () => {
       const v = value();
-      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error(`${flag} must be a port number 0-65535, got "${v}"`);
+      if (!/^\d+$/.test(v) || Number(v) > 65535) {
+        throw new Error(`${flag} must be a port number 0-65535, got "${v}"`);
+      }
       return Number(v);
     };
-    if (flag === '--help' || flag === '-h') opts.help = true;
-    else if (flag === '--host-port') opts.hostPort = port();
-    else if (flag === '--tenant-port') opts.tenantPort = port();
-    else if (flag === '--data') opts.data = value();
-    else if (flag === '--quiet') opts.quiet = true;
-    else throw new Error(`unknown flag ${argv[i]} (try --help)`);
+    if (flag === '--help' || flag === '-h') {
+      opts.help = true;
+    } else if (flag === '--host-port') {
+      opts.hostPort = port();
+    } else if (flag === '--tenant-port') {
+      opts.tenantPort = port();
+    } else if (flag === '--data') {
+      opts.data = value();
+    } else if (flag === '--quiet') {
+      opts.quiet = true;
+    } else {
+      throw new Error(`unknown flag ${argv[i]} (try --help)`);
+    }
   }
   return opts;
 }
@@ -141,7 +154,10 @@ async function main() {
     sandbox = await startSandbox({ ...opts, log: (line) => process.stdout.write(`${line}\n`) });
   } catch (err) {
     const e = /** @type {NodeJS.ErrnoException} */ (err);
-    const why = e.code === 'EADDRINUSE' ? `port already in use (${e.message}); choose others with --host-port/--tenant-port, 0 picks free ones` : e.message;
+    const why =
+      e.code === 'EADDRINUSE'
+        ? `port already in use (${e.message}); choose others with --host-port/--tenant-port, 0 picks free ones`
+        : e.message;
     process.stderr.write(`sandbox: cannot start: ${why}\n`);
     process.exit(1);
   }
@@ -161,9 +177,13 @@ async function main() {
   );
   let stopping = false;
   const stop = (/** @type {string} */ signal) => {
-    if (stopping) return;
+    if (stopping) {
+      return;
+    }
     stopping = true;
-    if (!opts.quiet) process.stdout.write(`sandbox: ${signal}, stopping\n`);
+    if (!opts.quiet) {
+      process.stdout.write(`sandbox: ${signal}, stopping\n`);
+    }
     sandbox.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
@@ -171,5 +191,8 @@ async function main() {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main();
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 }

@@ -20,7 +20,9 @@ const ALL = ['chrome', 'firefox', 'node'];
 const wanted = args.filter((a) => !a.startsWith('-'));
 const bad = wanted.filter((t) => !ALL.includes(t));
 if (unknown.length || bad.length) {
-  console.error(`build: unknown ${[...unknown, ...bad].join(' ')}; usage: node scripts/build.mjs [chrome] [firefox] [node] [--verbose]`);
+  console.error(
+    `build: unknown ${[...unknown, ...bad].join(' ')}; usage: node scripts/build.mjs [chrome] [firefox] [node] [--verbose]`,
+  );
   process.exit(2);
 }
 const targets = wanted.length ? ALL.filter((t) => wanted.includes(t)) : ALL;
@@ -28,7 +30,9 @@ const targets = wanted.length ? ALL.filter((t) => wanted.includes(t)) : ALL;
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 // Chrome and Firefox take 1 to 4 dot-separated integers (no pre-release tag) as an extension's version.
 if (!/^\d+(\.\d+){0,3}$/.test(version)) {
-  console.error(`build: package.json version "${version}" is not a valid extension version (1 to 4 dot-separated integers)`);
+  console.error(
+    `build: package.json version "${version}" is not a valid extension version (1 to 4 dot-separated integers)`,
+  );
   process.exit(2);
 }
 
@@ -37,24 +41,41 @@ const vite = join(root, 'node_modules/vite/bin/vite.js');
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 const BUILDS = {
   chrome: { out: 'dist/chrome', steps: [[vite, 'build', '--mode', 'chrome']], manifest: 'dist/chrome/manifest.json' },
-  firefox: { out: 'dist/firefox', steps: [[vite, 'build', '--mode', 'firefox']], manifest: 'dist/firefox/manifest.json' },
-  node: { out: 'dist/node', steps: [[vite, 'build', '-c', 'vite.node.config.ts'], [tsc, '-p', 'tsconfig.lib.json']] },
+  firefox: {
+    out: 'dist/firefox',
+    steps: [[vite, 'build', '--mode', 'firefox']],
+    manifest: 'dist/firefox/manifest.json',
+  },
+  node: {
+    out: 'dist/node',
+    steps: [
+      [vite, 'build', '-c', 'vite.node.config.ts'],
+      [tsc, '-p', 'tsconfig.lib.json'],
+    ],
+  },
 };
 
-const run = (name, argv, log) => new Promise((resolve) => {
-  const child = spawn(node, argv, {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-    env: verbose && process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : { ...process.env, NO_COLOR: '1' },
+const run = (name, argv, log) =>
+  new Promise((resolve) => {
+    const child = spawn(node, argv, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: verbose && process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : { ...process.env, NO_COLOR: '1' },
+    });
+    const take = (chunk) => {
+      log.push(chunk.toString());
+      if (verbose) {
+        process.stdout.write(chunk);
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (err) => {
+      log.push(`${err.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
-  const take = (chunk) => {
-    log.push(chunk.toString());
-    if (verbose) process.stdout.write(chunk);
-  };
-  child.stdout.on('data', take);
-  child.stderr.on('data', take);
-  child.on('error', (err) => { log.push(`${err.message}\n`); resolve(1); });
-  child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-});
 
 async function build(name) {
   const { out, steps, manifest } = BUILDS[name];
@@ -63,7 +84,9 @@ async function build(name) {
   for (const argv of steps) {
     log.push(`$ ${argv.map((a) => a.replace(root, '')).join(' ')}\n`);
     const code = await run(name, argv, log);
-    if (code !== 0) return { name, ok: false, log: log.join(''), seconds: (performance.now() - started) / 1000 };
+    if (code !== 0) {
+      return { name, ok: false, log: log.join(''), seconds: (performance.now() - started) / 1000 };
+    }
   }
   if (manifest) {
     const path = join(root, manifest);
@@ -83,17 +106,24 @@ const results = [];
 for (const name of targets) {
   const r = await build(name);
   results.push(r);
-  if (!r.ok) break;
+  if (!r.ok) {
+    break;
+  }
   const last = name === targets.at(-1) ? `; version ${version}, whole log in dist/build.log` : '';
   console.log(`build: ${name.padEnd(7)} -> ${r.out} in ${r.seconds.toFixed(1)} s${last}`);
 }
 
 mkdirSync(join(root, 'dist'), { recursive: true });
 const logPath = join(root, 'dist/build.log');
-writeFileSync(logPath, results.map((r) => `==== ${r.name} (${r.ok ? 'ok' : 'FAILED'}, ${r.seconds.toFixed(1)} s)\n${r.log}`).join('\n'));
+writeFileSync(
+  logPath,
+  results.map((r) => `==== ${r.name} (${r.ok ? 'ok' : 'FAILED'}, ${r.seconds.toFixed(1)} s)\n${r.log}`).join('\n'),
+);
 const failed = results.find((r) => !r.ok);
 if (failed) {
-  if (!verbose) process.stderr.write(failed.log);
+  if (!verbose) {
+    process.stderr.write(failed.log);
+  }
   console.error(`build: ${failed.name} FAILED after ${failed.seconds.toFixed(1)} s (whole log: dist/build.log)`);
   process.exit(1);
 }

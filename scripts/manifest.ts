@@ -28,4 +28,3 @@ export function browserManifest(browser: Browser) {
   }
   return manifest as any;
 }
-

@@ -14,17 +14,24 @@ const { chromiumPath: chromium, CHROMIUM_FLAGS } = await import('../dist/node/ch
 const FLAGS = [...CHROMIUM_FLAGS, '--hide-scrollbars'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-
-if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome is missing: run npm run build first');
+if (!existsSync(join(EXT, 'manifest.json'))) {
+  throw new Error('dist/chrome is missing: run npm run build first');
+}
 mkdirSync(OUT, { recursive: true });
 const sandbox = await startSandbox({ hostPort: 0, tenantPort: 0 });
 const userDataDir = mkdtempSync(join(tmpdir(), 'ei-shots-'));
 const browser = await puppeteer.launch({
-  executablePath: chromium(), headless: true, userDataDir, ignoreDefaultArgs: ['--disable-extensions'],
+  executablePath: chromium(),
+  headless: true,
+  userDataDir,
+  ignoreDefaultArgs: ['--disable-extensions'],
   args: [...FLAGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
 });
 try {
-  const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
+  const sw = await browser.waitForTarget(
+    (t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'),
+    { timeout: 15_000 },
+  );
   const extId = new URL(sw.url()).host;
   // A fresh profile captures nothing: this throwaway one captures every site (the third-origin fault's frame too).
   await (await sw.worker()).evaluate((c) => globalThis.embedInspector.setCapture(c), { sites: 'all', mode: 'full' });
@@ -35,16 +42,24 @@ try {
   await host.goto(hostUrl);
   await host.waitForFunction(() => window.__sandboxHost?.isReady(), { timeout: 20_000 });
   for (const [type, payload] of [
-    ['svc:action:set-color-scheme', { scheme: 'dark' }], ['svc:action:set-locale', { locale: 'de-CH' }],
-    ['svc:action:set-timezone', { timezone: 'Europe/Zurich' }], ['svc:action:navigate', { path: '/embed/d/1/app/workbook/2' }],
-    ['svc:action:set-timezone', { timezone: '+02:00' }], ['svc:action:refresh', {}],
+    ['svc:action:set-color-scheme', { scheme: 'dark' }],
+    ['svc:action:set-locale', { locale: 'de-CH' }],
+    ['svc:action:set-timezone', { timezone: 'Europe/Zurich' }],
+    ['svc:action:navigate', { path: '/embed/d/1/app/workbook/2' }],
+    ['svc:action:set-timezone', { timezone: '+02:00' }],
+    ['svc:action:refresh', {}],
   ]) {
     await host.evaluate((t, p) => window.__sandboxHost.sendAction(t, p), type, payload);
     await sleep(150);
   }
   const worker = await sw.worker();
-  const tabId = await worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, hostUrl);
-  if (tabId === null) throw new Error('sandbox tab not found');
+  const tabId = await worker.evaluate(
+    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
+    hostUrl,
+  );
+  if (tabId === null) {
+    throw new Error('sandbox tab not found');
+  }
 
   for (const theme of ['light', 'dark']) {
     const page = await browser.newPage();
@@ -57,15 +72,21 @@ try {
     } catch {
       live = false; // capture not available: show the synthetic demo session rather than an empty panel
       console.warn('screenshots: no live records from the sandbox; using the synthetic demo session');
-      await page.evaluate(() => window.__embedInspector.load(window.__embedInspector.synthetic(120), 'demo session (synthetic)'));
+      await page.evaluate(() =>
+        window.__embedInspector.load(window.__embedInspector.synthetic(120), 'demo session (synthetic)'),
+      );
     }
     await page.evaluate(() => window.__embedInspector.store.resetFilters());
     await sleep(300);
     // Select an invalid event and open its details on the Message tab.
     await page.evaluate(() => {
       const s = window.__embedInspector.store;
-      const i = s.view.find((j) => s.records[j].verdict === 'invalid' && s.records[j].kind === 'receive') ?? s.view.find((j) => s.records[j].verdict === 'invalid');
-      if (i !== undefined) s.select(s.records[i].seq);
+      const i =
+        s.view.find((j) => s.records[j].verdict === 'invalid' && s.records[j].kind === 'receive') ??
+        s.view.find((j) => s.records[j].verdict === 'invalid');
+      if (i !== undefined) {
+        s.select(s.records[i].seq);
+      }
     });
     await page.focus('[role="grid"]');
     await page.keyboard.press('Enter');

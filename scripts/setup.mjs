@@ -23,7 +23,10 @@ if (!['deps', 'start', 'test'].includes(mode)) {
   process.exit(2);
 }
 const say = (line) => console.log(`setup: ${line}`);
-const fail = (line) => { console.error(`setup: ${line}`); process.exit(1); };
+const fail = (line) => {
+  console.error(`setup: ${line}`);
+  process.exit(1);
+};
 const logFile = join(root, 'dist/setup.log');
 const log = (title, text) => {
   mkdirSync(join(root, 'dist'), { recursive: true });
@@ -32,7 +35,9 @@ const log = (title, text) => {
 const tail = (text, n = 25) => text.trim().split('\n').slice(-n).join('\n');
 
 const major = Number(process.versions.node.split('.')[0]);
-if (major < 20) fail(`Node 20 or later is needed (this is Node ${process.versions.node})`);
+if (major < 20) {
+  fail(`Node 20 or later is needed (this is Node ${process.versions.node})`);
+}
 
 // ---- npm dependencies ----------------------------------------------------------------------------------------
 // node_modules/.embed-inspector-setup holds a hash of package-lock.json and of package.json's dependency fields
@@ -41,25 +46,39 @@ const DEP_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', '
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
 const lockText = readFileSync(join(root, 'package-lock.json'), 'utf8');
 const pkg = readJson(join(root, 'package.json'));
-const hash = createHash('sha256').update(lockText).update(JSON.stringify(DEP_FIELDS.map((f) => pkg[f] ?? null))).digest('hex');
+const hash = createHash('sha256')
+  .update(lockText)
+  .update(JSON.stringify(DEP_FIELDS.map((f) => pkg[f] ?? null)))
+  .digest('hex');
 const stampPath = join(root, 'node_modules/.embed-inspector-setup');
 const stamp = existsSync(stampPath) ? readFileSync(stampPath, 'utf8').trim() : '';
 
 /** Why node_modules does not match the lock file, or '' when it does (read from npm's own record of it). */
 function depsOutOfDate() {
-  if (!existsSync(join(root, 'node_modules'))) return 'node_modules is missing';
+  if (!existsSync(join(root, 'node_modules'))) {
+    return 'node_modules is missing';
+  }
   const hiddenPath = join(root, 'node_modules/.package-lock.json');
-  if (!existsSync(hiddenPath)) return 'node_modules has no record of what npm installed';
+  if (!existsSync(hiddenPath)) {
+    return 'node_modules has no record of what npm installed';
+  }
   const lock = JSON.parse(lockText).packages ?? {};
-  const same = (a = {}, b = {}) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+  const same = (a = {}, b = {}) =>
+    JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
   for (const f of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
-    if (!same(pkg[f], lock['']?.[f])) return `package.json's ${f} differ from package-lock.json`;
+    if (!same(pkg[f], lock['']?.[f])) {
+      return `package.json's ${f} differ from package-lock.json`;
+    }
   }
   const installed = readJson(hiddenPath).packages ?? {};
   for (const [path, entry] of Object.entries(lock)) {
-    if (path === '' || entry.optional || entry.devOptional) continue; // optional: may be absent on this platform
+    if (path === '' || entry.optional || entry.devOptional) {
+      continue; // optional: may be absent on this platform
+    }
     const have = installed[path];
-    if (!have || have.version !== entry.version) return `${path.replace(/^node_modules\//, '')} is not at ${entry.version}`;
+    if (!have || have.version !== entry.version) {
+      return `${path.replace(/^node_modules\//, '')} is not at ${entry.version}`;
+    }
   }
   return '';
 }
@@ -91,31 +110,45 @@ if (stamp === hash) {
   writeFileSync(stampPath, `${hash}\n`);
 }
 
-if (mode === 'deps') process.exit(0);
+if (mode === 'deps') {
+  process.exit(0);
+}
 
 // ---- browsers --------------------------------------------------------------------------------------------------
 // The same places src/shared/chromium.ts (chromiumPath) looks; the Firefox tests use $FIREFOX_PATH or
 // /usr/bin/firefox-esr.
-const chromium = () => [
-  process.env.CHROMIUM_PATH, process.env.PUPPETEER_EXECUTABLE_PATH,
-  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-].find((p) => p && existsSync(p));
+const chromium = () =>
+  [
+    process.env.CHROMIUM_PATH,
+    process.env.PUPPETEER_EXECUTABLE_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  ].find((p) => p && existsSync(p));
 const firefox = () => {
   const p = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
   return existsSync(p) ? p : undefined;
 };
-const onPath = (name) => (process.env.PATH ?? '').split(delimiter).map((d) => join(d, name)).find((p) => existsSync(p));
+const onPath = (name) =>
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((d) => join(d, name))
+    .find((p) => existsSync(p));
 const linux = process.platform === 'linux';
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
 const wants = [
   { name: 'Chromium', pkg: 'chromium', find: chromium, env: 'CHROMIUM_PATH' },
-  ...(mode === 'test' ? [
-    { name: 'Firefox ESR', pkg: 'firefox-esr', find: firefox, env: 'FIREFOX_PATH' },
-    // Xvfb gives a headful browser a display; the tests themselves run the browsers headless.
-    ...(linux ? [{ name: 'Xvfb', pkg: 'xvfb', find: () => onPath('Xvfb'), optional: true }] : []),
-  ] : []),
+  ...(mode === 'test'
+    ? [
+        { name: 'Firefox ESR', pkg: 'firefox-esr', find: firefox, env: 'FIREFOX_PATH' },
+        // Xvfb gives a headful browser a display; the tests themselves run the browsers headless.
+        ...(linux ? [{ name: 'Xvfb', pkg: 'xvfb', find: () => onPath('Xvfb'), optional: true }] : []),
+      ]
+    : []),
 ];
 let missing = wants.filter((w) => !w.find());
 
@@ -130,7 +163,10 @@ if (missing.length && apt) {
   say(`installing ${pkgs.join(' ')} with apt-get (update, then install; output in dist/setup.log)`);
   const started = performance.now();
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const argv of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...pkgs]]) {
+  for (const argv of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...pkgs],
+  ]) {
     const r = spawnSync('apt-get', argv, { encoding: 'utf8', env });
     log(`apt-get ${argv.join(' ')}`, `${r.stdout ?? ''}${r.stderr ?? ''}`);
     if (r.status !== 0) {
@@ -139,7 +175,9 @@ if (missing.length && apt) {
     }
   }
   missing = wants.filter((w) => !w.find());
-  if (missing.length) fail(`apt-get installed ${pkgs.join(' ')}, yet ${missing.map((w) => w.name).join(', ')} is still not found`);
+  if (missing.length) {
+    fail(`apt-get installed ${pkgs.join(' ')}, yet ${missing.map((w) => w.name).join(', ')} is still not found`);
+  }
   say(`installed ${pkgs.join(' ')} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -149,6 +187,10 @@ for (const w of missing) {
     : `install it (Debian: sudo apt-get install ${w.pkg}) if you run a browser headful; the tests do not need it`;
   console.error(`setup: ${w.name} not found: ${how}`);
 }
-if (missing.some((w) => !w.optional)) process.exit(1);
+if (missing.some((w) => !w.optional)) {
+  process.exit(1);
+}
 const found = wants.map((w) => [w, w.find()]).filter(([, p]) => p);
-if (found.length) say(`browsers found: ${found.map(([w, p]) => `${w.name} ${p}`).join(', ')}`);
+if (found.length) {
+  say(`browsers found: ${found.map(([w, p]) => `${w.name} ${p}`).join(', ')}`);
+}

@@ -16,10 +16,17 @@ if (!existsSync(join(ext, 'manifest.json')) || !existsSync(cli)) {
   console.error('embed-inspector: not built; run npm run build (npm start does it for you)');
   process.exit(2);
 }
-const hasDisplay = !!process.env.DISPLAY || !!process.env.WAYLAND_DISPLAY || process.platform === 'darwin' || process.platform === 'win32';
+const hasDisplay =
+  !!process.env.DISPLAY ||
+  !!process.env.WAYLAND_DISPLAY ||
+  process.platform === 'darwin' ||
+  process.platform === 'win32';
 const headless = process.argv.includes('--headless') || !hasDisplay;
 
-const sb = await startSandbox({ hostPort: Number(process.env.HOST_PORT ?? 0), tenantPort: Number(process.env.TENANT_PORT ?? 0) });
+const sb = await startSandbox({
+  hostPort: Number(process.env.HOST_PORT ?? 0),
+  tenantPort: Number(process.env.TENANT_PORT ?? 0),
+});
 const url = `${sb.hostOrigin}/?script=full`;
 console.log(`sandbox: host ${sb.hostOrigin}  tenant ${sb.tenantOrigin}`);
 
@@ -38,22 +45,47 @@ const { default: puppeteer } = await import('puppeteer-core');
 // The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js).
 const { chromiumPath: findChromium, CHROMIUM_FLAGS } = await import(join(root, 'dist/node/chromium.js'));
 const chromiumPath = () => {
-  try { return findChromium(); } catch (err) { console.error(`embed-inspector: ${err.message}`); process.exit(2); }
+  try {
+    return findChromium();
+  } catch (err) {
+    console.error(`embed-inspector: ${err.message}`);
+    process.exit(2);
+  }
 };
 const userDataDir = mkdtempSync(join(tmpdir(), 'ei-start-'));
 const browser = await puppeteer.launch({
-  executablePath: chromiumPath(), headless: false, userDataDir, defaultViewport: null,
+  executablePath: chromiumPath(),
+  headless: false,
+  userDataDir,
+  defaultViewport: null,
   ignoreDefaultArgs: ['--disable-extensions', '--enable-automation'],
-  args: [...CHROMIUM_FLAGS, `--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--auto-open-devtools-for-tabs', '--window-size=1400,900'],
+  args: [
+    ...CHROMIUM_FLAGS,
+    `--disable-extensions-except=${ext}`,
+    `--load-extension=${ext}`,
+    '--auto-open-devtools-for-tabs',
+    '--window-size=1400,900',
+  ],
 });
 // A fresh profile captures nothing: capture the sandbox's two sites (the panel's ⚙ Settings lists them).
-const sw = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: 15_000 });
-await (await sw.worker()).evaluate((c) => globalThis.embedInspector.setCapture(c), { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' });
+const sw = await browser.waitForTarget(
+  (t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'),
+  { timeout: 15_000 },
+);
+await (await sw.worker()).evaluate((c) => globalThis.embedInspector.setCapture(c), {
+  sites: [sb.hostOrigin, sb.tenantOrigin],
+  mode: 'full',
+});
 const [page] = await browser.pages();
 await page.goto(url).catch((e) => console.error(`could not open ${url}: ${e.message}`));
 console.log(`Chromium is open on ${url} with DevTools: open the "Embed" panel (in the » menu if hidden).`);
 console.log('Try the action buttons and the fault modes of the host page. Close the browser or press Ctrl-C to stop.');
-const stop = async () => { await browser.close().catch(() => {}); await sb.close(); rmSync(userDataDir, { recursive: true, force: true }); process.exit(0); };
+const stop = async () => {
+  await browser.close().catch(() => {});
+  await sb.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+  process.exit(0);
+};
 browser.on('disconnected', stop);
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

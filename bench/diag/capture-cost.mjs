@@ -5,7 +5,8 @@
 // Usage: [N=20000] [SIZE=200] [REPS=3] node bench/diag/capture-cost.mjs none dist/chrome /tmp/variant
 import { processCpu, cpuDelta } from './proc.mjs';
 const variants = process.argv.slice(2);
-const n = Number(process.env.N ?? 20000), size = Number(process.env.SIZE ?? 200);
+const n = Number(process.env.N ?? 20000),
+  size = Number(process.env.SIZE ?? 200);
 const { serve, launch } = await import('../page-overhead.mjs');
 const h = await serve('127.0.0.1');
 h.set(`<!doctype html><script>
@@ -20,21 +21,41 @@ h.set(`<!doctype html><script>
   };
 </script>`);
 const res = {};
-for (let rep = 0; rep < Number(process.env.REPS ?? 3); rep++) for (const v of variants) {
-  if (v !== 'none') process.env.EI_EXTENSION_DIR = v;
-  const { launch } = await import('../page-overhead.mjs?' + v);
-  const b = await launch(v !== 'none');
-  const page = await b.browser.newPage();
-  await page.goto(h.origin + '/', { waitUntil: 'load' });
-  await page.evaluate((s) => window.run(500, s), size);
-  await new Promise((r) => setTimeout(r, 800));
-  const c0 = processCpu(b.browser.process().pid);
-  const ms = await page.evaluate((n, s) => window.run(n, s), n, size);
-  await new Promise((r) => setTimeout(r, 1500));
-  const { byKind } = cpuDelta(c0, processCpu(b.browser.process().pid));
-  (res[v] ??= []).push({ us: ms / n * 1000, cpu: (byKind.renderer ?? 0) / n * 1000, ext: (byKind['renderer+ext'] ?? 0) / n * 1000 });
-  await b.close();
+for (let rep = 0; rep < Number(process.env.REPS ?? 3); rep++) {
+  for (const v of variants) {
+    if (v !== 'none') {
+      process.env.EI_EXTENSION_DIR = v;
+    }
+    const { launch } = await import('../page-overhead.mjs?' + v);
+    const b = await launch(v !== 'none');
+    const page = await b.browser.newPage();
+    await page.goto(h.origin + '/', { waitUntil: 'load' });
+    await page.evaluate((s) => window.run(500, s), size);
+    await new Promise((r) => setTimeout(r, 800));
+    const c0 = processCpu(b.browser.process().pid);
+    const ms = await page.evaluate((n, s) => window.run(n, s), n, size);
+    await new Promise((r) => setTimeout(r, 1500));
+    const { byKind } = cpuDelta(c0, processCpu(b.browser.process().pid));
+    (res[v] ??= []).push({
+      us: (ms / n) * 1000,
+      cpu: ((byKind.renderer ?? 0) / n) * 1000,
+      ext: ((byKind['renderer+ext'] ?? 0) / n) * 1000,
+    });
+    await b.close();
+  }
 }
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-for (const [v, rows] of Object.entries(res)) console.log(v.padEnd(16), 'dispatch µs/msg', med(rows.map((r) => r.us)).toFixed(2), ' renderer cpu µs/msg', med(rows.map((r) => r.cpu)).toFixed(2), ' ext µs/msg', med(rows.map((r) => r.ext)).toFixed(2), '  all:', rows.map((r) => r.us.toFixed(1)).join(' '));
+for (const [v, rows] of Object.entries(res)) {
+  console.log(
+    v.padEnd(16),
+    'dispatch µs/msg',
+    med(rows.map((r) => r.us)).toFixed(2),
+    ' renderer cpu µs/msg',
+    med(rows.map((r) => r.cpu)).toFixed(2),
+    ' ext µs/msg',
+    med(rows.map((r) => r.ext)).toFixed(2),
+    '  all:',
+    rows.map((r) => r.us.toFixed(1)).join(' '),
+  );
+}
 h.server.close();

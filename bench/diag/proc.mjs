@@ -11,17 +11,30 @@ export function processCpu(rootPid) {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      info[p] = { ppid: +f[1], cpu: ((+f[11] + +f[12]) / TICKS_PER_S) * 1000, cmd: readFileSync(`/proc/${p}/cmdline`, 'utf8').split(/[\0 ]/) };
-    } catch { /* the process ended meanwhile */ }
+      info[p] = {
+        ppid: +f[1],
+        cpu: ((+f[11] + +f[12]) / TICKS_PER_S) * 1000,
+        cmd: readFileSync(`/proc/${p}/cmdline`, 'utf8').split(/[\0 ]/),
+      };
+    } catch {
+      /* the process ended meanwhile */
+    }
   }
   const tree = new Set([String(rootPid)]);
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     grew = false;
-    for (const [p, i] of Object.entries(info)) if (!tree.has(p) && tree.has(String(i.ppid))) { tree.add(p); grew = true; }
+    for (const [p, i] of Object.entries(info)) {
+      if (!tree.has(p) && tree.has(String(i.ppid))) {
+        tree.add(p);
+        grew = true;
+      }
+    }
   }
   const out = {};
   for (const p of tree) {
-    if (!info[p]) continue;
+    if (!info[p]) {
+      continue;
+    }
     const c = info[p].cmd;
     const type = c.find((x) => x.startsWith('--type='))?.slice(7) ?? 'browser';
     out[p] = { kind: type + (c.includes('--extension-process') ? '+ext' : ''), cpu: info[p].cpu };
@@ -36,7 +49,9 @@ export function cpuDelta(before, after) {
   for (const [p, a] of Object.entries(after)) {
     const d = a.cpu - (before[p]?.cpu ?? 0);
     byKind[a.kind] = (byKind[a.kind] ?? 0) + d;
-    if (a.kind === 'renderer') renderers[p] = d;
+    if (a.kind === 'renderer') {
+      renderers[p] = d;
+    }
   }
   return { byKind, renderers };
 }

@@ -4,26 +4,50 @@
 // (service worker); "browser": the browser process.
 // Usage: [SIZE=200] [DIR=h2e|e2h] [REPS=2] node bench/diag/process-cpu.mjs none dist/chrome /tmp/variant
 import { processCpu, cpuDelta } from './proc.mjs';
-const n = 20000, size = Number(process.env.SIZE ?? 200), dir = process.env.DIR ?? 'h2e';
+const n = 20000,
+  size = Number(process.env.SIZE ?? 200),
+  dir = process.env.DIR ?? 'h2e';
 const variants = process.argv.slice(2);
 const results = {};
 
-for (let rep = 0; rep < Number(process.env.REPS ?? 2); rep++) for (const v of variants) {
-  if (v !== 'none') process.env.EI_EXTENSION_DIR = v;
-  const { HOST, EMBED, serve, launch } = await import('../page-overhead.mjs?' + v);
-  const h = await serve('127.0.0.1'); const e = await serve('localhost');
-  h.set(HOST(e.origin, true)); e.set(EMBED(h.origin, true));
-  const b = await launch(v !== 'none');
-  const pid = b.browser.process().pid;
-  const page = await b.browser.newPage();
-  await page.goto(h.origin + '/', { waitUntil: 'load' });
-  await page.evaluate((d) => window[d](500, 200), dir);
-  await new Promise((r) => setTimeout(r, 1500));
-  const before = processCpu(pid);
-  const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
-  const { byKind, renderers } = cpuDelta(before, processCpu(pid)); // the burst only (deferred processing not included)
-  const row = { us: (r.last - r.t0) / n * 1000, loop: r.loop / n * 1000, ext: byKind['renderer+ext'] ?? 0, browser: byKind.browser ?? 0 };
-  (results[v] ??= []).push(row);
-  console.log(v.padEnd(12), Object.entries(row).map(([k, x]) => `${k} ${x.toFixed(1)}`).join('  '), ' renderers', Object.values(renderers).filter((x) => x > 5).join(' '));
-  await b.close(); h.server.close(); e.server.close();
+for (let rep = 0; rep < Number(process.env.REPS ?? 2); rep++) {
+  for (const v of variants) {
+    if (v !== 'none') {
+      process.env.EI_EXTENSION_DIR = v;
+    }
+    const { HOST, EMBED, serve, launch } = await import('../page-overhead.mjs?' + v);
+    const h = await serve('127.0.0.1');
+    const e = await serve('localhost');
+    h.set(HOST(e.origin, true));
+    e.set(EMBED(h.origin, true));
+    const b = await launch(v !== 'none');
+    const pid = b.browser.process().pid;
+    const page = await b.browser.newPage();
+    await page.goto(h.origin + '/', { waitUntil: 'load' });
+    await page.evaluate((d) => window[d](500, 200), dir);
+    await new Promise((r) => setTimeout(r, 1500));
+    const before = processCpu(pid);
+    const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
+    const { byKind, renderers } = cpuDelta(before, processCpu(pid)); // the burst only (deferred processing not included)
+    const row = {
+      us: ((r.last - r.t0) / n) * 1000,
+      loop: (r.loop / n) * 1000,
+      ext: byKind['renderer+ext'] ?? 0,
+      browser: byKind.browser ?? 0,
+    };
+    (results[v] ??= []).push(row);
+    console.log(
+      v.padEnd(12),
+      Object.entries(row)
+        .map(([k, x]) => `${k} ${x.toFixed(1)}`)
+        .join('  '),
+      ' renderers',
+      Object.values(renderers)
+        .filter((x) => x > 5)
+        .join(' '),
+    );
+    await b.close();
+    h.server.close();
+    e.server.close();
+  }
 }

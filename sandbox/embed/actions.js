@@ -14,9 +14,13 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  * @returns {{member: string, values: (string|number|boolean)[]} | string}
  */
 export function parseFilterParameter(text) {
-  if (typeof text !== 'string') return 'filterUrlParameter must be a string';
+  if (typeof text !== 'string') {
+    return 'filterUrlParameter must be a string';
+  }
   const m = /^f_([A-Za-z_]\w*)\.([A-Za-z_]\w*)=(.*)$/s.exec(text.trim());
-  if (!m) return `"${text.slice(0, 60)}" is not of the form f_<semantic_view>.<dimension>=<JSON>`;
+  if (!m) {
+    return `"${text.slice(0, 60)}" is not of the form f_<semantic_view>.<dimension>=<JSON>`;
+  }
   let value;
   try {
     value = JSON.parse(m[3]);
@@ -28,9 +32,15 @@ export function parseFilterParameter(text) {
     }
   }
   const scalar = (/** @type {unknown} */ x) => ['string', 'number', 'boolean'].includes(typeof x);
-  if (value === null) return { member: `${m[1]}.${m[2]}`, values: [] };
-  if (scalar(value)) return { member: `${m[1]}.${m[2]}`, values: [value] };
-  if (Array.isArray(value) && value.every(scalar)) return { member: `${m[1]}.${m[2]}`, values: value };
+  if (value === null) {
+    return { member: `${m[1]}.${m[2]}`, values: [] };
+  }
+  if (scalar(value)) {
+    return { member: `${m[1]}.${m[2]}`, values: [value] };
+  }
+  if (Array.isArray(value) && value.every(scalar)) {
+    return { member: `${m[1]}.${m[2]}`, values: value };
+  }
   return `the value of ${m[1]}.${m[2]} must be a JSON scalar or an array of scalars`;
 }
 
@@ -40,26 +50,45 @@ const isColor = (color) => typeof color === 'string' && CSS.supports('color', co
 /** @type {Record<string, (p: any) => string | null>} */
 const CHECKS = {
   'svc:action:set-color-scheme': (p) =>
-    isObject(p) && ['light', 'dark', 'auto'].includes(p.scheme) ? null : 'payload.scheme must be "light", "dark" or "auto"',
+    isObject(p) && ['light', 'dark', 'auto'].includes(p.scheme)
+      ? null
+      : 'payload.scheme must be "light", "dark" or "auto"',
   'svc:action:set-theme': (p) => {
-    if (!isObject(p)) return 'payload must be an embedTheme object';
-    if (p.primaryColor !== undefined && !isColor(p.primaryColor)) return 'payload.primaryColor is not a CSS color';
-    if (p.borderRadius !== undefined && !(typeof p.borderRadius === 'number' && p.borderRadius >= 0) && !(typeof p.borderRadius === 'string' && CSS.supports('border-radius', p.borderRadius))) {
+    if (!isObject(p)) {
+      return 'payload must be an embedTheme object';
+    }
+    if (p.primaryColor !== undefined && !isColor(p.primaryColor)) {
+      return 'payload.primaryColor is not a CSS color';
+    }
+    if (
+      p.borderRadius !== undefined &&
+      !(typeof p.borderRadius === 'number' && p.borderRadius >= 0) &&
+      !(typeof p.borderRadius === 'string' && CSS.supports('border-radius', p.borderRadius))
+    ) {
       return 'payload.borderRadius must be a number of pixels or a CSS length';
     }
-    if (p.font !== undefined && typeof p.font !== 'string') return 'payload.font must be a string';
+    if (p.font !== undefined && typeof p.font !== 'string') {
+      return 'payload.font must be a string';
+    }
     return null;
   },
-  'svc:action:set-locale': (p) => (isObject(p) && canonicalLocale(p.locale) ? null : 'payload.locale is not a locale code'),
+  'svc:action:set-locale': (p) =>
+    isObject(p) && canonicalLocale(p.locale) ? null : 'payload.locale is not a locale code',
   'svc:action:set-timezone': (p) =>
-    isObject(p) && isIanaTimeZone(p.timezone) ? null : `payload.timezone ${JSON.stringify(p?.timezone)} is not an IANA time zone name (bare offsets are ignored)`,
+    isObject(p) && isIanaTimeZone(p.timezone)
+      ? null
+      : `payload.timezone ${JSON.stringify(p?.timezone)} is not an IANA time zone name (bare offsets are ignored)`,
   'svc:action:set-filter': (p) => {
-    if (!isObject(p)) return 'payload must be {filterUrlParameter}';
+    if (!isObject(p)) {
+      return 'payload must be {filterUrlParameter}';
+    }
     const f = parseFilterParameter(p.filterUrlParameter);
     return typeof f === 'string' ? f : null;
   },
   'svc:action:navigate': (p) =>
-    isObject(p) && typeof p.path === 'string' && p.path.startsWith('/') ? null : 'payload.path must be a string starting with "/"',
+    isObject(p) && typeof p.path === 'string' && p.path.startsWith('/')
+      ? null
+      : 'payload.path must be a string starting with "/"',
   'svc:action:refresh': () => null,
 };
 
@@ -71,7 +100,12 @@ export function checkAction(type, payload) {
 /** Applies the color scheme setting; `auto` follows prefers-color-scheme. @param {Ctx} ctx */
 export function applyScheme(ctx) {
   const s = ctx.state;
-  s.scheme = s.schemeSetting === 'auto' ? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : s.schemeSetting;
+  s.scheme =
+    s.schemeSetting === 'auto'
+      ? matchMedia('(prefers-color-scheme: dark)').matches
+        ? 'dark'
+        : 'light'
+      : s.schemeSetting;
   document.documentElement.dataset.scheme = s.scheme;
   document.documentElement.dataset.schemeSetting = s.schemeSetting;
 }
@@ -80,7 +114,8 @@ export function applyScheme(ctx) {
 export function applyTheme(ctx) {
   const t = ctx.state.theme;
   const style = document.documentElement.style;
-  const set = (/** @type {string} */ name, /** @type {unknown} */ v) => (v === undefined ? style.removeProperty(name) : style.setProperty(name, String(v)));
+  const set = (/** @type {string} */ name, /** @type {unknown} */ v) =>
+    v === undefined ? style.removeProperty(name) : style.setProperty(name, String(v));
   set('--primary', t.primaryColor);
   set('--radius', typeof t.borderRadius === 'number' ? `${t.borderRadius}px` : t.borderRadius);
   set('--font', t.font);
@@ -111,8 +146,11 @@ export function applyAction(ctx, type, p) {
       break;
     case 'svc:action:set-filter': {
       const f = /** @type {{member: string, values: any[]}} */ (parseFilterParameter(p.filterUrlParameter));
-      if (f.values.length) s.filters[f.member] = f.values;
-      else delete s.filters[f.member];
+      if (f.values.length) {
+        s.filters[f.member] = f.values;
+      } else {
+        delete s.filters[f.member];
+      }
       ctx.surface.rerun('filter');
       break;
     }

@@ -5,7 +5,11 @@ import { aggregate, applyFilters, esc, widgetHtml } from './widgets.js';
 /** @typedef {import('./main.js').Ctx} Ctx */
 /** @typedef {{id: number, name: string, folderId: number | null}} Entry */
 
-const ICON = { FOLDER: '<i class="ico folder"></i>', WORKBOOK: '<i class="ico workbook"></i>', REPORT: '<i class="ico report"></i>' };
+const ICON = {
+  FOLDER: '<i class="ico folder"></i>',
+  WORKBOOK: '<i class="ico workbook"></i>',
+  REPORT: '<i class="ico report"></i>',
+};
 
 /** @param {Ctx} ctx @returns {import('./main.js').Surface} */
 export function appSurface(ctx) {
@@ -29,7 +33,9 @@ export function appSurface(ctx) {
   };
   /** @param {unknown} err @param {string} context */
   const failed = (err, context) => {
-    if (/** @type {any} */ (err).status === 401) return ctx.fail('The embed session has expired', 'SessionExpiredError', context);
+    if (/** @type {any} */ (err).status === 401) {
+      return ctx.fail('The embed session has expired', 'SessionExpiredError', context);
+    }
     problem = /** @type {Error} */ (err).message;
     ctx.bus.emit('svc:event:error', { message: problem, name: 'LoadError', context, fatal: false });
   };
@@ -46,7 +52,10 @@ export function appSurface(ctx) {
       return { status: 200, body: item };
     } catch (err) {
       moveResult = `HTTP ${/** @type {any} */ (err).status ?? '?'}: ${/** @type {Error} */ (err).message}`;
-      return { status: /** @type {any} */ (err).status ?? 0, body: { error: { message: /** @type {Error} */ (err).message } } };
+      return {
+        status: /** @type {any} */ (err).status ?? 0,
+        body: { error: { message: /** @type {Error} */ (err).message } },
+      };
     } finally {
       ctx.render();
     }
@@ -54,36 +63,53 @@ export function appSurface(ctx) {
 
   /** @param {number | null} parent @param {Set<number>} shown @returns {string} */
   function treeHtml(parent, shown) {
-    if (!tree) return '';
+    if (!tree) {
+      return '';
+    }
     const t = tree;
     const visible = new Set(t.folders.map((f) => f.id));
-    const here = (/** @type {Entry} */ x) => x.folderId === parent || (parent === null && x.folderId !== null && !visible.has(x.folderId));
+    const here = (/** @type {Entry} */ x) =>
+      x.folderId === parent || (parent === null && x.folderId !== null && !visible.has(x.folderId));
     /** @param {'FOLDER'|'WORKBOOK'|'REPORT'} type @param {Entry} x */
     const control = (type, x) => {
       const key = `${type.toLowerCase()}-${x.id}`;
       const options = [`<option value="">${esc(ctx.t('root'))}</option>`]
-        .concat(t.folders.filter((f) => !(type === 'FOLDER' && f.id === x.id)).map((f) => `<option value="${f.id}" ${f.id === x.folderId ? 'selected' : ''}>${esc(f.name)}</option>`))
+        .concat(
+          t.folders
+            .filter((f) => !(type === 'FOLDER' && f.id === x.id))
+            .map((f) => `<option value="${f.id}" ${f.id === x.folderId ? 'selected' : ''}>${esc(f.name)}</option>`),
+        )
         .join('');
       return `<span class="move"><select data-testid="move-target-${key}" data-move-target="${key}">${options}</select><button data-move="${type}:${x.id}" data-testid="move-${key}">${esc(ctx.t('move'))}</button></span>`;
     };
     const items = [];
     for (const f of t.folders.filter(here)) {
-      if (shown.has(f.id)) continue;
+      if (shown.has(f.id)) {
+        continue;
+      }
       shown.add(f.id);
-      items.push(`<li><span class="node">${ICON.FOLDER} ${esc(f.name)}</span>${control('FOLDER', f)}${treeHtml(f.id, shown)}</li>`);
+      items.push(
+        `<li><span class="node">${ICON.FOLDER} ${esc(f.name)}</span>${control('FOLDER', f)}${treeHtml(f.id, shown)}</li>`,
+      );
     }
     for (const w of t.workbooks.filter(here)) {
       const active = page?.kind === 'workbook' && page.id === w.id ? 'active' : '';
-      items.push(`<li><a data-route class="node ${active}" href="${home()}/workbook/${w.id}" data-testid="open-workbook-${w.id}">${ICON.WORKBOOK} ${esc(w.name)}</a>${control('WORKBOOK', w)}</li>`);
+      items.push(
+        `<li><a data-route class="node ${active}" href="${home()}/workbook/${w.id}" data-testid="open-workbook-${w.id}">${ICON.WORKBOOK} ${esc(w.name)}</a>${control('WORKBOOK', w)}</li>`,
+      );
     }
-    for (const r of t.reports.filter(here)) items.push(`<li><span class="node">${ICON.REPORT} ${esc(r.name)}</span>${control('REPORT', r)}</li>`);
+    for (const r of t.reports.filter(here)) {
+      items.push(`<li><span class="node">${ICON.REPORT} ${esc(r.name)}</span>${control('REPORT', r)}</li>`);
+    }
     return items.length ? `<ul class="tree">${items.join('')}</ul>` : '';
   }
 
   return {
     match(path) {
       const m = /^\/embed\/d\/(\d+)\/app(?:\/workbook\/(\d+))?\/?$/.exec(path);
-      if (!m || Number(m[1]) !== s.deploymentId) return null;
+      if (!m || Number(m[1]) !== s.deploymentId) {
+        return null;
+      }
       return m[2] ? { kind: 'workbook', id: Number(m[2]) } : { kind: 'home' };
     },
     async load(p) {
@@ -92,29 +118,45 @@ export function appSurface(ctx) {
       problem = '';
       const jobs = [loadTree().catch((err) => failed(err, 'workspace'))];
       if (p?.kind === 'workbook') {
-        jobs.push(ctx.api(`/api/v1/deployments/${s.deploymentId}/workbooks/${p.id}`).then((wb) => (workbook = wb), (err) => failed(err, 'workbook')));
+        jobs.push(
+          ctx.api(`/api/v1/deployments/${s.deploymentId}/workbooks/${p.id}`).then(
+            (wb) => (workbook = wb),
+            (err) => failed(err, 'workbook'),
+          ),
+        );
       }
       await Promise.all(jobs);
       await loadRows().catch((err) => failed(err, 'query'));
       await ctx.pageDelay();
-      if (workbook) return { title: workbook.name };
+      if (workbook) {
+        return { title: workbook.name };
+      }
       return { title: p?.kind === 'home' ? ctx.t('workspace') : ctx.t('notFound') };
     },
     rerun(reason) {
-      if (reason === 'refresh') Promise.all([loadTree(), loadRows()]).catch((err) => failed(err, 'query')).then(() => ctx.render());
-      else ctx.render();
+      if (reason === 'refresh') {
+        void Promise.all([loadTree(), loadRows()])
+          .catch((err) => failed(err, 'query'))
+          .then(() => ctx.render());
+      } else {
+        ctx.render();
+      }
     },
     render() {
       const t = ctx.t;
       const side = `<aside class="side card"><a data-route href="${home()}" class="node" data-testid="app-home">${esc(t('workspace'))}</a>
         ${treeHtml(null, new Set())}<p class="move-result" data-testid="move-result">${esc(moveResult)}</p></aside>`;
       let main = `<p class="notfound" data-testid="not-found">${esc(t('notFound'))}${problem ? `: ${esc(problem)}` : ''}</p>`;
-      if (page?.kind === 'home') main = `<p class="muted">${esc(t('workspace'))}: ${tree ? tree.workbooks.length : 0} workbooks, ${tree ? tree.reports.length : 0} reports</p>`;
+      if (page?.kind === 'home') {
+        main = `<p class="muted">${esc(t('workspace'))}: ${tree ? tree.workbooks.length : 0} workbooks, ${tree ? tree.reports.length : 0} reports</p>`;
+      }
       if (workbook) {
         const cfg = workbook.dashboardDraft ?? {};
         const view = { locale: s.locale, timezone: s.timezone, t, allowExport: false, exports: false };
         const filtered = applyFilters(rows, s.filters);
-        const cards = (cfg.widgets ?? []).map((/** @type {any} */ w) => widgetHtml({ widget: w, status: 'ok', rows: filtered, points: aggregate(w, filtered, s.timezone) }, view));
+        const cards = (cfg.widgets ?? []).map((/** @type {any} */ w) =>
+          widgetHtml({ widget: w, status: 'ok', rows: filtered, points: aggregate(w, filtered, s.timezone) }, view),
+        );
         const where = workbook.folderPath.map((/** @type {any} */ f) => f.name).join(' / ') || t('root');
         main = `<header class="wb-head"><h2 data-testid="workbook-title">${esc(workbook.name)}</h2><span class="muted">${esc(where)}</span></header><div class="grid">${cards.join('')}</div>`;
       }
@@ -122,15 +164,23 @@ export function appSurface(ctx) {
     },
     onClick(e, el) {
       const spec = el.dataset.move;
-      if (!spec) return;
+      if (!spec) {
+        return;
+      }
       const [type, id] = spec.split(':');
-      const select = /** @type {HTMLSelectElement} */ (document.querySelector(`[data-move-target="${type.toLowerCase()}-${id}"]`));
-      move(type, Number(id), select.value === '' ? null : Number(select.value));
+      const select = /** @type {HTMLSelectElement} */ (
+        document.querySelector(`[data-move-target="${type.toLowerCase()}-${id}"]`)
+      );
+      void move(type, Number(id), select.value === '' ? null : Number(select.value));
     },
     hooks: {
       askAI: (/** @type {string} */ q, /** @type {any} */ outcome) => assistant.ask(q, outcome),
       move,
-      extraState: () => ({ page, workbook: workbook ? { id: workbook.id, name: workbook.name, folderId: workbook.folderId } : null, moveResult }),
+      extraState: () => ({
+        page,
+        workbook: workbook ? { id: workbook.id, name: workbook.name, folderId: workbook.folderId } : null,
+        moveResult,
+      }),
     },
   };
 }

@@ -2,8 +2,13 @@
 import { summarize } from '/static/shared/summarize.js';
 
 export const ACTION_TYPES = [
-  'svc:action:set-color-scheme', 'svc:action:set-theme', 'svc:action:set-locale', 'svc:action:set-timezone',
-  'svc:action:set-filter', 'svc:action:navigate', 'svc:action:refresh',
+  'svc:action:set-color-scheme',
+  'svc:action:set-theme',
+  'svc:action:set-locale',
+  'svc:action:set-timezone',
+  'svc:action:set-filter',
+  'svc:action:navigate',
+  'svc:action:refresh',
 ];
 
 /**
@@ -32,11 +37,24 @@ export function createBus(o) {
      */
     emit(type, payload, opts = {}) {
       /** @type {Envelope | null} */
-      let env = { source: 'svc-embed', direction: 'event', type, payload, timestamp: Date.now(), surface: opts.surface ?? o.surface };
-      if (!opts.raw) env = bus.transform(env);
-      if (!env) return null;
+      let env = {
+        source: 'svc-embed',
+        direction: 'event',
+        type,
+        payload,
+        timestamp: Date.now(),
+        surface: opts.surface ?? o.surface,
+      };
+      if (!opts.raw) {
+        env = bus.transform(env);
+      }
+      if (!env) {
+        return null;
+      }
       sent.push(env);
-      if (embedded) window.parent.postMessage(env, o.hostOrigin);
+      if (embedded) {
+        window.parent.postMessage(env, o.hostOrigin);
+      }
       updateDebug();
       return env;
     },
@@ -50,15 +68,31 @@ export function createBus(o) {
 
   window.addEventListener('message', (event) => {
     const data = event.data;
-    if (event.origin !== o.hostOrigin) return ignore(event, `origin ${event.origin} is not the host origin`);
-    if (!data || typeof data !== 'object' || data.source !== 'svc-embed') return ignore(event, 'source is not "svc-embed"');
-    if (data.direction !== 'action') return ignore(event, `direction is ${JSON.stringify(data.direction)}, not "action"`);
-    if ('surface' in data) return ignore(event, 'an action carries no surface');
-    if (!ACTION_TYPES.includes(data.type)) return ignore(event, `unknown action type ${JSON.stringify(data.type)}`);
-    if (!o.isReady()) return ignore(event, 'received before ready');
-    if (o.isDown()) return ignore(event, 'the surface is down');
+    if (event.origin !== o.hostOrigin) {
+      return ignore(event, `origin ${event.origin} is not the host origin`);
+    }
+    if (!data || typeof data !== 'object' || data.source !== 'svc-embed') {
+      return ignore(event, 'source is not "svc-embed"');
+    }
+    if (data.direction !== 'action') {
+      return ignore(event, `direction is ${JSON.stringify(data.direction)}, not "action"`);
+    }
+    if ('surface' in data) {
+      return ignore(event, 'an action carries no surface');
+    }
+    if (!ACTION_TYPES.includes(data.type)) {
+      return ignore(event, `unknown action type ${JSON.stringify(data.type)}`);
+    }
+    if (!o.isReady()) {
+      return ignore(event, 'received before ready');
+    }
+    if (o.isDown()) {
+      return ignore(event, 'the surface is down');
+    }
     const problem = o.check(data.type, data.payload);
-    if (problem) return ignore(event, problem);
+    if (problem) {
+      return ignore(event, problem);
+    }
     accepted.push({ type: data.type, payload: data.payload, at: Date.now() });
     updateDebug();
     o.apply(data.type, data.payload);
@@ -74,21 +108,28 @@ export function createBus(o) {
   const list = /** @type {HTMLOListElement} */ (box.querySelector('ol'));
   let scheduled = false;
   function updateDebug() {
-    if (scheduled) return;
+    if (scheduled) {
+      return;
+    }
     scheduled = true;
     setTimeout(() => {
       scheduled = false;
       summary.innerHTML = '';
       summary.append(
         `debug · host ${o.hostOrigin}${embedded ? '' : ' (not embedded)'} · events sent `,
-        badge(sent.length, 'sent-count'), ' · actions accepted ', badge(accepted.length, 'accepted-count'),
-        ' · ignored ', badge(ignored.length, 'ignored-count'),
+        badge(sent.length, 'sent-count'),
+        ' · actions accepted ',
+        badge(accepted.length, 'accepted-count'),
+        ' · ignored ',
+        badge(ignored.length, 'ignored-count'),
       );
-      list.replaceChildren(...ignored.slice(-50).map((i) => {
-        const li = document.createElement('li');
-        li.textContent = `${i.reason} — ${summarize(i.data, 160)}`;
-        return li;
-      }));
+      list.replaceChildren(
+        ...ignored.slice(-50).map((i) => {
+          const li = document.createElement('li');
+          li.textContent = `${i.reason} — ${summarize(i.data, 160)}`;
+          return li;
+        }),
+      );
     }, 30);
   }
   /** @param {number} n @param {string} id */

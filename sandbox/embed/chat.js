@@ -20,15 +20,21 @@ export function createAssistant(ctx, opts = {}) {
     async ask(query, outcome) {
       /** @type {Record<string, unknown>} */
       const base = { query, chatId };
-      if (opts.agentId) base.agentId = opts.agentId;
+      if (opts.agentId) {
+        base.agentId = opts.agentId;
+      }
       const turn = { query, status: 'submitted' };
       turns.push(turn);
       ctx.bus.emit('svc:event:ai-query', { ...base, status: 'submitted' });
       ctx.render();
       const result = outcome ?? (/fail|error/i.test(query) ? 'error' : 'completed');
-      if (result === 'pending') return 'pending';
+      if (result === 'pending') {
+        return 'pending';
+      }
       await new Promise((r) => setTimeout(r, 400));
-      if (ctx.state.down) return 'down';
+      if (ctx.state.down) {
+        return 'down';
+      }
       turn.status = result;
       /** @type {any} */ (turn).answer =
         result === 'completed'
@@ -44,7 +50,10 @@ export function createAssistant(ctx, opts = {}) {
       return `<section class="assistant card" data-testid="assistant">
         <h3>${esc(opts.agentId ? t('assistant') : t('chat'))}</h3>
         <ol class="turns" data-testid="ai-turns">${turns
-          .map((x) => `<li data-status="${x.status}"><b>${esc(x.query)}</b><span>${esc(x.status === 'submitted' ? t('thinking') : /** @type {any} */ (x).answer ?? '')}</span></li>`)
+          .map(
+            (x) =>
+              `<li data-status="${x.status}"><b>${esc(x.query)}</b><span>${esc(x.status === 'submitted' ? t('thinking') : /** @type {any} */ (x.answer ?? ''))}</span></li>`,
+          )
           .join('')}</ol>
         <form class="ask" data-ask><input name="q" data-testid="ai-input" placeholder="${esc(t('askPlaceholder'))}" autocomplete="off">
         <button class="primary" data-testid="ai-submit">${esc(t('ask'))}</button></form></section>`;
@@ -56,12 +65,16 @@ export function createAssistant(ctx, opts = {}) {
 export function listenForQuestions(assistant) {
   document.addEventListener('submit', (e) => {
     const form = /** @type {HTMLFormElement} */ (e.target);
-    if (!form.matches('[data-ask]')) return;
+    if (!form.matches('[data-ask]')) {
+      return;
+    }
     e.preventDefault();
     const input = /** @type {HTMLInputElement} */ (form.elements.namedItem('q'));
     const q = input.value.trim();
     input.value = '';
-    if (q) assistant.ask(q);
+    if (q) {
+      assistant.ask(q);
+    }
   });
 }
 
@@ -85,7 +98,9 @@ export function chatSurface(ctx) {
       if (page === 'history') {
         return `${tabs}<ol class="history card" data-testid="history">${assistant.turns.map((x) => `<li>${esc(x.query)} <span class="badge">${x.status}</span></li>`).join('') || `<li class="muted">—</li>`}</ol>`;
       }
-      if (page === null) return `${tabs}<p class="notfound" data-testid="not-found">${esc(t('notFound'))}</p>`;
+      if (page === null) {
+        return `${tabs}<p class="notfound" data-testid="not-found">${esc(t('notFound'))}</p>`;
+      }
       return `${tabs}${assistant.html()}`;
     },
     rerun() {

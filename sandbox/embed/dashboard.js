@@ -31,26 +31,44 @@ export function dashboardSurface(ctx) {
   async function run(reason) {
     const id = ++runId;
     const start = reason === 'load' ? ctx.mountTime : performance.now();
-    for (const w of widgets) runs.set(w.id, { widget: w, status: 'loading', points: [], rows: [] });
+    for (const w of widgets) {
+      runs.set(w.id, { widget: w, status: 'loading', points: [], rows: [] });
+    }
     ctx.render();
     try {
       const dataset = workbook.dashboardPublished?.settings?.dataset ?? 'orders';
       rows = (await ctx.api(`/embed-api/datasets/${encodeURIComponent(dataset)}`)).rows;
     } catch (err) {
-      if (id !== runId) return;
-      if (/** @type {any} */ (err).status === 401) return ctx.fail('The embed session has expired', 'SessionExpiredError', 'query');
+      if (id !== runId) {
+        return;
+      }
+      if (/** @type {any} */ (err).status === 401) {
+        return ctx.fail('The embed session has expired', 'SessionExpiredError', 'query');
+      }
       rows = [];
-      ctx.bus.emit('svc:event:error', { message: /** @type {Error} */ (err).message, name: 'QueryError', context: 'dataset', fatal: false });
+      ctx.bus.emit('svc:event:error', {
+        message: /** @type {Error} */ (err).message,
+        name: 'QueryError',
+        context: 'dataset',
+        fatal: false,
+      });
     }
     await Promise.all(
       widgets.map(async (w, i) => {
         await sleep(60 + 35 * i);
-        if (id !== runId || s.down) return;
+        if (id !== runId || s.down) {
+          return;
+        }
         const r = /** @type {WidgetRun} */ (runs.get(w.id));
         if (failing.has(w.id)) {
           r.status = 'error';
           r.error = 'query timed out (simulated)';
-          ctx.bus.emit('svc:event:error', { message: `Query failed for widget "${w.config.title}"`, name: 'QueryError', context: `widget:${w.id}`, fatal: false });
+          ctx.bus.emit('svc:event:error', {
+            message: `Query failed for widget "${w.config.title}"`,
+            name: 'QueryError',
+            context: `widget:${w.id}`,
+            fatal: false,
+          });
         } else {
           r.rows = applyFilters(rows, s.filters);
           r.points = aggregate(w, r.rows, s.timezone);
@@ -59,9 +77,15 @@ export function dashboardSurface(ctx) {
         ctx.render();
       }),
     );
-    if (id !== runId || s.down) return;
+    if (id !== runId || s.down) {
+      return;
+    }
     s.loadCount++;
-    ctx.bus.emit('svc:event:dashboard-loaded', { publicId: s.publicId, widgetCount: widgets.length, loadDurationMs: Math.round(performance.now() - start) });
+    ctx.bus.emit('svc:event:dashboard-loaded', {
+      publicId: s.publicId,
+      widgetCount: widgets.length,
+      loadDurationMs: Math.round(performance.now() - start),
+    });
     ctx.render();
     if (script && s.loadCount === 1) {
       await sleep(50);
@@ -74,16 +98,28 @@ export function dashboardSurface(ctx) {
 
   /** @param {string} format @param {string} [widgetId] */
   function exportData(format, widgetId) {
-    if (!['csv', 'xlsx', 'png', 'pdf'].includes(format) || !workbook) return null;
+    if (!['csv', 'xlsx', 'png', 'pdf'].includes(format) || !workbook) {
+      return null;
+    }
     const dataExport = format === 'csv' || format === 'xlsx';
-    if (dataExport && !s.allowExport) return null;
-    const r = widgetId ? runs.get(widgetId) : dataExport ? [...runs.values()].find((x) => x.status === 'ok') : undefined;
-    if ((widgetId || dataExport) && (!r || r.status !== 'ok')) return null;
+    if (dataExport && !s.allowExport) {
+      return null;
+    }
+    const r = widgetId
+      ? runs.get(widgetId)
+      : dataExport
+        ? [...runs.values()].find((x) => x.status === 'ok')
+        : undefined;
+    if ((widgetId || dataExport) && (!r || r.status !== 'ok')) {
+      return null;
+    }
     /** @type {Record<string, unknown>} */
     const payload = r
       ? { format, target: 'widget', widgetId: r.widget.id, title: r.widget.config.title }
       : { format, target: 'dashboard', title: title() };
-    if (dataExport && r) payload.rowCount = r.points.length;
+    if (dataExport && r) {
+      payload.rowCount = r.points.length;
+    }
     ctx.bus.emit('svc:event:download', payload);
     ctx.toast(`⬇ ${payload.title}.${format}${dataExport ? ` (${payload.rowCount} ${ctx.t('rows')})` : ''}`);
     return payload;
@@ -91,14 +127,27 @@ export function dashboardSurface(ctx) {
 
   /** @param {string} [widgetId] @param {number} [index] */
   function drill(widgetId, index = 0) {
-    const r = widgetId ? runs.get(widgetId) : [...runs.values()].find((x) => x.status === 'ok' && x.widget.config.chart !== 'kpi');
+    const r = widgetId
+      ? runs.get(widgetId)
+      : [...runs.values()].find((x) => x.status === 'ok' && x.widget.config.chart !== 'kpi');
     const point = r?.status === 'ok' ? r.points[index] : undefined;
-    if (!r || !point) return null;
+    if (!r || !point) {
+      return null;
+    }
     const w = r.widget;
     /** @type {Record<string, unknown>} */
-    const payload = { member: w.config.measure, value: w.config.chart === 'kpi' ? point.value : point.key, widgetId: w.id };
+    const payload = {
+      member: w.config.measure,
+      value: w.config.chart === 'kpi' ? point.value : point.key,
+      widgetId: w.id,
+    };
     const dim = w.config.dimension ?? '';
-    const detail = w.config.chart === 'kpi' ? r.rows : r.rows.filter((row) => (w.config.chart === 'byDay' ? dayIn(row[dim], s.timezone) : String(row[dim])) === point.key);
+    const detail =
+      w.config.chart === 'kpi'
+        ? r.rows
+        : r.rows.filter(
+            (row) => (w.config.chart === 'byDay' ? dayIn(row[dim], s.timezone) : String(row[dim])) === point.key,
+          );
     drilled = { title: `${w.config.title}: ${point.key}`, key: point.key, rows: detail };
     ctx.bus.emit('svc:event:drilldown', payload);
     ctx.render();
@@ -112,11 +161,20 @@ export function dashboardSurface(ctx) {
         try {
           workbook = await ctx.api(`/api/v1/deployments/${s.deploymentId}/workbooks/${s.workbookId}`);
           widgets = (workbook.dashboardPublished ?? workbook.dashboardDraft)?.widgets ?? [];
-          if (script && widgets.length > 1) failing.add(widgets[widgets.length - 1].id);
+          if (script && widgets.length > 1) {
+            failing.add(widgets[widgets.length - 1].id);
+          }
         } catch (err) {
-          if (/** @type {any} */ (err).status === 401) ctx.fail('The embed session has expired', 'SessionExpiredError', 'auth');
+          if (/** @type {any} */ (err).status === 401) {
+            ctx.fail('The embed session has expired', 'SessionExpiredError', 'auth');
+          }
           loadError = /** @type {Error} */ (err).message;
-          ctx.bus.emit('svc:event:error', { message: loadError, name: 'LoadError', context: 'dashboard', fatal: false });
+          ctx.bus.emit('svc:event:error', {
+            message: loadError,
+            name: 'LoadError',
+            context: 'dashboard',
+            fatal: false,
+          });
         }
         await ctx.pageDelay();
       })();
@@ -127,16 +185,21 @@ export function dashboardSurface(ctx) {
     afterView() {
       if (!started && workbook) {
         started = true;
-        run('load');
+        void run('load');
       }
     },
     rerun(reason) {
-      if (started) run(reason);
-      else ctx.render();
+      if (started) {
+        void run(reason);
+      } else {
+        ctx.render();
+      }
     },
     render() {
       const t = ctx.t;
-      if (!workbook && !loadError) return `<div class="skeleton">${esc(t('loading'))}</div>`;
+      if (!workbook && !loadError) {
+        return `<div class="skeleton">${esc(t('loading'))}</div>`;
+      }
       const view = { locale: s.locale, timezone: s.timezone, t, allowExport: s.allowExport, exports: true };
       const tabs = `<nav class="tabs">
         <a data-route href="${base()}" class="${tab === 'overview' ? 'active' : ''}" data-testid="tab-overview">${esc(t('overview'))}</a>
@@ -144,8 +207,12 @@ export function dashboardSurface(ctx) {
         <span class="spacer"></span>
         <button data-export="png" data-testid="export-dashboard-png">PNG</button><button data-export="pdf" data-testid="export-dashboard-pdf">PDF</button></nav>`;
       let main = `<p class="notfound" data-testid="not-found">${esc(t('notFound'))}${loadError ? `: ${esc(loadError)}` : ''}</p>`;
-      if (tab === 'overview') main = `<div class="grid">${[...runs.values()].map((r) => widgetHtml(r, view)).join('')}</div>`;
-      if (tab === 'data') main = tableHtml(applyFilters(rows, s.filters), s);
+      if (tab === 'overview') {
+        main = `<div class="grid">${[...runs.values()].map((r) => widgetHtml(r, view)).join('')}</div>`;
+      }
+      if (tab === 'data') {
+        main = tableHtml(applyFilters(rows, s.filters), s);
+      }
       const drillPanel = drilled
         ? `<section class="drill card" data-testid="drill-panel"><header><h3>${esc(t('drill'))} · ${esc(drilled.title)}</h3><button data-close-drill>×</button></header>${tableHtml(drilled.rows, s)}</section>`
         : '';
@@ -153,9 +220,11 @@ export function dashboardSurface(ctx) {
       return `${tabs}${drillPanel}${main}${status}${assistant.html()}`;
     },
     onClick(e, el) {
-      if (el.dataset.export) exportData(el.dataset.export, el.dataset.widget);
-      else if (el.dataset.mark !== undefined) drill(el.dataset.widget, Number(el.dataset.mark));
-      else if (el.hasAttribute('data-close-drill')) {
+      if (el.dataset.export) {
+        exportData(el.dataset.export, el.dataset.widget);
+      } else if (el.dataset.mark !== undefined) {
+        drill(el.dataset.widget, Number(el.dataset.mark));
+      } else if (el.hasAttribute('data-close-drill')) {
         drilled = null;
         ctx.render();
       }
@@ -167,7 +236,12 @@ export function dashboardSurface(ctx) {
       failWidget: (/** @type {string} */ id) => void failing.add(id),
       extraState: () => ({
         tab,
-        widgets: [...runs.values()].map((r) => ({ id: r.widget.id, title: r.widget.config.title, status: r.status, points: r.points })),
+        widgets: [...runs.values()].map((r) => ({
+          id: r.widget.id,
+          title: r.widget.config.title,
+          status: r.status,
+          points: r.points,
+        })),
         drilled: drilled?.key ?? null,
         aiTurns: assistant.turns.map((x) => ({ query: x.query, status: x.status })),
       }),

@@ -17,7 +17,9 @@ export function installFaults(ctx, names) {
       const { surface, ...rest } = env;
       return /** @type {any} */ (rest);
     }
-    if (env.type === 'svc:event:view') firstView = false;
+    if (env.type === 'svc:event:view') {
+      firstView = false;
+    }
     if (on('wrong-payload-types') && env.type === 'svc:event:ready') {
       return { ...env, payload: { ...env.payload, deploymentId: String(env.payload.deploymentId) } };
     }
@@ -26,7 +28,9 @@ export function installFaults(ctx, names) {
 
   /** One drilldown on the dashboard surface whose value JSON cannot carry. @param {unknown} value */
   const nonJson = (value) => {
-    if (s.surface !== 'dashboard') return;
+    if (s.surface !== 'dashboard') {
+      return;
+    }
     bus.emit('svc:event:drilldown', { member: 'orders.revenue', value, widgetId: 'w-revenue-region' });
   };
   const cyclic = () => {
@@ -38,30 +42,52 @@ export function installFaults(ctx, names) {
 
   return {
     beforeReady() {
-      if (on('event-before-ready')) bus.emit('svc:event:view', { surface: s.surface, path: s.path, title: 'before ready' });
+      if (on('event-before-ready')) {
+        bus.emit('svc:event:view', { surface: s.surface, path: s.path, title: 'before ready' });
+      }
     },
     afterReady() {
       const ready = bus.sent.find((e) => e.type === 'svc:event:ready');
-      if (on('duplicate-ready') && ready) bus.emit('svc:event:ready', ready.payload, { raw: true });
-      if (on('unknown-event')) bus.emit('svc:event:widget-hover', { widgetId: 'w-revenue-region' });
+      if (on('duplicate-ready') && ready) {
+        bus.emit('svc:event:ready', ready.payload, { raw: true });
+      }
+      if (on('unknown-event')) {
+        bus.emit('svc:event:widget-hover', { widgetId: 'w-revenue-region' });
+      }
       if (on('dashboard-event-from-chat') && s.surface === 'chat') {
         bus.emit('svc:event:drilldown', { member: 'orders.revenue', value: 'EMEA', widgetId: 'w-revenue-region' });
       }
       if (on('third-origin')) {
         const frame = document.createElement('iframe');
-        const q = new URLSearchParams({ target: /** @type {string} */ (ctx.bus.hostOrigin), surface: s.surface, path: s.path });
+        const q = new URLSearchParams({
+          target: /** @type {string} */ (ctx.bus.hostOrigin),
+          surface: s.surface,
+          path: s.path,
+        });
         frame.src = `${ctx.config.thirdOrigin}/rogue.html?${q}`;
         frame.title = 'third-origin frame';
         frame.className = 'rogue';
         frame.dataset.testid = 'third-origin-frame';
         document.body.append(frame);
       }
-      if (on('huge-payload')) bus.emit('svc:event:view', { surface: s.surface, path: s.path, title: 'x'.repeat(5 * MiB) });
-      if (on('non-json-date') || on('non-json')) nonJson(new Date());
-      if (on('non-json-map') || on('non-json')) nonJson(new Map([['EMEA', 1200]]));
-      if (on('non-json-arraybuffer') || on('non-json')) nonJson(new Uint8Array([1, 2, 3, 4]).buffer);
-      if (on('non-json-cyclic') || on('non-json')) nonJson(cyclic());
-      if (on('flood')) flood(Number(ctx.params.get('flood')) || 200, Number(ctx.params.get('floodSeconds')) || 3);
+      if (on('huge-payload')) {
+        bus.emit('svc:event:view', { surface: s.surface, path: s.path, title: 'x'.repeat(5 * MiB) });
+      }
+      if (on('non-json-date') || on('non-json')) {
+        nonJson(new Date());
+      }
+      if (on('non-json-map') || on('non-json')) {
+        nonJson(new Map([['EMEA', 1200]]));
+      }
+      if (on('non-json-arraybuffer') || on('non-json')) {
+        nonJson(new Uint8Array([1, 2, 3, 4]).buffer);
+      }
+      if (on('non-json-cyclic') || on('non-json')) {
+        nonJson(cyclic());
+      }
+      if (on('flood')) {
+        flood(Number(ctx.params.get('flood')) || 200, Number(ctx.params.get('floodSeconds')) || 3);
+      }
     },
   };
 
@@ -72,8 +98,12 @@ export function installFaults(ctx, names) {
     let sent = 0;
     const tick = () => {
       const due = Math.min(total, Math.round(((performance.now() - start) / 1000) * rate));
-      for (; sent < due; sent++) bus.emit('svc:event:view', { surface: s.surface, path: s.path, title: `flood #${sent + 1}` });
-      if (sent < total) setTimeout(tick, 20);
+      for (; sent < due; sent++) {
+        bus.emit('svc:event:view', { surface: s.surface, path: s.path, title: `flood #${sent + 1}` });
+      }
+      if (sent < total) {
+        setTimeout(tick, 20);
+      }
     };
     tick();
   }

@@ -23,14 +23,20 @@ import { esc } from './widgets.js';
  */
 
 const params = new URLSearchParams(location.search);
-const surfaceName = location.pathname.startsWith('/embed/chat') ? 'chat' : location.pathname.startsWith('/embed/d/') ? 'app' : 'dashboard';
+const surfaceName = location.pathname.startsWith('/embed/chat')
+  ? 'chat'
+  : location.pathname.startsWith('/embed/d/')
+    ? 'app'
+    : 'dashboard';
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Host origin: the sandbox `hostOrigin` parameter, else the referrer (the page that framed us), else the configured one. */
 function learnHostOrigin() {
   for (const candidate of [params.get('hostOrigin'), document.referrer, config.hostOrigin]) {
     try {
-      if (candidate) return new URL(candidate).origin;
+      if (candidate) {
+        return new URL(candidate).origin;
+      }
     } catch {}
   }
   return config.hostOrigin;
@@ -89,19 +95,30 @@ const ctx = /** @type {any} */ ({
   async pageDelay() {
     const latency = Math.min(Number(params.get('latency') ?? 200) || 0, 10_000);
     await sleep(latency);
-    if (params.get('script') === 'full') await Promise.race([ctx.scriptReleased, sleep(5000)]);
+    if (params.get('script') === 'full') {
+      await Promise.race([ctx.scriptReleased, sleep(5000)]);
+    }
   },
   /** @param {string} path @param {RequestInit} [init] */
   async api(path, init = {}) {
-    if (state.sessionExpired) throw Object.assign(new Error('The embed session has expired'), { status: 401 });
-    const res = await fetch(path, { ...init, headers: { Authorization: `Bearer ${state.token}`, 'Content-Type': 'application/json', ...init.headers } });
+    if (state.sessionExpired) {
+      throw Object.assign(new Error('The embed session has expired'), { status: 401 });
+    }
+    const res = await fetch(path, {
+      ...init,
+      headers: { Authorization: `Bearer ${state.token}`, 'Content-Type': 'application/json', ...init.headers },
+    });
     const body = await res.json().catch(() => ({}));
-    if (!res.ok) throw Object.assign(new Error(body?.error?.message ?? `HTTP ${res.status}`), { status: res.status });
+    if (!res.ok) {
+      throw Object.assign(new Error(body?.error?.message ?? `HTTP ${res.status}`), { status: res.status });
+    }
     return body;
   },
   /** @param {string} message @param {string} name @param {string} context */
   fail(message, name, context) {
-    if (state.down) return;
+    if (state.down) {
+      return;
+    }
     state.down = true;
     ctx.bus.emit('svc:event:error', { message, name, context, fatal: true });
     app.dataset.down = 'true';
@@ -117,7 +134,9 @@ ctx.bus = createBus({
   check: checkAction,
   apply: (type, payload) => {
     applyAction(ctx, type, payload);
-    if (type === 'svc:action:refresh') ctx.release();
+    if (type === 'svc:action:refresh') {
+      ctx.release();
+    }
   },
 });
 ctx.surface = { dashboard: dashboardSurface, app: appSurface, chat: chatSurface }[surfaceName](ctx);
@@ -149,7 +168,9 @@ function render() {
     const next = /** @type {HTMLInputElement | null} */ (slot.querySelector('[data-testid="ai-input"]'));
     if (next && (draft || focused)) {
       next.value = draft;
-      if (focused) next.focus();
+      if (focused) {
+        next.focus();
+      }
     }
   }
   document.documentElement.dataset.path = state.path;
@@ -167,7 +188,9 @@ function toast(text) {
 /** A route change: `navigate` now, `view` once the page has loaded. @param {string} path @param {boolean} [initial] */
 async function navigate(path, initial = false) {
   if (!initial) {
-    if (path === state.path || state.down) return;
+    if (path === state.path || state.down) {
+      return;
+    }
     const previousPath = state.path;
     history.pushState(null, '', path + location.search);
     state.path = path;
@@ -178,12 +201,16 @@ async function navigate(path, initial = false) {
   state.title = '';
   render();
   const info = await ctx.surface.load(page);
-  if (seq !== routeSeq || state.down) return;
+  if (seq !== routeSeq || state.down) {
+    return;
+  }
   state.title = info.title;
   render();
   /** @type {Record<string, unknown>} */
   const view = { surface: surfaceName, path, title: info.title };
-  if (state.publicId) view.publicId = state.publicId;
+  if (state.publicId) {
+    view.publicId = state.publicId;
+  }
   ctx.bus.emit('svc:event:view', view);
   ctx.surface.afterView?.(page);
 }
@@ -196,11 +223,17 @@ async function boot() {
   document.documentElement.dataset.surface = surfaceName;
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyScheme(ctx));
   const tz = params.get('timezone');
-  if (tz && isIanaTimeZone(tz)) state.timezoneFromUrl = tz;
+  if (tz && isIanaTimeZone(tz)) {
+    state.timezoneFromUrl = tz;
+  }
   for (const [k, v] of params) {
-    if (!k.startsWith('f_')) continue;
+    if (!k.startsWith('f_')) {
+      continue;
+    }
     const f = parseFilterParameter(`${k}=${v}`);
-    if (typeof f !== 'string' && f.values.length) state.filters[f.member] = f.values;
+    if (typeof f !== 'string' && f.values.length) {
+      state.filters[f.member] = f.values;
+    }
   }
   updateTimezone();
   const { known } = parseFaults(params.get('faults'));
@@ -211,41 +244,62 @@ async function boot() {
       const previousPath = state.path;
       state.path = location.pathname;
       ctx.bus.emit('svc:event:navigate', { path: state.path, previousPath });
-      navigate(state.path, true);
+      void navigate(state.path, true);
     }
   });
 
   faults.beforeReady();
   const q = new URLSearchParams({ delayMs: params.get('authDelayMs') ?? '100' });
-  if (state.publicId) q.set('publicId', state.publicId);
+  if (state.publicId) {
+    q.set('publicId', state.publicId);
+  }
   let session;
   try {
     const res = await fetch(`/embed-api/session/${encodeURIComponent(params.get('session') ?? '')}?${q}`);
     session = await res.json();
-    if (!res.ok) throw new Error(session?.error?.message ?? `HTTP ${res.status}`);
+    if (!res.ok) {
+      throw new Error(session?.error?.message ?? `HTTP ${res.status}`);
+    }
   } catch (err) {
     const message = /** @type {Error} */ (err).message;
     ctx.fail(message, /expired/i.test(message) ? 'SessionExpiredError' : 'AuthenticationError', 'auth');
     return;
   }
-  Object.assign(state, { mode: session.mode, deploymentId: session.deploymentId, embedTenant: session.embedTenant, token: session.token, workbookId: session.workbookId });
+  Object.assign(state, {
+    mode: session.mode,
+    deploymentId: session.deploymentId,
+    embedTenant: session.embedTenant,
+    token: session.token,
+    workbookId: session.workbookId,
+  });
   state.ready = true;
   document.documentElement.dataset.ready = 'true';
   /** @type {Record<string, unknown>} */
-  const ready = { embedTenant: state.embedTenant, deploymentId: state.deploymentId, mode: state.mode, surface: surfaceName };
-  if (state.publicId) ready.publicId = state.publicId;
+  const ready = {
+    embedTenant: state.embedTenant,
+    deploymentId: state.deploymentId,
+    mode: state.mode,
+    surface: surfaceName,
+  };
+  if (state.publicId) {
+    ready.publicId = state.publicId;
+  }
   ctx.bus.emit('svc:event:ready', ready);
   faults.afterReady();
-  navigate(state.path, true);
+  void navigate(state.path, true);
 }
 
 /** Viewer clicks: in-embed links navigate; the rest goes to the surface. @param {MouseEvent} e */
 function onClick(e) {
-  const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest('a[data-route], button, [data-mark]'));
-  if (!el || state.down) return;
+  const el = /** @type {HTMLElement | null} */ (
+    /** @type {HTMLElement} */ (e.target).closest('a[data-route], button, [data-mark]')
+  );
+  if (!el || state.down) {
+    return;
+  }
   if (el.matches('a[data-route]')) {
     e.preventDefault();
-    navigate(/** @type {string} */ (el.getAttribute('href')));
+    void navigate(/** @type {string} */ (el.getAttribute('href')));
     return;
   }
   ctx.surface.onClick?.(e, el);
@@ -257,7 +311,8 @@ function onClick(e) {
   accepted: ctx.bus.accepted,
   ignored: ctx.bus.ignored,
   /** Posts one event as is (no fault rewriting). */
-  emit: (/** @type {string} */ type, /** @type {unknown} */ payload, /** @type {{surface?: string}} */ opts = {}) => ctx.bus.emit(type, payload, { ...opts, raw: true }),
+  emit: (/** @type {string} */ type, /** @type {unknown} */ payload, /** @type {{surface?: string}} */ opts = {}) =>
+    ctx.bus.emit(type, payload, { ...opts, raw: true }),
   navigate: (/** @type {string} */ path) => navigate(path),
   expireSession: () => void (state.sessionExpired = true),
   // Defaults for hooks a surface does not have (e.g. exportData on chat): they do nothing and return null.
@@ -268,4 +323,4 @@ function onClick(e) {
   ...Object.fromEntries(Object.entries(ctx.surface.hooks).filter(([k]) => k !== 'extraState')),
 };
 
-boot();
+void boot();

@@ -14,17 +14,24 @@ export function applyFilters(rows, filters) {
 
 /** Calendar day of an instant in a time zone, as YYYY-MM-DD. @param {string} iso @param {string} timeZone */
 export function dayIn(iso, timeZone) {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(iso),
+  );
 }
 
 /** @param {Widget} w @param {Record<string, any>[]} rows @param {string} timeZone @returns {Point[]} */
 export function aggregate(w, rows, timeZone) {
   const { chart, measure, dimension } = w.config;
-  if (chart === 'kpi') return [{ key: 'total', value: rows.reduce((sum, r) => sum + (Number(r[measure]) || 0), 0) }];
+  if (chart === 'kpi') {
+    return [{ key: 'total', value: rows.reduce((sum, r) => sum + (Number(r[measure]) || 0), 0) }];
+  }
   /** @type {Map<string, number>} */
   const groups = new Map();
   for (const r of rows) {
-    const key = chart === 'byDay' ? dayIn(r[/** @type {string} */ (dimension)], timeZone) : String(r[/** @type {string} */ (dimension)]);
+    const key =
+      chart === 'byDay'
+        ? dayIn(r[/** @type {string} */ (dimension)], timeZone)
+        : String(r[/** @type {string} */ (dimension)]);
     groups.set(key, (groups.get(key) ?? 0) + (Number(r[measure]) || 0));
   }
   const points = [...groups].map(([key, value]) => ({ key, value }));
@@ -46,19 +53,28 @@ export function widgetHtml(run, view) {
     ? `<span class="tools">${view.allowExport ? `<button data-export="csv" data-widget="${w.id}" data-testid="export-csv-${w.id}">CSV</button><button data-export="xlsx" data-widget="${w.id}" data-testid="export-xlsx-${w.id}">XLSX</button>` : ''}<button data-export="png" data-widget="${w.id}" data-testid="export-png-${w.id}">PNG</button></span>`
     : '';
   let body;
-  if (run.status === 'loading') body = `<div class="skeleton">${esc(view.t('loading'))}</div>`;
-  else if (run.status === 'error') body = `<div class="widget-error">${esc(view.t('failed'))}: ${esc(run.error ?? '')}</div>`;
-  else if (w.config.chart === 'kpi') {
+  if (run.status === 'loading') {
+    body = `<div class="skeleton">${esc(view.t('loading'))}</div>`;
+  } else if (run.status === 'error') {
+    body = `<div class="widget-error">${esc(view.t('failed'))}: ${esc(run.error ?? '')}</div>`;
+  } else if (w.config.chart === 'kpi') {
     body = `<button class="kpi mark" data-mark="0" data-widget="${w.id}" data-testid="mark-${w.id}-0">${num.format(run.points[0]?.value ?? 0)}</button>`;
   } else {
     const max = Math.max(1, ...run.points.map((p) => p.value));
-    body = `<div class="bars">${run.points
-      .map((p, i) => {
-        const label = w.config.chart === 'byDay' ? new Intl.DateTimeFormat(view.locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${p.key}T00:00:00Z`)) : p.key;
-        return `<button class="bar mark" data-mark="${i}" data-widget="${w.id}" data-testid="mark-${w.id}-${i}" title="${esc(p.key)}: ${num.format(p.value)}">
+    body = `<div class="bars">${
+      run.points
+        .map((p, i) => {
+          const label =
+            w.config.chart === 'byDay'
+              ? new Intl.DateTimeFormat(view.locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+                  new Date(`${p.key}T00:00:00Z`),
+                )
+              : p.key;
+          return `<button class="bar mark" data-mark="${i}" data-widget="${w.id}" data-testid="mark-${w.id}-${i}" title="${esc(p.key)}: ${num.format(p.value)}">
           <span class="bar-label">${esc(label)}</span><span class="bar-track"><span class="bar-fill" style="width:${(100 * p.value) / max}%"></span></span><span class="bar-value">${num.format(p.value)}</span></button>`;
-      })
-      .join('') || `<div class="muted">0 ${esc(view.t('rows'))}</div>`}</div>`;
+        })
+        .join('') || `<div class="muted">0 ${esc(view.t('rows'))}</div>`
+    }</div>`;
   }
   return `<article class="widget card" data-testid="widget-${w.id}" data-status="${run.status}" data-points="${run.points.length}">
     <header><h3>${esc(w.config.title)}</h3>${tools}</header>${body}</article>`;
@@ -66,9 +82,15 @@ export function widgetHtml(run, view) {
 
 /** A table of the filtered rows, times shown in the time zone. @param {Record<string, any>[]} rows @param {{locale: string, timezone: string}} view */
 export function tableHtml(rows, view) {
-  if (!rows.length) return '<p class="muted">0</p>';
+  if (!rows.length) {
+    return '<p class="muted">0</p>';
+  }
   const cols = Object.keys(rows[0]);
-  const time = new Intl.DateTimeFormat(view.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone });
+  const time = new Intl.DateTimeFormat(view.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: view.timezone,
+  });
   const num = new Intl.NumberFormat(view.locale);
   const cell = (/** @type {string} */ c, /** @type {any} */ v) =>
     c.endsWith('_at') ? time.format(new Date(v)) : typeof v === 'number' ? num.format(v) : String(v);

@@ -10,8 +10,12 @@ const val = (form, id) => /** @type {HTMLInputElement} */ (form.querySelector(`[
 
 /** Default in-embed path the navigate action goes to, per surface. @param {Where} w */
 export function otherPath(w) {
-  if (w.surface === 'dashboard') return `/embed/dashboard/${w.publicId}/data`;
-  if (w.surface === 'app') return `/embed/d/${w.deploymentId}/app/workbook/${w.workbookIds[1] ?? w.workbookIds[0]}`;
+  if (w.surface === 'dashboard') {
+    return `/embed/dashboard/${w.publicId}/data`;
+  }
+  if (w.surface === 'app') {
+    return `/embed/d/${w.deploymentId}/app/workbook/${w.workbookIds[1] ?? w.workbookIds[0]}`;
+  }
   return '/embed/chat/history';
 }
 

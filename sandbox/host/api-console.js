@@ -7,17 +7,34 @@
  */
 function operations(config, d) {
   const report = config.reports.find((/** @type {any} */ r) => r.deploymentId === d.deploymentId)?.id ?? 500;
-  const notification = config.notifications.find((/** @type {any} */ n) => n.deploymentId === d.deploymentId)?.id ?? 900;
+  const notification =
+    config.notifications.find((/** @type {any} */ n) => n.deploymentId === d.deploymentId)?.id ?? 900;
   const base = `/api/v1/deployments/${d.deploymentId}`;
   return [
     { label: 'Get workbook', method: 'GET', path: `${base}/workbooks/${d.workbookId}`, body: '' },
-    { label: 'Move a workspace item', method: 'POST', path: `${base}/workspace/move`, body: { type: 'WORKBOOK', id: d.workbookId, folderId: null } },
-    { label: 'Disconnect a report placement', method: 'DELETE', path: `${base}/reports/${report}/connect-workbook`, body: { placementId: 'pl-2' } },
+    {
+      label: 'Move a workspace item',
+      method: 'POST',
+      path: `${base}/workspace/move`,
+      body: { type: 'WORKBOOK', id: d.workbookId, folderId: null },
+    },
+    {
+      label: 'Disconnect a report placement',
+      method: 'DELETE',
+      path: `${base}/reports/${report}/connect-workbook`,
+      body: { placementId: 'pl-2' },
+    },
     {
       label: 'Update a notification',
       method: 'PUT',
       path: `${base}/notifications/${notification}`,
-      body: { scheduleType: 'WEEKLY', dayOfWeek: 1, hour: 8, minute: 30, filters: [{ member: 'orders.region', value: 'APAC' }] },
+      body: {
+        scheduleType: 'WEEKLY',
+        dayOfWeek: 1,
+        hour: 8,
+        minute: 30,
+        filters: [{ member: 'orders.region', value: 'APAC' }],
+      },
     },
   ];
 }
@@ -29,8 +46,12 @@ function operations(config, d) {
 export async function callApi(tenantOrigin, method, path, token, body) {
   /** @type {Record<string, string>} */
   const headers = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body) headers['Content-Type'] = 'application/json';
+  if (token) {
+    headers.Authorization = `Bearer ${token}`;
+  }
+  if (body) {
+    headers['Content-Type'] = 'application/json';
+  }
   const res = await fetch(`${tenantOrigin}${path}`, { method, headers, body: body || undefined });
   const text = await res.text();
   let parsed = text;
@@ -71,7 +92,13 @@ export function mountApiConsole(root, config, d) {
     const out = q('api-status');
     out.textContent = '…';
     try {
-      const { status, body } = await callApi(config.tenantOrigin, q('api-method').value, q('api-path').value, q('api-token').value, q('api-body').value.trim());
+      const { status, body } = await callApi(
+        config.tenantOrigin,
+        q('api-method').value,
+        q('api-path').value,
+        q('api-token').value,
+        q('api-body').value.trim(),
+      );
       out.textContent = `HTTP ${status}`;
       out.className = `badge ${status < 300 ? 'ok' : 'bad'}`;
       q('api-result').textContent = typeof body === 'string' ? body : JSON.stringify(body, null, 2);

@@ -7,15 +7,21 @@ import { mountApiConsole } from './api-console.js';
 import { createLog } from './log.js';
 
 const TENANT = config.tenantOrigin;
-const EVENT_TYPES = ['ready', 'view', 'navigate', 'dashboard-loaded', 'download', 'drilldown', 'ai-query', 'error'].map((t) => `svc:event:${t}`);
+const EVENT_TYPES = ['ready', 'view', 'navigate', 'dashboard-loaded', 'download', 'drilldown', 'ai-query', 'error'].map(
+  (t) => `svc:event:${t}`,
+);
 const params = new URLSearchParams(location.search);
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const warnings = [];
 
 // ---------------------------------------------------------------- what to embed
 const faults = parseFaults(params.get('faults'));
-if (faults.unknown.length) warnings.push(`Unknown fault names ignored: ${faults.unknown.join(', ')}`);
-if (params.has('flood') && !faults.known.includes('flood')) faults.known.push('flood');
+if (faults.unknown.length) {
+  warnings.push(`Unknown fault names ignored: ${faults.unknown.join(', ')}`);
+}
+if (params.has('flood') && !faults.known.includes('flood')) {
+  faults.known.push('flood');
+}
 const isHostFault = (/** @type {string} */ n) => FAULTS.find((f) => f.name === n)?.side === 'host';
 const hostFaults = faults.known.filter(isHostFault);
 const embedFaults = faults.known.filter((n) => !isHostFault(n));
@@ -29,32 +35,58 @@ if (!['dashboard', 'app', 'chat'].includes(surface)) {
 const session = params.get('session') || (surface === 'app' ? 'demo-private' : 'demo-signed');
 const sessionInfo = config.sessions.find((s) => s.id === session);
 const deploymentId = sessionInfo?.deploymentId ?? 1;
-const publicId = params.get('publicId') || config.dashboards.find((d) => d.deploymentId === deploymentId)?.publicId || '';
+const publicId =
+  params.get('publicId') || config.dashboards.find((d) => d.deploymentId === deploymentId)?.publicId || '';
 const workbookIds = config.workbooks.filter((w) => w.deploymentId === deploymentId).map((w) => w.id);
 const workbookId = Number(params.get('workbookId')) || workbookIds[0];
 const where = { surface, publicId, deploymentId, workbookIds };
 
 function embedUrl() {
   let path = '/embed/chat';
-  if (surface === 'dashboard') path = `/embed/dashboard/${encodeURIComponent(publicId)}`;
-  if (surface === 'app') path = `/embed/d/${deploymentId}/app/workbook/${workbookId}`;
+  if (surface === 'dashboard') {
+    path = `/embed/dashboard/${encodeURIComponent(publicId)}`;
+  }
+  if (surface === 'app') {
+    path = `/embed/d/${deploymentId}/app/workbook/${workbookId}`;
+  }
   const q = new URLSearchParams({ session });
-  if (params.get('allowExport') === 'true' || script) q.set('allowExport', 'true');
-  if (params.get('timezone')) q.set('timezone', /** @type {string} */ (params.get('timezone')));
-  for (const [k, v] of params) if (k.startsWith('f_')) q.append(k, v);
+  if (params.get('allowExport') === 'true' || script) {
+    q.set('allowExport', 'true');
+  }
+  if (params.get('timezone')) {
+    q.set('timezone', /** @type {string} */ (params.get('timezone')));
+  }
+  for (const [k, v] of params) {
+    if (k.startsWith('f_')) {
+      q.append(k, v);
+    }
+  }
   const filter = params.get('filter')?.trim();
   if (filter) {
     const eq = filter.indexOf('=');
-    if (filter.startsWith('f_') && eq > 2) q.append(filter.slice(0, eq), filter.slice(eq + 1));
-    else warnings.push(`Filter "${filter}" is not of the form f_<view>.<dimension>=<JSON>`);
+    if (filter.startsWith('f_') && eq > 2) {
+      q.append(filter.slice(0, eq), filter.slice(eq + 1));
+    } else {
+      warnings.push(`Filter "${filter}" is not of the form f_<view>.<dimension>=<JSON>`);
+    }
   }
   // Sandbox-only parameters of the emulator (not part of the spec).
-  if (embedFaults.length) q.set('faults', embedFaults.join(','));
-  for (const k of ['flood', 'floodSeconds', 'latency', 'failWidget', 'authDelayMs']) if (params.get(k)) q.set(k, /** @type {string} */ (params.get(k)));
-  if (script) q.set('script', 'full');
+  if (embedFaults.length) {
+    q.set('faults', embedFaults.join(','));
+  }
+  for (const k of ['flood', 'floodSeconds', 'latency', 'failWidget', 'authDelayMs']) {
+    if (params.get(k)) {
+      q.set(k, /** @type {string} */ (params.get(k)));
+    }
+  }
+  if (script) {
+    q.set('script', 'full');
+  }
   // The embed's ready comes this long after it starts, so that the iframe's load event (when the host posts)
   // comes first even on a busy machine.
-  if (hostFaults.includes('action-before-ready') && !q.has('authDelayMs')) q.set('authDelayMs', '4000');
+  if (hostFaults.includes('action-before-ready') && !q.has('authDelayMs')) {
+    q.set('authDelayMs', '4000');
+  }
   return `${TENANT}${path}?${q}`;
 }
 
@@ -87,8 +119,12 @@ let readySeen = false;
 
 // ---------------------------------------------------------------- sending actions
 function targetOrigin() {
-  if (hostFaults.includes('action-star')) return '*';
-  if (hostFaults.includes('action-wrong-origin')) return `http://127.0.0.1:${new URL(TENANT).port}`;
+  if (hostFaults.includes('action-star')) {
+    return '*';
+  }
+  if (hostFaults.includes('action-wrong-origin')) {
+    return `http://127.0.0.1:${new URL(TENANT).port}`;
+  }
   return TENANT;
 }
 
@@ -110,10 +146,16 @@ function postRaw(data, to = TENANT) {
 
 // ---------------------------------------------------------------- receiving events: one listener, three rules
 window.addEventListener('message', (event) => {
-  if (event.origin !== TENANT) return ignore(event, `origin ${event.origin} is not the tenant origin`);
+  if (event.origin !== TENANT) {
+    return ignore(event, `origin ${event.origin} is not the tenant origin`);
+  }
   const data = event.data;
-  if (!data || typeof data !== 'object' || data.source !== 'svc-embed') return ignore(event, 'source is not "svc-embed"');
-  if (data.direction !== 'event') return ignore(event, `direction is ${JSON.stringify(data.direction)}, not "event"`);
+  if (!data || typeof data !== 'object' || data.source !== 'svc-embed') {
+    return ignore(event, 'source is not "svc-embed"');
+  }
+  if (data.direction !== 'event') {
+    return ignore(event, `direction is ${JSON.stringify(data.direction)}, not "event"`);
+  }
   received.push(data);
   dispatch(data);
   watchers.forEach((w) => w());
@@ -133,7 +175,9 @@ function dispatch(data) {
       eventLog.add(`ready · ${p.mode}`, p, 'ok');
       status.textContent = `ready · ${p.mode} · ${data.surface}`;
       status.className = 'badge ok';
-      if (!readySeen) onFirstReady();
+      if (!readySeen) {
+        onFirstReady();
+      }
       readySeen = true;
       break;
     case 'svc:event:error':
@@ -160,11 +204,23 @@ function onFirstReady() {
   if (hostFaults.includes('action-star') || hostFaults.includes('action-wrong-origin')) {
     sendAction('svc:action:set-color-scheme', { scheme: 'dark' });
   }
-  if (script) for (const [type, payload] of scriptActions(where)) sendAction(/** @type {string} */ (type), /** @type {any} */ (payload));
+  if (script) {
+    for (const [type, payload] of scriptActions(where)) {
+      sendAction(/** @type {string} */ (type), /** @type {any} */ (payload));
+    }
+  }
 }
 
 if (hostFaults.includes('action-before-ready')) {
-  iframe.addEventListener('load', () => { if (!readySeen) sendAction('svc:action:set-color-scheme', { scheme: 'dark' }); }, { once: true });
+  iframe.addEventListener(
+    'load',
+    () => {
+      if (!readySeen) {
+        sendAction('svc:action:set-color-scheme', { scheme: 'dark' });
+      }
+    },
+    { once: true },
+  );
 }
 
 // ---------------------------------------------------------------- UI
@@ -180,10 +236,23 @@ function fillSetupForm() {
     el.replaceChildren(...options.map(([v, label]) => new Option(label, v, false, v === value)));
   };
   select('surface').value = surface;
-  fill(select('session'), config.sessions.map((s) => [s.id, `${s.id} (${s.mode}${s.expired ? ', expired' : ''})`]), session);
-  fill(select('publicId'), config.dashboards.map((d) => [d.publicId, `${d.title} (${d.publicId})`]), publicId);
-  fill(select('workbookId'), config.workbooks.map((w) => [String(w.id), `${w.name} (#${w.id}, deployment ${w.deploymentId})`]), String(workbookId));
-  /** @type {HTMLInputElement} */ (form.elements.namedItem('allowExport')).checked = params.get('allowExport') === 'true';
+  fill(
+    select('session'),
+    config.sessions.map((s) => [s.id, `${s.id} (${s.mode}${s.expired ? ', expired' : ''})`]),
+    session,
+  );
+  fill(
+    select('publicId'),
+    config.dashboards.map((d) => [d.publicId, `${d.title} (${d.publicId})`]),
+    publicId,
+  );
+  fill(
+    select('workbookId'),
+    config.workbooks.map((w) => [String(w.id), `${w.name} (#${w.id}, deployment ${w.deploymentId})`]),
+    String(workbookId),
+  );
+  /** @type {HTMLInputElement} */ (form.elements.namedItem('allowExport')).checked =
+    params.get('allowExport') === 'true';
   /** @type {HTMLInputElement} */ (form.elements.namedItem('script')).checked = script;
   for (const k of ['timezone', 'filter', 'flood', 'floodSeconds']) {
     /** @type {HTMLInputElement} */ (form.elements.namedItem(k)).value = params.get(k) ?? '';
@@ -198,13 +267,21 @@ function fillSetupForm() {
     box.checked = faults.known.includes(f.name);
     list.append(label);
   }
-  if (faults.known.length) /** @type {HTMLDetailsElement} */ (list.closest('details')).open = true;
+  if (faults.known.length) {
+    /** @type {HTMLDetailsElement} */ list.closest('details').open = true;
+  }
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const q = new URLSearchParams();
-    for (const [k, v] of new FormData(form)) if (typeof v === 'string' && v !== '') q.set(k, v);
+    for (const [k, v] of new FormData(form)) {
+      if (typeof v === 'string' && v !== '') {
+        q.set(k, v);
+      }
+    }
     const chosen = [...list.querySelectorAll('input:checked')].map((b) => /** @type {HTMLInputElement} */ (b).value);
-    if (chosen.length) q.set('faults', chosen.join(','));
+    if (chosen.length) {
+      q.set('faults', chosen.join(','));
+    }
     location.search = q.toString();
   });
 }
@@ -218,7 +295,9 @@ function waitFor(type, count = 1, timeoutMs = 10_000) {
   return new Promise((resolve, reject) => {
     const check = () => {
       const hits = received.filter((e) => e.type === type);
-      if (hits.length < count) return false;
+      if (hits.length < count) {
+        return false;
+      }
       watchers.delete(check);
       clearTimeout(timer);
       resolve(hits[count - 1]);
@@ -228,7 +307,9 @@ function waitFor(type, count = 1, timeoutMs = 10_000) {
       watchers.delete(check);
       reject(new Error(`timed out after ${timeoutMs} ms waiting for ${count} × ${type}`));
     }, timeoutMs);
-    if (!check()) watchers.add(check);
+    if (!check()) {
+      watchers.add(check);
+    }
   });
 }
 

@@ -21,7 +21,9 @@ export function createLog(list, counter) {
     const frag = document.createDocumentFragment();
     for (const row of rows) {
       const li = document.createElement('li');
-      if (row.tone) li.className = row.tone;
+      if (row.tone) {
+        li.className = row.tone;
+      }
       const time = document.createElement('span');
       time.className = 'time';
       time.textContent = `${((row.at - started) / 1000).toFixed(2)}s`;
@@ -33,7 +35,9 @@ export function createLog(list, counter) {
       frag.append(li);
     }
     list.append(frag);
-    while (list.childElementCount > KEEP) list.firstElementChild?.remove();
+    while (list.childElementCount > KEEP) {
+      list.firstElementChild?.remove();
+    }
     counter.textContent = String(total);
     list.scrollTop = list.scrollHeight;
   };
@@ -43,8 +47,12 @@ export function createLog(list, counter) {
     add(title, detail, tone) {
       total++;
       pending.push({ title, detail, tone, at: performance.now() });
-      if (pending.length > KEEP * 2) pending = pending.slice(-KEEP);
-      if (!timer) timer = window.setTimeout(flush, 30);
+      if (pending.length > KEEP * 2) {
+        pending = pending.slice(-KEEP);
+      }
+      if (!timer) {
+        timer = window.setTimeout(flush, 30);
+      }
     },
     clear() {
       pending = [];

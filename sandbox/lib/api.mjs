@@ -8,10 +8,34 @@ import { pathId } from './validate.mjs';
 
 /** @type {{method:string, pattern:RegExp, names:string[], op:Operation, body:boolean}[]} */
 const ROUTES = [
-  { method: 'DELETE', pattern: /^\/api\/v1\/deployments\/([^/]+)\/reports\/([^/]+)\/connect-workbook$/, names: ['deploymentId', 'reportId'], op: disconnectReportFromWorkbook, body: true },
-  { method: 'POST', pattern: /^\/api\/v1\/deployments\/([^/]+)\/workspace\/move$/, names: ['deploymentId'], op: moveWorkspaceItem, body: true },
-  { method: 'GET', pattern: /^\/api\/v1\/deployments\/([^/]+)\/workbooks\/([^/]+)$/, names: ['deploymentId', 'workbookId'], op: getWorkbook, body: false },
-  { method: 'PUT', pattern: /^\/api\/v1\/deployments\/([^/]+)\/notifications\/([^/]+)$/, names: ['deploymentId', 'id'], op: updateNotification, body: true },
+  {
+    method: 'DELETE',
+    pattern: /^\/api\/v1\/deployments\/([^/]+)\/reports\/([^/]+)\/connect-workbook$/,
+    names: ['deploymentId', 'reportId'],
+    op: disconnectReportFromWorkbook,
+    body: true,
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/deployments\/([^/]+)\/workspace\/move$/,
+    names: ['deploymentId'],
+    op: moveWorkspaceItem,
+    body: true,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/v1\/deployments\/([^/]+)\/workbooks\/([^/]+)$/,
+    names: ['deploymentId', 'workbookId'],
+    op: getWorkbook,
+    body: false,
+  },
+  {
+    method: 'PUT',
+    pattern: /^\/api\/v1\/deployments\/([^/]+)\/notifications\/([^/]+)$/,
+    names: ['deploymentId', 'id'],
+    op: updateNotification,
+    body: true,
+  },
 ];
 
 const CORS_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
@@ -22,7 +46,9 @@ const CORS_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
  */
 function cors(req, res, hostOrigin) {
   res.setHeader('Vary', 'Origin');
-  if (req.headers.origin !== hostOrigin) return;
+  if (req.headers.origin !== hostOrigin) {
+    return;
+  }
   res.setHeader('Access-Control-Allow-Origin', hostOrigin);
   if (req.method === 'OPTIONS') {
     res.setHeader('Access-Control-Allow-Methods', CORS_METHODS);
@@ -34,11 +60,17 @@ function cors(req, res, hostOrigin) {
 /** @param {Store} store @param {import('node:http').IncomingMessage} req @returns {User} */
 function authenticate(store, req) {
   const header = req.headers.authorization;
-  if (!header) throw new HttpError(401, 'Missing Authorization header: send "Authorization: Bearer <ACCESS_TOKEN>"');
+  if (!header) {
+    throw new HttpError(401, 'Missing Authorization header: send "Authorization: Bearer <ACCESS_TOKEN>"');
+  }
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw new HttpError(401, 'Authorization header must use the Bearer scheme');
+  if (!m) {
+    throw new HttpError(401, 'Authorization header must use the Bearer scheme');
+  }
   const user = store.userForToken(m[1]);
-  if (!user) throw new HttpError(401, 'Invalid or unknown bearer token');
+  if (!user) {
+    throw new HttpError(401, 'Invalid or unknown bearer token');
+  }
   return user;
 }
 
@@ -49,7 +81,9 @@ function authenticate(store, req) {
  */
 export async function handleApi(ctx, req, res, url) {
   const path = url.pathname;
-  if (!path.startsWith('/api/') && !path.startsWith('/embed-api/')) return false;
+  if (!path.startsWith('/api/') && !path.startsWith('/embed-api/')) {
+    return false;
+  }
   cors(req, res, ctx.hostOrigin);
   if (req.method === 'OPTIONS') {
     res.writeHead(204, { Allow: CORS_METHODS });
@@ -57,15 +91,23 @@ export async function handleApi(ctx, req, res, url) {
     return true;
   }
   try {
-    const result = path.startsWith('/api/') ? await platform(ctx.store, req, path) : await embedBackend(ctx.store, req, url);
+    const result = path.startsWith('/api/')
+      ? await platform(ctx.store, req, path)
+      : await embedBackend(ctx.store, req, url);
     sendJson(res, 200, result);
   } catch (err) {
     if (err instanceof HttpError) {
       /** @type {Record<string, string>} */
       const headers = {};
-      if (err.status === 401) headers['WWW-Authenticate'] = 'Bearer';
-      if (err.status === 413) headers.Connection = 'close';
-      if (/** @type {any} */ (err).allow) headers.Allow = /** @type {any} */ (err).allow;
+      if (err.status === 401) {
+        headers['WWW-Authenticate'] = 'Bearer';
+      }
+      if (err.status === 413) {
+        headers.Connection = 'close';
+      }
+      if (/** @type {any} */ (err).allow) {
+        headers.Allow = /** @type {any} */ (err).allow;
+      }
       sendError(res, err.status, err.message, headers);
     } else {
       ctx.log(`internal error on ${req.method} ${path}: ${/** @type {Error} */ (err)?.stack ?? err}`);
@@ -111,20 +153,38 @@ async function platform(store, req, path) {
  */
 async function embedBackend(store, req, url) {
   req.resume();
-  if (req.method !== 'GET') throw new HttpError(405, `Method ${req.method} not allowed on ${url.pathname}`);
+  if (req.method !== 'GET') {
+    throw new HttpError(405, `Method ${req.method} not allowed on ${url.pathname}`);
+  }
   const [, , what, name = ''] = url.pathname.split('/');
   if (what === 'session') {
     const delay = Math.min(Number(url.searchParams.get('delayMs')) || 0, 10_000);
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) {
+      await sleep(delay);
+    }
     const s = Object.hasOwn(store.data.sessions, name) ? store.data.sessions[name] : undefined;
-    if (!s) throw new HttpError(404, `Unknown embed session "${name}"`);
-    if (s.expired) throw new HttpError(401, `Embed session "${name}" has expired`);
+    if (!s) {
+      throw new HttpError(404, `Unknown embed session "${name}"`);
+    }
+    if (s.expired) {
+      throw new HttpError(401, `Embed session "${name}" has expired`);
+    }
     /** @type {Record<string, unknown>} */
-    const out = { session: name, mode: s.mode, token: s.token, deploymentId: s.deploymentId, embedTenant: store.data.embedTenant ?? null };
+    const out = {
+      session: name,
+      mode: s.mode,
+      token: s.token,
+      deploymentId: s.deploymentId,
+      embedTenant: store.data.embedTenant ?? null,
+    };
     const publicId = url.searchParams.get('publicId');
     if (publicId) {
-      const wb = store.data.workbooks.find((w) => w.deploymentId === s.deploymentId && w.publishedDashboard?.publicId === publicId);
-      if (!wb) throw new HttpError(404, `No published dashboard "${publicId}" in deployment ${s.deploymentId}`);
+      const wb = store.data.workbooks.find(
+        (w) => w.deploymentId === s.deploymentId && w.publishedDashboard?.publicId === publicId,
+      );
+      if (!wb) {
+        throw new HttpError(404, `No published dashboard "${publicId}" in deployment ${s.deploymentId}`);
+      }
       out.workbookId = wb.id;
     }
     return out;
@@ -134,7 +194,9 @@ async function embedBackend(store, req, url) {
     const dep = pathId(name, 'deploymentId');
     /** @param {any[]} list @param {string} parentKey */
     const pick = (list, parentKey) =>
-      list.filter((x) => x.deploymentId === dep && store.can(user, x, 'read')).map((x) => ({ id: x.id, name: x.name, folderId: x[parentKey] ?? null }));
+      list
+        .filter((x) => x.deploymentId === dep && store.can(user, x, 'read'))
+        .map((x) => ({ id: x.id, name: x.name, folderId: x[parentKey] ?? null }));
     return {
       folders: pick(store.data.folders, 'parentId'),
       workbooks: pick(store.data.workbooks, 'folderId'),
@@ -142,7 +204,9 @@ async function embedBackend(store, req, url) {
     };
   }
   if (what === 'datasets') {
-    if (!Object.hasOwn(store.data.datasets, name)) throw new HttpError(404, `Unknown dataset "${name}"`);
+    if (!Object.hasOwn(store.data.datasets, name)) {
+      throw new HttpError(404, `Unknown dataset "${name}"`);
+    }
     return { rows: store.data.datasets[name] };
   }
   throw new HttpError(404, `No such endpoint: ${url.pathname}`);

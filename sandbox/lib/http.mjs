@@ -80,7 +80,9 @@ export function readJsonBody(req) {
     let size = 0;
     let failed = false;
     req.on('data', (chunk) => {
-      if (failed) return;
+      if (failed) {
+        return;
+      }
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
         failed = true;
@@ -91,13 +93,19 @@ export function readJsonBody(req) {
       chunks.push(chunk);
     });
     req.on('error', (err) => {
-      if (!failed) reject(new HttpError(400, `Could not read request body: ${err.message}`));
+      if (!failed) {
+        reject(new HttpError(400, `Could not read request body: ${err.message}`));
+      }
       failed = true;
     });
     req.on('end', () => {
-      if (failed) return;
+      if (failed) {
+        return;
+      }
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve(undefined);
+      if (text.trim() === '') {
+        return resolve(undefined);
+      }
       const type = String(req.headers['content-type'] ?? '');
       if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
         return reject(new HttpError(415, `Content-Type must be application/json, got "${type}"`));
@@ -120,9 +128,13 @@ export function readJsonBody(req) {
 export async function serveStatic(res, root, urlPath) {
   const rel = normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '');
   const file = join(root, rel);
-  if (!file.startsWith(root + sep) && file !== root) return false;
+  if (!file.startsWith(root + sep) && file !== root) {
+    return false;
+  }
   const type = TYPES[/** @type {keyof typeof TYPES} */ (extname(file))];
-  if (!type) return false;
+  if (!type) {
+    return false;
+  }
   try {
     const body = await readFile(file);
     sendText(res, 200, type, body);

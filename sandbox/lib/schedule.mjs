@@ -10,19 +10,29 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 const two = (n) => String(n).padStart(2, '0');
 /** @param {number} n */
 function ordinal(n) {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' })[n % 10] ?? 'th';
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
   return `${n}${s}`;
 }
 
 const CRON_FIELD = /^(\*|\d+(-\d+)?)(\/\d+)?(,(\*|\d+(-\d+)?)(\/\d+)?)*$/;
-const CRON_LIMITS = [[0, 59], [0, 23], [1, 31], [1, 12], [0, 7]];
+const CRON_LIMITS = [
+  [0, 59],
+  [0, 23],
+  [1, 31],
+  [1, 12],
+  [0, 7],
+];
 
 /** A five-field cron expression with numbers, ranges, steps and lists. @param {string} cron */
 export function isValidCron(cron) {
   const fields = cron.trim().split(/\s+/);
-  if (fields.length !== 5) return false;
+  if (fields.length !== 5) {
+    return false;
+  }
   return fields.every((f, i) => {
-    if (!CRON_FIELD.test(f)) return false;
+    if (!CRON_FIELD.test(f)) {
+      return false;
+    }
     const [lo, hi] = CRON_LIMITS[i];
     return (f.match(/\d+/g) ?? []).every((d, j, all) => {
       const isStep = f.includes('/') && j === all.length - 1 && f.endsWith(`/${d}`);
@@ -37,10 +47,18 @@ function describeCustom(cron) {
   const num = /^\d+$/;
   if (num.test(m) && num.test(h) && mon === '*') {
     const at = `at ${two(Number(h))}:${two(Number(m))}`;
-    if (dom === '*' && dow === '*') return `Every day ${at}`;
-    if (dom === '*' && (dow === '1-5')) return `Every weekday ${at}`;
-    if (dom === '*' && num.test(dow)) return `Every ${DAYS[Number(dow) % 7]} ${at}`;
-    if (num.test(dom) && dow === '*') return `On the ${ordinal(Number(dom))} of every month ${at}`;
+    if (dom === '*' && dow === '*') {
+      return `Every day ${at}`;
+    }
+    if (dom === '*' && dow === '1-5') {
+      return `Every weekday ${at}`;
+    }
+    if (dom === '*' && num.test(dow)) {
+      return `Every ${DAYS[Number(dow) % 7]} ${at}`;
+    }
+    if (num.test(dom) && dow === '*') {
+      return `On the ${ordinal(Number(dom))} of every month ${at}`;
+    }
   }
   return `Custom schedule (cron "${cron.trim()}")`;
 }

@@ -4,18 +4,36 @@ import { deriveSchedule } from './schedule.mjs';
 /** @typedef {import('./store.mjs').Store} Store @typedef {import('./store.mjs').Item} Item @typedef {import('./store.mjs').User} User */
 
 const REPORT_OPTIONAL = [
-  'description', 'title', 'endResultCell', 'resultLocation', 'externalWorkbookId', 'jsonQuery', 'sqlQuery',
-  'meta', 'pivotItems', 'refreshedBy', 'rolesWithAccess', 'source', 'version', 'workbookId',
+  'description',
+  'title',
+  'endResultCell',
+  'resultLocation',
+  'externalWorkbookId',
+  'jsonQuery',
+  'sqlQuery',
+  'meta',
+  'pivotItems',
+  'refreshedBy',
+  'rolesWithAccess',
+  'source',
+  'version',
+  'workbookId',
 ];
 
 /** ResourceOwner: `{id, email, firstName, picture}`. @param {User | undefined} u */
 export function resourceOwner(u) {
-  if (!u) return { id: 0, email: 'unknown@invalid', firstName: null, picture: null };
+  if (!u) {
+    return { id: 0, email: 'unknown@invalid', firstName: null, picture: null };
+  }
   return { id: u.id, email: u.email, firstName: u.firstName ?? null, picture: u.picture ?? null };
 }
 
 /** @param {string} name */
-const slugify = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (name) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /**
  * The Report object. `canEdit`/`canManage` are computed for the caller.
@@ -37,11 +55,14 @@ export function toReport(store, r, caller) {
     createdBy: r.createdBy ?? r.userId,
     canEdit: store.can(caller, r, 'edit'),
     canManage: store.can(caller, r, 'manage'),
-    externalWorkbookPlacements: r.externalWorkbookPlacements == null ? null : structuredClone(r.externalWorkbookPlacements),
+    externalWorkbookPlacements:
+      r.externalWorkbookPlacements == null ? null : structuredClone(r.externalWorkbookPlacements),
     folderId: r.folderId ?? null,
     folderPath: store.folderPath(r.deploymentId, r.folderId),
   };
-  for (const key of REPORT_OPTIONAL) out[key] = r[key] ?? null;
+  for (const key of REPORT_OPTIONAL) {
+    out[key] = r[key] ?? null;
+  }
   return out;
 }
 
@@ -50,7 +71,9 @@ const position = (p) => ({ h: p?.h ?? 4, w: p?.w ?? 6, x: p?.x ?? 0, y: p?.y ?? 
 
 /** DashboardConfig with every documented member present. @param {any} c */
 export function dashboardConfig(c) {
-  if (!c) return undefined;
+  if (!c) {
+    return undefined;
+  }
   const sizes = ['lg', 'md', 'sm', 'xs', 'xxs'];
   return {
     title: c.title ?? '',
@@ -80,7 +103,9 @@ export function dashboardConfig(c) {
 /** @param {Store} store @param {Item} wb */
 function publishedDashboard(store, wb) {
   const p = wb.publishedDashboard;
-  if (!p) return undefined;
+  if (!p) {
+    return undefined;
+  }
   const config = dashboardConfig(wb.dashboardPublished ?? wb.dashboardDraft);
   const snapshots = store.data.reports
     .filter((r) => r.deploymentId === wb.deploymentId && r.workbookId === wb.id)
@@ -127,7 +152,7 @@ function publishedDashboard(store, wb) {
  */
 export function toWorkspaceItem(store, type, item, caller) {
   const owner = store.user(item.userId);
-  const folderId = type === 'FOLDER' ? item.parentId ?? null : item.folderId ?? null;
+  const folderId = type === 'FOLDER' ? (item.parentId ?? null) : (item.folderId ?? null);
   /** @type {Record<string, unknown>} */
   const out = {
     id: item.id,
@@ -138,7 +163,12 @@ export function toWorkspaceItem(store, type, item, caller) {
     updatedAt: item.updatedAt,
     createdBy: item.createdBy ?? item.userId,
     userId: item.userId,
-    user: { email: owner?.email ?? '', id: item.userId, firstName: owner?.firstName ?? '', picture: owner?.picture ?? '' },
+    user: {
+      email: owner?.email ?? '',
+      id: item.userId,
+      firstName: owner?.firstName ?? '',
+      picture: owner?.picture ?? '',
+    },
     calculatedFields: item.calculatedFields ?? {},
     meta: item.meta ?? {},
     slug: item.slug ?? slugify(item.name),
@@ -148,11 +178,17 @@ export function toWorkspaceItem(store, type, item, caller) {
   };
   if (type === 'WORKBOOK') {
     const draft = dashboardConfig(item.dashboardDraft);
-    if (draft) out.dashboardDraft = draft;
+    if (draft) {
+      out.dashboardDraft = draft;
+    }
     const published = dashboardConfig(item.dashboardPublished);
-    if (published) out.dashboardPublished = published;
+    if (published) {
+      out.dashboardPublished = published;
+    }
     const pd = publishedDashboard(store, item);
-    if (pd) out.publishedDashboard = pd;
+    if (pd) {
+      out.publishedDashboard = pd;
+    }
   }
   return out;
 }

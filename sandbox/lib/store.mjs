@@ -28,10 +28,14 @@ export function loadFixture(file) {
     throw new Error(`cannot read fixture ${file}: ${/** @type {Error} */ (err).message}`);
   }
   for (const key of ['deployments', 'users', 'folders', 'workbooks', 'reports', 'notifications']) {
-    if (!Array.isArray(data[key])) throw new Error(`fixture ${file}: "${key}" must be an array`);
+    if (!Array.isArray(data[key])) {
+      throw new Error(`fixture ${file}: "${key}" must be an array`);
+    }
   }
   for (const key of ['tokens', 'sessions']) {
-    if (!data[key] || typeof data[key] !== 'object') throw new Error(`fixture ${file}: "${key}" must be an object`);
+    if (!data[key] || typeof data[key] !== 'object') {
+      throw new Error(`fixture ${file}: "${key}" must be an object`);
+    }
   }
   data.datasets ??= {};
   return data;
@@ -57,7 +61,9 @@ export class Store {
 
   /** @param {string | undefined} token @returns {User | undefined} */
   userForToken(token) {
-    if (!token || !Object.hasOwn(this.data.tokens, token)) return undefined;
+    if (!token || !Object.hasOwn(this.data.tokens, token)) {
+      return undefined;
+    }
     return this.user(this.data.tokens[token]);
   }
 
@@ -96,7 +102,9 @@ export class Store {
    * @param {User} user @param {Item} item @returns {'none'|'read'|'edit'|'manage'}
    */
   accessLevel(user, item) {
-    if (this.isAdmin(user) || item.userId === user.id) return 'manage';
+    if (this.isAdmin(user) || item.userId === user.id) {
+      return 'manage';
+    }
     const level = item.access?.[String(user.id)];
     return level !== undefined && LEVELS.includes(level) ? /** @type {any} */ (level) : 'none';
   }

@@ -9,26 +9,69 @@ export const FAULTS = [
   { name: 'event-before-ready', side: 'embed', what: 'a svc:event:view is posted before svc:event:ready' },
   { name: 'missing-surface', side: 'embed', what: 'the first svc:event:view has no envelope surface' },
   { name: 'wrong-payload-types', side: 'embed', what: 'svc:event:ready carries deploymentId as a string ("1")' },
-  { name: 'unknown-event', side: 'embed', what: 'an event of type svc:event:widget-hover (not in the catalog) is posted after ready' },
-  { name: 'dashboard-event-from-chat', side: 'embed', what: 'the chat surface posts svc:event:drilldown (a dashboard-only event) after ready' },
-  { name: 'third-origin', side: 'embed', what: 'a frame of the third origin, nested in the embed, posts a well-formed svc:event:view to the host' },
+  {
+    name: 'unknown-event',
+    side: 'embed',
+    what: 'an event of type svc:event:widget-hover (not in the catalog) is posted after ready',
+  },
+  {
+    name: 'dashboard-event-from-chat',
+    side: 'embed',
+    what: 'the chat surface posts svc:event:drilldown (a dashboard-only event) after ready',
+  },
+  {
+    name: 'third-origin',
+    side: 'embed',
+    what: 'a frame of the third origin, nested in the embed, posts a well-formed svc:event:view to the host',
+  },
   { name: 'huge-payload', side: 'embed', what: 'a svc:event:view whose payload.title is a 5 MiB string, after ready' },
-  { name: 'non-json-date', side: 'embed', what: 'svc:event:drilldown whose payload.value is a Date (dashboard surface)' },
+  {
+    name: 'non-json-date',
+    side: 'embed',
+    what: 'svc:event:drilldown whose payload.value is a Date (dashboard surface)',
+  },
   { name: 'non-json-map', side: 'embed', what: 'svc:event:drilldown whose payload.value is a Map (dashboard surface)' },
-  { name: 'non-json-arraybuffer', side: 'embed', what: 'svc:event:drilldown whose payload.value is an ArrayBuffer (dashboard surface)' },
-  { name: 'non-json-cyclic', side: 'embed', what: 'svc:event:drilldown whose payload.value is a cyclic object (dashboard surface)' },
+  {
+    name: 'non-json-arraybuffer',
+    side: 'embed',
+    what: 'svc:event:drilldown whose payload.value is an ArrayBuffer (dashboard surface)',
+  },
+  {
+    name: 'non-json-cyclic',
+    side: 'embed',
+    what: 'svc:event:drilldown whose payload.value is a cyclic object (dashboard surface)',
+  },
   { name: 'non-json', side: 'embed', what: 'all four non-json-* faults, one event each' },
-  { name: 'flood', side: 'embed', what: 'svc:event:view at flood=N per second (default 200) for floodSeconds=T seconds (default 3), after ready' },
-  { name: 'action-star', side: 'host', what: 'the host posts its actions with target origin "*"; it sends one set-color-scheme dark after ready' },
-  { name: 'action-wrong-origin', side: 'host', what: 'the host posts its actions to http://127.0.0.1:<tenant port> (not the tenant origin, so the browser drops them); it sends one set-color-scheme dark after ready' },
-  { name: 'action-before-ready', side: 'host', what: 'the host posts set-color-scheme dark when the iframe loads, before ready (the embed ignores it)' },
+  {
+    name: 'flood',
+    side: 'embed',
+    what: 'svc:event:view at flood=N per second (default 200) for floodSeconds=T seconds (default 3), after ready',
+  },
+  {
+    name: 'action-star',
+    side: 'host',
+    what: 'the host posts its actions with target origin "*"; it sends one set-color-scheme dark after ready',
+  },
+  {
+    name: 'action-wrong-origin',
+    side: 'host',
+    what: 'the host posts its actions to http://127.0.0.1:<tenant port> (not the tenant origin, so the browser drops them); it sends one set-color-scheme dark after ready',
+  },
+  {
+    name: 'action-before-ready',
+    side: 'host',
+    what: 'the host posts set-color-scheme dark when the iframe loads, before ready (the embed ignores it)',
+  },
 ];
 
 export const FAULT_NAMES = FAULTS.map((f) => f.name);
 
 /** Splits a faults= value into known and unknown names. @param {string | null} value */
 export function parseFaults(value) {
-  const names = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
     known: names.filter((n) => FAULT_NAMES.includes(n)),
     unknown: names.filter((n) => !FAULT_NAMES.includes(n)),

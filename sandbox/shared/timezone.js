@@ -6,7 +6,9 @@
  * @param {unknown} tz
  */
 export function isIanaTimeZone(tz) {
-  if (typeof tz !== 'string' || !tz || /^[+-]\d|^(UTC|GMT)\s*[+-]\s*\d/i.test(tz.trim())) return false;
+  if (typeof tz !== 'string' || !tz || /^[+-]\d|^(UTC|GMT)\s*[+-]\s*\d/i.test(tz.trim())) {
+    return false;
+  }
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
     return true;

@@ -37,22 +37,28 @@ function open(): Promise<IDBDatabase> {
     const req = indexedDB.open(DB_NAME, 2);
     req.onupgradeneeded = () => {
       const db = req.result;
-      for (const name of [...db.objectStoreNames]) db.deleteObjectStore(name);
+      for (const name of [...db.objectStoreNames]) {
+        db.deleteObjectStore(name);
+      }
       db.createObjectStore('batches');
       db.createObjectStore('tabs', { keyPath: 'tabId' });
     };
     req.onsuccess = () => resolve(req.result);
-    req.onerror = () => { dbPromise = null; reject(req.error); };
+    req.onerror = () => {
+      dbPromise = null;
+      reject(req.error);
+    };
   });
   return dbPromise;
 }
 
 const tabRange = (tabId: number) => IDBKeyRange.bound([tabId, -Infinity], [tabId, Infinity]);
-const done = (tx: IDBTransaction) => new Promise<void>((resolve, reject) => {
-  tx.oncomplete = () => resolve();
-  tx.onerror = () => reject(tx.error);
-  tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
-});
+const done = (tx: IDBTransaction) =>
+  new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+  });
 
 export async function loadTab(tabId: number): Promise<{ meta: TabMeta; batches: Array<[number, StoredBatch]> } | null> {
   const db = await open();
@@ -62,7 +68,9 @@ export async function loadTab(tabId: number): Promise<{ meta: TabMeta; batches: 
   const valsReq = tx.objectStore('batches').getAll(tabRange(tabId));
   await done(tx);
   const meta = metaReq.result as TabMeta | undefined;
-  if (!meta) return null;
+  if (!meta) {
+    return null;
+  }
   const keys = keysReq.result as unknown as Array<[number, number]>;
   const vals = valsReq.result as StoredBatch[];
   return { meta, batches: keys.map((k, i) => [k[1], vals[i]]) };
@@ -82,8 +90,12 @@ export async function commit(c: Commit): Promise<void> {
   const tx = db.transaction(['tabs', 'batches'], 'readwrite');
   const store = tx.objectStore('batches');
   const id = c.meta.tabId;
-  if (c.clear) store.delete(tabRange(id));
-  if (c.batch) store.put(c.batch.value, [id, c.batch.n]);
+  if (c.clear) {
+    store.delete(tabRange(id));
+  }
+  if (c.batch) {
+    store.put(c.batch.value, [id, c.batch.n]);
+  }
   tx.objectStore('tabs').put(c.meta);
   await done(tx);
 }

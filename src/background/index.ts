@@ -17,8 +17,22 @@ import { originOf } from '../protocol/origin.ts';
 import { onCapturePort } from './relays.ts';
 import { notifyCapture, onPanelPort, onScopeChanged } from './panels.ts';
 import {
-  forget, hasContext, leaveScope, navigationRecord, addRecords, onTab, persist, pushConfig, publishState, scopedTabs, settings,
-  setFrame, setMaxBytes, snapshot, topDocument, toPanels,
+  forget,
+  hasContext,
+  leaveScope,
+  navigationRecord,
+  addRecords,
+  onTab,
+  persist,
+  pushConfig,
+  publishState,
+  scopedTabs,
+  settings,
+  setFrame,
+  setMaxBytes,
+  snapshot,
+  topDocument,
+  toPanels,
 } from './tabs.ts';
 import { listTabIds } from './db.ts';
 import { frameMode, onScopeChange, scope, scopeReady, updateScope } from './scope.ts';
@@ -27,14 +41,19 @@ import { ScopeError, scopeFromSetting, settingOf, type CaptureSetting } from './
 const api: typeof chrome = (globalThis as { browser?: typeof chrome }).browser ?? chrome;
 
 api.runtime.onConnect.addListener((port) => {
-  if (port.name === PORT_CAPTURE) onCapturePort(port, api.webNavigation);
-  else if (port.name === PORT_PANEL) onPanelPort(port);
+  if (port.name === PORT_CAPTURE) {
+    onCapturePort(port, api.webNavigation);
+  } else if (port.name === PORT_PANEL) {
+    onPanelPort(port);
+  }
 });
 
 // Navigations are logged for tabs whose page is in scope (a frame of another site included: the frame tree of a
 // captured page); a page out of scope is not logged at all, and ends the tab's log if it had one.
 api.webNavigation?.onCommitted.addListener((d) => {
-  if (d.tabId < 0) return;
+  if (d.tabId < 0) {
+    return;
+  }
   const details = d as typeof d & { documentId?: string; parentFrameId?: number };
   void scopeReady.then(() => {
     notifyCapture(d.tabId);
@@ -43,32 +62,48 @@ api.webNavigation?.onCommitted.addListener((d) => {
     if (d.frameId === 0) {
       if (!own) {
         scopedTabs.delete(d.tabId);
-        if (hasContext(d.tabId)) void onTab(d.tabId, (ctx) => leaveScope(ctx, details.documentId));
+        if (hasContext(d.tabId)) {
+          void onTab(d.tabId, (ctx) => leaveScope(ctx, details.documentId));
+        }
         return;
       }
       scopedTabs.add(d.tabId);
       void onTab(d.tabId, (ctx) => topDocument(ctx, d.url, details.documentId, d.timeStamp));
       return;
     }
-    if (!own && !scopedTabs.has(d.tabId)) return;
+    if (!own && !scopedTabs.has(d.tabId)) {
+      return;
+    }
     void onTab(d.tabId, async (ctx) => {
-      setFrame(ctx, { frameId: d.frameId, parentFrameId: details.parentFrameId ?? ctx.log.frames.get(d.frameId)?.parentFrameId ?? 0, url: d.url });
+      setFrame(ctx, {
+        frameId: d.frameId,
+        parentFrameId: details.parentFrameId ?? ctx.log.frames.get(d.frameId)?.parentFrameId ?? 0,
+        url: d.url,
+      });
       await addRecords(ctx, d.frameId, [navigationRecord(d.frameId, d.url, d.timeStamp)]);
     });
   });
 });
 
-api.tabs?.onRemoved.addListener((tabId) => { scopedTabs.delete(tabId); void forget(tabId); });
+api.tabs?.onRemoved.addListener((tabId) => {
+  scopedTabs.delete(tabId);
+  void forget(tabId);
+});
 
 // A scope change reaches the pages already open (a frame whose site left the scope stops recording at once) and
 // the panels (what is captured, what their tab's sites are).
 onScopeChange(onScopeChanged);
 
 // Settings that apply to every tab: chrome.storage.local `settings` = {maxBytes} (set from the panel's ⚙ Settings).
-void api.storage?.local.get('settings').then((v) => {
-  const s = (v as { settings?: { maxBytes?: number } }).settings;
-  if (s?.maxBytes && Number.isFinite(s.maxBytes)) settings.maxBytes = s.maxBytes;
-}).catch(() => {});
+void api.storage?.local
+  .get('settings')
+  .then((v) => {
+    const s = (v as { settings?: { maxBytes?: number } }).settings;
+    if (s?.maxBytes && Number.isFinite(s.maxBytes)) {
+      settings.maxBytes = s.maxBytes;
+    }
+  })
+  .catch(() => {});
 
 export interface EmbedInspectorApi {
   tabIds(): Promise<number[]>;
@@ -76,7 +111,10 @@ export interface EmbedInspectorApi {
   records(tabId: number): Promise<ClassifiedRecord[]>;
   count(tabId: number): Promise<number>;
   exportCapture(tabId: number, createdBy?: string): Promise<CaptureFile>;
-  setOptions(tabId: number, options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords'>>): Promise<TabState>;
+  setOptions(
+    tabId: number,
+    options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords'>>,
+  ): Promise<TabState>;
   setTenantOrigin(tabId: number, origin: string | null): Promise<TabState>;
   setMaxBytes(maxBytes: number): Promise<void>;
   /**
@@ -97,26 +135,38 @@ const inspector: EmbedInspectorApi = {
   records: (tabId) => onTab(tabId, (ctx) => [...ctx.log.records.values()]),
   count: (tabId) => onTab(tabId, (ctx) => ctx.log.records.size),
   exportCapture: (tabId, createdBy) => onTab(tabId, (ctx) => ctx.log.exportCapture(createdBy)),
-  setOptions: (tabId, options) => onTab(tabId, async (ctx) => {
-    Object.assign(ctx.log.state, options);
-    if (options.maxRecords !== undefined) ctx.log.setMaxRecords(options.maxRecords);
-    pushConfig(ctx);
-    publishState(ctx);
-    await persist(ctx);
-    return { ...ctx.log.state };
-  }),
-  setTenantOrigin: (tabId, origin) => onTab(tabId, async (ctx) => {
-    ctx.log.setTenantOrigin(origin);
-    toPanels(ctx, snapshot(ctx));
-    await persist(ctx);
-    return { ...ctx.log.state };
-  }),
+  setOptions: (tabId, options) =>
+    onTab(tabId, async (ctx) => {
+      Object.assign(ctx.log.state, options);
+      if (options.maxRecords !== undefined) {
+        ctx.log.setMaxRecords(options.maxRecords);
+      }
+      pushConfig(ctx);
+      publishState(ctx);
+      await persist(ctx);
+      return { ...ctx.log.state };
+    }),
+  setTenantOrigin: (tabId, origin) =>
+    onTab(tabId, async (ctx) => {
+      ctx.log.setTenantOrigin(origin);
+      toPanels(ctx, snapshot(ctx));
+      await persist(ctx);
+      return { ...ctx.log.state };
+    }),
   setMaxBytes,
   async setCapture(setting) {
     let next;
-    try { next = scopeFromSetting(setting); } catch (e) { throw new Error(`embedInspector.setCapture: ${(e as Error).message}`); }
-    try { await updateScope(() => next); } catch (e) {
-      throw new Error(`embedInspector.setCapture: ${e instanceof ScopeError ? e.message : String((e as Error)?.message ?? e)}`);
+    try {
+      next = scopeFromSetting(setting);
+    } catch (e) {
+      throw new Error(`embedInspector.setCapture: ${(e as Error).message}`);
+    }
+    try {
+      await updateScope(() => next);
+    } catch (e) {
+      throw new Error(
+        `embedInspector.setCapture: ${e instanceof ScopeError ? e.message : String((e as Error)?.message ?? e)}`,
+      );
     }
     return settingOf(scope());
   },

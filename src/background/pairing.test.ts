@@ -7,7 +7,19 @@ const TENANT = 'https://acme.example.com';
 const frames = (...list: Array<[number, number, string]>): FrameTree =>
   new Map(list.map(([frameId, parentFrameId, url]) => [frameId, { frameId, parentFrameId, url }]));
 const post = (target: string, targetOrigin: string, frameId = 0, origin = HOST): ClassifiedRecord =>
-  ({ seq: 1, time: 1, kind: 'post', frameUrl: `${origin}/`, origin, target, targetOrigin, data: 'x', frameId, verdict: 'foreign', issues: [] }) as ClassifiedRecord;
+  ({
+    seq: 1,
+    time: 1,
+    kind: 'post',
+    frameUrl: `${origin}/`,
+    origin,
+    target,
+    targetOrigin,
+    data: 'x',
+    frameId,
+    verdict: 'foreign',
+    issues: [],
+  }) as ClassifiedRecord;
 
 const top = [0, -1, `${HOST}/`] as [number, number, string];
 const embed = [3, 0, `${TENANT}/embed/dashboard/a`] as [number, number, string];
@@ -21,13 +33,28 @@ describe('judgeDropped (a post the browser did not deliver: its target origin ma
     ['child post with "*" cannot be judged', post('child', '*'), frames(top, embed), undefined],
     ['"/" means the poster\'s own origin', post('child', '/'), frames(top, embed), true],
     // about:blank and srcdoc children have their creator's origin, so they can be judged too
-    ['wrong origin, with an about:blank sibling', post('child', 'https://wrong.example'), frames(top, embed, blank), true],
+    [
+      'wrong origin, with an about:blank sibling',
+      post('child', 'https://wrong.example'),
+      frames(top, embed, blank),
+      true,
+    ],
     ['the host origin reaches an about:blank child', post('child', HOST), frames(top, embed, blank), false],
     ['the host origin reaches a srcdoc child', post('child', HOST), frames(top, srcdoc), false],
     ['parent post from the embed to the host', post('parent', HOST, 3, TENANT), frames(top, embed), false],
-    ['parent post from the embed to a wrong origin', post('parent', 'https://wrong.example', 3, TENANT), frames(top, embed), true],
+    [
+      'parent post from the embed to a wrong origin',
+      post('parent', 'https://wrong.example', 3, TENANT),
+      frames(top, embed),
+      true,
+    ],
     ['unknown frame tree cannot be judged', post('parent', HOST, 9, TENANT), frames(top), undefined],
-    ['a post that threw is not "dropped"', { ...post('child', 'https://wrong.example'), error: 'SyntaxError' }, frames(top, embed), undefined],
+    [
+      'a post that threw is not "dropped"',
+      { ...post('child', 'https://wrong.example'), error: 'SyntaxError' },
+      frames(top, embed),
+      undefined,
+    ],
   ] as Array<[string, ClassifiedRecord, FrameTree, boolean | undefined]>)('%s', (_name, rec, tree, want) => {
     expect(judgeDropped(rec, tree)).toBe(want);
   });

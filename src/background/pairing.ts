@@ -12,7 +12,11 @@ import type { ClassifiedRecord } from '../shared/messages.ts';
 import { resolveTargetOrigin } from '../capture/observe.ts';
 import { originOf } from '../protocol/origin.ts';
 
-export interface FrameInfo { frameId: number; parentFrameId: number; url: string }
+export interface FrameInfo {
+  frameId: number;
+  parentFrameId: number;
+  url: string;
+}
 export type FrameTree = Map<number, FrameInfo>;
 
 const MAX_WAITING = 20_000;
@@ -21,12 +25,18 @@ const SKEW_MS = 100;
 
 const targetCache = new Map<string, string | null>();
 function wantedOrigin(targetOrigin: string, posterOrigin: string): string | null {
-  if (targetOrigin === '*') return '*';
-  if (targetOrigin === '/') return posterOrigin;
+  if (targetOrigin === '*') {
+    return '*';
+  }
+  if (targetOrigin === '/') {
+    return posterOrigin;
+  }
   let o = targetCache.get(targetOrigin);
   if (o === undefined) {
     o = resolveTargetOrigin(targetOrigin, posterOrigin);
-    if (targetCache.size > 2000) targetCache.clear();
+    if (targetCache.size > 2000) {
+      targetCache.clear();
+    }
     targetCache.set(targetOrigin, o);
   }
   return o;
@@ -41,16 +51,29 @@ const FULL_HASH_CHARS = 2048;
  * hash; keys of different texts may then collide, so a pair is confirmed on the full text (`sameData`).
  */
 export function hashKey(s: string): string {
-  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  let h1 = 0x811c9dc5,
+    h2 = 0x01000193;
   const n = s.length;
   const sampled = n > FULL_HASH_CHARS;
   const step = sampled ? Math.max(1, Math.floor((n - 1024) / 1024)) : 1;
   const headEnd = sampled ? 512 : n;
   const tail = sampled ? n - 512 : n;
   // (three passes, no helper: a closure over h1/h2 made this 10× slower)
-  for (let i = 0; i < headEnd; i++) { const c = s.charCodeAt(i); h1 = Math.imul(h1 ^ c, 0x01000193); h2 = Math.imul(h2 ^ c, 0x5bd1e995); }
-  for (let i = headEnd; i < tail; i += step) { const c = s.charCodeAt(i); h1 = Math.imul(h1 ^ c, 0x01000193); h2 = Math.imul(h2 ^ c, 0x5bd1e995); }
-  for (let i = tail; i < n; i++) { const c = s.charCodeAt(i); h1 = Math.imul(h1 ^ c, 0x01000193); h2 = Math.imul(h2 ^ c, 0x5bd1e995); }
+  for (let i = 0; i < headEnd; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  for (let i = headEnd; i < tail; i += step) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  for (let i = tail; i < n; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
   return `${(h1 >>> 0).toString(36)}${(h2 >>> 0).toString(36)}:${n}`;
 }
 
@@ -58,68 +81,108 @@ const dataText = (r: ClassifiedRecord): string => JSON.stringify(r.data) ?? 'und
 
 /** The frames a post could have gone to, or null when the tree cannot tell. */
 function targetFrames(post: ClassifiedRecord, frames: FrameTree): FrameInfo[] | null {
-  if (post.frameId === undefined) return null;
+  if (post.frameId === undefined) {
+    return null;
+  }
   const me = frames.get(post.frameId);
   switch (post.target) {
-    case 'self': return me ? [me] : null;
-    case 'parent': { const p = me && frames.get(me.parentFrameId); return p ? [p] : null; }
+    case 'self':
+      return me ? [me] : null;
+    case 'parent': {
+      const p = me && frames.get(me.parentFrameId);
+      return p ? [p] : null;
+    }
     case 'child': {
       const kids: FrameInfo[] = [];
-      for (const f of frames.values()) if (f.parentFrameId === post.frameId && f.frameId !== post.frameId) kids.push(f);
+      for (const f of frames.values()) {
+        if (f.parentFrameId === post.frameId && f.frameId !== post.frameId) {
+          kids.push(f);
+        }
+      }
       return kids.length ? kids : null;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
 /** Did the browser drop this post (target origin matches no possible target frame)? undefined: can't tell. */
 export function judgeDropped(post: ClassifiedRecord, frames: FrameTree): boolean | undefined {
-  if (post.kind !== 'post' || post.error || post.targetOrigin === undefined) return undefined;
+  if (post.kind !== 'post' || post.error || post.targetOrigin === undefined) {
+    return undefined;
+  }
   const wanted = wantedOrigin(post.targetOrigin, post.origin);
-  if (wanted === '*' || wanted === null) return undefined;
+  if (wanted === '*' || wanted === null) {
+    return undefined;
+  }
   const targets = targetFrames(post, frames);
-  if (!targets) return undefined;
+  if (!targets) {
+    return undefined;
+  }
   const origins = targets.map((f) => frameOrigin(f, frames));
-  if (origins.some((o) => o === null)) return undefined; // about:blank, data: … origin unknown here
+  if (origins.some((o) => o === null)) {
+    return undefined; // about:blank, data: … origin unknown here
+  }
   return !origins.includes(wanted);
 }
 
 /** A frame's origin; about:blank and about:srcdoc frames have their parent's (their creator's, as a rule). */
 function frameOrigin(f: FrameInfo, frames: FrameTree): string | null {
   for (let i = 0; i < 32; i++) {
-    if (!/^about:(blank|srcdoc)(?:[?#]|$)/.test(f.url)) return originOf(f.url);
+    if (!/^about:(blank|srcdoc)(?:[?#]|$)/.test(f.url)) {
+      return originOf(f.url);
+    }
     const parent = frames.get(f.parentFrameId);
-    if (!parent || parent === f) return null;
+    if (!parent || parent === f) {
+      return null;
+    }
     f = parent;
   }
   return null;
 }
 
 function related(post: ClassifiedRecord, recv: ClassifiedRecord, frames: FrameTree): boolean {
-  if (recv.origin !== post.origin) return false;
-  if (recv.time < post.time - SKEW_MS) return false;
-  const pf = post.frameId, rf = recv.frameId;
+  if (recv.origin !== post.origin) {
+    return false;
+  }
+  if (recv.time < post.time - SKEW_MS) {
+    return false;
+  }
+  const pf = post.frameId,
+    rf = recv.frameId;
   const known = pf !== undefined && rf !== undefined;
   switch (post.target) {
-    case 'self': return recv.from === 'self' && (!known || pf === rf);
+    case 'self':
+      return recv.from === 'self' && (!known || pf === rf);
     case 'parent': {
-      if (recv.from !== undefined && recv.from !== 'child' && recv.from !== 'other') return false;
+      if (recv.from !== undefined && recv.from !== 'child' && recv.from !== 'other') {
+        return false;
+      }
       const me = pf !== undefined ? frames.get(pf) : undefined;
       return !known || !me || me.parentFrameId === rf;
     }
     case 'child': {
-      if (recv.from !== undefined && recv.from !== 'parent' && recv.from !== 'other') return false;
+      if (recv.from !== undefined && recv.from !== 'parent' && recv.from !== 'other') {
+        return false;
+      }
       const them = rf !== undefined ? frames.get(rf) : undefined;
       return !known || !them || them.parentFrameId === pf;
     }
-    default: return recv.from !== 'self' && (!known || pf !== rf);
+    default:
+      return recv.from !== 'self' && (!known || pf !== rf);
   }
 }
 
 /** The candidate's data has this JSON text (long texts share keys when their samples agree). */
 function sameData(text: string, cand: ClassifiedRecord): boolean {
-  if (text.length <= FULL_HASH_CHARS) return true; // hashed in full: the key decides, as before
-  try { return dataText(cand) === text; } catch { return false; }
+  if (text.length <= FULL_HASH_CHARS) {
+    return true; // hashed in full: the key decides, as before
+  }
+  try {
+    return dataText(cand) === text;
+  } catch {
+    return false;
+  }
 }
 
 export class Pairer {
@@ -134,12 +197,21 @@ export class Pairer {
    * returned so that the caller can persist and publish the change.
    */
   add(rec: ClassifiedRecord): ClassifiedRecord | null {
-    if (rec.navigation || rec.pairedWith !== undefined) return null;
-    if (rec.kind === 'post' && (rec.error || rec.dropped)) return null;
+    if (rec.navigation || rec.pairedWith !== undefined) {
+      return null;
+    }
+    if (rec.kind === 'post' && (rec.error || rec.dropped)) {
+      return null;
+    }
     let key: string;
     let text: string;
     // Short texts are their own key (the engine hashes strings natively); long ones a sampled hash.
-    try { text = dataText(rec); key = text.length <= FULL_HASH_CHARS ? text : hashKey(text); } catch { return null; }
+    try {
+      text = dataText(rec);
+      key = text.length <= FULL_HASH_CHARS ? text : hashKey(text);
+    } catch {
+      return null;
+    }
     const frames = this.frames();
     const other = rec.kind === 'post' ? this.receives : this.posts;
     const list = other.get(key);
@@ -147,9 +219,13 @@ export class Pairer {
       for (let i = 0; i < list.length; i++) {
         const cand = list[i];
         const ok = rec.kind === 'post' ? related(rec, cand, frames) : related(cand, rec, frames);
-        if (!ok || !sameData(text, cand)) continue;
+        if (!ok || !sameData(text, cand)) {
+          continue;
+        }
         list.splice(i, 1);
-        if (!list.length) other.delete(key);
+        if (!list.length) {
+          other.delete(key);
+        }
         this.count--;
         rec.pairedWith = cand.seq;
         cand.pairedWith = rec.seq;
@@ -158,8 +234,14 @@ export class Pairer {
     }
     const mine = rec.kind === 'post' ? this.posts : this.receives;
     const waiting = mine.get(key);
-    if (waiting) waiting.push(rec); else mine.set(key, [rec]);
-    if (++this.count > MAX_WAITING) this.expire(rec.time);
+    if (waiting) {
+      waiting.push(rec);
+    } else {
+      mine.set(key, [rec]);
+    }
+    if (++this.count > MAX_WAITING) {
+      this.expire(rec.time);
+    }
     return null;
   }
 
@@ -169,18 +251,28 @@ export class Pairer {
       for (const [k, list] of map) {
         const kept = list.filter((r) => now - r.time < MAX_AGE_MS);
         this.count -= list.length - kept.length;
-        if (kept.length) map.set(k, kept); else map.delete(k);
+        if (kept.length) {
+          map.set(k, kept);
+        } else {
+          map.delete(k);
+        }
       }
     }
     // Then the oldest keys, in one pass per map (not one `keys().next()` per deletion: see protocol/maps.ts).
     for (const map of [this.posts, this.receives]) {
       for (const [k, list] of map) {
-        if (this.count <= MAX_WAITING / 2) break;
+        if (this.count <= MAX_WAITING / 2) {
+          break;
+        }
         this.count -= list.length;
         map.delete(k);
       }
     }
   }
 
-  clear(): void { this.posts.clear(); this.receives.clear(); this.count = 0; }
+  clear(): void {
+    this.posts.clear();
+    this.receives.clear();
+    this.count = 0;
+  }
 }

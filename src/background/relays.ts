@@ -5,7 +5,18 @@
  */
 import { MESSAGES_VERSION, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
 import { originOf } from '../protocol/origin.ts';
-import { configOf, ingest, onTab, relayModes, rememberBatch, scopedTabs, setFrame, topDocument, toPanels, type TabCtx } from './tabs.ts';
+import {
+  configOf,
+  ingest,
+  onTab,
+  relayModes,
+  rememberBatch,
+  scopedTabs,
+  setFrame,
+  topDocument,
+  toPanels,
+  type TabCtx,
+} from './tabs.ts';
 import { frameMode, scopeReady } from './scope.ts';
 import { newState } from './tablog.ts';
 
@@ -27,25 +38,38 @@ export function onCapturePort(port: Port, webNavigation: typeof chrome.webNaviga
   const sender = port.sender as Sender | undefined;
   const senderTab = sender?.tab?.id;
   const frameId = sender?.frameId ?? 0;
-  if (senderTab === undefined || senderTab < 0) { port.disconnect(); return; }
+  if (senderTab === undefined || senderTab < 0) {
+    port.disconnect();
+    return;
+  }
   const tabId: number = senderTab;
 
   // Messages are handled in the order they came, once the scope is loaded: a frame's batches reach the tab's
   // chain after its hello (which may start the tab's log).
   let gate: Promise<void> = scopeReady;
   port.onMessage.addListener((msg: RelayToBackground) => {
-    if (!msg || msg.v !== MESSAGES_VERSION) { console.warn('embed-inspector: message of another version dropped', msg); return; }
+    if (!msg || msg.v !== MESSAGES_VERSION) {
+      console.warn('embed-inspector: message of another version dropped', msg);
+      return;
+    }
     if (msg.type === 'post-result') {
       const cb = pendingSends.get(msg.id);
       pendingSends.delete(msg.id);
       cb?.(msg.ok, msg.error);
       return;
     }
-    gate = gate.then(() => handle(msg), () => handle(msg));
+    gate = gate.then(
+      () => handle(msg),
+      () => handle(msg),
+    );
   });
   const ack = (batch: number) => {
     const m: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'ack', batch };
-    try { port.postMessage(m); } catch { /* the relay resends after reconnecting */ }
+    try {
+      port.postMessage(m);
+    } catch {
+      /* the relay resends after reconnecting */
+    }
   };
   function handle(msg: Exclude<RelayToBackground, { type: 'post-result' }>): void {
     switch (msg.type) {
@@ -55,54 +79,90 @@ export function onCapturePort(port: Port, webNavigation: typeof chrome.webNaviga
         const mode = frameMode(origin);
         if (mode === null) {
           outOfScope.add(port);
-          const reply: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(newState(tabId), null) };
-          try { port.postMessage(reply); } catch { /* gone */ }
+          const reply: BackgroundToRelay = {
+            v: MESSAGES_VERSION,
+            type: 'config',
+            config: configOf(newState(tabId), null),
+          };
+          try {
+            port.postMessage(reply);
+          } catch {
+            /* gone */
+          }
           return;
         }
         outOfScope.delete(port);
         relayModes.set(port, mode);
-        if (frameId === 0) scopedTabs.add(tabId);
+        if (frameId === 0) {
+          scopedTabs.add(tabId);
+        }
         void onTab(tabId, (ctx) => hello(ctx, msg));
         return;
       }
       case 'records':
         // Out of scope: not stored, only acknowledged, so that the relay lets the batch go.
-        if (outOfScope.has(port)) { ack(msg.batch); return; }
-        // Stored now, processed later (tabs.ts, deferred processing): a burst costs the page little.
-        void onTab(tabId, async (ctx) => {
-          if (!outOfScope.has(port)) {
-            const last = ctx.meta.docBatches[msg.docId] ?? 0;
-            if (msg.batch > last) {
-              rememberBatch(ctx, msg.docId, msg.batch);
-              await ingest(ctx, frameId, msg.json);
-            }
-          }
+        if (outOfScope.has(port)) {
           ack(msg.batch);
-        }, { lazy: true });
+          return;
+        }
+        // Stored now, processed later (tabs.ts, deferred processing): a burst costs the page little.
+        void onTab(
+          tabId,
+          async (ctx) => {
+            if (!outOfScope.has(port)) {
+              const last = ctx.meta.docBatches[msg.docId] ?? 0;
+              if (msg.batch > last) {
+                rememberBatch(ctx, msg.docId, msg.batch);
+                await ingest(ctx, frameId, msg.json);
+              }
+            }
+            ack(msg.batch);
+          },
+          { lazy: true },
+        );
         return;
     }
   }
   port.onDisconnect.addListener(() => {
-    void onTab(tabId, (ctx) => { if (ctx.relays.get(frameId) === port) ctx.relays.delete(frameId); });
+    void onTab(tabId, (ctx) => {
+      if (ctx.relays.get(frameId) === port) {
+        ctx.relays.delete(frameId);
+      }
+    });
   });
 
   async function hello(ctx: TabCtx, msg: Extract<RelayToBackground, { type: 'hello' }>): Promise<void> {
     ctx.relays.set(frameId, port);
-          let parentFrameId = frameId === 0 ? -1 : ctx.log.frames.get(frameId)?.parentFrameId ?? -1;
-          if (frameId !== 0 && webNavigation) {
-            try {
-              const f = await webNavigation.getFrame({ tabId, frameId });
-              if (f) parentFrameId = f.parentFrameId;
-            } catch { /* frame gone */ }
-          }
-          setFrame(ctx, { frameId, parentFrameId, url: msg.frameUrl });
-          if (msg.isTop && frameId === 0) {
-            // Chrome: the navigation event may come later (or never, if the worker was asleep): start the log here.
-            if (sender?.documentId && sender.documentId !== ctx.meta.topDocumentId) await topDocument(ctx, msg.frameUrl, sender.documentId, msg.time);
-            else if (!ctx.log.state.pageUrl) ctx.log.state.pageUrl = msg.frameUrl;
-          }
-          const reply: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(ctx.log.state, relayModes.get(port)) };
-          try { port.postMessage(reply); } catch { /* gone */ }
+    let parentFrameId = frameId === 0 ? -1 : (ctx.log.frames.get(frameId)?.parentFrameId ?? -1);
+    if (frameId !== 0 && webNavigation) {
+      try {
+        const f = await webNavigation.getFrame({ tabId, frameId });
+        if (f) {
+          parentFrameId = f.parentFrameId;
+        }
+      } catch {
+        /* frame gone */
+      }
+    }
+    setFrame(ctx, { frameId, parentFrameId, url: msg.frameUrl });
+    if (msg.isTop && frameId === 0) {
+      // Chrome: the navigation event may come later (or never, if the worker was asleep): start the log here.
+      if (sender?.documentId && sender.documentId !== ctx.meta.topDocumentId) {
+        await topDocument(ctx, msg.frameUrl, sender.documentId, msg.time);
+      } else if (!ctx.log.state.pageUrl) {
+        ctx.log.state.pageUrl = msg.frameUrl;
+      }
+    }
+    const reply: BackgroundToRelay = {
+      v: MESSAGES_VERSION,
+      type: 'config',
+      config: configOf(ctx.log.state, relayModes.get(port)),
+    };
+    try {
+      port.postMessage(reply);
+    } catch {
+      /* gone */
+    }
   }
 }
 

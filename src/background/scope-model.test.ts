@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  EMPTY_SCOPE, modeOf, normalizeOrigin, registrationsOf, scopeFromSetting, settingOf, sitePattern, withChange,
+  EMPTY_SCOPE,
+  modeOf,
+  normalizeOrigin,
+  registrationsOf,
+  scopeFromSetting,
+  settingOf,
+  sitePattern,
+  withChange,
 } from './scope-model.ts';
 
 describe('capture scope model', () => {
@@ -16,7 +23,8 @@ describe('capture scope model', () => {
 
   it('setCapture: sites, every site, nothing; mode defaults to full; a bad argument is refused', () => {
     expect(scopeFromSetting({ sites: ['http://127.0.0.1:4100', 'http://localhost:4101'] })).toEqual({
-      all: null, sites: { 'http://127.0.0.1:4100': 'full', 'http://localhost:4101': 'full' },
+      all: null,
+      sites: { 'http://127.0.0.1:4100': 'full', 'http://localhost:4101': 'full' },
     });
     expect(scopeFromSetting({ sites: 'all', mode: 'receive-only' })).toEqual({ all: 'receive-only', sites: {} });
     expect(scopeFromSetting({ sites: [] })).toEqual(EMPTY_SCOPE);
@@ -26,11 +34,21 @@ describe('capture scope model', () => {
     expect(() => scopeFromSetting(null)).toThrow(/it takes/);
   });
 
-  it('getCapture has setCapture\'s shape, with per-site modes only when they are mixed', () => {
-    const mixed = scopeFromSetting({ sites: ['http://a.test', 'http://b.test'], modes: { 'http://b.test': 'receive-only' } });
-    expect(settingOf(mixed)).toEqual({ sites: ['http://a.test', 'http://b.test'], mode: 'full', modes: { 'http://a.test': 'full', 'http://b.test': 'receive-only' } });
+  it("getCapture has setCapture's shape, with per-site modes only when they are mixed", () => {
+    const mixed = scopeFromSetting({
+      sites: ['http://a.test', 'http://b.test'],
+      modes: { 'http://b.test': 'receive-only' },
+    });
+    expect(settingOf(mixed)).toEqual({
+      sites: ['http://a.test', 'http://b.test'],
+      mode: 'full',
+      modes: { 'http://a.test': 'full', 'http://b.test': 'receive-only' },
+    });
     expect(scopeFromSetting(settingOf(mixed))).toEqual(mixed);
-    expect(settingOf(scopeFromSetting({ sites: ['http://a.test'], mode: 'receive-only' }))).toEqual({ sites: ['http://a.test'], mode: 'receive-only' });
+    expect(settingOf(scopeFromSetting({ sites: ['http://a.test'], mode: 'receive-only' }))).toEqual({
+      sites: ['http://a.test'],
+      mode: 'receive-only',
+    });
     expect(settingOf(EMPTY_SCOPE)).toEqual({ sites: [], mode: 'full' });
     expect(settingOf({ all: 'full', sites: {} })).toEqual({ sites: 'all', mode: 'full' });
   });
@@ -49,7 +67,10 @@ describe('capture scope model', () => {
     s = withChange(s, { op: 'mode', sites: ['http://b.test'], mode: 'receive-only' });
     s = withChange(s, { op: 'remove', sites: ['http://a.test'] });
     expect(s).toEqual({ all: null, sites: { 'http://b.test': 'receive-only' } });
-    expect(withChange(s, { op: 'all', mode: 'full' })).toEqual({ all: 'full', sites: { 'http://b.test': 'receive-only' } });
+    expect(withChange(s, { op: 'all', mode: 'full' })).toEqual({
+      all: 'full',
+      sites: { 'http://b.test': 'receive-only' },
+    });
   });
 
   it('patterns: the port for Chromium, the host alone for Firefox', () => {
@@ -60,17 +81,33 @@ describe('capture scope model', () => {
 
   it('registrations: nothing for an empty scope; relay plus the MAIN-world script of each mode', () => {
     expect(registrationsOf(EMPTY_SCOPE, false)).toEqual([]);
-    const rs = registrationsOf(scopeFromSetting({ sites: ['http://127.0.0.1:4100', 'http://localhost:4101'], modes: { 'http://localhost:4101': 'receive-only' } }), false);
+    const rs = registrationsOf(
+      scopeFromSetting({
+        sites: ['http://127.0.0.1:4100', 'http://localhost:4101'],
+        modes: { 'http://localhost:4101': 'receive-only' },
+      }),
+      false,
+    );
     expect(rs.map((r) => [r.id, r.js[0], r.world ?? 'ISOLATED', r.matches])).toEqual([
       ['ei-relay', 'src/capture/relay.js', 'ISOLATED', ['http://127.0.0.1:4100/*', 'http://localhost:4101/*']],
       ['ei-main-full', 'src/capture/main-world.js', 'MAIN', ['http://127.0.0.1:4100/*']],
       ['ei-main-receive-only', 'src/capture/main-world-receive.js', 'MAIN', ['http://localhost:4101/*']],
     ]);
-    for (const r of rs) expect(r).toMatchObject({ runAt: 'document_start', allFrames: true, matchOriginAsFallback: true, persistAcrossSessions: true });
+    for (const r of rs) {
+      expect(r).toMatchObject({
+        runAt: 'document_start',
+        allFrames: true,
+        matchOriginAsFallback: true,
+        persistAcrossSessions: true,
+      });
+    }
   });
 
   it('every site: <all_urls>, sites of the other mode excluded from it and registered apart', () => {
-    const rs = registrationsOf({ all: 'full', sites: { 'http://a.test': 'receive-only', 'http://b.test': 'full' } }, false);
+    const rs = registrationsOf(
+      { all: 'full', sites: { 'http://a.test': 'receive-only', 'http://b.test': 'full' } },
+      false,
+    );
     expect(rs.map((r) => [r.id, r.matches, r.excludeMatches])).toEqual([
       ['ei-relay', ['<all_urls>'], undefined],
       ['ei-main-full', ['<all_urls>'], ['http://a.test/*']],
@@ -79,7 +116,10 @@ describe('capture scope model', () => {
   });
 
   it('Firefox: two ports of one host in different modes share a pattern, and get receive-only', () => {
-    const rs = registrationsOf(scopeFromSetting({ sites: ['http://h.test:1', 'http://h.test:2'], modes: { 'http://h.test:2': 'receive-only' } }), true);
+    const rs = registrationsOf(
+      scopeFromSetting({ sites: ['http://h.test:1', 'http://h.test:2'], modes: { 'http://h.test:2': 'receive-only' } }),
+      true,
+    );
     expect(rs.map((r) => [r.id, r.matches])).toEqual([
       ['ei-relay', ['http://h.test/*']],
       ['ei-main-receive-only', ['http://h.test/*']],

@@ -37,10 +37,18 @@ const isMode = (m: unknown): m is CaptureMode => m === 'full' || m === 'receive-
 /** The origin a site string names (`http://LOCALHOST:4101/` → `http://localhost:4101`), or a ScopeError saying why not. */
 export function normalizeOrigin(site: unknown): string {
   const example = 'write scheme://host[:port] with no path, e.g. http://127.0.0.1:4100';
-  if (typeof site !== 'string' || !site.trim()) throw new ScopeError(`not an origin: ${JSON.stringify(site)} (${example})`);
+  if (typeof site !== 'string' || !site.trim()) {
+    throw new ScopeError(`not an origin: ${JSON.stringify(site)} (${example})`);
+  }
   let url: URL;
-  try { url = new URL(site.trim()); } catch { throw new ScopeError(`not an origin: "${site}" (${example})`); }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ScopeError(`not an http or https origin: "${site}" (${example})`);
+  try {
+    url = new URL(site.trim());
+  } catch {
+    throw new ScopeError(`not an origin: "${site}" (${example})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ScopeError(`not an http or https origin: "${site}" (${example})`);
+  }
   if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(site.trim())) {
     throw new ScopeError(`not an origin: "${site}" has more than scheme, host and port (${example})`);
   }
@@ -50,29 +58,47 @@ export function normalizeOrigin(site: unknown): string {
 /** `setCapture`'s argument checked and turned into a scope. Throws a ScopeError that says what is wrong. */
 export function scopeFromSetting(input: unknown): Scope {
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
-    throw new ScopeError(`it takes { sites: ['http://127.0.0.1:4100', …] | 'all' | [], mode?: 'full' | 'receive-only' }, got ${JSON.stringify(input)}`);
+    throw new ScopeError(
+      `it takes { sites: ['http://127.0.0.1:4100', …] | 'all' | [], mode?: 'full' | 'receive-only' }, got ${JSON.stringify(input)}`,
+    );
   }
   const { sites, mode = 'full', modes, ...rest } = input as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length) throw new ScopeError(`unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')} (sites, mode, modes)`);
-  if (!isMode(mode)) throw new ScopeError(`mode must be 'full' or 'receive-only', got ${JSON.stringify(mode)}`);
+  if (unknown.length) {
+    throw new ScopeError(`unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')} (sites, mode, modes)`);
+  }
+  if (!isMode(mode)) {
+    throw new ScopeError(`mode must be 'full' or 'receive-only', got ${JSON.stringify(mode)}`);
+  }
   const listed: Record<string, CaptureMode> = {};
   if (modes !== undefined) {
-    if (!modes || typeof modes !== 'object' || Array.isArray(modes)) throw new ScopeError(`modes must map origins to 'full' or 'receive-only', got ${JSON.stringify(modes)}`);
+    if (!modes || typeof modes !== 'object' || Array.isArray(modes)) {
+      throw new ScopeError(`modes must map origins to 'full' or 'receive-only', got ${JSON.stringify(modes)}`);
+    }
     for (const [site, m] of Object.entries(modes)) {
-      if (!isMode(m)) throw new ScopeError(`the mode of ${site} must be 'full' or 'receive-only', got ${JSON.stringify(m)}`);
+      if (!isMode(m)) {
+        throw new ScopeError(`the mode of ${site} must be 'full' or 'receive-only', got ${JSON.stringify(m)}`);
+      }
       listed[normalizeOrigin(site)] = m;
     }
   }
-  if (sites === 'all') return { all: mode, sites: listed };
-  if (!Array.isArray(sites)) throw new ScopeError(`sites must be 'all' or an array of origins (e.g. ['http://127.0.0.1:4100']), got ${JSON.stringify(sites)}`);
+  if (sites === 'all') {
+    return { all: mode, sites: listed };
+  }
+  if (!Array.isArray(sites)) {
+    throw new ScopeError(
+      `sites must be 'all' or an array of origins (e.g. ['http://127.0.0.1:4100']), got ${JSON.stringify(sites)}`,
+    );
+  }
   const out: Record<string, CaptureMode> = {};
   for (const site of sites) {
     const origin = normalizeOrigin(site);
     out[origin] = listed[origin] ?? mode;
   }
   for (const origin of Object.keys(listed)) {
-    if (!(origin in out)) throw new ScopeError(`modes names ${origin}, which is not in sites`);
+    if (!(origin in out)) {
+      throw new ScopeError(`modes names ${origin}, which is not in sites`);
+    }
   }
   return { all: null, sites: out };
 }
@@ -86,11 +112,20 @@ export function settingOf(scope: Scope): CaptureSetting {
   }
   const first = entries[0]?.[1] ?? 'full';
   const mixed = entries.some(([, m]) => m !== first);
-  return { sites: entries.map(([o]) => o), mode: mixed ? 'full' : first, ...(mixed ? { modes: Object.fromEntries(entries) } : {}) };
+  return {
+    sites: entries.map(([o]) => o),
+    mode: mixed ? 'full' : first,
+    ...(mixed ? { modes: Object.fromEntries(entries) } : {}),
+  };
 }
 
 export function viewOf(scope: Scope): CaptureScopeView {
-  return { all: scope.all, sites: Object.entries(scope.sites).sort(([a], [b]) => a.localeCompare(b)).map(([origin, mode]) => ({ origin, mode })) };
+  return {
+    all: scope.all,
+    sites: Object.entries(scope.sites)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([origin, mode]) => ({ origin, mode })),
+  };
 }
 
 /**
@@ -99,24 +134,41 @@ export function viewOf(scope: Scope): CaptureScopeView {
  * scope, in the mode of every site or else `full`.
  */
 export function modeOf(scope: Scope, origin: string | null | undefined): CaptureMode | null {
-  if (!origin || origin === 'null') return scope.all ?? 'full';
+  if (!origin || origin === 'null') {
+    return scope.all ?? 'full';
+  }
   return scope.sites[origin] ?? scope.all;
 }
 
 /** Sites added, removed or given a mode; the "every site" switch. */
-export function withChange(scope: Scope, change: { op: 'add'; sites: string[]; mode: CaptureMode } | { op: 'remove'; sites: string[] }
-  | { op: 'mode'; sites: string[]; mode: CaptureMode } | { op: 'all'; mode: CaptureMode | null }): Scope {
+export function withChange(
+  scope: Scope,
+  change:
+    | { op: 'add'; sites: string[]; mode: CaptureMode }
+    | { op: 'remove'; sites: string[] }
+    | { op: 'mode'; sites: string[]; mode: CaptureMode }
+    | { op: 'all'; mode: CaptureMode | null },
+): Scope {
   const sites = { ...scope.sites };
   switch (change.op) {
-    case 'add': case 'mode':
-      if (!isMode(change.mode)) throw new ScopeError(`mode must be 'full' or 'receive-only', got ${JSON.stringify(change.mode)}`);
-      for (const s of change.sites) sites[normalizeOrigin(s)] = change.mode;
+    case 'add':
+    case 'mode':
+      if (!isMode(change.mode)) {
+        throw new ScopeError(`mode must be 'full' or 'receive-only', got ${JSON.stringify(change.mode)}`);
+      }
+      for (const s of change.sites) {
+        sites[normalizeOrigin(s)] = change.mode;
+      }
       return { all: scope.all, sites };
     case 'remove':
-      for (const s of change.sites) delete sites[normalizeOrigin(s)];
+      for (const s of change.sites) {
+        delete sites[normalizeOrigin(s)];
+      }
       return { all: scope.all, sites };
     case 'all':
-      if (change.mode !== null && !isMode(change.mode)) throw new ScopeError(`mode must be 'full', 'receive-only' or null, got ${JSON.stringify(change.mode)}`);
+      if (change.mode !== null && !isMode(change.mode)) {
+        throw new ScopeError(`mode must be 'full', 'receive-only' or null, got ${JSON.stringify(change.mode)}`);
+      }
       return { all: change.mode, sites };
   }
 }
@@ -153,32 +205,76 @@ export function registrationsOf(scope: Scope, firefox: boolean): Registration[] 
     const p = sitePattern(origin, firefox);
     byPattern.set(p, byPattern.get(p) === 'receive-only' ? 'receive-only' : mode);
   }
-  const patterns = (mode: CaptureMode) => [...byPattern].filter(([, m]) => m === mode).map(([p]) => p).sort();
-  const common = { runAt: 'document_start', allFrames: true, matchOriginAsFallback: true, persistAcrossSessions: true } as const;
-  const fileOf = (mode: CaptureMode) => (mode === 'full' ? CAPTURE_SCRIPTS.full.file : CAPTURE_SCRIPTS.receiveOnly.file);
+  const patterns = (mode: CaptureMode) =>
+    [...byPattern]
+      .filter(([, m]) => m === mode)
+      .map(([p]) => p)
+      .sort();
+  const common = {
+    runAt: 'document_start',
+    allFrames: true,
+    matchOriginAsFallback: true,
+    persistAcrossSessions: true,
+  } as const;
+  const fileOf = (mode: CaptureMode) =>
+    mode === 'full' ? CAPTURE_SCRIPTS.full.file : CAPTURE_SCRIPTS.receiveOnly.file;
   const main = (mode: CaptureMode, matches: string[], excludeMatches?: string[]): Registration => ({
-    id: `${REGISTRATION_PREFIX}main-${mode}`, js: [fileOf(mode)], matches, ...(excludeMatches?.length ? { excludeMatches } : {}), world: 'MAIN', ...common,
+    id: `${REGISTRATION_PREFIX}main-${mode}`,
+    js: [fileOf(mode)],
+    matches,
+    ...(excludeMatches?.length ? { excludeMatches } : {}),
+    world: 'MAIN',
+    ...common,
   });
   const out: Registration[] = [];
   if (scope.all) {
     const other: CaptureMode = scope.all === 'full' ? 'receive-only' : 'full';
     const others = patterns(other);
-    out.push({ id: `${REGISTRATION_PREFIX}relay`, js: [CAPTURE_SCRIPTS.relay.file], matches: ['<all_urls>'], ...common });
+    out.push({
+      id: `${REGISTRATION_PREFIX}relay`,
+      js: [CAPTURE_SCRIPTS.relay.file],
+      matches: ['<all_urls>'],
+      ...common,
+    });
     out.push(main(scope.all, ['<all_urls>'], others));
-    if (others.length) out.push(main(other, others));
+    if (others.length) {
+      out.push(main(other, others));
+    }
     return out;
   }
   const all = [...byPattern.keys()].sort();
-  if (!all.length) return out;
+  if (!all.length) {
+    return out;
+  }
   out.push({ id: `${REGISTRATION_PREFIX}relay`, js: [CAPTURE_SCRIPTS.relay.file], matches: all, ...common });
   for (const mode of MODES) {
     const ps = patterns(mode);
-    if (ps.length) out.push(main(mode, ps));
+    if (ps.length) {
+      out.push(main(mode, ps));
+    }
   }
   return out;
 }
 
 /** The fields that decide what a registration injects where (to compare what is registered with what should be). */
-export function registrationKey(r: { id: string; js?: string[]; matches?: string[]; excludeMatches?: string[]; world?: string; allFrames?: boolean; matchOriginAsFallback?: boolean; runAt?: string }): string {
-  return JSON.stringify([r.id, r.js ?? [], [...(r.matches ?? [])].sort(), [...(r.excludeMatches ?? [])].sort(), r.world === 'MAIN' ? 'MAIN' : 'ISOLATED', !!r.allFrames, !!r.matchOriginAsFallback, r.runAt ?? 'document_idle']);
+export function registrationKey(r: {
+  id: string;
+  js?: string[];
+  matches?: string[];
+  excludeMatches?: string[];
+  world?: string;
+  allFrames?: boolean;
+  matchOriginAsFallback?: boolean;
+  runAt?: string;
+}): string {
+  return JSON.stringify([
+    r.id,
+    r.js ?? [],
+    [...(r.matches ?? [])].sort(),
+    [...(r.excludeMatches ?? [])].sort(),
+    r.world === 'MAIN' ? 'MAIN' : 'ISOLATED',
+    !!r.allFrames,
+    !!r.matchOriginAsFallback,
+    r.runAt ?? 'document_idle',
+  ]);
 }

@@ -10,13 +10,23 @@
 import type { CaptureMode, TabSite } from '../shared/messages.ts';
 import { originOf } from '../protocol/origin.ts';
 import {
-  EMPTY_SCOPE, REGISTRATION_PREFIX, ScopeError, modeOf, registrationKey, registrationsOf, type Scope,
+  EMPTY_SCOPE,
+  REGISTRATION_PREFIX,
+  ScopeError,
+  modeOf,
+  registrationKey,
+  registrationsOf,
+  type Scope,
 } from './scope-model.ts';
 
 const KEY = 'captureScope';
 const api = (): typeof chrome => (globalThis as { browser?: typeof chrome }).browser ?? chrome;
 const isFirefox = () => {
-  try { return api().runtime.getURL('').startsWith('moz-extension:'); } catch { return false; }
+  try {
+    return api().runtime.getURL('').startsWith('moz-extension:');
+  } catch {
+    return false;
+  }
 };
 
 let current: Scope = EMPTY_SCOPE;
@@ -27,23 +37,38 @@ export const scopeReady: Promise<void> = (async () => {
   try {
     const v = (await api().storage.local.get(KEY)) as Record<string, unknown>;
     current = parseStored(v[KEY]);
-  } catch (e) { console.warn('embed-inspector: could not read the capture scope', e); }
-  try { await register(current); } catch (e) { console.warn('embed-inspector: could not register the capture scripts', e); }
+  } catch (e) {
+    console.warn('embed-inspector: could not read the capture scope', e);
+  }
+  try {
+    await register(current);
+  } catch (e) {
+    console.warn('embed-inspector: could not register the capture scripts', e);
+  }
 })();
 let chain: Promise<unknown> = scopeReady;
 
 function parseStored(v: unknown): Scope {
-  if (!v || typeof v !== 'object') return EMPTY_SCOPE;
+  if (!v || typeof v !== 'object') {
+    return EMPTY_SCOPE;
+  }
   const s = v as Partial<Scope>;
   const all = s.all === 'full' || s.all === 'receive-only' ? s.all : null;
   const sites: Record<string, CaptureMode> = {};
-  for (const [o, m] of Object.entries(s.sites ?? {})) if (m === 'full' || m === 'receive-only') sites[o] = m;
+  for (const [o, m] of Object.entries(s.sites ?? {})) {
+    if (m === 'full' || m === 'receive-only') {
+      sites[o] = m;
+    }
+  }
   return { all, sites };
 }
 
 /** The scope now (after `scopeReady`). */
 export const scope = (): Scope => current;
-export function onScopeChange(fn: (scope: Scope) => void): () => void { listeners.add(fn); return () => listeners.delete(fn); }
+export function onScopeChange(fn: (scope: Scope) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
 
 /** Replace the scope by `next(current)`; resolves with it once the scripts are registered and it is stored. */
 export function updateScope(next: (s: Scope) => Scope): Promise<Scope> {
@@ -52,7 +77,13 @@ export function updateScope(next: (s: Scope) => Scope): Promise<Scope> {
     await register(s);
     await api().storage.local.set({ [KEY]: s });
     current = s;
-    for (const fn of listeners) { try { fn(s); } catch (e) { console.warn('embed-inspector:', e); } }
+    for (const fn of listeners) {
+      try {
+        fn(s);
+      } catch (e) {
+        console.warn('embed-inspector:', e);
+      }
+    }
     return s;
   });
   chain = run.catch(() => {});
@@ -63,16 +94,25 @@ export function updateScope(next: (s: Scope) => Scope): Promise<Scope> {
 async function register(s: Scope): Promise<void> {
   const scripting = api().scripting;
   const want = registrationsOf(s, isFirefox());
-  const have = ((await scripting.getRegisteredContentScripts()) as Array<Parameters<typeof registrationKey>[0]>)
-    .filter((r) => r.id.startsWith(REGISTRATION_PREFIX));
+  const have = ((await scripting.getRegisteredContentScripts()) as Array<Parameters<typeof registrationKey>[0]>).filter(
+    (r) => r.id.startsWith(REGISTRATION_PREFIX),
+  );
   const key = (rs: Array<Parameters<typeof registrationKey>[0]>) => rs.map(registrationKey).sort().join('\n');
-  if (key(have) === key(want)) return;
-  if (have.length) await scripting.unregisterContentScripts({ ids: have.map((r) => r.id) });
+  if (key(have) === key(want)) {
+    return;
+  }
+  if (have.length) {
+    await scripting.unregisterContentScripts({ ids: have.map((r) => r.id) });
+  }
   try {
-    if (want.length) await scripting.registerContentScripts(want as chrome.scripting.RegisteredContentScript[]);
+    if (want.length) {
+      await scripting.registerContentScripts(want as chrome.scripting.RegisteredContentScript[]);
+    }
   } catch (e) {
     // Leave the scripts of the scope in force, not none.
-    await scripting.registerContentScripts(registrationsOf(current, isFirefox()) as chrome.scripting.RegisteredContentScript[]).catch(() => {});
+    await scripting
+      .registerContentScripts(registrationsOf(current, isFirefox()) as chrome.scripting.RegisteredContentScript[])
+      .catch(() => {});
     throw new ScopeError(`the capture scripts could not be registered: ${(e as Error).message}`);
   }
 }
@@ -83,16 +123,31 @@ export async function tabSites(tabId: number): Promise<TabSite[]> {
   const urls: Array<{ url: string; top: boolean }> = [];
   try {
     const frames = (await api().webNavigation.getAllFrames({ tabId })) ?? [];
-    for (const f of [...frames].sort((a, b) => a.frameId - b.frameId)) urls.push({ url: f.url, top: f.frameId === 0 });
-  } catch { /* tab gone, or no frames yet */ }
+    for (const f of [...frames].sort((a, b) => a.frameId - b.frameId)) {
+      urls.push({ url: f.url, top: f.frameId === 0 });
+    }
+  } catch {
+    /* tab gone, or no frames yet */
+  }
   if (!urls.some((u) => u.top)) {
-    try { const t = await api().tabs.get(tabId); if (t.url) urls.unshift({ url: t.url, top: true }); } catch { /* gone */ }
+    try {
+      const t = await api().tabs.get(tabId);
+      if (t.url) {
+        urls.unshift({ url: t.url, top: true });
+      }
+    } catch {
+      /* gone */
+    }
   }
   const out: TabSite[] = [];
   for (const { url, top } of urls) {
-    if (!/^https?:/.test(url)) continue;
+    if (!/^https?:/.test(url)) {
+      continue;
+    }
     const origin = originOf(url);
-    if (!origin || out.some((s) => s.origin === origin)) continue;
+    if (!origin || out.some((s) => s.origin === origin)) {
+      continue;
+    }
     out.push({ origin, top, mode: current.sites[origin] ?? current.all });
   }
   return out;

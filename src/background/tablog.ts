@@ -26,8 +26,17 @@ export interface AddResult {
 
 export function newState(tabId: number, prior?: Partial<TabState>): TabState {
   return {
-    tabId, tenantOrigin: null, tenantOriginSource: null, preserveLog: false, paused: false,
-    dropped: 0, foreignCount: 0, foreignDropped: 0, total: 0, maxRecords: DEFAULT_MAX_RECORDS, pageUrl: null,
+    tabId,
+    tenantOrigin: null,
+    tenantOriginSource: null,
+    preserveLog: false,
+    paused: false,
+    dropped: 0,
+    foreignCount: 0,
+    foreignDropped: 0,
+    total: 0,
+    maxRecords: DEFAULT_MAX_RECORDS,
+    pageUrl: null,
     ...prior,
   };
 }
@@ -40,13 +49,21 @@ export class TabLog {
   private session: SessionChecker;
   private pairer = new Pairer(() => this.frames);
 
-  constructor(public state: TabState, restored: ClassifiedRecord[] = [], nextSeq = 1) {
+  constructor(
+    public state: TabState,
+    restored: ClassifiedRecord[] = [],
+    nextSeq = 1,
+  ) {
     this.session = new SessionChecker({ tenantOrigin: state.tenantOrigin });
     for (const r of restored) {
       this.records.set(r.seq, r);
-      if (r.verdict === 'foreign' && !r.navigation) this.foreignQueue.push(r.seq);
+      if (r.verdict === 'foreign' && !r.navigation) {
+        this.foreignQueue.push(r.seq);
+      }
       this.session.check(r);
-      if (r.pairedWith === undefined) this.pairer.add(r);
+      if (r.pairedWith === undefined) {
+        this.pairer.add(r);
+      }
     }
     this.nextSeq = Math.max(nextSeq, (restored.at(-1)?.seq ?? 0) + 1);
   }
@@ -58,8 +75,14 @@ export class TabLog {
     this.pairer.clear();
     const manual = this.state.tenantOriginSource === 'manual';
     this.state = {
-      ...this.state, pageUrl, dropped: 0, foreignCount: 0, foreignDropped: 0, total: 0,
-      tenantOrigin: manual ? this.state.tenantOrigin : null, tenantOriginSource: manual ? 'manual' : null,
+      ...this.state,
+      pageUrl,
+      dropped: 0,
+      foreignCount: 0,
+      foreignDropped: 0,
+      total: 0,
+      tenantOrigin: manual ? this.state.tenantOrigin : null,
+      tenantOriginSource: manual ? 'manual' : null,
     };
     this.session = new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
   }
@@ -77,15 +100,22 @@ export class TabLog {
       rec.issues = [];
       if (rec.kind === 'post' && !rec.injected) {
         const dropped = judgeDropped(rec, this.frames);
-        if (dropped) rec.dropped = true;
+        if (dropped) {
+          rec.dropped = true;
+        }
       }
-      if (this.inferTenant(rec)) out.reclassified = true;
+      if (this.inferTenant(rec)) {
+        out.reclassified = true;
+      }
       // Pair first: the session checker counts a message once, skipping the side whose partner it saw.
       const partner = this.pairer.add(rec);
       if (partner && this.records.has(partner.seq)) {
         // Either half may arrive first: an injected post marks its delivery, and the other way round.
-        if (partner.injected) rec.injected = true;
-        else if (rec.injected) partner.injected = true;
+        if (partner.injected) {
+          rec.injected = true;
+        } else if (rec.injected) {
+          partner.injected = true;
+        }
         out.updated.push(partner);
       }
       this.classifyOne(rec);
@@ -99,7 +129,9 @@ export class TabLog {
       }
     }
     this.evictOverflow(out.removed);
-    if (out.reclassified) this.reclassifyAll();
+    if (out.reclassified) {
+      this.reclassifyAll();
+    }
     if (out.removed.length) {
       const gone = new Set(out.removed);
       out.added = out.added.filter((r) => !gone.has(r.seq));
@@ -137,24 +169,42 @@ export class TabLog {
       messages.push(rest);
     }
     return {
-      format: CAPTURE_FORMAT, version: CAPTURE_VERSION, tenantOrigin: this.state.tenantOrigin, messages,
-      meta: { createdBy, createdAt: new Date().toISOString(), dropped: this.state.dropped, pageUrl: this.state.pageUrl ?? undefined },
+      format: CAPTURE_FORMAT,
+      version: CAPTURE_VERSION,
+      tenantOrigin: this.state.tenantOrigin,
+      messages,
+      meta: {
+        createdBy,
+        createdAt: new Date().toISOString(),
+        dropped: this.state.dropped,
+        pageUrl: this.state.pageUrl ?? undefined,
+      },
     };
   }
 
   private reclassifyAll(): void {
     this.session = new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
-    for (const r of this.records.values()) this.classifyOne(r);
+    for (const r of this.records.values()) {
+      this.classifyOne(r);
+    }
   }
 
   private classifyOne(rec: ClassifiedRecord): void {
-    if (rec.navigation) { this.session.check(rec); rec.verdict = 'foreign'; rec.issues = []; return; }
+    if (rec.navigation) {
+      this.session.check(rec);
+      rec.verdict = 'foreign';
+      rec.issues = [];
+      return;
+    }
     const c = classify(rec, { tenantOrigin: this.state.tenantOrigin });
     let issues = c.issues;
     let verdict = c.verdict;
     if (verdict !== 'foreign') {
       const s = this.session.check(rec);
-      if (s.length) { issues = issues.concat(s); verdict = verdictOf(issues); }
+      if (s.length) {
+        issues = issues.concat(s);
+        verdict = verdictOf(issues);
+      }
     }
     rec.verdict = verdict;
     rec.issues = issues;
@@ -163,17 +213,28 @@ export class TabLog {
   /** Tenant origin inference from this record; true when it changed. */
   private inferTenant(rec: ClassifiedRecord): boolean {
     const src = this.state.tenantOriginSource;
-    if (src === 'manual' || src === 'ready') return false;
+    if (src === 'manual' || src === 'ready') {
+      return false;
+    }
     const d = rec.data as { type?: unknown } | null;
     const isReady = !!d && typeof d === 'object' && d.type === 'svc:event:ready';
-    if (!isReady && (src === 'embed-frame' || !(rec.frameUrl.includes('/embed') || rec.targetUrl?.includes('/embed')))) return false;
+    if (
+      !isReady &&
+      (src === 'embed-frame' || !(rec.frameUrl.includes('/embed') || rec.targetUrl?.includes('/embed')))
+    ) {
+      return false;
+    }
     const found = inferTenantOrigin([rec]);
-    if (!found || (found.source !== 'ready' && src === 'embed-frame')) return false;
+    if (!found || (found.source !== 'ready' && src === 'embed-frame')) {
+      return false;
+    }
     const source = found.source === 'ready' ? 'ready' : 'embed-frame';
     const changed = found.origin !== this.state.tenantOrigin;
     this.state.tenantOrigin = found.origin;
     this.state.tenantOriginSource = source;
-    if (changed && this.records.size === 0) this.session = new SessionChecker({ tenantOrigin: found.origin });
+    if (changed && this.records.size === 0) {
+      this.session = new SessionChecker({ tenantOrigin: found.origin });
+    }
     return changed && this.records.size > 0;
   }
 
@@ -181,7 +242,9 @@ export class TabLog {
     const cap = Math.max(1, Math.floor(this.state.maxRecords * FOREIGN_SHARE));
     while (this.state.foreignCount > cap && this.foreignQueue.length) {
       const seq = this.foreignQueue.shift()!;
-      if (!this.records.has(seq)) continue;
+      if (!this.records.has(seq)) {
+        continue;
+      }
       this.state.foreignDropped = (this.state.foreignDropped ?? 0) + 1;
       this.evict(seq, removed);
     }
@@ -189,14 +252,20 @@ export class TabLog {
 
   /** Evict the oldest records past the bound (in one pass: see `oldestKeys`). */
   private evictOverflow(removed: number[]): void {
-    for (const seq of oldestKeys(this.records, this.records.size - this.state.maxRecords)) this.evict(seq, removed);
+    for (const seq of oldestKeys(this.records, this.records.size - this.state.maxRecords)) {
+      this.evict(seq, removed);
+    }
   }
 
   private evict(seq: number, removed: number[]): void {
     const r = this.records.get(seq);
-    if (!r) return;
+    if (!r) {
+      return;
+    }
     this.records.delete(seq);
-    if (r.verdict === 'foreign' && !r.navigation) this.state.foreignCount--;
+    if (r.verdict === 'foreign' && !r.navigation) {
+      this.state.foreignCount--;
+    }
     this.state.dropped++;
     removed.push(seq);
   }

@@ -4,8 +4,14 @@
  * to its relay only once stored.
  */
 import {
-  MESSAGES_VERSION, type BackgroundToPanel, type BackgroundToRelay, type CaptureConfig, type CaptureMode, type ClassifiedRecord,
-  type RawRecord, type TabState,
+  MESSAGES_VERSION,
+  type BackgroundToPanel,
+  type BackgroundToRelay,
+  type CaptureConfig,
+  type CaptureMode,
+  type ClassifiedRecord,
+  type RawRecord,
+  type TabState,
 } from '../shared/messages.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import { commit, deleteTab, loadTab, type StoredBatch, type TabMeta } from './db.ts';
@@ -48,14 +54,22 @@ export const MAX_PENDING_CHARS = 64_000_000;
 export const settings = { maxBytes: DEFAULT_MAX_BYTES };
 /** Smallest size cap accepted: below it even an envelope would not fit. */
 export const MIN_MAX_BYTES = 1024;
-const storageApi = () => ((globalThis as { browser?: typeof chrome }).browser ?? (globalThis as { chrome?: typeof chrome }).chrome)?.storage;
+const storageApi = () =>
+  ((globalThis as { browser?: typeof chrome }).browser ?? (globalThis as { chrome?: typeof chrome }).chrome)?.storage;
 
 /** Set the size cap of one captured message for the whole extension (chrome.storage.local `settings`). */
 export async function setMaxBytes(maxBytes: number): Promise<void> {
   settings.maxBytes = Math.max(MIN_MAX_BYTES, Math.floor(maxBytes));
-  await storageApi()?.local.set({ settings: { maxBytes: settings.maxBytes } }).catch(() => {});
+  await storageApi()
+    ?.local.set({ settings: { maxBytes: settings.maxBytes } })
+    .catch(() => {});
   // Every tab's frames get the new cap.
-  for (const p of contexts.values()) void p.then((ctx) => pushConfig(ctx), () => {});
+  for (const p of contexts.values()) {
+    void p.then(
+      (ctx) => pushConfig(ctx),
+      () => {},
+    );
+  }
 }
 const contexts = new Map<number, Promise<TabCtx>>();
 const MAX_DOCS = 500;
@@ -63,32 +77,62 @@ const MAX_DOCS = 500;
 /** What the replay must not rebuild: settings, page URL, a hand-set tenant origin. */
 function settingsOf(s: TabState): Partial<TabState> {
   return {
-    preserveLog: s.preserveLog, paused: s.paused, maxRecords: s.maxRecords, pageUrl: s.pageUrl,
-    ...(s.tenantOriginSource === 'manual' ? { tenantOrigin: s.tenantOrigin, tenantOriginSource: 'manual' as const } : {}),
+    preserveLog: s.preserveLog,
+    paused: s.paused,
+    maxRecords: s.maxRecords,
+    pageUrl: s.pageUrl,
+    ...(s.tenantOriginSource === 'manual'
+      ? { tenantOrigin: s.tenantOrigin, tenantOriginSource: 'manual' as const }
+      : {}),
   };
 }
 
 async function restore(tabId: number): Promise<TabCtx> {
   let loaded: Awaited<ReturnType<typeof loadTab>> = null;
-  try { loaded = await loadTab(tabId); } catch (e) { console.warn('embed-inspector: could not load tab log', e); }
+  try {
+    loaded = await loadTab(tabId);
+  } catch (e) {
+    console.warn('embed-inspector: could not load tab log', e);
+  }
   const ctx: TabCtx = {
-    log: new TabLog(newState(tabId)), meta: { tabId, docBatches: {} }, relays: new Map(), panels: new Set(),
-    chain: Promise.resolve(), nextBatch: 1, sinceSnapshot: 0, pending: [], pendingChars: 0, processTimer: null,
+    log: new TabLog(newState(tabId)),
+    meta: { tabId, docBatches: {} },
+    relays: new Map(),
+    panels: new Set(),
+    chain: Promise.resolve(),
+    nextBatch: 1,
+    sinceSnapshot: 0,
+    pending: [],
+    pendingChars: 0,
+    processTimer: null,
   };
-  if (!loaded) return ctx;
+  if (!loaded) {
+    return ctx;
+  }
   const { meta, batches } = loaded;
   ctx.meta = { tabId, docBatches: meta.docBatches ?? {}, topDocumentId: meta.topDocumentId };
   const keep = settingsOf(meta.state);
   const first = batches[0]?.[1];
-  ctx.log = first?.kind === 'snapshot'
-    ? new TabLog({ ...first.state, ...keep }, JSON.parse(first.json) as ClassifiedRecord[], first.nextSeq)
-    : new TabLog(newState(tabId, keep));
-  for (const f of meta.frames ?? []) ctx.log.frames.set(f.frameId, f);
+  ctx.log =
+    first?.kind === 'snapshot'
+      ? new TabLog({ ...first.state, ...keep }, JSON.parse(first.json) as ClassifiedRecord[], first.nextSeq)
+      : new TabLog(newState(tabId, keep));
+  for (const f of meta.frames ?? []) {
+    ctx.log.frames.set(f.frameId, f);
+  }
   for (const [n, b] of batches) {
     ctx.nextBatch = n + 1;
-    if (b.kind !== 'raw') continue;
-    if (b.seq0 !== undefined) ctx.log.nextSeq = b.seq0; // (batches stored before processing continue the numbering)
-    try { addBatch(ctx, b.frameId, b.json); } catch (e) { console.warn('embed-inspector: unreadable stored batch', n, e); }
+    if (b.kind !== 'raw') {
+      continue;
+    }
+    if (b.seq0 !== undefined) {
+      ctx.log.nextSeq = b.seq0; // (batches stored before processing continue the numbering)
+    }
+    try {
+      addBatch(ctx, b.frameId, b.json);
+    } catch (e) {
+      console.warn('embed-inspector: unreadable stored batch', n, e);
+    }
   }
   return ctx;
 }
@@ -102,7 +146,10 @@ export const allContexts = (): Array<Promise<TabCtx>> => [...contexts.values()];
 
 export function tab(tabId: number): Promise<TabCtx> {
   let p = contexts.get(tabId);
-  if (!p) { p = restore(tabId); contexts.set(tabId, p); }
+  if (!p) {
+    p = restore(tabId);
+    contexts.set(tabId, p);
+  }
   return p;
 }
 
@@ -110,9 +157,18 @@ export function tab(tabId: number): Promise<TabCtx> {
  * Run `fn` on the tab's chain (after everything queued before it). The pending batches are processed
  * first, so `fn` sees the whole log; `lazy` (ingestion only) leaves them pending.
  */
-export async function onTab<T>(tabId: number, fn: (ctx: TabCtx) => Promise<T> | T, opts: { lazy?: boolean } = {}): Promise<T> {
+export async function onTab<T>(
+  tabId: number,
+  fn: (ctx: TabCtx) => Promise<T> | T,
+  opts: { lazy?: boolean } = {},
+): Promise<T> {
   const ctx = await tab(tabId);
-  const next = ctx.chain.then(() => { if (!opts.lazy) processPending(ctx); return fn(ctx); });
+  const next = ctx.chain.then(() => {
+    if (!opts.lazy) {
+      processPending(ctx);
+    }
+    return fn(ctx);
+  });
   ctx.chain = next.catch((e) => console.warn('embed-inspector:', e));
   return next;
 }
@@ -123,14 +179,21 @@ function metaOf(ctx: TabCtx): TabMeta {
 
 /** Persist settings/state only, or a new log (clear: the held records, if any, become a snapshot). */
 export function persist(ctx: TabCtx, change: { clear?: boolean } = {}): Promise<void> {
-  if (!change.clear) return commit({ meta: metaOf(ctx) });
+  if (!change.clear) {
+    return commit({ meta: metaOf(ctx) });
+  }
   return writeSnapshot(ctx);
 }
 
 /** Replace every stored batch by one snapshot of the held records. */
 function writeSnapshot(ctx: TabCtx): Promise<void> {
   ctx.sinceSnapshot = 0;
-  const value: StoredBatch = { kind: 'snapshot', nextSeq: ctx.log.nextSeq, state: { ...ctx.log.state }, json: JSON.stringify([...ctx.log.records.values()]) };
+  const value: StoredBatch = {
+    kind: 'snapshot',
+    nextSeq: ctx.log.nextSeq,
+    state: { ...ctx.log.state },
+    json: JSON.stringify([...ctx.log.records.values()]),
+  };
   return commit({ meta: metaOf(ctx), clear: true, batch: { n: ctx.nextBatch++, value } });
 }
 
@@ -138,7 +201,12 @@ function writeSnapshot(ctx: TabCtx): Promise<void> {
 const snapshotDue = (ctx: TabCtx) => ctx.sinceSnapshot > Math.max(ctx.log.state.maxRecords, 1000);
 
 /** Append raw records of one frame to the log and to storage (compacting past the bound). */
-function appendRaw(ctx: TabCtx, frameId: number, raws: RawRecord[], json: string): { res: AddResult; stored: Promise<void> } {
+function appendRaw(
+  ctx: TabCtx,
+  frameId: number,
+  raws: RawRecord[],
+  json: string,
+): { res: AddResult; stored: Promise<void> } {
   const seq0 = ctx.log.nextSeq;
   const res = ctx.log.add(raws.map((r) => ({ ...r, frameId })));
   ctx.sinceSnapshot += raws.length;
@@ -149,7 +217,13 @@ function appendRaw(ctx: TabCtx, frameId: number, raws: RawRecord[], json: string
 }
 
 export function toPanels(ctx: TabCtx, msg: BackgroundToPanel): void {
-  for (const p of ctx.panels) { try { p.postMessage(msg); } catch { ctx.panels.delete(p); } }
+  for (const p of ctx.panels) {
+    try {
+      p.postMessage(msg);
+    } catch {
+      ctx.panels.delete(p);
+    }
+  }
 }
 export function snapshot(ctx: TabCtx): BackgroundToPanel {
   return { v: MESSAGES_VERSION, type: 'snapshot', state: panelState(ctx), records: [...ctx.log.records.values()] };
@@ -172,8 +246,16 @@ export function configOf(state: TabState, mode: CaptureMode | null | undefined):
 }
 export function pushConfig(ctx: TabCtx): void {
   for (const p of ctx.relays.values()) {
-    const msg: BackgroundToRelay = { v: MESSAGES_VERSION, type: 'config', config: configOf(ctx.log.state, relayModes.get(p)) };
-    try { p.postMessage(msg); } catch { /* gone */ }
+    const msg: BackgroundToRelay = {
+      v: MESSAGES_VERSION,
+      type: 'config',
+      config: configOf(ctx.log.state, relayModes.get(p)),
+    };
+    try {
+      p.postMessage(msg);
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -182,7 +264,9 @@ export function pushConfig(ctx: TabCtx): void {
  * Resolves when durable. Run it on the tab's chain with `lazy`.
  */
 export async function ingest(ctx: TabCtx, frameId: number, json: string): Promise<void> {
-  if (ctx.log.state.paused) return;
+  if (ctx.log.state.paused) {
+    return;
+  }
   ctx.pending.push({ frameId, json });
   ctx.pendingChars += json.length;
   const stored = commit({ meta: metaOf(ctx), batch: { n: ctx.nextBatch++, value: { kind: 'raw', frameId, json } } });
@@ -192,58 +276,94 @@ export async function ingest(ctx: TabCtx, frameId: number, json: string): Promis
 
 function scheduleProcessing(ctx: TabCtx): void {
   const live = ctx.panels.size > 0;
-  if (ctx.pendingChars >= MAX_PENDING_CHARS) { processPending(ctx); return; }
+  if (ctx.pendingChars >= MAX_PENDING_CHARS) {
+    processPending(ctx);
+    return;
+  }
   if (ctx.processTimer !== null) {
-    if (live) return; // due within LIVE_DELAY_MS already
+    if (live) {
+      return; // due within LIVE_DELAY_MS already
+    }
     clearTimeout(ctx.processTimer); // idle: wait for a pause in the stream
   }
-  ctx.processTimer = setTimeout(() => {
-    ctx.processTimer = null;
-    void onTab(ctx.log.state.tabId, () => {});
-  }, live ? LIVE_DELAY_MS : IDLE_MS);
+  ctx.processTimer = setTimeout(
+    () => {
+      ctx.processTimer = null;
+      void onTab(ctx.log.state.tabId, () => {});
+    },
+    live ? LIVE_DELAY_MS : IDLE_MS,
+  );
 }
 
 /** Parse one frame's batch (JSON text of raw records) and add it to the log. Throws on unreadable JSON. */
 function addBatch(ctx: TabCtx, frameId: number, json: string): AddResult {
   const raws = JSON.parse(json) as Array<RawRecord & { frameId?: number }>;
-  for (const r of raws) r.frameId = frameId;
+  for (const r of raws) {
+    r.frameId = frameId;
+  }
   ctx.sinceSnapshot += raws.length;
   return ctx.log.add(raws);
 }
 
 /** Parse, classify, pair and publish the pending batches, in arrival order. */
 export function processPending(ctx: TabCtx): void {
-  if (ctx.processTimer !== null) { clearTimeout(ctx.processTimer); ctx.processTimer = null; }
-  if (!ctx.pending.length) return;
+  if (ctx.processTimer !== null) {
+    clearTimeout(ctx.processTimer);
+    ctx.processTimer = null;
+  }
+  if (!ctx.pending.length) {
+    return;
+  }
   const batches = ctx.pending;
   ctx.pending = [];
   ctx.pendingChars = 0;
   for (const b of batches) {
-    try { publish(ctx, addBatch(ctx, b.frameId, b.json)); }
-    catch (e) { console.warn('embed-inspector: unreadable batch', e); } // (it stays stored as it came)
+    try {
+      publish(ctx, addBatch(ctx, b.frameId, b.json));
+    } catch (e) {
+      console.warn('embed-inspector: unreadable batch', e);
+    } // (it stays stored as it came)
   }
   // Compaction, past the bound: the snapshot replaces every stored batch, processed now.
-  if (snapshotDue(ctx)) void writeSnapshot(ctx).catch((e) => console.warn('embed-inspector: snapshot', e));
+  if (snapshotDue(ctx)) {
+    void writeSnapshot(ctx).catch((e) => console.warn('embed-inspector: snapshot', e));
+  }
 }
 
 /** Store a batch of raw records from one frame (`json`: as the relay sent it); publish; resolve when durable. */
 export async function addRecords(ctx: TabCtx, frameId: number, raws: RawRecord[]): Promise<void> {
-  if (ctx.log.state.paused) return;
+  if (ctx.log.state.paused) {
+    return;
+  }
   const { res, stored } = appendRaw(ctx, frameId, raws, JSON.stringify(raws));
   publish(ctx, res);
   await stored;
 }
 
 function publish(ctx: TabCtx, res: AddResult): void {
-  if (res.reclassified) { toPanels(ctx, snapshot(ctx)); return; }
-  if (res.added.length) toPanels(ctx, { v: MESSAGES_VERSION, type: 'records', records: res.added });
-  if (res.updated.length) toPanels(ctx, { v: MESSAGES_VERSION, type: 'update', records: res.updated });
+  if (res.reclassified) {
+    toPanels(ctx, snapshot(ctx));
+    return;
+  }
+  if (res.added.length) {
+    toPanels(ctx, { v: MESSAGES_VERSION, type: 'records', records: res.added });
+  }
+  if (res.updated.length) {
+    toPanels(ctx, { v: MESSAGES_VERSION, type: 'update', records: res.updated });
+  }
   publishState(ctx);
 }
 
 /** A new top-level document: a new log unless preserve log is on. Once per document. */
-export async function topDocument(ctx: TabCtx, url: string, documentId: string | undefined, time: number): Promise<void> {
-  if (documentId && documentId === ctx.meta.topDocumentId) return;
+export async function topDocument(
+  ctx: TabCtx,
+  url: string,
+  documentId: string | undefined,
+  time: number,
+): Promise<void> {
+  if (documentId && documentId === ctx.meta.topDocumentId) {
+    return;
+  }
   ctx.meta.topDocumentId = documentId;
   const top = ctx.log.frames.get(0);
   ctx.log.frames = new Map([[0, { ...(top ?? { parentFrameId: -1 }), frameId: 0, url }]]);
@@ -263,10 +383,14 @@ export async function topDocument(ctx: TabCtx, url: string, documentId: string |
  * nothing of the new page is recorded, its address included.
  */
 export async function leaveScope(ctx: TabCtx, documentId: string | undefined): Promise<void> {
-  if (documentId && documentId === ctx.meta.topDocumentId) return;
+  if (documentId && documentId === ctx.meta.topDocumentId) {
+    return;
+  }
   ctx.meta.topDocumentId = documentId;
   ctx.log.frames = new Map();
-  if (ctx.log.state.preserveLog) return;
+  if (ctx.log.state.preserveLog) {
+    return;
+  }
   ctx.log.reset(null);
   ctx.meta.docBatches = keepLast(ctx.meta.docBatches);
   await writeSnapshot(ctx);
@@ -275,7 +399,11 @@ export async function leaveScope(ctx: TabCtx, documentId: string | undefined): P
 
 export function navigationRecord(frameId: number, url: string, time: number): RawRecord {
   let origin = 'null';
-  try { origin = new URL(url).origin; } catch { /* keep */ }
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    /* keep */
+  }
   return { time, kind: 'receive', frameUrl: url, origin, data: { url }, navigation: true };
 }
 
@@ -290,11 +418,17 @@ function keepLast(docs: Record<string, number>): Record<string, number> {
 
 export async function forget(tabId: number): Promise<void> {
   contexts.delete(tabId);
-  try { await deleteTab(tabId); } catch { /* ignore */ }
+  try {
+    await deleteTab(tabId);
+  } catch {
+    /* ignore */
+  }
 }
 
 export function rememberBatch(ctx: TabCtx, docId: string, batch: number): void {
   ctx.meta.docBatches[docId] = batch;
   const keys = Object.keys(ctx.meta.docBatches);
-  if (keys.length > MAX_DOCS * 2) ctx.meta.docBatches = keepLast(ctx.meta.docBatches);
+  if (keys.length > MAX_DOCS * 2) {
+    ctx.meta.docBatches = keepLast(ctx.meta.docBatches);
+  }
 }

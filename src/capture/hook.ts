@@ -29,11 +29,21 @@ import type { WindowRelation } from '../shared/messages.ts';
 import { clean, markNative, installToStringMask } from './native.ts';
 
 /** Called after each post through a proxied window; `early` is what `snapshot` returned before the call. */
-export type PostSink = (relation: WindowRelation, args: unknown[], error: unknown, target: Window, early: unknown) => void;
+export type PostSink = (
+  relation: WindowRelation,
+  args: unknown[],
+  error: unknown,
+  target: Window,
+  early: unknown,
+) => void;
 /** Called before a post whose arguments carry a transfer list (the transfer detaches the data). */
 export type PostSnapshot = (args: unknown[]) => unknown;
 
-interface Patch { obj: object; prop: PropertyKey; desc: PropertyDescriptor }
+interface Patch {
+  obj: object;
+  prop: PropertyKey;
+  desc: PropertyDescriptor;
+}
 
 export interface Hook {
   /** Restore every original property (receive-only mode). Proxies already handed out keep working. */
@@ -45,20 +55,39 @@ const defineProp = Object.defineProperty;
 const hasOwn = Object.prototype.hasOwnProperty;
 const apply = Reflect.apply;
 // Captured at document_start: the traps must not call anything the page can replace later.
-const { get: rGet, set: rSet, has: rHas, deleteProperty: rDelete, getOwnPropertyDescriptor: rGetDesc, defineProperty: rDefine,
-  ownKeys: rOwnKeys, getPrototypeOf: rGetProto, setPrototypeOf: rSetProto, isExtensible: rIsExtensible,
-  preventExtensions: rPreventExtensions } = Reflect;
+const {
+  get: rGet,
+  set: rSet,
+  has: rHas,
+  deleteProperty: rDelete,
+  getOwnPropertyDescriptor: rGetDesc,
+  defineProperty: rDefine,
+  ownKeys: rOwnKeys,
+  getPrototypeOf: rGetProto,
+  setPrototypeOf: rSetProto,
+  isExtensible: rIsExtensible,
+  preventExtensions: rPreventExtensions,
+} = Reflect;
 const sameValue = Object.is;
 /** A transfer list is present: `(msg, origin, transfer)` or `(msg, {transfer})`. */
 const hasTransfer = (args: unknown[]): boolean => {
   const a = args[1];
   if (a !== null && typeof a === 'object') {
-    try { return (a as { transfer?: unknown }).transfer != null; } catch { return false; }
+    try {
+      return (a as { transfer?: unknown }).transfer != null;
+    } catch {
+      return false;
+    }
   }
   return args.length > 2 && args[2] != null;
 };
 
-export function installHook(win: Window & typeof globalThis, relationTo: (w: unknown) => WindowRelation, sink: PostSink, snapshot: PostSnapshot): Hook {
+export function installHook(
+  win: Window & typeof globalThis,
+  relationTo: (w: unknown) => WindowRelation,
+  sink: PostSink,
+  snapshot: PostSnapshot,
+): Hook {
   const patches: Patch[] = [];
   const proxyOf = new WeakMap<object, object>();
   const realOf = new WeakMap<object, object>();
@@ -67,14 +96,22 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
   installToStringMask(win, patches);
 
   const sameOrigin = (w: object): boolean => {
-    try { return (w as Window).document !== undefined; } catch { return false; }
+    try {
+      return (w as Window).document !== undefined;
+    } catch {
+      return false;
+    }
   };
   const initialBlank = (w: object): boolean => {
-    try { return (w as Window).document.URL === 'about:blank'; } catch { return false; }
+    try {
+      return (w as Window).document.URL === 'about:blank';
+    } catch {
+      return false;
+    }
   };
 
-  const unwrap = (x: unknown) => (x !== null && typeof x === 'object' ? realOf.get(x) ?? x : x);
-  const rewrap = (x: unknown) => (x !== null && typeof x === 'object' ? proxyOf.get(x) ?? x : x);
+  const unwrap = (x: unknown) => (x !== null && typeof x === 'object' ? (realOf.get(x) ?? x) : x);
+  const rewrap = (x: unknown) => (x !== null && typeof x === 'object' ? (proxyOf.get(x) ?? x) : x);
   // Methods read through a Proxy are called with `this` = the Proxy; natives need the real window.
   const fnHandler: ProxyHandler<(...a: unknown[]) => unknown> = {
     apply: (fn, self, args) => rewrap(apply(fn, unwrap(self), args)),
@@ -82,9 +119,15 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
   const wrappers = new WeakMap<object, object>();
   /** The stable wrapper of a method read from a proxied window; constructors and classic functions as they are. */
   const methodOf = (v: object): object => {
-    if (hasOwn.call(v, 'prototype')) return v;
+    if (hasOwn.call(v, 'prototype')) {
+      return v;
+    }
     let b = wrappers.get(v);
-    if (!b) { b = new Proxy(v as (...a: unknown[]) => unknown, fnHandler); wrappers.set(v, b); markNative(b, undefined, v); }
+    if (!b) {
+      b = new Proxy(v as (...a: unknown[]) => unknown, fnHandler);
+      wrappers.set(v, b);
+      markNative(b, undefined, v);
+    }
     return b;
   };
 
@@ -102,7 +145,11 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
           error = e;
           throw clean(e, postMessage);
         } finally {
-          try { sink(target === real ? relation : relationTo(target), args, error, target, early); } catch { /* never disturb the page */ }
+          try {
+            sink(target === real ? relation : relationTo(target), args, error, target, early);
+          } catch {
+            /* never disturb the page */
+          }
         }
       },
     };
@@ -122,82 +169,173 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
     const mirror = (prop: PropertyKey, d: PropertyDescriptor | undefined): PropertyDescriptor | undefined => {
       const s = getDesc(shadow, prop);
       if (!s) {
-        if (d && !d.configurable) { try { defineProp(shadow, prop, d); } catch { /* keep d */ } }
+        if (d && !d.configurable) {
+          try {
+            defineProp(shadow, prop, d);
+          } catch {
+            /* keep d */
+          }
+        }
         return d;
       }
       // Only non-configurable properties live on the shadow: answer compatibly with it (a navigated
       // same-origin window may report new accessors for the same names; the page sees the first ones).
-      if (d && !d.configurable && ('get' in s) === ('get' in d)) {
-        if ('get' in s) { if (s.get === d.get && s.set === d.set) return d; }
-        else if (s.writable) { try { defineProp(shadow, prop, d); } catch { /* keep */ } return d; }
-        else if (!d.writable && sameValue(s.value, d.value)) return d;
+      if (d && !d.configurable && 'get' in s === 'get' in d) {
+        if ('get' in s) {
+          if (s.get === d.get && s.set === d.set) {
+            return d;
+          }
+        } else if (s.writable) {
+          try {
+            defineProp(shadow, prop, d);
+          } catch {
+            /* keep */
+          }
+          return d;
+        } else if (!d.writable && sameValue(s.value, d.value)) {
+          return d;
+        }
       }
       return s;
     };
     const handler: ProxyHandler<Window> = {
       get(_, prop, receiver) {
-        if (prop === 'postMessage' && receiver === proxy) return post;
+        if (prop === 'postMessage' && receiver === proxy) {
+          return post;
+        }
         let v: unknown;
         try {
           v = rGet(real, prop, receiver === proxy ? real : receiver); // inherited lookup: as on the window
-        } catch (e) { throw clean(e, handler.get); }
-        if (receiver !== proxy) return v;
+        } catch (e) {
+          throw clean(e, handler.get);
+        }
+        if (receiver !== proxy) {
+          return v;
+        }
         // The window itself, read from the Proxy (`.window`, `.self`, `.frames`, and `.top` or `.parent` where they
         // are the same window): the Proxy, so that the page keeps one object for it on every hooked path.
-        if (v === real) return proxy;
+        if (v === real) {
+          return proxy;
+        }
         if (typeof v === 'function') {
           const s = getDesc(shadow, prop);
-          if (s && !s.configurable && s.writable === false) return v; // invariant: the very value
+          if (s && !s.configurable && s.writable === false) {
+            return v; // invariant: the very value
+          }
           return methodOf(v);
         }
         return v;
       },
       set(_, prop, value, receiver) {
-        try { return rSet(real, prop, value, receiver === proxy ? real : receiver); } catch (e) { throw clean(e, handler.set); }
+        try {
+          return rSet(real, prop, value, receiver === proxy ? real : receiver);
+        } catch (e) {
+          throw clean(e, handler.set);
+        }
       },
-      has(_, prop) { try { return rHas(real, prop); } catch (e) { throw clean(e, handler.has); } },
-      deleteProperty(_, prop) { try { return rDelete(real, prop); } catch (e) { throw clean(e, handler.deleteProperty); } },
+      has(_, prop) {
+        try {
+          return rHas(real, prop);
+        } catch (e) {
+          throw clean(e, handler.has);
+        }
+      },
+      deleteProperty(_, prop) {
+        try {
+          return rDelete(real, prop);
+        } catch (e) {
+          throw clean(e, handler.deleteProperty);
+        }
+      },
       getOwnPropertyDescriptor(_, prop) {
         let d: PropertyDescriptor | undefined;
-        try { d = mirror(prop, rGetDesc(real, prop)); } catch (e) { throw clean(e, handler.getOwnPropertyDescriptor); }
+        try {
+          d = mirror(prop, rGetDesc(real, prop));
+        } catch (e) {
+          throw clean(e, handler.getOwnPropertyDescriptor);
+        }
         // A method reads the same through the descriptor as through `get`; an accessor's functions, called with
         // the Proxy as `this`, run on the real window.
         if (d && d.configurable) {
-          if (typeof d.value === 'function') d.value = prop === 'postMessage' ? post : methodOf(d.value);
-          if (typeof d.get === 'function') d.get = methodOf(d.get) as () => unknown;
-          if (typeof d.set === 'function') d.set = methodOf(d.set) as (v: unknown) => void;
+          if (typeof d.value === 'function') {
+            d.value = prop === 'postMessage' ? post : methodOf(d.value);
+          }
+          if (typeof d.get === 'function') {
+            d.get = methodOf(d.get) as () => unknown;
+          }
+          if (typeof d.set === 'function') {
+            d.set = methodOf(d.set) as (v: unknown) => void;
+          }
         }
         return d;
       },
       defineProperty(_, prop, d) {
         let ok: boolean;
-        try { ok = rDefine(real, prop, d); } catch (e) { throw clean(e, handler.defineProperty); }
-        if (ok && d.configurable === false) mirror(prop, rGetDesc(real, prop));
+        try {
+          ok = rDefine(real, prop, d);
+        } catch (e) {
+          throw clean(e, handler.defineProperty);
+        }
+        if (ok && d.configurable === false) {
+          mirror(prop, rGetDesc(real, prop));
+        }
         return ok;
       },
       ownKeys() {
         let keys: Array<string | symbol>;
-        try { keys = rOwnKeys(real); } catch (e) { throw clean(e, handler.ownKeys); }
+        try {
+          keys = rOwnKeys(real);
+        } catch (e) {
+          throw clean(e, handler.ownKeys);
+        }
         const mirrored = rOwnKeys(shadow);
         for (let i = 0; i < mirrored.length; i++) {
           let found = false;
-          for (let j = 0; j < keys.length && !found; j++) found = keys[j] === mirrored[i];
-          if (!found) keys[keys.length] = mirrored[i];
+          for (let j = 0; j < keys.length && !found; j++) {
+            found = keys[j] === mirrored[i];
+          }
+          if (!found) {
+            keys[keys.length] = mirrored[i];
+          }
         }
         return keys;
       },
-      getPrototypeOf() { try { return rGetProto(real); } catch (e) { throw clean(e, handler.getPrototypeOf); } },
-      setPrototypeOf(_, p) { try { return rSetProto(real, p); } catch (e) { throw clean(e, handler.setPrototypeOf); } },
+      getPrototypeOf() {
+        try {
+          return rGetProto(real);
+        } catch (e) {
+          throw clean(e, handler.getPrototypeOf);
+        }
+      },
+      setPrototypeOf(_, p) {
+        try {
+          return rSetProto(real, p);
+        } catch (e) {
+          throw clean(e, handler.setPrototypeOf);
+        }
+      },
       isExtensible() {
         let e: boolean;
-        try { e = rIsExtensible(real); } catch (err) { throw clean(err, handler.isExtensible); }
-        if (!e) rPreventExtensions(shadow);
+        try {
+          e = rIsExtensible(real);
+        } catch (err) {
+          throw clean(err, handler.isExtensible);
+        }
+        if (!e) {
+          rPreventExtensions(shadow);
+        }
         return e;
       },
       preventExtensions() {
         let ok: boolean;
-        try { ok = rPreventExtensions(real); } catch (e) { throw clean(e, handler.preventExtensions); }
-        if (ok) rPreventExtensions(shadow);
+        try {
+          ok = rPreventExtensions(real);
+        } catch (e) {
+          throw clean(e, handler.preventExtensions);
+        }
+        if (ok) {
+          rPreventExtensions(shadow);
+        }
         return ok;
       },
     };
@@ -215,27 +353,47 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
    * the frame loads another origin (an embed created by script), and only the Proxy sees the posts made then.
    */
   const wrapWindow = (w: unknown, path: 'child' | 'open' | 'parent' | 'opener' | 'source'): unknown => {
-    if (w === null || typeof w !== 'object' || w === win || plain.has(w)) return w;
+    if (w === null || typeof w !== 'object' || w === win || plain.has(w)) {
+      return w;
+    }
     const known = proxyOf.get(w);
-    if (known) return known;
-    if (realOf.has(w)) return w;
-    if (sameOrigin(w) && !((path === 'child' || path === 'open') && initialBlank(w))) { plain.add(w); return w; }
+    if (known) {
+      return known;
+    }
+    if (realOf.has(w)) {
+      return w;
+    }
+    if (sameOrigin(w) && !((path === 'child' || path === 'open') && initialBlank(w))) {
+      plain.add(w);
+      return w;
+    }
     const r = path === 'child' ? 'child' : path === 'parent' ? 'parent' : path === 'opener' ? 'opener' : relationTo(w);
     return proxyFor(w as Window, r);
   };
 
   const patchGetter = (obj: object | undefined, prop: string, wrap: (v: unknown, self: unknown) => unknown) => {
-    if (!obj) return;
+    if (!obj) {
+      return;
+    }
     const desc = getDesc(obj, prop);
-    if (!desc?.get || !desc.configurable) return;
+    if (!desc?.get || !desc.configurable) {
+      return;
+    }
     const orig = desc.get;
-    const getter = getDesc({
-      get [prop]() {
-        let v: unknown;
-        try { v = apply(orig, this, []); } catch (e) { throw clean(e, getter); } // (a brand check: not a window)
-        return wrap(v, this);
+    const getter = getDesc(
+      {
+        get [prop]() {
+          let v: unknown;
+          try {
+            v = apply(orig, this, []);
+          } catch (e) {
+            throw clean(e, getter);
+          } // (a brand check: not a window)
+          return wrap(v, this);
+        },
       },
-    }, prop)!.get!;
+      prop,
+    )!.get!;
     markNative(getter, undefined, orig);
     defineProp(obj, prop, { ...desc, get: getter });
     patches.push({ obj, prop, desc });
@@ -248,14 +406,26 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
   patchGetter(win, 'parent', (w, self) => (self === win ? wrapWindow(w, 'parent') : w));
   patchGetter(win, 'opener', (w, self) => (self === win ? wrapWindow(w, 'opener') : w));
   patchGetter(win.MessageEvent?.prototype, 'source', (s) => {
-    if (s === null || typeof s !== 'object' || s === win) return s;
-    try { if ((s as Window).window !== s) return s; } catch { return s; } // MessagePort, ServiceWorker
+    if (s === null || typeof s !== 'object' || s === win) {
+      return s;
+    }
+    try {
+      if ((s as Window).window !== s) {
+        return s;
+      }
+    } catch {
+      return s;
+    } // MessagePort, ServiceWorker
     return wrapWindow(s, 'source');
   });
   const openDesc = getDesc(win, 'open');
   if (openDesc && typeof openDesc.value === 'function' && openDesc.configurable) {
     const origOpen = openDesc.value as (...a: unknown[]) => unknown;
-    const { open } = { open(this: unknown, ...args: unknown[]) { return wrapWindow(apply(origOpen, unwrap(this), args), 'open'); } };
+    const { open } = {
+      open(this: unknown, ...args: unknown[]) {
+        return wrapWindow(apply(origOpen, unwrap(this), args), 'open');
+      },
+    };
     markNative(open, undefined, origOpen);
     defineProp(win, 'open', { ...openDesc, value: open });
     patches.push({ obj: win, prop: 'open', desc: openDesc });
@@ -264,7 +434,11 @@ export function installHook(win: Window & typeof globalThis, relationTo: (w: unk
   return {
     uninstall() {
       for (const p of patches.splice(0).reverse()) {
-        try { defineProp(p.obj, p.prop, p.desc); } catch { /* ignore */ }
+        try {
+          defineProp(p.obj, p.prop, p.desc);
+        } catch {
+          /* ignore */
+        }
       }
     },
   };

@@ -15,30 +15,64 @@ type PostMsg = Extract<BackgroundToRelay, { type: 'post' }>;
 export function findChild(doc: Document, childUrl: string | undefined): { win: Window; url: string } | null {
   const frames = [...doc.querySelectorAll('iframe, frame')] as HTMLIFrameElement[];
   const live = frames.filter((f) => f.contentWindow);
-  if (!live.length) return null;
-  const origin = (u: string) => { try { return new URL(u, doc.baseURI).origin; } catch { return null; } };
-  const pick = (childUrl && (live.find((f) => f.src === childUrl) ?? live.find((f) => origin(f.src) === origin(childUrl)))) || live[0];
+  if (!live.length) {
+    return null;
+  }
+  const origin = (u: string) => {
+    try {
+      return new URL(u, doc.baseURI).origin;
+    } catch {
+      return null;
+    }
+  };
+  const pick =
+    (childUrl && (live.find((f) => f.src === childUrl) ?? live.find((f) => origin(f.src) === origin(childUrl)))) ||
+    live[0];
   return { win: pick.contentWindow!, url: pick.src };
 }
 
-export function runPost(msg: PostMsg, win: Window, doc: Document, now: () => number): { result: { ok: boolean; error?: string }; record?: RawRecord } {
+export function runPost(
+  msg: PostMsg,
+  win: Window,
+  doc: Document,
+  now: () => number,
+): { result: { ok: boolean; error?: string }; record?: RawRecord } {
   const data = decode(msg.data);
   let target: Window | null = null;
   let targetUrl: string | undefined;
   if (msg.target === 'parent') {
-    if (win.parent !== win) target = win.parent;
+    if (win.parent !== win) {
+      target = win.parent;
+    }
   } else {
     const child = findChild(doc, msg.childUrl);
-    if (child) { target = child.win; targetUrl = child.url; }
+    if (child) {
+      target = child.win;
+      targetUrl = child.url;
+    }
   }
-  if (!target) return { result: { ok: false, error: msg.target === 'parent' ? 'this frame has no parent' : 'no child frame found' } };
+  if (!target) {
+    return {
+      result: { ok: false, error: msg.target === 'parent' ? 'this frame has no parent' : 'no child frame found' },
+    };
+  }
   const enc = encode(data);
   const record: RawRecord = {
-    time: now(), kind: 'post', frameUrl: location.href, origin: location.origin, targetOrigin: msg.targetOrigin,
-    target: msg.target, data: enc.value, injected: true,
+    time: now(),
+    kind: 'post',
+    frameUrl: location.href,
+    origin: location.origin,
+    targetOrigin: msg.targetOrigin,
+    target: msg.target,
+    data: enc.value,
+    injected: true,
   };
-  if (targetUrl) record.targetUrl = targetUrl;
-  if (enc.truncated) record.originalSize = enc.size;
+  if (targetUrl) {
+    record.targetUrl = targetUrl;
+  }
+  if (enc.truncated) {
+    record.originalSize = enc.size;
+  }
   try {
     target.postMessage(data, msg.targetOrigin);
     return { result: { ok: true }, record };

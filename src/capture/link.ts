@@ -9,7 +9,9 @@ import { MESSAGES_VERSION, PORT_CAPTURE, type BackgroundToRelay, type RelayToBac
 type Port = chrome.runtime.Port;
 /** Batch size bound, in UTF-16 units of JSON. */
 export const MAX_BATCH_CHARS = 4_000_000;
-export interface RuntimeLike { connect(info: { name: string }): Port }
+export interface RuntimeLike {
+  connect(info: { name: string }): Port;
+}
 
 export interface LinkOptions {
   runtime: RuntimeLike;
@@ -44,49 +46,79 @@ export class Link {
     this.parts.push(part);
     this.bytes += part.length;
     // Runtime messages are limited (64 MB in Chrome): keep batches to a few MB.
-    if (this.bytes >= MAX_BATCH_CHARS) this.flush();
-    else if (soon || this.parts.length >= (this.opts.maxParts ?? 500)) this.schedule(0);
-    else this.schedule(this.opts.delay ?? 30);
+    if (this.bytes >= MAX_BATCH_CHARS) {
+      this.flush();
+    } else if (soon || this.parts.length >= (this.opts.maxParts ?? 500)) {
+      this.schedule(0);
+    } else {
+      this.schedule(this.opts.delay ?? 30);
+    }
   }
 
   send(msg: RelayToBackground): void {
-    try { this.connect()?.postMessage(msg); } catch { /* resent state is in unacked */ }
+    try {
+      this.connect()?.postMessage(msg);
+    } catch {
+      /* resent state is in unacked */
+    }
   }
 
   /** Records queued or not yet acknowledged. */
-  get backlog(): number { return this.parts.length + this.unacked.size; }
+  get backlog(): number {
+    return this.parts.length + this.unacked.size;
+  }
 
   private schedule(ms: number) {
     if (this.timer !== null) {
-      if (ms > 0 || this.timerSoon) return; // already due as soon or sooner (no timer churn per record)
+      if (ms > 0 || this.timerSoon) {
+        return; // already due as soon or sooner (no timer churn per record)
+      }
       clearTimeout(this.timer);
     }
     this.timerSoon = ms === 0;
-    this.timer = setTimeout(() => { this.timer = null; this.flush(); }, ms);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, ms);
   }
 
   flush(): void {
-    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null; }
-    if (!this.parts.length) return;
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.parts.length) {
+      return;
+    }
     const json = '[' + this.parts.join(',') + ']';
     this.parts = [];
     this.bytes = 0;
     const batch = this.nextBatch++;
     this.unacked.set(batch, json);
     const port = this.connect();
-    if (port) this.post(port, batch, json);
+    if (port) {
+      this.post(port, batch, json);
+    }
   }
 
   private post(port: Port, batch: number, json: string) {
     try {
-      port.postMessage({ v: MESSAGES_VERSION, type: 'records', docId: this.docId, batch, json } satisfies RelayToBackground);
+      port.postMessage({
+        v: MESSAGES_VERSION,
+        type: 'records',
+        docId: this.docId,
+        batch,
+        json,
+      } satisfies RelayToBackground);
     } catch {
       this.drop(port);
     }
   }
 
   connect(): Port | null {
-    if (this.port || this.dead) return this.port;
+    if (this.port || this.dead) {
+      return this.port;
+    }
     let port: Port;
     try {
       port = this.opts.runtime.connect({ name: PORT_CAPTURE });
@@ -96,18 +128,31 @@ export class Link {
     }
     this.port = port;
     port.onMessage.addListener((msg: BackgroundToRelay) => {
-      if (!msg || msg.v !== MESSAGES_VERSION) return;
+      if (!msg || msg.v !== MESSAGES_VERSION) {
+        return;
+      }
       if (msg.type === 'ack') {
         this.retry = 0;
-        for (const b of [...this.unacked.keys()]) if (b <= msg.batch) this.unacked.delete(b);
+        for (const b of [...this.unacked.keys()]) {
+          if (b <= msg.batch) {
+            this.unacked.delete(b);
+          }
+        }
         return;
       }
       this.opts.onMessage(msg);
     });
     port.onDisconnect.addListener(() => this.drop(port));
     try {
-      port.postMessage({ v: MESSAGES_VERSION, type: 'hello', docId: this.docId, ...this.opts.hello() } satisfies RelayToBackground);
-      for (const [batch, json] of this.unacked) this.post(port, batch, json);
+      port.postMessage({
+        v: MESSAGES_VERSION,
+        type: 'hello',
+        docId: this.docId,
+        ...this.opts.hello(),
+      } satisfies RelayToBackground);
+      for (const [batch, json] of this.unacked) {
+        this.post(port, batch, json);
+      }
     } catch {
       this.drop(port);
     }
@@ -115,18 +160,34 @@ export class Link {
   }
 
   private drop(port: Port) {
-    if (this.port !== port) return;
+    if (this.port !== port) {
+      return;
+    }
     this.port = null;
-    try { port.disconnect(); } catch { /* already */ }
-    if (this.unacked.size || this.parts.length) this.reconnectSoon();
+    try {
+      port.disconnect();
+    } catch {
+      /* already */
+    }
+    if (this.unacked.size || this.parts.length) {
+      this.reconnectSoon();
+    }
   }
 
   private reconnectSoon() {
-    if (this.retryTimer !== null || this.dead) return;
+    if (this.retryTimer !== null || this.dead) {
+      return;
+    }
     const ms = Math.min(2000, 20 * 2 ** this.retry++);
-    this.retryTimer = setTimeout(() => { this.retryTimer = null; this.connect(); this.flush(); }, ms);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+      this.flush();
+    }, ms);
   }
 
   /** Connect now (so that the background learns about this frame and sends its config). */
-  start(): void { this.connect(); }
+  start(): void {
+    this.connect();
+  }
 }

@@ -9,7 +9,13 @@ const captureStack = (Error as { captureStackTrace?: (o: object, fn?: unknown) =
 
 /** The error with its stack taken again from `fn`'s caller: as thrown by the native, without our frames. */
 export function clean(e: unknown, fn: unknown): unknown {
-  if (captureStack && e !== null && typeof e === 'object') { try { captureStack(e, fn); } catch { /* keep */ } }
+  if (captureStack && e !== null && typeof e === 'object') {
+    try {
+      captureStack(e, fn);
+    } catch {
+      /* keep */
+    }
+  }
   return e;
 }
 let origToString: (this: unknown) => string = Function.prototype.toString;
@@ -17,22 +23,42 @@ let origToString: (this: unknown) => string = Function.prototype.toString;
 /** Register `fn` as looking like `like` (a native it replaces), or like a native named `name`. */
 export function markNative<T extends object>(fn: T, name?: string, like?: object): T {
   let text = `function ${name ?? ''}() { [native code] }`;
-  if (like) { try { text = Reflect.apply(origToString, like, []); } catch { /* keep default */ } }
+  if (like) {
+    try {
+      text = Reflect.apply(origToString, like, []);
+    } catch {
+      /* keep default */
+    }
+  }
   masks.set(fn, text);
   return fn;
 }
 
 /** Install the mask on this window's Function.prototype.toString (once). Records the patch for uninstall. */
-export function installToStringMask(win: typeof globalThis, patches: Array<{ obj: object; prop: PropertyKey; desc: PropertyDescriptor }>): void {
+export function installToStringMask(
+  win: typeof globalThis,
+  patches: Array<{ obj: object; prop: PropertyKey; desc: PropertyDescriptor }>,
+): void {
   const proto = win.Function.prototype;
   const desc = Object.getOwnPropertyDescriptor(proto, 'toString');
-  if (!desc || typeof desc.value !== 'function' || !desc.configurable) return;
+  if (!desc || typeof desc.value !== 'function' || !desc.configurable) {
+    return;
+  }
   origToString = desc.value;
   const handler: ProxyHandler<(...a: unknown[]) => string> = {
     apply(target, self, args) {
-      const text = self !== null && (typeof self === 'function' || typeof self === 'object') ? masks.get(self as object) : undefined;
-      if (text !== undefined) return text;
-      try { return Reflect.apply(target, self, args); } catch (e) { throw clean(e, handler.apply); }
+      const text =
+        self !== null && (typeof self === 'function' || typeof self === 'object')
+          ? masks.get(self as object)
+          : undefined;
+      if (text !== undefined) {
+        return text;
+      }
+      try {
+        return Reflect.apply(target, self, args);
+      } catch (e) {
+        throw clean(e, handler.apply);
+      }
     },
   };
   const masked = new Proxy(desc.value as (...a: unknown[]) => string, handler);

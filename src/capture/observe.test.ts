@@ -20,7 +20,18 @@ describe('reading a postMessage call', () => {
     expect(isSvcEmbed({ source: 'svc-embed' })).toBe(true);
     expect(isSvcEmbed({ source: 'other' })).toBe(false);
     expect(isSvcEmbed(null)).toBe(false);
-    expect(isSvcEmbed(new Proxy({}, { get() { throw new Error('no'); } }))).toBe(false);
+    expect(
+      isSvcEmbed(
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('no');
+            },
+          },
+        ),
+      ),
+    ).toBe(false);
   });
   it('normalises target origins as the browser compares them', () => {
     expect(resolveTargetOrigin('/', 'https://me.example')).toBe('https://me.example');

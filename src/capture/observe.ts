@@ -10,13 +10,19 @@ export { isSvcEmbed } from '../protocol/marker.ts';
 export function postTargetOrigin(args: unknown[]): string {
   const a = args[1];
   try {
-    if (a === undefined || a === null) return '/'; // the options overload, default "/"
-    if (typeof a !== 'object') return String(a);
+    if (a === undefined || a === null) {
+      return '/'; // the options overload, default "/"
+    }
+    if (typeof a !== 'object') {
+      return String(a);
+    }
     if (a && typeof a === 'object') {
       const t = (a as { targetOrigin?: unknown }).targetOrigin;
       return t === undefined ? '/' : String(t);
     }
-  } catch { /* ignore */ }
+  } catch {
+    /* ignore */
+  }
   return '/';
 }
 
@@ -33,7 +39,9 @@ export function transferCount(args: unknown[]): number {
 
 export function errorText(e: unknown): string {
   try {
-    if (e && typeof e === 'object' && 'name' in e) return `${String((e as Error).name)}: ${String((e as Error).message)}`;
+    if (e && typeof e === 'object' && 'name' in e) {
+      return `${String((e as Error).name)}: ${String((e as Error).message)}`;
+    }
     return String(e);
   } catch {
     return 'unknown error';
@@ -42,8 +50,12 @@ export function errorText(e: unknown): string {
 
 /** A postMessage target origin as the browser compares it: `*`, the poster's origin for `/`, or the origin of the URL. null when invalid. */
 export function resolveTargetOrigin(targetOrigin: string, posterOrigin: string): string | null {
-  if (targetOrigin === '*') return '*';
-  if (targetOrigin === '/') return posterOrigin;
+  if (targetOrigin === '*') {
+    return '*';
+  }
+  if (targetOrigin === '/') {
+    return posterOrigin;
+  }
   try {
     return new URL(targetOrigin).origin;
   } catch {

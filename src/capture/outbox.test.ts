@@ -21,7 +21,9 @@ function fakeDoc() {
 const rec = (id: string, pad = 0) => JSON.stringify({ id, pad: 'x'.repeat(pad) });
 
 describe('Outbox: one ordered outbox per frame', () => {
-  afterAll(() => { vi.useRealTimers(); });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
 
   // Each row: what the frame did, in order; what the relay must get, in order.
   // 'r:x' a delivery, 'p:x' a post reserved (its JSON written at the end of the task), 'f:x' that post filled,
@@ -30,7 +32,11 @@ describe('Outbox: one ordered outbox per frame', () => {
     ['a delivery, then posts from its handler', ['r:ready', 'p:a1', 'p:a2', 'f:a1', 'f:a2'], ['ready', 'a1', 'a2']],
     ['posts, then a delivery of a later task', ['p:a', 'f:a', 'r:b'], ['a', 'b']],
     ['a synchronous delivery between a post and the end of its task', ['p:a', 'r:b', 'f:a'], ['a', 'b']],
-    ['pagehide in the middle of a task keeps the reserved post and what follows', ['r:x', 'p:a', 'r:y', 'F', 'f:a'], ['x', 'a', 'y']],
+    [
+      'pagehide in the middle of a task keeps the reserved post and what follows',
+      ['r:x', 'p:a', 'r:y', 'F', 'f:a'],
+      ['x', 'a', 'y'],
+    ],
     ['an unreadable post is skipped, not held', ['p:a', 'u:a', 'r:b'], ['b']],
   ];
   for (const [name, steps, expected] of CASES) {
@@ -40,11 +46,17 @@ describe('Outbox: one ordered outbox per frame', () => {
       const slots = new Map<string, number>();
       for (const s of steps) {
         const [op, id] = s.split(':');
-        if (op === 'r') box.add(rec(id));
-        else if (op === 'p') slots.set(id, box.reserve());
-        else if (op === 'f') box.fill(slots.get(id)!, rec(id));
-        else if (op === 'u') box.fill(slots.get(id)!, '');
-        else box.flush();
+        if (op === 'r') {
+          box.add(rec(id));
+        } else if (op === 'p') {
+          slots.set(id, box.reserve());
+        } else if (op === 'f') {
+          box.fill(slots.get(id)!, rec(id));
+        } else if (op === 'u') {
+          box.fill(slots.get(id)!, '');
+        } else {
+          box.flush();
+        }
       }
       vi.advanceTimersByTime(MAX_WAIT_MS);
       expect(flat()).toEqual(expected);
@@ -54,7 +66,9 @@ describe('Outbox: one ordered outbox per frame', () => {
   it('holds records until the traffic has been quiet for a moment, then hands them over in one event', () => {
     const { doc, events } = fakeDoc();
     const box = new Outbox(doc);
-    for (let i = 0; i < 100; i++) box.add(rec(String(i)));
+    for (let i = 0; i < 100; i++) {
+      box.add(rec(String(i)));
+    }
     vi.advanceTimersByTime(QUIET_MS - 1);
     expect(events).toEqual([]);
     vi.advanceTimersByTime(1);
@@ -67,9 +81,15 @@ describe('Outbox: one ordered outbox per frame', () => {
     const box = new Outbox(doc);
     const every = Math.floor(QUIET_MS / 2);
     let n = 0;
-    for (let t = 0; t < MAX_WAIT_MS - every; t += every) { box.add(rec(String(n++))); vi.advanceTimersByTime(every); }
+    for (let t = 0; t < MAX_WAIT_MS - every; t += every) {
+      box.add(rec(String(n++)));
+      vi.advanceTimersByTime(every);
+    }
     expect(events).toEqual([]);
-    for (let t = 0; t < 2 * every; t += every) { box.add(rec(String(n++))); vi.advanceTimersByTime(every); }
+    for (let t = 0; t < 2 * every; t += every) {
+      box.add(rec(String(n++)));
+      vi.advanceTimersByTime(every);
+    }
     expect(events.length).toBe(1); // the oldest record waited MAX_WAIT_MS
     vi.advanceTimersByTime(QUIET_MS);
     expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
@@ -80,7 +100,9 @@ describe('Outbox: one ordered outbox per frame', () => {
     const box = new Outbox(doc);
     const size = 100_000;
     const n = Math.ceil(MAX_HELD_CHARS / size) + 5;
-    for (let i = 0; i < n; i++) box.add(rec(String(i), size));
+    for (let i = 0; i < n; i++) {
+      box.add(rec(String(i), size));
+    }
     expect(events.length).toBeGreaterThan(1); // the bound was hit before any timer ran
     vi.advanceTimersByTime(MAX_WAIT_MS);
     expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));

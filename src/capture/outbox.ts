@@ -71,9 +71,14 @@ export class Outbox {
   private added(n: number) {
     this.chars += n;
     this.lastAdd = perfNow();
-    if (this.firstHeld < 0) this.firstHeld = this.lastAdd;
-    if (this.chars >= MAX_HELD_CHARS && this.reserved === 0) this.flush();
-    else if (this.timer === undefined) this.timer = setTimer(this.onQuiet, QUIET_MS);
+    if (this.firstHeld < 0) {
+      this.firstHeld = this.lastAdd;
+    }
+    if (this.chars >= MAX_HELD_CHARS && this.reserved === 0) {
+      this.flush();
+    } else if (this.timer === undefined) {
+      this.timer = setTimer(this.onQuiet, QUIET_MS);
+    }
   }
 
   /** The quiet-period timer: traffic went on meanwhile: wait again (unless the oldest record waited enough). */
@@ -81,20 +86,34 @@ export class Outbox {
     this.timer = undefined;
     const t = perfNow();
     const quietFor = t - this.lastAdd;
-    if (quietFor < QUIET_MS && t - this.firstHeld < MAX_WAIT_MS) { this.timer = setTimer(this.onQuiet, QUIET_MS - quietFor); return; }
-    if (idle && quietFor >= QUIET_MS) this.idleHandle = idle(this.onWake, { timeout: QUIET_MS });
-    else this.onWake();
+    if (quietFor < QUIET_MS && t - this.firstHeld < MAX_WAIT_MS) {
+      this.timer = setTimer(this.onQuiet, QUIET_MS - quietFor);
+      return;
+    }
+    if (idle && quietFor >= QUIET_MS) {
+      this.idleHandle = idle(this.onWake, { timeout: QUIET_MS });
+    } else {
+      this.onWake();
+    }
   };
 
   private cancel() {
-    if (this.timer !== undefined) { clearTimer(this.timer); this.timer = undefined; }
-    if (this.idleHandle !== undefined) { cancelIdle?.(this.idleHandle); this.idleHandle = undefined; }
+    if (this.timer !== undefined) {
+      clearTimer(this.timer);
+      this.timer = undefined;
+    }
+    if (this.idleHandle !== undefined) {
+      cancelIdle?.(this.idleHandle);
+      this.idleHandle = undefined;
+    }
   }
 
   private onWake = () => {
     this.cancel();
     // A post of this task is still being written: its `fill` schedules the next wake.
-    if (this.reserved === 0) this.flush();
+    if (this.reserved === 0) {
+      this.flush();
+    }
   };
 
   /** Hand everything held to the relay now, in order (chunks of at most MAX_EVENT_CHARS). */
@@ -104,12 +123,16 @@ export class Outbox {
     // A post still reserved (flush in the middle of its task, e.g. pagehide) keeps its place and what follows;
     // its `fill` schedules them.
     const end = this.reserved > 0 ? entries.indexOf(undefined) : entries.length;
-    if (end === 0) return;
+    if (end === 0) {
+      return;
+    }
     const parts: string[] = [];
     let chars = 0;
     for (let i = 0; i < end; i++) {
       const json = entries[i]!;
-      if (!json) continue;
+      if (!json) {
+        continue;
+      }
       if (chars + json.length > MAX_EVENT_CHARS && parts.length) {
         this.dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: parts.join(',') }));
         parts.length = 0;
@@ -121,8 +144,14 @@ export class Outbox {
     this.entries = end === entries.length ? [] : entries.slice(end);
     this.base += end;
     this.chars = 0;
-    for (const e of this.entries) if (e) this.chars += e.length;
+    for (const e of this.entries) {
+      if (e) {
+        this.chars += e.length;
+      }
+    }
     this.firstHeld = this.entries.length ? perfNow() : -1;
-    if (parts.length) this.dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: parts.join(',') }));
+    if (parts.length) {
+      this.dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: parts.join(',') }));
+    }
   }
 }

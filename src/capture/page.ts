@@ -15,7 +15,12 @@
  * Foreign messages (no `svc-embed` marker) are recorded too, with a smaller size cap (FOREIGN_MAX_BYTES).
  */
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
-import { CHANNEL_RELAY_TO_PAGE, type CaptureConfig, type RelayToPage, type WindowRelation } from '../shared/messages.ts';
+import {
+  CHANNEL_RELAY_TO_PAGE,
+  type CaptureConfig,
+  type RelayToPage,
+  type WindowRelation,
+} from '../shared/messages.ts';
 import { installHook } from './hook.ts';
 import { installReceiver } from './receive.ts';
 import { relationFinder } from './relation.ts';
@@ -56,14 +61,23 @@ export function startCapture(mode: PageMode): void {
     calls = [];
     let frameUrl = '';
     let origin = 'null';
-    try { frameUrl = location.href; origin = location.origin; } catch { /* ignore */ }
+    try {
+      frameUrl = location.href;
+      origin = location.origin;
+    } catch {
+      /* ignore */
+    }
     const shared = head('post', frameUrl) + text('origin', origin);
     // A target's URL, read once per batch (a cross-origin read throws, and throwing is slow).
     const urls = new Map<Window, string | null>();
     const urlOf = (target: Window): string | null => {
       let u = urls.get(target);
       if (u === undefined) {
-        try { u = stringify(String(target.location.href)); } catch { u = null; }
+        try {
+          u = stringify(String(target.location.href));
+        } catch {
+          u = null;
+        }
         urls.set(target, u);
       }
       return u;
@@ -79,13 +93,23 @@ export function startCapture(mode: PageMode): void {
         const d = (cs[6 * i + 4] as DataJson | undefined) ?? serialize(args[0]);
         json = open(ts[i], shared) + text('targetOrigin', postTargetOrigin(args)) + text('target', relation);
         const url = relation === 'other' ? null : urlOf(target);
-        if (url !== null) json += field('targetUrl', url);
-        if (d.originalSize !== undefined) json += field('originalSize', String(d.originalSize));
+        if (url !== null) {
+          json += field('targetUrl', url);
+        }
+        if (d.originalSize !== undefined) {
+          json += field('originalSize', String(d.originalSize));
+        }
         const t = transferCount(args);
-        if (t) json += field('transfer', String(t));
-        if (error !== undefined) json += text('error', errorText(error));
+        if (t) {
+          json += field('transfer', String(t));
+        }
+        if (error !== undefined) {
+          json += text('error', errorText(error));
+        }
         json += close(d.json);
-      } catch { json = ''; /* an unreadable record: skip it rather than disturb the page */ }
+      } catch {
+        json = ''; /* an unreadable record: skip it rather than disturb the page */
+      }
       outbox.fill(slot, json);
     }
   };
@@ -94,24 +118,50 @@ export function startCapture(mode: PageMode): void {
 
   // First: it keeps the platform getters (event.source, parent) before the hook wraps them.
   const relationTo = relationFinder(win);
-  installReceiver(win, () => config, now, relationTo, (json) => outbox.add(json));
+  installReceiver(
+    win,
+    () => config,
+    now,
+    relationTo,
+    (json) => outbox.add(json),
+  );
 
-  const hook = mode === 'full'
-    ? installHook(win, relationTo, (relation, args, error, target, early) => {
-      if (config.paused) return;
-      times.push(now());
-      calls.push(relation, args, error, target, early, outbox.reserve());
-      if (!scheduled) { scheduled = true; microtask(flush); }
-    }, (args) => (config.paused ? undefined : serialize(args[0])))
-    : null;
+  const hook =
+    mode === 'full'
+      ? installHook(
+          win,
+          relationTo,
+          (relation, args, error, target, early) => {
+            if (config.paused) {
+              return;
+            }
+            times.push(now());
+            calls.push(relation, args, error, target, early, outbox.reserve());
+            if (!scheduled) {
+              scheduled = true;
+              microtask(flush);
+            }
+          },
+          (args) => (config.paused ? undefined : serialize(args[0])),
+        )
+      : null;
 
   doc.addEventListener(CHANNEL_RELAY_TO_PAGE, (e) => {
     try {
       const msg = parse(String((e as CustomEvent).detail)) as RelayToPage;
-      if (msg.type === 'flush') { outbox.flush(); return; }
-      if (msg.type !== 'config') return;
+      if (msg.type === 'flush') {
+        outbox.flush();
+        return;
+      }
+      if (msg.type !== 'config') {
+        return;
+      }
       config = msg.config;
-      if (config.receiveOnly) hook?.uninstall();
-    } catch { /* ignore */ }
+      if (config.receiveOnly) {
+        hook?.uninstall();
+      }
+    } catch {
+      /* ignore */
+    }
   });
 }

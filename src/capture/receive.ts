@@ -37,15 +37,22 @@ export function installReceiver(
   const getHref = getter(win.Location?.prototype, 'href') ?? getDesc(win.location, 'href')?.get;
   const loc = win.location;
   const listen = win.addEventListener;
-  if (!getData || !getOrigin || !getSource) return;
+  if (!getData || !getOrigin || !getSource) {
+    return;
+  }
 
   // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its
   // relation across navigations; a removed child frame sends nothing more.
   let lastSource: unknown = undefined;
   let lastRelation: WindowRelation | undefined;
   const relationOf = (s: unknown): WindowRelation | undefined => {
-    if (s === null || s === undefined) return undefined;
-    if (s !== lastSource) { lastSource = s; lastRelation = relationTo(s); }
+    if (s === null || s === undefined) {
+      return undefined;
+    }
+    if (s !== lastSource) {
+      lastSource = s;
+      lastRelation = relationTo(s);
+    }
     return lastRelation;
   };
 
@@ -55,26 +62,43 @@ export function installReceiver(
 
   // A plain Event named 'message' has no MessageEvent fields: read as the isolated world did (undefined, '').
   const read = (g: ((this: unknown) => unknown) | undefined, e: Event): unknown => {
-    try { return g ? apply(g, e, []) : undefined; } catch { return undefined; }
+    try {
+      return g ? apply(g, e, []) : undefined;
+    } catch {
+      return undefined;
+    }
   };
 
   const onMessage = (e: Event) => {
     try {
       const cfg = config();
-      if (cfg.paused) return;
+      if (cfg.paused) {
+        return;
+      }
       const time = now();
       const data = read(getData, e);
       const d = dataJson(data, isSvcEmbed(data) ? cfg.maxBytes : Math.min(cfg.maxBytes, FOREIGN_MAX_BYTES));
       const h = getHref ? String(apply(getHref, loc, [])) : String(loc.href);
-      if (h !== href) { href = h; shared = head('receive', h); }
+      if (h !== href) {
+        href = h;
+        shared = head('receive', h);
+      }
       let json = open(time, shared) + text('origin', String(read(getOrigin, e) ?? ''));
       const from = relationOf(read(getSource, e));
-      if (from) json += text('from', from);
-      if (d.originalSize !== undefined) json += field('originalSize', String(d.originalSize));
+      if (from) {
+        json += text('from', from);
+      }
+      if (d.originalSize !== undefined) {
+        json += field('originalSize', String(d.originalSize));
+      }
       const ports = read(getPorts, e) as ArrayLike<unknown> | null | undefined;
-      if (ports && ports.length) json += field('transfer', String(ports.length));
+      if (ports && ports.length) {
+        json += field('transfer', String(ports.length));
+      }
       sink(json + close(d.json));
-    } catch { /* never disturb the page */ }
+    } catch {
+      /* never disturb the page */
+    }
   };
   apply(listen, win, ['message', onMessage, true]);
 }

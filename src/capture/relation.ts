@@ -10,7 +10,9 @@ const getDesc = Object.getOwnPropertyDescriptor;
 const apply = Reflect.apply;
 
 const getterOf = (obj: object, prop: string): ((this: unknown) => unknown) | undefined =>
-  (getDesc(obj, prop) ?? getDesc(Object.getPrototypeOf(obj) ?? {}, prop))?.get as ((this: unknown) => unknown) | undefined;
+  (getDesc(obj, prop) ?? getDesc(Object.getPrototypeOf(obj) ?? {}, prop))?.get as
+    | ((this: unknown) => unknown)
+    | undefined;
 
 export function relationFinder(win: Window & typeof globalThis): (w: unknown) => WindowRelation {
   const getParent = getterOf(win, 'parent');
@@ -18,13 +20,25 @@ export function relationFinder(win: Window & typeof globalThis): (w: unknown) =>
   const getLength = getterOf(win, 'length');
   const read = (g: ((this: unknown) => unknown) | undefined): unknown => (g ? apply(g, win, []) : undefined);
   return (w) => {
-    if (w === win) return 'self';
+    if (w === win) {
+      return 'self';
+    }
     try {
-      if (w === read(getParent)) return 'parent';
-      if (w === read(getOpener)) return 'opener';
+      if (w === read(getParent)) {
+        return 'parent';
+      }
+      if (w === read(getOpener)) {
+        return 'opener';
+      }
       const n = Number(read(getLength)) || 0;
-      for (let i = 0; i < n; i++) if ((win as unknown as Record<number, unknown>)[i] === w) return 'child';
-    } catch { /* keep 'other' */ }
+      for (let i = 0; i < n; i++) {
+        if ((win as unknown as Record<number, unknown>)[i] === w) {
+          return 'child';
+        }
+      }
+    } catch {
+      /* keep 'other' */
+    }
     return 'other';
   };
 }

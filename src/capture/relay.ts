@@ -9,57 +9,92 @@
  * It never posts a message of its own to the page, and makes no network request.
  */
 import {
-  CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE, MESSAGES_VERSION,
-  type BackgroundToRelay, type RelayToBackground, type RelayToPage,
+  CHANNEL_PAGE_RECORDS,
+  CHANNEL_RELAY_TO_PAGE,
+  MESSAGES_VERSION,
+  type BackgroundToRelay,
+  type RelayToBackground,
+  type RelayToPage,
 } from '../shared/messages.ts';
 import { Link, type RuntimeLike } from './link.ts';
 import { runPost } from './inject.ts';
 
 (() => {
-  const api = ((globalThis as { browser?: { runtime?: RuntimeLike } }).browser?.runtime
+  const api = (globalThis as { browser?: { runtime?: RuntimeLike } }).browser?.runtime
     ? (globalThis as unknown as { browser: typeof chrome }).browser
-    : chrome);
-  if (!api?.runtime?.connect) return;
+    : chrome;
+  if (!api?.runtime?.connect) {
+    return;
+  }
   const KEY = '__embedInspectorRelay';
   const g = globalThis as Record<string, unknown>;
-  if (g[KEY]) return;
+  if (g[KEY]) {
+    return;
+  }
   g[KEY] = true;
 
   const now = () => performance.timeOrigin + performance.now();
   const isTop = window === window.top;
-  const toPage = (msg: RelayToPage) => document.dispatchEvent(new CustomEvent(CHANNEL_RELAY_TO_PAGE, { detail: JSON.stringify(msg) }));
+  const toPage = (msg: RelayToPage) =>
+    document.dispatchEvent(new CustomEvent(CHANNEL_RELAY_TO_PAGE, { detail: JSON.stringify(msg) }));
 
   const post = (msg: Extract<BackgroundToRelay, { type: 'post' }>): RelayToBackground => {
     const { result, record } = runPost(msg, window, document, now);
-    if (record) link.push(JSON.stringify(record));
+    if (record) {
+      link.push(JSON.stringify(record));
+    }
     return { v: MESSAGES_VERSION, type: 'post-result', id: msg.id, ...result };
   };
   const link = new Link({
     runtime: api.runtime,
     hello: () => ({ frameUrl: location.href, isTop, time: now() }),
     onMessage(msg: BackgroundToRelay) {
-      if (msg.type === 'config') toPage({ v: MESSAGES_VERSION, type: 'config', config: msg.config });
-      else if (msg.type === 'post') link.send(post(msg));
+      if (msg.type === 'config') {
+        toPage({ v: MESSAGES_VERSION, type: 'config', config: msg.config });
+      } else if (msg.type === 'post') {
+        link.send(post(msg));
+      }
     },
   });
   // A post asked for while this frame's port is closed (the service worker stopped during a quiet period and
   // nothing was sent since): the background reaches the frame by tabs.sendMessage and gets the result as
   // the reply; the record of the post reconnects the port.
-  api.runtime.onMessage?.addListener((msg: BackgroundToRelay, _sender: unknown, reply: (r: RelayToBackground) => void) => {
-    if (!msg || msg.v !== MESSAGES_VERSION || msg.type !== 'post') return;
-    reply(post(msg));
-  });
+  api.runtime.onMessage?.addListener(
+    (msg: BackgroundToRelay, _sender: unknown, reply: (r: RelayToBackground) => void) => {
+      if (!msg || msg.v !== MESSAGES_VERSION || msg.type !== 'post') {
+        return;
+      }
+      reply(post(msg));
+    },
+  );
 
   // The page hands records over when its frame is idle (outbox.ts): send them on at the end of this task.
   document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {
     const detail = (e as CustomEvent).detail;
-    if (typeof detail === 'string' && detail) link.push(detail, true);
+    if (typeof detail === 'string' && detail) {
+      link.push(detail, true);
+    }
   });
 
   // Leaving the page (or entering the back/forward cache): send what is queued now.
   // The MAIN world hands over every record it holds synchronously first.
-  window.addEventListener('pagehide', () => { toPage({ v: MESSAGES_VERSION, type: 'flush' }); link.flush(); }, true);
-  window.addEventListener('pageshow', (e) => { if ((e as PageTransitionEvent).persisted) link.start(); }, true);
+  window.addEventListener(
+    'pagehide',
+    () => {
+      toPage({ v: MESSAGES_VERSION, type: 'flush' });
+      link.flush();
+    },
+    true,
+  );
+  window.addEventListener(
+    'pageshow',
+    (e) => {
+      if ((e as PageTransitionEvent).persisted) {
+        link.start();
+      }
+    },
+    true,
+  );
 
   link.start();
 })();

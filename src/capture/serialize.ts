@@ -32,24 +32,43 @@ const seen = new Set<object>();
 
 function plain(v: unknown, depth: number): boolean {
   switch (typeof v) {
-    case 'string': case 'boolean': return true;
-    case 'number': return v - v === 0 && (v !== 0 || 1 / v > 0);
-    case 'object': break;
-    default: return false;
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return v - v === 0 && (v !== 0 || 1 / v > 0);
+    case 'object':
+      break;
+    default:
+      return false;
   }
-  if (v === null) return true;
-  if (depth > MAX_DEPTH || seen.has(v as object)) return false;
-  seen.add(v as object);
-  if (isArray(v)) {
-    if (getProto(v) !== ARR) return false;
-    for (let i = 0; i < v.length; i++) if (!(i in v) || !plain(v[i], depth + 1)) return false;
+  if (v === null) {
     return true;
   }
-  if (getProto(v) !== OBJ) return false;
+  if (depth > MAX_DEPTH || seen.has(v as object)) {
+    return false;
+  }
+  seen.add(v as object);
+  if (isArray(v)) {
+    if (getProto(v) !== ARR) {
+      return false;
+    }
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v) || !plain(v[i], depth + 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  if (getProto(v) !== OBJ) {
+    return false;
+  }
   const keys = keysOf(v as object);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    if (k === TAG || !plain((v as Record<string, unknown>)[k], depth + 1)) return false;
+    if (k === TAG || !plain((v as Record<string, unknown>)[k], depth + 1)) {
+      return false;
+    }
   }
   return true;
 }
@@ -59,19 +78,32 @@ export function dataJson(data: unknown, maxBytes: number): DataJson {
   try {
     let ok = false;
     try {
-      ok = (OBJ as { toJSON?: unknown }).toJSON === undefined && (ARR as { toJSON?: unknown }).toJSON === undefined && plain(data, 0);
+      ok =
+        (OBJ as { toJSON?: unknown }).toJSON === undefined &&
+        (ARR as { toJSON?: unknown }).toJSON === undefined &&
+        plain(data, 0);
     } finally {
       seen.clear();
     }
     if (ok) {
       const json = stringify(data);
-      if (json.length <= maxBytes) return { json };
+      if (json.length <= maxBytes) {
+        return { json };
+      }
     }
-  } catch { /* a getter threw or a proxy refused: take the careful path */ }
+  } catch {
+    /* a getter threw or a proxy refused: take the careful path */
+  }
   const enc = encode(data, { maxBytes });
   let json: string | undefined;
-  try { json = stringify(enc.value); } catch { /* impossible for encoded values; keep a marker */ }
+  try {
+    json = stringify(enc.value);
+  } catch {
+    /* impossible for encoded values; keep a marker */
+  }
   const out: DataJson = { json: json ?? '{"$ei":"Unknown","kind":"Unreadable"}' };
-  if (enc.truncated) out.originalSize = enc.size;
+  if (enc.truncated) {
+    out.originalSize = enc.size;
+  }
   return out;
 }

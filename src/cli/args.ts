@@ -5,7 +5,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = true) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+  allowPositionals = true,
+) {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (err) {
@@ -14,17 +18,34 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   }
 }
 
-export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
+export function oneOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) {
+    return fallback;
+  }
+  if ((allowed as readonly string[]).includes(value)) {
+    return value as T;
+  }
   throw new UsageError(`--${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
 }
 
 /** An origin flag: `https://host[:port]`, normalised; a one-line error otherwise. */
 export function originFlag(flag: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined) {
+    return undefined;
+  }
   let u: URL;
-  try { u = new URL(value); } catch { throw new UsageError(`--${flag} must be an origin such as https://acme.example.com (got "${value}")`); }
-  if (u.origin === 'null') throw new UsageError(`--${flag} must be an http(s) origin (got "${value}")`);
+  try {
+    u = new URL(value);
+  } catch {
+    throw new UsageError(`--${flag} must be an origin such as https://acme.example.com (got "${value}")`);
+  }
+  if (u.origin === 'null') {
+    throw new UsageError(`--${flag} must be an http(s) origin (got "${value}")`);
+  }
   return u.origin;
 }

@@ -25,29 +25,54 @@ export async function loadCapture(file: string) {
   let text: string;
   try {
     const st = await stat(file);
-    if (st.isDirectory()) throw new InputError(`${file}: is a directory, not a capture file`);
+    if (st.isDirectory()) {
+      throw new InputError(`${file}: is a directory, not a capture file`);
+    }
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if (err instanceof InputError) throw err;
+    if (err instanceof InputError) {
+      throw err;
+    }
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message}`);
+    throw new InputError(
+      `${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message}`,
+    );
   }
   let json: unknown;
-  try { json = JSON.parse(text); } catch (err) { throw new InputError(`${file}: not JSON (${(err as Error).message})`); }
-  try { return readCapture(json); } catch (err) {
-    if (err instanceof CaptureFormatError) throw new InputError(`${file}: ${err.message}`);
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${file}: not JSON (${(err as Error).message})`);
+  }
+  try {
+    return readCapture(json);
+  } catch (err) {
+    if (err instanceof CaptureFormatError) {
+      throw new InputError(`${file}: ${err.message}`);
+    }
     throw err;
   }
 }
 
-export async function runCheck(argv: string[], io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) }): Promise<number> {
+export async function runCheck(
+  argv: string[],
+  io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) },
+): Promise<number> {
   const { values, positionals } = parse(argv, {
-    format: { type: 'string' }, 'tenant-origin': { type: 'string' }, all: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    format: { type: 'string' },
+    'tenant-origin': { type: 'string' },
+    all: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) { io.out(CHECK_HELP + '\n'); return 0; }
+  if (values.help) {
+    io.out(CHECK_HELP + '\n');
+    return 0;
+  }
   const format = oneOf('format', values.format, ['text', 'json', 'junit'] as const, 'text');
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
-  if (positionals.length === 0) throw new UsageError('check needs at least one capture file (see embed-inspector check --help)');
+  if (positionals.length === 0) {
+    throw new UsageError('check needs at least one capture file (see embed-inspector check --help)');
+  }
 
   // Read everything first: nothing is printed when any input is unusable.
   const files: FileResult[] = [];
@@ -55,7 +80,12 @@ export async function runCheck(argv: string[], io: { out: (s: string) => void } 
     const capture = await loadCapture(file);
     files.push({ file, records: capture.messages, result: checkCapture(capture, { tenantOrigin }) });
   }
-  const rendered = format === 'json' ? renderJson(files) : format === 'junit' ? renderJunit(files) : renderText(files, { all: values.all });
+  const rendered =
+    format === 'json'
+      ? renderJson(files)
+      : format === 'junit'
+        ? renderJunit(files)
+        : renderText(files, { all: values.all });
   io.out(rendered + '\n');
   return files.some((f) => f.result.summary.errors > 0) ? 1 : 0;
 }

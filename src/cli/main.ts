@@ -22,10 +22,18 @@ const commands: Record<string, () => Promise<Command>> = {
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
-    if (!cmd || cmd === '-h' || cmd === '--help' || cmd === 'help') { process.stdout.write(HELP + '\n'); return cmd ? 0 : 2; }
-    if (cmd === '-v' || cmd === '--version') { process.stdout.write(VERSION + '\n'); return 0; }
+    if (!cmd || cmd === '-h' || cmd === '--help' || cmd === 'help') {
+      process.stdout.write(HELP + '\n');
+      return cmd ? 0 : 2;
+    }
+    if (cmd === '-v' || cmd === '--version') {
+      process.stdout.write(VERSION + '\n');
+      return 0;
+    }
     const load = commands[cmd];
-    if (!load) throw new UsageError(`unknown command "${cmd}" (expected check or record; see --help)`);
+    if (!load) {
+      throw new UsageError(`unknown command "${cmd}" (expected check or record; see --help)`);
+    }
     return await (await load())(rest);
   } catch (err) {
     if (err instanceof UsageError || err instanceof InputError) {

@@ -34,10 +34,16 @@ Exit status: 0 no error-severity issue, 1 at least one, 2 unusable URL, flags or
 /** The built Chromium extension: $EMBED_INSPECTOR_EXTENSION, or dist/chrome of this package. */
 export function extensionDir(): string {
   const env = process.env.EMBED_INSPECTOR_EXTENSION;
-  if (env) return resolve(env);
+  if (env) {
+    return resolve(env);
+  }
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    for (const c of [join(dir, 'dist/chrome'), join(dir, 'chrome')]) if (existsSync(join(c, 'manifest.json'))) return c;
+    for (const c of [join(dir, 'dist/chrome'), join(dir, 'chrome')]) {
+      if (existsSync(join(c, 'manifest.json'))) {
+        return c;
+      }
+    }
     dir = dirname(dir);
   }
   throw new UsageError('the extension is not built (run npm run build) or set EMBED_INSPECTOR_EXTENSION');
@@ -48,21 +54,42 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runRecord(argv: string[], io: Io = { out: (s) => process.stdout.write(s) }): Promise<number> {
   const { values, positionals } = parse(argv, {
-    out: { type: 'string', short: 'o' }, duration: { type: 'string' }, 'tenant-origin': { type: 'string' },
-    headful: { type: 'boolean' }, timeline: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    out: { type: 'string', short: 'o' },
+    duration: { type: 'string' },
+    'tenant-origin': { type: 'string' },
+    headful: { type: 'boolean' },
+    timeline: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) { io.out(RECORD_HELP + '\n'); return 0; }
-  if (positionals.length !== 1) throw new UsageError('record needs exactly one URL (see embed-inspector record --help)');
+  if (values.help) {
+    io.out(RECORD_HELP + '\n');
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError('record needs exactly one URL (see embed-inspector record --help)');
+  }
   let url: URL;
-  try { url = new URL(positionals[0]); } catch { throw new UsageError(`not a URL: "${positionals[0]}"`); }
-  if (!['http:', 'https:', 'file:'].includes(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol}" (http, https or file)`);
-  if (!values.out) throw new UsageError('record needs --out FILE');
+  try {
+    url = new URL(positionals[0]);
+  } catch {
+    throw new UsageError(`not a URL: "${positionals[0]}"`);
+  }
+  if (!['http:', 'https:', 'file:'].includes(url.protocol)) {
+    throw new UsageError(`unsupported URL scheme "${url.protocol}" (http, https or file)`);
+  }
+  if (!values.out) {
+    throw new UsageError('record needs --out FILE');
+  }
   const duration = values.duration === undefined ? 5000 : Number(values.duration);
-  if (!Number.isInteger(duration) || duration < 0) throw new UsageError(`--duration must be a whole number of milliseconds (got "${values.duration}")`);
+  if (!Number.isInteger(duration) || duration < 0) {
+    throw new UsageError(`--duration must be a whole number of milliseconds (got "${values.duration}")`);
+  }
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
 
   const capture = await recordUrl(url.href, { duration, headful: !!values.headful });
-  if (tenantOrigin) capture.tenantOrigin = tenantOrigin;
+  if (tenantOrigin) {
+    capture.tenantOrigin = tenantOrigin;
+  }
   try {
     await writeFile(values.out, JSON.stringify(capture, null, 1) + '\n');
   } catch (e) {
@@ -73,8 +100,12 @@ export async function runRecord(argv: string[], io: Io = { out: (s) => process.s
   const posts = m.filter((r) => r.kind === 'post' && !r.navigation).length;
   const navs = m.filter((r) => r.navigation).length;
   const dropped = capture.meta?.dropped ? `, ${capture.meta.dropped} discarded by the buffer bound` : '';
-  if (values.timeline) io.out(renderText([{ file: values.out, records: m, result }], { all: true }) + '\n');
-  io.out(`recorded ${plural(m.length - navs, 'message')} (${posts} posts, ${m.length - navs - posts} deliveries) and ${plural(navs, 'navigation')}${dropped} from ${url.href} in ${(duration / 1000).toFixed(1)} s → ${values.out}\n`);
+  if (values.timeline) {
+    io.out(renderText([{ file: values.out, records: m, result }], { all: true }) + '\n');
+  }
+  io.out(
+    `recorded ${plural(m.length - navs, 'message')} (${posts} posts, ${m.length - navs - posts} deliveries) and ${plural(navs, 'navigation')}${dropped} from ${url.href} in ${(duration / 1000).toFixed(1)} s → ${values.out}\n`,
+  );
   io.out(`${tenantLine(result.summary)}\n${summaryLine(result.summary)}\n`);
   return result.summary.errors > 0 ? 1 : 0;
 }
@@ -90,7 +121,11 @@ export interface RecordOptions {
 export async function recordUrl(url: string, opts: RecordOptions): Promise<CaptureFile> {
   const ext = extensionDir();
   // A throwaway profile: it may capture every site (the page's frames may come from any origin).
-  const launched = await launchChromium({ extensionDir: ext, headless: !opts.headful, capture: { sites: 'all', mode: 'full' } });
+  const launched = await launchChromium({
+    extensionDir: ext,
+    headless: !opts.headful,
+    capture: { sites: 'all', mode: 'full' },
+  });
   try {
     const page = await launched.browser.newPage();
     try {
@@ -113,14 +148,25 @@ export async function readCapture(launched: Launched, pageUrl: string, createdBy
     const tabs = await chrome.tabs.query({});
     return (tabs.find((t) => t.url === u) ?? tabs.find((t) => t.active))?.id ?? null;
   }, pageUrl);
-  if (tabId === null) throw new Error('the recorded tab is gone');
+  if (tabId === null) {
+    throw new Error('the recorded tab is gone');
+  }
   // The relays send every ~30 ms; wait until the count is stable.
   let last = -1;
   for (let i = 0; i < 50; i++) {
     await wait(150);
-    const n = await (await launched.worker()).evaluate((id: number) => (globalThis as any).embedInspector.count(id), tabId);
-    if (n === last) break;
+    const n = await (await launched.worker()).evaluate(
+      (id: number) => (globalThis as any).embedInspector.count(id),
+      tabId,
+    );
+    if (n === last) {
+      break;
+    }
     last = n;
   }
-  return (await launched.worker()).evaluate((id: number, by: string) => (globalThis as any).embedInspector.exportCapture(id, by), tabId, createdBy);
+  return (await launched.worker()).evaluate(
+    (id: number, by: string) => (globalThis as any).embedInspector.exportCapture(id, by),
+    tabId,
+    createdBy,
+  );
 }

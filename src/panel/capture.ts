@@ -20,7 +20,9 @@ export interface TabCapture {
 
 export function tabCapture(store: PanelStore): TabCapture | null {
   const c = store.capture;
-  if (!c) return null;
+  if (!c) {
+    return null;
+  }
   const top = c.sites.find((s) => s.top) ?? null;
   return {
     top,
@@ -45,19 +47,37 @@ const newId = () => `cap-${Date.now().toString(36)}-${(++counter).toString(36)}`
  * Change the scope. Host access is asked for first, from the click that called this (the browser wants the user's
  * gesture), for the sites being turned on. Resolves with an error sentence, or null once the scripts are registered.
  */
-export function changeScope(store: PanelStore, change: ScopeChange, opts: { reload?: boolean } = {}): Promise<string | null> {
+export function changeScope(
+  store: PanelStore,
+  change: ScopeChange,
+  opts: { reload?: boolean } = {},
+): Promise<string | null> {
   const t = store.transportInfo;
-  if (!t || !t.live || t.tabId === null) return Promise.resolve('Not attached to a tab.');
-  const turningOn = change.op === 'add' ? change.sites : change.op === 'all' && change.mode !== null ? '<all_urls>' as const : null;
+  if (!t || !t.live || t.tabId === null) {
+    return Promise.resolve('Not attached to a tab.');
+  }
+  const turningOn =
+    change.op === 'add' ? change.sites : change.op === 'all' && change.mode !== null ? ('<all_urls>' as const) : null;
   const access = turningOn && t.requestHostAccess ? t.requestHostAccess(turningOn) : Promise.resolve(true);
   return access.then((granted) => {
-    if (!granted) return 'The browser did not grant access to these sites, so nothing can run there. Allow the extension on them (the browser\'s extension settings), then try again.';
+    if (!granted) {
+      return "The browser did not grant access to these sites, so nothing can run there. Allow the extension on them (the browser's extension settings), then try again.";
+    }
     const id = newId();
     return new Promise<string | null>((resolve) => {
       let done = false;
-      const finish = (v: string | null) => { if (!done) { done = true; off(); clearTimeout(timer); resolve(v); } };
+      const finish = (v: string | null) => {
+        if (!done) {
+          done = true;
+          off();
+          clearTimeout(timer);
+          resolve(v);
+        }
+      };
       const off = store.onChange((c) => {
-        if (c.capture && store.captureResult?.id === id) finish(store.captureResult.ok ? null : store.captureResult.error ?? 'the scope could not be changed');
+        if (c.capture && store.captureResult?.id === id) {
+          finish(store.captureResult.ok ? null : (store.captureResult.error ?? 'the scope could not be changed'));
+        }
       });
       const timer = setTimeout(() => finish('No answer from the extension.'), 10_000);
       store.command({ type: 'set-capture', id, change, ...(opts.reload ? { reload: true } : {}) });
@@ -69,9 +89,15 @@ export function changeScope(store: PanelStore, change: ScopeChange, opts: { relo
 export function setTabMode(store: PanelStore, mode: CaptureMode): Promise<string | null> {
   const tc = tabCapture(store);
   const sites = tc?.captured.filter((s) => s.mode !== mode).map((s) => s.origin) ?? [];
-  if (!sites.length) return Promise.resolve(null);
+  if (!sites.length) {
+    return Promise.resolve(null);
+  }
   return changeScope(store, { op: 'mode', sites, mode }).then((err) => {
-    if (!err) store.noteCapture(`${mode === 'receive-only' ? 'Receive-only' : 'Full capture'} for ${sites.join(', ')} takes effect when the page reloads.`);
+    if (!err) {
+      store.noteCapture(
+        `${mode === 'receive-only' ? 'Receive-only' : 'Full capture'} for ${sites.join(', ')} takes effect when the page reloads.`,
+      );
+    }
     return err;
   });
 }

@@ -15,7 +15,11 @@ export function ruleSpec(id: string): RuleSpec | undefined {
 
 /** `svc:event:ready` → `ready`; other strings unchanged. */
 export function shortType(type: string): string {
-  if (type.startsWith('svc:event:')) return type.slice(10);
-  if (type.startsWith('svc:action:')) return type.slice(11);
+  if (type.startsWith('svc:event:')) {
+    return type.slice(10);
+  }
+  if (type.startsWith('svc:action:')) {
+    return type.slice(11);
+  }
   return type;
 }

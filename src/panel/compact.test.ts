@@ -22,9 +22,19 @@ describe('sameValue', () => {
     ['other keys, same count', { a: 1 }, { b: 1 }, false],
     ['array and object', [1], { 0: 1 }, false],
     ['array lengths', [1, 2], [1, 2, 3], false],
-    ['encoded values', { $ei: 'Date', v: '2026-01-01T00:00:00.000Z' }, { $ei: 'Date', v: '2026-01-01T00:00:00.000Z' }, true],
+    [
+      'encoded values',
+      { $ei: 'Date', v: '2026-01-01T00:00:00.000Z' },
+      { $ei: 'Date', v: '2026-01-01T00:00:00.000Z' },
+      true,
+    ],
     ['a Date and an object', new Date(0), {}, false],
-    ['too deep to compare (kept apart)', JSON.parse('['.repeat(40) + ']'.repeat(40)), JSON.parse('['.repeat(40) + ']'.repeat(40)), false],
+    [
+      'too deep to compare (kept apart)',
+      JSON.parse('['.repeat(40) + ']'.repeat(40)),
+      JSON.parse('['.repeat(40) + ']'.repeat(40)),
+      false,
+    ],
     ['a cycle and a tree', cyc, { self: { self: 1 } }, false],
     ['two cycles (the comparison is bounded: kept apart)', cyc, cyc2, false],
   ])('%s', (_name, a, b, expected) => {
@@ -41,8 +51,14 @@ describe('sameValue', () => {
 
 describe('Compactor', () => {
   it('folds the strings of copied records into one string per value, and a pair into one message object', () => {
-    const [post, recv] = syntheticSession(60).filter((r) => r.pairedWith !== undefined).slice(0, 2).map((r) => structuredClone(r));
-    const [post2] = syntheticSession(60).filter((r) => r.pairedWith !== undefined).slice(0, 1).map((r) => structuredClone(r));
+    const [post, recv] = syntheticSession(60)
+      .filter((r) => r.pairedWith !== undefined)
+      .slice(0, 2)
+      .map((r) => structuredClone(r));
+    const [post2] = syntheticSession(60)
+      .filter((r) => r.pairedWith !== undefined)
+      .slice(0, 1)
+      .map((r) => structuredClone(r));
     expect(post.data).not.toBe(recv.data);
     const before = JSON.stringify([post, recv, post2]);
     const c = new Compactor();
@@ -62,12 +78,22 @@ describe('Compactor', () => {
     c.record(a);
     c.record(b, a);
     expect(b.data).not.toBe(a.data);
-    const t = { seq: 3, kind: 'receive', originalSize: 9, data: { type: 'x', payload: { n: 1 } } } as unknown as ClassifiedRecord;
+    const t = {
+      seq: 3,
+      kind: 'receive',
+      originalSize: 9,
+      data: { type: 'x', payload: { n: 1 } },
+    } as unknown as ClassifiedRecord;
     c.record(t, a);
     expect(t.data).not.toBe(a.data);
     const frozen = { seq: 4, kind: 'post', data: Object.freeze({ type: 'x' }) } as unknown as ClassifiedRecord;
     expect(() => c.record(frozen)).not.toThrow();
-    const big = (seq: number) => ({ seq, kind: 'post', data: { type: 'x', payload: { rows: Array.from({ length: 3_000 }, (_, i) => i) } } }) as unknown as ClassifiedRecord;
+    const big = (seq: number) =>
+      ({
+        seq,
+        kind: 'post',
+        data: { type: 'x', payload: { rows: Array.from({ length: 3_000 }, (_, i) => i) } },
+      }) as unknown as ClassifiedRecord;
     const [p1, p2] = [big(5), big(6)];
     c.record(p1);
     c.record(p2, p1);
@@ -77,7 +103,7 @@ describe('Compactor', () => {
 });
 
 describe('PanelStore.compactSome', () => {
-  it('shares the pairs\' messages of copied records in budgeted steps, showing exactly the same records', () => {
+  it("shares the pairs' messages of copied records in budgeted steps, showing exactly the same records", () => {
     const copies = syntheticSession(3_000).map((r) => structuredClone(r));
     const expected = JSON.stringify(copies);
     const store = new PanelStore({ schedule: () => {} });
@@ -86,7 +112,9 @@ describe('PanelStore.compactSome', () => {
     const before = distinct();
     let t = 0;
     let steps = 0;
-    while (!store.compactSome(1, () => (t += 1))) steps++;
+    while (!store.compactSome(1, () => (t += 1))) {
+      steps++;
+    }
     expect(steps).toBeGreaterThan(0); // it stopped at its budget at least once
     const pairs = store.records.filter((r) => r.pairedWith !== undefined && r.kind === 'receive').length;
     expect(distinct()).toBe(before - pairs);

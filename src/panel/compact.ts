@@ -36,27 +36,55 @@ export function sameValue(a: unknown, b: unknown, maxNodes = Infinity): boolean 
 }
 let left = 0;
 function same(a: unknown, b: unknown, depth: number): boolean {
-  if (--left < 0) return false;
-  if (a === b) return a !== 0 || Object.is(a, b);
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
-  if (depth > MAX_DEPTH) return false;
+  if (--left < 0) {
+    return false;
+  }
+  if (a === b) {
+    return a !== 0 || Object.is(a, b);
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return Object.is(a, b);
+  }
+  if (depth > MAX_DEPTH) {
+    return false;
+  }
   const arr = Array.isArray(a);
-  if (arr !== Array.isArray(b)) return false;
+  if (arr !== Array.isArray(b)) {
+    return false;
+  }
   if (arr) {
-    const x = a as unknown[], y = b as unknown[];
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!same(x[i], y[i], depth + 1)) return false;
+    const x = a as unknown[],
+      y = b as unknown[];
+    if (x.length !== y.length) {
+      return false;
+    }
+    for (let i = 0; i < x.length; i++) {
+      if (!same(x[i], y[i], depth + 1)) {
+        return false;
+      }
+    }
     return true;
   }
-  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  const x = a as Record<string, unknown>, y = b as Record<string, unknown>;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) {
+    return false;
+  }
+  const x = a as Record<string, unknown>,
+    y = b as Record<string, unknown>;
   let n = 0;
   for (const k in x) {
-    if (!hasOwn.call(x, k)) continue;
-    if (!hasOwn.call(y, k) || !same(x[k], y[k], depth + 1)) return false;
+    if (!hasOwn.call(x, k)) {
+      continue;
+    }
+    if (!hasOwn.call(y, k) || !same(x[k], y[k], depth + 1)) {
+      return false;
+    }
     n++;
   }
-  for (const k in y) if (hasOwn.call(y, k) && --n < 0) return false;
+  for (const k in y) {
+    if (hasOwn.call(y, k) && --n < 0) {
+      return false;
+    }
+  }
   return n === 0;
 }
 
@@ -70,9 +98,17 @@ class Recent {
   constructor(private readonly size = RECENT) {}
   get(s: string): string {
     const vals = this.vals;
-    for (let i = 0; i < vals.length; i++) if (vals[i] === s) return vals[i];
-    if (vals.length < this.size) vals.push(s);
-    else { vals[this.next] = s; this.next = (this.next + 1) % this.size; }
+    for (let i = 0; i < vals.length; i++) {
+      if (vals[i] === s) {
+        return vals[i];
+      }
+    }
+    if (vals.length < this.size) {
+      vals.push(s);
+    } else {
+      vals[this.next] = s;
+      this.next = (this.next + 1) % this.size;
+    }
     return s;
   }
 }
@@ -86,7 +122,9 @@ export class Compactor {
   private surface = new Recent();
 
   /** Forget the values seen (the log was replaced). */
-  reset(): void { Object.assign(this, new Compactor()); }
+  reset(): void {
+    Object.assign(this, new Compactor());
+  }
 
   /**
    * Fold the repeats of `r` into shared values, in place. `twin`: a record held already whose message is
@@ -97,11 +135,24 @@ export class Compactor {
     r.origin = this.origin.get(r.origin);
     r.kind = small.get(r.kind) as ClassifiedRecord['kind'];
     r.verdict = small.get(r.verdict) as ClassifiedRecord['verdict'];
-    if (typeof r.targetOrigin === 'string') r.targetOrigin = this.targetOrigin.get(r.targetOrigin);
-    if (typeof r.targetUrl === 'string') r.targetUrl = this.targetUrl.get(r.targetUrl);
-    if (typeof r.target === 'string') r.target = small.get(r.target) as ClassifiedRecord['target'];
-    if (typeof r.from === 'string') r.from = small.get(r.from) as ClassifiedRecord['from'];
-    if (twin && twin.data !== r.data && twin.originalSize === r.originalSize && sameValue(twin.data, r.data, MAX_COMPARED)) {
+    if (typeof r.targetOrigin === 'string') {
+      r.targetOrigin = this.targetOrigin.get(r.targetOrigin);
+    }
+    if (typeof r.targetUrl === 'string') {
+      r.targetUrl = this.targetUrl.get(r.targetUrl);
+    }
+    if (typeof r.target === 'string') {
+      r.target = small.get(r.target) as ClassifiedRecord['target'];
+    }
+    if (typeof r.from === 'string') {
+      r.from = small.get(r.from) as ClassifiedRecord['from'];
+    }
+    if (
+      twin &&
+      twin.data !== r.data &&
+      twin.originalSize === r.originalSize &&
+      sameValue(twin.data, r.data, MAX_COMPARED)
+    ) {
       r.data = twin.data;
       return;
     }
@@ -109,11 +160,21 @@ export class Compactor {
     if (d && typeof d === 'object' && !Array.isArray(d) && Object.isExtensible(d)) {
       const env = d as Record<string, unknown>;
       try {
-        if (typeof env.source === 'string') env.source = small.get(env.source);
-        if (typeof env.direction === 'string') env.direction = small.get(env.direction);
-        if (typeof env.type === 'string') env.type = this.type.get(env.type);
-        if (typeof env.surface === 'string') env.surface = this.surface.get(env.surface);
-      } catch { /* a read-only field: keep it as it is */ }
+        if (typeof env.source === 'string') {
+          env.source = small.get(env.source);
+        }
+        if (typeof env.direction === 'string') {
+          env.direction = small.get(env.direction);
+        }
+        if (typeof env.type === 'string') {
+          env.type = this.type.get(env.type);
+        }
+        if (typeof env.surface === 'string') {
+          env.surface = this.surface.get(env.surface);
+        }
+      } catch {
+        /* a read-only field: keep it as it is */
+      }
     }
   }
 }

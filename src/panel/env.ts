@@ -16,7 +16,11 @@ interface DevtoolsApi {
 
 export function devtoolsApi(): DevtoolsApi | undefined {
   const g = globalThis as { browser?: { devtools?: DevtoolsApi }; chrome?: { devtools?: DevtoolsApi } };
-  try { return g.browser?.devtools ?? g.chrome?.devtools; } catch { return undefined; }
+  try {
+    return g.browser?.devtools ?? g.chrome?.devtools;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface PanelEnv {
@@ -32,7 +36,12 @@ export function readEnv(search = location.search): PanelEnv {
   const dt = devtoolsApi();
   const fromDevtools = dt?.inspectedWindow?.tabId;
   const fromQuery = q.get('tabId');
-  const tabId = typeof fromDevtools === 'number' ? fromDevtools : fromQuery !== null && /^\d+$/.test(fromQuery) ? Number(fromQuery) : null;
+  const tabId =
+    typeof fromDevtools === 'number'
+      ? fromDevtools
+      : fromQuery !== null && /^\d+$/.test(fromQuery)
+        ? Number(fromQuery)
+        : null;
   const t = q.get('theme');
   const n = Number(q.get('n'));
   return {
@@ -48,13 +57,24 @@ const fromDevtoolsName = (name: string | undefined): Theme | null => (name === '
 
 /** The theme to use now, and a subscription to its changes (DevTools theme, else the OS preference). */
 export function watchTheme(env: PanelEnv, apply: (t: Theme) => void): void {
-  if (env.themeOverride) { apply(env.themeOverride); return; }
+  if (env.themeOverride) {
+    apply(env.themeOverride);
+    return;
+  }
   const panels = devtoolsApi()?.panels;
   const dtTheme = fromDevtoolsName(panels?.themeName);
   if (dtTheme) {
     apply(dtTheme);
-    try { panels?.onThemeChanged?.addListener((n) => apply(fromDevtoolsName(n) ?? 'light')); } catch { /* not in this browser */ }
-    try { panels?.setThemeChangeHandler?.((n) => apply(fromDevtoolsName(n) ?? 'light')); } catch { /* not in this browser */ }
+    try {
+      panels?.onThemeChanged?.addListener((n) => apply(fromDevtoolsName(n) ?? 'light'));
+    } catch {
+      /* not in this browser */
+    }
+    try {
+      panels?.setThemeChangeHandler?.((n) => apply(fromDevtoolsName(n) ?? 'light'));
+    } catch {
+      /* not in this browser */
+    }
     return;
   }
   const mq = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, defaultFilters, metaOf, parseFilters, parseSearch, searchTextOf, serializeFilters, type FilterState } from './filters.ts';
+import {
+  compileFilter,
+  defaultFilters,
+  metaOf,
+  parseFilters,
+  parseSearch,
+  searchTextOf,
+  serializeFilters,
+  type FilterState,
+} from './filters.ts';
 import { syntheticSession, TENANT, HOST, XSS_TITLE } from './synthetic.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
 
@@ -12,15 +21,43 @@ const env = (r: ClassifiedRecord) => r.data as Record<string, any>;
 
 describe('metaOf', () => {
   it('gives the facts of a record; records with the same facts may share one (read-only) meta', () => {
-    const post = records.find((r) => r.kind === 'post' && r.pairedWith !== undefined && !r.navigation && r.verdict !== 'foreign')!;
+    const post = records.find(
+      (r) => r.kind === 'post' && r.pairedWith !== undefined && !r.navigation && r.verdict !== 'foreign',
+    )!;
     const delivery = records.find((r) => r.seq === post.pairedWith)!;
     const m = metaOf(post);
-    expect(m).toEqual({ type: (post.data as { type: string }).type, direction: (post.data as { direction: string }).direction, surface: expect.any(String), sev: expect.any(Number), verdict: post.verdict, kind: 'post', nav: false });
+    expect(m).toEqual({
+      type: (post.data as { type: string }).type,
+      direction: (post.data as { direction: string }).direction,
+      surface: expect.any(String),
+      sev: expect.any(Number),
+      verdict: post.verdict,
+      kind: 'post',
+      nav: false,
+    });
     expect(metaOf(delivery)).toEqual({ ...m, kind: 'receive' });
     const nav = records.find((r) => r.navigation)!;
-    expect(metaOf(nav)).toEqual({ type: '', direction: '', surface: '', sev: 0, verdict: nav.verdict, kind: nav.kind, nav: true });
-    expect(metaOf({ ...post, issues: [{ rule: 'x', severity: 'warning', path: '', message: '' }, { rule: 'y', severity: 'info', path: '', message: '' }] }).sev).toBe(2 | 4);
-    expect(metaOf({ ...post, data: { $ei: 'Object', v: { type: 'svc:event:ready', direction: 'event', surface: 'app' } } })).toMatchObject({ type: 'svc:event:ready', direction: 'event', surface: 'app' });
+    expect(metaOf(nav)).toEqual({
+      type: '',
+      direction: '',
+      surface: '',
+      sev: 0,
+      verdict: nav.verdict,
+      kind: nav.kind,
+      nav: true,
+    });
+    expect(
+      metaOf({
+        ...post,
+        issues: [
+          { rule: 'x', severity: 'warning', path: '', message: '' },
+          { rule: 'y', severity: 'info', path: '', message: '' },
+        ],
+      }).sev,
+    ).toBe(2 | 4);
+    expect(
+      metaOf({ ...post, data: { $ei: 'Object', v: { type: 'svc:event:ready', direction: 'event', surface: 'app' } } }),
+    ).toMatchObject({ type: 'svc:event:ready', direction: 'event', surface: 'app' });
     expect(metaOf({ ...post, data: { $ei: 'Map', v: [] } }).type).toBe('');
   });
 
@@ -31,7 +68,9 @@ describe('metaOf', () => {
     for (let k = 0; k < many.length; k++) {
       const m = metas[k];
       const key = JSON.stringify([m.type, m.direction, m.surface, m.sev, m.verdict, m.kind, m.nav]);
-      if (!byFacts.has(key)) byFacts.set(key, m);
+      if (!byFacts.has(key)) {
+        byFacts.set(key, m);
+      }
       expect(m, key).toBe(byFacts.get(key)); // the same object for the same facts
       expect(m).toEqual(metaOf(structuredClone(many[k]))); // and the facts of the record
     }
@@ -40,11 +79,33 @@ describe('metaOf', () => {
     // every combination of facts tells apart
     const post = many.find((r) => r.kind === 'post' && !r.navigation && r.verdict !== 'foreign')!;
     const variants = [
-      { sev: 0, issues: [] }, { sev: 1, issues: [{ rule: 'x', severity: 'error', path: '', message: '' }] },
-    ].flatMap(({ sev, issues }) => ['app', 'panel'].flatMap((surface) => (['event', 'action'] as const).map((direction) => ({
-      sev, direction, surface, r: { ...post, issues, data: { ...(post.data as object), type: 'svc:t:x', direction, surface } } as ClassifiedRecord,
-    }))));
-    for (const v of [...variants, ...variants.reverse()]) expect(metaOf(v.r)).toEqual({ type: 'svc:t:x', direction: v.direction, surface: v.surface, sev: v.sev, verdict: post.verdict, kind: 'post', nav: false });
+      { sev: 0, issues: [] },
+      { sev: 1, issues: [{ rule: 'x', severity: 'error', path: '', message: '' }] },
+    ].flatMap(({ sev, issues }) =>
+      ['app', 'panel'].flatMap((surface) =>
+        (['event', 'action'] as const).map((direction) => ({
+          sev,
+          direction,
+          surface,
+          r: {
+            ...post,
+            issues,
+            data: { ...(post.data as object), type: 'svc:t:x', direction, surface },
+          } as ClassifiedRecord,
+        })),
+      ),
+    );
+    for (const v of [...variants, ...variants.reverse()]) {
+      expect(metaOf(v.r)).toEqual({
+        type: 'svc:t:x',
+        direction: v.direction,
+        surface: v.surface,
+        sev: v.sev,
+        verdict: post.verdict,
+        kind: 'post',
+        nav: false,
+      });
+    }
     // and so do the record's own verdict and kind
     expect(metaOf({ ...post, verdict: 'invalid' }).verdict).toBe('invalid');
     expect(metaOf({ ...post, kind: 'receive' }).kind).toBe('receive');
@@ -63,31 +124,57 @@ describe('filters', () => {
     ['direction event', { directions: ['event'] }, (r) => env(r)?.direction === 'event'],
     ['direction action', { directions: ['action'] }, (r) => env(r)?.direction === 'action'],
     ['kind post', { kinds: ['post'] }, (r) => r.kind === 'post' && r.verdict !== 'foreign'],
-    ['kind receive', { kinds: ['receive'] }, (r) => r.kind === 'receive' && (r.verdict !== 'foreign' || !!r.navigation)],
+    [
+      'kind receive',
+      { kinds: ['receive'] },
+      (r) => r.kind === 'receive' && (r.verdict !== 'foreign' || !!r.navigation),
+    ],
     ['type ready', { types: ['svc:event:ready'] }, (r) => env(r)?.type === 'svc:event:ready'],
-    ['types view+navigate', { types: ['svc:event:view', 'svc:action:navigate'] }, (r) => ['svc:event:view', 'svc:action:navigate'].includes(env(r)?.type)],
+    [
+      'types view+navigate',
+      { types: ['svc:event:view', 'svc:action:navigate'] },
+      (r) => ['svc:event:view', 'svc:action:navigate'].includes(env(r)?.type),
+    ],
     ['surface app', { surfaces: ['app'] }, (r) => env(r)?.surface === 'app'],
     ['verdict invalid', { verdicts: ['invalid'] }, (r) => r.verdict === 'invalid'],
     ['verdict valid', { verdicts: ['valid'] }, (r) => r.verdict === 'valid'],
     ['severity warning', { severities: ['warning'] }, (r) => r.issues.some((i) => i.severity === 'warning')],
     ['severity error', { severities: ['error'] }, (r) => r.issues.some((i) => i.severity === 'error')],
-    ['frame host', { frames: [`${HOST}/analytics`] }, (r) => r.frameUrl === `${HOST}/analytics` && r.verdict !== 'foreign'],
+    [
+      'frame host',
+      { frames: [`${HOST}/analytics`] },
+      (r) => r.frameUrl === `${HOST}/analytics` && r.verdict !== 'foreign',
+    ],
     ['origin tenant', { origins: [TENANT] }, (r) => r.origin === TENANT && (r.verdict !== 'foreign' || !!r.navigation)],
     ['search plain text', { search: 'timeout' }, (r) => JSON.stringify(r.data).includes('timeout')],
     ['search type:', { search: 'type:ready' }, (r) => env(r)?.type === 'svc:event:ready'],
     ['search payload field', { search: 'loadDurationMs:>1500' }, (r) => env(r)?.payload?.loadDurationMs > 1500],
-    ['search payload.path', { search: 'payload.path:folder' }, (r) => String(env(r)?.payload?.path ?? '').includes('folder')],
+    [
+      'search payload.path',
+      { search: 'payload.path:folder' },
+      (r) => String(env(r)?.payload?.path ?? '').includes('folder'),
+    ],
     ['search bare payload field presence', { search: 'fatal:' }, (r) => env(r)?.payload?.fatal !== undefined],
     ['search target wildcard', { search: 'target:*' }, (r) => r.targetOrigin === '*'],
     ['search rule', { search: 'rule:origin.' }, (r) => r.issues.some((i) => i.rule.startsWith('origin.'))],
-    ['search negation', { search: '-kind:receive type:view' }, (r) => r.kind === 'post' && env(r)?.type === 'svc:event:view'],
+    [
+      'search negation',
+      { search: '-kind:receive type:view' },
+      (r) => r.kind === 'post' && env(r)?.type === 'svc:event:view',
+    ],
     ['search quoted', { search: '"top customers #5"' }, (r) => JSON.stringify(r.data).includes('top customers #5"')],
-    ['search url is text', { search: 'https://acme' }, (r) => (JSON.stringify(r.data) + r.frameUrl + r.origin + (r.targetOrigin ?? '')).includes('https://acme')],
+    [
+      'search url is text',
+      { search: 'https://acme' },
+      (r) => (JSON.stringify(r.data) + r.frameUrl + r.origin + (r.targetOrigin ?? '')).includes('https://acme'),
+    ],
     ['search xss text', { search: '<img' }, (r) => r.verdict !== 'foreign' && JSON.stringify(r.data).includes('<img')],
   ];
   it.each(cases)('%s narrows to exactly the matching records', (_name, patch, expected) => {
     const got = run(patch).map((r) => r.seq);
-    const want = records.filter((r) => (r.verdict !== 'foreign' || (r.navigation && !patch.verdicts && !patch.severities)) && expected(r)).map((r) => r.seq);
+    const want = records
+      .filter((r) => (r.verdict !== 'foreign' || (r.navigation && !patch.verdicts && !patch.severities)) && expected(r))
+      .map((r) => r.seq);
     expect(want.length).toBeGreaterThan(0);
     expect(got).toEqual(want);
   });
@@ -107,12 +194,20 @@ describe('search parsing', () => {
   it.each([
     ['hello', [{ negate: false, value: 'hello' }]],
     ['type:Ready', [{ negate: false, field: 'type', value: 'ready' }]],
-    ['-origin:x "a b"', [{ negate: true, field: 'origin', value: 'x' }, { negate: false, value: 'a b' }]],
+    [
+      '-origin:x "a b"',
+      [
+        { negate: true, field: 'origin', value: 'x' },
+        { negate: false, value: 'a b' },
+      ],
+    ],
     ['title:"a b"', [{ negate: false, field: 'title', value: 'a b' }]],
     ['n:>=5', [{ negate: false, field: 'n', value: '>=5', cmp: { op: '>=', n: 5 } }]],
     ['http://x', [{ negate: false, value: 'http://x' }]],
     ['  ', []],
-  ])('%j', (q, want) => { expect(parseSearch(q)).toEqual(want); });
+  ])('%j', (q, want) => {
+    expect(parseSearch(q)).toEqual(want);
+  });
 });
 
 describe('persistence', () => {
@@ -120,8 +215,9 @@ describe('persistence', () => {
     const f = { ...defaultFilters(), types: ['svc:event:ready'], showForeign: true, search: 'x' };
     expect(parseFilters(serializeFilters(f))).toEqual(f);
     expect(parseFilters('not json')).toEqual(defaultFilters());
-    expect(parseFilters(JSON.stringify({ verdicts: ['valid', 'bogus', 3], showForeign: 'yes', kinds: 'post' })))
-      .toEqual({ ...defaultFilters(), verdicts: ['valid'] });
+    expect(
+      parseFilters(JSON.stringify({ verdicts: ['valid', 'bogus', 3], showForeign: 'yes', kinds: 'post' })),
+    ).toEqual({ ...defaultFilters(), verdicts: ['valid'] });
   });
 });
 
@@ -129,8 +225,20 @@ describe('a message kept truncated', () => {
   it('is found by its type and envelope fields like any message', () => {
     const post = records.find((r) => r.kind === 'post' && !r.navigation && r.verdict !== 'foreign')!;
     const type = env(post).type as string;
-    const truncated: ClassifiedRecord = { ...post, seq: 99_999, originalSize: 5_000_000,
-      data: { $ei: 'Truncated', originalSize: 5_000_000, preview: '{"source":"svc-embed"…', source: 'svc-embed', direction: env(post).direction, type, timestamp: 1 } };
+    const truncated: ClassifiedRecord = {
+      ...post,
+      seq: 99_999,
+      originalSize: 5_000_000,
+      data: {
+        $ei: 'Truncated',
+        originalSize: 5_000_000,
+        preview: '{"source":"svc-embed"…',
+        source: 'svc-embed',
+        direction: env(post).direction,
+        type,
+        timestamp: 1,
+      },
+    };
     const short = type.split(':').pop()!;
     const p = compileFilter({ ...defaultFilters(), showForeign: true, search: `type:${short}` });
     expect(p(truncated, metaOf(truncated), () => searchTextOf(truncated))).toBe(true);

@@ -41,48 +41,105 @@ export interface FilterState {
 }
 
 export const DEFAULT_FILTERS: FilterState = Object.freeze({
-  directions: [], kinds: [], types: [], surfaces: [], verdicts: [], severities: [], frames: [], origins: [],
-  showForeign: false, search: '',
+  directions: [],
+  kinds: [],
+  types: [],
+  surfaces: [],
+  verdicts: [],
+  severities: [],
+  frames: [],
+  origins: [],
+  showForeign: false,
+  search: '',
 }) as FilterState;
 
 export function defaultFilters(): FilterState {
-  return { ...DEFAULT_FILTERS, directions: [], kinds: [], types: [], surfaces: [], verdicts: [], severities: [], frames: [], origins: [] };
+  return {
+    ...DEFAULT_FILTERS,
+    directions: [],
+    kinds: [],
+    types: [],
+    surfaces: [],
+    verdicts: [],
+    severities: [],
+    frames: [],
+    origins: [],
+  };
 }
 
 /** Is any filter narrowing the list beyond the defaults (foreign hidden)? */
 export function isFiltering(f: FilterState): boolean {
-  return f.directions.length + f.kinds.length + f.types.length + f.surfaces.length + f.verdicts.length +
-    f.severities.length + f.frames.length + f.origins.length > 0 || f.search.trim() !== '';
+  return (
+    f.directions.length +
+      f.kinds.length +
+      f.types.length +
+      f.surfaces.length +
+      f.verdicts.length +
+      f.severities.length +
+      f.frames.length +
+      f.origins.length >
+      0 || f.search.trim() !== ''
+  );
 }
 
 // ------------------------------------------------------------------------------------------ persistence
-const STRING_ARRAYS = ['directions', 'kinds', 'types', 'surfaces', 'verdicts', 'severities', 'frames', 'origins'] as const;
+const STRING_ARRAYS = [
+  'directions',
+  'kinds',
+  'types',
+  'surfaces',
+  'verdicts',
+  'severities',
+  'frames',
+  'origins',
+] as const;
 const ALLOWED: Partial<Record<(typeof STRING_ARRAYS)[number], readonly string[]>> = {
-  directions: ['event', 'action'], kinds: ['post', 'receive'], verdicts: ['valid', 'invalid'], severities: ['error', 'warning', 'info'],
+  directions: ['event', 'action'],
+  kinds: ['post', 'receive'],
+  verdicts: ['valid', 'invalid'],
+  severities: ['error', 'warning', 'info'],
 };
 
 /** Parse persisted filter state; anything malformed falls back to the defaults, field by field. */
 export function parseFilters(text: string | null | undefined): FilterState {
   const out = defaultFilters();
-  if (!text) return out;
+  if (!text) {
+    return out;
+  }
   let raw: unknown;
-  try { raw = JSON.parse(text); } catch { return out; }
-  if (!raw || typeof raw !== 'object') return out;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (!raw || typeof raw !== 'object') {
+    return out;
+  }
   const o = raw as Record<string, unknown>;
   for (const key of STRING_ARRAYS) {
     const v = o[key];
-    if (!Array.isArray(v)) continue;
+    if (!Array.isArray(v)) {
+      continue;
+    }
     const allowed = ALLOWED[key];
-    (out[key] as string[]) = [...new Set(v.filter((x): x is string => typeof x === 'string' && (!allowed || allowed.includes(x))))].slice(0, 500);
+    (out[key] as string[]) = [
+      ...new Set(v.filter((x): x is string => typeof x === 'string' && (!allowed || allowed.includes(x)))),
+    ].slice(0, 500);
   }
-  if (typeof o.showForeign === 'boolean') out.showForeign = o.showForeign;
-  if (typeof o.search === 'string') out.search = o.search.slice(0, 2000);
+  if (typeof o.showForeign === 'boolean') {
+    out.showForeign = o.showForeign;
+  }
+  if (typeof o.search === 'string') {
+    out.search = o.search.slice(0, 2000);
+  }
   return out;
 }
 export const serializeFilters = (f: FilterState): string => JSON.stringify(f);
 
 // ------------------------------------------------------------------------------------------ record meta
-export const SEV_ERROR = 1, SEV_WARNING = 2, SEV_INFO = 4;
+export const SEV_ERROR = 1,
+  SEV_WARNING = 2,
+  SEV_INFO = 4;
 const SEV_BIT: Record<string, number> = { error: SEV_ERROR, warning: SEV_WARNING, info: SEV_INFO };
 
 /** Per-record facts the filters and the grid use, computed once at ingestion (O(1) per record). */
@@ -102,9 +159,13 @@ export interface RecordMeta {
 /** The message's envelope (its fields, for a plain or encoded object), null for anything else. One read of the
  * encoding's tag (as `tagOf` then `plainEntries` would do twice): this runs for every record of a load. */
 function envelopeOf(data: unknown): Record<string, unknown> | null {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    return null;
+  }
   const tag = (data as Record<string, unknown>)[TAG];
-  if (typeof tag !== 'string' || tag === '' || tag === 'Truncated') return data as Record<string, unknown>;
+  if (typeof tag !== 'string' || tag === '' || tag === 'Truncated') {
+    return data as Record<string, unknown>;
+  }
   return tag === 'Object' ? (((data as Record<string, unknown>).v ?? {}) as Record<string, unknown>) : null;
 }
 
@@ -115,31 +176,70 @@ function envelopeOf(data: unknown): Record<string, unknown> | null {
  * then the metas already made for the record's type (a bounded cache: past `META_CACHE_MAX` of them, metas are
  * allocated per record).
  */
-const NO_META: RecordMeta = Object.freeze({ type: '', direction: '', surface: '', sev: 0, verdict: '', kind: '', nav: false }) as RecordMeta;
+const NO_META: RecordMeta = Object.freeze({
+  type: '',
+  direction: '',
+  surface: '',
+  sev: 0,
+  verdict: '',
+  kind: '',
+  nav: false,
+}) as RecordMeta;
 let lastMeta = NO_META;
 let prevMeta = NO_META;
 const META_CACHE_MAX = 4_096;
 const metaCache = new Map<string, RecordMeta[]>();
 let metaCached = 0;
-const same = (m: RecordMeta, type: string, direction: string, surface: string, sev: number, verdict: string, kind: string, nav: boolean) =>
+const same = (
+  m: RecordMeta,
+  type: string,
+  direction: string,
+  surface: string,
+  sev: number,
+  verdict: string,
+  kind: string,
+  nav: boolean,
+) =>
   // (cheapest and most often different first: a post and its delivery differ in kind)
-  m.sev === sev && m.nav === nav && m.kind === kind && m.verdict === verdict && m.direction === direction && m.surface === surface && m.type === type;
-function sharedMeta(type: string, direction: Direction | '', surface: string, sev: number, verdict: string, kind: string, nav: boolean): RecordMeta {
+  m.sev === sev &&
+  m.nav === nav &&
+  m.kind === kind &&
+  m.verdict === verdict &&
+  m.direction === direction &&
+  m.surface === surface &&
+  m.type === type;
+function sharedMeta(
+  type: string,
+  direction: Direction | '',
+  surface: string,
+  sev: number,
+  verdict: string,
+  kind: string,
+  nav: boolean,
+): RecordMeta {
   let m = lastMeta;
-  if (same(m, type, direction, surface, sev, verdict, kind, nav)) return m;
+  if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
+    return m;
+  }
   m = prevMeta;
   prevMeta = lastMeta;
-  if (same(m, type, direction, surface, sev, verdict, kind, nav)) return (lastMeta = m);
+  if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
+    return (lastMeta = m);
+  }
   let bucket = metaCache.get(type);
   if (bucket) {
     for (let k = 0; k < bucket.length; k++) {
       m = bucket[k];
-      if (same(m, type, direction, surface, sev, verdict, kind, nav)) return (lastMeta = m);
+      if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
+        return (lastMeta = m);
+      }
     }
   }
   m = { type, direction, surface, sev, verdict, kind, nav };
   if (metaCached < META_CACHE_MAX) {
-    if (!bucket) metaCache.set(type, (bucket = []));
+    if (!bucket) {
+      metaCache.set(type, (bucket = []));
+    }
     bucket.push(m);
     metaCached++;
   }
@@ -152,11 +252,28 @@ export function metaOf(r: ClassifiedRecord): RecordMeta {
   const env = nav ? null : envelopeOf(r.data);
   let sev = 0;
   const issues = r.issues;
-  if (issues) for (let k = 0; k < issues.length; k++) sev |= SEV_BIT[issues[k].severity] ?? 0;
-  const verdict = String(r.verdict ?? ''), kind = String(r.kind ?? '');
-  if (!env) return sharedMeta('', '', '', sev, verdict, kind, nav);
-  const type = env.type, dir = env.direction, surface = env.surface;
-  return sharedMeta(typeof type === 'string' ? type : '', dir === 'event' || dir === 'action' ? dir : '', typeof surface === 'string' ? surface : '', sev, verdict, kind, nav);
+  if (issues) {
+    for (let k = 0; k < issues.length; k++) {
+      sev |= SEV_BIT[issues[k].severity] ?? 0;
+    }
+  }
+  const verdict = String(r.verdict ?? ''),
+    kind = String(r.kind ?? '');
+  if (!env) {
+    return sharedMeta('', '', '', sev, verdict, kind, nav);
+  }
+  const type = env.type,
+    dir = env.direction,
+    surface = env.surface;
+  return sharedMeta(
+    typeof type === 'string' ? type : '',
+    dir === 'event' || dir === 'action' ? dir : '',
+    typeof surface === 'string' ? surface : '',
+    sev,
+    verdict,
+    kind,
+    nav,
+  );
 }
 
 /** The text the plain-text search looks in: the message JSON, frame URL, origins, each on a line; lower-cased. */
@@ -170,7 +287,11 @@ export function searchTextOf(r: ClassifiedRecord): string {
  */
 export function rawSearchTextOf(r: ClassifiedRecord): string {
   let json: string;
-  try { json = JSON.stringify(r.data) ?? ''; } catch { json = ''; }
+  try {
+    json = JSON.stringify(r.data) ?? '';
+  } catch {
+    json = '';
+  }
   return `${json}\n${r.frameUrl}\n${r.origin}\n${r.targetOrigin ?? ''}\n`;
 }
 
@@ -191,19 +312,34 @@ export function parseSearch(q: string): SearchTerm[] {
   const re = /(-?)(?:([A-Za-z_$][\w$.-]*):)?(?:"((?:[^"\\]|\\.)*)"?|(\S*))/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(q)) !== null) {
-    if (m[0] === '') { re.lastIndex++; if (re.lastIndex > q.length) break; continue; }
+    if (m[0] === '') {
+      re.lastIndex++;
+      if (re.lastIndex > q.length) {
+        break;
+      }
+      continue;
+    }
     const negate = m[1] === '-';
     let field: string | undefined = m[2];
-    let value = (m[3] !== undefined ? m[3].replace(/\\(.)/g, '$1') : m[4] ?? '');
+    let value = m[3] !== undefined ? m[3].replace(/\\(.)/g, '$1') : (m[4] ?? '');
     // `https://x` is text, not a field called https.
-    if (field && m[3] === undefined && value.startsWith('//')) { value = `${field}:${value}`; field = undefined; }
-    if (!field && value === '') continue;
-    if (!field && value === '-') continue;
+    if (field && m[3] === undefined && value.startsWith('//')) {
+      value = `${field}:${value}`;
+      field = undefined;
+    }
+    if (!field && value === '') {
+      continue;
+    }
+    if (!field && value === '-') {
+      continue;
+    }
     const term: SearchTerm = { negate, value: value.toLowerCase() };
     if (field) {
       term.field = field;
       const c = /^(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)$/.exec(value);
-      if (c) term.cmp = { op: c[1] as '>' | '<' | '>=' | '<=', n: Number(c[2]) };
+      if (c) {
+        term.cmp = { op: c[1] as '>' | '<' | '>=' | '<=', n: Number(c[2]) };
+      }
     }
     terms.push(term);
   }
@@ -229,18 +365,29 @@ const ENVELOPE = new Set(['source', 'direction', 'type', 'surface', 'timestamp']
 function getPath(root: unknown, path: string[]): unknown {
   let cur = root;
   for (const key of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    if (Array.isArray(cur)) { cur = cur[Number(key)]; continue; }
+    if (cur === null || typeof cur !== 'object') {
+      return undefined;
+    }
+    if (Array.isArray(cur)) {
+      cur = cur[Number(key)];
+      continue;
+    }
     let o = cur as Record<string, unknown>;
     const tag = o[TAG];
     if (tag === 'Truncated') {
       // A message over the size cap keeps its envelope fields on the marker; its payload is gone.
-      if (!ENVELOPE.has(key)) return undefined;
+      if (!ENVELOPE.has(key)) {
+        return undefined;
+      }
     } else if (tag !== undefined) {
-      if (tag !== 'Object') return undefined; // an encoded Date, Map…: no fields to walk into
+      if (tag !== 'Object') {
+        return undefined; // an encoded Date, Map…: no fields to walk into
+      }
       o = (o.v ?? {}) as Record<string, unknown>;
     }
-    if (!Object.prototype.hasOwnProperty.call(o, key)) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(o, key)) {
+      return undefined;
+    }
     cur = o[key];
   }
   return cur;
@@ -249,14 +396,26 @@ function getPath(root: unknown, path: string[]): unknown {
 /** How to read a `field:` term's values from a record, worked out once per search (not once per record). */
 export function fieldAccessor(field: string): (r: ClassifiedRecord) => unknown {
   const rec = RECORD_FIELDS[field.toLowerCase()];
-  if (rec) return rec;
-  if (ENVELOPE.has(field)) { const path = [field]; return (r) => (r.navigation ? undefined : getPath(r.data, path)); }
+  if (rec) {
+    return rec;
+  }
+  if (ENVELOPE.has(field)) {
+    const path = [field];
+    return (r) => (r.navigation ? undefined : getPath(r.data, path));
+  }
   const parts = field.split('.');
-  if (parts[0] === 'payload') return (r) => (r.navigation ? undefined : getPath(r.data, parts));
-  if (parts[0] === 'data') { const rest = parts.slice(1); return (r) => (r.navigation ? undefined : getPath(r.data, rest)); }
+  if (parts[0] === 'payload') {
+    return (r) => (r.navigation ? undefined : getPath(r.data, parts));
+  }
+  if (parts[0] === 'data') {
+    const rest = parts.slice(1);
+    return (r) => (r.navigation ? undefined : getPath(r.data, rest));
+  }
   const inPayload = ['payload', ...parts];
   return (r) => {
-    if (r.navigation) return undefined;
+    if (r.navigation) {
+      return undefined;
+    }
     const v = getPath(r.data, inPayload);
     return v !== undefined ? v : getPath(r.data, parts);
   };
@@ -268,29 +427,61 @@ export function fieldValue(r: ClassifiedRecord, field: string): unknown {
 }
 
 function valueText(v: unknown): string {
-  if (typeof v === 'string') return v.toLowerCase();
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') {
+    return v.toLowerCase();
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') {
+    return String(v);
+  }
   const tag = tagOf(v);
-  if (tag === 'Date' || tag === 'BigInt' || tag === 'Number') return String((v as Record<string, unknown>).v).toLowerCase();
-  try { return (JSON.stringify(v) ?? '').toLowerCase(); } catch { return ''; }
+  if (tag === 'Date' || tag === 'BigInt' || tag === 'Number') {
+    return String((v as Record<string, unknown>).v).toLowerCase();
+  }
+  try {
+    return (JSON.stringify(v) ?? '').toLowerCase();
+  } catch {
+    return '';
+  }
 }
 
 type CompiledTerm = SearchTerm & { get?: (r: ClassifiedRecord) => unknown; list: boolean; re?: RegExp };
 
 function matchTerm(r: ClassifiedRecord, t: CompiledTerm, text: () => string): boolean {
-  if (!t.get) return text().includes(t.value);
+  if (!t.get) {
+    return text().includes(t.value);
+  }
   const v = t.get(r);
-  if (v === undefined) return false;
-  if (t.value === '') return true;
+  if (v === undefined) {
+    return false;
+  }
+  if (t.value === '') {
+    return true;
+  }
   // A string field: a case-insensitive regexp, compiled once per search, instead of lower-casing every value.
-  if (typeof v === 'string' && t.re && !t.cmp) return t.re.test(v);
-  if (!t.cmp && !(t.list && Array.isArray(v))) return valueText(v).includes(t.value);
+  if (typeof v === 'string' && t.re && !t.cmp) {
+    return t.re.test(v);
+  }
+  if (!t.cmp && !(t.list && Array.isArray(v))) {
+    return valueText(v).includes(t.value);
+  }
   const values = t.list && Array.isArray(v) ? v : [v];
   for (const one of values) {
     if (t.cmp) {
       const n = typeof one === 'number' ? one : Number.NaN;
-      if (t.cmp.op === '>' ? n > t.cmp.n : t.cmp.op === '<' ? n < t.cmp.n : t.cmp.op === '>=' ? n >= t.cmp.n : n <= t.cmp.n) return true;
-    } else if (valueText(one).includes(t.value)) return true;
+      if (
+        t.cmp.op === '>'
+          ? n > t.cmp.n
+          : t.cmp.op === '<'
+            ? n < t.cmp.n
+            : t.cmp.op === '>='
+              ? n >= t.cmp.n
+              : n <= t.cmp.n
+      ) {
+        return true;
+      }
+    } else if (valueText(one).includes(t.value)) {
+      return true;
+    }
   }
   return false;
 }
@@ -308,25 +499,62 @@ export function compileFilter(f: FilterState): Predicate {
   const surfaces = f.surfaces.length ? new Set(f.surfaces) : null;
   const verdicts = f.verdicts.length ? new Set<string>(f.verdicts) : null;
   let sevMask = 0;
-  for (const s of f.severities) sevMask |= SEV_BIT[s] ?? 0;
+  for (const s of f.severities) {
+    sevMask |= SEV_BIT[s] ?? 0;
+  }
   const frames = f.frames.length ? new Set(f.frames) : null;
   const origins = f.origins.length ? new Set(f.origins) : null;
-  const terms: CompiledTerm[] = parseSearch(f.search).map((t) => (t.field === undefined ? { ...t, list: false }
-    : { ...t, get: fieldAccessor(t.field), list: !!RECORD_FIELDS[t.field.toLowerCase()], re: new RegExp(t.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }));
+  const terms: CompiledTerm[] = parseSearch(f.search).map((t) =>
+    t.field === undefined
+      ? { ...t, list: false }
+      : {
+          ...t,
+          get: fieldAccessor(t.field),
+          list: !!RECORD_FIELDS[t.field.toLowerCase()],
+          re: new RegExp(t.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'),
+        },
+  );
   const showForeign = f.showForeign;
   return (r, m, text) => {
     // The metas' facts first: most filters never read the record itself.
-    if (m.nav) { if (verdicts || sevMask) return false; } // a frame navigation: no verdict of its own
-    else if (m.verdict === 'foreign') { if (!showForeign) return false; }
-    else if (verdicts && !verdicts.has(m.verdict)) return false;
-    if (dirs && !dirs.has(m.direction)) return false;
-    if (kinds && !kinds.has(m.kind)) return false;
-    if (types && !types.has(m.type)) return false;
-    if (surfaces && !surfaces.has(m.surface)) return false;
-    if (sevMask && !(m.sev & sevMask)) return false;
-    if (frames && !frames.has(r.frameUrl)) return false;
-    if (origins && !origins.has(r.origin)) return false;
-    for (const t of terms) if (matchTerm(r, t, text) === t.negate) return false;
+    if (m.nav) {
+      if (verdicts || sevMask) {
+        return false;
+      }
+    } // a frame navigation: no verdict of its own
+    else if (m.verdict === 'foreign') {
+      if (!showForeign) {
+        return false;
+      }
+    } else if (verdicts && !verdicts.has(m.verdict)) {
+      return false;
+    }
+    if (dirs && !dirs.has(m.direction)) {
+      return false;
+    }
+    if (kinds && !kinds.has(m.kind)) {
+      return false;
+    }
+    if (types && !types.has(m.type)) {
+      return false;
+    }
+    if (surfaces && !surfaces.has(m.surface)) {
+      return false;
+    }
+    if (sevMask && !(m.sev & sevMask)) {
+      return false;
+    }
+    if (frames && !frames.has(r.frameUrl)) {
+      return false;
+    }
+    if (origins && !origins.has(r.origin)) {
+      return false;
+    }
+    for (const t of terms) {
+      if (matchTerm(r, t, text) === t.negate) {
+        return false;
+      }
+    }
     return true;
   };
 }

@@ -34,9 +34,20 @@ export function installHooks(store: PanelStore, useTransport: (t: PanelTransport
     synthetic: (n) => syntheticSession(n),
     load(input, name = 'loaded records') {
       if (Array.isArray(input)) {
-        const classified = input.every((r) => r && typeof r === 'object' && 'verdict' in r && Array.isArray((r as ClassifiedRecord).issues));
-        const records = classified ? (input as ClassifiedRecord[]) : checkFileRecords(input as CaptureRecord[], store.state.tenantOrigin).records;
-        useTransport(createMemoryTransport({ records, live: false, label: name, state: { maxRecords: Math.max(100_000, records.length) } }));
+        const classified = input.every(
+          (r) => r && typeof r === 'object' && 'verdict' in r && Array.isArray((r as ClassifiedRecord).issues),
+        );
+        const records = classified
+          ? (input as ClassifiedRecord[])
+          : checkFileRecords(input as CaptureRecord[], store.state.tenantOrigin).records;
+        useTransport(
+          createMemoryTransport({
+            records,
+            live: false,
+            label: name,
+            state: { maxRecords: Math.max(100_000, records.length) },
+          }),
+        );
         return records.length;
       }
       const file = readCapture(typeof input === 'string' ? JSON.parse(input) : input);

@@ -7,7 +7,13 @@ const summaryOf = (v: unknown) => describeNode(encode(v).value).summary;
 describe('JSON tree shows encoded values as what they were', () => {
   it.each([
     [new Date('2026-01-01T00:00:00Z'), 'Date 2026-01-01T00:00:00.000Z'],
-    [new Map([[1, 2], [3, 4]]), 'Map(2)'],
+    [
+      new Map([
+        [1, 2],
+        [3, 4],
+      ]),
+      'Map(2)',
+    ],
     [new Set([1]), 'Set(1)'],
     [undefined, 'undefined'],
     [NaN, 'NaN'],
@@ -18,7 +24,9 @@ describe('JSON tree shows encoded values as what they were', () => {
     [new ArrayBuffer(4), 'ArrayBuffer(4 B)'],
     [new TypeError('bad'), 'TypeError: bad'],
     ['<img src=x onerror=alert(1)>', '"<img src=x onerror=alert(1)>"'],
-  ])('%s', (v, want) => { expect(summaryOf(v)).toBe(want); });
+  ])('%s', (v, want) => {
+    expect(summaryOf(v)).toBe(want);
+  });
 
   it('marks cycles and repeated references', () => {
     const a: Record<string, unknown> = { n: 1 };

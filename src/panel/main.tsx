@@ -12,22 +12,35 @@ import { createRestLog } from './rest.ts';
 import type { DevtoolsNetwork } from '../devtools/network.ts';
 
 const env = readEnv();
-watchTheme(env, (t) => { document.documentElement.dataset.theme = t; });
+watchTheme(env, (t) => {
+  document.documentElement.dataset.theme = t;
+});
 
 let storage: Storage | null = null;
-try { storage = window.localStorage; } catch { /* storage disabled */ }
+try {
+  storage = window.localStorage;
+} catch {
+  /* storage disabled */
+}
 const store = new PanelStore({ storage, tabId: env.tabId });
 
 let detach = () => {};
-function useTransport(t: PanelTransport) { detach(); detach = store.attach(t); }
+function useTransport(t: PanelTransport) {
+  detach();
+  detach = store.attach(t);
+}
 
 // The live tab stays linked while an imported file is shown: the composer and replay send to it.
 const link = env.tabId !== null && !env.fixture ? createLiveLink(createRuntimeTransport(env.tabId)) : null;
 if (env.fixture) {
-  useTransport(createMemoryTransport({
-    records: syntheticSession(env.fixtureSize), live: false, label: 'demo session (synthetic)',
-    state: { tenantOrigin: TENANT, tenantOriginSource: 'embed-frame', pageUrl: HOST_URL },
-  }));
+  useTransport(
+    createMemoryTransport({
+      records: syntheticSession(env.fixtureSize),
+      live: false,
+      label: 'demo session (synthetic)',
+      state: { tenantOrigin: TENANT, tenantOriginSource: 'embed-frame', pageUrl: HOST_URL },
+    }),
+  );
 } else if (link) {
   useTransport(link.view);
 } else {
@@ -36,11 +49,28 @@ if (env.fixture) {
 const hooks = installHooks(store, useTransport);
 hooks.link = link;
 // Network traffic is observable only inside DevTools (chrome.devtools.network, also in Firefox as browser.devtools).
-const devtoolsNetwork = (globalThis as { chrome?: { devtools?: { network?: DevtoolsNetwork } } }).chrome?.devtools?.network;
+const devtoolsNetwork = (globalThis as { chrome?: { devtools?: { network?: DevtoolsNetwork } } }).chrome?.devtools
+  ?.network;
 const rest = createRestLog(devtoolsNetwork);
 hooks.rest = rest;
 
-const notice = () => (env.tabId === null && !env.fixture && store.records.length === 0
-  ? 'Not attached to a tab: open the Embed panel in DevTools, or open this page with ?tabId=<tab id>.' : null);
+const notice = () =>
+  env.tabId === null && !env.fixture && store.records.length === 0
+    ? 'Not attached to a tab: open the Embed panel in DevTools, or open this page with ?tabId=<tab id>.'
+    : null;
 
-render(() => <ActApp store={store} link={link} useTransport={useTransport} notice={notice} rest={rest} onReady={(act) => { hooks.act = act; }} />, document.getElementById('root')!);
+render(
+  () => (
+    <ActApp
+      store={store}
+      link={link}
+      useTransport={useTransport}
+      notice={notice}
+      rest={rest}
+      onReady={(act) => {
+        hooks.act = act;
+      }}
+    />
+  ),
+  document.getElementById('root')!,
+);

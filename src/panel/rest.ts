@@ -4,7 +4,13 @@
  * (devtools/network.ts); elsewhere (a tab with ?tabId=, an imported file) it stays empty and says why.
  */
 import { createSignal } from 'solid-js';
-import { checkHarEntry, observeNetwork, type DevtoolsNetwork, type HarEntry, type RestRecord } from '../devtools/network.ts';
+import {
+  checkHarEntry,
+  observeNetwork,
+  type DevtoolsNetwork,
+  type HarEntry,
+  type RestRecord,
+} from '../devtools/network.ts';
 
 const MAX = 5_000;
 
@@ -23,17 +29,32 @@ export function createRestLog(network: DevtoolsNetwork | undefined): RestLog {
   const list: RestRecord[] = [];
   const add = (r: RestRecord) => {
     list.push(r);
-    if (list.length > MAX) list.splice(0, list.length - MAX);
+    if (list.length > MAX) {
+      list.splice(0, list.length - MAX);
+    }
     setRecords(list);
   };
-  if (network) observeNetwork(network, add);
+  if (network) {
+    observeNetwork(network, add);
+  }
   return {
-    records, available: !!network, add,
+    records,
+    available: !!network,
+    add,
     async addHar(entries) {
       let n = 0;
-      for (const e of entries) { const r = await checkHarEntry(e); if (r) { add(r); n++; } }
+      for (const e of entries) {
+        const r = await checkHarEntry(e);
+        if (r) {
+          add(r);
+          n++;
+        }
+      }
       return n;
     },
-    clear() { list.length = 0; setRecords(list); },
+    clear() {
+      list.length = 0;
+      setRecords(list);
+    },
   };
 }

@@ -40,21 +40,36 @@ export class SearchText {
   /** `records`: the store's records, read when a text is needed (the array may be replaced). */
   constructor(private readonly recordsOf: () => ClassifiedRecord[]) {}
 
-  private get records(): ClassifiedRecord[] { return this.recordsOf(); }
+  private get records(): ClassifiedRecord[] {
+    return this.recordsOf();
+  }
 
   /** Forget everything (a new log). */
   reset(): void {
-    this.textChunks = []; this.textOffsets = []; this.looseText = new Map(); this.dirtyChunks = new Set(); this.textDone = 0;
-    this.raw = []; this.rawChunk = -1;
+    this.textChunks = [];
+    this.textOffsets = [];
+    this.looseText = new Map();
+    this.dirtyChunks = new Set();
+    this.textDone = 0;
+    this.raw = [];
+    this.rawChunk = -1;
   }
 
   /** Record i changed: its text is made again when next needed. */
   updated(i: number): void {
     const c = i >> TEXT_SHIFT;
-    if (c === this.rawChunk) this.raw[i & TEXT_MASK] = undefined;
-    if (this.textChunks[c] !== undefined) { this.looseText.set(i, null); this.dirtyChunks.add(c); }
-    else if (this.looseText.has(i)) this.looseText.set(i, null);
-    if (i < this.textDone) this.textDone = c << TEXT_SHIFT;
+    if (c === this.rawChunk) {
+      this.raw[i & TEXT_MASK] = undefined;
+    }
+    if (this.textChunks[c] !== undefined) {
+      this.looseText.set(i, null);
+      this.dirtyChunks.add(c);
+    } else if (this.looseText.has(i)) {
+      this.looseText.set(i, null);
+    }
+    if (i < this.textDone) {
+      this.textDone = c << TEXT_SHIFT;
+    }
   }
 
   /** The lower-cased search text of record i (see `searchTextOf`); a slice of its chunk, made on demand. */
@@ -64,14 +79,19 @@ export class SearchText {
     const dirty = this.dirtyChunks;
     if (s === undefined || (dirty.size && dirty.has(c))) {
       const t = this.looseText.get(i);
-      if (t !== undefined) return t ?? this.looseTextAt(i);
+      if (t !== undefined) {
+        return t ?? this.looseTextAt(i);
+      }
       if (s === undefined) {
         // The last chunk, not full yet: text by text. A full chunk: built whole (a search reads most of it).
-        if ((c + 1) << TEXT_SHIFT > this.records.length) return this.looseTextAt(i);
+        if ((c + 1) << TEXT_SHIFT > this.records.length) {
+          return this.looseTextAt(i);
+        }
         s = this.buildTextChunk(c);
       }
     }
-    const off = this.textOffsets[c]!, k = i & TEXT_MASK;
+    const off = this.textOffsets[c]!,
+      k = i & TEXT_MASK;
     return s.slice(off[k], off[k + 1]);
   }
   private looseTextAt(i: number): string {
@@ -81,8 +101,10 @@ export class SearchText {
   }
   /** Build (or rebuild, after updates) chunk c, which must be full; its records leave `looseText`. */
   private buildTextChunk(c: number): string {
-    const loose = this.looseText, records = this.records;
-    const old = this.textChunks[c], oldOff = this.textOffsets[c];
+    const loose = this.looseText,
+      records = this.records;
+    const old = this.textChunks[c],
+      oldOff = this.textOffsets[c];
     const start = c << TEXT_SHIFT;
     const raw = this.rawChunk === c ? this.raw : undefined;
     const parts = new Array<string>(TEXT_CHUNK);
@@ -92,19 +114,31 @@ export class SearchText {
       const i = start + k;
       const l = loose.size ? loose.get(i) : undefined;
       let t: string;
-      if (l !== undefined) { loose.delete(i); t = l ?? rawSearchTextOf(records[i]); }
-      else t = old !== undefined ? old.slice(oldOff![k], oldOff![k + 1]) : raw?.[k] ?? rawSearchTextOf(records[i]);
+      if (l !== undefined) {
+        loose.delete(i);
+        t = l ?? rawSearchTextOf(records[i]);
+      } else {
+        t = old !== undefined ? old.slice(oldOff![k], oldOff![k + 1]) : (raw?.[k] ?? rawSearchTextOf(records[i]));
+      }
       parts[k] = t;
       off[k] = pos;
       pos += t.length;
     }
     off[TEXT_CHUNK] = pos;
-    if (raw) { this.raw = []; this.rawChunk = -1; }
+    if (raw) {
+      this.raw = [];
+      this.rawChunk = -1;
+    }
     let s = parts.join('').toLowerCase();
     if (s.length !== pos) {
       // a character whose lower case is longer: text by text, with their own offsets
       pos = 0;
-      for (let k = 0; k < TEXT_CHUNK; k++) { const t = parts[k].toLowerCase(); parts[k] = t; off[k] = pos; pos += t.length; }
+      for (let k = 0; k < TEXT_CHUNK; k++) {
+        const t = parts[k].toLowerCase();
+        parts[k] = t;
+        off[k] = pos;
+        pos += t.length;
+      }
       off[TEXT_CHUNK] = pos;
       s = parts.join('');
     }
@@ -114,30 +148,51 @@ export class SearchText {
     return s;
   }
   /** How many records (from the first) have their search text. */
-  get indexed(): number { return this.textDone; }
+  get indexed(): number {
+    return this.textDone;
+  }
   /** Build search text in the background, for at most about `budgetMs`; returns true when every record has it. */
   indexSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
     const end = now() + budgetMs;
     const n = this.records.length;
-    const chunks = this.textChunks, loose = this.looseText;
+    const chunks = this.textChunks,
+      loose = this.looseText;
     let i = this.textDone;
     while (i < n) {
-      const c = i >> TEXT_SHIFT, chunkEnd = (c + 1) << TEXT_SHIFT;
+      const c = i >> TEXT_SHIFT,
+        chunkEnd = (c + 1) << TEXT_SHIFT;
       const built = chunks[c] !== undefined;
-      if (built && !this.dirtyChunks.has(c)) { i = chunkEnd; continue; }
+      if (built && !this.dirtyChunks.has(c)) {
+        i = chunkEnd;
+        continue;
+      }
       // Text by text (within the budget), then the chunk from them once it is complete. A full chunk not built yet
       // gets its texts as they are (`raw`), lower-cased with the chunk; updated records of a built chunk and the
       // records of the last chunk get theirs lower-cased.
       const t = loose.get(i);
-      if (built) { if (t === null) loose.set(i, searchTextOf(this.records[i])); }
-      else if (chunkEnd > n) { if (t == null) loose.set(i, searchTextOf(this.records[i])); } // the last chunk, not full: searched text by text
+      if (built) {
+        if (t === null) {
+          loose.set(i, searchTextOf(this.records[i]));
+        }
+      } else if (chunkEnd > n) {
+        if (t == null) {
+          loose.set(i, searchTextOf(this.records[i]));
+        }
+      } // the last chunk, not full: searched text by text
       else if (t == null) {
-        if (this.rawChunk !== c) { this.raw = []; this.rawChunk = c; }
+        if (this.rawChunk !== c) {
+          this.raw = [];
+          this.rawChunk = c;
+        }
         this.raw[i & TEXT_MASK] = rawSearchTextOf(this.records[i]);
       }
       i++;
-      if (i === chunkEnd) this.buildTextChunk(c);
-      if ((i & 63) === 0 && now() > end) break;
+      if (i === chunkEnd) {
+        this.buildTextChunk(c);
+      }
+      if ((i & 63) === 0 && now() > end) {
+        break;
+      }
     }
     this.textDone = i;
     return i >= n;

@@ -3,7 +3,13 @@ import { encodedLength } from './size.ts';
 import { syntheticSession } from './synthetic.ts';
 
 /** What the grid showed before: the length of the JSON text, 0 when it cannot be encoded. */
-const stringified = (v: unknown) => { try { return (JSON.stringify(v) ?? '').length; } catch { return 0; } };
+const stringified = (v: unknown) => {
+  try {
+    return (JSON.stringify(v) ?? '').length;
+  } catch {
+    return 0;
+  }
+};
 
 describe('encodedLength is the length of JSON.stringify, without building the text', () => {
   const cyc: Record<string, unknown> = { a: 1 };
@@ -26,7 +32,10 @@ describe('encodedLength is the length of JSON.stringify, without building the te
     ['a surrogate pair', ['😀 x']],
     ['lone surrogates', ['\ud800', 'a\udc00b', '\udbff\ud800']],
     ['nested objects and arrays', { source: 'svc-embed', payload: { a: [1, { b: null }], c: {} }, e: [] }],
-    ['undefined, functions and symbols: skipped in objects, null in arrays', { a: undefined, b: () => 1, c: Symbol('x'), d: 1, arr: [undefined, () => 1, Symbol('y')] }],
+    [
+      'undefined, functions and symbols: skipped in objects, null in arrays',
+      { a: undefined, b: () => 1, c: Symbol('x'), d: 1, arr: [undefined, () => 1, Symbol('y')] },
+    ],
     ['array holes', sparse],
     ['keys that need escapes', { 'a"b': 1, 'line\nbreak': 2, '': 3 }],
     ['an object without a prototype', noProto],
@@ -37,13 +46,22 @@ describe('encodedLength is the length of JSON.stringify, without building the te
     ['a cycle (cannot be encoded: 0)', cyc],
     ['very deep', JSON.parse('['.repeat(500) + ']'.repeat(500))],
     ['an array with its own toJSON', Object.assign([1, 2], { toJSON: () => 'x' })],
-    ['a huge sparse array (cannot be encoded: 0, without walking it)', (() => { const a: unknown[] = []; a.length = 2 ** 29; return a; })()],
+    [
+      'a huge sparse array (cannot be encoded: 0, without walking it)',
+      (() => {
+        const a: unknown[] = [];
+        a.length = 2 ** 29;
+        return a;
+      })(),
+    ],
   ])('%s', (_name, v) => {
     expect(encodedLength(v)).toBe(stringified(v));
   });
 
   it('agrees on every message of a synthetic session', () => {
     const recs = syntheticSession(3_000);
-    for (const r of recs) expect(encodedLength(r.data)).toBe(stringified(r.data));
+    for (const r of recs) {
+      expect(encodedLength(r.data)).toBe(stringified(r.data));
+    }
   });
 });

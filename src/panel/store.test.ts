@@ -14,7 +14,11 @@ function setup(records = syntheticSession(120), storage: KeyValueStorage | null 
   store.attach(t);
   const changes: string[] = [];
   store.onChange((c) => changes.push(Object.keys(c).join('+')));
-  const tick = () => { for (const fn of ticks.splice(0)) fn(); };
+  const tick = () => {
+    for (const fn of ticks.splice(0)) {
+      fn();
+    }
+  };
   return { store, t, tick, changes, records };
 }
 const memStorage = (): KeyValueStorage & { data: Map<string, string> } => {
@@ -38,11 +42,21 @@ describe('PanelStore on the in-memory transport', () => {
   it('applies updates of records already sent (pairing, re-classification) by seq', () => {
     const { store, t, tick, records } = setup();
     const post = records.find((r) => r.kind === 'post' && r.verdict === 'valid' && r.pairedWith)!;
-    t.push(records.slice(0, 40).map((r) => (r.seq === post.seq ? { ...r, pairedWith: undefined } : r))); tick();
+    t.push(records.slice(0, 40).map((r) => (r.seq === post.seq ? { ...r, pairedWith: undefined } : r)));
+    tick();
     const i = store.indexOfSeq(post.seq);
     expect(store.paired(i)).toBe(-1);
     const validBefore = store.counts.valid;
-    t.emit({ type: 'update', records: [{ ...post, verdict: 'invalid', issues: [{ rule: 'origin.event', severity: 'error', path: 'origin', message: 'x' }] }] });
+    t.emit({
+      type: 'update',
+      records: [
+        {
+          ...post,
+          verdict: 'invalid',
+          issues: [{ rule: 'origin.event', severity: 'error', path: 'origin', message: 'x' }],
+        },
+      ],
+    });
     tick();
     expect(store.paired(i)).toBe(store.indexOfSeq(post.pairedWith!));
     expect(store.counts.valid).toBe(validBefore - 1);
@@ -56,7 +70,8 @@ describe('PanelStore on the in-memory transport', () => {
 
   it('counts by verdict, frames, origins and types incrementally', () => {
     const { store, t, tick, records } = setup();
-    t.push(records); tick();
+    t.push(records);
+    tick();
     expect(store.counts.invalid).toBe(records.filter((r) => r.verdict === 'invalid').length);
     expect(store.counts.foreign).toBe(records.filter((r) => r.verdict === 'foreign' && !r.navigation).length);
     expect(store.frames.size).toBe(2);
@@ -67,10 +82,12 @@ describe('PanelStore on the in-memory transport', () => {
   it('filters live records incrementally and refilters on a filter change', () => {
     const { store, t, tick, records } = setup();
     store.setFilters({ verdicts: ['invalid'] });
-    t.push(records.slice(0, 60)); tick();
+    t.push(records.slice(0, 60));
+    tick();
     const invalid60 = records.slice(0, 60).filter((r) => r.verdict === 'invalid').length;
     expect(store.view.length).toBe(invalid60);
-    t.push(records.slice(60)); tick();
+    t.push(records.slice(60));
+    tick();
     expect(store.view.length).toBe(records.filter((r) => r.verdict === 'invalid').length);
     store.setFilters({ verdicts: [] });
     expect(store.view.length).toBe(records.filter((r) => r.verdict !== 'foreign' || r.navigation).length);
@@ -88,7 +105,8 @@ describe('PanelStore on the in-memory transport', () => {
 
   it('clear empties the log through a new snapshot', () => {
     const { store, t, tick, records } = setup();
-    t.push(records); tick();
+    t.push(records);
+    tick();
     store.select(records[3].seq);
     store.command({ type: 'clear' });
     expect(store.records.length).toBe(0);
@@ -98,7 +116,8 @@ describe('PanelStore on the in-memory transport', () => {
 
   it('moves the selection through the view and skips filtered records', () => {
     const { store, t, tick, records } = setup();
-    t.push(records); tick();
+    t.push(records);
+    tick();
     store.moveSelection(1);
     expect(store.selectedSeq).toBe(store.records[store.view[0]].seq);
     store.moveSelection(2);
@@ -118,7 +137,8 @@ describe('PanelStore on the in-memory transport', () => {
 
   it('links a post with its delivery, an action with the events that followed it', () => {
     const { store, t, tick, records } = setup();
-    t.push(records); tick();
+    t.push(records);
+    tick();
     const nav = records.find((r) => (r.data as any)?.type === 'svc:action:navigate' && r.kind === 'post')!;
     const i = store.indexOfSeq(nav.seq);
     expect(store.records[store.paired(i)].seq).toBe(nav.pairedWith);
@@ -130,7 +150,8 @@ describe('PanelStore on the in-memory transport', () => {
 
   it('computes timing and session facts', () => {
     const { store, t, tick, records } = setup();
-    t.push(records); tick();
+    t.push(records);
+    tick();
     const f = store.sessionFacts();
     expect(f.timeToReady).toBe(412);
     expect(f.readyFrom).toBe('embed navigation');
@@ -164,7 +185,8 @@ describe('PanelStore on the in-memory transport', () => {
     const { store, t, tick } = setup();
     t.emit({ type: 'state', state: { ...t.state, maxRecords: 100 } });
     const many = syntheticSession(2_500);
-    t.push(many); tick();
+    t.push(many);
+    tick();
     expect(store.records.length).toBe(100);
     expect(store.records[99].seq).toBe(many[many.length - 1].seq);
   });
@@ -175,7 +197,9 @@ describe('PanelStore on the in-memory transport', () => {
     t.emit({ type: 'snapshot', state: { ...t.state, maxRecords: 200_000 }, records: big });
     const extra: ClassifiedRecord[] = syntheticSession(1_000).map((r, k) => ({ ...r, seq: 200_000 + k }));
     const t0 = performance.now();
-    for (const r of extra) t.push([r]);
+    for (const r of extra) {
+      t.push([r]);
+    }
     tick();
     const ms = performance.now() - t0;
     expect(store.records.length).toBe(101_000);
@@ -186,7 +210,12 @@ describe('PanelStore on the in-memory transport', () => {
     const records = syntheticSession(3_000);
     const expected = (key: (r: ClassifiedRecord) => string | undefined) => {
       const m = new Map<string, number>();
-      for (const r of records) { const k = key(r); if (k) m.set(k, (m.get(k) ?? 0) + 1); }
+      for (const r of records) {
+        const k = key(r);
+        if (k) {
+          m.set(k, (m.get(k) ?? 0) + 1);
+        }
+      }
       return m;
     };
     const typeOf = (r: ClassifiedRecord) => {
@@ -198,7 +227,9 @@ describe('PanelStore on the in-memory transport', () => {
     t.emit({ type: 'snapshot', state: t.state, records });
     let clock = 0;
     let steps = 1;
-    while (!store.countSome(0, () => clock++)) steps++;
+    while (!store.countSome(0, () => clock++)) {
+      steps++;
+    }
     expect(steps).toBeGreaterThan(1);
     expect(store.types).toEqual(expected(typeOf));
     expect(store.origins).toEqual(expected((r) => r.origin));
@@ -206,7 +237,8 @@ describe('PanelStore on the in-memory transport', () => {
     const more = syntheticSession(200).map((r, k) => ({ ...r, seq: 10_000 + k }));
     const a = setup([]);
     a.t.emit({ type: 'snapshot', state: a.t.state, records });
-    a.t.push(more); a.tick();
+    a.t.push(more);
+    a.tick();
     records.push(...more);
     expect(a.store.types).toEqual(expected(typeOf));
     expect(a.store.origins).toEqual(expected((r) => r.origin));
@@ -223,7 +255,9 @@ describe('PanelStore on the in-memory transport', () => {
     const { store, t } = setup([]);
     const records = syntheticSession(300);
     t.emit({ type: 'snapshot', state: t.state, records });
-    for (const k of [0, 1, 150, 299]) expect(store.indexOfSeq(records[k].seq)).toBe(k);
+    for (const k of [0, 1, 150, 299]) {
+      expect(store.indexOfSeq(records[k].seq)).toBe(k);
+    }
     expect(store.indexOfSeq(-5)).toBe(-1);
     expect(store.indexOfSeq(records[299].seq + 1)).toBe(-1);
     // a seq out of order (an imported file): looked up by a map from then on, live records included
@@ -239,7 +273,9 @@ describe('PanelStore on the in-memory transport', () => {
     const { store, t } = setup([]);
     t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(20_000) });
     let steps = 0;
-    while (!store.indexText(2)) steps++;
+    while (!store.indexText(2)) {
+      steps++;
+    }
     expect(steps).toBeGreaterThan(0);
     const t0 = performance.now();
     store.setFilters({ search: 'workbook 77' });
@@ -252,71 +288,146 @@ describe('search text in chunks', () => {
   // The texts are kept 1,024 records to a string; whatever the order of loads, live records, updates, idle
   // indexing and searches, every record's text and every search result must be what the record alone gives.
   type Step =
-    | { snapshot: number } | { append: number } | { index: 'all' | 'some' }
-    | { update: number[] } | { unicode: number[] } | { sigma: number } | { search: string } | { trim: number };
+    | { snapshot: number }
+    | { append: number }
+    | { index: 'all' | 'some' }
+    | { update: number[] }
+    | { unicode: number[] }
+    | { sigma: number }
+    | { search: string }
+    | { trim: number };
   // (`unicode` updates give records characters whose lower case is longer (U+0130 İ) or depends on context (Σ))
   // (`sigma`: record i's target origin ends with Σ, and record i + 1's message is null: in a chunk, "…ΟΔΟΣnull")
-  const QUERIES = ['zqx', 'workbook 77', '-kind:receive top customers', '-zqx', 'payload.path:folder zqx', '"zqx 5"', 'ZQX-1', 'i̇stanbul', 'οδος', 'οδοσ', 'example.com/οδος'];
+  const QUERIES = [
+    'zqx',
+    'workbook 77',
+    '-kind:receive top customers',
+    '-zqx',
+    'payload.path:folder zqx',
+    '"zqx 5"',
+    'ZQX-1',
+    'i̇stanbul',
+    'οδος',
+    'οδοσ',
+    'example.com/οδος',
+  ];
   const cases: Array<[string, Step[]]> = [
     ['a snapshot, no indexing', [{ snapshot: 2_500 }]],
     ['a snapshot, indexed', [{ snapshot: 2_500 }, { index: 'all' }]],
     ['a snapshot, partly indexed', [{ snapshot: 2_500 }, { index: 'some' }]],
     ['exactly full chunks', [{ snapshot: 2_048 }, { index: 'all' }, { append: 1 }]],
-    ['live records across a chunk boundary', [{ snapshot: 1_000 }, { index: 'all' }, { append: 30 }, { append: 1_100 }]],
-    ['live records while a search is on', [{ snapshot: 1_000 }, { search: 'zqx' }, { append: 60 }, { update: [1_050, 10] }, { append: 1_000 }]],
+    [
+      'live records across a chunk boundary',
+      [{ snapshot: 1_000 }, { index: 'all' }, { append: 30 }, { append: 1_100 }],
+    ],
+    [
+      'live records while a search is on',
+      [{ snapshot: 1_000 }, { search: 'zqx' }, { append: 60 }, { update: [1_050, 10] }, { append: 1_000 }],
+    ],
     ['updates in built chunks', [{ snapshot: 3_000 }, { index: 'all' }, { update: [0, 5, 1_023, 1_024, 2_047] }]],
     ['updates in a chunk not built yet', [{ snapshot: 3_000 }, { update: [1_500, 1_501] }]],
     ['updates in the last, partial chunk', [{ snapshot: 2_100 }, { index: 'all' }, { update: [2_050, 2_099] }]],
-    ['updates, then indexing folds them in', [{ snapshot: 3_000 }, { index: 'all' }, { update: [7, 2_000] }, { index: 'some' }, { index: 'all' }]],
-    ['updated twice, searched between', [{ snapshot: 2_500 }, { index: 'all' }, { update: [300] }, { search: 'zqx' }, { update: [300, 301] }]],
+    [
+      'updates, then indexing folds them in',
+      [{ snapshot: 3_000 }, { index: 'all' }, { update: [7, 2_000] }, { index: 'some' }, { index: 'all' }],
+    ],
+    [
+      'updated twice, searched between',
+      [{ snapshot: 2_500 }, { index: 'all' }, { update: [300] }, { search: 'zqx' }, { update: [300, 301] }],
+    ],
     ['trimmed', [{ snapshot: 3_000 }, { index: 'all' }, { update: [2_999] }, { trim: 1_500 }, { append: 600 }]],
-    ['updates in a chunk being indexed', [{ snapshot: 3_000 }, { index: 'some' }, { update: [3, 40, 1_000] }, { index: 'some' }, { index: 'all' }]],
+    [
+      'updates in a chunk being indexed',
+      [{ snapshot: 3_000 }, { index: 'some' }, { update: [3, 40, 1_000] }, { index: 'some' }, { index: 'all' }],
+    ],
     ['lower case longer or by context, chunk built by a search', [{ snapshot: 2_500 }, { unicode: [5, 1_500, 2_400] }]],
-    ['lower case longer or by context, chunk built by indexing', [{ snapshot: 2_500 }, { unicode: [5, 1_500] }, { index: 'all' }]],
+    [
+      'lower case longer or by context, chunk built by indexing',
+      [{ snapshot: 2_500 }, { unicode: [5, 1_500] }, { index: 'all' }],
+    ],
     ['a final sigma at the end of a text, chunk built by a search', [{ snapshot: 2_500 }, { sigma: 10 }]],
-    ['a final sigma at the end of a text, chunk built by indexing', [{ snapshot: 2_500 }, { sigma: 1_030 }, { index: 'all' }]],
-    ['lower case longer or by context, then updated again', [{ snapshot: 2_500 }, { index: 'all' }, { unicode: [6] }, { search: 'zqx' }, { update: [6] }, { index: 'all' }]],
+    [
+      'a final sigma at the end of a text, chunk built by indexing',
+      [{ snapshot: 2_500 }, { sigma: 1_030 }, { index: 'all' }],
+    ],
+    [
+      'lower case longer or by context, then updated again',
+      [{ snapshot: 2_500 }, { index: 'all' }, { unicode: [6] }, { search: 'zqx' }, { update: [6] }, { index: 'all' }],
+    ],
   ];
   it.each(cases)('%s', (_name, steps) => {
     const { store, t, tick } = setup([]);
     let next = 100_000;
     let version = 0;
     for (const step of steps) {
-      if ('snapshot' in step) t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(step.snapshot) });
-      else if ('append' in step) {
-        t.push(syntheticSession(step.append).slice(0, step.append).map((r) => ({ ...r, seq: next++, pairedWith: undefined })));
+      if ('snapshot' in step) {
+        t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(step.snapshot) });
+      } else if ('append' in step) {
+        t.push(
+          syntheticSession(step.append)
+            .slice(0, step.append)
+            .map((r) => ({ ...r, seq: next++, pairedWith: undefined })),
+        );
         tick();
       } else if ('index' in step) {
         let clock = 0;
-        if (step.index === 'all') while (!store.indexText(0, () => (clock += 0.001))) { /* until done */ }
-        else store.indexText(0, () => clock++);
+        if (step.index === 'all') {
+          while (!store.indexText(0, () => (clock += 0.001))) {
+            /* until done */
+          }
+        } else {
+          store.indexText(0, () => clock++);
+        }
       } else if ('update' in step) {
         version++;
-        t.emit({ type: 'update', records: step.update.map((i) => {
-          const r = store.records[i];
-          return { ...r, data: { ...(r.data as object), note: `ZQX-${version} ${i}` } };
-        }) });
+        t.emit({
+          type: 'update',
+          records: step.update.map((i) => {
+            const r = store.records[i];
+            return { ...r, data: { ...(r.data as object), note: `ZQX-${version} ${i}` } };
+          }),
+        });
         tick();
       } else if ('unicode' in step) {
-        t.emit({ type: 'update', records: step.unicode.map((i) => {
-          const r = store.records[i];
-          return { ...r, data: { ...(r.data as object), note: `İSTANBUL ΟΔΟΣ Σ ${i}` } };
-        }) });
+        t.emit({
+          type: 'update',
+          records: step.unicode.map((i) => {
+            const r = store.records[i];
+            return { ...r, data: { ...(r.data as object), note: `İSTANBUL ΟΔΟΣ Σ ${i}` } };
+          }),
+        });
         tick();
       } else if ('sigma' in step) {
         const [a, b] = [store.records[step.sigma], store.records[step.sigma + 1]];
-        t.emit({ type: 'update', records: [{ ...a, targetOrigin: 'https://example.com/ΟΔΟΣ' }, { ...b, data: null }] });
+        t.emit({
+          type: 'update',
+          records: [
+            { ...a, targetOrigin: 'https://example.com/ΟΔΟΣ' },
+            { ...b, data: null },
+          ],
+        });
         tick();
-      } else if ('search' in step) store.setFilters({ search: step.search });
-      else if ('trim' in step) t.emit({ type: 'state', state: { ...store.state, maxRecords: step.trim } });
+      } else if ('search' in step) {
+        store.setFilters({ search: step.search });
+      } else if ('trim' in step) {
+        t.emit({ type: 'state', state: { ...store.state, maxRecords: step.trim } });
+      }
     }
     for (const q of QUERIES) {
       store.setFilters({ search: q });
       const p = compileFilter({ ...defaultFilters(), search: q });
       const expected = store.records.flatMap((r, i) => (p(r, metaOf(r), () => searchTextOf(r)) ? [i] : []));
       expect(store.view, q).toEqual(expected);
-      if (steps.some((x) => 'unicode' in x) && !steps.some((x) => 'update' in x) && (q === 'i̇stanbul' || q === 'οδος')) expect(store.view.length, q).toBeGreaterThan(0);
-      if (steps.some((x) => 'sigma' in x) && q === 'example.com/οδος') expect(store.view.length, q).toBe(1);
+      if (
+        steps.some((x) => 'unicode' in x) &&
+        !steps.some((x) => 'update' in x) &&
+        (q === 'i̇stanbul' || q === 'οδος')
+      ) {
+        expect(store.view.length, q).toBeGreaterThan(0);
+      }
+      if (steps.some((x) => 'sigma' in x) && q === 'example.com/οδος') {
+        expect(store.view.length, q).toBe(1);
+      }
     }
     const texts = store.records.map((_, i) => store.textAt(i));
     expect(texts).toEqual(store.records.map(searchTextOf));
@@ -327,7 +438,12 @@ describe('search text in chunks', () => {
     t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(1_020) });
     expect(store.indexText(Infinity)).toBe(true);
     expect(store.textIndexed).toBe(1_020);
-    t.push(syntheticSession(10).slice(0, 10).map((r, k) => ({ ...r, seq: 50_000 + k, pairedWith: undefined }))); tick();
+    t.push(
+      syntheticSession(10)
+        .slice(0, 10)
+        .map((r, k) => ({ ...r, seq: 50_000 + k, pairedWith: undefined })),
+    );
+    tick();
     expect(store.textIndexed).toBe(1_020);
     expect(store.indexText(Infinity)).toBe(true);
     expect(store.textIndexed).toBe(1_030);
@@ -378,7 +494,10 @@ describe('file transport', () => {
   it('classifies an imported capture file and re-classifies when the tenant origin changes', () => {
     const messages = syntheticSession(40).map(({ verdict: _v, issues: _i, ...r }) => r);
     const store = new PanelStore({ schedule: (fn) => fn() });
-    const t = createFileTransport({ format: CAPTURE_FORMAT, version: 1, tenantOrigin: TENANT, messages, meta: { dropped: 3 } }, 'x.json');
+    const t = createFileTransport(
+      { format: CAPTURE_FORMAT, version: 1, tenantOrigin: TENANT, messages, meta: { dropped: 3 } },
+      'x.json',
+    );
     store.attach(t);
     expect(store.records.length).toBe(40);
     expect(store.state.dropped).toBe(3);

@@ -39,8 +39,16 @@ export interface PanelTransport {
 
 export function emptyState(tabId = -1, over: Partial<TabState> = {}): TabState {
   return {
-    tabId, tenantOrigin: null, tenantOriginSource: null, preserveLog: false, paused: false,
-    dropped: 0, foreignCount: 0, maxRecords: 100_000, pageUrl: null, ...over,
+    tabId,
+    tenantOrigin: null,
+    tenantOriginSource: null,
+    preserveLog: false,
+    paused: false,
+    dropped: 0,
+    foreignCount: 0,
+    maxRecords: 100_000,
+    pageUrl: null,
+    ...over,
   };
 }
 
@@ -63,55 +71,90 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
   const wire = (cmd: PanelCommand) => ({ ...cmd, v: MESSAGES_VERSION, tabId }) as PanelToBackground;
 
   const getConnect = async (): Promise<Connect> => {
-    if (connectFn) return connectFn;
+    if (connectFn) {
+      return connectFn;
+    }
     const mod = await import('webextension-polyfill');
     return (info) => mod.default.runtime.connect(info) as unknown as RuntimePort;
   };
 
   return {
-    kind: 'runtime', tabId, live: true, label: `tab ${tabId}`,
+    kind: 'runtime',
+    tabId,
+    live: true,
+    label: `tab ${tabId}`,
     connect(onMessage, onStatus) {
       const open = async () => {
-        if (stopped) return;
+        if (stopped) {
+          return;
+        }
         onStatus?.('connecting');
         let p: RuntimePort;
-        try { p = (await getConnect())({ name: PORT_PANEL }); } catch (err) {
+        try {
+          p = (await getConnect())({ name: PORT_PANEL });
+        } catch (err) {
           console.warn('[embed-inspector] cannot connect to the background', err);
           onStatus?.('offline');
           return;
         }
-        if (stopped) { p.disconnect(); return; }
+        if (stopped) {
+          p.disconnect();
+          return;
+        }
         port = p;
         p.onMessage.addListener((raw) => {
           const msg = raw as BackgroundToPanel;
-          if (!msg || typeof msg !== 'object') return;
-          if (msg.v !== MESSAGES_VERSION) { console.warn('[embed-inspector] dropped a message of version', msg.v); return; }
-          if (msg.type === 'snapshot') { retry = 0; onStatus?.('connected'); }
+          if (!msg || typeof msg !== 'object') {
+            return;
+          }
+          if (msg.v !== MESSAGES_VERSION) {
+            console.warn('[embed-inspector] dropped a message of version', msg.v);
+            return;
+          }
+          if (msg.type === 'snapshot') {
+            retry = 0;
+            onStatus?.('connected');
+          }
           onMessage(msg);
         });
         p.onDisconnect.addListener(() => {
           port = null;
-          if (stopped) return;
+          if (stopped) {
+            return;
+          }
           onStatus?.('disconnected');
           // The MV3 service worker was stopped or restarted: reconnect and re-subscribe (a new snapshot follows).
           const delay = Math.min(5_000, 100 * 2 ** retry++);
           timer = setTimeout(open, delay);
         });
         p.postMessage(wire({ type: 'subscribe' }));
-        for (const cmd of queue.splice(0)) p.postMessage(wire(cmd));
+        for (const cmd of queue.splice(0)) {
+          p.postMessage(wire(cmd));
+        }
       };
       void open();
-      return () => { stopped = true; clearTimeout(timer); port?.disconnect(); port = null; };
+      return () => {
+        stopped = true;
+        clearTimeout(timer);
+        port?.disconnect();
+        port = null;
+      };
     },
     send(cmd) {
-      if (port) port.postMessage(wire(cmd));
-      else if (cmd.type !== 'subscribe') queue.push(cmd);
+      if (port) {
+        port.postMessage(wire(cmd));
+      } else if (cmd.type !== 'subscribe') {
+        queue.push(cmd);
+      }
     },
     requestHostAccess: requestHostAccess,
   };
 }
 
-interface PermissionsApi { request(p: { origins: string[] }): Promise<boolean>; contains(p: { origins: string[] }): Promise<boolean> }
+interface PermissionsApi {
+  request(p: { origins: string[] }): Promise<boolean>;
+  contains(p: { origins: string[] }): Promise<boolean>;
+}
 /**
  * Host access for sites about to be captured. The manifest asks for every site at install (automation turns
  * capture on with no click, which `permissions.request` refuses), so this matters where the user withheld site
@@ -121,7 +164,9 @@ interface PermissionsApi { request(p: { origins: string[] }): Promise<boolean>; 
 export function requestHostAccess(origins: string[] | '<all_urls>'): Promise<boolean> {
   const g = globalThis as { browser?: { permissions?: PermissionsApi }; chrome?: { permissions?: PermissionsApi } };
   const perms = g.browser?.permissions ?? g.chrome?.permissions;
-  if (!perms?.request) return Promise.resolve(true);
+  if (!perms?.request) {
+    return Promise.resolve(true);
+  }
   const firefox = typeof location !== 'undefined' && location.protocol === 'moz-extension:';
   const patterns = origins === '<all_urls>' ? ['<all_urls>'] : origins.map((o) => sitePattern(o, firefox));
   // Without a gesture (a click made by a script) the request is refused: access that is there still counts.
@@ -142,35 +187,65 @@ export interface MemoryTransport extends PanelTransport {
 }
 
 /** An in-memory background: keeps records and state, answers subscribe/clear/set-options/set-tenant-origin/send/set-capture. */
-export function createMemoryTransport(init: { tabId?: number; state?: Partial<TabState>; records?: ClassifiedRecord[]; live?: boolean; label?: string } = {}): MemoryTransport {
+export function createMemoryTransport(
+  init: {
+    tabId?: number;
+    state?: Partial<TabState>;
+    records?: ClassifiedRecord[];
+    live?: boolean;
+    label?: string;
+  } = {},
+): MemoryTransport {
   let listener: ((msg: BackgroundToPanel) => void) | null = null;
   const tabId = init.tabId ?? 1;
   const t: MemoryTransport = {
-    kind: 'memory', tabId, live: init.live ?? true, label: init.label ?? 'in-memory',
+    kind: 'memory',
+    tabId,
+    live: init.live ?? true,
+    label: init.label ?? 'in-memory',
     sent: [],
     state: emptyState(tabId, init.state),
     records: [...(init.records ?? [])],
-    emit(msg) { listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel); },
-    push(records) { t.records.push(...records); t.emit({ type: 'records', records }); },
+    emit(msg) {
+      listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
+    },
+    push(records) {
+      t.records.push(...records);
+      t.emit({ type: 'records', records });
+    },
     connected: () => listener !== null,
     connect(onMessage, onStatus) {
       listener = onMessage;
       onStatus?.('connected');
       t.emit({ type: 'snapshot', state: t.state, records: t.records });
-      return () => { listener = null; };
+      return () => {
+        listener = null;
+      };
     },
     send(cmd) {
       t.sent.push(cmd);
       switch (cmd.type) {
-        case 'subscribe': t.emit({ type: 'snapshot', state: t.state, records: t.records }); break;
-        case 'clear': t.records = []; t.emit({ type: 'snapshot', state: { ...t.state, dropped: 0 }, records: [] }); break;
-        case 'set-options': t.state = { ...t.state, ...cmd.options }; t.emit({ type: 'state', state: t.state }); break;
+        case 'subscribe':
+          t.emit({ type: 'snapshot', state: t.state, records: t.records });
+          break;
+        case 'clear':
+          t.records = [];
+          t.emit({ type: 'snapshot', state: { ...t.state, dropped: 0 }, records: [] });
+          break;
+        case 'set-options':
+          t.state = { ...t.state, ...cmd.options };
+          t.emit({ type: 'state', state: t.state });
+          break;
         case 'set-tenant-origin':
           t.state = { ...t.state, tenantOrigin: cmd.origin, tenantOriginSource: cmd.origin ? 'manual' : null };
           t.emit({ type: 'state', state: t.state });
           break;
-        case 'send': t.emit({ type: 'send-result', id: cmd.id, ok: true }); break;
-        case 'set-capture': t.emit({ type: 'capture-result', id: cmd.id, ok: true }); break;
+        case 'send':
+          t.emit({ type: 'send-result', id: cmd.id, ok: true });
+          break;
+        case 'set-capture':
+          t.emit({ type: 'capture-result', id: cmd.id, ok: true });
+          break;
       }
     },
   };
@@ -182,49 +257,87 @@ export function createMemoryTransport(init: { tabId?: number; state?: Partial<Ta
  * Classify a whole capture as the command line does (`embed-inspector check`): stateless and session rules,
  * the tenant origin given, else inferred. Returns the records and the tenant origin used.
  */
-export function checkFileRecords(records: ReadonlyArray<CaptureRecord | ClassifiedRecord>, tenantOrigin: string | null): { records: ClassifiedRecord[]; tenantOrigin: string | null; inferred: boolean } {
-  const plain = records.map((r) => { const { verdict: _v, issues: _i, ...rest } = r as ClassifiedRecord; return rest as CaptureRecord; });
+export function checkFileRecords(
+  records: ReadonlyArray<CaptureRecord | ClassifiedRecord>,
+  tenantOrigin: string | null,
+): { records: ClassifiedRecord[]; tenantOrigin: string | null; inferred: boolean } {
+  const plain = records.map((r) => {
+    const { verdict: _v, issues: _i, ...rest } = r as ClassifiedRecord;
+    return rest as CaptureRecord;
+  });
   const res = checkRecords(plain, { tenantOrigin });
   const bySeq = new Map(res.messages.map((m) => [m.seq, m]));
   const out = plain.map((r) => {
     const m = r.navigation ? undefined : bySeq.get(r.seq);
     return { ...r, verdict: m?.verdict ?? 'foreign', issues: m?.issues ?? [] } as ClassifiedRecord;
   });
-  return { records: out, tenantOrigin: res.summary.tenantOrigin, inferred: !tenantOrigin && !!res.summary.tenantOrigin };
+  return {
+    records: out,
+    tenantOrigin: res.summary.tenantOrigin,
+    inferred: !tenantOrigin && !!res.summary.tenantOrigin,
+  };
 }
 
 /** An imported capture file: classified here (the same verdicts as `embed-inspector check`), nothing live; editing the tenant origin re-classifies. */
 export function createFileTransport(file: CaptureFile, name = 'capture file'): PanelTransport {
   const first = checkFileRecords(file.messages, file.tenantOrigin ?? null);
   let state = emptyState(-1, {
-    tenantOrigin: first.tenantOrigin, tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'manual') : null,
-    dropped: file.meta?.dropped ?? 0, pageUrl: file.meta?.pageUrl ?? null, maxRecords: Math.max(100_000, file.messages.length),
+    tenantOrigin: first.tenantOrigin,
+    tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'manual') : null,
+    dropped: file.meta?.dropped ?? 0,
+    pageUrl: file.meta?.pageUrl ?? null,
+    maxRecords: Math.max(100_000, file.messages.length),
     foreignCount: first.records.filter((r) => r.verdict === 'foreign' && !r.navigation).length,
   });
   let records = first.records;
   let listener: ((msg: BackgroundToPanel) => void) | null = null;
-  const emit = (msg: DistributiveOmit<BackgroundToPanel, 'v'>) => listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
+  const emit = (msg: DistributiveOmit<BackgroundToPanel, 'v'>) =>
+    listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
   return {
-    kind: 'file', tabId: null, live: false, label: name,
+    kind: 'file',
+    tabId: null,
+    live: false,
+    label: name,
     connect(onMessage, onStatus) {
       listener = onMessage;
       onStatus?.('offline');
       emit({ type: 'snapshot', state, records });
-      return () => { listener = null; };
+      return () => {
+        listener = null;
+      };
     },
     send(cmd) {
       switch (cmd.type) {
-        case 'subscribe': emit({ type: 'snapshot', state, records }); break;
-        case 'clear': records = []; emit({ type: 'snapshot', state, records }); break;
-        case 'set-options': state = { ...state, ...cmd.options }; emit({ type: 'state', state }); break;
+        case 'subscribe':
+          emit({ type: 'snapshot', state, records });
+          break;
+        case 'clear':
+          records = [];
+          emit({ type: 'snapshot', state, records });
+          break;
+        case 'set-options':
+          state = { ...state, ...cmd.options };
+          emit({ type: 'state', state });
+          break;
         case 'set-tenant-origin': {
           const next = checkFileRecords(records, cmd.origin);
           records = next.records;
-          state = { ...state, tenantOrigin: next.tenantOrigin, tenantOriginSource: next.tenantOrigin ? (next.inferred ? 'embed-frame' : 'manual') : null };
+          state = {
+            ...state,
+            tenantOrigin: next.tenantOrigin,
+            tenantOriginSource: next.tenantOrigin ? (next.inferred ? 'embed-frame' : 'manual') : null,
+          };
           emit({ type: 'snapshot', state, records });
           break;
         }
-        case 'send': emit({ type: 'send-result', id: cmd.id, ok: false, error: 'an imported capture file is not connected to a page' }); break;
+        case 'send':
+          emit({
+            type: 'send-result',
+            id: cmd.id,
+            ok: false,
+            error: 'an imported capture file is not connected to a page',
+          });
+          break;
       }
     },
   };

@@ -16,13 +16,20 @@ export function bytesToBase64(bytes: Uint8Array): string {
 export function base64ToBytes(b64: string): Uint8Array {
   const clean = b64.replace(/=+$/, '');
   const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-  let bits = 0, acc = 0, j = 0;
+  let bits = 0,
+    acc = 0,
+    j = 0;
   for (const ch of clean) {
     const v = B64.indexOf(ch);
-    if (v < 0) continue;
-    acc = (acc << 6) | v; bits += 6;
-    if (bits >= 8) { bits -= 8; out[j++] = (acc >> bits) & 255; }
+    if (v < 0) {
+      continue;
+    }
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[j++] = (acc >> bits) & 255;
+    }
   }
   return out.subarray(0, j);
 }
-

@@ -15,22 +15,39 @@ export type TenantOriginSource = 'given' | 'file' | 'ready' | 'embed-frame';
  * frame's origin; a `receive`: `event.origin`); failing that, the origin of the first frame whose URL has
  * the embedded-surface address shape (`/embed/...`). Null when neither is in the records.
  */
-export function inferTenantOrigin(records: Iterable<Partial<CaptureRecord>>): { origin: string; source: TenantOriginSource } | null {
+export function inferTenantOrigin(
+  records: Iterable<Partial<CaptureRecord>>,
+): { origin: string; source: TenantOriginSource } | null {
   let fromFrame: string | null = null;
   for (const r of records) {
     const d = r?.data as Record<string, unknown> | null | undefined;
-    if (d && typeof d === 'object' && d.source === 'svc-embed' && d.type === 'svc:event:ready' && typeof r.origin === 'string' && r.origin && r.origin !== 'null') {
+    if (
+      d &&
+      typeof d === 'object' &&
+      d.source === 'svc-embed' &&
+      d.type === 'svc:event:ready' &&
+      typeof r.origin === 'string' &&
+      r.origin &&
+      r.origin !== 'null'
+    ) {
       return { origin: normalizeOrigin(r.origin), source: 'ready' };
     }
     if (!fromFrame) {
-      if (isEmbedUrl(r?.frameUrl)) fromFrame = originOf(r?.frameUrl);
-      else if (isEmbedUrl(r?.targetUrl)) fromFrame = originOf(r?.targetUrl);
+      if (isEmbedUrl(r?.frameUrl)) {
+        fromFrame = originOf(r?.frameUrl);
+      } else if (isEmbedUrl(r?.targetUrl)) {
+        fromFrame = originOf(r?.targetUrl);
+      }
     }
   }
   return fromFrame ? { origin: fromFrame, source: 'embed-frame' } : null;
 }
 
-export interface MessageResult { seq: number; verdict: Verdict; issues: Issue[] }
+export interface MessageResult {
+  seq: number;
+  verdict: Verdict;
+  issues: Issue[];
+}
 export interface CheckSummary {
   messages: number;
   valid: number;
@@ -46,32 +63,64 @@ export interface CheckSummary {
   /** The embed reported that it could not start (a fatal `error` before `ready`): each message. */
   startFailures: string[];
 }
-export interface CheckResult { summary: CheckSummary; messages: MessageResult[] }
+export interface CheckResult {
+  summary: CheckSummary;
+  messages: MessageResult[];
+}
 
 /** Classify every record of a capture, stateless and session rules together. Pure; never throws. */
-export function checkRecords(records: readonly CaptureRecord[], options: { tenantOrigin?: string | null; source?: TenantOriginSource } = {}): CheckResult {
+export function checkRecords(
+  records: readonly CaptureRecord[],
+  options: { tenantOrigin?: string | null; source?: TenantOriginSource } = {},
+): CheckResult {
   const inferred = options.tenantOrigin ? null : inferTenantOrigin(records);
-  const tenantOrigin = options.tenantOrigin ? normalizeOrigin(options.tenantOrigin) : inferred?.origin ?? null;
-  const source: TenantOriginSource | null = options.tenantOrigin ? options.source ?? 'given' : inferred?.source ?? null;
+  const tenantOrigin = options.tenantOrigin ? normalizeOrigin(options.tenantOrigin) : (inferred?.origin ?? null);
+  const source: TenantOriginSource | null = options.tenantOrigin
+    ? (options.source ?? 'given')
+    : (inferred?.source ?? null);
   const session = new SessionChecker({ tenantOrigin });
-  const summary: CheckSummary = { messages: 0, valid: 0, invalid: 0, foreign: 0, errors: 0, warnings: 0, infos: 0, rules: {}, tenantOrigin, tenantOriginSource: source, startFailures: [] };
-  const counts: Record<Severity, 'errors' | 'warnings' | 'infos'> = { error: 'errors', warning: 'warnings', info: 'infos' };
+  const summary: CheckSummary = {
+    messages: 0,
+    valid: 0,
+    invalid: 0,
+    foreign: 0,
+    errors: 0,
+    warnings: 0,
+    infos: 0,
+    rules: {},
+    tenantOrigin,
+    tenantOriginSource: source,
+    startFailures: [],
+  };
+  const counts: Record<Severity, 'errors' | 'warnings' | 'infos'> = {
+    error: 'errors',
+    warning: 'warnings',
+    info: 'infos',
+  };
   const messages: MessageResult[] = [];
   for (const r of records) {
-    if (r.navigation) { session.check(r); continue; }
+    if (r.navigation) {
+      session.check(r);
+      continue;
+    }
     const c = classify(r, { tenantOrigin });
     let issues = c.issues;
     let verdict = c.verdict;
     if (verdict !== 'foreign') {
       const s = session.check(r);
-      if (s.length) { issues = issues.concat(s); verdict = verdictOf(issues); }
+      if (s.length) {
+        issues = issues.concat(s);
+        verdict = verdictOf(issues);
+      }
     }
     summary.messages++;
     summary[verdict]++;
     for (const i of issues) {
       summary[counts[i.severity]]++;
       summary.rules[i.rule] = (summary.rules[i.rule] ?? 0) + 1;
-      if (i.rule === 'session.failed-before-ready') summary.startFailures.push(i.message);
+      if (i.rule === 'session.failed-before-ready') {
+        summary.startFailures.push(i.message);
+      }
     }
     messages.push({ seq: r.seq, verdict, issues });
   }
@@ -87,29 +136,64 @@ export class CaptureFormatError extends Error {
  * reason when it is not one; unknown extra fields are kept.
  */
 export function readCapture(value: unknown): CaptureFile {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CaptureFormatError('not a capture file: expected a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CaptureFormatError('not a capture file: expected a JSON object');
+  }
   const v = value as Record<string, unknown>;
-  if (v.format !== CAPTURE_FORMAT) throw new CaptureFormatError(`not a capture file: "format" is ${JSON.stringify(v.format) ?? 'missing'}, expected "${CAPTURE_FORMAT}"`);
-  if (v.version !== CAPTURE_VERSION) throw new CaptureFormatError(`unsupported capture version ${JSON.stringify(v.version) ?? '(missing)'}; this tool reads version ${CAPTURE_VERSION}`);
-  if (v.tenantOrigin !== null && v.tenantOrigin !== undefined && typeof v.tenantOrigin !== 'string') throw new CaptureFormatError('"tenantOrigin" must be a string or null');
-  if (!Array.isArray(v.messages)) throw new CaptureFormatError('"messages" must be an array');
+  if (v.format !== CAPTURE_FORMAT) {
+    throw new CaptureFormatError(
+      `not a capture file: "format" is ${JSON.stringify(v.format) ?? 'missing'}, expected "${CAPTURE_FORMAT}"`,
+    );
+  }
+  if (v.version !== CAPTURE_VERSION) {
+    throw new CaptureFormatError(
+      `unsupported capture version ${JSON.stringify(v.version) ?? '(missing)'}; this tool reads version ${CAPTURE_VERSION}`,
+    );
+  }
+  if (v.tenantOrigin !== null && v.tenantOrigin !== undefined && typeof v.tenantOrigin !== 'string') {
+    throw new CaptureFormatError('"tenantOrigin" must be a string or null');
+  }
+  if (!Array.isArray(v.messages)) {
+    throw new CaptureFormatError('"messages" must be an array');
+  }
   v.messages.forEach((m, i) => {
     const at = `messages[${i}]`;
-    if (!m || typeof m !== 'object' || Array.isArray(m)) throw new CaptureFormatError(`${at} is not an object`);
+    if (!m || typeof m !== 'object' || Array.isArray(m)) {
+      throw new CaptureFormatError(`${at} is not an object`);
+    }
     const r = m as Record<string, unknown>;
-    if (typeof r.seq !== 'number' || !Number.isFinite(r.seq)) throw new CaptureFormatError(`${at}.seq must be a number`);
-    if (typeof r.time !== 'number' || !Number.isFinite(r.time)) throw new CaptureFormatError(`${at}.time must be a number (epoch ms)`);
-    if (r.kind !== 'receive' && r.kind !== 'post') throw new CaptureFormatError(`${at}.kind must be "receive" or "post"`);
-    if (typeof r.frameUrl !== 'string') throw new CaptureFormatError(`${at}.frameUrl must be a string`);
-    if (typeof r.origin !== 'string') throw new CaptureFormatError(`${at}.origin must be a string`);
-    if (r.targetOrigin !== undefined && typeof r.targetOrigin !== 'string') throw new CaptureFormatError(`${at}.targetOrigin must be a string when present`);
-    if (!('data' in r)) throw new CaptureFormatError(`${at}.data is missing`);
+    if (typeof r.seq !== 'number' || !Number.isFinite(r.seq)) {
+      throw new CaptureFormatError(`${at}.seq must be a number`);
+    }
+    if (typeof r.time !== 'number' || !Number.isFinite(r.time)) {
+      throw new CaptureFormatError(`${at}.time must be a number (epoch ms)`);
+    }
+    if (r.kind !== 'receive' && r.kind !== 'post') {
+      throw new CaptureFormatError(`${at}.kind must be "receive" or "post"`);
+    }
+    if (typeof r.frameUrl !== 'string') {
+      throw new CaptureFormatError(`${at}.frameUrl must be a string`);
+    }
+    if (typeof r.origin !== 'string') {
+      throw new CaptureFormatError(`${at}.origin must be a string`);
+    }
+    if (r.targetOrigin !== undefined && typeof r.targetOrigin !== 'string') {
+      throw new CaptureFormatError(`${at}.targetOrigin must be a string when present`);
+    }
+    if (!('data' in r)) {
+      throw new CaptureFormatError(`${at}.data is missing`);
+    }
   });
   return { ...(v as unknown as CaptureFile), tenantOrigin: (v.tenantOrigin as string | null | undefined) ?? null };
 }
 
 /** Check a whole capture file; a tenant origin given here wins over the file's own, which wins over inference. */
-export function checkCapture(file: Pick<CaptureFile, 'messages' | 'tenantOrigin'>, options: { tenantOrigin?: string | null } = {}): CheckResult {
-  if (options.tenantOrigin) return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin });
+export function checkCapture(
+  file: Pick<CaptureFile, 'messages' | 'tenantOrigin'>,
+  options: { tenantOrigin?: string | null } = {},
+): CheckResult {
+  if (options.tenantOrigin) {
+    return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin });
+  }
   return checkRecords(file.messages, { tenantOrigin: file.tenantOrigin ?? null, source: 'file' });
 }

@@ -58,7 +58,10 @@ const surfaceField = req('string', '`dashboard`, `app` or `chat`', { enum: SURFA
 
 export const EVENTS = [
   {
-    type: 'svc:event:ready', direction: 'event', name: 'ready', surfaces: SURFACES,
+    type: 'svc:event:ready',
+    direction: 'event',
+    name: 'ready',
+    surfaces: SURFACES,
     summary: 'The embed has authenticated and mounted. Emitted once per session; the first event received.',
     fields: {
       embedTenant: req('string', 'the embed tenant the iframe resolved to, when known', { nullable: true }),
@@ -69,7 +72,10 @@ export const EVENTS = [
     },
   },
   {
-    type: 'svc:event:view', direction: 'event', name: 'view', surfaces: SURFACES,
+    type: 'svc:event:view',
+    direction: 'event',
+    name: 'view',
+    surfaces: SURFACES,
     summary: 'A surface is viewed: on load and on each in-embed navigation',
     fields: {
       surface: surfaceField,
@@ -79,7 +85,10 @@ export const EVENTS = [
     },
   },
   {
-    type: 'svc:event:navigate', direction: 'event', name: 'navigate', surfaces: SURFACES,
+    type: 'svc:event:navigate',
+    direction: 'event',
+    name: 'navigate',
+    surfaces: SURFACES,
     summary: 'The viewer navigates within the embed (route change)',
     fields: {
       path: req('string', 'new path'),
@@ -87,8 +96,12 @@ export const EVENTS = [
     },
   },
   {
-    type: 'svc:event:dashboard-loaded', direction: 'event', name: 'dashboard-loaded', surfaces: ['dashboard'],
-    summary: 'All widgets of a dashboard have rendered. It fires after data loads, unlike `ready`, which fires at mount.',
+    type: 'svc:event:dashboard-loaded',
+    direction: 'event',
+    name: 'dashboard-loaded',
+    surfaces: ['dashboard'],
+    summary:
+      'All widgets of a dashboard have rendered. It fires after data loads, unlike `ready`, which fires at mount.',
     fields: {
       publicId: opt('string', 'dashboard public id'),
       widgetCount: opt('number', 'number of widgets'),
@@ -96,8 +109,12 @@ export const EVENTS = [
     },
   },
   {
-    type: 'svc:event:download', direction: 'event', name: 'download', surfaces: ['dashboard'],
-    summary: 'The viewer exports data or an image. It reports that an export happened and its shape, never the exported rows.',
+    type: 'svc:event:download',
+    direction: 'event',
+    name: 'download',
+    surfaces: ['dashboard'],
+    summary:
+      'The viewer exports data or an image. It reports that an export happened and its shape, never the exported rows.',
     fields: {
       format: req('string', '`csv`, `xlsx`, `png` or `pdf`', { enum: ['csv', 'xlsx', 'png', 'pdf'] }),
       target: req('string', '`widget` or `dashboard`', { enum: ['widget', 'dashboard'] }),
@@ -107,7 +124,10 @@ export const EVENTS = [
     },
   },
   {
-    type: 'svc:event:drilldown', direction: 'event', name: 'drilldown', surfaces: ['dashboard'],
+    type: 'svc:event:drilldown',
+    direction: 'event',
+    name: 'drilldown',
+    surfaces: ['dashboard'],
     summary: 'The viewer drills into a measure (chart mark or table cell to detail rows)',
     fields: {
       member: req('string', 'fully-qualified measure drilled into'),
@@ -116,7 +136,10 @@ export const EVENTS = [
     },
   },
   {
-    type: 'svc:event:ai-query', direction: 'event', name: 'ai-query', surfaces: SURFACES,
+    type: 'svc:event:ai-query',
+    direction: 'event',
+    name: 'ai-query',
+    surfaces: SURFACES,
     summary: 'A natural-language query is submitted, completes or fails.',
     fields: {
       query: req('string', 'the natural-language query submitted'),
@@ -126,7 +149,10 @@ export const EVENTS = [
     },
   },
   {
-    type: 'svc:event:error', direction: 'event', name: 'error', surfaces: SURFACES,
+    type: 'svc:event:error',
+    direction: 'event',
+    name: 'error',
+    surfaces: SURFACES,
     summary: 'The embed surfaces an error (render error, query failure, auth or session problem)',
     fields: {
       message: req('string', 'error message'),
@@ -139,13 +165,19 @@ export const EVENTS = [
 
 export const ACTIONS = [
   {
-    type: 'svc:action:set-color-scheme', direction: 'action', name: 'set-color-scheme',
+    type: 'svc:action:set-color-scheme',
+    direction: 'action',
+    name: 'set-color-scheme',
     summary: "Switch color scheme; `auto` follows the viewer's OS preference",
     fields: { scheme: req('string', '`light`, `dark` or `auto`', { enum: ['light', 'dark', 'auto'] }) },
   },
   {
-    type: 'svc:action:set-theme', direction: 'action', name: 'set-theme', open: true,
-    summary: 'Apply a brand theme at runtime (an embedTheme object, the same shape the session-generation operation accepts)',
+    type: 'svc:action:set-theme',
+    direction: 'action',
+    name: 'set-theme',
+    open: true,
+    summary:
+      'Apply a brand theme at runtime (an embedTheme object, the same shape the session-generation operation accepts)',
     // Field types are not shown in the spec: accepted as any value.
     fields: {
       primaryColor: opt('any', 'common embedTheme field (type not shown in the spec)'),
@@ -154,27 +186,39 @@ export const ACTIONS = [
     },
   },
   {
-    type: 'svc:action:set-locale', direction: 'action', name: 'set-locale',
+    type: 'svc:action:set-locale',
+    direction: 'action',
+    name: 'set-locale',
     summary: 'Switch the UI language',
     fields: { locale: req('string', 'a full code, a short code or a regional variant') },
   },
   {
-    type: 'svc:action:set-timezone', direction: 'action', name: 'set-timezone',
-    summary: "Switch the time zone of the embed's queries; takes precedence over the `timezone` URL parameter and the account default",
+    type: 'svc:action:set-timezone',
+    direction: 'action',
+    name: 'set-timezone',
+    summary:
+      "Switch the time zone of the embed's queries; takes precedence over the `timezone` URL parameter and the account default",
     fields: { timezone: req('string', 'IANA time zone name; bare UTC offsets are ignored') },
   },
   {
-    type: 'svc:action:set-filter', direction: 'action', name: 'set-filter',
+    type: 'svc:action:set-filter',
+    direction: 'action',
+    name: 'set-filter',
     summary: 'Push a filter into a dashboard',
     fields: { filterUrlParameter: req('string', 'string in the form `f_<semantic_view>.<dimension>=<JSON>`') },
   },
   {
-    type: 'svc:action:navigate', direction: 'action', name: 'navigate',
+    type: 'svc:action:navigate',
+    direction: 'action',
+    name: 'navigate',
     summary: 'Navigate the embed to an in-embed path',
     fields: { path: req('string', 'in-embed path') },
   },
   {
-    type: 'svc:action:refresh', direction: 'action', name: 'refresh', empty: true,
+    type: 'svc:action:refresh',
+    direction: 'action',
+    name: 'refresh',
+    empty: true,
     summary: "Re-run the embed's queries and refresh data",
     fields: {},
   },

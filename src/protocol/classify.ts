@@ -5,7 +5,15 @@
  */
 import type { CaptureRecord } from './record.ts';
 import { isSvcEmbed } from './marker.ts';
-import { ACTION_PREFIX, ENVELOPE_FIELDS, EVENT_PREFIX, SURFACES, specOf, type FieldSpec, type MessageSpec } from './catalog.ts';
+import {
+  ACTION_PREFIX,
+  ENVELOPE_FIELDS,
+  EVENT_PREFIX,
+  SURFACES,
+  specOf,
+  type FieldSpec,
+  type MessageSpec,
+} from './catalog.ts';
 import { TAG, typeName } from './encoding.ts';
 import { RULES } from './rules.ts';
 import { checkFilter, checkLocale, checkTimezone } from './semantics.ts';
@@ -13,8 +21,16 @@ import { normalizeOrigin } from './origin.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'foreign';
 export type Severity = 'error' | 'warning' | 'info';
-export interface Issue { rule: string; severity: Severity; path: string; message: string }
-export interface Classification { verdict: Verdict; issues: Issue[] }
+export interface Issue {
+  rule: string;
+  severity: Severity;
+  path: string;
+  message: string;
+}
+export interface Classification {
+  verdict: Verdict;
+  issues: Issue[];
+}
 export interface ClassifyContext {
   /** The tenant (embed) origin, e.g. "https://acme.example.com"; null/undefined when unknown (origin rules are then skipped). */
   tenantOrigin?: string | null;
@@ -33,43 +49,72 @@ export function issue(rule: string, path: string, message: string): Issue {
 export { isSvcEmbed };
 
 export function verdictOf(issues: readonly Issue[]): Verdict {
-  for (const i of issues) if (i.severity === 'error') return 'invalid';
+  for (const i of issues) {
+    if (i.severity === 'error') {
+      return 'invalid';
+    }
+  }
   return 'valid';
 }
 
 /** Classify one record. Never throws. */
 export function classify(record: ClassifyInput, context: ClassifyContext = {}): Classification {
   try {
-    if (!record || !isSvcEmbed(record.data)) return { verdict: 'foreign', issues: [] };
+    if (!record || !isSvcEmbed(record.data)) {
+      return { verdict: 'foreign', issues: [] };
+    }
     const issues: Issue[] = [];
     const data = record.data as Record<string, unknown>;
     if (data[TAG] === 'Truncated') {
       // Over the size cap: the envelope fields survive truncation and are judged; the payload is not there.
       checkEnvelope(data, issues, true);
       const size = typeof data.originalSize === 'number' ? ` (${data.originalSize} bytes)` : '';
-      issues.push(issue('envelope.truncated', 'payload', `not checked: truncated; the message${size} is over the size cap, only its envelope fields were kept`));
+      issues.push(
+        issue(
+          'envelope.truncated',
+          'payload',
+          `not checked: truncated; the message${size} is over the size cap, only its envelope fields were kept`,
+        ),
+      );
     } else {
       const spec = checkEnvelope(data, issues);
-      if (spec) checkPayload(spec, data, issues);
+      if (spec) {
+        checkPayload(spec, data, issues);
+      }
     }
-    if (context.tenantOrigin) checkOrigin(record, data, normalizeOrigin(context.tenantOrigin), issues);
+    if (context.tenantOrigin) {
+      checkOrigin(record, data, normalizeOrigin(context.tenantOrigin), issues);
+    }
     return { verdict: verdictOf(issues), issues };
   } catch (err) {
     // Only reachable through exotic inputs (revoked proxies, throwing getters): report, never throw.
-    return { verdict: 'invalid', issues: [issue('envelope.type', '$', `the message could not be read: ${describeError(err)}`)] };
+    return {
+      verdict: 'invalid',
+      issues: [issue('envelope.type', '$', `the message could not be read: ${describeError(err)}`)],
+    };
   }
 }
 
 function describeError(err: unknown): string {
-  try { return err instanceof Error ? err.message : String(err); } catch { return 'unknown error'; }
+  try {
+    return err instanceof Error ? err.message : String(err);
+  } catch {
+    return 'unknown error';
+  }
 }
 
 function show(v: unknown): string {
   try {
-    if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 60) + '…' : v);
-    if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
+    if (typeof v === 'string') {
+      return JSON.stringify(v.length > 60 ? v.slice(0, 60) + '…' : v);
+    }
+    if (typeof v === 'number' || typeof v === 'boolean' || v === null) {
+      return String(v);
+    }
     return typeName(v);
-  } catch { return 'value'; }
+  } catch {
+    return 'value';
+  }
 }
 
 /** `truncated`: `d` is a truncation marker (encoding.ts): its own fields are not the message's, its payload is gone. */
@@ -77,60 +122,123 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
   const direction = d.direction;
   const type = d.type;
   const dirOk = direction === 'event' || direction === 'action';
-  if (!dirOk) out.push(issue('envelope.direction', 'direction', `direction is ${show(direction)}; expected "event" or "action"`));
+  if (!dirOk) {
+    out.push(issue('envelope.direction', 'direction', `direction is ${show(direction)}; expected "event" or "action"`));
+  }
 
   let spec: MessageSpec | undefined;
   if (typeof type !== 'string') {
-    out.push(issue('envelope.type', 'type', `type is ${type === undefined ? 'missing' : show(type)}; expected an event or action name`));
+    out.push(
+      issue(
+        'envelope.type',
+        'type',
+        `type is ${type === undefined ? 'missing' : show(type)}; expected an event or action name`,
+      ),
+    );
   } else {
     spec = specOf(type);
-    const isEventType = type.startsWith(EVENT_PREFIX), isActionType = type.startsWith(ACTION_PREFIX);
-    if (!spec) out.push(issue('envelope.type', 'type', `unknown ${isEventType ? 'event' : isActionType ? 'action' : 'message'} type ${show(type)}`));
+    const isEventType = type.startsWith(EVENT_PREFIX),
+      isActionType = type.startsWith(ACTION_PREFIX);
+    if (!spec) {
+      out.push(
+        issue(
+          'envelope.type',
+          'type',
+          `unknown ${isEventType ? 'event' : isActionType ? 'action' : 'message'} type ${show(type)}`,
+        ),
+      );
+    }
     if (dirOk && ((direction === 'event' && isActionType) || (direction === 'action' && isEventType))) {
-      out.push(issue('envelope.type-direction', 'type', `${show(type)} is ${isEventType ? 'an event' : 'an action'} type but direction is "${direction}"`));
+      out.push(
+        issue(
+          'envelope.type-direction',
+          'type',
+          `${show(type)} is ${isEventType ? 'an event' : 'an action'} type but direction is "${direction}"`,
+        ),
+      );
     }
   }
 
   const ts = d.timestamp;
   if (typeof ts !== 'number' || !Number.isFinite(ts)) {
-    out.push(issue('envelope.timestamp', 'timestamp', `timestamp is ${ts === undefined ? 'missing' : show(ts)}; expected epoch milliseconds`));
+    out.push(
+      issue(
+        'envelope.timestamp',
+        'timestamp',
+        `timestamp is ${ts === undefined ? 'missing' : show(ts)}; expected epoch milliseconds`,
+      ),
+    );
   } else if (ts < EPOCH_MIN || ts > EPOCH_MAX) {
-    out.push(issue('envelope.timestamp-epoch', 'timestamp', `timestamp ${ts} is not epoch milliseconds between 2000 and 2100${ts > 1e8 && ts < 1e10 ? ' (seconds?)' : ''}`));
+    out.push(
+      issue(
+        'envelope.timestamp-epoch',
+        'timestamp',
+        `timestamp ${ts} is not epoch milliseconds between 2000 and 2100${ts > 1e8 && ts < 1e10 ? ' (seconds?)' : ''}`,
+      ),
+    );
   }
 
   const isEvent = spec ? spec.direction === 'event' : direction === 'event';
   const hasSurface = 'surface' in d;
   if (isEvent) {
-    if (!hasSurface || d.surface === undefined) out.push(issue('envelope.surface-missing', 'surface', 'event has no surface; every event carries the envelope surface'));
-    else if (!SURFACE_SET.has(d.surface)) out.push(issue('envelope.surface', 'surface', `surface is ${show(d.surface)}; expected "dashboard", "app" or "chat"`));
+    if (!hasSurface || d.surface === undefined) {
+      out.push(
+        issue('envelope.surface-missing', 'surface', 'event has no surface; every event carries the envelope surface'),
+      );
+    } else if (!SURFACE_SET.has(d.surface)) {
+      out.push(
+        issue('envelope.surface', 'surface', `surface is ${show(d.surface)}; expected "dashboard", "app" or "chat"`),
+      );
+    }
   } else if ((spec ? spec.direction === 'action' : direction === 'action') && hasSurface) {
     out.push(issue('envelope.surface-on-action', 'surface', 'actions never carry a surface'));
   }
 
-  if (truncated) return undefined;
+  if (truncated) {
+    return undefined;
+  }
   for (const key in d) {
-    if (!(key in ENVELOPE_FIELDS)) out.push(issue('envelope.unknown-field', key, `envelope field "${key}" is not in the spec`));
+    if (!(key in ENVELOPE_FIELDS)) {
+      out.push(issue('envelope.unknown-field', key, `envelope field "${key}" is not in the spec`));
+    }
   }
 
   const payload = d.payload;
   if (typeName(payload) !== 'object') {
-    out.push(issue('envelope.payload', 'payload', `payload is ${payload === undefined ? 'missing' : typeName(payload)}; expected an object`));
+    out.push(
+      issue(
+        'envelope.payload',
+        'payload',
+        `payload is ${payload === undefined ? 'missing' : typeName(payload)}; expected an object`,
+      ),
+    );
     return undefined;
   }
   // Surface rules need the envelope as well as the payload.
   if (spec?.surfaces && SURFACE_SET.has(d.surface) && !spec.surfaces.includes(d.surface as never)) {
-    out.push(issue('surface.not-allowed', 'surface', `${spec.name} is a ${spec.surfaces.join('/')} event; it came from the ${d.surface} surface`));
+    out.push(
+      issue(
+        'surface.not-allowed',
+        'surface',
+        `${spec.name} is a ${spec.surfaces.join('/')} event; it came from the ${d.surface} surface`,
+      ),
+    );
   }
   return spec;
 }
 
 function kindMatches(f: FieldSpec, v: unknown): boolean {
   switch (f.kind) {
-    case 'any': return true;
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'object': return typeName(v) === 'object';
+    case 'any':
+      return true;
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'object':
+      return typeName(v) === 'object';
   }
 }
 
@@ -141,51 +249,111 @@ function checkPayload(spec: MessageSpec, d: Record<string, unknown>, out: Issue[
     const f = fields[name];
     const path = `payload.${name}`;
     if (!(name in p) || p[name] === undefined) {
-      if (f.required) out.push(issue('payload.required', path, `${spec.name} payload needs "${name}" (${f.doc})`));
+      if (f.required) {
+        out.push(issue('payload.required', path, `${spec.name} payload needs "${name}" (${f.doc})`));
+      }
       continue;
     }
     const v = p[name];
     if (v === null) {
-      if (f.nullable) continue;
-      if (!f.required) { out.push(issue('payload.null', path, `"${name}" is null; it is optional but not nullable: omit it`)); continue; }
+      if (f.nullable) {
+        continue;
+      }
+      if (!f.required) {
+        out.push(issue('payload.null', path, `"${name}" is null; it is optional but not nullable: omit it`));
+        continue;
+      }
     }
     if (!kindMatches(f, v)) {
-      out.push(issue('payload.type', path, `"${name}" is ${show(v)}; expected ${f.kind}${f.nullable ? ' or null' : ''}`));
+      out.push(
+        issue('payload.type', path, `"${name}" is ${show(v)}; expected ${f.kind}${f.nullable ? ' or null' : ''}`),
+      );
     } else if (f.enum && !f.enum.includes(v as string)) {
-      out.push(issue('payload.enum', path, `"${name}" is ${show(v)}; expected one of ${f.enum.map((e) => `"${e}"`).join(', ')}`));
+      out.push(
+        issue(
+          'payload.enum',
+          path,
+          `"${name}" is ${show(v)}; expected one of ${f.enum.map((e) => `"${e}"`).join(', ')}`,
+        ),
+      );
     }
   }
   if (!spec.open) {
     for (const key in p) {
       if (!(key in fields)) {
-        if (spec.empty) out.push(issue('action.refresh-payload', `payload.${key}`, `${spec.name} takes an empty payload; "${key}" is ignored`));
-        else out.push(issue('payload.unknown-field', `payload.${key}`, `"${key}" is not a field of the ${spec.name} payload`));
+        if (spec.empty) {
+          out.push(
+            issue(
+              'action.refresh-payload',
+              `payload.${key}`,
+              `${spec.name} takes an empty payload; "${key}" is ignored`,
+            ),
+          );
+        } else {
+          out.push(
+            issue('payload.unknown-field', `payload.${key}`, `"${key}" is not a field of the ${spec.name} payload`),
+          );
+        }
       }
     }
   }
   // Cross-field and semantic rules.
   switch (spec.name) {
-    case 'ready': case 'view':
+    case 'ready':
+    case 'view':
       if (typeof p.surface === 'string' && SURFACE_SET.has(d.surface) && p.surface !== d.surface) {
-        out.push(issue('surface.payload-mismatch', 'payload.surface', `payload surface "${p.surface}" differs from envelope surface "${d.surface}"`));
+        out.push(
+          issue(
+            'surface.payload-mismatch',
+            'payload.surface',
+            `payload surface "${p.surface}" differs from envelope surface "${d.surface}"`,
+          ),
+        );
       }
       break;
     case 'download':
       if ('widgetId' in p && p.widgetId !== undefined && p.target !== 'widget') {
-        out.push(issue('download.widget-id', 'payload.widgetId', `widgetId is given but target is ${show(p.target)}; it belongs to widget exports`));
+        out.push(
+          issue(
+            'download.widget-id',
+            'payload.widgetId',
+            `widgetId is given but target is ${show(p.target)}; it belongs to widget exports`,
+          ),
+        );
       }
       if ('rowCount' in p && p.rowCount !== undefined && p.format !== 'csv' && p.format !== 'xlsx') {
-        out.push(issue('download.row-count', 'payload.rowCount', `rowCount is given for a ${show(p.format)} export; it belongs to csv and xlsx`));
+        out.push(
+          issue(
+            'download.row-count',
+            'payload.rowCount',
+            `rowCount is given for a ${show(p.format)} export; it belongs to csv and xlsx`,
+          ),
+        );
       }
       break;
     case 'set-timezone':
-      if (typeof p.timezone === 'string') { const m = checkTimezone(p.timezone); if (m) out.push(issue(m.rule, 'payload.timezone', m.message)); }
+      if (typeof p.timezone === 'string') {
+        const m = checkTimezone(p.timezone);
+        if (m) {
+          out.push(issue(m.rule, 'payload.timezone', m.message));
+        }
+      }
       break;
     case 'set-filter':
-      if (typeof p.filterUrlParameter === 'string') { const m = checkFilter(p.filterUrlParameter); if (m) out.push(issue('action.filter', 'payload.filterUrlParameter', m)); }
+      if (typeof p.filterUrlParameter === 'string') {
+        const m = checkFilter(p.filterUrlParameter);
+        if (m) {
+          out.push(issue('action.filter', 'payload.filterUrlParameter', m));
+        }
+      }
       break;
     case 'set-locale':
-      if (typeof p.locale === 'string') { const m = checkLocale(p.locale); if (m) out.push(issue('action.locale', 'payload.locale', m)); }
+      if (typeof p.locale === 'string') {
+        const m = checkLocale(p.locale);
+        if (m) {
+          out.push(issue('action.locale', 'payload.locale', m));
+        }
+      }
       break;
   }
 }
@@ -195,9 +363,15 @@ function checkOrigin(record: ClassifyInput, d: Record<string, unknown>, tenant: 
   if (direction === 'event' && typeof record.origin === 'string' && record.origin) {
     const from = normalizeOrigin(record.origin);
     if (from !== tenant) {
-      out.push(issue('origin.event', 'origin', record.kind === 'post'
-        ? `event posted from ${from}, not the tenant origin ${tenant}; a host following the spec ignores it`
-        : `event received from ${from}, not the tenant origin ${tenant}; a host following the spec ignores it`));
+      out.push(
+        issue(
+          'origin.event',
+          'origin',
+          record.kind === 'post'
+            ? `event posted from ${from}, not the tenant origin ${tenant}; a host following the spec ignores it`
+            : `event received from ${from}, not the tenant origin ${tenant}; a host following the spec ignores it`,
+        ),
+      );
     }
   }
   // postMessage threw (an invalid target origin, data it cannot clone): nothing was sent, nothing dropped.
@@ -205,17 +379,41 @@ function checkOrigin(record: ClassifyInput, d: Record<string, unknown>, tenant: 
   const threw = record.kind === 'post' && typeof thrown === 'string';
   if (direction === 'action' && record.kind === 'post' && typeof record.targetOrigin === 'string') {
     const t = record.targetOrigin;
-    if (t === '*') out.push(issue('origin.action-wildcard', 'targetOrigin', `action posted with target origin "*"; use the tenant origin ${tenant}`));
-    else {
+    if (t === '*') {
+      out.push(
+        issue(
+          'origin.action-wildcard',
+          'targetOrigin',
+          `action posted with target origin "*"; use the tenant origin ${tenant}`,
+        ),
+      );
+    } else {
       const target = t === '/' ? normalizeOrigin(record.origin ?? '') : normalizeOrigin(t);
       if (target !== tenant) {
-        out.push(issue('origin.action-target', 'targetOrigin', threw
-          ? `action posted to ${show(t)}, not the tenant origin ${tenant}; postMessage threw (${String(thrown)}): the message was never sent`
-          : `action posted to ${t === '/' ? `"/" (${target})` : target}, not the tenant origin ${tenant}; the browser drops it`));
+        out.push(
+          issue(
+            'origin.action-target',
+            'targetOrigin',
+            threw
+              ? `action posted to ${show(t)}, not the tenant origin ${tenant}; postMessage threw (${String(thrown)}): the message was never sent`
+              : `action posted to ${t === '/' ? `"/" (${target})` : target}, not the tenant origin ${tenant}; the browser drops it`,
+          ),
+        );
       }
     }
   }
-  if (record.kind === 'post' && !threw && record.dropped === true && !(direction === 'action' && out.some((i) => i.rule === 'origin.action-target'))) {
-    out.push(issue('origin.dropped', 'targetOrigin', `the browser dropped this post: target origin ${show(record.targetOrigin)} did not match the target frame`));
+  if (
+    record.kind === 'post' &&
+    !threw &&
+    record.dropped === true &&
+    !(direction === 'action' && out.some((i) => i.rule === 'origin.action-target'))
+  ) {
+    out.push(
+      issue(
+        'origin.dropped',
+        'targetOrigin',
+        `the browser dropped this post: target origin ${show(record.targetOrigin)} did not match the target frame`,
+      ),
+    );
   }
 }

@@ -3,15 +3,25 @@ import { RULE_LIST } from './rules.ts';
 import { ACTIONS, EVENTS, type MessageSpec } from './catalog.ts';
 
 const GROUPS: Record<string, string> = {
-  envelope: 'Envelope', payload: 'Payloads', 'cross-field': 'Cross-field', action: 'Action semantics', origin: 'Origin', session: 'Session (stateful, per embed)', rest: 'REST operations (Network traffic)',
+  envelope: 'Envelope',
+  payload: 'Payloads',
+  'cross-field': 'Cross-field',
+  action: 'Action semantics',
+  origin: 'Origin',
+  session: 'Session (stateful, per embed)',
+  rest: 'REST operations (Network traffic)',
 };
 
 const esc = (s: string) => s.replace(/\|/g, '\\|');
 
 function fieldsTable(m: MessageSpec): string {
-  const rows = Object.entries(m.fields).map(([name, f]) =>
-    `| \`${name}\` | ${f.enum ? f.enum.map((e) => `\`${e}\``).join(', ') : f.kind}${f.nullable ? ' or null' : ''} | ${f.required ? 'yes' : 'no'} | ${esc(f.doc)} |`);
-  return rows.length ? ['| Field | Type | Required | Spec |', '|---|---|---|---|', ...rows].join('\n') : '_Empty payload._';
+  const rows = Object.entries(m.fields).map(
+    ([name, f]) =>
+      `| \`${name}\` | ${f.enum ? f.enum.map((e) => `\`${e}\``).join(', ') : f.kind}${f.nullable ? ' or null' : ''} | ${f.required ? 'yes' : 'no'} | ${esc(f.doc)} |`,
+  );
+  return rows.length
+    ? ['| Field | Type | Required | Spec |', '|---|---|---|---|', ...rows].join('\n')
+    : '_Empty payload._';
 }
 
 export function rulesMarkdown(): string {
@@ -24,11 +34,11 @@ export function rulesMarkdown(): string {
     '',
     '## How the tenant origin is found',
     '',
-    'Origin rules need the tenant origin (the origin the embed is served from). In order: the origin given by hand (`--tenant-origin`, the panel\'s tenant field); otherwise the origin the first `svc:event:ready` came from (for a `post` record, the posting frame\'s origin; for a `receive`, `event.origin`); otherwise the origin of the first frame whose URL has the embedded-surface shape `/embed/…`. When none is known, the origin rules are skipped and the summary says so.',
+    "Origin rules need the tenant origin (the origin the embed is served from). In order: the origin given by hand (`--tenant-origin`, the panel's tenant field); otherwise the origin the first `svc:event:ready` came from (for a `post` record, the posting frame's origin; for a `receive`, `event.origin`); otherwise the origin of the first frame whose URL has the embedded-surface shape `/embed/…`. When none is known, the origin rules are skipped and the summary says so.",
     '',
     '## Sessions',
     '',
-    'Session rules run over the stream in capture order, one session per embed (keyed by the embed\'s origin: events by the origin they come from, actions by the origin they are posted to). Each message is counted once, at its first observation: when the post and its delivery are both in the stream, whichever comes second (it names the first in `pairedWith`, or has the same type, direction and timestamp) is skipped. A navigation of the embed frame starts a new session; a top-level navigation ends them all.',
+    "Session rules run over the stream in capture order, one session per embed (keyed by the embed's origin: events by the origin they come from, actions by the origin they are posted to). Each message is counted once, at its first observation: when the post and its delivery are both in the stream, whichever comes second (it names the first in `pairedWith`, or has the same type, direction and timestamp) is skipped. A navigation of the embed frame starts a new session; a top-level navigation ends them all.",
     '',
     '## Leniency where the spec is silent',
     '',
@@ -42,9 +52,21 @@ export function rulesMarkdown(): string {
     }
     out.push('');
   }
-  out.push('## Catalog', '', 'Envelope: `{source: "svc-embed", direction, type, payload, timestamp, surface}`; `surface` is on every event and never on an action.', '');
+  out.push(
+    '## Catalog',
+    '',
+    'Envelope: `{source: "svc-embed", direction, type, payload, timestamp, surface}`; `surface` is on every event and never on an action.',
+    '',
+  );
   for (const m of [...EVENTS, ...ACTIONS] as readonly MessageSpec[]) {
-    out.push(`### \`${m.type}\``, '', `${m.summary}${m.surfaces ? ` Surfaces: ${m.surfaces.join(', ')}.` : ''}${m.open ? ' Further fields are accepted.' : ''}`, '', fieldsTable(m), '');
+    out.push(
+      `### \`${m.type}\``,
+      '',
+      `${m.summary}${m.surfaces ? ` Surfaces: ${m.surfaces.join(', ')}.` : ''}${m.open ? ' Further fields are accepted.' : ''}`,
+      '',
+      fieldsTable(m),
+      '',
+    );
   }
   return out.join('\n');
 }

@@ -27,9 +27,19 @@ describe('the JSON Schema agrees with the classifier on structure', () => {
     expect(classify(rec(m)).verdict).toBe('valid');
   });
   it.each([
-    ['missing surface on an event', (() => { const m = msg('svc:event:view'); delete m.surface; return m; })()],
+    [
+      'missing surface on an event',
+      (() => {
+        const m = msg('svc:event:view');
+        delete m.surface;
+        return m;
+      })(),
+    ],
     ['surface on an action', msg('svc:action:refresh', {}, { surface: 'app' })],
-    ['wrong enum', msg('svc:event:ready', { embedTenant: null, deploymentId: null, mode: 'public', surface: 'dashboard' })],
+    [
+      'wrong enum',
+      msg('svc:event:ready', { embedTenant: null, deploymentId: null, mode: 'public', surface: 'dashboard' }),
+    ],
     ['drilldown from chat', msg('svc:event:drilldown', { member: 'm' }, { surface: 'chat' })],
     ['unknown type', msg('svc:event:nope', {})],
   ])('%s fails both', (_name, m) => {

@@ -5,7 +5,14 @@
  */
 export function oldestKeys<K>(map: Map<K, unknown>, n: number): K[] {
   const out: K[] = [];
-  if (n <= 0) return out;
-  for (const k of map.keys()) { out.push(k); if (out.length >= n) break; }
+  if (n <= 0) {
+    return out;
+  }
+  for (const k of map.keys()) {
+    out.push(k);
+    if (out.length >= n) {
+      break;
+    }
+  }
   return out;
 }

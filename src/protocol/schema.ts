@@ -10,10 +10,14 @@ type Schema = Record<string, unknown>;
 
 function fieldSchema(f: FieldSpec): Schema {
   const s: Schema = { description: f.doc };
-  if (f.kind === 'any') return s;
+  if (f.kind === 'any') {
+    return s;
+  }
   const base = f.kind === 'object' ? 'object' : f.kind;
   s.type = f.nullable ? [base, 'null'] : base;
-  if (f.enum) s.enum = f.nullable ? [...f.enum, null] : [...f.enum];
+  if (f.enum) {
+    s.enum = f.nullable ? [...f.enum, null] : [...f.enum];
+  }
   return s;
 }
 
@@ -22,11 +26,17 @@ function payloadSchema(m: MessageSpec): Schema {
   const required: string[] = [];
   for (const [name, f] of Object.entries(m.fields)) {
     properties[name] = fieldSchema(f);
-    if (f.required) required.push(name);
+    if (f.required) {
+      required.push(name);
+    }
   }
   const s: Schema = { type: 'object', properties };
-  if (required.length) s.required = required;
-  if (m.empty) s.maxProperties = 0;
+  if (required.length) {
+    s.required = required;
+  }
+  if (m.empty) {
+    s.maxProperties = 0;
+  }
   return s;
 }
 
@@ -44,11 +54,18 @@ function messageSchema(m: MessageSpec): Schema {
       payload: payloadSchema(m),
       timestamp: { type: 'number', description: ENVELOPE_FIELDS.timestamp },
       ...(isEvent
-        ? { surface: m.surfaces && m.surfaces.length < SURFACES.length ? { enum: [...m.surfaces], description: ENVELOPE_FIELDS.surface } : { $ref: '#/$defs/surface' } }
+        ? {
+            surface:
+              m.surfaces && m.surfaces.length < SURFACES.length
+                ? { enum: [...m.surfaces], description: ENVELOPE_FIELDS.surface }
+                : { $ref: '#/$defs/surface' },
+          }
         : {}),
     },
   };
-  if (!isEvent) s.not = { required: ['surface'], description: 'Actions never carry a surface.' };
+  if (!isEvent) {
+    s.not = { required: ['surface'], description: 'Actions never carry a surface.' };
+  }
   return s;
 }
 
@@ -57,12 +74,15 @@ const defName = (m: MessageSpec) => `${m.direction}.${m.name}`;
 export function toJsonSchema(): Schema {
   const all = [...EVENTS, ...ACTIONS] as readonly MessageSpec[];
   const $defs: Schema = { surface: { enum: [...SURFACES], description: 'Embedded surface.' } };
-  for (const m of all) $defs[defName(m)] = messageSchema(m);
+  for (const m of all) {
+    $defs[defName(m)] = messageSchema(m);
+  }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://embed-inspector.dev/schema/svc-embed.schema.json',
     title: 'svc-embed message',
-    description: 'An event (embed to host) or action (host to embed) of the svc-embed window-messaging protocol. Generated from src/protocol/catalog.ts; do not edit.',
+    description:
+      'An event (embed to host) or action (host to embed) of the svc-embed window-messaging protocol. Generated from src/protocol/catalog.ts; do not edit.',
     oneOf: all.map((m) => ({ $ref: `#/$defs/${defName(m)}` })),
     $defs,
   };

@@ -4,8 +4,12 @@ import { checkRecords, inferTenantOrigin } from './capture.ts';
 import { msg, rec, TENANT, HOST, T0, validPayloads } from '../../test/fixtures/messages.ts';
 
 type Step = Record<string, unknown>;
-const ev = (type: string, payload?: Record<string, unknown>, extra: Record<string, unknown> = {}, over: Record<string, unknown> = {}) =>
-  rec(msg(type, payload ?? validPayloads[type], extra), over);
+const ev = (
+  type: string,
+  payload?: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  over: Record<string, unknown> = {},
+) => rec(msg(type, payload ?? validPayloads[type], extra), over);
 const act = (type: string, over: Record<string, unknown> = {}) => rec(msg(type), over);
 const ready = () => ev('svc:event:ready');
 
@@ -18,21 +22,77 @@ const rulesIn = (steps: Step[]) => run(steps).flat();
 // Each session rule: a stream that trips it (on its last record) and a near miss that does not.
 const table: Array<[rule: string, trips: Step[], nearMiss: Step[]]> = [
   ['session.event-before-ready', [ev('svc:event:view'), ready()], [ready(), ev('svc:event:view')]],
-  ['session.ready-duplicate', [ready(), ready()], [ready(), { navigation: true, kind: 'receive', frameUrl: `${TENANT}/embed/dashboard/x`, origin: TENANT, frameId: 3, data: { url: `${TENANT}/embed/dashboard/x` } }, ready()]],
-  ['session.loaded-before-ready', [ev('svc:event:dashboard-loaded'), ready()], [ready(), ev('svc:event:dashboard-loaded')]],
+  [
+    'session.ready-duplicate',
+    [ready(), ready()],
+    [
+      ready(),
+      {
+        navigation: true,
+        kind: 'receive',
+        frameUrl: `${TENANT}/embed/dashboard/x`,
+        origin: TENANT,
+        frameId: 3,
+        data: { url: `${TENANT}/embed/dashboard/x` },
+      },
+      ready(),
+    ],
+  ],
+  [
+    'session.loaded-before-ready',
+    [ev('svc:event:dashboard-loaded'), ready()],
+    [ready(), ev('svc:event:dashboard-loaded')],
+  ],
   ['session.action-before-ready', [act('svc:action:refresh'), ready()], [ready(), act('svc:action:refresh')]],
-  ['session.ai-query-unmatched',
+  [
+    'session.ai-query-unmatched',
     [ready(), ev('svc:event:ai-query', { query: 'q', status: 'completed', chatId: 'c1' })],
-    [ready(), ev('svc:event:ai-query', { query: 'q', status: 'submitted', chatId: 'c1' }), ev('svc:event:ai-query', { query: 'q', status: 'completed', chatId: 'c1' })]],
-  ['session.ai-query-unmatched',
-    [ready(), ev('svc:event:ai-query', { query: 'q', status: 'submitted', chatId: 'c1' }), ev('svc:event:ai-query', { query: 'q', status: 'error', chatId: 'c2' })],
-    [ready(), ev('svc:event:ai-query', { query: 'q', status: 'submitted' }), ev('svc:event:ai-query', { query: 'q', status: 'error' })]],
-  ['session.previous-path',
-    [ready(), ev('svc:event:view', { surface: 'dashboard', path: '/a' }), ev('svc:event:navigate', { path: '/c', previousPath: '/b' })],
-    [ready(), ev('svc:event:view', { surface: 'dashboard', path: '/a' }), ev('svc:event:navigate', { path: '/b', previousPath: '/a' }), ev('svc:event:navigate', { path: '/c', previousPath: '/b' })]],
-  ['session.timestamp-order',
-    [ready(), ev('svc:event:view', undefined, { timestamp: T0 + 10 }), ev('svc:event:view', undefined, { timestamp: T0 + 5 })],
-    [ready(), ev('svc:event:view', undefined, { timestamp: T0 + 10 }), ev('svc:event:view', undefined, { timestamp: T0 + 10 })]],
+    [
+      ready(),
+      ev('svc:event:ai-query', { query: 'q', status: 'submitted', chatId: 'c1' }),
+      ev('svc:event:ai-query', { query: 'q', status: 'completed', chatId: 'c1' }),
+    ],
+  ],
+  [
+    'session.ai-query-unmatched',
+    [
+      ready(),
+      ev('svc:event:ai-query', { query: 'q', status: 'submitted', chatId: 'c1' }),
+      ev('svc:event:ai-query', { query: 'q', status: 'error', chatId: 'c2' }),
+    ],
+    [
+      ready(),
+      ev('svc:event:ai-query', { query: 'q', status: 'submitted' }),
+      ev('svc:event:ai-query', { query: 'q', status: 'error' }),
+    ],
+  ],
+  [
+    'session.previous-path',
+    [
+      ready(),
+      ev('svc:event:view', { surface: 'dashboard', path: '/a' }),
+      ev('svc:event:navigate', { path: '/c', previousPath: '/b' }),
+    ],
+    [
+      ready(),
+      ev('svc:event:view', { surface: 'dashboard', path: '/a' }),
+      ev('svc:event:navigate', { path: '/b', previousPath: '/a' }),
+      ev('svc:event:navigate', { path: '/c', previousPath: '/b' }),
+    ],
+  ],
+  [
+    'session.timestamp-order',
+    [
+      ready(),
+      ev('svc:event:view', undefined, { timestamp: T0 + 10 }),
+      ev('svc:event:view', undefined, { timestamp: T0 + 5 }),
+    ],
+    [
+      ready(),
+      ev('svc:event:view', undefined, { timestamp: T0 + 10 }),
+      ev('svc:event:view', undefined, { timestamp: T0 + 10 }),
+    ],
+  ],
 ];
 
 describe('session rules', () => {
@@ -43,15 +103,24 @@ describe('session rules', () => {
 
   it('a clean session has no issue', () => {
     const steps = [
-      ready(), ev('svc:event:view'), ev('svc:event:dashboard-loaded'), act('svc:action:set-locale'),
+      ready(),
+      ev('svc:event:view'),
+      ev('svc:event:dashboard-loaded'),
+      act('svc:action:set-locale'),
       ev('svc:event:navigate', { path: '/b', previousPath: '/embed/dashboard/dash01' }),
-      ev('svc:event:ai-query'), ev('svc:event:ai-query', { ...validPayloads['svc:event:ai-query'], status: 'completed' }),
+      ev('svc:event:ai-query'),
+      ev('svc:event:ai-query', { ...validPayloads['svc:event:ai-query'], status: 'completed' }),
     ];
     expect(rulesIn(steps)).toEqual([]);
   });
 
   it('counts a post and its delivery once', () => {
-    const post = ev('svc:event:ready', undefined, {}, { kind: 'post', origin: TENANT, frameUrl: `${TENANT}/embed/dashboard/d`, targetOrigin: HOST });
+    const post = ev(
+      'svc:event:ready',
+      undefined,
+      {},
+      { kind: 'post', origin: TENANT, frameUrl: `${TENANT}/embed/dashboard/d`, targetOrigin: HOST },
+    );
     const delivery = ev('svc:event:ready', undefined, {}, { kind: 'receive', origin: TENANT, pairedWith: 1 });
     const unpairedDelivery = ev('svc:event:ready');
     expect(run([post, delivery])).toEqual([[], []]);
@@ -59,7 +128,14 @@ describe('session rules', () => {
     // The delivery may reach the checker first.
     expect(run([delivery, post])).toEqual([[], []]);
     expect(run([unpairedDelivery, post])).toEqual([[], []]);
-    expect(run([{ ...unpairedDelivery, seq: 1 }, { ...post, seq: 2, pairedWith: 1 }].map((r) => r as any))).toEqual([[], []]);
+    expect(
+      run(
+        [
+          { ...unpairedDelivery, seq: 1 },
+          { ...post, seq: 2, pairedWith: 1 },
+        ].map((r) => r as any),
+      ),
+    ).toEqual([[], []]);
     // A real duplicate: two posts, two deliveries.
     expect(run([post, post, delivery, unpairedDelivery]).flat()).toEqual(['session.ready-duplicate']);
   });
@@ -67,40 +143,73 @@ describe('session rules', () => {
   // False verdicts seen in use (issue 14): each stream, and the rules it must (not) produce.
   const fatal = (message: string) => ev('svc:event:error', { message, fatal: true });
   const FALSE_VERDICTS: Array<[name: string, steps: Step[], expected: string[][]]> = [
-    ['a fatal error before ready is the embed failing to start, not an ordering fault',
-      [fatal('session expired')], [['session.failed-before-ready']]],
-    ['a non-fatal error before ready is still out of order',
-      [ev('svc:event:error', { message: 'x' })], [['session.event-before-ready']]],
-    ['an event from a foreign origin belongs to no embed session',
-      [ready(), ev('svc:event:view', undefined, {}, { origin: 'http://rogue.example' })], [[], []]],
+    [
+      'a fatal error before ready is the embed failing to start, not an ordering fault',
+      [fatal('session expired')],
+      [['session.failed-before-ready']],
+    ],
+    [
+      'a non-fatal error before ready is still out of order',
+      [ev('svc:event:error', { message: 'x' })],
+      [['session.event-before-ready']],
+    ],
+    [
+      'an event from a foreign origin belongs to no embed session',
+      [ready(), ev('svc:event:view', undefined, {}, { origin: 'http://rogue.example' })],
+      [[], []],
+    ],
   ];
   it.each(FALSE_VERDICTS)('%s', (_name, steps, expected) => {
     expect(run(steps)).toEqual(expected);
   });
 
-  it('summarises a failed start with the embed\'s message', () => {
+  it("summarises a failed start with the embed's message", () => {
     const res = checkRecords([{ ...fatal('session expired'), seq: 1 }]);
     expect(res.summary.startFailures).toEqual(['the embed failed to start: session expired']);
-    expect(res.messages[0]).toMatchObject({ verdict: 'valid', issues: [{ rule: 'session.failed-before-ready', severity: 'info' }] });
+    expect(res.messages[0]).toMatchObject({
+      verdict: 'valid',
+      issues: [{ rule: 'session.failed-before-ready', severity: 'info' }],
+    });
   });
 
   it('keeps one session per embed origin', () => {
     const other = 'https://other.example.com';
-    const steps = [ready(), ev('svc:event:ready', undefined, {}, { origin: other }), act('svc:action:refresh', { targetOrigin: other })];
+    const steps = [
+      ready(),
+      ev('svc:event:ready', undefined, {}, { origin: other }),
+      act('svc:action:refresh', { targetOrigin: other }),
+    ];
     expect(rulesIn(steps)).toEqual([]);
     // With no tenant origin known, each origin's events are a session of their own.
-    expect(run([ready(), ev('svc:event:view', undefined, {}, { origin: other })], null).flat()).toEqual(['session.event-before-ready']);
+    expect(run([ready(), ev('svc:event:view', undefined, {}, { origin: other })], null).flat()).toEqual([
+      'session.event-before-ready',
+    ]);
   });
 
   it('a top-level navigation ends every session', () => {
-    const nav = { navigation: true, kind: 'receive', frameId: 0, frameUrl: `${HOST}/next`, origin: HOST, data: { url: `${HOST}/next` } };
+    const nav = {
+      navigation: true,
+      kind: 'receive',
+      frameId: 0,
+      frameUrl: `${HOST}/next`,
+      origin: HOST,
+      data: { url: `${HOST}/next` },
+    };
     expect(rulesIn([ready(), nav, ready()])).toEqual([]);
     expect(rulesIn([ready(), nav, ev('svc:event:view')])).toEqual(['session.event-before-ready']);
   });
 
   it('never throws on junk', () => {
     const s = new SessionChecker();
-    for (const junk of [null, undefined, 1, 'x', {}, { data: null }, { data: { source: 'svc-embed', direction: 'event', payload: null } }]) {
+    for (const junk of [
+      null,
+      undefined,
+      1,
+      'x',
+      {},
+      { data: null },
+      { data: { source: 'svc-embed', direction: 'event', payload: null } },
+    ]) {
       expect(() => s.check(junk as any)).not.toThrow();
     }
   });
@@ -109,7 +218,12 @@ describe('session rules', () => {
 describe('tenant origin inference', () => {
   it('takes the origin of the first ready, then of an /embed/ frame', () => {
     expect(inferTenantOrigin([rec({ source: 'x' }), ready()])).toEqual({ origin: TENANT, source: 'ready' });
-    const post = ev('svc:event:ready', undefined, {}, { kind: 'post', origin: 'http://localhost:4101', frameUrl: 'http://localhost:4101/embed/dashboard/d' });
+    const post = ev(
+      'svc:event:ready',
+      undefined,
+      {},
+      { kind: 'post', origin: 'http://localhost:4101', frameUrl: 'http://localhost:4101/embed/dashboard/d' },
+    );
     expect(inferTenantOrigin([post])).toEqual({ origin: 'http://localhost:4101', source: 'ready' });
     const framed = rec({ source: 'other' }, { frameUrl: 'http://localhost:4101/embed/d/1/app/workbook/2?session=s' });
     expect(inferTenantOrigin([framed])).toEqual({ origin: 'http://localhost:4101', source: 'embed-frame' });
@@ -119,10 +233,21 @@ describe('tenant origin inference', () => {
 
 describe('checkRecords', () => {
   it('joins stateless and session issues, counts verdicts and rules', () => {
-    const records = [ev('svc:event:view'), ready(), act('svc:action:refresh', { targetOrigin: '*' }), rec({ hello: 1 })]
-      .map((r, i) => ({ ...r, seq: i + 1 }));
+    const records = [
+      ev('svc:event:view'),
+      ready(),
+      act('svc:action:refresh', { targetOrigin: '*' }),
+      rec({ hello: 1 }),
+    ].map((r, i) => ({ ...r, seq: i + 1 }));
     const res = checkRecords(records);
-    expect(res.summary).toMatchObject({ messages: 4, valid: 1, invalid: 2, foreign: 1, tenantOrigin: TENANT, tenantOriginSource: 'ready' });
+    expect(res.summary).toMatchObject({
+      messages: 4,
+      valid: 1,
+      invalid: 2,
+      foreign: 1,
+      tenantOrigin: TENANT,
+      tenantOriginSource: 'ready',
+    });
     expect(res.summary.rules).toEqual({ 'session.event-before-ready': 1, 'origin.action-wildcard': 1 });
     expect(res.messages.map((m) => m.verdict)).toEqual(['invalid', 'valid', 'invalid', 'foreign']);
   });

@@ -23,14 +23,18 @@ interface Session {
   pendingAi: Map<string, number>;
 }
 
-export interface SessionOptions { tenantOrigin?: string | null }
+export interface SessionOptions {
+  tenantOrigin?: string | null;
+}
 type Input = Partial<CaptureRecord> & { data: unknown };
 
 const MAX_PENDING = 10_000;
 
 /** Forget the oldest tenth of a full map (in one pass: see `oldestKeys`). */
 function evictOldest(map: Map<string, number>): void {
-  for (const k of oldestKeys(map, Math.max(1, Math.floor(map.size / 10)))) map.delete(k);
+  for (const k of oldestKeys(map, Math.max(1, Math.floor(map.size / 10)))) {
+    map.delete(k);
+  }
 }
 
 export class SessionChecker {
@@ -52,64 +56,137 @@ export class SessionChecker {
   }
 
   private checkUnsafe(record: Input): Issue[] {
-    if (record.navigation) { this.onNavigation(record); return []; }
-    if (!isSvcEmbed(record.data)) return [];
+    if (record.navigation) {
+      this.onNavigation(record);
+      return [];
+    }
+    if (!isSvcEmbed(record.data)) {
+      return [];
+    }
     const d = record.data as Record<string, unknown>;
     const direction = d.direction;
-    if (direction !== 'event' && direction !== 'action') return [];
+    if (direction !== 'event' && direction !== 'action') {
+      return [];
+    }
 
     // Count each message once: skip an observation whose other half (post or delivery) was already counted.
-    if (this.seenOtherHalf(record, `${direction}|${String(d.type)}|${String(d.timestamp)}`)) return [];
+    if (this.seenOtherHalf(record, `${direction}|${String(d.type)}|${String(d.timestamp)}`)) {
+      return [];
+    }
 
     const key = this.keyOf(record, direction);
     const tenant = this.options.tenantOrigin ? normalizeOrigin(this.options.tenantOrigin) : null;
-    if (tenant !== null && key !== tenant) return [];
+    if (tenant !== null && key !== tenant) {
+      return [];
+    }
     const s = this.session(key);
     const out: Issue[] = [];
     const type = d.type;
     const p = (d.payload && typeof d.payload === 'object' ? d.payload : {}) as Record<string, unknown>;
 
     if (direction === 'action') {
-      if (!s.ready) out.push(issue('session.action-before-ready', 'type', `${String(type)} was sent before the embed reported ready; it may be lost`));
+      if (!s.ready) {
+        out.push(
+          issue(
+            'session.action-before-ready',
+            'type',
+            `${String(type)} was sent before the embed reported ready; it may be lost`,
+          ),
+        );
+      }
       return out;
     }
 
     if (typeof d.timestamp === 'number' && Number.isFinite(d.timestamp)) {
       if (s.lastTimestamp !== null && d.timestamp < s.lastTimestamp) {
-        out.push(issue('session.timestamp-order', 'timestamp', `timestamp ${d.timestamp} is ${s.lastTimestamp - d.timestamp} ms earlier than the previous event of this embed`));
+        out.push(
+          issue(
+            'session.timestamp-order',
+            'timestamp',
+            `timestamp ${d.timestamp} is ${s.lastTimestamp - d.timestamp} ms earlier than the previous event of this embed`,
+          ),
+        );
       }
       s.lastTimestamp = Math.max(d.timestamp, s.lastTimestamp ?? -Infinity);
     }
 
     switch (type) {
       case 'svc:event:ready':
-        if (s.ready) out.push(issue('session.ready-duplicate', 'type', 'a second ready in the same session; ready is emitted once per session'));
+        if (s.ready) {
+          out.push(
+            issue(
+              'session.ready-duplicate',
+              'type',
+              'a second ready in the same session; ready is emitted once per session',
+            ),
+          );
+        }
         s.ready = true;
         return out;
       case 'svc:event:dashboard-loaded':
-        if (!s.ready) out.push(issue('session.loaded-before-ready', 'type', 'dashboard-loaded before ready; it fires after data loads, ready at mount'));
+        if (!s.ready) {
+          out.push(
+            issue(
+              'session.loaded-before-ready',
+              'type',
+              'dashboard-loaded before ready; it fires after data loads, ready at mount',
+            ),
+          );
+        }
         return out;
     }
     if (!s.ready && type === 'svc:event:error' && p.fatal === true) {
-      out.push(issue('session.failed-before-ready', 'type', `the embed failed to start: ${typeof p.message === 'string' ? p.message : 'no message'}`));
+      out.push(
+        issue(
+          'session.failed-before-ready',
+          'type',
+          `the embed failed to start: ${typeof p.message === 'string' ? p.message : 'no message'}`,
+        ),
+      );
       return out;
     }
-    if (!s.ready) out.push(issue('session.event-before-ready', 'type', `${String(type)} arrived before ready; ready is the first event of a session`));
+    if (!s.ready) {
+      out.push(
+        issue(
+          'session.event-before-ready',
+          'type',
+          `${String(type)} arrived before ready; ready is the first event of a session`,
+        ),
+      );
+    }
 
-    if (type === 'svc:event:view' && typeof p.path === 'string') s.lastPath = p.path;
-    else if (type === 'svc:event:navigate' && typeof p.path === 'string') {
+    if (type === 'svc:event:view' && typeof p.path === 'string') {
+      s.lastPath = p.path;
+    } else if (type === 'svc:event:navigate' && typeof p.path === 'string') {
       if (typeof p.previousPath === 'string' && s.lastPath !== null && p.previousPath !== s.lastPath) {
-        out.push(issue('session.previous-path', 'payload.previousPath', `previousPath "${p.previousPath}" differs from the last path seen, "${s.lastPath}"`));
+        out.push(
+          issue(
+            'session.previous-path',
+            'payload.previousPath',
+            `previousPath "${p.previousPath}" differs from the last path seen, "${s.lastPath}"`,
+          ),
+        );
       }
       s.lastPath = p.path;
     } else if (type === 'svc:event:ai-query' && typeof p.query === 'string') {
       const aiKey = typeof p.chatId === 'string' ? `c:${p.chatId}` : `q:${p.query}`;
       const n = s.pendingAi.get(aiKey) ?? 0;
-      if (p.status === 'submitted') s.pendingAi.set(aiKey, n + 1);
-      else if (p.status === 'completed' || p.status === 'error') {
-        if (n === 0) out.push(issue('session.ai-query-unmatched', 'payload.status', `ai-query ${p.status} without a submitted for ${aiKey.startsWith('c:') ? `chat "${p.chatId}"` : `query "${p.query}"`}`));
-        else if (n === 1) s.pendingAi.delete(aiKey);
-        else s.pendingAi.set(aiKey, n - 1);
+      if (p.status === 'submitted') {
+        s.pendingAi.set(aiKey, n + 1);
+      } else if (p.status === 'completed' || p.status === 'error') {
+        if (n === 0) {
+          out.push(
+            issue(
+              'session.ai-query-unmatched',
+              'payload.status',
+              `ai-query ${p.status} without a submitted for ${aiKey.startsWith('c:') ? `chat "${p.chatId}"` : `query "${p.query}"`}`,
+            ),
+          );
+        } else if (n === 1) {
+          s.pendingAi.delete(aiKey);
+        } else {
+          s.pendingAi.set(aiKey, n - 1);
+        }
       }
     }
     return out;
@@ -121,47 +198,73 @@ export class SessionChecker {
    */
   private seenOtherHalf(record: Input, fp: string): boolean {
     if (typeof record.seq === 'number') {
-      if (this.processed.size >= MAX_PENDING * 5) this.processed.clear();
+      if (this.processed.size >= MAX_PENDING * 5) {
+        this.processed.clear();
+      }
       this.processed.add(record.seq);
     }
-    if (record.kind !== 'post' && record.kind !== 'receive') return false;
+    if (record.kind !== 'post' && record.kind !== 'receive') {
+      return false;
+    }
     const mine = record.kind === 'post' ? this.unmatchedPosts : this.unmatchedReceives;
     const other = record.kind === 'post' ? this.unmatchedReceives : this.unmatchedPosts;
     const waiting = other.get(fp) ?? 0;
     const paired = record.pairedWith !== undefined && this.processed.has(record.pairedWith);
     if (paired || waiting > 0) {
-      if (waiting > 1) other.set(fp, waiting - 1); else if (waiting === 1) other.delete(fp);
+      if (waiting > 1) {
+        other.set(fp, waiting - 1);
+      } else if (waiting === 1) {
+        other.delete(fp);
+      }
       return true;
     }
-    if (mine.size >= MAX_PENDING) evictOldest(mine);
+    if (mine.size >= MAX_PENDING) {
+      evictOldest(mine);
+    }
     mine.set(fp, (mine.get(fp) ?? 0) + 1);
     return false;
   }
 
   private keyOf(record: Input, direction: string): string {
     let key: string | null = null;
-    if (direction === 'event') key = record.origin ? normalizeOrigin(record.origin) : originOf(record.frameUrl);
-    else if (record.kind === 'receive') key = originOf(record.frameUrl);
-    else {
+    if (direction === 'event') {
+      key = record.origin ? normalizeOrigin(record.origin) : originOf(record.frameUrl);
+    } else if (record.kind === 'receive') {
+      key = originOf(record.frameUrl);
+    } else {
       const t = record.targetOrigin;
-      if (t && t !== '*' && t !== '/') key = normalizeOrigin(t);
-      else key = originOf(record.targetUrl) ?? (this.options.tenantOrigin ? normalizeOrigin(this.options.tenantOrigin) : this.lastKey);
+      if (t && t !== '*' && t !== '/') {
+        key = normalizeOrigin(t);
+      } else {
+        key =
+          originOf(record.targetUrl) ??
+          (this.options.tenantOrigin ? normalizeOrigin(this.options.tenantOrigin) : this.lastKey);
+      }
     }
     key = key ?? this.lastKey ?? '(unknown)';
-    if (direction === 'event') this.lastKey = key;
+    if (direction === 'event') {
+      this.lastKey = key;
+    }
     return key;
   }
 
   private session(key: string): Session {
     let s = this.sessions.get(key);
-    if (!s) { s = { ready: false, lastPath: null, lastTimestamp: null, pendingAi: new Map() }; this.sessions.set(key, s); }
+    if (!s) {
+      s = { ready: false, lastPath: null, lastTimestamp: null, pendingAi: new Map() };
+      this.sessions.set(key, s);
+    }
     return s;
   }
 
   private onNavigation(record: Input): void {
     const url = (record.data as { url?: unknown } | null)?.url;
     const o = originOf(typeof url === 'string' ? url : record.frameUrl);
-    if (o) this.sessions.delete(o);
-    if (record.frameId === 0 || record.frameId === undefined && !o) this.sessions.clear();
+    if (o) {
+      this.sessions.delete(o);
+    }
+    if (record.frameId === 0 || (record.frameId === undefined && !o)) {
+      this.sessions.clear();
+    }
   }
 }

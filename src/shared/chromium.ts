@@ -8,19 +8,32 @@ import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
 
 export const CHROMIUM_FLAGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 /** The browser binary: $CHROMIUM_PATH, or the first Debian/Ubuntu/macOS location that exists. */
 export function chromiumPath(): string {
   const candidates = [
-    process.env.CHROMIUM_PATH, process.env.PUPPETEER_EXECUTABLE_PATH,
-    '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
-    '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    process.env.CHROMIUM_PATH,
+    process.env.PUPPETEER_EXECUTABLE_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
   ].filter((p): p is string => !!p);
   const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`no Chromium found (tried ${candidates.join(', ')}); install it or set CHROMIUM_PATH`);
+  if (!found) {
+    throw new Error(`no Chromium found (tried ${candidates.join(', ')}); install it or set CHROMIUM_PATH`);
+  }
   return found;
 }
 
@@ -53,13 +66,21 @@ export interface Launched {
 
 /** Set the capture scope through the worker's automation API; resolves once the capture scripts are registered. */
 export async function setCapture(worker: WebWorker, setting: CaptureSetting): Promise<CaptureSetting> {
-  return worker.evaluate((c) => (globalThis as unknown as { embedInspector: { setCapture(c: unknown): Promise<CaptureSetting> } }).embedInspector.setCapture(c), setting);
+  return worker.evaluate(
+    (c) =>
+      (
+        globalThis as unknown as { embedInspector: { setCapture(c: unknown): Promise<CaptureSetting> } }
+      ).embedInspector.setCapture(c),
+    setting,
+  );
 }
 
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-chromium-'));
   const ext = opts.extensionDir ? resolve(opts.extensionDir) : undefined;
-  if (ext && !existsSync(join(ext, 'manifest.json'))) throw new Error(`no built extension at ${ext} (run npm run build)`);
+  if (ext && !existsSync(join(ext, 'manifest.json'))) {
+    throw new Error(`no built extension at ${ext} (run npm run build)`);
+  }
   const browser = await puppeteer.launch({
     executablePath: chromiumPath(),
     headless: opts.headless ?? true,
@@ -79,12 +100,24 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     const deadline = Date.now() + 15_000;
     let lastError: unknown;
     while (Date.now() < deadline) {
-      const targets = browser.targets().filter((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'));
-      const target = targets.at(-1) ?? await browser.waitForTarget(
-        (t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), { timeout: Math.max(1, deadline - Date.now()) }).catch(() => null);
+      const targets = browser
+        .targets()
+        .filter((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'));
+      const target =
+        targets.at(-1) ??
+        (await browser
+          .waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), {
+            timeout: Math.max(1, deadline - Date.now()),
+          })
+          .catch(() => null));
       const w = target ? await target.worker().catch(() => null) : null;
       if (w) {
-        try { await w.evaluate(() => true); return w; } catch (err) { lastError = err; }
+        try {
+          await w.evaluate(() => true);
+          return w;
+        } catch (err) {
+          lastError = err;
+        }
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -104,7 +137,9 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     }
   }
   return {
-    browser, extensionId, worker,
+    browser,
+    extensionId,
+    worker,
     async close() {
       await browser.close().catch(() => {});
       rmSync(userDataDir, { recursive: true, force: true });

@@ -10,21 +10,50 @@ const q = (s: string) => JSON.stringify(s);
 
 /** A JS literal for a decoded value (JSON plus the few values JSON lacks). */
 export function toJsLiteral(value: unknown, indent = '  ', depth = 0): string {
-  const pad = indent.repeat(depth + 1), end = indent.repeat(depth);
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : Object.is(value, -0) ? '-0' : !Number.isFinite(value) ? (value > 0 ? 'Infinity' : '-Infinity') : String(value);
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
-  if (value instanceof Date) return `new Date(${q(isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString())})`;
-  if (value instanceof RegExp) return String(value);
-  if (value instanceof Map) return `new Map([${[...value].map(([k, v]) => `[${toJsLiteral(k, indent, depth + 1)}, ${toJsLiteral(v, indent, depth + 1)}]`).join(', ')}])`;
-  if (value instanceof Set) return `new Set([${[...value].map((v) => toJsLiteral(v, indent, depth + 1)).join(', ')}])`;
+  const pad = indent.repeat(depth + 1),
+    end = indent.repeat(depth);
+  if (value === undefined) {
+    return 'undefined';
+  }
+  if (typeof value === 'bigint') {
+    return `${value}n`;
+  }
+  if (typeof value === 'number') {
+    return Number.isNaN(value)
+      ? 'NaN'
+      : Object.is(value, -0)
+        ? '-0'
+        : !Number.isFinite(value)
+          ? value > 0
+            ? 'Infinity'
+            : '-Infinity'
+          : String(value);
+  }
+  if (value === null || typeof value !== 'object') {
+    return JSON.stringify(value) ?? 'undefined';
+  }
+  if (value instanceof Date) {
+    return `new Date(${q(isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString())})`;
+  }
+  if (value instanceof RegExp) {
+    return String(value);
+  }
+  if (value instanceof Map) {
+    return `new Map([${[...value].map(([k, v]) => `[${toJsLiteral(k, indent, depth + 1)}, ${toJsLiteral(v, indent, depth + 1)}]`).join(', ')}])`;
+  }
+  if (value instanceof Set) {
+    return `new Set([${[...value].map((v) => toJsLiteral(v, indent, depth + 1)).join(', ')}])`;
+  }
   if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
+    if (value.length === 0) {
+      return '[]';
+    }
     return `[\n${value.map((v) => pad + toJsLiteral(v, indent, depth + 1)).join(',\n')},\n${end}]`;
   }
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0) return '{}';
+  if (entries.length === 0) {
+    return '{}';
+  }
   const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : q(k));
   return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${toJsLiteral(v, indent, depth + 1)}`).join(',\n')},\n${end}}`;
 }
@@ -54,7 +83,7 @@ export function actionSnippet(data: unknown, opts: ActionSnippetOptions): string
     `    payload: ${toJsLiteral(payload, '  ', 2)},`,
     '    timestamp: Date.now(),',
     '  },',
-    '  TENANT_ORIGIN, // never \'*\'',
+    "  TENANT_ORIGIN, // never '*'",
     ');',
   ].join('\n');
 }
@@ -62,7 +91,12 @@ export function actionSnippet(data: unknown, opts: ActionSnippetOptions): string
 /** A host listener for one event type (or all events), following the three receiving rules. */
 export function listenerSnippet(eventType: string | null, opts: { tenantOrigin: string }): string {
   const spec = eventType ? specOf(eventType) : undefined;
-  const fields = spec ? Object.entries(spec.fields).map(([k, f]) => `//   ${k}${f.required ? '' : '?'}: ${f.enum ? f.enum.map((e) => `'${e}'`).join(' | ') : f.kind}${f.nullable ? ' | null' : ''}`) : [];
+  const fields = spec
+    ? Object.entries(spec.fields).map(
+        ([k, f]) =>
+          `//   ${k}${f.required ? '' : '?'}: ${f.enum ? f.enum.map((e) => `'${e}'`).join(' | ') : f.kind}${f.nullable ? ' | null' : ''}`,
+      )
+    : [];
   const lines = [
     `const TENANT_ORIGIN = ${q(opts.tenantOrigin)};`,
     '',
@@ -74,8 +108,15 @@ export function listenerSnippet(eventType: string | null, opts: { tenantOrigin: 
   ];
   if (eventType) {
     lines.push(`    case ${q(eventType)}: {`);
-    if (fields.length) lines.push('      // payload:', ...fields.map((f) => '      ' + f));
-    lines.push('      const { payload, surface } = data;', `      console.log(${q(eventType)}, surface, payload);`, '      break;', '    }');
+    if (fields.length) {
+      lines.push('      // payload:', ...fields.map((f) => '      ' + f));
+    }
+    lines.push(
+      '      const { payload, surface } = data;',
+      `      console.log(${q(eventType)}, surface, payload);`,
+      '      break;',
+      '    }',
+    );
   } else {
     lines.push("    case 'svc:event:ready':", "      console.log('embed ready', data.payload);", '      break;');
   }

@@ -9,10 +9,15 @@ import type { Browser, Frame, Page } from 'puppeteer-core';
  * Opens a tab with `open`, waits for its DevTools, selects the Embed panel and returns the panel's frame
  * (undefined if it did not appear within about 15 s) with the tab and the DevTools page.
  */
-export async function openRealDevtoolsPanel(browser: Browser, open: () => Promise<Page>): Promise<{ page: Page; devtools: Page; frame: Frame | undefined }> {
+export async function openRealDevtoolsPanel(
+  browser: Browser,
+  open: () => Promise<Page>,
+): Promise<{ page: Page; devtools: Page; frame: Frame | undefined }> {
   const before = new Set(browser.targets().filter((t) => t.url().startsWith('devtools://')));
   const page = await open();
-  const target = await browser.waitForTarget((t) => t.url().startsWith('devtools://') && !before.has(t), { timeout: 15_000 });
+  const target = await browser.waitForTarget((t) => t.url().startsWith('devtools://') && !before.has(t), {
+    timeout: 15_000,
+  });
   const devtools = (await target.asPage())!;
   // A string, so that a test runner does not rewrite the dynamic import.
   const select = `(async () => {
@@ -26,7 +31,9 @@ export async function openRealDevtoolsPanel(browser: Browser, open: () => Promis
   for (let i = 0; i < 60 && !frame; i++) {
     await devtools.evaluate(select).catch(() => null);
     frame = devtools.frames().find((f) => f.url().includes('/src/panel/index.html'));
-    if (!frame) await new Promise((r) => setTimeout(r, 250));
+    if (!frame) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
   return { page, devtools, frame };
 }

@@ -81,7 +81,15 @@ export type BackgroundToRelay =
    * Post a message from this frame (inject an action from the top frame, simulate an event from the embed).
    * `data` is encoded (encoding.ts); `childUrl` picks the child frame (by URL, then by origin) for 'child'.
    */
-  | { v: typeof MESSAGES_VERSION; type: 'post'; id: string; target: 'child' | 'parent'; childUrl?: string; data: unknown; targetOrigin: string };
+  | {
+      v: typeof MESSAGES_VERSION;
+      type: 'post';
+      id: string;
+      target: 'child' | 'parent';
+      childUrl?: string;
+      data: unknown;
+      targetOrigin: string;
+    };
 
 // ---------------------------------------------------------------- hop 3: panel <-> background
 export interface ClassifiedRecord extends CaptureRecord {
@@ -123,7 +131,11 @@ export interface CaptureScopeView {
   sites: Array<{ origin: string; mode: CaptureMode }>;
 }
 /** One origin of the inspected tab (its page, or frames of it) and the mode it is captured in, null when not. */
-export interface TabSite { origin: string; top: boolean; mode: CaptureMode | null }
+export interface TabSite {
+  origin: string;
+  top: boolean;
+  mode: CaptureMode | null;
+}
 /** A change of the scope asked for by the panel. */
 export type ScopeChange =
   | { op: 'add'; sites: string[]; mode: CaptureMode }
@@ -135,12 +147,33 @@ export type PanelToBackground =
   | { v: typeof MESSAGES_VERSION; type: 'subscribe'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'clear'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'set-tenant-origin'; tabId: number; origin: string | null }
-  | { v: typeof MESSAGES_VERSION; type: 'set-options'; tabId: number; options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords' | 'maxBytes'>> }
+  | {
+      v: typeof MESSAGES_VERSION;
+      type: 'set-options';
+      tabId: number;
+      options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords' | 'maxBytes'>>;
+    }
   /** Change the scope; answered by `capture-result` once the scripts are registered; `reload`: then reload the tab. */
-  | { v: typeof MESSAGES_VERSION; type: 'set-capture'; tabId: number; id: string; change: ScopeChange; reload?: boolean }
+  | {
+      v: typeof MESSAGES_VERSION;
+      type: 'set-capture';
+      tabId: number;
+      id: string;
+      change: ScopeChange;
+      reload?: boolean;
+    }
   | { v: typeof MESSAGES_VERSION; type: 'reload'; tabId: number }
   /** `data` is in the capture encoding (encoding.ts): the port carries JSON only. */
-  | { v: typeof MESSAGES_VERSION; type: 'send'; tabId: number; id: string; from: 'host' | 'embed'; frameUrl?: string; data: unknown; targetOrigin: string };
+  | {
+      v: typeof MESSAGES_VERSION;
+      type: 'send';
+      tabId: number;
+      id: string;
+      from: 'host' | 'embed';
+      frameUrl?: string;
+      data: unknown;
+      targetOrigin: string;
+    };
 export type BackgroundToPanel =
   | { v: typeof MESSAGES_VERSION; type: 'snapshot'; state: TabState; records: ClassifiedRecord[] }
   /** New records, in seq order. */

@@ -2,12 +2,26 @@
  * Replay of captured actions: an ordered queue with the original timing (scaled by speed) or step by step.
  * Pure logic with an injectable clock, so the panel drives it and tests run it without waiting.
  */
-export interface ReplayStep<T> { item: T; /** ms after the previous step, at speed 1 */ delay: number }
+export interface ReplayStep<T> {
+  item: T /** ms after the previous step, at speed 1 */;
+  delay: number;
+}
 export type ReplayMode = 'timed' | 'step';
-export interface ReplayState { index: number; total: number; playing: boolean; done: boolean }
+export interface ReplayState {
+  index: number;
+  total: number;
+  playing: boolean;
+  done: boolean;
+}
 
-export interface Clock { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void }
-const realClock: Clock = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+export interface Clock {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+const realClock: Clock = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
 
 /** Steps from records with a `time` (epoch ms): delays are the gaps between them; the first has none. */
 export function stepsFrom<T extends { time: number }>(items: readonly T[]): ReplayStep<T>[] {
@@ -26,19 +40,28 @@ export class Replayer<T> {
   ) {}
 
   get state(): ReplayState {
-    return { index: this.index, total: this.steps.length, playing: this.playing, done: this.index >= this.steps.length };
+    return {
+      index: this.index,
+      total: this.steps.length,
+      playing: this.playing,
+      done: this.index >= this.steps.length,
+    };
   }
 
   /** Play from the current step with the original timing, divided by `speed`. */
   play(): void {
-    if (this.playing || this.state.done) return;
+    if (this.playing || this.state.done) {
+      return;
+    }
     this.playing = true;
     this.changed();
     this.schedule(this.index === 0 ? 0 : this.delayOf(this.index));
   }
 
   pause(): void {
-    if (!this.playing) return;
+    if (!this.playing) {
+      return;
+    }
     this.playing = false;
     (this.opts.clock ?? realClock).clearTimeout(this.timer);
     this.timer = null;
@@ -47,13 +70,19 @@ export class Replayer<T> {
 
   /** Send the next step now (paused or not). */
   async step(): Promise<void> {
-    if (this.state.done) return;
+    if (this.state.done) {
+      return;
+    }
     const i = this.index++;
     await this.send(this.steps[i].item, i);
     this.changed();
   }
 
-  stop(): void { this.pause(); this.index = 0; this.changed(); }
+  stop(): void {
+    this.pause();
+    this.index = 0;
+    this.changed();
+  }
 
   private delayOf(i: number): number {
     const d = this.steps[i].delay / (this.opts.speed ?? 1);
@@ -63,12 +92,22 @@ export class Replayer<T> {
   private schedule(ms: number): void {
     const clock = this.opts.clock ?? realClock;
     this.timer = clock.setTimeout(async () => {
-      if (!this.playing) return;
+      if (!this.playing) {
+        return;
+      }
       await this.step();
-      if (this.state.done) { this.playing = false; this.changed(); return; }
-      if (this.playing) this.schedule(this.delayOf(this.index));
+      if (this.state.done) {
+        this.playing = false;
+        this.changed();
+        return;
+      }
+      if (this.playing) {
+        this.schedule(this.delayOf(this.index));
+      }
     }, ms);
   }
 
-  private changed(): void { this.opts.onChange?.(this.state); }
+  private changed(): void {
+    this.opts.onChange?.(this.state);
+  }
 }

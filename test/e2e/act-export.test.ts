@@ -23,7 +23,7 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ei-export-'));
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0 }) as Sandbox;
+  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
   launched = await launchWithExtension();
   page = await hostPage(launched, sb, 'allowExport=true');
   const frame = await embedFrame(page, sb.tenantOrigin);
@@ -36,13 +36,22 @@ beforeAll(async () => {
   await panel.select('.cm-type', 'svc:action:set-locale');
   await fill(panel, '#cf-locale', 'ja-JP');
   await panel.click('.cm-send');
-  await panel.waitForFunction(() => (window as any).__embedInspector.store.records.some((r: any) => r.injected && r.kind === 'receive'), { timeout: 10_000 });
+  await panel.waitForFunction(
+    () => (window as any).__embedInspector.store.records.some((r: any) => r.injected && r.kind === 'receive'),
+    { timeout: 10_000 },
+  );
   await page.evaluate(() => (window as any).__sandboxHost.waitFor('svc:event:download', 1, 5_000));
-  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:event:download'), { timeout: 10_000 });
+  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:event:download'), {
+    timeout: 10_000,
+  });
   const cdp = await panel.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
 });
-afterAll(async () => { await launched?.close(); await sb?.close(); rmSync(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await launched?.close();
+  await sb?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function download(): Promise<{ name: string; text: string }> {
   const before = new Set(readdirSync(dir));
@@ -50,7 +59,10 @@ async function download(): Promise<{ name: string; text: string }> {
   const end = Date.now() + 20_000; // a loaded 2-core machine can take seconds to write a download
   while (Date.now() < end) {
     const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.json'));
-    if (name) { await sleep(100); return { name, text: readFileSync(join(dir, name), 'utf8') }; }
+    if (name) {
+      await sleep(100);
+      return { name, text: readFileSync(join(dir, name), 'utf8') };
+    }
     await sleep(100);
   }
   throw new Error('no download');
@@ -58,13 +70,29 @@ async function download(): Promise<{ name: string; text: string }> {
 
 function check(file: string): Promise<{ code: number; out: any }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'bin/embed-inspector.js'), 'check', file, '--format', 'json'], (err, stdout) => {
-      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, out: JSON.parse(stdout) });
-    });
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin/embed-inspector.js'), 'check', file, '--format', 'json'],
+      (err, stdout) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: JSON.parse(stdout) });
+      },
+    );
   });
 }
-const panelVerdicts = () => panel.evaluate(() => Object.fromEntries((window as any).__embedInspector.store.records
-  .filter((r: any) => !r.navigation).map((r: any) => [r.seq, `${r.verdict} ${r.issues.map((i: any) => i.rule).sort().join(',')}`]))) as Promise<Record<string, string>>;
+const panelVerdicts = () =>
+  panel.evaluate(() =>
+    Object.fromEntries(
+      (window as any).__embedInspector.store.records
+        .filter((r: any) => !r.navigation)
+        .map((r: any) => [
+          r.seq,
+          `${r.verdict} ${r.issues
+            .map((i: any) => i.rule)
+            .sort()
+            .join(',')}`,
+        ]),
+    ),
+  ) as Promise<Record<string, string>>;
 
 describe('export, check, import', () => {
   let exported: { name: string; text: string };
@@ -76,7 +104,12 @@ describe('export, check, import', () => {
     exported = await download();
     expect(exported.name).toMatch(/^embed-capture-127\.0\.0\.1-\d+-\d{8}-\d{6}\.json$/);
     const file = JSON.parse(exported.text);
-    expect(file).toMatchObject({ format: 'embed-inspector-capture', version: 1, tenantOrigin: sb.tenantOrigin, meta: { redacted: true } });
+    expect(file).toMatchObject({
+      format: 'embed-inspector-capture',
+      version: 1,
+      tenantOrigin: sb.tenantOrigin,
+      meta: { redacted: true },
+    });
     const n = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
     expect(file.messages).toHaveLength(n);
     expect(file.messages.some((m: any) => m.injected)).toBe(true);
@@ -87,8 +120,16 @@ describe('export, check, import', () => {
     const session = await page.evaluate(() => (window as any).__sandboxHost.session);
     const embedUrl = await page.evaluate(() => (window as any).__sandboxHost.embedUrl);
     expect(embedUrl).toContain(`session=${session}`); // the secret was in the captured URLs
-    const secrets = [session, ...Object.keys(data.tokens), ...Object.values<any>(data.sessions).map((s) => s.token).filter(Boolean)];
-    for (const s of secrets) expect(exported.text, `secret ${s}`).not.toContain(s);
+    const secrets = [
+      session,
+      ...Object.keys(data.tokens),
+      ...Object.values<any>(data.sessions)
+        .map((s) => s.token)
+        .filter(Boolean),
+    ];
+    for (const s of secrets) {
+      expect(exported.text, `secret ${s}`).not.toContain(s);
+    }
     expect(exported.text).toContain('session=[redacted]');
     expect(exported.text).not.toMatch(/Bearer\s+(?!\[redacted\])/);
   });
@@ -97,7 +138,15 @@ describe('export, check, import', () => {
     const path = join(dir, exported.name);
     const { code, out } = await check(path);
     expect([0, 1]).toContain(code);
-    const cli = Object.fromEntries(out.messages.map((m: any) => [m.seq, `${m.verdict} ${m.issues.map((i: any) => i.rule).sort().join(',')}`]));
+    const cli = Object.fromEntries(
+      out.messages.map((m: any) => [
+        m.seq,
+        `${m.verdict} ${m.issues
+          .map((i: any) => i.rule)
+          .sort()
+          .join(',')}`,
+      ]),
+    );
     const live = await panelVerdicts();
     expect(Object.keys(cli).length).toBeGreaterThan(5);
     expect(cli).toEqual(live);
@@ -110,7 +159,9 @@ describe('export, check, import', () => {
     const receivedBefore = await page.evaluate(() => (window as any).__sandboxHost.received.length);
     const input = await panel.$('.import-input');
     await (input as any).uploadFile(join(dir, exported.name));
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'file', { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'file', {
+      timeout: 5_000,
+    });
     expect(await panel.$eval('.viewing-file', (e) => e.textContent)).toContain(exported.name);
     expect(await panel.$eval('.status', (e) => e.textContent)).toContain(`capture file: ${exported.name}`);
     expect(await panelVerdicts()).toEqual(live);
@@ -118,7 +169,13 @@ describe('export, check, import', () => {
     expect(await frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length)).toBe(acceptedBefore); // nothing was replayed
     expect(await page.evaluate(() => (window as any).__sandboxHost.received.length)).toBe(receivedBefore);
     await panel.click('.t-live');
-    await panel.waitForFunction(() => { const s = (window as any).__embedInspector.store; return s.transportInfo.kind === 'runtime' && s.status === 'connected' && s.records.length > 0; }, { timeout: 5_000 });
+    await panel.waitForFunction(
+      () => {
+        const s = (window as any).__embedInspector.store;
+        return s.transportInfo.kind === 'runtime' && s.status === 'connected' && s.records.length > 0;
+      },
+      { timeout: 5_000 },
+    );
     expect(await panel.$('.viewing-file')).toBeNull();
   });
 
@@ -131,10 +188,16 @@ describe('export, check, import', () => {
       root.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
       root.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, text);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.label === 'dropped.json', { timeout: 5_000 });
-    expect(await panel.evaluate(() => (window as any).__embedInspector.store.records.length)).toBe(JSON.parse(text).messages.length);
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.label === 'dropped.json', {
+      timeout: 5_000,
+    });
+    expect(await panel.evaluate(() => (window as any).__embedInspector.store.records.length)).toBe(
+      JSON.parse(text).messages.length,
+    );
     await panel.click('.t-live');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'runtime', { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'runtime', {
+      timeout: 5_000,
+    });
   });
 
   it('an unusable file: a clear error, nothing lost', async () => {
@@ -144,14 +207,21 @@ describe('export, check, import', () => {
     const input = await panel.$('.import-input');
     await (input as any).uploadFile(bad);
     await panel.waitForSelector('.import-error');
-    expect(await panel.$eval('.import-error', (e) => e.textContent)).toMatch(/Could not import not-a-capture\.json: not a capture file.*Nothing was changed/);
-    const after = await panel.evaluate(() => ({ kind: (window as any).__embedInspector.store.transportInfo.kind, n: (window as any).__embedInspector.store.records.length }));
+    expect(await panel.$eval('.import-error', (e) => e.textContent)).toMatch(
+      /Could not import not-a-capture\.json: not a capture file.*Nothing was changed/,
+    );
+    const after = await panel.evaluate(() => ({
+      kind: (window as any).__embedInspector.store.transportInfo.kind,
+      n: (window as any).__embedInspector.store.records.length,
+    }));
     expect(after).toEqual({ kind: 'runtime', n });
   });
 
   it('redaction can be turned off, with a clear warning', async () => {
     // (a retry after a failure further down finds redaction already off)
-    if (!(await panel.$('.x-warning'))) await panel.click('.x-redact');
+    if (!(await panel.$('.x-warning'))) {
+      await panel.click('.x-redact');
+    }
     await panel.waitForSelector('.x-warning');
     expect(await panel.$eval('.x-warning', (e) => e.textContent)).toMatch(/Redaction is off/);
     const raw = await download();
@@ -161,5 +231,7 @@ describe('export, check, import', () => {
     await panel.click('.x-redact');
   });
 
-  it('raised no page errors', () => { expect(errors).toEqual([]); });
+  it('raised no page errors', () => {
+    expect(errors).toEqual([]);
+  });
 });

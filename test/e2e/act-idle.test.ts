@@ -14,10 +14,13 @@ let sb: Sandbox;
 let launched: Launched;
 
 beforeAll(async () => {
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0 }) as Sandbox;
+  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
   launched = await launchWithExtension();
 });
-afterAll(async () => { await launched?.close(); await sb?.close(); });
+afterAll(async () => {
+  await launched?.close();
+  await sb?.close();
+});
 
 describe('composer after the service worker stopped in a quiet period', () => {
   it('sends, the embed reacts, and the injected post is on the timeline', async () => {
@@ -29,10 +32,14 @@ describe('composer after the service worker stopped in a quiet period', () => {
 
     // Quiet period: stop the worker (its ports close); wait until a new worker runs and the panel is back.
     const before = await launched.worker();
-    await before.evaluate(() => { (globalThis as any).__marker = 'old worker'; });
+    await before.evaluate(() => {
+      (globalThis as any).__marker = 'old worker';
+    });
     await before.close();
     await sleep(500);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.status === 'connected', { timeout: 15_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.status === 'connected', {
+      timeout: 15_000,
+    });
     expect(await (await launched.worker()).evaluate(() => (globalThis as any).__marker)).toBeUndefined();
 
     await openComposer(panel);
@@ -42,9 +49,19 @@ describe('composer after the service worker stopped in a quiet period', () => {
     await panel.click('.cm-send');
     await panel.waitForFunction(() => document.querySelector('.cm-outcome')?.textContent?.length, { timeout: 10_000 });
     expect(await panel.$eval('.cm-outcome', (e) => e.textContent)).toMatch(/^Sent/);
-    await frame.waitForFunction((n) => (window as any).__sandboxEmbed.state().refreshCount > n, { timeout: 10_000 }, refreshes);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.records
-      .some((r: any) => r.kind === 'post' && r.injected && r.data?.type === 'svc:action:refresh' && r.pairedWith !== undefined), { timeout: 10_000 });
+    await frame.waitForFunction(
+      (n) => (window as any).__sandboxEmbed.state().refreshCount > n,
+      { timeout: 10_000 },
+      refreshes,
+    );
+    await panel.waitForFunction(
+      () =>
+        (window as any).__embedInspector.store.records.some(
+          (r: any) =>
+            r.kind === 'post' && r.injected && r.data?.type === 'svc:action:refresh' && r.pairedWith !== undefined,
+        ),
+      { timeout: 10_000 },
+    );
     await panel.close();
     await page.close();
   });

@@ -17,10 +17,13 @@ let launched: Launched;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0 }) as Sandbox;
+  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
   launched = await launchWithExtension();
 });
-afterAll(async () => { await launched?.close(); await sb?.close(); });
+afterAll(async () => {
+  await launched?.close();
+  await sb?.close();
+});
 
 const html = (frame: Frame, attr: string) => frame.evaluate((a) => document.documentElement.getAttribute(a), attr);
 const embedState = (frame: Frame) => frame.evaluate(() => (window as any).__sandboxEmbed.state());
@@ -48,46 +51,103 @@ describe('composer: inject actions', () => {
   });
 
   const cases: Array<[string, (p: Page) => Promise<void>, () => Promise<boolean>]> = [
-    ['svc:action:set-color-scheme', (p) => p.select('#cf-scheme', 'dark').then(() => {}), async () => (await html(frame, 'data-scheme')) === 'dark'],
-    ['svc:action:set-theme', async (p) => { await fill(p, '#cf-primaryColor', '#7c3aed'); await fill(p, '#cf-borderRadius', '14'); await fill(p, '#cf-extra', '{"font": "Georgia, serif"}'); },
-      async () => { const t = (await embedState(frame)).theme; return JSON.stringify(t).includes('#7c3aed') && JSON.stringify(t).includes('Georgia'); }],
-    ['svc:action:set-locale', (p) => fill(p, '#cf-locale', 'fr-FR'), async () => (await html(frame, 'data-locale')) === 'fr-FR'],
-    ['svc:action:set-timezone', (p) => fill(p, '#cf-timezone', 'America/New_York'), async () => (await html(frame, 'data-timezone')) === 'America/New_York'],
-    ['svc:action:set-filter', async (p) => { await fill(p, '.fb-view', 'orders'); await fill(p, '.fb-dim', 'region'); await fill(p, '.fb-json', '["EMEA"]'); },
-      async () => JSON.stringify((await embedState(frame)).filters).includes('EMEA')],
-    ['svc:action:navigate', async (p) => { const path = new URL(frame.url()).pathname + '/data'; await fill(p, '#cf-path', path); },
-      async () => ((await html(frame, 'data-path')) ?? '').endsWith('/data')],
+    [
+      'svc:action:set-color-scheme',
+      (p) => p.select('#cf-scheme', 'dark').then(() => {}),
+      async () => (await html(frame, 'data-scheme')) === 'dark',
+    ],
+    [
+      'svc:action:set-theme',
+      async (p) => {
+        await fill(p, '#cf-primaryColor', '#7c3aed');
+        await fill(p, '#cf-borderRadius', '14');
+        await fill(p, '#cf-extra', '{"font": "Georgia, serif"}');
+      },
+      async () => {
+        const t = (await embedState(frame)).theme;
+        return JSON.stringify(t).includes('#7c3aed') && JSON.stringify(t).includes('Georgia');
+      },
+    ],
+    [
+      'svc:action:set-locale',
+      (p) => fill(p, '#cf-locale', 'fr-FR'),
+      async () => (await html(frame, 'data-locale')) === 'fr-FR',
+    ],
+    [
+      'svc:action:set-timezone',
+      (p) => fill(p, '#cf-timezone', 'America/New_York'),
+      async () => (await html(frame, 'data-timezone')) === 'America/New_York',
+    ],
+    [
+      'svc:action:set-filter',
+      async (p) => {
+        await fill(p, '.fb-view', 'orders');
+        await fill(p, '.fb-dim', 'region');
+        await fill(p, '.fb-json', '["EMEA"]');
+      },
+      async () => JSON.stringify((await embedState(frame)).filters).includes('EMEA'),
+    ],
+    [
+      'svc:action:navigate',
+      async (p) => {
+        const path = new URL(frame.url()).pathname + '/data';
+        await fill(p, '#cf-path', path);
+      },
+      async () => ((await html(frame, 'data-path')) ?? '').endsWith('/data'),
+    ],
     ['svc:action:refresh', async () => {}, async () => (await embedState(frame)).refreshCount >= 1],
   ];
 
-  it.each(cases)('%s: the embed reacts; the timeline shows the injected post and its delivery', async (type, fillForm, reacted) => {
-    await chooseType(panel, type);
-    await fillForm(panel);
-    await panel.waitForSelector('.cm-verdict .b-valid', { timeout: 5_000 }); // validated live
-    const before = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
-    await sendFromComposer(panel);
-    const end = Date.now() + 10_000;
-    while (!(await reacted()) && Date.now() < end) await sleep(100);
-    expect(await reacted(), `the embed reacted to ${type}`).toBe(true);
-    await panel.waitForFunction((t, n) => {
-      const rs = (window as any).__embedInspector.store.records.slice(n);
-      return rs.some((r: any) => r.kind === 'post' && r.injected && r.data?.type === t && r.pairedWith !== undefined);
-    }, { timeout: 10_000 }, type, before);
-    const rs = (await panelRecords(panel)).filter((r) => r.type === type && r.seq > 0);
-    const post = rs.find((r) => r.kind === 'post' && r.injected)!;
-    expect(post.origin).toBe(sb.hostOrigin);
-    expect(post.verdict).toBe('valid');
-    const delivery = rs.find((r) => r.seq === post.pairedWith)!;
-    expect(delivery).toMatchObject({ kind: 'receive', injected: true, origin: sb.hostOrigin });
-    expect(delivery.frameUrl.startsWith(sb.tenantOrigin)).toBe(true);
-    // the timeline row carries the "inj" tag
-    await panel.evaluate((t) => (window as any).__embedInspector.store.setFilters({ search: `type:${t.slice(11)} injected:true kind:post` }), type);
-    await panel.waitForFunction(() => document.querySelector('.grid-body [role="row"] .tag')?.textContent === 'inj', { timeout: 5_000 });
-    await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
-  });
+  it.each(cases)(
+    '%s: the embed reacts; the timeline shows the injected post and its delivery',
+    async (type, fillForm, reacted) => {
+      await chooseType(panel, type);
+      await fillForm(panel);
+      await panel.waitForSelector('.cm-verdict .b-valid', { timeout: 5_000 }); // validated live
+      const before = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
+      await sendFromComposer(panel);
+      const end = Date.now() + 10_000;
+      while (!(await reacted()) && Date.now() < end) {
+        await sleep(100);
+      }
+      expect(await reacted(), `the embed reacted to ${type}`).toBe(true);
+      await panel.waitForFunction(
+        (t, n) => {
+          const rs = (window as any).__embedInspector.store.records.slice(n);
+          return rs.some(
+            (r: any) => r.kind === 'post' && r.injected && r.data?.type === t && r.pairedWith !== undefined,
+          );
+        },
+        { timeout: 10_000 },
+        type,
+        before,
+      );
+      const rs = (await panelRecords(panel)).filter((r) => r.type === type && r.seq > 0);
+      const post = rs.find((r) => r.kind === 'post' && r.injected)!;
+      expect(post.origin).toBe(sb.hostOrigin);
+      expect(post.verdict).toBe('valid');
+      const delivery = rs.find((r) => r.seq === post.pairedWith)!;
+      expect(delivery).toMatchObject({ kind: 'receive', injected: true, origin: sb.hostOrigin });
+      expect(delivery.frameUrl.startsWith(sb.tenantOrigin)).toBe(true);
+      // the timeline row carries the "inj" tag
+      await panel.evaluate(
+        (t) =>
+          (window as any).__embedInspector.store.setFilters({ search: `type:${t.slice(11)} injected:true kind:post` }),
+        type,
+      );
+      await panel.waitForFunction(() => document.querySelector('.grid-body [role="row"] .tag')?.textContent === 'inj', {
+        timeout: 5_000,
+      });
+      await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+    },
+  );
 
   it('the sends never use "*": every injected action targets the tenant origin', async () => {
-    const targets = await panel.evaluate(() => (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').map((r: any) => r.targetOrigin));
+    const targets = await panel.evaluate(() =>
+      (window as any).__embedInspector.store.records
+        .filter((r: any) => r.injected && r.kind === 'post')
+        .map((r: any) => r.targetOrigin),
+    );
     expect(targets.length).toBeGreaterThanOrEqual(7);
     expect(new Set(targets)).toEqual(new Set([sb.tenantOrigin]));
   });
@@ -95,11 +155,16 @@ describe('composer: inject actions', () => {
   it('an invalid action is sent only after a clear confirmation', async () => {
     await chooseType(panel, 'svc:action:set-timezone');
     await fill(panel, '#cf-timezone', '+02:00');
-    await panel.waitForFunction(() => [...document.querySelectorAll('.cm-issues .rule')].some((r) => r.textContent === 'action.timezone'), { timeout: 5_000 });
+    await panel.waitForFunction(
+      () => [...document.querySelectorAll('.cm-issues .rule')].some((r) => r.textContent === 'action.timezone'),
+      { timeout: 5_000 },
+    );
     const n = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
     await panel.click('.cm-send');
     await panel.waitForSelector('.cm-confirm');
-    expect(await panel.$eval('.cm-confirm', (e) => e.textContent)).toMatch(/invalid.*action\.timezone.*Send it anyway/s);
+    expect(await panel.$eval('.cm-confirm', (e) => e.textContent)).toMatch(
+      /invalid.*action\.timezone.*Send it anyway/s,
+    );
     await sleep(500);
     expect(await panel.evaluate(() => (window as any).__embedInspector.store.records.length)).toBe(n); // nothing sent yet
     await panel.click('.cm-cancel');
@@ -107,15 +172,29 @@ describe('composer: inject actions', () => {
     await panel.click('.cm-send');
     await panel.waitForSelector('.cm-send-anyway');
     await panel.click('.cm-send-anyway');
-    await panel.waitForFunction(() => /^Sent/.test(document.querySelector('.cm-outcome')?.textContent ?? ''), { timeout: 10_000 });
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.records.some((r: any) => r.injected && r.kind === 'post' && r.data?.payload?.timezone === '+02:00' && r.verdict === 'invalid'), { timeout: 10_000 });
+    await panel.waitForFunction(() => /^Sent/.test(document.querySelector('.cm-outcome')?.textContent ?? ''), {
+      timeout: 10_000,
+    });
+    await panel.waitForFunction(
+      () =>
+        (window as any).__embedInspector.store.records.some(
+          (r: any) =>
+            r.injected && r.kind === 'post' && r.data?.payload?.timezone === '+02:00' && r.verdict === 'invalid',
+        ),
+      { timeout: 10_000 },
+    );
     // the embed ignores a bare offset, as the spec says
-    await frame.waitForFunction(() => (window as any).__sandboxEmbed.ignored.some((i: any) => i.data?.payload?.timezone === '+02:00'), { timeout: 5_000 });
+    await frame.waitForFunction(
+      () => (window as any).__sandboxEmbed.ignored.some((i: any) => i.data?.payload?.timezone === '+02:00'),
+      { timeout: 5_000 },
+    );
     expect(await html(frame, 'data-timezone')).toBe('America/New_York');
   });
 
   it('copy as code: the selected action as host code with the tenant origin', async () => {
-    await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'type:set-locale kind:post' }));
+    await panel.evaluate(() =>
+      (window as any).__embedInspector.store.setFilters({ search: 'type:set-locale kind:post' }),
+    );
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-act');
@@ -137,9 +216,21 @@ describe('composer: inject actions', () => {
     await page.evaluate(() => (window as any).__sandboxHost.clear());
     await panel.click('.cm-send');
     const ev = await page.evaluate(() => (window as any).__sandboxHost.waitFor('svc:event:error', 1, 10_000));
-    expect(ev).toMatchObject({ source: 'svc-embed', direction: 'event', type: 'svc:event:error', surface: 'dashboard', payload: { message: 'Simulated: the session expired', name: 'SessionExpiredError', fatal: true } });
+    expect(ev).toMatchObject({
+      source: 'svc-embed',
+      direction: 'event',
+      type: 'svc:event:error',
+      surface: 'dashboard',
+      payload: { message: 'Simulated: the session expired', name: 'SessionExpiredError', fatal: true },
+    });
     // the host's listener follows the receiving rules: it accepted it, so event.origin was the tenant origin; the timeline agrees
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.records.some((r: any) => r.kind === 'receive' && r.injected && r.data?.type === 'svc:event:error'), { timeout: 10_000 });
+    await panel.waitForFunction(
+      () =>
+        (window as any).__embedInspector.store.records.some(
+          (r: any) => r.kind === 'receive' && r.injected && r.data?.type === 'svc:event:error',
+        ),
+      { timeout: 10_000 },
+    );
     const rs = await panelRecords(panel);
     const post = rs.find((r) => r.kind === 'post' && r.injected && r.type === 'svc:event:error')!;
     expect(post.origin).toBe(sb.tenantOrigin);
@@ -148,13 +239,19 @@ describe('composer: inject actions', () => {
     expect(delivery.origin).toBe(sb.tenantOrigin);
     expect(delivery.frameUrl.startsWith(sb.hostOrigin)).toBe(true);
     expect(delivery.verdict).toBe('valid');
-    expect(await page.evaluate(() => (window as any).__sandboxHost.ignored.filter((i: any) => i.data?.type === 'svc:event:error').length)).toBe(0);
+    expect(
+      await page.evaluate(
+        () => (window as any).__sandboxHost.ignored.filter((i: any) => i.data?.type === 'svc:event:error').length,
+      ),
+    ).toBe(0);
   });
 });
 
 describe('composer: no target', () => {
   let site: TwoOrigins;
-  afterAll(async () => { await site?.close(); });
+  afterAll(async () => {
+    await site?.close();
+  });
   it('with the tenant origin unknown, the composer says so and does not send', async () => {
     site = await twoOrigins({ '/': '<!doctype html><title>no embed</title><p>A page without an embed.</p>' }, {});
     const page = await launched.browser.newPage();
@@ -162,12 +259,17 @@ describe('composer: no target', () => {
     const panel = await panelFor(launched, page, errors);
     await openComposer(panel);
     await panel.waitForSelector('.cm-blocked');
-    expect(await panel.$eval('.cm-blocked', (e) => e.textContent)).toMatch(/tenant origin is unknown.*never sends to "\*"/);
+    expect(await panel.$eval('.cm-blocked', (e) => e.textContent)).toMatch(
+      /tenant origin is unknown.*never sends to "\*"/,
+    );
     expect(await panel.$eval('.cm-send', (b) => (b as HTMLButtonElement).disabled)).toBe(true);
-    await panel.close(); await page.close();
+    await panel.close();
+    await page.close();
   });
 });
 
 describe('panel', () => {
-  it('raised no page errors', () => { expect(errors).toEqual([]); });
+  it('raised no page errors', () => {
+    expect(errors).toEqual([]);
+  });
 });

@@ -17,7 +17,7 @@ const GAPS = [600, 1200];
 const TYPES = ['svc:action:set-locale', 'svc:action:set-color-scheme', 'svc:action:set-timezone'];
 
 beforeAll(async () => {
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0 }) as Sandbox;
+  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
   launched = await launchWithExtension();
   page = await hostPage(launched, sb);
   frame = await embedFrame(page, sb.tenantOrigin);
@@ -33,27 +33,47 @@ beforeAll(async () => {
     await wait(gaps[1]);
     h.sendAction('svc:action:set-timezone', { timezone: 'Asia/Tokyo' });
   }, GAPS);
-  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:action:set-timezone'), { timeout: 10_000 });
+  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:action:set-timezone'), {
+    timeout: 10_000,
+  });
   // the selection to replay: the host's action posts
-  await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ directions: ['action'], kinds: ['post'], search: '-injected:true' }));
+  await panel.evaluate(() =>
+    (window as any).__embedInspector.store.setFilters({
+      directions: ['action'],
+      kinds: ['post'],
+      search: '-injected:true',
+    }),
+  );
   await panel.click('.t-replay');
   await panel.waitForSelector('.replay');
 });
-afterAll(async () => { await launched?.close(); await sb?.close(); });
+afterAll(async () => {
+  await launched?.close();
+  await sb?.close();
+});
 
 /** Actions the embed accepted from index `from` on: type and the embed's own clock. */
-const accepted = (from: number) => frame.evaluate((n) => (window as any).__sandboxEmbed.accepted.slice(n).map((a: any) => ({ type: a.type, at: a.at })), from) as Promise<Array<{ type: string; at: number }>>;
+const accepted = (from: number) =>
+  frame.evaluate(
+    (n) => (window as any).__sandboxEmbed.accepted.slice(n).map((a: any) => ({ type: a.type, at: a.at })),
+    from,
+  ) as Promise<Array<{ type: string; at: number }>>;
 const acceptedCount = () => frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length) as Promise<number>;
 async function waitAccepted(from: number, n: number, timeout = 15_000) {
   const end = Date.now() + timeout;
   let got = await accepted(from);
-  while (got.length < n && Date.now() < end) { await sleep(50); got = await accepted(from); }
+  while (got.length < n && Date.now() < end) {
+    await sleep(50);
+    got = await accepted(from);
+  }
   return got;
 }
 
 describe('replay', () => {
   it('lists the three actions of the view', async () => {
-    expect(await panel.$eval('.replay', (e) => e.textContent)).toMatch(/3 messages to replay: set-locale, set-color-scheme, set-timezone/);
+    expect(await panel.$eval('.replay', (e) => e.textContent)).toMatch(
+      /3 messages to replay: set-locale, set-color-scheme, set-timezone/,
+    );
   });
 
   it('plays with the original timing: the gaps are roughly preserved', async () => {
@@ -67,10 +87,21 @@ describe('replay', () => {
       expect(gaps[i], `gap ${i}`).toBeLessThan(GAPS[i] * 1.5 + 150);
     }
     expect(gaps[1] / gaps[0]).toBeGreaterThan(1.4); // the second gap stays about twice the first
-    await panel.waitForFunction(() => /3 \/ 3 sent — done/.test(document.querySelector('.r-progress')!.textContent!), { timeout: 5_000 });
+    await panel.waitForFunction(() => /3 \/ 3 sent — done/.test(document.querySelector('.r-progress')!.textContent!), {
+      timeout: 5_000,
+    });
     // the replayed posts are on the timeline, injected, to the tenant origin (they arrive a moment after the embed got them)
-    await panel.waitForFunction((n) => (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').length >= n, { timeout: 10_000 }, TYPES.length);
-    const injected = await panel.evaluate(() => (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').map((r: any) => [r.data.type, r.targetOrigin]));
+    await panel.waitForFunction(
+      (n) =>
+        (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').length >= n,
+      { timeout: 10_000 },
+      TYPES.length,
+    );
+    const injected = await panel.evaluate(() =>
+      (window as any).__embedInspector.store.records
+        .filter((r: any) => r.injected && r.kind === 'post')
+        .map((r: any) => [r.data.type, r.targetOrigin]),
+    );
     expect(injected).toEqual(TYPES.map((t) => [t, sb.tenantOrigin]));
   });
 
@@ -93,8 +124,15 @@ describe('replay', () => {
       await panel.click('.r-step');
       const got = await waitAccepted(from, i);
       expect(got.map((a) => a.type)).toEqual(TYPES.slice(0, i));
-      await panel.waitForFunction((n) => document.querySelector('.r-progress')!.textContent!.startsWith(`${n} / 3 sent`), { timeout: 5_000 }, i);
-      if (i < 3) { await sleep(GAPS[1] + 300); expect((await accepted(from)).length, 'no automatic advance while stepping').toBe(i); }
+      await panel.waitForFunction(
+        (n) => document.querySelector('.r-progress')!.textContent!.startsWith(`${n} / 3 sent`),
+        { timeout: 5_000 },
+        i,
+      );
+      if (i < 3) {
+        await sleep(GAPS[1] + 300);
+        expect((await accepted(from)).length, 'no automatic advance while stepping').toBe(i);
+      }
     }
     expect(await panel.$eval('.r-progress', (e) => e.textContent)).toMatch(/3 \/ 3 sent — done/);
   });
@@ -110,5 +148,7 @@ describe('replay', () => {
     expect((await waitAccepted(from, 3)).map((a) => a.type)).toEqual(TYPES);
   });
 
-  it('raised no page errors', () => { expect(errors).toEqual([]); });
+  it('raised no page errors', () => {
+    expect(errors).toEqual([]);
+  });
 });

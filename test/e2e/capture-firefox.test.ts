@@ -20,14 +20,28 @@ let browser: Browser;
 
 beforeAll(async () => {
   const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-  if (!existsSync(executablePath)) throw new Error(`no Firefox at ${executablePath}; install firefox-esr or set FIREFOX_PATH`);
-  if (!existsSync(`${ROOT}dist/firefox/manifest.json`)) throw new Error('dist/firefox is missing: run npm run build first');
+  if (!existsSync(executablePath)) {
+    throw new Error(`no Firefox at ${executablePath}; install firefox-esr or set FIREFOX_PATH`);
+  }
+  if (!existsSync(`${ROOT}dist/firefox/manifest.json`)) {
+    throw new Error('dist/firefox is missing: run npm run build first');
+  }
   sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
-  browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true,
-    args: ['--remote-allow-system-access'], extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ 'embed-inspector@embed-inspector.dev': UUID }) } });
+  browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath,
+    headless: true,
+    args: ['--remote-allow-system-access'],
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ 'embed-inspector@embed-inspector.dev': UUID }),
+    },
+  });
   await browser.installExtension(`${ROOT}dist/firefox`);
 });
-afterAll(async () => { await browser?.close(); await sb?.close(); });
+afterAll(async () => {
+  await browser?.close();
+  await sb?.close();
+});
 
 const extensionPage = (query: string): Promise<Page> => firefoxExtensionPage(browser, UUID, query);
 
@@ -36,33 +50,56 @@ it('captures nothing before capture is turned on', async () => {
   await page.goto(`${sb.hostOrigin}/`);
   await page.waitForFunction(() => (window as any).__sandboxHost?.isReady?.(), { timeout: 20_000 });
   const ext = await extensionPage('theme=light');
-  const scope = await ext.evaluate(async () => (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.getCapture());
-  const ids = await ext.evaluate(async () => (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.tabIds());
+  const scope = await ext.evaluate(async () =>
+    (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.getCapture(),
+  );
+  const ids = await ext.evaluate(async () =>
+    (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.tabIds(),
+  );
   expect(scope).toEqual({ sites: [], mode: 'full' });
   expect(ids).toEqual([]);
-  await page.close(); await ext.close();
+  await page.close();
+  await ext.close();
 });
 
 it('captures a scripted sandbox session in Firefox: every event and action, both sides, all valid', async () => {
   const setter = await extensionPage('theme=light');
-  expect(await setCaptureFirefox(setter, { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' }))
-    .toEqual({ sites: [sb.hostOrigin, sb.tenantOrigin].sort(), mode: 'full' });
+  expect(await setCaptureFirefox(setter, { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' })).toEqual({
+    sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
+    mode: 'full',
+  });
   await setter.close();
   const host = await browser.newPage();
   await host.goto(`${sb.hostOrigin}/?script=full`);
   await host.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
 
   const finder = await extensionPage('theme=light');
-  const tabs = await finder.evaluate(async () => ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']));
+  const tabs = await finder.evaluate(async () =>
+    ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']),
+  );
   const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(sb.hostOrigin))?.[0];
   expect(tabId, 'the sandbox tab').toBeDefined();
 
   const panel = await extensionPage(`theme=light&tabId=${tabId}`);
   const expected = EVENT_TYPES.length + ACTION_TYPES.length;
   // (40 s: on a busy 2-core machine, with other browsers beside this one, the session can take over 20 s to arrive)
-  await panel.waitForFunction((n) => (window as any).__embedInspector.store.counts.valid >= 2 * n, { timeout: 40_000 }, expected);
-  const recs = await panel.evaluate(() => (window as any).__embedInspector.store.records.filter((r: any) => !r.navigation)
-    .map((r: any) => ({ kind: r.kind, type: r.data?.type, verdict: r.verdict, origin: r.origin, frameUrl: r.frameUrl, targetOrigin: r.targetOrigin })));
+  await panel.waitForFunction(
+    (n) => (window as any).__embedInspector.store.counts.valid >= 2 * n,
+    { timeout: 40_000 },
+    expected,
+  );
+  const recs = await panel.evaluate(() =>
+    (window as any).__embedInspector.store.records
+      .filter((r: any) => !r.navigation)
+      .map((r: any) => ({
+        kind: r.kind,
+        type: r.data?.type,
+        verdict: r.verdict,
+        origin: r.origin,
+        frameUrl: r.frameUrl,
+        targetOrigin: r.targetOrigin,
+      })),
+  );
   for (const type of [...EVENT_TYPES, ...ACTION_TYPES]) {
     const isEvent = type.startsWith('svc:event:');
     const posts = recs.filter((r: any) => r.type === type && r.kind === 'post');
@@ -86,12 +123,19 @@ it('records nothing from another port of a captured host (a Firefox pattern cann
     await page.goto(`${other.hostOrigin}/?script=full`);
     await page.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
     const ext = await extensionPage('theme=light');
-    const tabs = await ext.evaluate(async () => ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']));
+    const tabs = await ext.evaluate(async () =>
+      ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']),
+    );
     const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(other.hostOrigin))?.[0];
     await new Promise((r) => setTimeout(r, 500));
-    const ids = await ext.evaluate(async () => (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.tabIds());
+    const ids = await ext.evaluate(async () =>
+      (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.tabIds(),
+    );
     expect(tabId).toBeDefined();
     expect(ids).not.toContain(tabId);
-    await page.close(); await ext.close();
-  } finally { await other.close(); }
+    await page.close();
+    await ext.close();
+  } finally {
+    await other.close();
+  }
 });

@@ -2,7 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Launched } from '../../src/shared/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import { launchWithExtension, tabIdOf, waitForRecords, waitForCount, records, messagesOnly, sleep, state } from '../helpers/capture.ts';
+import {
+  launchWithExtension,
+  tabIdOf,
+  waitForRecords,
+  waitForCount,
+  records,
+  messagesOnly,
+  sleep,
+  state,
+} from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
   window.got = 0;
@@ -28,7 +37,10 @@ describe('lossless capture', () => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/flood': EMBED });
     l = await launchWithExtension();
   });
-  afterAll(async () => { await l?.close(); await srv?.close(); });
+  afterAll(async () => {
+    await l?.close();
+    await srv?.close();
+  });
 
   const delivered = async (page: import('puppeteer-core').Page) => {
     const frame = page.frames().find((f) => f.url().includes('/embed/'))!;
@@ -64,7 +76,9 @@ describe('lossless capture', () => {
     const streaming = page.evaluate((n) => (window as any).stream(n, 10), N);
     await waitForRecords(l, tabId, (rs) => rs.length > 200);
     const before = await l.worker();
-    await before.evaluate(() => { (globalThis as any).__marker = 'old worker'; });
+    await before.evaluate(() => {
+      (globalThis as any).__marker = 'old worker';
+    });
     await before.close(); // stops the extension's service worker
     await sleep(300);
     await streaming;

@@ -5,18 +5,42 @@ import type { Page } from 'puppeteer-core';
 import { startSandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/shared/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
-import { launchWithExtension, tabIdOf, waitForRecords, messagesOnly, typeOf, sleep, records } from '../helpers/capture.ts';
+import {
+  launchWithExtension,
+  tabIdOf,
+  waitForRecords,
+  messagesOnly,
+  typeOf,
+  sleep,
+  records,
+} from '../helpers/capture.ts';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-const EVENTS = ['ready', 'view', 'navigate', 'dashboard-loaded', 'download', 'drilldown', 'ai-query', 'error'].map((t) => `svc:event:${t}`);
-const ACTIONS = ['set-color-scheme', 'set-theme', 'set-locale', 'set-timezone', 'set-filter', 'navigate', 'refresh'].map((t) => `svc:action:${t}`);
+const EVENTS = ['ready', 'view', 'navigate', 'dashboard-loaded', 'download', 'drilldown', 'ai-query', 'error'].map(
+  (t) => `svc:event:${t}`,
+);
+const ACTIONS = [
+  'set-color-scheme',
+  'set-theme',
+  'set-locale',
+  'set-timezone',
+  'set-filter',
+  'navigate',
+  'refresh',
+].map((t) => `svc:action:${t}`);
 const rules = (r: ClassifiedRecord) => r.issues.map((i) => i.rule);
 
 describe('capture of sandbox sessions', () => {
   let sb: Sandbox;
   let l: Launched;
-  beforeAll(async () => { sb = await startSandbox({}); l = await launchWithExtension(); });
-  afterAll(async () => { await l?.close(); await sb?.close(); });
+  beforeAll(async () => {
+    sb = await startSandbox({});
+    l = await launchWithExtension();
+  });
+  afterAll(async () => {
+    await l?.close();
+    await sb?.close();
+  });
 
   const open = async (query: string): Promise<{ page: Page; tabId: number }> => {
     const page = await l.browser.newPage();
@@ -28,7 +52,8 @@ describe('capture of sandbox sessions', () => {
     const { page, tabId } = await open('?script=full');
     await page.waitForFunction(() => (window as any).__sandboxHost?.scriptDone(), { timeout: 30_000 });
     await waitForRecords(l, tabId, (rs) =>
-      [...EVENTS, ...ACTIONS].every((t) => rs.filter((r) => typeOf(r) === t && r.pairedWith !== undefined).length >= 2));
+      [...EVENTS, ...ACTIONS].every((t) => rs.filter((r) => typeOf(r) === t && r.pairedWith !== undefined).length >= 2),
+    );
     await sleep(300);
     const all = messagesOnly(await records(l, tabId));
     const svc = all.filter((r) => r.verdict !== 'foreign');
@@ -38,7 +63,12 @@ describe('capture of sandbox sessions', () => {
       expect(mine.map((r) => r.kind).sort(), t).toEqual(['post', 'receive']);
       const post = mine.find((r) => r.kind === 'post')!;
       const recv = mine.find((r) => r.kind === 'receive')!;
-      expect(post).toMatchObject({ origin: sb.tenantOrigin, target: 'parent', targetOrigin: sb.hostOrigin, pairedWith: recv.seq });
+      expect(post).toMatchObject({
+        origin: sb.tenantOrigin,
+        target: 'parent',
+        targetOrigin: sb.hostOrigin,
+        pairedWith: recv.seq,
+      });
       expect(new URL(post.frameUrl).origin).toBe(sb.tenantOrigin);
       expect(recv).toMatchObject({ origin: sb.tenantOrigin, frameUrl: hostUrl, from: 'child', frameId: 0 });
     }
@@ -47,7 +77,14 @@ describe('capture of sandbox sessions', () => {
       expect(mine.map((r) => r.kind).sort(), t).toEqual(['post', 'receive']);
       const post = mine.find((r) => r.kind === 'post')!;
       const recv = mine.find((r) => r.kind === 'receive')!;
-      expect(post).toMatchObject({ origin: sb.hostOrigin, frameUrl: hostUrl, target: 'child', targetOrigin: sb.tenantOrigin, frameId: 0, pairedWith: recv.seq });
+      expect(post).toMatchObject({
+        origin: sb.hostOrigin,
+        frameUrl: hostUrl,
+        target: 'child',
+        targetOrigin: sb.tenantOrigin,
+        frameId: 0,
+        pairedWith: recv.seq,
+      });
       expect(recv.origin).toBe(sb.hostOrigin);
       expect(new URL(recv.frameUrl).origin).toBe(sb.tenantOrigin);
       expect(recv.from).toBe('parent');
@@ -61,18 +98,83 @@ describe('capture of sandbox sessions', () => {
   // fault → what the capture must show
   const FAULTS: Array<[string, (rs: ClassifiedRecord[]) => boolean]> = [
     ['duplicate-ready', (rs) => rs.some((r) => rules(r).includes('session.ready-duplicate'))],
-    ['event-before-ready', (rs) => rs.some((r) => typeOf(r) === 'svc:event:view' && rules(r).includes('session.event-before-ready'))],
-    ['missing-surface', (rs) => rs.some((r) => typeOf(r) === 'svc:event:view' && rules(r).includes('envelope.surface-missing'))],
-    ['wrong-payload-types', (rs) => rs.some((r) => typeOf(r) === 'svc:event:ready' && rules(r).includes('payload.type'))],
-    ['unknown-event', (rs) => rs.some((r) => typeOf(r) === 'svc:event:widget-hover' && rules(r).includes('envelope.type'))],
-    ['dashboard-event-from-chat', (rs) => rs.some((r) => typeOf(r) === 'svc:event:drilldown' && rules(r).includes('surface.not-allowed'))],
-    ['third-origin', (rs) => rs.some((r) => r.kind === 'receive' && r.frameId === 0 && r.origin !== r.frameUrl && typeOf(r) === 'svc:event:view' && rules(r).includes('origin.event'))],
-    ['huge-payload', (rs) => rs.filter((r) => typeOf(r) === 'svc:event:view' && (r.originalSize ?? 0) > 5_000_000 && (r.data as any).$ei === 'Truncated').length === 2],
-    ['non-json', (rs) => ['Date', 'Map', 'ArrayBuffer', 'Ref'].every((tag) =>
-      rs.filter((r) => typeOf(r) === 'svc:event:drilldown' && (r.data as any).payload?.value?.$ei === tag || JSON.stringify(r.data).includes(`"$ei":"${tag}"`)).length >= 2)],
-    ['action-star', (rs) => rs.some((r) => r.kind === 'post' && r.targetOrigin === '*' && rules(r).includes('origin.action-wildcard'))],
-    ['action-wrong-origin', (rs) => rs.some((r) => r.kind === 'post' && r.dropped === true && rules(r).some((x) => x === 'origin.dropped' || x === 'origin.action-target'))],
-    ['action-before-ready', (rs) => rs.some((r) => r.kind === 'post' && typeOf(r) === 'svc:action:set-color-scheme' && rules(r).includes('session.action-before-ready'))],
+    [
+      'event-before-ready',
+      (rs) => rs.some((r) => typeOf(r) === 'svc:event:view' && rules(r).includes('session.event-before-ready')),
+    ],
+    [
+      'missing-surface',
+      (rs) => rs.some((r) => typeOf(r) === 'svc:event:view' && rules(r).includes('envelope.surface-missing')),
+    ],
+    [
+      'wrong-payload-types',
+      (rs) => rs.some((r) => typeOf(r) === 'svc:event:ready' && rules(r).includes('payload.type')),
+    ],
+    [
+      'unknown-event',
+      (rs) => rs.some((r) => typeOf(r) === 'svc:event:widget-hover' && rules(r).includes('envelope.type')),
+    ],
+    [
+      'dashboard-event-from-chat',
+      (rs) => rs.some((r) => typeOf(r) === 'svc:event:drilldown' && rules(r).includes('surface.not-allowed')),
+    ],
+    [
+      'third-origin',
+      (rs) =>
+        rs.some(
+          (r) =>
+            r.kind === 'receive' &&
+            r.frameId === 0 &&
+            r.origin !== r.frameUrl &&
+            typeOf(r) === 'svc:event:view' &&
+            rules(r).includes('origin.event'),
+        ),
+    ],
+    [
+      'huge-payload',
+      (rs) =>
+        rs.filter(
+          (r) =>
+            typeOf(r) === 'svc:event:view' && (r.originalSize ?? 0) > 5_000_000 && (r.data as any).$ei === 'Truncated',
+        ).length === 2,
+    ],
+    [
+      'non-json',
+      (rs) =>
+        ['Date', 'Map', 'ArrayBuffer', 'Ref'].every(
+          (tag) =>
+            rs.filter(
+              (r) =>
+                (typeOf(r) === 'svc:event:drilldown' && (r.data as any).payload?.value?.$ei === tag) ||
+                JSON.stringify(r.data).includes(`"$ei":"${tag}"`),
+            ).length >= 2,
+        ),
+    ],
+    [
+      'action-star',
+      (rs) =>
+        rs.some((r) => r.kind === 'post' && r.targetOrigin === '*' && rules(r).includes('origin.action-wildcard')),
+    ],
+    [
+      'action-wrong-origin',
+      (rs) =>
+        rs.some(
+          (r) =>
+            r.kind === 'post' &&
+            r.dropped === true &&
+            rules(r).some((x) => x === 'origin.dropped' || x === 'origin.action-target'),
+        ),
+    ],
+    [
+      'action-before-ready',
+      (rs) =>
+        rs.some(
+          (r) =>
+            r.kind === 'post' &&
+            typeOf(r) === 'svc:action:set-color-scheme' &&
+            rules(r).includes('session.action-before-ready'),
+        ),
+    ],
   ];
   for (const [fault, expected] of FAULTS) {
     it(`captures and classifies the ${fault} fault`, async () => {
@@ -84,7 +186,8 @@ describe('capture of sandbox sessions', () => {
 
   it('captures a flood completely', async () => {
     const { page, tabId } = await open('?faults=flood&flood=400&floodSeconds=2');
-    const isFlood = (r: ClassifiedRecord) => typeOf(r) === 'svc:event:view' && /^flood #/.test((r.data as any).payload?.title ?? '');
+    const isFlood = (r: ClassifiedRecord) =>
+      typeOf(r) === 'svc:event:view' && /^flood #/.test((r.data as any).payload?.title ?? '');
     const recs = await waitForRecords(l, tabId, (rs) => rs.filter(isFlood).length >= 1600, 30_000);
     await sleep(500);
     const flood = (await records(l, tabId)).filter(isFlood);

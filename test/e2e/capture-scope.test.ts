@@ -12,11 +12,24 @@ import { startSandbox } from '../../sandbox/server.mjs';
 import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
 import { openRealDevtoolsPanel } from '../../src/shared/devtools-panel.ts';
 import { CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE } from '../../src/shared/messages.ts';
-import { EXT, launchWithExtension, messagesOnly, records, sleep, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
+import {
+  EXT,
+  launchWithExtension,
+  messagesOnly,
+  records,
+  sleep,
+  tabIdOf,
+  typeOf,
+  waitForRecords,
+} from '../helpers/capture.ts';
 
 let sb: Awaited<ReturnType<typeof startSandbox>>;
-beforeAll(async () => { sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true }); });
-afterAll(async () => { await sb?.close(); });
+beforeAll(async () => {
+  sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
+});
+afterAll(async () => {
+  await sb?.close();
+});
 
 /** Counts, in every frame from its first script on, the private DOM events our two worlds would exchange. */
 const PROBE = `(() => {
@@ -36,7 +49,10 @@ async function sandboxPage(l: Launched, query = ''): Promise<Page> {
 async function embedFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 100; i++) {
     const f = page.frames().find((x) => x.url().startsWith(sb.tenantOrigin));
-    if (f) { await f.waitForFunction(() => document.readyState !== 'loading'); return f; }
+    if (f) {
+      await f.waitForFunction(() => document.readyState !== 'loading');
+      return f;
+    }
     await sleep(100);
   }
   throw new Error('no embed frame');
@@ -48,7 +64,9 @@ function frameFacts(frame: Frame) {
     const w = window as any;
     const iframe = document.querySelector('iframe');
     return {
-      names: Object.getOwnPropertyNames(window).filter((n) => n !== '__probeEvents').sort(),
+      names: Object.getOwnPropertyNames(window)
+        .filter((n) => n !== '__probeEvents')
+        .sort(),
       symbols: Object.getOwnPropertySymbols(window).map(String).sort(),
       childIdentity: iframe ? iframe.contentWindow === window.frames[0] : null,
       parentIsTop: window.parent === window.top,
@@ -65,12 +83,17 @@ function frameFacts(frame: Frame) {
 async function isNative(frame: Frame, expr: string): Promise<boolean> {
   const handle = await frame.evaluateHandle(expr);
   const objectId = handle.remoteObject().objectId;
-  if (!objectId) throw new Error(`${expr}: not an object`);
+  if (!objectId) {
+    throw new Error(`${expr}: not an object`);
+  }
   const client = (frame as any).client ?? (frame as any)._client();
   const props = await client.send('Runtime.getProperties', { objectId, ownProperties: true });
   await handle.dispose();
   const internal = (props.internalProperties ?? []).map((p: { name: string }) => p.name);
-  return handle.remoteObject().subtype !== 'proxy' && !internal.some((n: string) => ['[[FunctionLocation]]', '[[TargetFunction]]', '[[Handler]]'].includes(n));
+  return (
+    handle.remoteObject().subtype !== 'proxy' &&
+    !internal.some((n: string) => ['[[FunctionLocation]]', '[[TargetFunction]]', '[[Handler]]'].includes(n))
+  );
 }
 const getter = (where: string, name: string) =>
   `(() => { for (let o = ${where}; o; o = Object.getPrototypeOf(o)) { const d = Object.getOwnPropertyDescriptor(o, '${name}'); if (d) return d.get ?? d.value; } })()`;
@@ -82,7 +105,11 @@ const HOOKABLE = [
 ] as const;
 async function hooked(frame: Frame): Promise<string[]> {
   const out: string[] = [];
-  for (const [name, expr] of HOOKABLE) if (!(await isNative(frame, expr))) out.push(name);
+  for (const [name, expr] of HOOKABLE) {
+    if (!(await isNative(frame, expr))) {
+      out.push(name);
+    }
+  }
   return out;
 }
 
@@ -98,17 +125,25 @@ describe('capture scope', () => {
       expect(facts).toEqual(baseFacts); // same own names and symbols on window, same identities
       expect(facts[0].childIdentity).toBe(true);
       expect(facts.map((f) => f.events)).toEqual([0, 0]);
-      for (const f of [page.mainFrame(), await embedFrame(page)]) expect(await hooked(f)).toEqual([]);
+      for (const f of [page.mainFrame(), await embedFrame(page)]) {
+        expect(await hooked(f)).toEqual([]);
+      }
 
       const worker = await fresh.worker();
       const tabId = await tabIdOf(fresh, page);
-      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({ sites: [], mode: 'full' });
+      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+        sites: [],
+        mode: 'full',
+      });
       expect(await worker.evaluate(() => chrome.scripting.getRegisteredContentScripts())).toEqual([]);
       expect(await worker.evaluate(() => (globalThis as any).embedInspector.tabIds())).toEqual([]);
       expect(await records(fresh, tabId)).toEqual([]);
 
       // The probe does see our scripts once capture is on (so the zeros above mean something).
-      await worker.evaluate((s) => (globalThis as any).embedInspector.setCapture({ sites: s }), [sb.hostOrigin, sb.tenantOrigin]);
+      await worker.evaluate(
+        (s) => (globalThis as any).embedInspector.setCapture({ sites: s }),
+        [sb.hostOrigin, sb.tenantOrigin],
+      );
       await page.reload();
       await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
       await waitForRecords(fresh, tabId, (rs) => rs.some((r) => typeOf(r) === 'svc:event:ready'));
@@ -124,34 +159,70 @@ describe('capture scope', () => {
     const l = await launchWithExtension({ capture: null });
     try {
       const worker = await l.worker();
-      const err = (arg: unknown) => worker.evaluate((a) => (globalThis as any).embedInspector.setCapture(a).then(() => 'resolved', (e: Error) => e.message), arg as any);
-      expect(await err({ sites: ['http://127.0.0.1:4100/page'] })).toMatch(/^embedInspector\.setCapture: not an origin: "http:\/\/127\.0\.0\.1:4100\/page"/);
+      const err = (arg: unknown) =>
+        worker.evaluate(
+          (a) =>
+            (globalThis as any).embedInspector.setCapture(a).then(
+              () => 'resolved',
+              (e: Error) => e.message,
+            ),
+          arg as any,
+        );
+      expect(await err({ sites: ['http://127.0.0.1:4100/page'] })).toMatch(
+        /^embedInspector\.setCapture: not an origin: "http:\/\/127\.0\.0\.1:4100\/page"/,
+      );
       expect(await err({ sites: 'everything' })).toMatch(/sites must be 'all' or an array of origins/);
       expect(await err({ sites: [], mode: 'partial' })).toMatch(/mode must be 'full' or 'receive-only'/);
-      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({ sites: [], mode: 'full' });
-      expect(await worker.evaluate(() => (globalThis as any).embedInspector.setCapture({ sites: ['http://LOCALHOST:4101/'], mode: 'receive-only' })))
-        .toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
+      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+        sites: [],
+        mode: 'full',
+      });
+      expect(
+        await worker.evaluate(() =>
+          (globalThis as any).embedInspector.setCapture({ sites: ['http://LOCALHOST:4101/'], mode: 'receive-only' }),
+        ),
+      ).toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
       // Kept in storage, not in the worker's memory: a new worker has it (and the scripts stay registered).
-      await worker.evaluate(() => { (globalThis as any).__marker = 'old worker'; });
+      await worker.evaluate(() => {
+        (globalThis as any).__marker = 'old worker';
+      });
       await worker.close(); // stops the extension's service worker
       await sleep(300);
       const wake = await l.browser.newPage(); // an extension page connecting to the background starts a new worker
       await wake.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=1`);
       const next = await l.worker();
       expect(await next.evaluate(() => (globalThis as any).__marker)).toBeUndefined();
-      expect(await next.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
-      expect(await next.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).map((r) => [r.id, r.matches])))
-        .toEqual([['ei-relay', ['http://localhost:4101/*']], ['ei-main-receive-only', ['http://localhost:4101/*']]]);
-    } finally { await l.close(); }
+      expect(await next.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+        sites: ['http://localhost:4101'],
+        mode: 'receive-only',
+      });
+      expect(
+        await next.evaluate(async () =>
+          (await chrome.scripting.getRegisteredContentScripts()).map((r) => [r.id, r.matches]),
+        ),
+      ).toEqual([
+        ['ei-relay', ['http://localhost:4101/*']],
+        ['ei-main-receive-only', ['http://localhost:4101/*']],
+      ]);
+    } finally {
+      await l.close();
+    }
   });
 
-  it('(b) the real DevTools panel lists the tab\'s sites, turns them on, reloads, and captures ready', async () => {
-    const l = await launchChromium({ extensionDir: EXT, headless: true, args: ['--auto-open-devtools-for-tabs'], capture: null });
+  it("(b) the real DevTools panel lists the tab's sites, turns them on, reloads, and captures ready", async () => {
+    const l = await launchChromium({
+      extensionDir: EXT,
+      headless: true,
+      args: ['--auto-open-devtools-for-tabs'],
+      capture: null,
+    });
     try {
       const { page, frame } = await openRealDevtoolsPanel(l.browser, () => sandboxPage(l));
       expect(frame, 'the Embed panel frame').toBeTruthy();
       await frame!.waitForSelector('.capture-off .cap-site', { timeout: 15_000 });
-      const listed = await frame!.$$eval('.capture-off .cap-sites li', (lis) => lis.map((li) => li.textContent!.replace(/\s+/g, ' ').trim()));
+      const listed = await frame!.$$eval('.capture-off .cap-sites li', (lis) =>
+        lis.map((li) => li.textContent!.replace(/\s+/g, ' ').trim()),
+      );
       expect(listed).toEqual([`${sb.hostOrigin} this page`, `${sb.tenantOrigin} a frame`]);
       expect(await frame!.$eval('.capture-off', (e) => e.textContent)).toContain('Capture is off for this tab');
       const tabId = await tabIdOf(l, page);
@@ -160,16 +231,26 @@ describe('capture scope', () => {
       await frame!.click('.capture-off .cap-on'); // a real click: the browser's user gesture
       await frame!.waitForFunction(() => (window as any).__embedInspector.store.readyIndex >= 0, { timeout: 20_000 });
       expect(await frame!.$('.capture-off')).toBeNull();
-      expect(await (await l.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture()))
-        .toEqual({ sites: [sb.hostOrigin, sb.tenantOrigin].sort(), mode: 'full' });
+      expect(await (await l.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+        sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
+        mode: 'full',
+      });
       // From the first byte: the log starts with the reload's navigation, then the embed's ready, posted and delivered.
       // (each frame hands its records over when it is idle: the embed's post may come after the host's delivery)
-      const both = (rs: Array<{ kind: string; data: unknown }>) => ['post', 'receive'].every((k) => rs.some((r) => r.kind === k && typeOf(r) === 'svc:event:ready'));
+      const both = (rs: Array<{ kind: string; data: unknown }>) =>
+        ['post', 'receive'].every((k) => rs.some((r) => r.kind === k && typeOf(r) === 'svc:event:ready'));
       const recs = messagesOnly(await waitForRecords(l, tabId, both));
       const firstEvent = recs.find((r) => typeOf(r)?.startsWith('svc:event:'));
       expect(firstEvent && typeOf(firstEvent)).toBe('svc:event:ready');
-      expect(recs.filter((r) => typeOf(r) === 'svc:event:ready').map((r) => r.kind).sort()).toEqual(['post', 'receive']);
-    } finally { await l.close(); }
+      expect(
+        recs
+          .filter((r) => typeOf(r) === 'svc:event:ready')
+          .map((r) => r.kind)
+          .sort(),
+      ).toEqual(['post', 'receive']);
+    } finally {
+      await l.close();
+    }
   });
 
   it('⚙ Settings lists the captured sites: change a mode, remove a site (its open page stops recording), every site', async () => {
@@ -181,18 +262,44 @@ describe('capture scope', () => {
       await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
       await panel.waitForFunction(() => (window as any).__embedInspector?.store.capture, { timeout: 10_000 });
       await panel.click('.limits > summary');
-      const listed = () => panel.$$eval('.cap-list li', (lis) => lis.map((li) => [li.querySelector('.cap-origin')!.textContent, (li.querySelector('select') as HTMLSelectElement).value]));
-      expect(await listed()).toEqual([[sb.hostOrigin, 'full'], [sb.tenantOrigin, 'full']].sort());
+      const listed = () =>
+        panel.$$eval('.cap-list li', (lis) =>
+          lis.map((li) => [
+            li.querySelector('.cap-origin')!.textContent,
+            (li.querySelector('select') as HTMLSelectElement).value,
+          ]),
+        );
+      expect(await listed()).toEqual(
+        [
+          [sb.hostOrigin, 'full'],
+          [sb.tenantOrigin, 'full'],
+        ].sort(),
+      );
       const scope = () => l.worker().then((w) => w.evaluate(() => (globalThis as any).embedInspector.getCapture()));
 
       await panel.select(`.cap-site-mode[aria-label="Mode of ${sb.tenantOrigin}"]`, 'receive-only');
-      await panel.waitForFunction((o) => (window as any).__embedInspector.store.capture.scope.sites.some((s: any) => s.origin === o && s.mode === 'receive-only'), {}, sb.tenantOrigin);
-      expect(await scope()).toMatchObject({ sites: [sb.hostOrigin, sb.tenantOrigin].sort(), modes: { [sb.hostOrigin]: 'full', [sb.tenantOrigin]: 'receive-only' } });
+      await panel.waitForFunction(
+        (o) =>
+          (window as any).__embedInspector.store.capture.scope.sites.some(
+            (s: any) => s.origin === o && s.mode === 'receive-only',
+          ),
+        {},
+        sb.tenantOrigin,
+      );
+      expect(await scope()).toMatchObject({
+        sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
+        modes: { [sb.hostOrigin]: 'full', [sb.tenantOrigin]: 'receive-only' },
+      });
 
       // The host page stays open with its scripts loaded: its posts are recorded until its site is removed, then not.
-      const hostPosts = async () => (await records(l, tabId)).filter((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh').length;
+      const hostPosts = async () =>
+        (await records(l, tabId)).filter(
+          (r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh',
+        ).length;
       await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
-      await waitForRecords(l, tabId, (rs) => rs.some((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh'));
+      await waitForRecords(l, tabId, (rs) =>
+        rs.some((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh'),
+      );
       await panel.click(`.cap-remove[aria-label="Stop capturing ${sb.hostOrigin}"]`);
       await panel.waitForFunction(() => (window as any).__embedInspector.store.capture.scope.sites.length === 1);
       expect(await listed()).toEqual([[sb.tenantOrigin, 'receive-only']]);
@@ -207,22 +314,34 @@ describe('capture scope', () => {
       await panel.click('.cap-all');
       await panel.waitForFunction(() => (window as any).__embedInspector.store.capture.scope.all === null);
       expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 
   it('(c) receive-only from a fresh load hooks nothing; deliveries are recorded', async () => {
-    const ro = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'receive-only' } });
+    const ro = await launchWithExtension({
+      capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'receive-only' },
+    });
     const full = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
     try {
       const page = await sandboxPage(ro);
       const frames = [page.mainFrame(), await embedFrame(page)];
-      for (const f of frames) expect(await hooked(f), f.url()).toEqual([]);
+      for (const f of frames) {
+        expect(await hooked(f), f.url()).toEqual([]);
+      }
       expect((await frameFacts(frames[0])).childIdentity).toBe(true);
       expect((await frameFacts(frames[1])).parentIsTop).toBe(true);
       const tabId = await tabIdOf(ro, page);
-      const recs = messagesOnly(await waitForRecords(ro, tabId, (rs) => rs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready')));
+      const recs = messagesOnly(
+        await waitForRecords(ro, tabId, (rs) =>
+          rs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready'),
+        ),
+      );
       expect(recs.filter((r) => r.kind === 'post')).toEqual([]);
-      expect(recs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready' && r.origin === sb.tenantOrigin)).toBe(true);
+      expect(
+        recs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready' && r.origin === sb.tenantOrigin),
+      ).toBe(true);
 
       // The same check sees the full mode's hook (so the empty lists above mean something).
       const fp = await sandboxPage(full);

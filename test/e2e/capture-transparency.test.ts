@@ -91,7 +91,11 @@ describe('capture is transparent to the page', () => {
     withExt = await launchWithExtension();
     without = await launchChromium({});
   });
-  afterAll(async () => { await withExt?.close(); await without?.close(); await srv?.close(); });
+  afterAll(async () => {
+    await withExt?.close();
+    await without?.close();
+    await srv?.close();
+  });
 
   const run = async (l: Launched) => {
     const page = await l.browser.newPage();
@@ -116,9 +120,16 @@ describe('capture is transparent to the page', () => {
 
     // …and the capture saw all of it, exactly.
     const tabId = await tabIdOf(withExt, b.page);
-    const recs = messagesOnly(await waitForRecords(withExt, tabId, (rs) => rs.some((r) => r.data === 'hidden' && r.kind === 'receive')
-      && rs.some((r) => (r.data as any)?.kind === 'echo-reply' && r.kind === 'post')
-      && rs.some((r) => (r.data as any)?.kind === 'echo' && r.kind === 'post' && r.pairedWith !== undefined)));
+    const recs = messagesOnly(
+      await waitForRecords(
+        withExt,
+        tabId,
+        (rs) =>
+          rs.some((r) => r.data === 'hidden' && r.kind === 'receive') &&
+          rs.some((r) => (r.data as any)?.kind === 'echo-reply' && r.kind === 'post') &&
+          rs.some((r) => (r.data as any)?.kind === 'echo' && r.kind === 'post' && r.pairedWith !== undefined),
+      ),
+    );
     const posts = recs.filter((r) => r.kind === 'post');
     const bad = posts.find((r) => r.targetOrigin === 'not an origin');
     expect(bad?.error).toMatch(/^SyntaxError/);
@@ -143,6 +154,8 @@ describe('capture is transparent to the page', () => {
     // A frame's post to itself goes through its own postMessage, which the capture leaves as it is: a delivery.
     expect(recs.filter((r) => r.data === 'hidden').map((r) => [r.kind, r.from])).toEqual([['receive', 'self']]);
     // No message event of the extension's own: every receive from another window has a matching post by the page.
-    for (const r of recs.filter((x) => x.kind === 'receive' && x.from !== 'self')) expect(r.pairedWith, JSON.stringify(r.data)).toBeDefined();
+    for (const r of recs.filter((x) => x.kind === 'receive' && x.from !== 'self')) {
+      expect(r.pairedWith, JSON.stringify(r.data)).toBeDefined();
+    }
   });
 });

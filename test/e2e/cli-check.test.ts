@@ -9,7 +9,14 @@ import { msg, rec } from '../fixtures/messages.ts';
 const root = new URL('../..', import.meta.url).pathname;
 const run = (cmd: string, pre: string[], args: string[]) => {
   const r = spawnSync(cmd, [...pre, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout, err: r.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') };
+  return {
+    code: r.status,
+    out: r.stdout,
+    err: r.stderr
+      .split('\n')
+      .filter((l) => l && !l.startsWith('npm warn'))
+      .join('\n'),
+  };
 };
 const cli = (...args: string[]) => run(process.execPath, ['bin/embed-inspector.js'], args);
 const dir = mkdtempSync(join(tmpdir(), 'ei-cli-'));
@@ -18,8 +25,12 @@ const write = (name: string, content: unknown) => {
   writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
   return p;
 };
-const capture = (messages: unknown[], tenantOrigin: string | null = null) =>
-  ({ format: 'embed-inspector-capture', version: 1, tenantOrigin, messages: messages.map((m: any, i) => ({ ...m, seq: i + 1 })) });
+const capture = (messages: unknown[], tenantOrigin: string | null = null) => ({
+  format: 'embed-inspector-capture',
+  version: 1,
+  tenantOrigin,
+  messages: messages.map((m: any, i) => ({ ...m, seq: i + 1 })),
+});
 const clean = join(root, 'test/fixtures/captures/clean-session.json');
 
 describe('embed-inspector check', () => {
@@ -37,7 +48,13 @@ describe('embed-inspector check', () => {
   });
 
   it('exits 1 with any error-severity issue and names rule, path and problem', () => {
-    const bad = write('bad.json', capture([rec(msg('svc:event:ready')), rec(msg('svc:action:set-timezone', { timezone: 'UTC+2' }), { targetOrigin: '*' })]));
+    const bad = write(
+      'bad.json',
+      capture([
+        rec(msg('svc:event:ready')),
+        rec(msg('svc:action:set-timezone', { timezone: 'UTC+2' }), { targetOrigin: '*' }),
+      ]),
+    );
     const r = cli('check', bad);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/error\s+action\.timezone\s+payload\.timezone\s+"UTC\+2" is a bare UTC offset/);
@@ -45,7 +62,13 @@ describe('embed-inspector check', () => {
   });
 
   it('exits 0 when only warnings are found', () => {
-    const warn = write('warn.json', capture([rec(msg('svc:event:ready')), rec(msg('svc:event:download', { format: 'png', target: 'dashboard', rowCount: 3 }))]));
+    const warn = write(
+      'warn.json',
+      capture([
+        rec(msg('svc:event:ready')),
+        rec(msg('svc:event:download', { format: 'png', target: 'dashboard', rowCount: 3 })),
+      ]),
+    );
     const r = cli('check', warn, '--format', 'json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).summary).toMatchObject({ warnings: 1, errors: 0 });
@@ -87,9 +110,27 @@ describe('embed-inspector check', () => {
     ['a directory', () => [dir], /is a directory/],
     ['not JSON', () => [write('x.json', '{"format": ')], /not JSON/],
     ['wrong format', () => [write('f.json', { format: 'har', version: 1, messages: [] })], /"format" is "har"/],
-    ['wrong version', () => [write('v.json', { format: 'embed-inspector-capture', version: 2, tenantOrigin: null, messages: [] })], /unsupported capture version 2/],
-    ['a malformed record', () => [write('m.json', { format: 'embed-inspector-capture', version: 1, tenantOrigin: null, messages: [{ seq: 1 }] })], /messages\[0\]\.time/],
-    ['an unreadable file', () => { const p = write('locked.json', '{}'); chmodSync(p, 0); return [p]; }, process.getuid?.() === 0 ? /not a capture file|permission denied/ : /permission denied/],
+    [
+      'wrong version',
+      () => [write('v.json', { format: 'embed-inspector-capture', version: 2, tenantOrigin: null, messages: [] })],
+      /unsupported capture version 2/,
+    ],
+    [
+      'a malformed record',
+      () => [
+        write('m.json', { format: 'embed-inspector-capture', version: 1, tenantOrigin: null, messages: [{ seq: 1 }] }),
+      ],
+      /messages\[0\]\.time/,
+    ],
+    [
+      'an unreadable file',
+      () => {
+        const p = write('locked.json', '{}');
+        chmodSync(p, 0);
+        return [p];
+      },
+      process.getuid?.() === 0 ? /not a capture file|permission denied/ : /permission denied/,
+    ],
     ['a bad flag', () => ['--frobnicate', clean], /Unknown option '--frobnicate'/],
     ['a bad format', () => ['--format', 'xml', clean], /--format must be one of text, json, junit/],
     ['a bad tenant origin', () => ['--tenant-origin', 'acme', clean], /--tenant-origin must be an origin/],

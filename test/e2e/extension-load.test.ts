@@ -9,13 +9,17 @@ import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
 const root = new URL('../..', import.meta.url).pathname;
 const firefoxPath = () => {
   const p = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'].find((x) => x && existsSync(x));
-  if (!p) throw new Error('no Firefox found (install firefox-esr or set FIREFOX_PATH)');
+  if (!p) {
+    throw new Error('no Firefox found (install firefox-esr or set FIREFOX_PATH)');
+  }
   return p;
 };
 
 describe('the built extension', () => {
   let chrome: Launched | undefined;
-  afterAll(async () => { await chrome?.close(); });
+  afterAll(async () => {
+    await chrome?.close();
+  });
 
   it('loads in Chromium: service worker running, devtools page and panel page served', async () => {
     chrome = await launchChromium({ extensionDir: join(root, 'dist/chrome') });
@@ -32,7 +36,9 @@ describe('the built extension', () => {
 
   it('needs no eval: extension pages run under a CSP without it', () => {
     for (const dir of ['dist/chrome', 'dist/firefox']) {
-      const files = readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+      const files = readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).filter((f) =>
+        f.endsWith('.js'),
+      );
       expect(files.length).toBeGreaterThan(3);
       for (const f of files) {
         const code = readFileSync(join(root, dir, f), 'utf8');
@@ -55,7 +61,12 @@ describe('the built extension', () => {
     expect(manifest.background.scripts?.length).toBeGreaterThan(0);
     expect(manifest.browser_specific_settings.gecko.data_collection_permissions).toEqual({ required: ['none'] });
     const profile = mkdtempSync(join(tmpdir(), 'ei-firefox-'));
-    const browser = await puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath(), headless: true, userDataDir: profile });
+    const browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: firefoxPath(),
+      headless: true,
+      userDataDir: profile,
+    });
     try {
       const id = await browser.installExtension(join(root, 'dist/firefox'));
       expect(id).toBe(manifest.browser_specific_settings.gecko.id);

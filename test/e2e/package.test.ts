@@ -15,10 +15,22 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const FIXTURE = join(ROOT, 'test/fixtures/captures/clean-session.json');
 const sh = (cmd: string, args: string[], cwd: string, timeout = 120_000) => {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout ?? '', err: (r.stderr ?? '').split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') };
+  return {
+    code: r.status,
+    out: r.stdout ?? '',
+    err: (r.stderr ?? '')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('npm warn'))
+      .join('\n'),
+  };
 };
 
-type LockEntry = { version?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; [k: string]: unknown };
+type LockEntry = {
+  version?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  [k: string]: unknown;
+};
 
 /**
  * A lock file for a project that depends on the tarball alone: the tarball's entry, and the entries of this
@@ -32,17 +44,25 @@ function scratchLock(tarball: string, name: string) {
   const packages: Record<string, LockEntry> = {
     '': { name: 'scratch', dependencies: { 'embed-inspector': spec } },
     'node_modules/embed-inspector': {
-      version: pkg.version, resolved: spec,
+      version: pkg.version,
+      resolved: spec,
       integrity: `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`,
-      license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines,
+      license: pkg.license,
+      dependencies: pkg.dependencies,
+      bin: pkg.bin,
+      engines: pkg.engines,
     },
   };
   // Node's lookup: node_modules/<dep> beside the dependent, then in each folder above it.
   const find = (from: string, dep: string) => {
     for (let at = from; ; at = at.includes('/node_modules/') ? at.slice(0, at.lastIndexOf('/node_modules/')) : '') {
       const path = `${at ? `${at}/` : ''}node_modules/${dep}`;
-      if (lock[path]) return path;
-      if (!at) return undefined;
+      if (lock[path]) {
+        return path;
+      }
+      if (!at) {
+        return undefined;
+      }
     }
   };
   const queue: [string, Record<string, string> | undefined][] = [['', pkg.dependencies]];
@@ -50,8 +70,12 @@ function scratchLock(tarball: string, name: string) {
     const [from, deps] = queue.shift()!;
     for (const dep of Object.keys(deps ?? {})) {
       const path = find(from, dep);
-      if (!path) throw new Error(`${dep} (needed by ${from || 'embed-inspector'}) is not in package-lock.json`);
-      if (packages[path]) continue;
+      if (!path) {
+        throw new Error(`${dep} (needed by ${from || 'embed-inspector'}) is not in package-lock.json`);
+      }
+      if (packages[path]) {
+        continue;
+      }
       const { dev, devOptional, peer, ...entry } = lock[path];
       packages[path] = entry;
       queue.push([path, { ...entry.dependencies, ...entry.optionalDependencies }]);
@@ -67,7 +91,9 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
 
   beforeAll(() => {
     for (const f of ['dist/node/cli.js', 'dist/node/protocol.js', 'dist/chrome/manifest.json']) {
-      if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
+      if (!existsSync(join(ROOT, f))) {
+        throw new Error(`${f} is missing: run npm run build first`);
+      }
     }
     dir = mkdtempSync(join(tmpdir(), 'ei-package-'));
     const packed = sh('npm', ['pack', '--json', '--pack-destination', dir], ROOT);
@@ -75,24 +101,49 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
     const [info] = JSON.parse(packed.out.slice(packed.out.indexOf('[')));
     files = info.files.map((f: { path: string }) => f.path);
     const tarball = join(dir, info.filename);
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({
-      name: 'scratch', private: true, type: 'module', dependencies: { 'embed-inspector': `file:./${info.filename}` },
-    }));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'scratch',
+        private: true,
+        type: 'module',
+        dependencies: { 'embed-inspector': `file:./${info.filename}` },
+      }),
+    );
     writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(scratchLock(tarball, info.filename), null, 2));
     const installed = sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], dir);
     // ENOTCACHED: the npm cache lacks a dependency's tarball (a cleaned cache); `npm ci` in the repo fills it.
     expect(installed.code, `${installed.out}\n${installed.err}`).toBe(0);
   }, 180_000);
-  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  afterAll(() => {
+    if (dir) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('holds the command line, the library with its types, the built Chrome extension and the docs; no sources', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/embed-inspector.js', 'dist/node/cli.js',
-      'dist/node/protocol.js', 'dist/node/types/protocol/index.d.ts', 'dist/chrome/manifest.json', 'schema/svc-embed.schema.json',
-      'docs/capture-format.md', 'docs/rules.md']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'bin/embed-inspector.js',
+      'dist/node/cli.js',
+      'dist/node/protocol.js',
+      'dist/node/types/protocol/index.d.ts',
+      'dist/chrome/manifest.json',
+      'schema/svc-embed.schema.json',
+      'docs/capture-format.md',
+      'docs/rules.md',
+    ]) {
       expect(files, f).toContain(f);
     }
-    expect(files.filter((f) => /^(src|test|sandbox|bench|scripts|node_modules|dist\/firefox|artifacts)\//.test(f))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/embed-inspector/dist/chrome/manifest.json'), 'utf8'));
+    expect(
+      files.filter((f) => /^(src|test|sandbox|bench|scripts|node_modules|dist\/firefox|artifacts)\//.test(f)),
+    ).toEqual([]);
+    const manifest = JSON.parse(
+      readFileSync(join(dir, 'node_modules/embed-inspector/dist/chrome/manifest.json'), 'utf8'),
+    );
     expect(manifest.version).toBe(pkg.version);
   });
 
@@ -107,7 +158,9 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
   });
 
   it('imports the library and the JSON Schema by the package name', () => {
-    writeFileSync(join(dir, 'use.mjs'), `
+    writeFileSync(
+      join(dir, 'use.mjs'),
+      `
       import { classify, checkCapture, EVENTS, ACTIONS, RULES } from 'embed-inspector';
       import schema from 'embed-inspector/schema.json' with { type: 'json' };
       import { readFileSync } from 'node:fs';
@@ -118,7 +171,8 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
       console.log(JSON.stringify({ events: EVENTS.length, actions: ACTIONS.length,
         rules: Object.keys(RULES).length, verdict: bad.verdict, rulesHit: bad.issues.map((i) => i.rule),
         schema: typeof schema.$schema, report: typeof report }));
-    `);
+    `,
+    );
     const r = sh(process.execPath, ['use.mjs'], dir);
     expect(r.code, r.err).toBe(0);
     const got = JSON.parse(r.out);
@@ -129,18 +183,32 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
   });
 
   it('gives TypeScript users the types through `exports`', () => {
-    writeFileSync(join(dir, 'use.ts'), `
+    writeFileSync(
+      join(dir, 'use.ts'),
+      `
       import { classify, type SvcEvent } from 'embed-inspector';
       type EventType = SvcEvent['type'];
       export const ready: EventType = 'svc:event:ready';
       export const verdict: string = classify({ kind: 'receive', origin: 'https://h.example', data: { type: ready } }).verdict;
       // @ts-expect-error: not an event of the catalog
       export const wrong: EventType = 'svc:event:nope';
-    `);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
-      files: ['use.ts'],
-    }));
+    `,
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['use.ts'],
+      }),
+    );
     const r = sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
   });
@@ -152,10 +220,17 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
       // Not spawnSync: the sandbox serves the browser from this process.
       const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
       delete env.EMBED_INSPECTOR_EXTENSION; // the extension is the one inside the package
-      const child = spawn(bin(), ['record', `${sb.hostOrigin}/?script=full`, '--out', out, '--duration', '3000'], { cwd: dir, env });
+      const child = spawn(bin(), ['record', `${sb.hostOrigin}/?script=full`, '--out', out, '--duration', '3000'], {
+        cwd: dir,
+        env,
+      });
       let text = '';
-      child.stdout.on('data', (d) => { text += d; });
-      child.stderr.on('data', (d) => { text += d; });
+      child.stdout.on('data', (d) => {
+        text += d;
+      });
+      child.stderr.on('data', (d) => {
+        text += d;
+      });
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code, text).toBe(0);
       const capture = JSON.parse(readFileSync(out, 'utf8'));

@@ -17,7 +17,8 @@ describe('buffer limits set in the panel', () => {
   let l: Launched;
   let page: Page;
   let panel: Page;
-  const store = <T>(fn: string) => panel.evaluate(`(() => { const s = window.__embedInspector.store; return ${fn}; })()`) as Promise<T>;
+  const store = <T>(fn: string) =>
+    panel.evaluate(`(() => { const s = window.__embedInspector.store; return ${fn}; })()`) as Promise<T>;
 
   beforeAll(async () => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/limits': '<!doctype html><p>embed</p>' });
@@ -27,20 +28,31 @@ describe('buffer limits set in the panel', () => {
     const tabId = await tabIdOf(l, page);
     panel = await l.browser.newPage();
     await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-    await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected', { timeout: 10_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected', {
+      timeout: 10_000,
+    });
   });
-  afterAll(async () => { await l?.close(); await srv?.close(); });
+  afterAll(async () => {
+    await l?.close();
+    await srv?.close();
+  });
 
   async function setLimit(selector: string, value: string) {
-    if (!(await panel.$eval('.limits', (d) => (d as HTMLDetailsElement).open))) await panel.click('.limits > summary');
-    await panel.$eval(selector, (el) => { (el as HTMLInputElement).select(); });
+    if (!(await panel.$eval('.limits', (d) => (d as HTMLDetailsElement).open))) {
+      await panel.click('.limits > summary');
+    }
+    await panel.$eval(selector, (el) => {
+      (el as HTMLInputElement).select();
+    });
     await panel.type(selector, value);
     await panel.keyboard.press('Enter');
   }
 
   it('keeps at most N messages and shows how many were dropped', async () => {
     await setLimit('.lim-records', '100');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxRecords === 100, { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxRecords === 100, {
+      timeout: 5_000,
+    });
     await page.evaluate(() => (window as any).flood(300)); // 300 posts + 300 deliveries
     await panel.waitForFunction(() => (window as any).__embedInspector.store.state.dropped >= 500, { timeout: 15_000 });
     await sleep(300);
@@ -53,10 +65,16 @@ describe('buffer limits set in the panel', () => {
 
   it('keeps a message over the size cap truncated, with its original size', async () => {
     await setLimit('.lim-kb', '2');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxBytes === 2000, { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxBytes === 2000, {
+      timeout: 5_000,
+    });
     await sleep(200); // the new cap reaches the page's frames
     await page.evaluate(() => (window as any).big(20_000));
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.records.some((r: any) => r.originalSize > 20_000 && r.kind === 'post'), { timeout: 10_000 });
+    await panel.waitForFunction(
+      () =>
+        (window as any).__embedInspector.store.records.some((r: any) => r.originalSize > 20_000 && r.kind === 'post'),
+      { timeout: 10_000 },
+    );
     const rec = await store<any>('s.records.find((r) => r.originalSize > 20000 && r.kind === "post")');
     expect(rec.data.$ei).toBe('Truncated');
     expect(rec.data.type).toBe('svc:action:navigate'); // the envelope is kept: still classifiable

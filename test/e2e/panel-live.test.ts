@@ -10,7 +10,12 @@ import type { Launched } from '../../src/shared/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
 import { openRealDevtoolsPanel } from '../../src/shared/devtools-panel.ts';
 
-interface Sandbox { hostOrigin: string; tenantOrigin: string; hostUrl: string; close(): Promise<void> }
+interface Sandbox {
+  hostOrigin: string;
+  tenantOrigin: string;
+  hostUrl: string;
+  close(): Promise<void>;
+}
 let sandbox: Sandbox;
 let launched: Launched;
 const errors: string[] = [];
@@ -27,19 +32,26 @@ async function panelFor(page: Page): Promise<Page> {
   await panel.setViewport({ width: 1280, height: 760 });
   panel.on('pageerror', (e) => errors.push(String(e)));
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-  await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected', { timeout: 10_000 });
+  await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected', {
+    timeout: 10_000,
+  });
   await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters()); // filters persist across panels
   return panel;
 }
-const types = (panel: Page) => panel.evaluate(() => {
-  const s = (window as any).__embedInspector.store;
-  return s.view.map((i: number) => (s.records[i].navigation ? 'navigation' : `${s.records[i].kind} ${s.meta[i].type}`));
-}) as Promise<string[]>;
+const types = (panel: Page) =>
+  panel.evaluate(() => {
+    const s = (window as any).__embedInspector.store;
+    return s.view.map((i: number) =>
+      s.records[i].navigation ? 'navigation' : `${s.records[i].kind} ${s.meta[i].type}`,
+    );
+  }) as Promise<string[]>;
 const gridText = (panel: Page) => panel.$eval('.grid-canvas', (g) => g.textContent ?? '');
 async function embedFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 50; i++) {
     const f = page.frames().find((x) => x.url().startsWith(sandbox.tenantOrigin));
-    if (f) return f;
+    if (f) {
+      return f;
+    }
     await sleep(100);
   }
   throw new Error('no embed frame');
@@ -49,7 +61,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ hostPort: 0, tenantPort: 0 });
   launched = await launchWithExtension();
 });
-afterAll(async () => { await launched?.close(); await sandbox?.close(); });
+afterAll(async () => {
+  await launched?.close();
+  await sandbox?.close();
+});
 
 describe('panel on live capture (sandbox)', () => {
   it('shows records live as the page talks, with the session facts', async () => {
@@ -61,21 +76,40 @@ describe('panel on live capture (sandbox)', () => {
     const before = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
     // the page talks while the panel is open: the rows appear without any reload
     await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:set-locale', { locale: 'fr-FR' }));
-    await panel.waitForFunction((n) => (window as any).__embedInspector.store.records.length > n, { timeout: 10_000 }, before);
-    await panel.waitForFunction(() => document.querySelector('.grid-canvas')!.textContent!.includes('set-locale'), { timeout: 10_000 });
+    await panel.waitForFunction(
+      (n) => (window as any).__embedInspector.store.records.length > n,
+      { timeout: 10_000 },
+      before,
+    );
+    await panel.waitForFunction(() => document.querySelector('.grid-canvas')!.textContent!.includes('set-locale'), {
+      timeout: 10_000,
+    });
     expect(await panel.$eval('.summary', (s) => s.textContent)).toMatch(/ready in/);
     expect(await panel.$eval('.summary .tenant', (s) => s.textContent)).toContain(sandbox.tenantOrigin);
-    await panel.close(); await page.close();
+    await panel.close();
+    await page.close();
   });
 
   it('each filter narrows the live list', async () => {
     const page = await hostPage();
     const panel = await panelFor(page);
-    await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:set-color-scheme', { scheme: 'dark' }));
-    await panel.waitForFunction(() => { const s = (window as any).__embedInspector.store; return s.types.has('svc:action:set-color-scheme') && s.readyIndex >= 0; }, { timeout: 10_000 });
+    await page.evaluate(() =>
+      (window as any).__sandboxHost.sendAction('svc:action:set-color-scheme', { scheme: 'dark' }),
+    );
+    await panel.waitForFunction(
+      () => {
+        const s = (window as any).__embedInspector.store;
+        return s.types.has('svc:action:set-color-scheme') && s.readyIndex >= 0;
+      },
+      { timeout: 10_000 },
+    );
     const all = (await types(panel)).length;
     const narrow = async (patch: object, pred: (t: string) => boolean) => {
-      await panel.evaluate((p) => { const s = (window as any).__embedInspector.store; s.resetFilters(); s.setFilters(p); }, patch);
+      await panel.evaluate((p) => {
+        const s = (window as any).__embedInspector.store;
+        s.resetFilters();
+        s.setFilters(p);
+      }, patch);
       const t = await types(panel);
       expect(t.length, JSON.stringify(patch)).toBeGreaterThan(0);
       expect(t.length, JSON.stringify(patch)).toBeLessThan(all);
@@ -88,14 +122,17 @@ describe('panel on live capture (sandbox)', () => {
     await narrow({ search: 'type:set-color-scheme' }, (t) => t.endsWith('svc:action:set-color-scheme'));
     await narrow({ origins: [sandbox.hostOrigin] }, (t) => t.includes('svc:action:') || t === 'navigation');
     await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
-    await panel.close(); await page.close();
+    await panel.close();
+    await page.close();
   });
 
   it('selecting a fault-mode record shows its issues', async () => {
     const page = await hostPage('faults=missing-surface');
     const panel = await panelFor(page);
     await panel.waitForFunction(() => (window as any).__embedInspector.store.counts.invalid > 0, { timeout: 10_000 });
-    await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ verdicts: ['invalid'], search: 'type:view' }));
+    await panel.evaluate(() =>
+      (window as any).__embedInspector.store.setFilters({ verdicts: ['invalid'], search: 'type:view' }),
+    );
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-issues');
@@ -103,7 +140,8 @@ describe('panel on live capture (sandbox)', () => {
     expect(rules).toContain('envelope.surface-missing');
     expect(await panel.$eval('.issues .spec', (s) => s.textContent)).toContain('surface');
     await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
-    await panel.close(); await page.close();
+    await panel.close();
+    await page.close();
   });
 
   it('an XSS payload captured from the page stays inert in the panel', async () => {
@@ -111,24 +149,42 @@ describe('panel on live capture (sandbox)', () => {
     const panel = await panelFor(page);
     const frame = await embedFrame(page);
     await frame.evaluate((host) => {
-      window.parent.postMessage({
-        source: 'svc-embed', direction: 'event', type: 'svc:event:view', surface: 'dashboard', timestamp: Date.now(),
-        payload: { surface: 'dashboard', path: 'javascript:window.top.__xss=2', title: '<img src=x onerror="window.__xss=1;window.top.__xss=1">' },
-      }, host);
+      window.parent.postMessage(
+        {
+          source: 'svc-embed',
+          direction: 'event',
+          type: 'svc:event:view',
+          surface: 'dashboard',
+          timestamp: Date.now(),
+          payload: {
+            surface: 'dashboard',
+            path: 'javascript:window.top.__xss=2',
+            title: '<img src=x onerror="window.__xss=1;window.top.__xss=1">',
+          },
+        },
+        host,
+      );
     }, sandbox.hostOrigin);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.records.some((r: any) => JSON.stringify(r.data).includes('onerror')), { timeout: 10_000 });
+    await panel.waitForFunction(
+      () => (window as any).__embedInspector.store.records.some((r: any) => JSON.stringify(r.data).includes('onerror')),
+      { timeout: 10_000 },
+    );
     await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'onerror kind:receive' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-message');
     await panel.evaluate(() => {
       const it = document.querySelector('[data-path="$.payload"]') as HTMLElement | null;
-      if (it?.getAttribute('aria-expanded') === 'false') (it.querySelector('.twisty') as HTMLElement).click();
+      if (it?.getAttribute('aria-expanded') === 'false') {
+        (it.querySelector('.twisty') as HTMLElement).click();
+      }
     });
     await sleep(300);
     const r = await panel.evaluate(() => ({
-      xss: (window as any).__xss, imgs: document.querySelectorAll('img').length,
-      links: document.querySelectorAll('a[href^="javascript:"]').length, text: document.body.textContent,
+      xss: (window as any).__xss,
+      imgs: document.querySelectorAll('img').length,
+      links: document.querySelectorAll('a[href^="javascript:"]').length,
+      text: document.body.textContent,
     }));
     expect(r.xss).toBeUndefined();
     expect(r.imgs).toBe(0);
@@ -136,7 +192,8 @@ describe('panel on live capture (sandbox)', () => {
     expect(r.text).toContain('<img src=x onerror=');
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
     await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
-    await panel.close(); await page.close();
+    await panel.close();
+    await page.close();
   });
 
   it('pause, clear and the tenant origin reach the background', async () => {
@@ -145,17 +202,25 @@ describe('panel on live capture (sandbox)', () => {
     await panel.click('.summary .rec');
     await panel.waitForFunction(() => (window as any).__embedInspector.store.state.paused === true, { timeout: 5_000 });
     await panel.click('.summary .rec');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.paused === false, { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.paused === false, {
+      timeout: 5_000,
+    });
     await panel.click('.summary .tenant .value');
     await panel.waitForSelector('.tenant-input');
-    await panel.$eval('.tenant-input', (i) => { (i as HTMLInputElement).value = ''; });
+    await panel.$eval('.tenant-input', (i) => {
+      (i as HTMLInputElement).value = '';
+    });
     await panel.type('.tenant-input', 'https://other.example');
     await panel.keyboard.press('Enter');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.tenantOrigin === 'https://other.example', { timeout: 5_000 });
+    await panel.waitForFunction(
+      () => (window as any).__embedInspector.store.state.tenantOrigin === 'https://other.example',
+      { timeout: 5_000 },
+    );
     await panel.waitForFunction(() => (window as any).__embedInspector.store.counts.invalid > 0, { timeout: 5_000 });
     await panel.click('.summary .tool:not(.rec)');
     await panel.waitForFunction(() => (window as any).__embedInspector.store.records.length === 0, { timeout: 5_000 });
-    await panel.close(); await page.close();
+    await panel.close();
+    await page.close();
   });
 
   it('smoke: the real DevTools panel shows the records', async () => {
@@ -168,8 +233,12 @@ describe('panel on live capture (sandbox)', () => {
         return p;
       });
       expect(panelFrame, 'the Embed panel frame').toBeTruthy();
-      await panelFrame!.waitForFunction(() => (window as any).__embedInspector?.store.readyIndex >= 0, { timeout: 15_000 });
-      await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, { timeout: 5_000 });
+      await panelFrame!.waitForFunction(() => (window as any).__embedInspector?.store.readyIndex >= 0, {
+        timeout: 15_000,
+      });
+      await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, {
+        timeout: 5_000,
+      });
       const info = await panelFrame!.evaluate(() => ({
         tab: (window as any).__embedInspector.store.transportInfo.label,
         text: document.querySelector('.grid-canvas')!.textContent,
@@ -177,10 +246,19 @@ describe('panel on live capture (sandbox)', () => {
       }));
       // A call made while the panel is open (DevTools' HAR backlog is empty in headless mode).
       const embed = page.frames().find((f) => f.url().startsWith(sandbox.tenantOrigin))!;
-      await embed.evaluate(() => fetch('/api/v1/deployments/1/workbooks/100', { headers: { Authorization: 'Bearer tok-admin' } }).then((r) => r.text()));
+      await embed.evaluate(() =>
+        fetch('/api/v1/deployments/1/workbooks/100', { headers: { Authorization: 'Bearer tok-admin' } }).then((r) =>
+          r.text(),
+        ),
+      );
       // The REST view reads the real Network traffic: the embed's GET workbook, checked against the contract.
-      await panelFrame!.waitForFunction(() => (window as any).__embedInspector.rest.records().some((r: any) => r.operation === 'getWorkbook'), { timeout: 10_000 });
-      const rest = await panelFrame!.evaluate(() => (window as any).__embedInspector.rest.records().find((r: any) => r.operation === 'getWorkbook'));
+      await panelFrame!.waitForFunction(
+        () => (window as any).__embedInspector.rest.records().some((r: any) => r.operation === 'getWorkbook'),
+        { timeout: 10_000 },
+      );
+      const rest = await panelFrame!.evaluate(() =>
+        (window as any).__embedInspector.rest.records().find((r: any) => r.operation === 'getWorkbook'),
+      );
       expect(rest).toMatchObject({ method: 'GET', status: 200, verdict: 'valid' });
       expect(await panelFrame!.evaluate(() => (window as any).__embedInspector.rest.available)).toBe(true);
       expect(info.tab).toMatch(/^tab \d+$/); // the tab id came from chrome.devtools.inspectedWindow
@@ -191,12 +269,18 @@ describe('panel on live capture (sandbox)', () => {
     }
   });
 
-  it('raised no page errors', () => { expect(errors).toEqual([]); });
+  it('raised no page errors', () => {
+    expect(errors).toEqual([]);
+  });
 });
-
 
 async function launchWithExtensionDevtools(): Promise<Launched> {
   const { launchChromium } = await import('../../src/shared/chromium.ts');
   const { EXT } = await import('../helpers/capture.ts');
-  return launchChromium({ extensionDir: EXT, headless: true, args: ['--auto-open-devtools-for-tabs'], capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' } });
+  return launchChromium({
+    extensionDir: EXT,
+    headless: true,
+    args: ['--auto-open-devtools-for-tabs'],
+    capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
+  });
 }

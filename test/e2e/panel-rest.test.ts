@@ -14,14 +14,22 @@ let panel: Page;
 /** Make a real request to the mock API and describe it as a HAR entry. */
 async function call(method: string, path: string, body: unknown, token: string | null) {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
+  if (token) {
+    headers.Authorization = `Bearer ${token}`;
+  }
   const url = `${sandbox.tenantOrigin}/api/v1/deployments/1${path}`;
   const started = new Date().toISOString();
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   return {
-    startedDateTime: started, time: 5,
-    request: { method, url, headers: Object.entries(headers).map(([name, value]) => ({ name, value })), ...(body === undefined ? {} : { postData: { text: JSON.stringify(body), mimeType: 'application/json' } }) },
+    startedDateTime: started,
+    time: 5,
+    request: {
+      method,
+      url,
+      headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+      ...(body === undefined ? {} : { postData: { text: JSON.stringify(body), mimeType: 'application/json' } }),
+    },
     response: { status: res.status, content: { text, mimeType: 'application/json' } },
   };
 }
@@ -34,21 +42,36 @@ beforeAll(async () => {
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?fixture=demo&n=50&theme=light`);
   await panel.waitForFunction(() => (window as any).__embedInspector?.rest);
 });
-afterAll(async () => { await launched?.close(); await sandbox?.close(); });
+afterAll(async () => {
+  await launched?.close();
+  await sandbox?.close();
+});
 
 describe('REST operations in the panel', () => {
   it('checks each real call and shows its verdict and issues', async () => {
     const entries = [
       await call('GET', '/workbooks/100', undefined, 'tok-admin'),
       await call('POST', '/workspace/move', { type: 'WORKBOOK', id: 101, folderId: 12 }, 'tok-admin'),
-      await call('DELETE', '/reports/500/connect-workbook', { externalWorkbookId: 'x', sheetId: '7', anchorCell: 'A1' }, 'tok-viewer'),
+      await call(
+        'DELETE',
+        '/reports/500/connect-workbook',
+        { externalWorkbookId: 'x', sheetId: '7', anchorCell: 'A1' },
+        'tok-viewer',
+      ),
       await call('PUT', '/notifications/900', { isEnabled: false }, null),
       await call('GET', '/no-such-thing', undefined, 'tok-admin'),
     ];
     const added = await panel.evaluate((e) => (window as any).__embedInspector.rest.addHar(e), entries);
     expect(added).toBe(4); // the unknown path is not one of the four operations
 
-    const recs = await panel.evaluate(() => (window as any).__embedInspector.rest.records().map((r: any) => ({ op: r.operation, status: r.status, verdict: r.verdict, rules: r.issues.map((i: any) => i.rule) })));
+    const recs = await panel.evaluate(() =>
+      (window as any).__embedInspector.rest.records().map((r: any) => ({
+        op: r.operation,
+        status: r.status,
+        verdict: r.verdict,
+        rules: r.issues.map((i: any) => i.rule),
+      })),
+    );
     expect(recs[0]).toMatchObject({ op: 'getWorkbook', status: 200, verdict: 'valid' });
     expect(recs[1]).toMatchObject({ op: 'moveWorkspaceItem', status: 200, verdict: 'valid' });
     expect(recs[1].rules).not.toContain('rest.result'); // the sandbox moved it where it was asked to

@@ -17,27 +17,44 @@ async function openPanel(query: string): Promise<Page> {
   await p.setViewport({ width: 1280, height: 760 });
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?${query}`);
-  await p.waitForFunction(() => !!(window as any).__embedInspector && document.querySelector('[role="grid"] .grid-body [role="row"]'));
+  await p.waitForFunction(
+    () => !!(window as any).__embedInspector && document.querySelector('[role="grid"] .grid-body [role="row"]'),
+  );
   return p;
 }
 const shown = (p: Page) => p.evaluate(() => (window as any).__embedInspector.store.view.length as number);
 const rowCount = (p: Page) => p.$eval('[role="grid"]', (g) => Number(g.getAttribute('aria-rowcount')) - 1);
 /** Every record of the current view, as the store holds it (to check what a filter let through). */
-const viewRecords = (p: Page) => p.evaluate(() => {
-  const s = (window as any).__embedInspector.store;
-  return s.view.map((i: number) => ({ ...s.records[i], type: s.meta[i].type, direction: s.meta[i].direction, surface: s.meta[i].surface }));
-}) as Promise<any[]>;
-const clickChip = (p: Page, group: string, text: string) => p.evaluate((g, t) => {
-  const el = [...document.querySelectorAll(`[role="group"][aria-label="${g}"] button`)].find((b) => b.textContent!.trim().startsWith(t)) as HTMLButtonElement;
-  el.click();
-}, group, text);
+const viewRecords = (p: Page) =>
+  p.evaluate(() => {
+    const s = (window as any).__embedInspector.store;
+    return s.view.map((i: number) => ({
+      ...s.records[i],
+      type: s.meta[i].type,
+      direction: s.meta[i].direction,
+      surface: s.meta[i].surface,
+    }));
+  }) as Promise<any[]>;
+const clickChip = (p: Page, group: string, text: string) =>
+  p.evaluate(
+    (g, t) => {
+      const el = [...document.querySelectorAll(`[role="group"][aria-label="${g}"] button`)].find((b) =>
+        b.textContent!.trim().startsWith(t),
+      ) as HTMLButtonElement;
+      el.click();
+    },
+    group,
+    text,
+  );
 const resetFilters = (p: Page) => p.evaluate(() => (window as any).__embedInspector.store.resetFilters());
 
 beforeAll(async () => {
   launched = await launchWithExtension();
   page = await openPanel('fixture=demo&n=400&theme=light');
 });
-afterAll(async () => { await launched?.close(); });
+afterAll(async () => {
+  await launched?.close();
+});
 
 describe('panel UI (fixture session)', () => {
   it('renders a virtualized ARIA grid with foreign traffic hidden by default', async () => {
@@ -51,34 +68,47 @@ describe('panel UI (fixture session)', () => {
     expect(domRows).toBeGreaterThan(10);
     expect(domRows).toBeLessThan(80); // only the visible window is in the DOM
     expect(await page.$$eval('[role="columnheader"]', (hs) => hs.length)).toBe(9);
-    expect(await page.$eval('.grid-body [role="row"] [role="gridcell"]', (c) => c.parentElement!.getAttribute('aria-rowindex'))).toMatch(/^\d+$/);
+    expect(
+      await page.$eval('.grid-body [role="row"] [role="gridcell"]', (c) =>
+        c.parentElement!.getAttribute('aria-rowindex'),
+      ),
+    ).toMatch(/^\d+$/);
   });
 
   it('a scroll rewrites only the rows that come into view; every row shows its record, listed in view order', async () => {
     await resetFilters(page);
     // What the grid shows: each row's record (by its id) against the record at its view position (aria-rowindex),
     // and the order in which the row group lists its rows for assistive technology (aria-owns).
-    const read = () => page.evaluate(() => {
-      const s = (window as any).__embedInspector.store;
-      const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
-      return {
-        mismatched: rows.filter((r) => r.id !== `ei-row-${s.records[s.view[Number(r.getAttribute('aria-rowindex')) - 2]].seq}`).map((r) => r.id),
-        byIndex: rows.sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex'))).map((r) => r.id),
-        owns: (document.querySelector('.grid-body')!.getAttribute('aria-owns') ?? '').split(' '),
-      };
-    });
+    const read = () =>
+      page.evaluate(() => {
+        const s = (window as any).__embedInspector.store;
+        const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
+        return {
+          mismatched: rows
+            .filter((r) => r.id !== `ei-row-${s.records[s.view[Number(r.getAttribute('aria-rowindex')) - 2]].seq}`)
+            .map((r) => r.id),
+          byIndex: rows
+            .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
+            .map((r) => r.id),
+          owns: (document.querySelector('.grid-body')!.getAttribute('aria-owns') ?? '').split(' '),
+        };
+      });
     const frames = () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
     // Keep each row element (hidden spare ones too) with what it shows, scroll by `rows`, and count the shown row
     // elements made or written to, and the elements dropped.
-    const scrollBy = (rows: number) => page.evaluate(async (by) => {
-      const all = () => [...document.querySelectorAll<HTMLElement>('.grid-canvas > .row')];
-      const state = (r: HTMLElement) => `${r.hidden} ${r.id} ${r.textContent}`;
-      const kept = new Map(all().map((r) => [r, state(r)]));
-      document.querySelector<HTMLElement>('.grid-body')!.scrollTop += by * 22;
-      await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
-      const now = all();
-      return { written: now.filter((r) => !r.hidden && kept.get(r) !== state(r)).length, dropped: [...kept.keys()].filter((r) => !now.includes(r)).length };
-    }, rows);
+    const scrollBy = (rows: number) =>
+      page.evaluate(async (by) => {
+        const all = () => [...document.querySelectorAll<HTMLElement>('.grid-canvas > .row')];
+        const state = (r: HTMLElement) => `${r.hidden} ${r.id} ${r.textContent}`;
+        const kept = new Map(all().map((r) => [r, state(r)]));
+        document.querySelector<HTMLElement>('.grid-body')!.scrollTop += by * 22;
+        await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+        const now = all();
+        return {
+          written: now.filter((r) => !r.hidden && kept.get(r) !== state(r)).length,
+          dropped: [...kept.keys()].filter((r) => !now.includes(r)).length,
+        };
+      }, rows);
     const check = async () => {
       const before = await read();
       expect(before.mismatched).toEqual([]);
@@ -92,7 +122,9 @@ describe('panel UI (fixture session)', () => {
       expect((await scrollBy(1 / 3)).written).toBeLessThanOrEqual(1);
     };
     // away from the top, where the window has no rows above it
-    await page.evaluate(() => { document.querySelector<HTMLElement>('.grid-body')!.scrollTop = 50 * 22; });
+    await page.evaluate(() => {
+      document.querySelector<HTMLElement>('.grid-body')!.scrollTop = 50 * 22;
+    });
     await page.evaluate(frames);
     await check();
     // The same after the panel was taller for a while (DevTools resized or docked elsewhere) and came back.
@@ -102,7 +134,10 @@ describe('panel UI (fixture session)', () => {
     await page.evaluate(frames);
     await check();
     // Back to the end: the timeline follows new records again, as the tests below expect.
-    await page.evaluate(() => { const b = document.querySelector<HTMLElement>('.grid-body')!; b.scrollTop = b.scrollHeight; });
+    await page.evaluate(() => {
+      const b = document.querySelector<HTMLElement>('.grid-body')!;
+      b.scrollTop = b.scrollHeight;
+    });
     await page.evaluate(frames);
   });
 
@@ -113,9 +148,21 @@ describe('panel UI (fixture session)', () => {
       ['direction action', () => clickChip(page, 'Direction', '↓ actions'), (r) => r.direction === 'action'],
       ['kind post', () => clickChip(page, 'Kind', 'post'), (r) => r.kind === 'post'],
       ['verdict invalid', () => clickChip(page, 'Verdict', 'invalid'), (r) => r.verdict === 'invalid'],
-      ['severity warning', () => clickChip(page, 'Issue severity', 'warnings'), (r) => r.issues.some((i: any) => i.severity === 'warning')],
-      ['search text', () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'timeout' })), (r) => JSON.stringify(r.data).includes('timeout')],
-      ['search field', () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'payload.path:folder' })), (r) => String(r.data?.payload?.path).includes('folder')],
+      [
+        'severity warning',
+        () => clickChip(page, 'Issue severity', 'warnings'),
+        (r) => r.issues.some((i: any) => i.severity === 'warning'),
+      ],
+      [
+        'search text',
+        () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'timeout' })),
+        (r) => JSON.stringify(r.data).includes('timeout'),
+      ],
+      [
+        'search field',
+        () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'payload.path:folder' })),
+        (r) => String(r.data?.payload?.path).includes('folder'),
+      ],
     ];
     for (const [name, apply, pred] of checks) {
       await resetFilters(page);
@@ -133,10 +180,14 @@ describe('panel UI (fixture session)', () => {
     const menu = async (label: string, option: string) => {
       await page.click(`.menu-button[aria-controls="menu-${label}"]`);
       await page.waitForSelector(`#menu-${label}`);
-      await page.evaluate((l, o) => {
-        const opt = [...document.querySelectorAll(`#menu-${l} label.opt`)].find((x) => x.textContent!.includes(o))!;
-        (opt.querySelector('input') as HTMLInputElement).click();
-      }, label, option);
+      await page.evaluate(
+        (l, o) => {
+          const opt = [...document.querySelectorAll(`#menu-${l} label.opt`)].find((x) => x.textContent!.includes(o))!;
+          (opt.querySelector('input') as HTMLInputElement).click();
+        },
+        label,
+        option,
+      );
       await page.keyboard.press('Escape');
     };
     const all = await shown(page);
@@ -180,22 +231,30 @@ describe('panel UI (fixture session)', () => {
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('section.detail'));
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
-    await page.keyboard.down('Control'); await page.keyboard.press('f'); await page.keyboard.up('Control');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('f');
+    await page.keyboard.up('Control');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search messages');
     await page.keyboard.type('type:dashboard-loaded');
     await page.waitForFunction(() => (window as any).__embedInspector.store.filters.search === 'type:dashboard-loaded');
     expect((await viewRecords(page)).every((r) => r.type === 'svc:event:dashboard-loaded')).toBe(true);
-    await page.$eval('input.search', (i) => { (i as HTMLInputElement).value = ''; });
+    await page.$eval('input.search', (i) => {
+      (i as HTMLInputElement).value = '';
+    });
     await resetFilters(page);
   });
 
   it('selecting an invalid record shows its issues with rule id, message and spec sentence', async () => {
-    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'rule:envelope.surface-missing' }));
+    await page.evaluate(() =>
+      (window as any).__embedInspector.store.setFilters({ search: 'rule:envelope.surface-missing' }),
+    );
     await page.click('.grid-body [role="row"]');
     await page.waitForSelector('.issue-banner');
     await page.click('#tab-issues');
     const issue = await page.$eval('.issues .issue', (el) => ({
-      rule: el.querySelector('.rule')!.textContent, msg: el.querySelector('.issue-msg')!.textContent, spec: el.querySelector('.spec')?.textContent,
+      rule: el.querySelector('.rule')!.textContent,
+      msg: el.querySelector('.issue-msg')!.textContent,
+      spec: el.querySelector('.spec')?.textContent,
     }));
     expect(issue.rule).toBe('envelope.surface-missing');
     expect(issue.msg).toContain('surface');
@@ -204,14 +263,18 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('shows the message as an ARIA tree with encoded values as what they were, and links the delivery', async () => {
-    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'type:drilldown kind:post' }));
+    await page.evaluate(() =>
+      (window as any).__embedInspector.store.setFilters({ search: 'type:drilldown kind:post' }),
+    );
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
     await page.waitForSelector('[role="tree"] [role="treeitem"]');
     // expand payload.value
     await page.evaluate(() => {
       const item = document.querySelector('[role="treeitem"][data-path="$.payload.value"]') as HTMLElement;
-      if (item.getAttribute('aria-expanded') === 'false') (item.querySelector('.twisty') as HTMLElement).click();
+      if (item.getAttribute('aria-expanded') === 'false') {
+        (item.querySelector('.twisty') as HTMLElement).click();
+      }
     });
     const texts = await page.$$eval('[role="tree"] .node', (ns) => ns.map((n) => n.textContent));
     const joined = texts.join('\n');
@@ -257,14 +320,18 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('keeps filter state across reloads', async () => {
-    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ kinds: ['receive'], search: 'view' }));
+    await page.evaluate(() =>
+      (window as any).__embedInspector.store.setFilters({ kinds: ['receive'], search: 'view' }),
+    );
     await page.reload();
     await page.waitForFunction(() => !!(window as any).__embedInspector);
     const f = await page.evaluate(() => (window as any).__embedInspector.store.filters);
     expect(f.kinds).toEqual(['receive']);
     expect(f.search).toBe('view');
     expect(await page.$eval('input.search', (i) => (i as HTMLInputElement).value)).toBe('view');
-    expect(await page.$eval('[role="group"][aria-label="Kind"] button[aria-pressed="true"]', (b) => b.textContent)).toBe('receive');
+    expect(
+      await page.$eval('[role="group"][aria-label="Kind"] button[aria-pressed="true"]', (b) => b.textContent),
+    ).toBe('receive');
     await resetFilters(page);
   });
 
@@ -285,19 +352,36 @@ describe('panel UI (fixture session)', () => {
 
   it('live tail follows new records until the user scrolls up, and resumes on demand', async () => {
     const p = await openPanel('fixture=demo&n=300');
-    const push = (n: number) => p.evaluate((k) => {
-      const h = (window as any).__embedInspector;
-      const s = h.store;
-      const last = s.records[s.records.length - 1];
-      const more = h.synthetic(k + 40).slice(-k).map((r: any, j: number) => ({ ...r, seq: last.seq + 1 + j, time: last.time + 10 + j, pairedWith: undefined }));
-      s.handle({ v: 1, type: 'records', records: more });
-    }, n);
+    const push = (n: number) =>
+      p.evaluate((k) => {
+        const h = (window as any).__embedInspector;
+        const s = h.store;
+        const last = s.records[s.records.length - 1];
+        const more = h
+          .synthetic(k + 40)
+          .slice(-k)
+          .map((r: any, j: number) => ({
+            ...r,
+            seq: last.seq + 1 + j,
+            time: last.time + 10 + j,
+            pairedWith: undefined,
+          }));
+        s.handle({ v: 1, type: 'records', records: more });
+      }, n);
     const atBottom = () => p.$eval('.grid-body', (b) => b.scrollTop + b.clientHeight >= b.scrollHeight - 30);
-    await p.waitForFunction(() => { const b = document.querySelector('.grid-body')!; return b.scrollTop > 0; });
+    await p.waitForFunction(() => {
+      const b = document.querySelector('.grid-body')!;
+      return b.scrollTop > 0;
+    });
     await push(20);
-    await p.waitForFunction(() => { const b = document.querySelector('.grid-body')!; return b.scrollTop + b.clientHeight >= b.scrollHeight - 30; });
+    await p.waitForFunction(() => {
+      const b = document.querySelector('.grid-body')!;
+      return b.scrollTop + b.clientHeight >= b.scrollHeight - 30;
+    });
     await p.$eval('.grid-body', (b) => b.dispatchEvent(new WheelEvent('wheel', { deltaY: -200, bubbles: true })));
-    await p.$eval('.grid-body', (b) => { b.scrollTop = 0; });
+    await p.$eval('.grid-body', (b) => {
+      b.scrollTop = 0;
+    });
     await new Promise((r) => setTimeout(r, 100));
     await push(20);
     await new Promise((r) => setTimeout(r, 200));
@@ -305,12 +389,17 @@ describe('panel UI (fixture session)', () => {
     expect(await atBottom()).toBe(false);
     await p.waitForSelector('button.follow');
     await p.click('button.follow');
-    await p.waitForFunction(() => { const b = document.querySelector('.grid-body')!; return b.scrollTop + b.clientHeight >= b.scrollHeight - 30; });
+    await p.waitForFunction(() => {
+      const b = document.querySelector('.grid-body')!;
+      return b.scrollTop + b.clientHeight >= b.scrollHeight - 30;
+    });
     await push(5);
     await new Promise((r) => setTimeout(r, 200));
     expect(await atBottom()).toBe(true);
     await p.close();
   });
 
-  it('raised no page errors', () => { expect(errors).toEqual([]); });
+  it('raised no page errors', () => {
+    expect(errors).toEqual([]);
+  });
 });

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let sb: Sandbox;
 let browser: Browser | undefined;
@@ -29,12 +37,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await sb?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (profile) {
+    rmSync(profile, { recursive: true, force: true });
+  }
 });
 
 /** Opens the host page with a query string and returns the page and the embed frame once it has a hook. */
 async function openHost(query = ''): Promise<{ page: Page; embed: Frame }> {
-  if (!browser) throw new Error(`Chromium did not start from ${CHROMIUM} (set CHROMIUM_PATH): ${launchError}`);
+  if (!browser) {
+    throw new Error(`Chromium did not start from ${CHROMIUM} (set CHROMIUM_PATH): ${launchError}`);
+  }
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push((e as Error).message));
@@ -49,7 +61,9 @@ async function openHost(query = ''): Promise<{ page: Page; embed: Frame }> {
 async function waitForFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 100; i++) {
     const f = page.frames().find((x) => x.url().startsWith(`${sb.tenantOrigin}/embed/`));
-    if (f) return f;
+    if (f) {
+      return f;
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('the embed frame never appeared');
@@ -57,7 +71,12 @@ async function waitForFrame(page: Page): Promise<Frame> {
 
 const receivedTypes = (page: Page) => page.evaluate(() => (window as any).__sandboxHost.types() as string[]);
 const waitForEvent = (page: Page, type: string, count = 1) =>
-  page.waitForFunction((t, n) => (window as any).__sandboxHost.received.filter((e: any) => e.type === t).length >= n, { timeout: 15_000 }, type, count);
+  page.waitForFunction(
+    (t, n) => (window as any).__sandboxHost.received.filter((e: any) => e.type === t).length >= n,
+    { timeout: 15_000 },
+    type,
+    count,
+  );
 
 describe('sandbox host page in Chromium', () => {
   it('receives ready first, then view, then dashboard-loaded, each with its envelope', async () => {
@@ -84,7 +103,10 @@ describe('sandbox host page in Chromium', () => {
   it('clicking set-color-scheme switches the embed to dark', async () => {
     const { page, embed } = await openHost();
     await waitForEvent(page, 'svc:event:ready');
-    const before = await embed.evaluate(() => [document.documentElement.dataset.scheme, getComputedStyle(document.body).backgroundColor]);
+    const before = await embed.evaluate(() => [
+      document.documentElement.dataset.scheme,
+      getComputedStyle(document.body).backgroundColor,
+    ]);
     expect(before[0]).toBe('light');
     await page.select('[data-testid="input-scheme"]', 'dark');
     await page.click('[data-testid="action-set-color-scheme"]');
@@ -117,10 +139,18 @@ describe('sandbox host page in Chromium', () => {
     expect([...types].sort()).toEqual(events.map((e) => `svc:event:${e}`).sort());
     const accepted = await embed.evaluate(() => (window as any).__sandboxEmbed.accepted.map((a: any) => a.type));
     expect([...accepted].sort()).toEqual(
-      ['set-color-scheme', 'set-theme', 'set-locale', 'set-timezone', 'set-filter', 'navigate', 'refresh'].map((a) => `svc:action:${a}`).sort(),
+      ['set-color-scheme', 'set-theme', 'set-locale', 'set-timezone', 'set-filter', 'navigate', 'refresh']
+        .map((a) => `svc:action:${a}`)
+        .sort(),
     );
     const state = await embed.evaluate(() => (window as any).__sandboxEmbed.state());
-    expect(state).toMatchObject({ scheme: 'dark', locale: 'de-DE', timezone: 'America/New_York', refreshCount: 1, filters: { 'orders.region': ['EMEA', 'APAC'] } });
+    expect(state).toMatchObject({
+      scheme: 'dark',
+      locale: 'de-DE',
+      timezone: 'America/New_York',
+      refreshCount: 1,
+      filters: { 'orders.region': ['EMEA', 'APAC'] },
+    });
     await page.close();
   });
 
@@ -130,8 +160,21 @@ describe('sandbox host page in Chromium', () => {
     await page.evaluate(() => {
       const h = (window as any).__sandboxHost;
       h.sendAction('svc:action:set-timezone', { timezone: '+02:00' });
-      h.postRaw({ source: 'svc-embed', direction: 'action', type: 'svc:action:set-locale', payload: { locale: 'fr' }, timestamp: Date.now(), surface: 'dashboard' });
-      h.postRaw({ source: 'other', direction: 'action', type: 'svc:action:set-locale', payload: { locale: 'fr' }, timestamp: Date.now() });
+      h.postRaw({
+        source: 'svc-embed',
+        direction: 'action',
+        type: 'svc:action:set-locale',
+        payload: { locale: 'fr' },
+        timestamp: Date.now(),
+        surface: 'dashboard',
+      });
+      h.postRaw({
+        source: 'other',
+        direction: 'action',
+        type: 'svc:action:set-locale',
+        payload: { locale: 'fr' },
+        timestamp: Date.now(),
+      });
       h.sendAction('svc:action:set-timezone', { timezone: 'Asia/Tokyo' });
     });
     await embed.waitForFunction(() => document.documentElement.dataset.timezone === 'Asia/Tokyo');

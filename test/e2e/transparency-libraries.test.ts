@@ -4,7 +4,16 @@
 // (the library's deliveries, acknowledgements, results, errors and the messages it received) must be the
 // same, except what test/transparency/known-differences.ts lists (issue 13). See test/transparency/README.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCaptured, assertSame, Browsers, dump, type Captured, type CaptureMode, type Mode, type Observations } from '../transparency/harness.ts';
+import {
+  assertCaptured,
+  assertSame,
+  Browsers,
+  dump,
+  type Captured,
+  type CaptureMode,
+  type Mode,
+  type Observations,
+} from '../transparency/harness.ts';
 import { LIBRARIES, observeLibrary, type Library } from '../transparency/libraries.ts';
 import { serveOrigins, type Origins } from '../transparency/server.ts';
 
@@ -19,7 +28,13 @@ describe('transparency: messaging libraries', () => {
     const key = `${lib} ${mode}`;
     let p = seen.get(key);
     if (!p) {
-      p = browsers.get(mode).then((l) => observeLibrary(l, origins, lib, mode)).then((r) => { dump(`lib-${lib}`, mode, r.obs); return r; });
+      p = browsers
+        .get(mode)
+        .then((l) => observeLibrary(l, origins, lib, mode))
+        .then((r) => {
+          dump(`lib-${lib}`, mode, r.obs);
+          return r;
+        });
       seen.set(key, p);
     }
     return p;
@@ -28,20 +43,28 @@ describe('transparency: messaging libraries', () => {
     origins = await serveOrigins();
     browsers.start();
   });
-  afterAll(async () => { await browsers.close(); await origins?.close(); });
+  afterAll(async () => {
+    await browsers.close();
+    await origins?.close();
+  });
 
   for (const lib of LIBRARIES.filter((l) => !only || only.includes(l))) {
     describe(lib, () => {
       it('without the extension, the scenario completes', async () => {
         // The three modes run side by side (one browser each); each comparison below reads its mode's result.
-        for (const m of ['full', 'receive-only'] as Mode[]) observe(lib, m).catch(() => {});
+        for (const m of ['full', 'receive-only'] as Mode[]) {
+          observe(lib, m).catch(() => {});
+        }
         const { obs: none } = await observe(lib, 'none');
         const logs = Object.entries(none).filter(([k]) => k.endsWith(' log')) as Array<[string, string[]]>;
         expect(logs.length).toBeGreaterThanOrEqual(2);
         for (const [name, entries] of logs) {
           expect(entries, name).toContain('(done)');
           // Only the steps named "(expected error)" fail; nothing uncaught.
-          expect(entries.filter((e) => / → error |uncaught|unhandled/.test(e)), name).toEqual(entries.filter((e) => /\(expected error\) → error /.test(e)));
+          expect(
+            entries.filter((e) => / → error |uncaught|unhandled/.test(e)),
+            name,
+          ).toEqual(entries.filter((e) => /\(expected error\) → error /.test(e)));
         }
       });
       for (const mode of ['full', 'receive-only'] as CaptureMode[]) {

@@ -7,7 +7,16 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/capture.ts';
 import { KNOWN_DIFFERENCES } from '../transparency/known-differences.ts';
-import { assertCaptured, assertSame, Browsers, dump, type Captured, type CaptureMode, type Mode, type Observations } from '../transparency/harness.ts';
+import {
+  assertCaptured,
+  assertSame,
+  Browsers,
+  dump,
+  type Captured,
+  type CaptureMode,
+  type Mode,
+  type Observations,
+} from '../transparency/harness.ts';
 import { serveOrigins, type Origins } from '../transparency/server.ts';
 import { observeWindows } from '../transparency/windows.ts';
 
@@ -19,7 +28,9 @@ describe('transparency: the allowed differences', () => {
     for (const k of KNOWN_DIFFERENCES) {
       expect(['windows', 'libraries'], k.name).toContain(k.suite);
       expect(k.readme.trim().length, k.name).toBeGreaterThan(0);
-      expect(readme.includes(k.readme.replace(/\s+/g, ' ').trim()), `README.md does not contain: ${k.readme}`).toBe(true);
+      expect(readme.includes(k.readme.replace(/\s+/g, ' ').trim()), `README.md does not contain: ${k.readme}`).toBe(
+        true,
+      );
     }
   });
 });
@@ -32,7 +43,13 @@ describe('transparency: windows and messaging', () => {
   const observe = (mode: Mode) => {
     let p = seen.get(mode);
     if (!p) {
-      p = browsers.get(mode).then((l) => observeWindows(l, origins, mode)).then((r) => { dump('windows', mode, r.obs); return r; });
+      p = browsers
+        .get(mode)
+        .then((l) => observeWindows(l, origins, mode))
+        .then((r) => {
+          dump('windows', mode, r.obs);
+          return r;
+        });
       seen.set(mode, p);
     }
     return p;
@@ -41,18 +58,29 @@ describe('transparency: windows and messaging', () => {
     origins = await serveOrigins();
     browsers.start();
   });
-  afterAll(async () => { await browsers.close(); await origins?.close(); });
+  afterAll(async () => {
+    await browsers.close();
+    await origins?.close();
+  });
 
   it('without the extension, the checks observe what the platform specifies', async () => {
     // The three modes run side by side (one browser each); each comparison below reads its mode's result.
-    for (const m of ['full', 'receive-only'] as Mode[]) observe(m).catch(() => {});
+    for (const m of ['full', 'receive-only'] as Mode[]) {
+      observe(m).catch(() => {});
+    }
     const { obs: none } = await observe('none');
-    const failed = Object.entries(none).filter(([, v]) => typeof v === 'string' && /^evaluation failed|Timeout/.test(v));
+    const failed = Object.entries(none).filter(
+      ([, v]) => typeof v === 'string' && /^evaluation failed|Timeout/.test(v),
+    );
     expect(failed).toEqual([]);
     expect(none['host: frames[0] === xoF.contentWindow']).toBe('true');
     expect(none['host: (f => f.contentWindow.parent === window)(T.blank())']).toBe('true');
-    expect(none["host: T.thrown(() => (xoF.contentWindow).postMessage(function f() {}, '*'))"]).toMatch(/^threw DOMException DataCloneError/);
-    expect(none["host: T.thrown(() => (xoF.contentWindow).postMessage(0, 'not an origin'))"]).toMatch(/^threw DOMException SyntaxError/);
+    expect(none["host: T.thrown(() => (xoF.contentWindow).postMessage(function f() {}, '*'))"]).toMatch(
+      /^threw DOMException DataCloneError/,
+    );
+    expect(none["host: T.thrown(() => (xoF.contentWindow).postMessage(0, 'not an origin'))"]).toMatch(
+      /^threw DOMException SyntaxError/,
+    );
     expect(none['host: Object.getOwnPropertySymbols(window).map(String)']).toEqual([]);
   });
 

@@ -12,8 +12,12 @@ export const EXT = join(ROOT, 'dist/chrome');
  * Chromium with the built extension, capturing every site in full mode unless `capture` says otherwise (null: the
  * fresh profile's scope, nothing captured). Fails (never skips) when the build or the browser is missing.
  */
-export async function launchWithExtension(opts: { headless?: boolean; capture?: CaptureSetting | null; args?: string[] } = {}): Promise<Launched> {
-  if (!existsSync(join(EXT, 'manifest.json'))) throw new Error('dist/chrome is missing: run npm run build first');
+export async function launchWithExtension(
+  opts: { headless?: boolean; capture?: CaptureSetting | null; args?: string[] } = {},
+): Promise<Launched> {
+  if (!existsSync(join(EXT, 'manifest.json'))) {
+    throw new Error('dist/chrome is missing: run npm run build first');
+  }
   const capture = opts.capture === undefined ? { sites: 'all' as const, mode: 'full' as const } : opts.capture;
   return launchChromium({ extensionDir: EXT, headless: opts.headless ?? true, capture, args: opts.args });
 }
@@ -24,8 +28,13 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function tabIdOf(launched: Launched, page: Page): Promise<number> {
   const url = page.url();
   for (let i = 0; i < 50; i++) {
-    const id = await (await launched.worker()).evaluate(async (u: string) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, url);
-    if (id !== null) return id;
+    const id = await (await launched.worker()).evaluate(
+      async (u: string) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
+      url,
+    );
+    if (id !== null) {
+      return id;
+    }
     await sleep(100);
   }
   throw new Error(`no tab for ${url}`);
@@ -44,22 +53,36 @@ export async function waitForCount(launched: Launched, tabId: number, n: number,
   let c = 0;
   while (Date.now() < end) {
     c = await (await launched.worker()).evaluate((id: number) => (globalThis as any).embedInspector.count(id), tabId);
-    if (c >= n) return c;
+    if (c >= n) {
+      return c;
+    }
     await sleep(50);
   }
   throw new Error(`timed out waiting for ${n} records; ${c} there`);
 }
 
 /** Wait until `pred(records)` holds (or time out with a description of what was there). */
-export async function waitForRecords(launched: Launched, tabId: number, pred: (r: ClassifiedRecord[]) => boolean, timeoutMs = 15_000): Promise<ClassifiedRecord[]> {
+export async function waitForRecords(
+  launched: Launched,
+  tabId: number,
+  pred: (r: ClassifiedRecord[]) => boolean,
+  timeoutMs = 15_000,
+): Promise<ClassifiedRecord[]> {
   const end = Date.now() + timeoutMs;
   let last: ClassifiedRecord[] = [];
   while (Date.now() < end) {
     last = await records(launched, tabId);
-    if (pred(last)) return last;
+    if (pred(last)) {
+      return last;
+    }
     await sleep(100);
   }
-  throw new Error(`timed out waiting for records; ${last.length} there: ${last.slice(-5).map((r) => `${r.kind} ${typeOf(r)}`).join(', ')}`);
+  throw new Error(
+    `timed out waiting for records; ${last.length} there: ${last
+      .slice(-5)
+      .map((r) => `${r.kind} ${typeOf(r)}`)
+      .join(', ')}`,
+  );
 }
 
 export function typeOf(r: { data: unknown }): string | undefined {

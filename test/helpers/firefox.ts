@@ -15,10 +15,14 @@ export async function firefoxExtensionPage(browser: Browser, uuid: string, query
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
-      await page.waitForFunction(() => !!(window as any).__embedInspector, { timeout: Math.max(1, deadline - Date.now()) });
+      await page.waitForFunction(() => !!(window as any).__embedInspector, {
+        timeout: Math.max(1, deadline - Date.now()),
+      });
       return page;
     } catch (e) {
-      if (Date.now() >= deadline || !/Protocol error/.test(String((e as Error)?.cause ?? e))) throw e;
+      if (Date.now() >= deadline || !/Protocol error/.test(String((e as Error)?.cause ?? e))) {
+        throw e;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }

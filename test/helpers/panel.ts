@@ -3,7 +3,13 @@ import type { Frame, Page } from 'puppeteer-core';
 import type { Launched } from '../../src/shared/chromium.ts';
 import { sleep, tabIdOf } from './capture.ts';
 
-export interface Sandbox { hostOrigin: string; tenantOrigin: string; hostUrl: string; snapshot(): any; close(): Promise<void> }
+export interface Sandbox {
+  hostOrigin: string;
+  tenantOrigin: string;
+  hostUrl: string;
+  snapshot(): any;
+  close(): Promise<void>;
+}
 
 export async function hostPage(launched: Launched, sb: Sandbox, query = ''): Promise<Page> {
   const page = await launched.browser.newPage();
@@ -19,7 +25,10 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
   await panel.setViewport({ width: 1280, height: 900 });
   panel.on('pageerror', (e) => errors.push(String(e)));
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-  await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected' && (window as any).__embedInspector.act, { timeout: 10_000 });
+  await panel.waitForFunction(
+    () => (window as any).__embedInspector?.store.status === 'connected' && (window as any).__embedInspector.act,
+    { timeout: 10_000 },
+  );
   await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
   return panel;
 }
@@ -27,26 +36,56 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
 export async function embedFrame(page: Page, tenantOrigin: string): Promise<Frame> {
   for (let i = 0; i < 50; i++) {
     const f = page.frames().find((x) => x.url().startsWith(tenantOrigin));
-    if (f) return f;
+    if (f) {
+      return f;
+    }
     await sleep(100);
   }
   throw new Error('no embed frame');
 }
 
 /** Records of the panel's store, reduced to what tests compare. */
-export function panelRecords(panel: Page): Promise<Array<{ seq: number; kind: string; type?: string; injected?: boolean; pairedWith?: number; frameUrl: string; origin: string; verdict: string; navigation?: boolean; rules: string[] }>> {
-  return panel.evaluate(() => (window as any).__embedInspector.store.records.map((r: any) => ({
-    seq: r.seq, kind: r.kind, type: r.data?.type, injected: r.injected, pairedWith: r.pairedWith, frameUrl: r.frameUrl, origin: r.origin,
-    verdict: r.verdict, navigation: r.navigation, rules: r.issues.map((i: any) => i.rule),
-  })));
+export function panelRecords(panel: Page): Promise<
+  Array<{
+    seq: number;
+    kind: string;
+    type?: string;
+    injected?: boolean;
+    pairedWith?: number;
+    frameUrl: string;
+    origin: string;
+    verdict: string;
+    navigation?: boolean;
+    rules: string[];
+  }>
+> {
+  return panel.evaluate(() =>
+    (window as any).__embedInspector.store.records.map((r: any) => ({
+      seq: r.seq,
+      kind: r.kind,
+      type: r.data?.type,
+      injected: r.injected,
+      pairedWith: r.pairedWith,
+      frameUrl: r.frameUrl,
+      origin: r.origin,
+      verdict: r.verdict,
+      navigation: r.navigation,
+      rules: r.issues.map((i: any) => i.rule),
+    })),
+  );
 }
 
 /** Set a text input or textarea to a value as a user would (select all, type). */
 export async function fill(panel: Page, selector: string, value: string): Promise<void> {
   await panel.waitForSelector(selector);
-  await panel.$eval(selector, (el) => { (el as HTMLInputElement).focus(); (el as HTMLInputElement).select(); });
+  await panel.$eval(selector, (el) => {
+    (el as HTMLInputElement).focus();
+    (el as HTMLInputElement).select();
+  });
   await panel.keyboard.press('Backspace');
-  if (value) await panel.type(selector, value);
+  if (value) {
+    await panel.type(selector, value);
+  }
 }
 
 /**
@@ -56,6 +95,10 @@ export async function fill(panel: Page, selector: string, value: string): Promis
  */
 export async function openComposer(panel: Page): Promise<void> {
   await panel.waitForSelector('.t-compose');
-  await panel.$eval('.t-compose', (b) => { if (b.getAttribute('aria-pressed') !== 'true') (b as HTMLButtonElement).click(); });
+  await panel.$eval('.t-compose', (b) => {
+    if (b.getAttribute('aria-pressed') !== 'true') {
+      (b as HTMLButtonElement).click();
+    }
+  });
   await panel.waitForSelector('.composer');
 }

@@ -26,7 +26,9 @@ export interface Req {
 export function send(origin: string, req: Req): Promise<Res> {
   const url = new URL(req.path, origin);
   const headers: Record<string, string> = { ...req.headers };
-  if (req.token !== null && req.token !== undefined) headers.Authorization = `Bearer ${req.token}`;
+  if (req.token !== null && req.token !== undefined) {
+    headers.Authorization = `Bearer ${req.token}`;
+  }
   const payload = req.raw ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['Content-Type'] = 'application/json';
@@ -50,10 +52,14 @@ export function send(origin: string, req: Req): Promise<Res> {
       },
     );
     // The server may answer 413 and close before the whole body is written.
-    r.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+    r.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
     if (payload !== undefined && req.chunked) {
       const step = 64 * 1024;
-      for (let i = 0; i < payload.length; i += step) r.write(payload.slice(i, i + step));
+      for (let i = 0; i < payload.length; i += step) {
+        r.write(payload.slice(i, i + step));
+      }
     } else if (payload !== undefined) {
       r.setHeader('Content-Length', Buffer.byteLength(payload));
       r.write(payload);

@@ -28,7 +28,9 @@ export interface Row extends Req {
 
 /** Sends a row's requests; errors must carry `{error: {status, message}}`. */
 export async function runRow(sb: Sandbox, row: Row) {
-  for (const pre of row.before ?? []) await send(sb.tenantOrigin, pre);
+  for (const pre of row.before ?? []) {
+    await send(sb.tenantOrigin, pre);
+  }
   const before = sb.snapshot();
   const res = await send(sb.tenantOrigin, row);
   expect(res.status, `${row.name}: ${res.text.slice(0, 300)}`).toBe(row.status);
@@ -38,8 +40,11 @@ export async function runRow(sb: Sandbox, row: Row) {
     expect(res.body.error.message.length).toBeGreaterThan(5);
   }
   const state = sb.snapshot();
-  if (row.after) row.after(res, state, before);
-  else if (res.status >= 400) expect(state).toEqual(before);
+  if (row.after) {
+    row.after(res, state, before);
+  } else if (res.status >= 400) {
+    expect(state).toEqual(before);
+  }
 }
 
 /** `it.each` input: [name, row]. */

@@ -14,7 +14,11 @@ const DEFAULT_FIXTURE = fileURLToPath(new URL('../../sandbox/data/default.json',
 const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGKILL');
+    }
+  }
 });
 
 interface Run {
@@ -43,9 +47,15 @@ async function origins(r: Run, timeoutMs = 10_000) {
   for (;;) {
     const host = /host site:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(r.stdout())?.[1];
     const tenant = /tenant:\s+(http:\/\/localhost:\d+)\//.exec(r.stdout())?.[1];
-    if (host && tenant) return { host, tenant };
-    if (r.child.exitCode !== null) throw new Error(`exited early: ${r.stderr()}`);
-    if (Date.now() - start > timeoutMs) throw new Error(`no origins printed: ${r.stdout()} ${r.stderr()}`);
+    if (host && tenant) {
+      return { host, tenant };
+    }
+    if (r.child.exitCode !== null) {
+      throw new Error(`exited early: ${r.stderr()}`);
+    }
+    if (Date.now() - start > timeoutMs) {
+      throw new Error(`no origins printed: ${r.stdout()} ${r.stderr()}`);
+    }
     await new Promise((res) => setTimeout(res, 50));
   }
 }
@@ -94,7 +104,9 @@ describe('sandbox/server.mjs as a process', () => {
   it('--help prints the usage and exits 0', async () => {
     const r = run(['--help']);
     expect((await r.exit).code).toBe(0);
-    for (const flag of ['--host-port', '--tenant-port', '--data', '--help']) expect(r.stdout()).toContain(flag);
+    for (const flag of ['--host-port', '--tenant-port', '--data', '--help']) {
+      expect(r.stdout()).toContain(flag);
+    }
   });
 
   it('a port already in use is a clear error and exit 1', async () => {
@@ -118,7 +130,11 @@ describe('sandbox/server.mjs as a process', () => {
     writeFileSync(file, JSON.stringify(data));
     const r = run(['--host-port', '0', '--tenant-port', '0', '--data', file]);
     const { tenant } = await origins(r);
-    const wb = await send(tenant, { method: 'GET', path: `/api/v1/deployments/1/workbooks/${data.workbooks[0].id}`, token: 'tok-admin' });
+    const wb = await send(tenant, {
+      method: 'GET',
+      path: `/api/v1/deployments/1/workbooks/${data.workbooks[0].id}`,
+      token: 'tok-admin',
+    });
     expect(wb.body.name).toBe('Renamed by a custom fixture');
     r.child.kill('SIGTERM');
     expect((await r.exit).code).toBe(0);
@@ -139,7 +155,9 @@ describe('startSandbox()', () => {
     const a = await startSandbox({ hostPort: 0, tenantPort: 0 });
     const b = await startSandbox({ hostPort: 0, tenantPort: 0 });
     try {
-      expect(new Set([a.hostOrigin, a.tenantOrigin, b.hostOrigin, b.tenantOrigin, a.thirdOrigin, b.thirdOrigin]).size).toBe(6);
+      expect(
+        new Set([a.hostOrigin, a.tenantOrigin, b.hostOrigin, b.tenantOrigin, a.thirdOrigin, b.thirdOrigin]).size,
+      ).toBe(6);
       expect(new URL(a.hostOrigin).hostname).toBe('127.0.0.1');
       expect(new URL(a.tenantOrigin).hostname).toBe('localhost');
       const moved = await send(a.tenantOrigin, {
@@ -149,7 +167,11 @@ describe('startSandbox()', () => {
         body: { type: 'WORKBOOK', id: 100, folderId: null },
       });
       expect(moved.status).toBe(200);
-      const inB = await send(b.tenantOrigin, { method: 'GET', path: '/api/v1/deployments/1/workbooks/100', token: 'tok-admin' });
+      const inB = await send(b.tenantOrigin, {
+        method: 'GET',
+        path: '/api/v1/deployments/1/workbooks/100',
+        token: 'tok-admin',
+      });
       expect(inB.body.folderId).toBe(10);
     } finally {
       await Promise.all([a.close(), b.close()]);
@@ -165,7 +187,9 @@ describe('startSandbox()', () => {
       expect((await send(sb.tenantOrigin, { method: 'GET', path: '/static/embed/main.js' })).status).toBe(200);
       expect((await send(sb.thirdOrigin, { method: 'GET', path: '/rogue.html' })).status).toBe(200);
       expect((await send(sb.hostOrigin, { method: 'GET', path: '/static/host/../server.mjs' })).status).toBe(404);
-      expect((await send(sb.hostOrigin, { method: 'GET', path: '/static/host/%2e%2e/data/default.json' })).status).toBe(404);
+      expect((await send(sb.hostOrigin, { method: 'GET', path: '/static/host/%2e%2e/data/default.json' })).status).toBe(
+        404,
+      );
       expect((await send(sb.hostOrigin, { method: 'GET', path: '/static/embed/main.js' })).status).toBe(404);
     } finally {
       await sb.close();

@@ -22,12 +22,18 @@ export const EXTENSION_DIR = process.env.TRANSPARENCY_EXTENSION_DIR || EXT;
  * content scripts are registered; launchChromium's `capture` option calls it), and read back.
  */
 export async function launchMode(mode: Mode): Promise<Launched> {
-  if (mode === 'none') return launchChromium({});
-  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new Error(`${EXTENSION_DIR} is missing: run npm run build first`);
+  if (mode === 'none') {
+    return launchChromium({});
+  }
+  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) {
+    throw new Error(`${EXTENSION_DIR} is missing: run npm run build first`);
+  }
   const launched = await launchChromium({ extensionDir: EXTENSION_DIR, capture: { sites: 'all', mode } });
   try {
     const scope = await (await launched.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture());
-    if (scope?.sites !== 'all' || scope?.mode !== mode) throw new Error(`capture scope is ${JSON.stringify(scope)}, not every site in ${mode} mode`);
+    if (scope?.sites !== 'all' || scope?.mode !== mode) {
+      throw new Error(`capture scope is ${JSON.stringify(scope)}, not every site in ${mode} mode`);
+    }
   } catch (e) {
     await launched.close();
     throw e;
@@ -36,7 +42,10 @@ export async function launchMode(mode: Mode): Promise<Launched> {
 }
 
 /** What the extension recorded for a page's tab: evidence that capture really ran in the mode under test. */
-export interface Captured { posts: number; receives: number }
+export interface Captured {
+  posts: number;
+  receives: number;
+}
 
 /**
  * Wait (up to 5 s) until the extension holds the deliveries of the page's tab, and its posts in full mode;
@@ -48,10 +57,15 @@ export async function captured(launched: Launched, page: Page, mode: CaptureMode
   let c: Captured = { posts: 0, receives: 0 };
   while (Date.now() < end) {
     c = await (await launched.worker()).evaluate(async (id: number) => {
-      const rs = await (globalThis as any).embedInspector.records(id) as Array<{ kind: string }>;
-      return { posts: rs.filter((r) => r.kind === 'post').length, receives: rs.filter((r) => r.kind === 'receive').length };
+      const rs = (await (globalThis as any).embedInspector.records(id)) as Array<{ kind: string }>;
+      return {
+        posts: rs.filter((r) => r.kind === 'post').length,
+        receives: rs.filter((r) => r.kind === 'receive').length,
+      };
     }, tabId);
-    if (c.receives > 0 && (mode === 'receive-only' || c.posts > 0)) break;
+    if (c.receives > 0 && (mode === 'receive-only' || c.posts > 0)) {
+      break;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return c;
@@ -64,15 +78,27 @@ export async function captured(launched: Launched, page: Page, mode: CaptureMode
 export class Browsers {
   private readonly launching = new Map<Mode, Promise<Launched>>();
   start(modes: Mode[] = MODES): void {
-    for (const m of modes) this.get(m).catch(() => {});
+    for (const m of modes) {
+      this.get(m).catch(() => {});
+    }
   }
   get(mode: Mode): Promise<Launched> {
     let p = this.launching.get(mode);
-    if (!p) { p = launchMode(mode); this.launching.set(mode, p); }
+    if (!p) {
+      p = launchMode(mode);
+      this.launching.set(mode, p);
+    }
     return p;
   }
   async close(): Promise<void> {
-    await Promise.all([...this.launching.values()].map((p) => p.then((l) => l.close(), () => {})));
+    await Promise.all(
+      [...this.launching.values()].map((p) =>
+        p.then(
+          (l) => l.close(),
+          () => {},
+        ),
+      ),
+    );
   }
 }
 
@@ -83,7 +109,11 @@ export async function withPage<T>(browser: Browser, fn: (page: Page) => Promise<
   try {
     return await fn(page);
   } finally {
-    for (const p of await browser.pages()) if (!before.has(p)) await p.close().catch(() => {});
+    for (const p of await browser.pages()) {
+      if (!before.has(p)) {
+        await p.close().catch(() => {});
+      }
+    }
   }
 }
 
@@ -92,9 +122,13 @@ export async function labelledFrames(browser: Browser): Promise<Array<{ label: s
   const out: Array<{ label: string; frame: Frame }> = [];
   for (const page of await browser.pages()) {
     for (const frame of page.frames()) {
-      if (frame.detached) continue;
+      if (frame.detached) {
+        continue;
+      }
       const label = await frame.evaluate(() => (window as any).__t?.label ?? null).catch(() => null);
-      if (label) out.push({ label, frame });
+      if (label) {
+        out.push({ label, frame });
+      }
     }
   }
   return out;
@@ -104,8 +138,12 @@ export async function frameLabelled(browser: Browser, label: string, timeoutMs =
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     for (const { label: l, frame } of await labelledFrames(browser)) {
-      if (l !== label) continue;
-      if (!done || await frame.evaluate(() => (window as any).__t?.done === true).catch(() => false)) return frame;
+      if (l !== label) {
+        continue;
+      }
+      if (!done || (await frame.evaluate(() => (window as any).__t?.done === true).catch(() => false))) {
+        return frame;
+      }
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -126,8 +164,10 @@ export function dump(suite: string, mode: Mode, obs: Observations): Observations
 export function assertCaptured(mode: CaptureMode, c: Captured | undefined): void {
   const ok = !!c && c.receives > 0 && (mode === 'full' ? c.posts > 0 : c.posts === 0);
   if (!ok) {
-    throw new Error(`capture in ${mode} mode did not record what it should (deliveries${mode === 'full' ? ' and posts' : ', no posts'}): ` +
-      `${JSON.stringify(c)}: the comparison would prove nothing`);
+    throw new Error(
+      `capture in ${mode} mode did not record what it should (deliveries${mode === 'full' ? ' and posts' : ', no posts'}): ` +
+        `${JSON.stringify(c)}: the comparison would prove nothing`,
+    );
   }
 }
 
@@ -136,7 +176,13 @@ export function assertCaptured(mode: CaptureMode, c: Captured | undefined): void
 /** One observation: a name (an expression, or a frame's transcript) and what the page saw, as text. */
 export type Observations = Record<string, string | string[]>;
 
-export interface Difference { suite: string; name: string; mode: CaptureMode; none: string | string[]; other: string | string[] | undefined }
+export interface Difference {
+  suite: string;
+  name: string;
+  mode: CaptureMode;
+  none: string | string[];
+  other: string | string[] | undefined;
+}
 
 function equal(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -144,13 +190,17 @@ function equal(a: unknown, b: unknown): boolean {
 
 export function differences(suite: string, none: Observations, other: Observations, mode: CaptureMode): Difference[] {
   const names = [...new Set([...Object.keys(none), ...Object.keys(other)])];
-  return names.filter((n) => !equal(none[n], other[n])).map((name) => ({ suite, name, mode, none: none[name] ?? '<absent>', other: other[name] }));
+  return names
+    .filter((n) => !equal(none[n], other[n]))
+    .map((name) => ({ suite, name, mode, none: none[name] ?? '<absent>', other: other[name] }));
 }
 
 /** Whether a difference is one the README lists as platform-imposed (known-differences.ts). */
 export function isKnown(d: Difference, known: KnownDifference[] = KNOWN_DIFFERENCES): boolean {
-  return known.some((k) => k.suite === d.suite && k.name === d.name && d.mode === 'full' &&
-    (k.full === undefined || equal(k.full, d.other)));
+  return known.some(
+    (k) =>
+      k.suite === d.suite && k.name === d.name && d.mode === 'full' && (k.full === undefined || equal(k.full, d.other)),
+  );
 }
 
 const clip = (s: string, n = 600) => (s.length > n ? s.slice(0, n) + '…' : s);
@@ -164,22 +214,33 @@ export function describeDifference(d: Difference): string {
     const missing = a.filter((x) => !b.includes(x));
     const extra = b.filter((x) => !a.includes(x));
     const lines: string[] = [];
-    if (missing.length) lines.push(`    only without extension: ${clip(JSON.stringify(missing))}`);
-    if (extra.length) lines.push(`    only with ${d.mode}: ${clip(JSON.stringify(extra))}`);
+    if (missing.length) {
+      lines.push(`    only without extension: ${clip(JSON.stringify(missing))}`);
+    }
+    if (extra.length) {
+      lines.push(`    only with ${d.mode}: ${clip(JSON.stringify(extra))}`);
+    }
     if (!missing.length && !extra.length) {
       const i = a.findIndex((x, j) => x !== b[j]);
-      lines.push(`    same items, order differs from #${i}: without ${clip(JSON.stringify(a.slice(i, i + 4)))} / ${d.mode} ${clip(JSON.stringify(b.slice(i, i + 4)))}`);
+      lines.push(
+        `    same items, order differs from #${i}: without ${clip(JSON.stringify(a.slice(i, i + 4)))} / ${d.mode} ${clip(JSON.stringify(b.slice(i, i + 4)))}`,
+      );
     }
     return head + lines.join('\n');
   }
-  return head + `    without extension: ${clip(JSON.stringify(d.none))}\n    ${d.mode}: ${clip(JSON.stringify(d.other ?? '<absent>'))}`;
+  return (
+    head +
+    `    without extension: ${clip(JSON.stringify(d.none))}\n    ${d.mode}: ${clip(JSON.stringify(d.other ?? '<absent>'))}`
+  );
 }
 
 /** Fail (with every unlisted difference named) unless `other` equals `none` up to the known differences. */
 export function assertSame(suite: string, none: Observations, other: Observations, mode: CaptureMode): void {
   const diffs = differences(suite, none, other, mode).filter((d) => !isKnown(d));
   if (diffs.length) {
-    throw new Error(`${diffs.length} difference(s) between no extension and capture ${mode} not listed in test/transparency/known-differences.ts:\n` +
-      diffs.map(describeDifference).join('\n'));
+    throw new Error(
+      `${diffs.length} difference(s) between no extension and capture ${mode} not listed in test/transparency/known-differences.ts:\n` +
+        diffs.map(describeDifference).join('\n'),
+    );
   }
 }

@@ -24,59 +24,155 @@ export interface KnownDifference {
   readme: string;
 }
 
-const FRAMES = "Frames by index or name: `frames[i]`, `window[i]` and `window[name]` give the real window of a child frame while `iframe.contentWindow` and `event.source` give its proxy, so `frames[0] === iframe.contentWindow` and `event.source === frames[0]` are false for a cross-origin child; a post-robot host that checks `event.source === frames[0]` sees a mismatch.";
-const TOP = "The top window: `window.top` gives the real top window while `window.parent` and `event.source` give a proxy of a cross-origin parent, so in a frame one level down `window.parent === window.top` and `event.source === window.top` are false; iframe-resizer's child then sends its `Ready` message twice, and a post-robot child does not see its parent's messages as coming from `top`.";
-const BLANK = "Initial about:blank: `contentDocument.defaultView`, the frame's index and the frame's own globals give the real window of a child or popup still on its initial about:blank, while `contentWindow` and `open()` give its proxy, so `iframe.contentDocument.defaultView === iframe.contentWindow` and `popup.document.defaultView === popup` are false for such a window.";
-const BRAND = "Brand checks: a native function called with a proxy as `this` fails its brand check, so `EventTarget.prototype.addEventListener.call(iframe.contentWindow, …)` throws TypeError \"Illegal invocation\" (for a cross-origin window, instead of the SecurityError it throws natively).";
-const OWN = "Cross-origin own properties: a Proxy has one trap for both `Object.getOwnPropertyDescriptor` and `hasOwnProperty`, which Chromium answers differently on a cross-origin window, so `Object.prototype.hasOwnProperty.call(crossOriginWindow, 'then')` returns true instead of throwing a SecurityError, `'document'` throws with another message, and `for…in` over a cross-origin window lists its frame indexes.";
-const STACK = "Native stack frames: a stack trace cannot be given back a native function's own frame, so the TypeError of `Function.prototype.toString.call({})` lacks its `at Object.toString (<anonymous>)` line, and the SecurityError of `crossOriginWindow.document` read through a proxy names the frame that read it.";
+const FRAMES =
+  'Frames by index or name: `frames[i]`, `window[i]` and `window[name]` give the real window of a child frame while `iframe.contentWindow` and `event.source` give its proxy, so `frames[0] === iframe.contentWindow` and `event.source === frames[0]` are false for a cross-origin child; a post-robot host that checks `event.source === frames[0]` sees a mismatch.';
+const TOP =
+  "The top window: `window.top` gives the real top window while `window.parent` and `event.source` give a proxy of a cross-origin parent, so in a frame one level down `window.parent === window.top` and `event.source === window.top` are false; iframe-resizer's child then sends its `Ready` message twice, and a post-robot child does not see its parent's messages as coming from `top`.";
+const BLANK =
+  "Initial about:blank: `contentDocument.defaultView`, the frame's index and the frame's own globals give the real window of a child or popup still on its initial about:blank, while `contentWindow` and `open()` give its proxy, so `iframe.contentDocument.defaultView === iframe.contentWindow` and `popup.document.defaultView === popup` are false for such a window.";
+const BRAND =
+  'Brand checks: a native function called with a proxy as `this` fails its brand check, so `EventTarget.prototype.addEventListener.call(iframe.contentWindow, …)` throws TypeError "Illegal invocation" (for a cross-origin window, instead of the SecurityError it throws natively).';
+const OWN =
+  "Cross-origin own properties: a Proxy has one trap for both `Object.getOwnPropertyDescriptor` and `hasOwnProperty`, which Chromium answers differently on a cross-origin window, so `Object.prototype.hasOwnProperty.call(crossOriginWindow, 'then')` returns true instead of throwing a SecurityError, `'document'` throws with another message, and `for…in` over a cross-origin window lists its frame indexes.";
+const STACK =
+  "Native stack frames: a stack trace cannot be given back a native function's own frame, so the TypeError of `Function.prototype.toString.call({})` lacks its `at Object.toString (<anonymous>)` line, and the SecurityError of `crossOriginWindow.document` read through a proxy names the frame that read it.";
 
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
-  { suite: 'windows', name: "gc: top.document.getElementById('xo').contentWindow === parent", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "gc: top.frames[0] === parent", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "gc: top.xo === parent", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "gc: { const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top[0]': e.source === top[0] } } → === top[0]", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: (f => EventTarget.prototype.addEventListener.call(f.contentWindow, 'x', () => {}))(T.blank())", readme: BRAND, full: "threw TypeError TypeError: Illegal invocation | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false" },
-  { suite: 'windows', name: "host: (f => f.contentDocument.defaultView === f.contentWindow)(T.blank())", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "host: (f => f.contentWindow === frames[frames.length - 1])(T.blank())", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "host: EventTarget.prototype.addEventListener.call(spop, 'x', () => {})", readme: BRAND, full: "threw TypeError TypeError: Illegal invocation | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false" },
-  { suite: 'windows', name: "host: EventTarget.prototype.addEventListener.call(xoF.contentWindow, 'x', () => {})", readme: BRAND, full: "threw TypeError TypeError: Illegal invocation | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false" },
+  {
+    suite: 'windows',
+    name: "gc: top.document.getElementById('xo').contentWindow === parent",
+    readme: FRAMES,
+    full: 'false',
+  },
+  { suite: 'windows', name: 'gc: top.frames[0] === parent', readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: 'gc: top.xo === parent', readme: FRAMES, full: 'false' },
+  {
+    suite: 'windows',
+    name: "gc: { const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top[0]': e.source === top[0] } } → === top[0]",
+    readme: FRAMES,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: "host: (f => EventTarget.prototype.addEventListener.call(f.contentWindow, 'x', () => {}))(T.blank())",
+    readme: BRAND,
+    full: 'threw TypeError TypeError: Illegal invocation | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false',
+  },
+  {
+    suite: 'windows',
+    name: 'host: (f => f.contentDocument.defaultView === f.contentWindow)(T.blank())',
+    readme: BLANK,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: 'host: (f => f.contentWindow === frames[frames.length - 1])(T.blank())',
+    readme: BLANK,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: "host: EventTarget.prototype.addEventListener.call(spop, 'x', () => {})",
+    readme: BRAND,
+    full: 'threw TypeError TypeError: Illegal invocation | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false',
+  },
+  {
+    suite: 'windows',
+    name: "host: EventTarget.prototype.addEventListener.call(xoF.contentWindow, 'x', () => {})",
+    readme: BRAND,
+    full: 'threw TypeError TypeError: Illegal invocation | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false',
+  },
   { suite: 'windows', name: "host: Object.prototype.hasOwnProperty.call(pop, 'document')", readme: OWN },
-  { suite: 'windows', name: "host: Object.prototype.hasOwnProperty.call(pop, 'then')", readme: OWN, full: "true" },
+  { suite: 'windows', name: "host: Object.prototype.hasOwnProperty.call(pop, 'then')", readme: OWN, full: 'true' },
   { suite: 'windows', name: "host: Object.prototype.hasOwnProperty.call(xoF.contentWindow, 'document')", readme: OWN },
-  { suite: 'windows', name: "host: Object.prototype.hasOwnProperty.call(xoF.contentWindow, 'then')", readme: OWN, full: "true" },
-  { suite: 'windows', name: "host: T.stackOf(() => Function.prototype.toString.call({}))", readme: STACK },
-  { suite: 'windows', name: "host: T.stackOf(() => xoF.contentWindow.document)", readme: STACK },
-  { suite: 'windows', name: "host: blF.contentDocument.defaultView === blF.contentWindow", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "host: blF.contentWindow === frames[2]", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "host: blF.contentWindow === window['bl']", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "host: frames[0] === xoF.contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: frames[0][0].eval('parent') === frames[0]", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: frames[0][0].parent === frames[0]", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: frames[0][0].parent === xoF.contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: spop.document.defaultView === spop", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "host: window['xo'] === xoF.contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: window[0] === xoF.contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: { const e = await T.ask(frames[0][0], 'post-to', { path: 'top' }); return { '=== frames[0][0]': e.source === frames[0][0], '=== contentWindow[0]': e.source === xoF.contentWindow[0], '.parent === contentWindow': e.source.parent === xoF.contentWindow } } → .parent === contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: { const e = await T.ask(xoF.contentWindow, 'echo'); return { '=== contentWindow': e.source === xoF.contentWindow, '=== frames[0]': e.source === frames[0], '=== window.xo': e.source === window.xo, 'origin': e.origin } } → === frames[0]", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: { const e = await T.ask(xoF.contentWindow, 'echo'); return { '=== contentWindow': e.source === xoF.contentWindow, '=== frames[0]': e.source === frames[0], '=== window.xo': e.source === window.xo, 'origin': e.origin } } → === window.xo", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: { const e = await T.ask(xoF.contentWindow, 'post-to', { path: 'parent' }); return { '=== contentWindow': e.source === xoF.contentWindow, '=== frames[0]': e.source === frames[0] } } → === frames[0]", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: { const f = T.frame(EMBED + '/p/win-leaf.html?label=late3'); const before = f.contentWindow; await T.loaded(f); return { 'before === after load': before === f.contentWindow, 'parent after load': f.contentWindow.parent === window, 'before.parent after load': before.parent === window, 'frames[last] after load': frames[frames.length - 1] === f.contentWindow } } → frames[last] after load", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "host: { const ks = []; for (const k in xoF.contentWindow) ks.push(k); return ks }", readme: OWN, full: ["0"] },
-  { suite: 'windows', name: "so: parent.xoF.contentWindow === parent.frames[0]", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "spop: opener.eval('spop') === window", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "spop: opener.spop === window", readme: BLANK, full: "false" },
-  { suite: 'windows', name: "xo: EventTarget.prototype.addEventListener.call(parent, 'x', () => {})", readme: BRAND, full: "threw TypeError TypeError: Illegal invocation | realm xo | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false" },
-  { suite: 'windows', name: "xo: frames[0] === gcF.contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "xo: gcF.contentWindow.top === parent", readme: TOP, full: "false" },
-  { suite: 'windows', name: "xo: parent === top", readme: TOP, full: "false" },
-  { suite: 'windows', name: "xo: parent.top === top", readme: TOP, full: "false" },
-  { suite: 'windows', name: "xo: window.parent === window.top", readme: TOP, full: "false" },
-  { suite: 'windows', name: "xo: window['gc'] === gcF.contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "xo: window[0] === gcF.contentWindow", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "xo: { const e = await T.ask(frames[0], 'post-to', { path: 'parent' }); return { '=== frames[0]': e.source === frames[0], '=== gcF.contentWindow': e.source === gcF.contentWindow } } → === frames[0]", readme: FRAMES, full: "false" },
-  { suite: 'windows', name: "xo: { const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top': e.source === top, '=== parent.window': e.source === parent.window } } → === top", readme: TOP, full: "false" },
-  { suite: 'libraries', name: "post-robot › host got from child", readme: FRAMES },
-  { suite: 'libraries', name: "post-robot › child got from host", readme: TOP },
-  { suite: 'libraries', name: "iframe-resizer › host messages received", readme: TOP },
+  {
+    suite: 'windows',
+    name: "host: Object.prototype.hasOwnProperty.call(xoF.contentWindow, 'then')",
+    readme: OWN,
+    full: 'true',
+  },
+  { suite: 'windows', name: 'host: T.stackOf(() => Function.prototype.toString.call({}))', readme: STACK },
+  { suite: 'windows', name: 'host: T.stackOf(() => xoF.contentWindow.document)', readme: STACK },
+  {
+    suite: 'windows',
+    name: 'host: blF.contentDocument.defaultView === blF.contentWindow',
+    readme: BLANK,
+    full: 'false',
+  },
+  { suite: 'windows', name: 'host: blF.contentWindow === frames[2]', readme: BLANK, full: 'false' },
+  { suite: 'windows', name: "host: blF.contentWindow === window['bl']", readme: BLANK, full: 'false' },
+  { suite: 'windows', name: 'host: frames[0] === xoF.contentWindow', readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: "host: frames[0][0].eval('parent') === frames[0]", readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: 'host: frames[0][0].parent === frames[0]', readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: 'host: frames[0][0].parent === xoF.contentWindow', readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: 'host: spop.document.defaultView === spop', readme: BLANK, full: 'false' },
+  { suite: 'windows', name: "host: window['xo'] === xoF.contentWindow", readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: 'host: window[0] === xoF.contentWindow', readme: FRAMES, full: 'false' },
+  {
+    suite: 'windows',
+    name: "host: { const e = await T.ask(frames[0][0], 'post-to', { path: 'top' }); return { '=== frames[0][0]': e.source === frames[0][0], '=== contentWindow[0]': e.source === xoF.contentWindow[0], '.parent === contentWindow': e.source.parent === xoF.contentWindow } } → .parent === contentWindow",
+    readme: FRAMES,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: "host: { const e = await T.ask(xoF.contentWindow, 'echo'); return { '=== contentWindow': e.source === xoF.contentWindow, '=== frames[0]': e.source === frames[0], '=== window.xo': e.source === window.xo, 'origin': e.origin } } → === frames[0]",
+    readme: FRAMES,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: "host: { const e = await T.ask(xoF.contentWindow, 'echo'); return { '=== contentWindow': e.source === xoF.contentWindow, '=== frames[0]': e.source === frames[0], '=== window.xo': e.source === window.xo, 'origin': e.origin } } → === window.xo",
+    readme: FRAMES,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: "host: { const e = await T.ask(xoF.contentWindow, 'post-to', { path: 'parent' }); return { '=== contentWindow': e.source === xoF.contentWindow, '=== frames[0]': e.source === frames[0] } } → === frames[0]",
+    readme: FRAMES,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: "host: { const f = T.frame(EMBED + '/p/win-leaf.html?label=late3'); const before = f.contentWindow; await T.loaded(f); return { 'before === after load': before === f.contentWindow, 'parent after load': f.contentWindow.parent === window, 'before.parent after load': before.parent === window, 'frames[last] after load': frames[frames.length - 1] === f.contentWindow } } → frames[last] after load",
+    readme: FRAMES,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: 'host: { const ks = []; for (const k in xoF.contentWindow) ks.push(k); return ks }',
+    readme: OWN,
+    full: ['0'],
+  },
+  { suite: 'windows', name: 'so: parent.xoF.contentWindow === parent.frames[0]', readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: "spop: opener.eval('spop') === window", readme: BLANK, full: 'false' },
+  { suite: 'windows', name: 'spop: opener.spop === window', readme: BLANK, full: 'false' },
+  {
+    suite: 'windows',
+    name: "xo: EventTarget.prototype.addEventListener.call(parent, 'x', () => {})",
+    readme: BRAND,
+    full: 'threw TypeError TypeError: Illegal invocation | realm xo | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false',
+  },
+  { suite: 'windows', name: 'xo: frames[0] === gcF.contentWindow', readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: 'xo: gcF.contentWindow.top === parent', readme: TOP, full: 'false' },
+  { suite: 'windows', name: 'xo: parent === top', readme: TOP, full: 'false' },
+  { suite: 'windows', name: 'xo: parent.top === top', readme: TOP, full: 'false' },
+  { suite: 'windows', name: 'xo: window.parent === window.top', readme: TOP, full: 'false' },
+  { suite: 'windows', name: "xo: window['gc'] === gcF.contentWindow", readme: FRAMES, full: 'false' },
+  { suite: 'windows', name: 'xo: window[0] === gcF.contentWindow', readme: FRAMES, full: 'false' },
+  {
+    suite: 'windows',
+    name: "xo: { const e = await T.ask(frames[0], 'post-to', { path: 'parent' }); return { '=== frames[0]': e.source === frames[0], '=== gcF.contentWindow': e.source === gcF.contentWindow } } → === frames[0]",
+    readme: FRAMES,
+    full: 'false',
+  },
+  {
+    suite: 'windows',
+    name: "xo: { const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top': e.source === top, '=== parent.window': e.source === parent.window } } → === top",
+    readme: TOP,
+    full: 'false',
+  },
+  { suite: 'libraries', name: 'post-robot › host got from child', readme: FRAMES },
+  { suite: 'libraries', name: 'post-robot › child got from host', readme: TOP },
+  { suite: 'libraries', name: 'iframe-resizer › host messages received', readme: TOP },
 ];

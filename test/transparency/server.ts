@@ -36,9 +36,14 @@ const LIBS: Record<string, () => string> = {
 /** A file of an installed package, found from its entry point (some packages' `exports` hide their other files). */
 function file(pkg: string, rel: string): string {
   let dir = dirname(require.resolve(pkg));
-  while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== pkg) {
+  while (
+    !existsSync(join(dir, 'package.json')) ||
+    JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== pkg
+  ) {
     const up = dirname(dir);
-    if (up === dir) throw new Error(`no package directory for ${pkg}`);
+    if (up === dir) {
+      throw new Error(`no package directory for ${pkg}`);
+    }
     dir = up;
   }
   return readFileSync(join(dir, rel), 'utf8');
@@ -53,13 +58,17 @@ export function packCommonJs(entry: string, global: string): string {
   const sources: string[] = [];
   const visit = (path: string): number => {
     const known = ids.get(path);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      return known;
+    }
     const id = ids.size;
     ids.set(path, id);
     const code = readFileSync(path, 'utf8');
     const req = createRequire(path);
     const deps: Record<string, number> = {};
-    for (const m of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) deps[m[1]!] = visit(req.resolve(m[1]!));
+    for (const m of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
+      deps[m[1]!] = visit(req.resolve(m[1]!));
+    }
     sources[id] = `[function (module, exports, require) {\n${code}\n}, ${JSON.stringify(deps)}]`;
     return id;
   };
@@ -76,7 +85,11 @@ export function packCommonJs(entry: string, global: string): string {
 })();\n`;
 }
 
-export interface Origins { host: string; embed: string; close(): Promise<void> }
+export interface Origins {
+  host: string;
+  embed: string;
+  close(): Promise<void>;
+}
 
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8' };
 
@@ -88,43 +101,62 @@ export async function serveOrigins(): Promise<Origins> {
     const lib = /^\/lib\/([\w-]+)\.js$/.exec(path);
     if (lib) {
       const make = LIBS[lib[1]!];
-      if (!make) return undefined;
-      if (!libCache.has(lib[1]!)) libCache.set(lib[1]!, make());
+      if (!make) {
+        return undefined;
+      }
+      if (!libCache.has(lib[1]!)) {
+        libCache.set(lib[1]!, make());
+      }
       return { type: TYPES.js!, body: libCache.get(lib[1]!)! };
     }
     const page = /^\/p\/([\w.-]+)$/.exec(path);
     if (page) {
       const ext = page[1]!.split('.').pop()!;
       let body: string;
-      try { body = readFileSync(join(PAGES, page[1]!), 'utf8'); } catch { return undefined; }
-      return { type: TYPES[ext] ?? 'text/plain', body: body.replaceAll('{{HOST}}', host).replaceAll('{{EMBED}}', embed) };
+      try {
+        body = readFileSync(join(PAGES, page[1]!), 'utf8');
+      } catch {
+        return undefined;
+      }
+      return {
+        type: TYPES[ext] ?? 'text/plain',
+        body: body.replaceAll('{{HOST}}', host).replaceAll('{{EMBED}}', embed),
+      };
     }
     return undefined;
   };
-  const serve = (hostname: string) => new Promise<{ server: Server; origin: string }>((resolve) => {
-    const server = createServer((req, res) => {
-      let r: { type: string; body: string } | undefined;
-      try {
-        r = handle(new URL(req.url ?? '/', 'http://x').pathname);
-      } catch (e) {
-        res.writeHead(500, { 'content-type': 'text/plain' }).end(String(e));
-        return;
-      }
-      if (!r) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, { 'content-type': r.type, 'cache-control': 'no-store' }).end(r.body);
+  const serve = (hostname: string) =>
+    new Promise<{ server: Server; origin: string }>((resolve) => {
+      const server = createServer((req, res) => {
+        let r: { type: string; body: string } | undefined;
+        try {
+          r = handle(new URL(req.url ?? '/', 'http://x').pathname);
+        } catch (e) {
+          res.writeHead(500, { 'content-type': 'text/plain' }).end(String(e));
+          return;
+        }
+        if (!r) {
+          res.writeHead(404).end('not found');
+          return;
+        }
+        res.writeHead(200, { 'content-type': r.type, 'cache-control': 'no-store' }).end(r.body);
+      });
+      server.listen(0, hostname, () =>
+        resolve({ server, origin: `http://${hostname}:${(server.address() as AddressInfo).port}` }),
+      );
     });
-    server.listen(0, hostname, () => resolve({ server, origin: `http://${hostname}:${(server.address() as AddressInfo).port}` }));
-  });
   const a = await serve('127.0.0.1');
   const b = await serve('localhost');
   host = a.origin;
   embed = b.origin;
   return {
-    host, embed,
+    host,
+    embed,
     close: async () => {
-      for (const s of [a.server, b.server]) s.closeAllConnections();
+      for (const s of [a.server, b.server]) {
+        s.closeAllConnections();
+      }
       await Promise.all([a, b].map((s) => new Promise((r) => s.server.close(r))));
     },
   };
 }
-

@@ -119,17 +119,41 @@ const identities: Check[] = [
   // A cross-origin iframe read right after creating it (its initial about:blank), then after its load.
   ['host', `(f => f.contentWindow.parent === window)(T.frame(EMBED + '/p/win-leaf.html?label=late1'))`],
   ['host', `(f => f.contentWindow.top === window)(T.frame(EMBED + '/p/win-leaf.html?label=late2'))`],
-  ['host', `{ const f = T.frame(EMBED + '/p/win-leaf.html?label=late3'); const before = f.contentWindow; await T.loaded(f);
+  [
+    'host',
+    `{ const f = T.frame(EMBED + '/p/win-leaf.html?label=late3'); const before = f.contentWindow; await T.loaded(f);
      return { 'before === after load': before === f.contentWindow, 'parent after load': f.contentWindow.parent === window,
-       'before.parent after load': before.parent === window, 'frames[last] after load': frames[frames.length - 1] === f.contentWindow } }`],
+       'before.parent after load': before.parent === window, 'frames[last] after load': frames[frames.length - 1] === f.contentWindow } }`,
+  ],
   // event.source of replies through each path, from the host's side.
-  ['host', `{ const e = await T.ask(${xw}, 'echo'); return { '=== contentWindow': e.source === ${xw}, '=== frames[0]': e.source === frames[0], '=== window.xo': e.source === window.xo, 'origin': e.origin } }`],
-  ['host', `{ const e = await T.ask(${xw}, 'post-to', { path: 'parent' }); return { '=== contentWindow': e.source === ${xw}, '=== frames[0]': e.source === frames[0] } }`],
-  ['host', `{ const e = await T.ask(frames[0][0], 'post-to', { path: 'top' }); return { '=== frames[0][0]': e.source === frames[0][0], '=== contentWindow[0]': e.source === ${xw}[0], '.parent === contentWindow': e.source.parent === ${xw} } }`],
-  ['host', `{ const e = await T.ask(${sw}, 'post-to', { path: 'parent' }); return { '=== contentWindow': e.source === ${sw}, '=== frames[1]': e.source === frames[1], '=== defaultView': e.source === soF.contentDocument.defaultView } }`],
-  ['host', `{ const e = await T.ask(window, 'echo'); return { '=== window': e.source === window, '=== self': e.source === self } }`],
-  ['host', `{ const e = await T.ask(pop, 'post-to', { path: 'opener' }); return { '=== pop': e.source === pop, '=== open()': e.source === open('', 'pop') } }`],
-  ['host', `{ const e = await T.ask(spop, 'post-to', { path: 'opener' }); return { '=== spop': e.source === spop, '=== spop.window': e.source === spop.window } }`],
+  [
+    'host',
+    `{ const e = await T.ask(${xw}, 'echo'); return { '=== contentWindow': e.source === ${xw}, '=== frames[0]': e.source === frames[0], '=== window.xo': e.source === window.xo, 'origin': e.origin } }`,
+  ],
+  [
+    'host',
+    `{ const e = await T.ask(${xw}, 'post-to', { path: 'parent' }); return { '=== contentWindow': e.source === ${xw}, '=== frames[0]': e.source === frames[0] } }`,
+  ],
+  [
+    'host',
+    `{ const e = await T.ask(frames[0][0], 'post-to', { path: 'top' }); return { '=== frames[0][0]': e.source === frames[0][0], '=== contentWindow[0]': e.source === ${xw}[0], '.parent === contentWindow': e.source.parent === ${xw} } }`,
+  ],
+  [
+    'host',
+    `{ const e = await T.ask(${sw}, 'post-to', { path: 'parent' }); return { '=== contentWindow': e.source === ${sw}, '=== frames[1]': e.source === frames[1], '=== defaultView': e.source === soF.contentDocument.defaultView } }`,
+  ],
+  [
+    'host',
+    `{ const e = await T.ask(window, 'echo'); return { '=== window': e.source === window, '=== self': e.source === self } }`,
+  ],
+  [
+    'host',
+    `{ const e = await T.ask(pop, 'post-to', { path: 'opener' }); return { '=== pop': e.source === pop, '=== open()': e.source === open('', 'pop') } }`,
+  ],
+  [
+    'host',
+    `{ const e = await T.ask(spop, 'post-to', { path: 'opener' }); return { '=== spop': e.source === spop, '=== spop.window': e.source === spop.window } }`,
+  ],
   // Popups, from the host.
   ['host', `pop === open('', 'pop')`],
   ['host', `pop.opener === window`],
@@ -163,8 +187,14 @@ const identities: Check[] = [
   ['xo', `gcF.contentWindow.top === top`],
   ['xo', `gcF.contentWindow.top === parent`],
   ['xo', `gcF.contentWindow.frames === gcF.contentWindow`],
-  ['xo', `{ const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top': e.source === top, '=== parent.window': e.source === parent.window } }`],
-  ['xo', `{ const e = await T.ask(frames[0], 'post-to', { path: 'parent' }); return { '=== frames[0]': e.source === frames[0], '=== gcF.contentWindow': e.source === gcF.contentWindow } }`],
+  [
+    'xo',
+    `{ const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top': e.source === top, '=== parent.window': e.source === parent.window } }`,
+  ],
+  [
+    'xo',
+    `{ const e = await T.ask(frames[0], 'post-to', { path: 'parent' }); return { '=== frames[0]': e.source === frames[0], '=== gcF.contentWindow': e.source === gcF.contentWindow } }`,
+  ],
   // From the grandchild (same origin as top, cross-origin with its parent).
   ['gc', `parent === top`],
   ['gc', `parent.parent === top`],
@@ -175,8 +205,14 @@ const identities: Check[] = [
   ['gc', `top.document.defaultView === top`],
   ['gc', `top.eval('frames[0][0]') === window`],
   ['gc', `top.eval('window') === top`],
-  ['gc', `{ const e = await T.ask(top, 'echo'); return { '=== top': e.source === top, '=== parent.parent': e.source === parent.parent } }`],
-  ['gc', `{ const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top[0]': e.source === top[0] } }`],
+  [
+    'gc',
+    `{ const e = await T.ask(top, 'echo'); return { '=== top': e.source === top, '=== parent.parent': e.source === parent.parent } }`,
+  ],
+  [
+    'gc',
+    `{ const e = await T.ask(parent, 'echo'); return { '=== parent': e.source === parent, '=== top[0]': e.source === top[0] } }`,
+  ],
   // From the same-origin child.
   ['so', `parent === top`],
   ['so', `parent.document.getElementById('so').contentWindow === window`],
@@ -193,7 +229,10 @@ const identities: Check[] = [
   ['pop', `opener.frames[0] === opener.xo`],
   ['pop', `opener.closed`],
   ['pop', `top === window && parent === window`],
-  ['pop', `{ const e = await T.ask(opener, 'echo'); return { '=== opener': e.source === opener, '.top === opener.top': e.source.top === opener.top } }`],
+  [
+    'pop',
+    `{ const e = await T.ask(opener, 'echo'); return { '=== opener': e.source === opener, '.top === opener.top': e.source.top === opener.top } }`,
+  ],
   ['spop', `opener.document.defaultView === opener`],
   ['spop', `opener.top === opener`],
   ['spop', `opener.top === opener.window`],
@@ -201,17 +240,37 @@ const identities: Check[] = [
   ['spop', `opener.frames[1].parent === opener`],
   ['spop', `opener.spop === window`],
   ['spop', `opener.eval('spop') === window`],
-  ['spop', `{ const e = await T.ask(opener, 'echo'); return { '=== opener': e.source === opener, '.top === opener.top': e.source.top === opener.top } }`],
+  [
+    'spop',
+    `{ const e = await T.ask(opener, 'echo'); return { '=== opener': e.source === opener, '.top === opener.top': e.source.top === opener.top } }`,
+  ],
 ];
 
 const exceptions: Check[] = [
-  ...POST_PATHS.flatMap(([frame, path]) => POST_ERRORS.map((call): Check => [frame, `T.thrown(() => (${path}).${call})`])),
+  ...POST_PATHS.flatMap(([frame, path]) =>
+    POST_ERRORS.map((call): Check => [frame, `T.thrown(() => (${path}).${call})`]),
+  ),
   // The realm of the exception, spelled out, where the target is same-origin (its globals are readable).
-  ...([['host', sw], ['host', 'blF.contentWindow'], ['host', 'spop'], ['host', 'frames[0][0]'], ['gc', 'top'], ['so', 'parent'], ['spop', 'opener']] as Array<[FrameLabel, string]>)
-    .flatMap(([frame, w]) => [`postMessage(function f() {}, '*')`, `postMessage(0, 'not an origin')`].map((call): Check => [frame,
-      `{ const w = ${w}; try { w.${call}; return 'no exception' } catch (e) { return { 'e instanceof DOMException': e instanceof DOMException, ` +
-      `'e instanceof w.DOMException': e instanceof w.DOMException, 'e.constructor === DOMException': e.constructor === DOMException, ` +
-      `'e.constructor === w.DOMException': e.constructor === w.DOMException, 'Object.getPrototypeOf(e) === w.DOMException.prototype': Object.getPrototypeOf(e) === w.DOMException.prototype } } }`])),
+  ...(
+    [
+      ['host', sw],
+      ['host', 'blF.contentWindow'],
+      ['host', 'spop'],
+      ['host', 'frames[0][0]'],
+      ['gc', 'top'],
+      ['so', 'parent'],
+      ['spop', 'opener'],
+    ] as Array<[FrameLabel, string]>
+  ).flatMap(([frame, w]) =>
+    [`postMessage(function f() {}, '*')`, `postMessage(0, 'not an origin')`].map(
+      (call): Check => [
+        frame,
+        `{ const w = ${w}; try { w.${call}; return 'no exception' } catch (e) { return { 'e instanceof DOMException': e instanceof DOMException, ` +
+          `'e instanceof w.DOMException': e instanceof w.DOMException, 'e.constructor === DOMException': e.constructor === DOMException, ` +
+          `'e.constructor === w.DOMException': e.constructor === w.DOMException, 'Object.getPrototypeOf(e) === w.DOMException.prototype': Object.getPrototypeOf(e) === w.DOMException.prototype } } }`,
+      ],
+    ),
+  ),
 ];
 // The whole stack of an exception thrown through a hooked path (a hook's frame would show here).
 const stacks: Check[] = [
@@ -289,7 +348,10 @@ const functions: Check[] = [
   ['host', `Object.getPrototypeOf(${xw}.postMessage) === Function.prototype`],
   ['host', `'prototype' in ${xw}.postMessage`],
   ['host', `Object.getOwnPropertyDescriptor(${xw}, 'close').value === ${xw}.close`],
-  ['host', `Object.getOwnPropertyDescriptor(${xw}, 'location').get === Object.getOwnPropertyDescriptor(${xw}, 'location').get`],
+  [
+    'host',
+    `Object.getOwnPropertyDescriptor(${xw}, 'location').get === Object.getOwnPropertyDescriptor(${xw}, 'location').get`,
+  ],
   ['host', `typeof ${xw}.location.replace`],
   ['host', `${xw}.location.replace === ${xw}.location.replace`],
   ['host', `EventTarget.prototype.addEventListener.call(${xw}, 'x', () => {})`],
@@ -364,12 +426,28 @@ const reflection: Check[] = [
   ['host', `(f => Object.getOwnPropertyNames(f.contentWindow))(T.blank())`],
   ['host', `(f => Object.getOwnPropertySymbols(f.contentWindow).map(String))(T.blank())`],
   ...['parent', 'opener', 'top', 'postMessage', 'open', 'frames', 'length', 'closed', 'close'].flatMap((p): Check[] => [
-    ['host', `{ const d = Object.getOwnPropertyDescriptor(window, '${p}'); const f = d.get || d.value; return { descriptor: d, 'String(fn)': String(f), name: f.name, length: f.length, keys: Reflect.ownKeys(f).map(String), 'has prototype': 'prototype' in f, 'set': String(d.set) } }`],
+    [
+      'host',
+      `{ const d = Object.getOwnPropertyDescriptor(window, '${p}'); const f = d.get || d.value; return { descriptor: d, 'String(fn)': String(f), name: f.name, length: f.length, keys: Reflect.ownKeys(f).map(String), 'has prototype': 'prototype' in f, 'set': String(d.set) } }`,
+    ],
   ]),
-  ...([['HTMLIFrameElement.prototype', 'contentWindow'], ['HTMLIFrameElement.prototype', 'contentDocument'], ['HTMLFrameElement.prototype', 'contentWindow'],
-    ['HTMLObjectElement.prototype', 'contentWindow'], ['MessageEvent.prototype', 'source'], ['MessageEvent.prototype', 'data'],
-    ['Function.prototype', 'toString'], ['EventTarget.prototype', 'addEventListener']] as const).map(([o, p]): Check =>
-    ['host', `{ const d = Object.getOwnPropertyDescriptor(${o}, '${p}'); const f = d.get || d.value; return { descriptor: d, 'String(fn)': String(f), name: f.name, length: f.length, keys: Reflect.ownKeys(f).map(String) } }`]),
+  ...(
+    [
+      ['HTMLIFrameElement.prototype', 'contentWindow'],
+      ['HTMLIFrameElement.prototype', 'contentDocument'],
+      ['HTMLFrameElement.prototype', 'contentWindow'],
+      ['HTMLObjectElement.prototype', 'contentWindow'],
+      ['MessageEvent.prototype', 'source'],
+      ['MessageEvent.prototype', 'data'],
+      ['Function.prototype', 'toString'],
+      ['EventTarget.prototype', 'addEventListener'],
+    ] as const
+  ).map(
+    ([o, p]): Check => [
+      'host',
+      `{ const d = Object.getOwnPropertyDescriptor(${o}, '${p}'); const f = d.get || d.value; return { descriptor: d, 'String(fn)': String(f), name: f.name, length: f.length, keys: Reflect.ownKeys(f).map(String) } }`,
+    ],
+  ),
   ['host', `String(window.postMessage)`],
   ['host', `Function.prototype.toString.call(window.postMessage)`],
   ['host', `Function.prototype.toString.call(${xw}.postMessage)`],
@@ -393,31 +471,100 @@ const reflection: Check[] = [
 
 /** A transfer list: the ArrayBuffer is detached after the post, the receiving side gets the bytes. */
 const transfer: Check[] = [
-  ['host', `{ const b = new Uint8Array([1, 2, 3, 4]).buffer; const r = T.ask(${xw}, 'bytes', { b }, [b]); return { detached: b.detached, byteLength: b.byteLength, received: (await r).data.bytes } }`],
-  ['host', `{ const b = new Uint8Array([5, 6]).buffer; const id = 'opt'; const r = T.msg(d => d && d.re === id); ${xw}.postMessage({ cmd: 'bytes', id, b }, { targetOrigin: '*', transfer: [b] }); return { detached: b.detached, received: (await r).data.bytes } }`],
-  ['host', `{ const b = new Uint8Array([7]).buffer; const r = T.ask(frames[0], 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`],
-  ['host', `{ const b = new Uint8Array([8]).buffer; const r = T.ask(${sw}, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`],
-  ['host', `{ const b = new Uint8Array([9]).buffer; const r = T.ask(window, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`],
-  ['host', `{ const b = new Uint8Array([10]).buffer; const r = T.ask(pop, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`],
-  ['host', `{ const ch = new MessageChannel(); const r = new Promise(res => { ch.port1.onmessage = e => res(e.data); }); ${xw}.postMessage({ cmd: 'port', id: 'p1' }, '*', [ch.port2]); return { port2Usable: (() => { try { ch.port2.postMessage(1); return 'no throw' } catch (e) { return e.name } })(), reply: await T.withTimeout(r, 3000) } }`],
-  ['xo', `{ const b = new Uint8Array([11, 12]).buffer; const r = T.ask(parent, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`],
-  ['gc', `{ const b = new Uint8Array([13]).buffer; const r = T.ask(top, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`],
-  ['pop', `{ const b = new Uint8Array([14]).buffer; const r = T.ask(opener, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`],
+  [
+    'host',
+    `{ const b = new Uint8Array([1, 2, 3, 4]).buffer; const r = T.ask(${xw}, 'bytes', { b }, [b]); return { detached: b.detached, byteLength: b.byteLength, received: (await r).data.bytes } }`,
+  ],
+  [
+    'host',
+    `{ const b = new Uint8Array([5, 6]).buffer; const id = 'opt'; const r = T.msg(d => d && d.re === id); ${xw}.postMessage({ cmd: 'bytes', id, b }, { targetOrigin: '*', transfer: [b] }); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
+  [
+    'host',
+    `{ const b = new Uint8Array([7]).buffer; const r = T.ask(frames[0], 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
+  [
+    'host',
+    `{ const b = new Uint8Array([8]).buffer; const r = T.ask(${sw}, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
+  [
+    'host',
+    `{ const b = new Uint8Array([9]).buffer; const r = T.ask(window, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
+  [
+    'host',
+    `{ const b = new Uint8Array([10]).buffer; const r = T.ask(pop, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
+  [
+    'host',
+    `{ const ch = new MessageChannel(); const r = new Promise(res => { ch.port1.onmessage = e => res(e.data); }); ${xw}.postMessage({ cmd: 'port', id: 'p1' }, '*', [ch.port2]); return { port2Usable: (() => { try { ch.port2.postMessage(1); return 'no throw' } catch (e) { return e.name } })(), reply: await T.withTimeout(r, 3000) } }`,
+  ],
+  [
+    'xo',
+    `{ const b = new Uint8Array([11, 12]).buffer; const r = T.ask(parent, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
+  [
+    'gc',
+    `{ const b = new Uint8Array([13]).buffer; const r = T.ask(top, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
+  [
+    'pop',
+    `{ const b = new Uint8Array([14]).buffer; const r = T.ask(opener, 'bytes', { b }, [b]); return { detached: b.detached, received: (await r).data.bytes } }`,
+  ],
 ];
 
 /** Last: closing popups and setting `opener` (they change the windows other checks use). */
 const closing: Check[] = [
-  ['host', `{ const p = open(EMBED + '/p/win-leaf.html?label=tmp1', 'tmp1'); const r = { 'closed at first': p.closed }; p.close(); r['closed right after close()'] = p.closed; r['closed later'] = await T.until(() => p.closed); r['still same'] = p === p; return r }`],
-  ['host', `{ const p = open(HOST + '/p/win-leaf.html?label=tmp2', 'tmp2'); await T.until(() => p.document.readyState === 'complete' && p.__t); p.close(); return { 'closed right after close()': p.closed, 'closed later': await T.until(() => p.closed) } }`],
-  ['host', `{ const p = open(HOST + '/p/win-leaf.html?label=tmp3', 'tmp3'); await T.until(() => p.document.readyState === 'complete' && p.__t); p.eval('window.close()'); return { 'closed after self close': await T.until(() => p.closed), 'opener read from host': (() => { try { return p.opener === window } catch (e) { return e.name } })() } }`],
-  ['host', `{ const p = open(HOST + '/p/win-leaf.html?label=tmp4', 'tmp4'); await T.until(() => p.document.readyState === 'complete' && p.__t); const f = function named() {}; p.opener = f; return { 'opener === f': p.opener === f, 'eval opener === f': p.eval('opener') === f, 'typeof': typeof p.opener, 'descriptor has value': 'value' in Object.getOwnPropertyDescriptor(p, 'opener') } }`],
-  ['host', `{ const p = open(HOST + '/p/win-leaf.html?label=tmp5', 'tmp5'); await T.until(() => p.document.readyState === 'complete' && p.__t); p.opener = null; return { 'opener null': p.opener === null, 'eval opener': p.eval('opener') === null } }`],
-  ['spop', `{ const f = function named() {}; opener = f; return { 'opener === f': opener === f, 'window.opener === f': window.opener === f, descriptor: Object.getOwnPropertyDescriptor(window, 'opener') } }`],
-  ['pop', `{ opener = 5; return { value: opener, 'window.opener === 5': window.opener === 5, descriptor: Object.getOwnPropertyDescriptor(window, 'opener') } }`],
-  ['pop', `{ opener = null; return { 'opener === null': opener === null, descriptor: Object.getOwnPropertyDescriptor(window, 'opener') } }`],
+  [
+    'host',
+    `{ const p = open(EMBED + '/p/win-leaf.html?label=tmp1', 'tmp1'); const r = { 'closed at first': p.closed }; p.close(); r['closed right after close()'] = p.closed; r['closed later'] = await T.until(() => p.closed); r['still same'] = p === p; return r }`,
+  ],
+  [
+    'host',
+    `{ const p = open(HOST + '/p/win-leaf.html?label=tmp2', 'tmp2'); await T.until(() => p.document.readyState === 'complete' && p.__t); p.close(); return { 'closed right after close()': p.closed, 'closed later': await T.until(() => p.closed) } }`,
+  ],
+  [
+    'host',
+    `{ const p = open(HOST + '/p/win-leaf.html?label=tmp3', 'tmp3'); await T.until(() => p.document.readyState === 'complete' && p.__t); p.eval('window.close()'); return { 'closed after self close': await T.until(() => p.closed), 'opener read from host': (() => { try { return p.opener === window } catch (e) { return e.name } })() } }`,
+  ],
+  [
+    'host',
+    `{ const p = open(HOST + '/p/win-leaf.html?label=tmp4', 'tmp4'); await T.until(() => p.document.readyState === 'complete' && p.__t); const f = function named() {}; p.opener = f; return { 'opener === f': p.opener === f, 'eval opener === f': p.eval('opener') === f, 'typeof': typeof p.opener, 'descriptor has value': 'value' in Object.getOwnPropertyDescriptor(p, 'opener') } }`,
+  ],
+  [
+    'host',
+    `{ const p = open(HOST + '/p/win-leaf.html?label=tmp5', 'tmp5'); await T.until(() => p.document.readyState === 'complete' && p.__t); p.opener = null; return { 'opener null': p.opener === null, 'eval opener': p.eval('opener') === null } }`,
+  ],
+  [
+    'spop',
+    `{ const f = function named() {}; opener = f; return { 'opener === f': opener === f, 'window.opener === f': window.opener === f, descriptor: Object.getOwnPropertyDescriptor(window, 'opener') } }`,
+  ],
+  [
+    'pop',
+    `{ opener = 5; return { value: opener, 'window.opener === 5': window.opener === 5, descriptor: Object.getOwnPropertyDescriptor(window, 'opener') } }`,
+  ],
+  [
+    'pop',
+    `{ opener = null; return { 'opener === null': opener === null, descriptor: Object.getOwnPropertyDescriptor(window, 'opener') } }`,
+  ],
   ['host', `pop.opener === null`],
-  ['host', `{ pop.close(); return { 'closed right after close()': pop.closed, 'closed later': await T.until(() => pop.closed), 'still === open() result': pop === pop.window } }`],
-  ['host', `{ spop.close(); return { 'closed right after close()': spop.closed, 'closed later': await T.until(() => spop.closed) } }`],
+  [
+    'host',
+    `{ pop.close(); return { 'closed right after close()': pop.closed, 'closed later': await T.until(() => pop.closed), 'still === open() result': pop === pop.window } }`,
+  ],
+  [
+    'host',
+    `{ spop.close(); return { 'closed right after close()': spop.closed, 'closed later': await T.until(() => spop.closed) } }`,
+  ],
 ];
 
-export const WINDOW_CHECKS: Check[] = [...identities, ...exceptions, ...stacks, ...functions, ...crossOrigin, ...reflection, ...transfer, ...closing];
+export const WINDOW_CHECKS: Check[] = [
+  ...identities,
+  ...exceptions,
+  ...stacks,
+  ...functions,
+  ...crossOrigin,
+  ...reflection,
+  ...transfer,
+  ...closing,
+];

@@ -22,17 +22,36 @@ export function captureOf(records: readonly ClassifiedRecord[], opts: ExportOpti
     const { verdict: _v, issues: _i, ...rest } = r;
     return rest;
   });
-  const meta: NonNullable<CaptureFile['meta']> = { createdBy: 'embed-inspector panel', createdAt: (opts.now ?? new Date()).toISOString() };
-  if (opts.pageUrl) meta.pageUrl = opts.pageUrl;
-  if (opts.dropped) meta.dropped = opts.dropped;
-  const file: CaptureFile = { format: CAPTURE_FORMAT, version: CAPTURE_VERSION, tenantOrigin: opts.tenantOrigin, messages, meta };
+  const meta: NonNullable<CaptureFile['meta']> = {
+    createdBy: 'embed-inspector panel',
+    createdAt: (opts.now ?? new Date()).toISOString(),
+  };
+  if (opts.pageUrl) {
+    meta.pageUrl = opts.pageUrl;
+  }
+  if (opts.dropped) {
+    meta.dropped = opts.dropped;
+  }
+  const file: CaptureFile = {
+    format: CAPTURE_FORMAT,
+    version: CAPTURE_VERSION,
+    tenantOrigin: opts.tenantOrigin,
+    messages,
+    meta,
+  };
   return opts.redact === false ? file : redactCapture(file);
 }
 
 /** `embed-capture-<host>-<yyyymmdd-hhmmss>.json` (no query string, so no secret in the name). */
 export function exportFileName(pageUrl: string | null | undefined, now = new Date()): string {
   let host = 'session';
-  try { if (pageUrl) host = new URL(pageUrl).host.replace(/[^A-Za-z0-9.-]+/g, '-') || host; } catch { /* keep */ }
+  try {
+    if (pageUrl) {
+      host = new URL(pageUrl).host.replace(/[^A-Za-z0-9.-]+/g, '-') || host;
+    }
+  } catch {
+    /* keep */
+  }
   const p = (n: number) => String(n).padStart(2, '0');
   const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
   return `embed-capture-${host}-${stamp}.json`;
@@ -43,8 +62,18 @@ export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 
 /** Read an imported file's text: the capture, or a one-line reason naming the file. */
 export function readImported(text: string, name: string): { file: CaptureFile } | { error: string } {
-  if (text.length > MAX_IMPORT_BYTES) return { error: `${name}: too large to import (${Math.round(text.length / 1048576)} MB)` };
+  if (text.length > MAX_IMPORT_BYTES) {
+    return { error: `${name}: too large to import (${Math.round(text.length / 1048576)} MB)` };
+  }
   let json: unknown;
-  try { json = JSON.parse(text); } catch (e) { return { error: `${name}: not JSON (${(e as Error).message})` }; }
-  try { return { file: readCapture(json) }; } catch (e) { return { error: `${name}: ${(e as Error).message}` }; }
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { error: `${name}: not JSON (${(e as Error).message})` };
+  }
+  try {
+    return { file: readCapture(json) };
+  } catch (e) {
+    return { error: `${name}: ${(e as Error).message}` };
+  }
 }

@@ -32,24 +32,47 @@ export function App(p: AppProps) {
   let grid: HTMLDivElement | undefined;
   let search: HTMLInputElement | undefined;
 
-  const open = () => { if (store.selectedSeq !== null) setDetailOpen(true); };
-  const close = () => { setDetailOpen(false); grid?.focus({ preventScroll: true }); };
+  const open = () => {
+    if (store.selectedSeq !== null) {
+      setDetailOpen(true);
+    }
+  };
+  const close = () => {
+    setDetailOpen(false);
+    grid?.focus({ preventScroll: true });
+  };
 
   const onKey = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
       e.preventDefault();
-      search?.focus(); search?.select();
-    } else if (e.key === 'Escape' && detailOpen() && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement)
-      && !(e.target as Element | null)?.closest?.('.act-drawer')) close();
+      search?.focus();
+      search?.select();
+    } else if (
+      e.key === 'Escape' &&
+      detailOpen() &&
+      !(
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement
+      ) &&
+      !(e.target as Element | null)?.closest?.('.act-drawer')
+    ) {
+      close();
+    }
   };
-  onMount(() => { document.addEventListener('keydown', onKey); grid?.focus({ preventScroll: true }); });
+  onMount(() => {
+    document.addEventListener('keydown', onKey);
+    grid?.focus({ preventScroll: true });
+  });
   onCleanup(() => document.removeEventListener('keydown', onKey));
 
   // Compact the records, count by origin and type and build the lower-cased search text in idle time (never
   // during a scroll), so that the filter menus open and the first search over a big log run without that work.
   let indexing = false;
   let lastScroll = 0;
-  const onAnyScroll = () => { lastScroll = performance.now(); };
+  const onAnyScroll = () => {
+    lastScroll = performance.now();
+  };
   document.addEventListener('scroll', onAnyScroll, true);
   onCleanup(() => document.removeEventListener('scroll', onAnyScroll, true));
   type Deadline = { timeRemaining(): number };
@@ -62,26 +85,44 @@ export function App(p: AppProps) {
   // the time left of the step, so a step never runs past it by more than the parts' own granularity (tens of
   // records).
   const indexStep = (d?: Deadline) => {
-    if (performance.now() - lastScroll < 250) { idle(indexStep); return; }
+    if (performance.now() - lastScroll < 250) {
+      idle(indexStep);
+      return;
+    }
     const until = performance.now() + (d ? Math.min(30, d.timeRemaining() - 5) : 4);
     for (;;) {
       const end = Math.min(until, performance.now() + 10);
       const left = () => end - performance.now();
-      if (left() < 2) { idle(indexStep); return; }
+      if (left() < 2) {
+        idle(indexStep);
+        return;
+      }
       // Shared values first (a smaller heap: shorter GC pauses while scrolling), the counts by origin and type
       // (the filter menus), then the search text.
-      if (store.compactSome(left()) && store.countSome(left()) && store.indexText(left())) { indexing = false; return; }
+      if (store.compactSome(left()) && store.countSome(left()) && store.indexText(left())) {
+        indexing = false;
+        return;
+      }
     }
   };
   // (`appended` is the number of new rows shown: 0 when the filters hide every new record, which still needs the work)
-  const offIndex = store.onChange((c) => { if ((c.records || c.appended !== undefined) && !indexing) { indexing = true; idle(indexStep); } });
+  const offIndex = store.onChange((c) => {
+    if ((c.records || c.appended !== undefined) && !indexing) {
+      indexing = true;
+      idle(indexStep);
+    }
+  });
   onCleanup(offIndex);
 
   const startDrag = (e: PointerEvent) => {
     const el = e.currentTarget as HTMLElement;
     el.setPointerCapture(e.pointerId);
-    const move = (ev: PointerEvent) => setDetailWidth(Math.min(window.innerWidth - 240, Math.max(280, window.innerWidth - ev.clientX)));
-    const up = () => { el.removeEventListener('pointermove', move); el.removeEventListener('pointerup', up); };
+    const move = (ev: PointerEvent) =>
+      setDetailWidth(Math.min(window.innerWidth - 240, Math.max(280, window.innerWidth - ev.clientX)));
+    const up = () => {
+      el.removeEventListener('pointermove', move);
+      el.removeEventListener('pointerup', up);
+    };
     el.addEventListener('pointermove', move);
     el.addEventListener('pointerup', up);
   };
@@ -90,12 +131,24 @@ export function App(p: AppProps) {
     <div class="app">
       <SummaryBar store={store} sig={sig} actions={p.toolbarActions} />
       <FilterBar store={store} sig={sig} searchRef={(el) => (search = el)} />
-      <Show when={p.notice?.()}>{(n) => <div class="notice" role="note">{n()}</div>}</Show>
+      <Show when={p.notice?.()}>
+        {(n) => (
+          <div class="notice" role="note">
+            {n()}
+          </div>
+        )}
+      </Show>
       <CaptureBanner store={store} sig={sig} />
       <div class="main" style={{ '--detail-width': `${detailWidth()}px` }}>
         <Timeline store={store} sig={sig} onOpen={open} onClose={close} ref={(el) => (grid = el)} />
         <Show when={detailOpen()}>
-          <div class="splitter" role="separator" aria-orientation="vertical" aria-label="Resize details" onPointerDown={startDrag} />
+          <div
+            class="splitter"
+            role="separator"
+            aria-orientation="vertical"
+            aria-label="Resize details"
+            onPointerDown={startDrag}
+          />
           <Detail store={store} sig={sig} onClose={close} extraTabs={p.extraTabs} />
         </Show>
       </div>
@@ -107,21 +160,43 @@ export function App(p: AppProps) {
 
 function StatusLine(p: { store: PanelStore; sig: PanelSignals }) {
   const info = () => {
-    p.sig.view(); p.sig.status(); p.sig.state();
+    p.sig.view();
+    p.sig.status();
+    p.sig.state();
     const s = p.store;
-    return { shown: s.view.length, total: s.records.length, status: s.status, label: s.transportInfo?.label ?? '', kind: s.transportInfo?.kind, paused: s.state.paused };
+    return {
+      shown: s.view.length,
+      total: s.records.length,
+      status: s.status,
+      label: s.transportInfo?.label ?? '',
+      kind: s.transportInfo?.kind,
+      paused: s.state.paused,
+    };
   };
   const conn = () => {
     const i = info();
-    if (i.kind === 'file') return `capture file: ${i.label}`;
-    if (i.kind === 'memory') return i.label;
-    return i.status === 'connected' ? `live: ${i.label}` : i.status === 'disconnected' ? `reconnecting to the extension… (${i.label})`
-      : i.status === 'offline' ? `not connected (${i.label})` : `connecting… (${i.label})`;
+    if (i.kind === 'file') {
+      return `capture file: ${i.label}`;
+    }
+    if (i.kind === 'memory') {
+      return i.label;
+    }
+    return i.status === 'connected'
+      ? `live: ${i.label}`
+      : i.status === 'disconnected'
+        ? `reconnecting to the extension… (${i.label})`
+        : i.status === 'offline'
+          ? `not connected (${i.label})`
+          : `connecting… (${i.label})`;
   };
   return (
     <footer class="status" role="status" aria-live="polite">
-      <span>{info().shown.toLocaleString('en-US')} / {plural(info().total, 'record')} shown</span>
-      <Show when={info().paused}><span class="warn">recording paused</span></Show>
+      <span>
+        {info().shown.toLocaleString('en-US')} / {plural(info().total, 'record')} shown
+      </span>
+      <Show when={info().paused}>
+        <span class="warn">recording paused</span>
+      </Show>
       <span class="spacer" />
       <span class={`conn c-${info().status}`}>{conn()}</span>
     </footer>

@@ -14,18 +14,31 @@ import type { PanelSignals } from './bridge.ts';
 import { changeScope, RECEIVE_ONLY_UNCHECKED, tabCapture } from '../capture.ts';
 
 export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
-  const tc = () => { p.sig.capture(); p.sig.status(); return p.store.transportInfo?.live ? tabCapture(p.store) : null; };
-  const note = () => { p.sig.capture(); return p.store.captureNote; };
+  const tc = () => {
+    p.sig.capture();
+    p.sig.status();
+    return p.store.transportInfo?.live ? tabCapture(p.store) : null;
+  };
+  const note = () => {
+    p.sig.capture();
+    return p.store.captureNote;
+  };
   return (
     <>
       <Show when={tc()?.off}>
         <section class="capture-off" role="region" aria-label="Capture is off for this tab">
-          <p><strong>Capture is off for this tab.</strong>{' '}
+          <p>
+            <strong>Capture is off for this tab.</strong>{' '}
             {tc()!.captured.length
-              ? `Only the frames of ${tc()!.captured.map((s) => s.origin).join(', ')} are captured; nothing of Embed Inspector runs in the page itself.`
+              ? `Only the frames of ${tc()!
+                  .captured.map((s) => s.origin)
+                  .join(', ')} are captured; nothing of Embed Inspector runs in the page itself.`
               : 'Nothing of Embed Inspector runs in its pages until you turn it on for their sites.'}
           </p>
-          <Show when={tc()!.missing.length} fallback={<p class="muted">This tab shows no web page that can be captured.</p>}>
+          <Show
+            when={tc()!.missing.length}
+            fallback={<p class="muted">This tab shows no web page that can be captured.</p>}
+          >
             <TurnOn store={p.store} sites={tc()!.missing} label="Capture these sites and reload" />
           </Show>
         </section>
@@ -42,12 +55,22 @@ export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
           {RECEIVE_ONLY_UNCHECKED.map((r) => `${r.what} (${r.rule})`).join(', ')}. Deliveries are recorded and checked.
         </p>
       </Show>
-      <Show when={note()}>{(n) => (
-        <p class="capture-note mode-note" role="note">
-          {n()}{' '}
-          <button class="tool cap-reload" onClick={() => { p.store.command({ type: 'reload' }); p.store.noteCapture(null); }}>Reload now</button>
-        </p>
-      )}</Show>
+      <Show when={note()}>
+        {(n) => (
+          <p class="capture-note mode-note" role="note">
+            {n()}{' '}
+            <button
+              class="tool cap-reload"
+              onClick={() => {
+                p.store.command({ type: 'reload' });
+                p.store.noteCapture(null);
+              }}
+            >
+              Reload now
+            </button>
+          </p>
+        )}
+      </Show>
     </>
   );
 }
@@ -61,44 +84,71 @@ function TurnOn(p: { store: PanelStore; sites: TabSite[]; label: string; compact
   const chosen = () => p.sites.map((s) => s.origin).filter((o) => !unchecked().has(o));
   const toggle = (origin: string, on: boolean) => {
     const next = new Set(unchecked());
-    if (on) next.delete(origin); else next.add(origin);
+    if (on) {
+      next.delete(origin);
+    } else {
+      next.add(origin);
+    }
     setUnchecked(next);
   };
   const go = () => {
     const sites = chosen();
-    if (!sites.length) return;
-    setBusy(true); setError('');
+    if (!sites.length) {
+      return;
+    }
+    setBusy(true);
+    setError('');
     // From the click itself: the browser asks the user for host access only during a gesture.
     void changeScope(p.store, { op: 'add', sites, mode: mode() }, { reload: true }).then((err) => {
       setBusy(false);
-      if (err) setError(err);
+      if (err) {
+        setError(err);
+      }
     });
   };
   return (
     <div class={`cap-turn-on${p.compact ? ' compact' : ''}`}>
       <ul class="cap-sites" aria-label="Sites of this tab">
-        <For each={p.sites}>{(s) => (
-          <li>
-            <label class="check">
-              <input type="checkbox" class="cap-site" value={s.origin} checked={!unchecked().has(s.origin)} onChange={(e) => toggle(s.origin, e.currentTarget.checked)} />
-              <span class="cap-origin">{s.origin}</span> <span class="muted">{s.top ? 'this page' : 'a frame'}</span>
-            </label>
-          </li>
-        )}</For>
+        <For each={p.sites}>
+          {(s) => (
+            <li>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  class="cap-site"
+                  value={s.origin}
+                  checked={!unchecked().has(s.origin)}
+                  onChange={(e) => toggle(s.origin, e.currentTarget.checked)}
+                />
+                <span class="cap-origin">{s.origin}</span> <span class="muted">{s.top ? 'this page' : 'a frame'}</span>
+              </label>
+            </li>
+          )}
+        </For>
       </ul>
       <div class="cap-actions">
-        <label>Mode{' '}
+        <label>
+          Mode{' '}
           <select class="cap-mode" value={mode()} onChange={(e) => setMode(e.currentTarget.value as CaptureMode)}>
             <option value="full">full: posts and deliveries</option>
             <option value="receive-only">receive-only: deliveries, no hook in the page</option>
           </select>
         </label>
-        <button class="tool primary cap-on" disabled={busy() || !chosen().length} onClick={go}>{busy() ? 'Turning capture on…' : p.label}</button>
+        <button class="tool primary cap-on" disabled={busy() || !chosen().length} onClick={go}>
+          {busy() ? 'Turning capture on…' : p.label}
+        </button>
       </div>
       <Show when={!p.compact}>
-        <p class="muted">Remembered per site until you remove it (⚙ Settings). The tab reloads so that the session is captured from its first message.</p>
+        <p class="muted">
+          Remembered per site until you remove it (⚙ Settings). The tab reloads so that the session is captured from its
+          first message.
+        </p>
       </Show>
-      <Show when={error()}><p class="error-text" role="alert">{error()}</p></Show>
+      <Show when={error()}>
+        <p class="error-text" role="alert">
+          {error()}
+        </p>
+      </Show>
     </div>
   );
 }

@@ -10,11 +10,27 @@ import type { PanelSignals } from './bridge.ts';
 import { changeScope } from '../capture.ts';
 
 export function CaptureSites(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
-  const scope = () => { p.sig.capture(); return p.store.capture?.scope ?? null; };
+  const scope = () => {
+    p.sig.capture();
+    return p.store.capture?.scope ?? null;
+  };
   const [error, setError] = createSignal('');
-  const run = (promise: Promise<string | null>) => { setError(''); void promise.then((e) => { if (e) setError(e); }); };
+  const run = (promise: Promise<string | null>) => {
+    setError('');
+    void promise.then((e) => {
+      if (e) {
+        setError(e);
+      }
+    });
+  };
   const modeSelect = (value: CaptureMode, cls: string, label: string, onPick: (m: CaptureMode) => void) => (
-    <select class={cls} aria-label={label} value={value} disabled={p.disabled()} onChange={(e) => onPick(e.currentTarget.value as CaptureMode)}>
+    <select
+      class={cls}
+      aria-label={label}
+      value={value}
+      disabled={p.disabled()}
+      onChange={(e) => onPick(e.currentTarget.value as CaptureMode)}
+    >
       <option value="full">full</option>
       <option value="receive-only">receive-only</option>
     </select>
@@ -22,30 +38,68 @@ export function CaptureSites(p: { store: PanelStore; sig: PanelSignals; disabled
   return (
     <div class="cap-settings" role="group" aria-label="Captured sites">
       <h3>Captured sites</h3>
-      <Show when={scope()} fallback={<p class="muted">Open the panel on a tab to see and change what is captured.</p>}>{(s) => (
-        <>
-          <label class="check">
-            <input type="checkbox" class="cap-all" checked={s().all !== null} disabled={p.disabled()}
-              onChange={(e) => run(changeScope(p.store, { op: 'all', mode: e.currentTarget.checked ? 'full' : null }))} /> Capture on every site
-            <Show when={s().all}>{(m) => modeSelect(m(), 'cap-all-mode', 'Mode on every site', (mode) => run(changeScope(p.store, { op: 'all', mode })))}</Show>
-          </label>
-          <p class="muted">Off by default: nothing of Embed Inspector runs in a page whose site is not captured.</p>
-          <Show when={s().sites.length} fallback={<p class="muted cap-none">{s().all ? 'No site has a mode of its own.' : 'No site is captured.'}</p>}>
-            <ul class="cap-list">
-              <For each={s().sites}>{(site) => (
-                <li>
-                  <span class="cap-origin">{site.origin}</span>
-                  {modeSelect(site.mode, 'cap-site-mode', `Mode of ${site.origin}`, (mode) => run(changeScope(p.store, { op: 'mode', sites: [site.origin], mode })))}
-                  <button class="tool cap-remove" disabled={p.disabled()} aria-label={`Stop capturing ${site.origin}`} title={`Stop capturing ${site.origin}`}
-                    onClick={() => run(changeScope(p.store, { op: 'remove', sites: [site.origin] }))}>✕</button>
-                </li>
-              )}</For>
-            </ul>
-          </Show>
-          <p class="muted">A change applies to pages loaded after it; the open pages of a removed site stop recording at once.</p>
-          <Show when={error()}><p class="error-text" role="alert">{error()}</p></Show>
-        </>
-      )}</Show>
+      <Show when={scope()} fallback={<p class="muted">Open the panel on a tab to see and change what is captured.</p>}>
+        {(s) => (
+          <>
+            <label class="check">
+              <input
+                type="checkbox"
+                class="cap-all"
+                checked={s().all !== null}
+                disabled={p.disabled()}
+                onChange={(e) =>
+                  run(changeScope(p.store, { op: 'all', mode: e.currentTarget.checked ? 'full' : null }))
+                }
+              />{' '}
+              Capture on every site
+              <Show when={s().all}>
+                {(m) =>
+                  modeSelect(m(), 'cap-all-mode', 'Mode on every site', (mode) =>
+                    run(changeScope(p.store, { op: 'all', mode })),
+                  )
+                }
+              </Show>
+            </label>
+            <p class="muted">Off by default: nothing of Embed Inspector runs in a page whose site is not captured.</p>
+            <Show
+              when={s().sites.length}
+              fallback={
+                <p class="muted cap-none">{s().all ? 'No site has a mode of its own.' : 'No site is captured.'}</p>
+              }
+            >
+              <ul class="cap-list">
+                <For each={s().sites}>
+                  {(site) => (
+                    <li>
+                      <span class="cap-origin">{site.origin}</span>
+                      {modeSelect(site.mode, 'cap-site-mode', `Mode of ${site.origin}`, (mode) =>
+                        run(changeScope(p.store, { op: 'mode', sites: [site.origin], mode })),
+                      )}
+                      <button
+                        class="tool cap-remove"
+                        disabled={p.disabled()}
+                        aria-label={`Stop capturing ${site.origin}`}
+                        title={`Stop capturing ${site.origin}`}
+                        onClick={() => run(changeScope(p.store, { op: 'remove', sites: [site.origin] }))}
+                      >
+                        ✕
+                      </button>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </Show>
+            <p class="muted">
+              A change applies to pages loaded after it; the open pages of a removed site stop recording at once.
+            </p>
+            <Show when={error()}>
+              <p class="error-text" role="alert">
+                {error()}
+              </p>
+            </Show>
+          </>
+        )}
+      </Show>
     </div>
   );
 }

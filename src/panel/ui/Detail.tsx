@@ -13,29 +13,55 @@ import { ruleSpec, shortType } from '../catalog.ts';
 import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originOf } from '../format.ts';
 import { Related } from './Related.tsx';
 
-export interface DetailContext { store: PanelStore; index: number; record: ClassifiedRecord }
-export interface DetailTab { id: string; label: (ctx: DetailContext) => string; render: (ctx: DetailContext) => JSX.Element }
+export interface DetailContext {
+  store: PanelStore;
+  index: number;
+  record: ClassifiedRecord;
+}
+export interface DetailTab {
+  id: string;
+  label: (ctx: DetailContext) => string;
+  render: (ctx: DetailContext) => JSX.Element;
+}
 
 export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () => void; extraTabs?: DetailTab[] }) {
   const { store, sig } = p;
   const [tab, setTab] = createSignal('message');
   const [toast, setToast] = createSignal('');
-  const ctx = createMemo<DetailContext | null>(() => {
-    sig.selection(); sig.state();
-    const index = store.selectedSeq === null ? -1 : store.indexOfSeq(store.selectedSeq);
-    return index < 0 ? null : { store, index, record: store.records[index] };
-  }, null, { equals: (a, b) => a === b || (!!a && !!b && a.record === b.record && a.index === b.index) });
-  const notify = (msg: string) => { setToast(msg); setTimeout(() => setToast(''), 1500); };
+  const ctx = createMemo<DetailContext | null>(
+    () => {
+      sig.selection();
+      sig.state();
+      const index = store.selectedSeq === null ? -1 : store.indexOfSeq(store.selectedSeq);
+      return index < 0 ? null : { store, index, record: store.records[index] };
+    },
+    null,
+    { equals: (a, b) => a === b || (!!a && !!b && a.record === b.record && a.index === b.index) },
+  );
+  const notify = (msg: string) => {
+    setToast(msg);
+    setTimeout(() => setToast(''), 1500);
+  };
   const tabs = (): DetailTab[] => [
-    { id: 'message', label: () => 'Message', render: (c) => <MessageTab ctx={c} notify={notify} openIssues={() => setTab('issues')} /> },
-    { id: 'issues', label: (c) => `Issues${c.record.issues.length ? ` (${c.record.issues.length})` : ''}`, render: (c) => <IssuesTab ctx={c} /> },
+    {
+      id: 'message',
+      label: () => 'Message',
+      render: (c) => <MessageTab ctx={c} notify={notify} openIssues={() => setTab('issues')} />,
+    },
+    {
+      id: 'issues',
+      label: (c) => `Issues${c.record.issues.length ? ` (${c.record.issues.length})` : ''}`,
+      render: (c) => <IssuesTab ctx={c} />,
+    },
     { id: 'related', label: () => 'Related', render: (c) => <Related ctx={c} sig={sig} /> },
     { id: 'timing', label: () => 'Timing', render: (c) => <TimingTab ctx={c} /> },
     ...(p.extraTabs ?? []),
   ];
   const current = () => tabs().find((t) => t.id === tab()) ?? tabs()[0];
   const onTabKey = (e: KeyboardEvent) => {
-    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') {
+      return;
+    }
     const list = tabs();
     const i = list.findIndex((t) => t.id === current().id);
     const next = list[(i + (e.key === 'ArrowRight' ? 1 : list.length - 1)) % list.length];
@@ -44,25 +70,59 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
     e.preventDefault();
   };
   return (
-    <section class="detail" aria-label="Message details" onKeyDown={(e) => { if (e.key === 'Escape') { p.onClose(); e.stopPropagation(); } }}>
+    <section
+      class="detail"
+      aria-label="Message details"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          p.onClose();
+          e.stopPropagation();
+        }
+      }}
+    >
       <Show when={ctx()} fallback={<div class="empty muted">Select a message to see its details.</div>}>
         {(c) => (
           <>
             <header class="detail-head">
-              <button class="close" aria-label="Close details (Esc)" title="Close (Esc)" onClick={p.onClose}>✕</button>
+              <button class="close" aria-label="Close details (Esc)" title="Close (Esc)" onClick={p.onClose}>
+                ✕
+              </button>
               <div role="tablist" aria-label="Detail views" onKeyDown={onTabKey}>
-                <For each={tabs()}>{(t) => (
-                  <button role="tab" id={`tab-${t.id}`} aria-selected={current().id === t.id} aria-controls="detail-panel"
-                    tabIndex={current().id === t.id ? 0 : -1} onClick={() => setTab(t.id)}
-                    class={t.id === 'issues' && c().record.issues.some((i) => i.severity === 'error') ? 'has-errors' : ''}>{t.label(c())}</button>
-                )}</For>
+                <For each={tabs()}>
+                  {(t) => (
+                    <button
+                      role="tab"
+                      id={`tab-${t.id}`}
+                      aria-selected={current().id === t.id}
+                      aria-controls="detail-panel"
+                      tabIndex={current().id === t.id ? 0 : -1}
+                      onClick={() => setTab(t.id)}
+                      class={
+                        t.id === 'issues' && c().record.issues.some((i) => i.severity === 'error') ? 'has-errors' : ''
+                      }
+                    >
+                      {t.label(c())}
+                    </button>
+                  )}
+                </For>
               </div>
-              <span class="detail-title" title={c().record.kind}>#{c().record.seq} {store.meta[c().index].type ? shortType(store.meta[c().index].type) : c().record.navigation ? 'navigation' : 'foreign message'}</span>
+              <span class="detail-title" title={c().record.kind}>
+                #{c().record.seq}{' '}
+                {store.meta[c().index].type
+                  ? shortType(store.meta[c().index].type)
+                  : c().record.navigation
+                    ? 'navigation'
+                    : 'foreign message'}
+              </span>
             </header>
             <div class="detail-body" role="tabpanel" id="detail-panel" aria-labelledby={`tab-${current().id}`}>
               {current().render(c())}
             </div>
-            <Show when={toast()}><div class="toast" role="status">{toast()}</div></Show>
+            <Show when={toast()}>
+              <div class="toast" role="status">
+                {toast()}
+              </div>
+            </Show>
           </>
         )}
       </Show>
@@ -72,35 +132,78 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
 
 function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIssues: () => void }) {
   const r = () => p.ctx.record;
-  const receiver = () => (r().kind === 'receive' ? originOf(r().frameUrl) : r().targetOrigin ?? '');
-  const copyAll = () => copyToClipboard(JSON.stringify(r().data, null, 2) ?? '').then((ok) => p.notify(ok ? 'Copied the message' : 'Copy failed'));
+  const receiver = () => (r().kind === 'receive' ? originOf(r().frameUrl) : (r().targetOrigin ?? ''));
+  const copyAll = () =>
+    copyToClipboard(JSON.stringify(r().data, null, 2) ?? '').then((ok) =>
+      p.notify(ok ? 'Copied the message' : 'Copy failed'),
+    );
   const errors = () => r().issues.filter((i) => i.severity === 'error').length;
   return (
     <div class="message-tab">
       <Show when={r().issues.length > 0}>
         <button class={`issue-banner ${errors() ? 'error' : 'warning'}`} onClick={p.openIssues}>
-          {r().issues.length} issue{r().issues.length === 1 ? '' : 's'}: {r().issues.map((i) => i.rule).join(', ')} — details
+          {r().issues.length} issue{r().issues.length === 1 ? '' : 's'}:{' '}
+          {r()
+            .issues.map((i) => i.rule)
+            .join(', ')}{' '}
+          — details
         </button>
       </Show>
       <dl class="facts-list">
         <dt>{r().kind === 'post' ? 'Posted by' : 'Received by'}</dt>
-        <dd title={r().frameUrl}>{frameLabel(r().frameUrl)}{r().frameId !== undefined ? ` (frame ${r().frameId})` : ''}</dd>
-        <dt>{r().kind === 'post' ? 'From origin' : 'event.origin'}</dt><dd>{r().origin}</dd>
+        <dd title={r().frameUrl}>
+          {frameLabel(r().frameUrl)}
+          {r().frameId !== undefined ? ` (frame ${r().frameId})` : ''}
+        </dd>
+        <dt>{r().kind === 'post' ? 'From origin' : 'event.origin'}</dt>
+        <dd>{r().origin}</dd>
         <Show when={r().kind === 'post'}>
-          <dt>Target origin</dt><dd classList={{ wildcard: r().targetOrigin === '*' }}>{r().targetOrigin ?? '—'}{r().target ? ` (to ${r().target})` : ''}</dd>
+          <dt>Target origin</dt>
+          <dd classList={{ wildcard: r().targetOrigin === '*' }}>
+            {r().targetOrigin ?? '—'}
+            {r().target ? ` (to ${r().target})` : ''}
+          </dd>
         </Show>
-        <Show when={r().kind === 'receive'}><dt>Receiver origin</dt><dd>{receiver()}</dd></Show>
-        <Show when={r().dropped}><dt>Delivery</dt><dd class="error-text">dropped by the browser: the target origin did not match the target frame</dd></Show>
-        <Show when={r().error}><dt>Not sent</dt><dd class="error-text">postMessage threw: {r().error}</dd></Show>
-        <Show when={r().from}><dt>Came from</dt><dd>{r().from}</dd></Show>
-        <Show when={r().injected}><dt>Injected</dt><dd>sent by Embed Inspector</dd></Show>
-        <Show when={typeof r().originalSize === 'number'}><dt>Size</dt><dd>{formatBytes(r().originalSize!)} — over the capture size cap, truncated</dd></Show>
-        <Show when={r().transfer}><dt>Transfer</dt><dd>{r().transfer} transferred object(s)</dd></Show>
-        <dt>Observed</dt><dd>{formatClock(r().time)}</dd>
+        <Show when={r().kind === 'receive'}>
+          <dt>Receiver origin</dt>
+          <dd>{receiver()}</dd>
+        </Show>
+        <Show when={r().dropped}>
+          <dt>Delivery</dt>
+          <dd class="error-text">dropped by the browser: the target origin did not match the target frame</dd>
+        </Show>
+        <Show when={r().error}>
+          <dt>Not sent</dt>
+          <dd class="error-text">postMessage threw: {r().error}</dd>
+        </Show>
+        <Show when={r().from}>
+          <dt>Came from</dt>
+          <dd>{r().from}</dd>
+        </Show>
+        <Show when={r().injected}>
+          <dt>Injected</dt>
+          <dd>sent by Embed Inspector</dd>
+        </Show>
+        <Show when={typeof r().originalSize === 'number'}>
+          <dt>Size</dt>
+          <dd>{formatBytes(r().originalSize!)} — over the capture size cap, truncated</dd>
+        </Show>
+        <Show when={r().transfer}>
+          <dt>Transfer</dt>
+          <dd>{r().transfer} transferred object(s)</dd>
+        </Show>
+        <dt>Observed</dt>
+        <dd>{formatClock(r().time)}</dd>
       </dl>
       <div class="tree-toolbar">
         <span class="muted">{r().navigation ? 'Navigation' : 'Message'}</span>
-        <button class="link" onClick={copyAll} title="Copy the message as JSON (values that JSON cannot carry keep their $ei tags)">Copy JSON</button>
+        <button
+          class="link"
+          onClick={copyAll}
+          title="Copy the message as JSON (values that JSON cannot carry keep their $ei tags)"
+        >
+          Copy JSON
+        </button>
       </div>
       <JsonTree value={r().data} label={`Message #${r().seq}`} onCopied={p.notify} />
     </div>
@@ -111,31 +214,48 @@ function IssuesTab(p: { ctx: DetailContext }) {
   const r = () => p.ctx.record;
   return (
     <div class="issues-tab">
-      <Show when={r().issues.length > 0} fallback={
-        <p class="muted">{r().navigation ? 'A frame navigation: nothing to validate.' : r().verdict === 'foreign'
-          ? 'Not svc-embed traffic: its data has no `source: "svc-embed"`, so no protocol rule applies.'
-          : 'No issues: this message follows the protocol.'}</p>
-      }>
+      <Show
+        when={r().issues.length > 0}
+        fallback={
+          <p class="muted">
+            {r().navigation
+              ? 'A frame navigation: nothing to validate.'
+              : r().verdict === 'foreign'
+                ? 'Not svc-embed traffic: its data has no `source: "svc-embed"`, so no protocol rule applies.'
+                : 'No issues: this message follows the protocol.'}
+          </p>
+        }
+      >
         <ul class="issues" aria-label="Issues">
-          <For each={r().issues}>{(i) => {
-            const spec = ruleSpec(i.rule);
-            return (
-              <li class={`issue s-${i.severity}`}>
-                <div class="issue-head">
-                  <span class={`sev s-${i.severity}`}>{i.severity}</span>
-                  <code class="rule">{i.rule}</code>
-                  <Show when={i.path}><code class="path muted">{i.path}</code></Show>
-                </div>
-                <p class="issue-msg">{i.message}</p>
-                <Show when={spec}>{(s) => (
-                  <>
-                    <blockquote class="spec" title="The spec sentence this rule enforces">{s().spec}</blockquote>
-                    <Show when={s().note}><p class="muted small">{s().note}</p></Show>
-                  </>
-                )}</Show>
-              </li>
-            );
-          }}</For>
+          <For each={r().issues}>
+            {(i) => {
+              const spec = ruleSpec(i.rule);
+              return (
+                <li class={`issue s-${i.severity}`}>
+                  <div class="issue-head">
+                    <span class={`sev s-${i.severity}`}>{i.severity}</span>
+                    <code class="rule">{i.rule}</code>
+                    <Show when={i.path}>
+                      <code class="path muted">{i.path}</code>
+                    </Show>
+                  </div>
+                  <p class="issue-msg">{i.message}</p>
+                  <Show when={spec}>
+                    {(s) => (
+                      <>
+                        <blockquote class="spec" title="The spec sentence this rule enforces">
+                          {s().spec}
+                        </blockquote>
+                        <Show when={s().note}>
+                          <p class="muted small">{s().note}</p>
+                        </Show>
+                      </>
+                    )}
+                  </Show>
+                </li>
+              );
+            }}
+          </For>
         </ul>
       </Show>
     </div>
@@ -146,18 +266,51 @@ function TimingTab(p: { ctx: DetailContext }) {
   const s = p.ctx.store;
   const r = () => p.ctx.record;
   const ready = () => (s.readyIndex >= 0 ? s.records[s.readyIndex] : undefined);
-  const prev = () => { const j = s.previousInFrame(p.ctx.index); return j >= 0 ? s.records[j] : undefined; };
-  const pair = () => { const j = s.paired(p.ctx.index); return j >= 0 ? s.records[j] : undefined; };
-  const ts = () => { const d = r().data as { timestamp?: unknown } | null; return typeof d?.timestamp === 'number' ? d.timestamp : undefined; };
+  const prev = () => {
+    const j = s.previousInFrame(p.ctx.index);
+    return j >= 0 ? s.records[j] : undefined;
+  };
+  const pair = () => {
+    const j = s.paired(p.ctx.index);
+    return j >= 0 ? s.records[j] : undefined;
+  };
+  const ts = () => {
+    const d = r().data as { timestamp?: unknown } | null;
+    return typeof d?.timestamp === 'number' ? d.timestamp : undefined;
+  };
   return (
     <dl class="facts-list timing">
-      <dt>Observed at</dt><dd>{formatClock(r().time)} <span class="muted">({new Date(r().time).toISOString()})</span></dd>
-      <dt>Since ready</dt><dd>{ready() ? formatRelative(r().time - ready()!.time) : <span class="muted">no ready seen</span>}</dd>
-      <dt>Since first record</dt><dd>{formatRelative(r().time - s.records[0].time)}</dd>
+      <dt>Observed at</dt>
+      <dd>
+        {formatClock(r().time)} <span class="muted">({new Date(r().time).toISOString()})</span>
+      </dd>
+      <dt>Since ready</dt>
+      <dd>{ready() ? formatRelative(r().time - ready()!.time) : <span class="muted">no ready seen</span>}</dd>
+      <dt>Since first record</dt>
+      <dd>{formatRelative(r().time - s.records[0].time)}</dd>
       <dt>Since previous in frame</dt>
-      <dd>{prev() ? <>{formatDuration(r().time - prev()!.time)} <button class="link" onClick={() => s.select(prev()!.seq)}>#{prev()!.seq}</button></> : <span class="muted">first record of this frame</span>}</dd>
-      <Show when={pair()}><dt>{r().kind === 'post' ? 'Delivered after' : 'Posted before'}</dt><dd>{formatDuration(Math.abs(pair()!.time - r().time))}</dd></Show>
-      <Show when={ts() !== undefined}><dt>Envelope timestamp</dt><dd>{formatClock(ts()!)} <span class="muted">({formatDuration(r().time - ts()!)} before it was observed)</span></dd></Show>
+      <dd>
+        {prev() ? (
+          <>
+            {formatDuration(r().time - prev()!.time)}{' '}
+            <button class="link" onClick={() => s.select(prev()!.seq)}>
+              #{prev()!.seq}
+            </button>
+          </>
+        ) : (
+          <span class="muted">first record of this frame</span>
+        )}
+      </dd>
+      <Show when={pair()}>
+        <dt>{r().kind === 'post' ? 'Delivered after' : 'Posted before'}</dt>
+        <dd>{formatDuration(Math.abs(pair()!.time - r().time))}</dd>
+      </Show>
+      <Show when={ts() !== undefined}>
+        <dt>Envelope timestamp</dt>
+        <dd>
+          {formatClock(ts()!)} <span class="muted">({formatDuration(r().time - ts()!)} before it was observed)</span>
+        </dd>
+      </Show>
     </dl>
   );
 }

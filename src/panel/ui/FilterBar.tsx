@@ -7,15 +7,19 @@ import { isFiltering } from '../filters.ts';
 import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../catalog.ts';
 import { frameLabel, plural } from '../format.ts';
 
-export const SEARCH_HELP = 'Search the messages. Plain words match the message JSON, frame URL and origins. field:value narrows to a field: '
-  + 'type:ready, surface:app, kind:post, origin:acme, target:*, verdict:invalid, rule:origin, severity:warning, payload.path:/embed, '
-  + 'fatal:true, loadDurationMs:>1000; field: alone means "present"; "quoted text"; -term negates.';
+export const SEARCH_HELP =
+  'Search the messages. Plain words match the message JSON, frame URL and origins. field:value narrows to a field: ' +
+  'type:ready, surface:app, kind:post, origin:acme, target:*, verdict:invalid, rule:origin, severity:warning, payload.path:/embed, ' +
+  'fatal:true, loadDurationMs:>1000; field: alone means "present"; "quoted text"; -term negates.';
 
 type ArrayKey = 'directions' | 'kinds' | 'verdicts' | 'severities' | 'types' | 'surfaces' | 'frames' | 'origins';
 
 export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: (el: HTMLInputElement) => void }) {
   const { store, sig } = p;
-  const f = () => { sig.filters(); return store.filters; };
+  const f = () => {
+    sig.filters();
+    return store.filters;
+  };
   const toggle = (key: ArrayKey, value: string) => {
     const cur = store.filters[key] as string[];
     const next = cur.includes(value) ? cur.filter((x) => x !== value) : [...cur, value];
@@ -27,26 +31,74 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
     timer = setTimeout(() => store.setFilters({ search: value }), 120);
   };
   const chip = (key: ArrayKey, value: string, label: string, count?: () => number, title?: string) => (
-    <button class={`chip ch-${value}`} aria-pressed={(f()[key] as string[]).includes(value)} onClick={() => toggle(key, value)} title={title}>
-      {label}<Show when={count}>{(c) => <span class="n">{c()().toLocaleString('en-US')}</span>}</Show>
+    <button
+      class={`chip ch-${value}`}
+      aria-pressed={(f()[key] as string[]).includes(value)}
+      onClick={() => toggle(key, value)}
+      title={title}
+    >
+      {label}
+      <Show when={count}>{(c) => <span class="n">{c()().toLocaleString('en-US')}</span>}</Show>
     </button>
   );
-  const counts = () => { sig.state(); return store.counts; };
-  const foreignHidden = () => { sig.state(); sig.filters(); return store.filters.showForeign ? 0 : store.counts.foreign; };
+  const counts = () => {
+    sig.state();
+    return store.counts;
+  };
+  const foreignHidden = () => {
+    sig.state();
+    sig.filters();
+    return store.filters.showForeign ? 0 : store.counts.foreign;
+  };
 
   const typeOptions = () => {
     sig.state();
     const seen = [...store.types.keys()].filter((t) => !CATALOG_TYPES.includes(t)).sort();
-    return [...CATALOG_TYPES, ...seen].map((t) => ({ value: t, label: shortType(t), group: t.startsWith('svc:event:') ? 'Events' : t.startsWith('svc:action:') ? 'Actions' : 'Not in the catalog', count: store.types.get(t) ?? 0 }));
+    return [...CATALOG_TYPES, ...seen].map((t) => ({
+      value: t,
+      label: shortType(t),
+      group: t.startsWith('svc:event:') ? 'Events' : t.startsWith('svc:action:') ? 'Actions' : 'Not in the catalog',
+      count: store.types.get(t) ?? 0,
+    }));
   };
-  const frameOptions = () => { sig.state(); return [...store.frames.values()].map((fr) => ({ value: fr.url, label: frameLabel(fr.url) + (fr.surface ? ` · ${fr.surface}` : ''), title: fr.url, count: fr.count })); };
-  const originOptions = () => { sig.state(); return [...store.origins.entries()].map(([o, n]) => ({ value: o, label: o, count: n })); };
+  const frameOptions = () => {
+    sig.state();
+    return [...store.frames.values()].map((fr) => ({
+      value: fr.url,
+      label: frameLabel(fr.url) + (fr.surface ? ` · ${fr.surface}` : ''),
+      title: fr.url,
+      count: fr.count,
+    }));
+  };
+  const originOptions = () => {
+    sig.state();
+    return [...store.origins.entries()].map(([o, n]) => ({ value: o, label: o, count: n }));
+  };
 
   return (
     <div class="filterbar" role="toolbar" aria-label="Filters">
-      <input ref={p.searchRef} class="search" type="search" placeholder="Filter (text, type:ready, payload.path:/x, -kind:post)" aria-label="Search messages"
-        title={SEARCH_HELP} value={f().search} onInput={(e) => onSearch(e.currentTarget.value)}
-        onKeyDown={(e) => { if (e.key === 'Enter') { clearTimeout(timer); store.setFilters({ search: e.currentTarget.value }); } if (e.key === 'Escape' && e.currentTarget.value) { e.currentTarget.value = ''; clearTimeout(timer); store.setFilters({ search: '' }); e.stopPropagation(); } }} />
+      <input
+        ref={p.searchRef}
+        class="search"
+        type="search"
+        placeholder="Filter (text, type:ready, payload.path:/x, -kind:post)"
+        aria-label="Search messages"
+        title={SEARCH_HELP}
+        value={f().search}
+        onInput={(e) => onSearch(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            clearTimeout(timer);
+            store.setFilters({ search: e.currentTarget.value });
+          }
+          if (e.key === 'Escape' && e.currentTarget.value) {
+            e.currentTarget.value = '';
+            clearTimeout(timer);
+            store.setFilters({ search: '' });
+            e.stopPropagation();
+          }
+        }}
+      />
       <div class="group" role="group" aria-label="Direction">
         {chip('directions', 'event', '↑ events', undefined, 'Events: embed → host')}
         {chip('directions', 'action', '↓ actions', undefined, 'Actions: host → embed')}
@@ -58,8 +110,12 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
       <div class="group" role="group" aria-label="Verdict">
         {chip('verdicts', 'valid', 'valid', () => counts().valid)}
         {chip('verdicts', 'invalid', 'invalid', () => counts().invalid)}
-        <button class="chip ch-foreign" aria-pressed={f().showForeign} onClick={() => store.setFilters({ showForeign: !store.filters.showForeign })}
-          title="Messages that are not svc-embed (other extensions, libraries): hidden unless shown here">
+        <button
+          class="chip ch-foreign"
+          aria-pressed={f().showForeign}
+          onClick={() => store.setFilters({ showForeign: !store.filters.showForeign })}
+          title="Messages that are not svc-embed (other extensions, libraries): hidden unless shown here"
+        >
           foreign<span class="n">{counts().foreign.toLocaleString('en-US')}</span>
         </button>
       </div>
@@ -68,62 +124,159 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
         {chip('severities', 'warning', 'warnings', undefined, 'Records with a warning')}
         {chip('severities', 'info', 'info', undefined, 'Records with an info note')}
       </div>
-      <Menu label="Type" selected={() => f().types} options={typeOptions} onToggle={(v) => toggle('types', v)} onClear={() => store.setFilters({ types: [] })} />
-      <Menu label="Surface" selected={() => f().surfaces} options={() => CATALOG_SURFACES.map((s) => ({ value: s, label: s }))} onToggle={(v) => toggle('surfaces', v)} onClear={() => store.setFilters({ surfaces: [] })} />
-      <Menu label="Frame" selected={() => f().frames} options={frameOptions} onToggle={(v) => toggle('frames', v)} onClear={() => store.setFilters({ frames: [] })} />
-      <Menu label="Origin" selected={() => f().origins} options={originOptions} onToggle={(v) => toggle('origins', v)} onClear={() => store.setFilters({ origins: [] })} />
+      <Menu
+        label="Type"
+        selected={() => f().types}
+        options={typeOptions}
+        onToggle={(v) => toggle('types', v)}
+        onClear={() => store.setFilters({ types: [] })}
+      />
+      <Menu
+        label="Surface"
+        selected={() => f().surfaces}
+        options={() => CATALOG_SURFACES.map((s) => ({ value: s, label: s }))}
+        onToggle={(v) => toggle('surfaces', v)}
+        onClear={() => store.setFilters({ surfaces: [] })}
+      />
+      <Menu
+        label="Frame"
+        selected={() => f().frames}
+        options={frameOptions}
+        onToggle={(v) => toggle('frames', v)}
+        onClear={() => store.setFilters({ frames: [] })}
+      />
+      <Menu
+        label="Origin"
+        selected={() => f().origins}
+        options={originOptions}
+        onToggle={(v) => toggle('origins', v)}
+        onClear={() => store.setFilters({ origins: [] })}
+      />
       <Show when={isFiltering(f())}>
-        <button class="link" onClick={() => { store.resetFilters(); }} title="Clear every filter (foreign traffic stays as it is)">Reset</button>
+        <button
+          class="link"
+          onClick={() => {
+            store.resetFilters();
+          }}
+          title="Clear every filter (foreign traffic stays as it is)"
+        >
+          Reset
+        </button>
       </Show>
       <Show when={foreignHidden() > 0}>
-        <span class="muted small" title="Messages that are not svc-embed are hidden by default">{plural(foreignHidden(), 'foreign message')} hidden</span>
+        <span class="muted small" title="Messages that are not svc-embed are hidden by default">
+          {plural(foreignHidden(), 'foreign message')} hidden
+        </span>
       </Show>
     </div>
   );
 }
 
-interface Option { value: string; label: string; group?: string; title?: string; count?: number }
+interface Option {
+  value: string;
+  label: string;
+  group?: string;
+  title?: string;
+  count?: number;
+}
 
-function Menu(p: { label: string; selected: () => string[]; options: () => Option[]; onToggle: (v: string) => void; onClear: () => void }) {
+function Menu(p: {
+  label: string;
+  selected: () => string[];
+  options: () => Option[];
+  onToggle: (v: string) => void;
+  onClear: () => void;
+}) {
   const [open, setOpen] = createSignal(false);
   let root!: HTMLDivElement;
   let button!: HTMLButtonElement;
-  const close = () => { setOpen(false); };
-  const onDoc = (e: MouseEvent) => { if (open() && !root.contains(e.target as Node)) close(); };
+  const close = () => {
+    setOpen(false);
+  };
+  const onDoc = (e: MouseEvent) => {
+    if (open() && !root.contains(e.target as Node)) {
+      close();
+    }
+  };
   document.addEventListener('mousedown', onDoc);
   onCleanup(() => document.removeEventListener('mousedown', onDoc));
   const id = `menu-${p.label.toLowerCase()}`;
   const groups = () => {
     const out = new Map<string, Option[]>();
-    for (const o of p.options()) { const g = o.group ?? ''; if (!out.has(g)) out.set(g, []); out.get(g)!.push(o); }
+    for (const o of p.options()) {
+      const g = o.group ?? '';
+      if (!out.has(g)) {
+        out.set(g, []);
+      }
+      out.get(g)!.push(o);
+    }
     return [...out.entries()];
   };
   const summary = (): JSX.Element => {
     const s = p.selected();
-    return s.length === 0 ? 'all' : s.length === 1 ? (p.options().find((o) => o.value === s[0])?.label ?? s[0]) : `${s.length} selected`;
+    return s.length === 0
+      ? 'all'
+      : s.length === 1
+        ? (p.options().find((o) => o.value === s[0])?.label ?? s[0])
+        : `${s.length} selected`;
   };
   return (
-    <div class="menu" ref={root} onKeyDown={(e) => { if (e.key === 'Escape' && open()) { close(); button.focus(); e.stopPropagation(); } }}>
-      <button ref={button} class="chip menu-button" aria-haspopup="dialog" aria-expanded={open()} aria-controls={id}
-        aria-pressed={p.selected().length > 0} onClick={() => setOpen(!open())}>
+    <div
+      class="menu"
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open()) {
+          close();
+          button.focus();
+          e.stopPropagation();
+        }
+      }}
+    >
+      <button
+        ref={button}
+        class="chip menu-button"
+        aria-haspopup="dialog"
+        aria-expanded={open()}
+        aria-controls={id}
+        aria-pressed={p.selected().length > 0}
+        onClick={() => setOpen(!open())}
+      >
         {p.label}: <span class="menu-summary">{summary()}</span> ▾
       </button>
       <Show when={open()}>
         <div class="popover" id={id} role="dialog" aria-label={`${p.label} filter`}>
-          <Show when={p.options().length === 0}><div class="muted pad">Nothing recorded yet.</div></Show>
-          <For each={groups()}>{([g, opts]) => (
-            <fieldset>
-              <Show when={g}><legend>{g}</legend></Show>
-              <For each={opts}>{(o) => (
-                <label class="opt" title={o.title ?? o.value}>
-                  <input type="checkbox" checked={p.selected().includes(o.value)} onChange={() => p.onToggle(o.value)} />
-                  <span class="opt-label">{o.label}</span>
-                  <Show when={o.count !== undefined}><span class="n">{(o.count ?? 0).toLocaleString('en-US')}</span></Show>
-                </label>
-              )}</For>
-            </fieldset>
-          )}</For>
-          <div class="popover-foot"><button class="link" onClick={() => p.onClear()}>All {p.label.toLowerCase()}s</button></div>
+          <Show when={p.options().length === 0}>
+            <div class="muted pad">Nothing recorded yet.</div>
+          </Show>
+          <For each={groups()}>
+            {([g, opts]) => (
+              <fieldset>
+                <Show when={g}>
+                  <legend>{g}</legend>
+                </Show>
+                <For each={opts}>
+                  {(o) => (
+                    <label class="opt" title={o.title ?? o.value}>
+                      <input
+                        type="checkbox"
+                        checked={p.selected().includes(o.value)}
+                        onChange={() => p.onToggle(o.value)}
+                      />
+                      <span class="opt-label">{o.label}</span>
+                      <Show when={o.count !== undefined}>
+                        <span class="n">{(o.count ?? 0).toLocaleString('en-US')}</span>
+                      </Show>
+                    </label>
+                  )}
+                </For>
+              </fieldset>
+            )}
+          </For>
+          <div class="popover-foot">
+            <button class="link" onClick={() => p.onClear()}>
+              All {p.label.toLowerCase()}s
+            </button>
+          </div>
         </div>
       </Show>
     </div>

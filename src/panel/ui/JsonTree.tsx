@@ -10,8 +10,12 @@ export function JsonTree(p: { value: unknown; label: string; onCopied?: (what: s
   let root!: HTMLUListElement;
   const items = () => [...root.querySelectorAll<HTMLElement>('[role="treeitem"]')];
   const focusItem = (el: HTMLElement | undefined) => {
-    if (!el) return;
-    for (const it of items()) it.tabIndex = -1;
+    if (!el) {
+      return;
+    }
+    for (const it of items()) {
+      it.tabIndex = -1;
+    }
     el.tabIndex = 0;
     el.focus();
   };
@@ -21,43 +25,89 @@ export function JsonTree(p: { value: unknown; label: string; onCopied?: (what: s
   };
   const onKeyDown = (e: KeyboardEvent) => {
     const cur = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
-    if (!cur) return;
+    if (!cur) {
+      return;
+    }
     const all = items();
     const i = all.indexOf(cur);
     const expanded = cur.getAttribute('aria-expanded');
     const toggle = () => cur.querySelector<HTMLElement>(':scope > .node > .twisty')?.click();
     switch (e.key) {
-      case 'ArrowDown': focusItem(all[i + 1]); break;
-      case 'ArrowUp': focusItem(all[i - 1]); break;
-      case 'Home': focusItem(all[0]); break;
-      case 'End': focusItem(all[all.length - 1]); break;
+      case 'ArrowDown':
+        focusItem(all[i + 1]);
+        break;
+      case 'ArrowUp':
+        focusItem(all[i - 1]);
+        break;
+      case 'Home':
+        focusItem(all[0]);
+        break;
+      case 'End':
+        focusItem(all[all.length - 1]);
+        break;
       case 'ArrowRight':
-        if (expanded === 'false') toggle();
-        else if (expanded === 'true') focusItem(cur.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]') ?? undefined);
+        if (expanded === 'false') {
+          toggle();
+        } else if (expanded === 'true') {
+          focusItem(cur.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]') ?? undefined);
+        }
         break;
       case 'ArrowLeft':
-        if (expanded === 'true') toggle();
-        else focusItem(cur.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined);
+        if (expanded === 'true') {
+          toggle();
+        } else {
+          focusItem(cur.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined);
+        }
         break;
-      case 'Enter': case ' ': if (expanded !== null) toggle(); break;
-      case 'c': case 'C':
-        if ((e.ctrlKey || e.metaKey) && !String(window.getSelection() ?? '')) { copyNode(cur.dataset.path ?? '$'); break; }
+      case 'Enter':
+      case ' ':
+        if (expanded !== null) {
+          toggle();
+        }
+        break;
+      case 'c':
+      case 'C':
+        if ((e.ctrlKey || e.metaKey) && !String(window.getSelection() ?? '')) {
+          copyNode(cur.dataset.path ?? '$');
+          break;
+        }
         return;
-      default: return;
+      default:
+        return;
     }
     e.preventDefault();
     e.stopPropagation();
   };
   const top = () => describe(p.value, '$', '');
   return (
-    <ul class="tree" role="tree" aria-label={p.label} ref={root} onKeyDown={onKeyDown}
-      onFocusIn={(e) => { const it = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]'); if (it) { for (const x of items()) x.tabIndex = x === it ? 0 : -1; } }}>
+    <ul
+      class="tree"
+      role="tree"
+      aria-label={p.label}
+      ref={root}
+      onKeyDown={onKeyDown}
+      onFocusIn={(e) => {
+        const it = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
+        if (it) {
+          for (const x of items()) {
+            x.tabIndex = x === it ? 0 : -1;
+          }
+        }
+      }}
+    >
       <Item node={top()} level={1} pos={1} size={1} first copy={copyNode} />
     </ul>
   );
 }
 
-function Item(p: { node: TreeNode; level: number; pos: number; size: number; first?: boolean; copy: (path: string) => void }) {
+function Item(p: {
+  node: TreeNode;
+  level: number;
+  pos: number;
+  size: number;
+  first?: boolean;
+  copy: (path: string) => void;
+}) {
   const n = p.node;
   const expandable = !!n.children && n.childCount > 0;
   const [open, setOpen] = createSignal(expandable && p.level <= 3 && n.childCount <= 50);
@@ -65,19 +115,64 @@ function Item(p: { node: TreeNode; level: number; pos: number; size: number; fir
   const all = () => (open() && n.children ? n.children() : []);
   const kids = () => all().slice(0, limit());
   return (
-    <li role="treeitem" aria-level={p.level} aria-setsize={p.size} aria-posinset={p.pos} aria-expanded={expandable ? open() : undefined}
-      tabIndex={p.first ? 0 : -1} data-path={n.path} aria-label={`${n.key ? `${n.key}: ` : ''}${n.summary}`}>
+    <li
+      role="treeitem"
+      aria-level={p.level}
+      aria-setsize={p.size}
+      aria-posinset={p.pos}
+      aria-expanded={expandable ? open() : undefined}
+      tabIndex={p.first ? 0 : -1}
+      data-path={n.path}
+      aria-label={`${n.key ? `${n.key}: ` : ''}${n.summary}`}
+    >
       <div class="node" onDblClick={() => expandable && setOpen(!open())}>
-        <span class="twisty" aria-hidden="true" onClick={(e) => { e.stopPropagation(); if (expandable) setOpen(!open()); }}>{expandable ? (open() ? '▾' : '▸') : ''}</span>
-        <Show when={n.key}><span class="key">{n.key}</span><span class="colon">{n.key.endsWith('=>') ? ' ' : ': '}</span></Show>
-        <span class={`val k-${n.kind}`} title={n.title}>{expandable && open() && (n.kind === 'object' || n.kind === 'array') ? (n.kind === 'array' ? `Array(${n.childCount})` : `{${n.childCount} ${n.childCount === 1 ? 'key' : 'keys'}}`) : n.summary}</span>
-        <button class="copy" tabIndex={-1} title={`Copy the value of ${n.path}`} aria-label={`Copy ${n.path}`} onClick={(e) => { e.stopPropagation(); p.copy(n.path); }}>⧉</button>
+        <span
+          class="twisty"
+          aria-hidden="true"
+          onClick={(e) => {
+            e.stopPropagation();
+            if (expandable) {
+              setOpen(!open());
+            }
+          }}
+        >
+          {expandable ? (open() ? '▾' : '▸') : ''}
+        </span>
+        <Show when={n.key}>
+          <span class="key">{n.key}</span>
+          <span class="colon">{n.key.endsWith('=>') ? ' ' : ': '}</span>
+        </Show>
+        <span class={`val k-${n.kind}`} title={n.title}>
+          {expandable && open() && (n.kind === 'object' || n.kind === 'array')
+            ? n.kind === 'array'
+              ? `Array(${n.childCount})`
+              : `{${n.childCount} ${n.childCount === 1 ? 'key' : 'keys'}}`
+            : n.summary}
+        </span>
+        <button
+          class="copy"
+          tabIndex={-1}
+          title={`Copy the value of ${n.path}`}
+          aria-label={`Copy ${n.path}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            p.copy(n.path);
+          }}
+        >
+          ⧉
+        </button>
       </div>
       <Show when={open() && expandable}>
         <ul role="group">
-          <For each={kids()}>{(c, i) => <Item node={c} level={p.level + 1} pos={i() + 1} size={n.childCount} copy={p.copy} />}</For>
+          <For each={kids()}>
+            {(c, i) => <Item node={c} level={p.level + 1} pos={i() + 1} size={n.childCount} copy={p.copy} />}
+          </For>
           <Show when={n.childCount > limit()}>
-            <li role="none"><button class="link more" onClick={() => setLimit(limit() + 1000)}>… {n.childCount - limit()} more</button></li>
+            <li role="none">
+              <button class="link more" onClick={() => setLimit(limit() + 1000)}>
+                … {n.childCount - limit()} more
+              </button>
+            </li>
           </Show>
         </ul>
       </Show>

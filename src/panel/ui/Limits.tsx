@@ -8,27 +8,60 @@ import type { PanelSignals } from './bridge.ts';
 import { CaptureSites } from './CaptureSites.tsx';
 
 export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
-  const st = () => { p.sig.state(); return p.store.state; };
+  const st = () => {
+    p.sig.state();
+    return p.store.state;
+  };
   const apply = (key: 'maxRecords' | 'maxBytes', raw: string, scale = 1) => {
     const n = Math.floor(Number(raw) * scale);
-    if (!Number.isFinite(n) || n <= 0) return;
+    if (!Number.isFinite(n) || n <= 0) {
+      return;
+    }
     p.store.command({ type: 'set-options', options: { [key]: n } });
   };
-  const onKey = (e: KeyboardEvent) => { if (e.key === 'Enter') (e.currentTarget as HTMLInputElement).blur(); };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Enter') {
+      (e.currentTarget as HTMLInputElement).blur();
+    }
+  };
   return (
     <details class="limits">
-      <summary class="tool" title="How much the log keeps; which sites are captured">⚙ Settings</summary>
+      <summary class="tool" title="How much the log keeps; which sites are captured">
+        ⚙ Settings
+      </summary>
       <div class="limits-pop" role="group" aria-label="Buffer limits">
-        <label>Keep at most
-          <input class="lim-records" type="number" min="100" step="1000" disabled={p.disabled()} value={st().maxRecords}
-            onChange={(e) => apply('maxRecords', e.currentTarget.value)} onKeyDown={onKey} /> messages
+        <label>
+          Keep at most
+          <input
+            class="lim-records"
+            type="number"
+            min="100"
+            step="1000"
+            disabled={p.disabled()}
+            value={st().maxRecords}
+            onChange={(e) => apply('maxRecords', e.currentTarget.value)}
+            onKeyDown={onKey}
+          />{' '}
+          messages
         </label>
         <p class="muted">Older messages are dropped past it, and counted in “dropped”.</p>
-        <label>Cap one message at
-          <input class="lim-kb" type="number" min="1" step="100" disabled={p.disabled()} value={Math.round((st().maxBytes ?? 1_000_000) / 1000)}
-            onChange={(e) => apply('maxBytes', e.currentTarget.value, 1000)} onKeyDown={onKey} /> KB
+        <label>
+          Cap one message at
+          <input
+            class="lim-kb"
+            type="number"
+            min="1"
+            step="100"
+            disabled={p.disabled()}
+            value={Math.round((st().maxBytes ?? 1_000_000) / 1000)}
+            onChange={(e) => apply('maxBytes', e.currentTarget.value, 1000)}
+            onKeyDown={onKey}
+          />{' '}
+          KB
         </label>
-        <p class="muted">A larger message is kept truncated, with its original size (applies to the whole extension).</p>
+        <p class="muted">
+          A larger message is kept truncated, with its original size (applies to the whole extension).
+        </p>
         <CaptureSites store={p.store} sig={p.sig} disabled={p.disabled} />
       </div>
     </details>

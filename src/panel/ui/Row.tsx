@@ -18,21 +18,37 @@ import { preview } from '../jsontree.ts';
 export function WarmRow() {
   return (
     <div class="row odd warm" aria-hidden="true">
-      <div class="c-time">+0.123 s −0:01.5</div><div class="c-dir d-event">↑↓⟳·</div><div class="c-kind">post receive nav</div>
-      <div class="c-type">view dashboard-loaded</div><div class="c-surface">dashboard</div><div class="c-frame">localhost:5173/embed/app</div>
+      <div class="c-time">+0.123 s −0:01.5</div>
+      <div class="c-dir d-event">↑↓⟳·</div>
+      <div class="c-kind">post receive nav</div>
+      <div class="c-type">view dashboard-loaded</div>
+      <div class="c-surface">dashboard</div>
+      <div class="c-frame">localhost:5173/embed/app</div>
       <div class="c-origin">127.0.0.1:5173 → localhost *</div>
-      <div class="c-verdict"><span class="badge b-valid">valid</span><span class="badge b-invalid">invalid</span><span class="count s-error">2</span></div>
+      <div class="c-verdict">
+        <span class="badge b-valid">valid</span>
+        <span class="badge b-invalid">invalid</span>
+        <span class="count s-error">2</span>
+      </div>
       <div class="c-size">1.2 kB 999 B✂</div>
     </div>
   );
 }
 
-export interface RowProps { store: PanelStore; sig: PanelSignals; version: () => number; pos: () => number; start: () => number; onOpen: () => void; grid: () => HTMLDivElement }
+export interface RowProps {
+  store: PanelStore;
+  sig: PanelSignals;
+  version: () => number;
+  pos: () => number;
+  start: () => number;
+  onOpen: () => void;
+  grid: () => HTMLDivElement;
+}
 
 /** What a row shows of record `i` (its text, titles and classes). */
 function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
   const m = store.meta[i];
-  const receiverOrigin = r.kind === 'receive' ? originOf(r.frameUrl) : r.targetOrigin ?? '';
+  const receiverOrigin = r.kind === 'receive' ? originOf(r.frameUrl) : (r.targetOrigin ?? '');
   const errors = r.issues.filter((x) => x.severity === 'error').length;
   return {
     seq: r.seq,
@@ -40,9 +56,19 @@ function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number,
     clock: formatClock(r.time),
     dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
     dirClass: r.navigation ? 'nav' : m.direction || 'none',
-    dirTitle: r.navigation ? 'frame navigation' : m.direction === 'event' ? 'event: embed → host' : m.direction === 'action' ? 'action: host → embed' : 'not an svc-embed message',
+    dirTitle: r.navigation
+      ? 'frame navigation'
+      : m.direction === 'event'
+        ? 'event: embed → host'
+        : m.direction === 'action'
+          ? 'action: host → embed'
+          : 'not an svc-embed message',
     kind: r.navigation ? 'nav' : r.kind,
-    type: r.navigation ? `navigated to ${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}` : m.type ? shortType(m.type) : preview(r.data, 80),
+    type: r.navigation
+      ? `navigated to ${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
+      : m.type
+        ? shortType(m.type)
+        : preview(r.data, 80),
     typeTitle: m.type || undefined,
     typeClass: r.navigation || !m.type ? 'muted' : '',
     surface: m.surface,
@@ -65,9 +91,30 @@ function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number,
 type RowCells = ReturnType<typeof rowCells>;
 /** What a row slot that never had a record shows (nothing: it is hidden). */
 const EMPTY: RowCells = {
-  seq: -1, time: '', clock: '', dir: '', dirClass: 'none', dirTitle: '', kind: '', type: '', typeTitle: undefined, typeClass: '',
-  surface: '', frame: '', frameUrl: '', origins: '', originsTitle: '', wildcard: false, verdict: '', issues: 0, issueClass: 'info',
-  size: '', truncated: false, dropped: false, threw: undefined, injected: false,
+  seq: -1,
+  time: '',
+  clock: '',
+  dir: '',
+  dirClass: 'none',
+  dirTitle: '',
+  kind: '',
+  type: '',
+  typeTitle: undefined,
+  typeClass: '',
+  surface: '',
+  frame: '',
+  frameUrl: '',
+  origins: '',
+  originsTitle: '',
+  wildcard: false,
+  verdict: '',
+  issues: 0,
+  issueClass: 'info',
+  size: '',
+  truncated: false,
+  dropped: false,
+  threw: undefined,
+  injected: false,
 };
 
 export function Row(p: RowProps) {
@@ -78,50 +125,123 @@ export function Row(p: RowProps) {
   const cells = createMemo<RowCells | null>((prev) => {
     p.version();
     const i = store.view[p.pos()];
-    if (i === undefined) { last = null; return null; }
+    if (i === undefined) {
+      last = null;
+      return null;
+    }
     const r = store.records[i];
     const t0 = store.timeOrigin().time;
     const frame = store.frames.get(r.frameUrl);
-    if (prev && last && last.r === r && last.t0 === t0 && last.surface === frame?.surface) return prev;
+    if (prev && last && last.r === r && last.t0 === t0 && last.surface === frame?.surface) {
+      return prev;
+    }
     last = { r, t0, surface: frame?.surface };
     return rowCells(store, i, r, t0, frame);
   }, null);
-  const selected = () => { p.sig.selection(); const c = cells(); return !!c && c.seq === store.selectedSeq; };
-  const onClick = () => { const c = cells(); if (!c) return; store.select(c.seq); p.onOpen(); p.grid().focus({ preventScroll: true }); };
+  const selected = () => {
+    p.sig.selection();
+    const c = cells();
+    return !!c && c.seq === store.selectedSeq;
+  };
+  const onClick = () => {
+    const c = cells();
+    if (!c) {
+      return;
+    }
+    store.select(c.seq);
+    p.onOpen();
+    p.grid().focus({ preventScroll: true });
+  };
   // Each text cell holds one Text node, made once per row slot; one render effect writes the row's texts into them
   // (`data`), rather than a new Text node per update (`textContent`): a fast scroll rewrites most visible rows each
   // frame, and new nodes are garbage for the DOM's collector. (Plain local names: Solid inserts them as they are;
   // a property read such as `text.time` would get a computation of its own.)
-  const tTime = new Text(), tDir = new Text(), tType = new Text(), tSurface = new Text(), tFrame = new Text(), tOrigins = new Text(), tSize = new Text();
-  const put = (node: Text, v: string) => { if (node.data !== v) node.data = v; };
+  const tTime = new Text(),
+    tDir = new Text(),
+    tType = new Text(),
+    tSurface = new Text(),
+    tFrame = new Text(),
+    tOrigins = new Text(),
+    tSize = new Text();
+  const put = (node: Text, v: string) => {
+    if (node.data !== v) {
+      node.data = v;
+    }
+  };
   // A slot with no record keeps its element, hidden, with no role or id, and what it showed last (`c`): the slot
   // gets a record again as the view scrolls (see the ring in Timeline.tsx), and a new element would cost more.
   const shown = () => cells() !== null;
   const c = createMemo<RowCells>((prev) => cells() ?? prev, EMPTY);
   createRenderEffect(() => {
     const x = c();
-    put(tTime, x.time); put(tDir, x.dir); put(tType, x.type); put(tSurface, x.surface);
-    put(tFrame, x.frame); put(tOrigins, x.origins); put(tSize, x.truncated ? `${x.size}✂` : x.size);
+    put(tTime, x.time);
+    put(tDir, x.dir);
+    put(tType, x.type);
+    put(tSurface, x.surface);
+    put(tFrame, x.frame);
+    put(tOrigins, x.origins);
+    put(tSize, x.truncated ? `${x.size}✂` : x.size);
   });
   return (
-    <div role={shown() ? 'row' : undefined} id={shown() ? `ei-row-${c().seq}` : undefined} hidden={!shown()}
+    <div
+      role={shown() ? 'row' : undefined}
+      id={shown() ? `ei-row-${c().seq}` : undefined}
+      hidden={!shown()}
       class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
-      aria-rowindex={shown() ? p.pos() + 2 : undefined} aria-selected={shown() ? selected() : undefined}
-      style={{ transform: `translateY(${p.start()}px)` }} onClick={onClick}>
-      <div role="gridcell" class="c-time" title={c().clock}>{tTime}</div>
-      <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>{tDir}</div>
-      <div role="gridcell" class="c-kind">{c().kind}{c().injected ? <span class="tag" title="sent by Embed Inspector">inj</span> : null}</div>
-      <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>{tType}</div>
-      <div role="gridcell" class="c-surface">{tSurface}</div>
-      <div role="gridcell" class="c-frame" title={c().frameUrl}>{tFrame}</div>
-      <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>{tOrigins}</div>
-      <div role="gridcell" class="c-verdict">
-        <Show when={c().verdict}><span class={`badge b-${c().verdict}`}>{c().verdict}</span></Show>
-        <Show when={c().issues > 0}><span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>{c().issues}</span></Show>
-        <Show when={c().dropped}><span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">dropped</span></Show>
-        <Show when={c().threw}><span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>threw</span></Show>
+      aria-rowindex={shown() ? p.pos() + 2 : undefined}
+      aria-selected={shown() ? selected() : undefined}
+      style={{ transform: `translateY(${p.start()}px)` }}
+      onClick={onClick}
+    >
+      <div role="gridcell" class="c-time" title={c().clock}>
+        {tTime}
       </div>
-      <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>{tSize}</div>
+      <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>
+        {tDir}
+      </div>
+      <div role="gridcell" class="c-kind">
+        {c().kind}
+        {c().injected ? (
+          <span class="tag" title="sent by Embed Inspector">
+            inj
+          </span>
+        ) : null}
+      </div>
+      <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>
+        {tType}
+      </div>
+      <div role="gridcell" class="c-surface">
+        {tSurface}
+      </div>
+      <div role="gridcell" class="c-frame" title={c().frameUrl}>
+        {tFrame}
+      </div>
+      <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>
+        {tOrigins}
+      </div>
+      <div role="gridcell" class="c-verdict">
+        <Show when={c().verdict}>
+          <span class={`badge b-${c().verdict}`}>{c().verdict}</span>
+        </Show>
+        <Show when={c().issues > 0}>
+          <span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>
+            {c().issues}
+          </span>
+        </Show>
+        <Show when={c().dropped}>
+          <span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">
+            dropped
+          </span>
+        </Show>
+        <Show when={c().threw}>
+          <span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>
+            threw
+          </span>
+        </Show>
+      </div>
+      <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>
+        {tSize}
+      </div>
     </div>
   );
 }

@@ -12,18 +12,46 @@ import { setTabMode, tabCapture } from '../capture.ts';
 
 export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: JSX.Element }) {
   const { store, sig } = p;
-  const st = () => { sig.state(); return store.state; };
-  const live = () => { sig.status(); return store.transportInfo?.live ?? false; };
+  const st = () => {
+    sig.state();
+    return store.state;
+  };
+  const live = () => {
+    sig.status();
+    return store.transportInfo?.live ?? false;
+  };
   return (
     <div class="summary" role="toolbar" aria-label="Recording">
-      <button class={`tool rec ${st().paused ? 'paused' : 'on'}`} aria-pressed={!st().paused} disabled={!live()}
-        title={st().paused ? 'Resume recording' : 'Pause recording (the page keeps running; nothing is captured meanwhile)'}
-        onClick={() => store.command({ type: 'set-options', options: { paused: !store.state.paused } })}>
-        <span class="dot" aria-hidden="true" />{st().paused ? 'Resume' : 'Recording'}
+      <button
+        class={`tool rec ${st().paused ? 'paused' : 'on'}`}
+        aria-pressed={!st().paused}
+        disabled={!live()}
+        title={
+          st().paused ? 'Resume recording' : 'Pause recording (the page keeps running; nothing is captured meanwhile)'
+        }
+        onClick={() => store.command({ type: 'set-options', options: { paused: !store.state.paused } })}
+      >
+        <span class="dot" aria-hidden="true" />
+        {st().paused ? 'Resume' : 'Recording'}
       </button>
-      <button class="tool" title="Clear the log" onClick={() => { store.command({ type: 'clear' }); store.replace([]); }}>⊘ Clear</button>
+      <button
+        class="tool"
+        title="Clear the log"
+        onClick={() => {
+          store.command({ type: 'clear' });
+          store.replace([]);
+        }}
+      >
+        ⊘ Clear
+      </button>
       <label class="check" title="Keep the log when the page navigates or reloads">
-        <input type="checkbox" checked={st().preserveLog} disabled={!live()} onChange={(e) => store.command({ type: 'set-options', options: { preserveLog: e.currentTarget.checked } })} /> Preserve log
+        <input
+          type="checkbox"
+          checked={st().preserveLog}
+          disabled={!live()}
+          onChange={(e) => store.command({ type: 'set-options', options: { preserveLog: e.currentTarget.checked } })}
+        />{' '}
+        Preserve log
       </label>
       <ReceiveOnly store={store} sig={sig} live={live} />
       <Limits store={store} sig={sig} disabled={() => !live()} />
@@ -40,13 +68,30 @@ export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: 
 
 /** The mode of the tab's captured sites: receive-only records deliveries only, with no hook in the page. */
 function ReceiveOnly(p: { store: PanelStore; sig: PanelSignals; live: () => boolean }) {
-  const tc = () => { p.sig.capture(); return tabCapture(p.store); };
+  const tc = () => {
+    p.sig.capture();
+    return tabCapture(p.store);
+  };
   return (
-    <label class="check receive-only" title={tc()?.off !== false
-      ? 'Receive only: capture is off for this tab (turn it on first)'
-      : `Record only message deliveries, not postMessage calls: no hook on the page's windows. Sets the mode of this tab's sites (${tc()!.captured.map((s) => s.origin).join(', ')}); it takes effect when the page reloads.`}>
-      <input type="checkbox" checked={tc()?.mode === 'receive-only'} disabled={!p.live() || tc()?.off !== false}
-        onChange={(e) => { void setTabMode(p.store, e.currentTarget.checked ? 'receive-only' : 'full'); }} /> Receive only <span class="muted">(on reload)</span>
+    <label
+      class="check receive-only"
+      title={
+        tc()?.off !== false
+          ? 'Receive only: capture is off for this tab (turn it on first)'
+          : `Record only message deliveries, not postMessage calls: no hook on the page's windows. Sets the mode of this tab's sites (${tc()!
+              .captured.map((s) => s.origin)
+              .join(', ')}); it takes effect when the page reloads.`
+      }
+    >
+      <input
+        type="checkbox"
+        checked={tc()?.mode === 'receive-only'}
+        disabled={!p.live() || tc()?.off !== false}
+        onChange={(e) => {
+          void setTabMode(p.store, e.currentTarget.checked ? 'receive-only' : 'full');
+        }}
+      />{' '}
+      Receive only <span class="muted">(on reload)</span>
     </label>
   );
 }
@@ -54,69 +99,171 @@ function ReceiveOnly(p: { store: PanelStore; sig: PanelSignals; live: () => bool
 function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
   const [editing, setEditing] = createSignal(false);
   const [error, setError] = createSignal('');
-  const st = () => { p.sig.state(); return p.store.state; };
+  const st = () => {
+    p.sig.state();
+    return p.store.state;
+  };
   const source = () => {
     const s = st().tenantOriginSource;
-    return s === 'manual' ? 'set by hand' : s === 'embed-frame' ? 'from the embed frame' : s === 'ready' ? 'from the ready event' : '';
+    return s === 'manual'
+      ? 'set by hand'
+      : s === 'embed-frame'
+        ? 'from the embed frame'
+        : s === 'ready'
+          ? 'from the ready event'
+          : '';
   };
   const commit = (raw: string) => {
     const v = raw.trim();
-    if (v === '') { p.store.command({ type: 'set-tenant-origin', origin: null }); setEditing(false); setError(''); return; }
+    if (v === '') {
+      p.store.command({ type: 'set-tenant-origin', origin: null });
+      setEditing(false);
+      setError('');
+      return;
+    }
     let origin: string;
-    try { origin = new URL(v).origin; } catch { setError('not an origin: use https://tenant.example.com'); return; }
-    if (origin === 'null') { setError('not an origin: use https://tenant.example.com'); return; }
+    try {
+      origin = new URL(v).origin;
+    } catch {
+      setError('not an origin: use https://tenant.example.com');
+      return;
+    }
+    if (origin === 'null') {
+      setError('not an origin: use https://tenant.example.com');
+      return;
+    }
     p.store.command({ type: 'set-tenant-origin', origin });
-    setEditing(false); setError('');
+    setEditing(false);
+    setError('');
   };
   return (
     <span class="tenant">
       <span class="label">Tenant origin</span>
-      <Show when={editing()} fallback={
-        <button class="value link" title={`Edit the tenant origin${source() ? ` (${source()})` : ''}. Events from any other origin are reported; actions must target it.`}
-          onClick={() => setEditing(true)}>{st().tenantOrigin ?? 'unknown — set it'}<Show when={source()}><span class="src-tag">{st().tenantOriginSource === 'manual' ? 'manual' : 'auto'}</span></Show></button>
-      }>
-        <input class="tenant-input" aria-label="Tenant origin" placeholder="https://tenant.example.com (empty: infer)" 
+      <Show
+        when={editing()}
+        fallback={
+          <button
+            class="value link"
+            title={`Edit the tenant origin${source() ? ` (${source()})` : ''}. Events from any other origin are reported; actions must target it.`}
+            onClick={() => setEditing(true)}
+          >
+            {st().tenantOrigin ?? 'unknown — set it'}
+            <Show when={source()}>
+              <span class="src-tag">{st().tenantOriginSource === 'manual' ? 'manual' : 'auto'}</span>
+            </Show>
+          </button>
+        }
+      >
+        <input
+          class="tenant-input"
+          aria-label="Tenant origin"
+          placeholder="https://tenant.example.com (empty: infer)"
           ref={(el) => {
             // Uncontrolled: live state updates must not overwrite what the user is typing.
             el.value = untrack(() => p.store.state.tenantOrigin ?? '');
-            queueMicrotask(() => { el.focus(); el.select(); });
+            queueMicrotask(() => {
+              el.focus();
+              el.select();
+            });
           }}
-          onKeyDown={(e) => { if (e.key === 'Enter') commit(e.currentTarget.value); if (e.key === 'Escape') { setEditing(false); setError(''); e.stopPropagation(); } }}
-          onBlur={(e) => { if (editing()) commit(e.currentTarget.value); }} aria-invalid={!!error()} aria-describedby="tenant-error" />
-        <Show when={error()}><span id="tenant-error" class="error-text" role="alert">{error()}</span></Show>
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              commit(e.currentTarget.value);
+            }
+            if (e.key === 'Escape') {
+              setEditing(false);
+              setError('');
+              e.stopPropagation();
+            }
+          }}
+          onBlur={(e) => {
+            if (editing()) {
+              commit(e.currentTarget.value);
+            }
+          }}
+          aria-invalid={!!error()}
+          aria-describedby="tenant-error"
+        />
+        <Show when={error()}>
+          <span id="tenant-error" class="error-text" role="alert">
+            {error()}
+          </span>
+        </Show>
       </Show>
     </span>
   );
 }
 
 function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
-  const facts = () => { p.sig.state(); return p.store.sessionFacts(); };
-  const jump = (seq: number | null) => { if (seq !== null) p.store.select(seq); };
+  const facts = () => {
+    p.sig.state();
+    return p.store.sessionFacts();
+  };
+  const jump = (seq: number | null) => {
+    if (seq !== null) {
+      p.store.select(seq);
+    }
+  };
   return (
     <span class="facts">
-      <Show when={facts().readySeq !== null} fallback={<span class="fact missing" title="No svc:event:ready seen yet: the embed has not reported that it authenticated and mounted">ready: not seen</span>}>
-        <button class="fact link" onClick={() => jump(facts().readySeq)} title={`Time from the ${facts().readyFrom} to svc:event:ready`}>
+      <Show
+        when={facts().readySeq !== null}
+        fallback={
+          <span
+            class="fact missing"
+            title="No svc:event:ready seen yet: the embed has not reported that it authenticated and mounted"
+          >
+            ready: not seen
+          </span>
+        }
+      >
+        <button
+          class="fact link"
+          onClick={() => jump(facts().readySeq)}
+          title={`Time from the ${facts().readyFrom} to svc:event:ready`}
+        >
           ready in <strong>{formatDuration(facts().timeToReady ?? 0)}</strong>
         </button>
       </Show>
-      <Show when={facts().loaded}>{(l) => (
-        <button class="fact link" onClick={() => jump(l().seq)} title="svc:event:dashboard-loaded: loadDurationMs as the embed reported it">
-          dashboard-loaded <strong>{l().loadDurationMs === null ? 'no loadDurationMs' : formatDuration(l().loadDurationMs!)}</strong>
-          <Show when={l().widgetCount !== null}> · {plural(l().widgetCount!, 'widget')}</Show>
-        </button>
-      )}</Show>
+      <Show when={facts().loaded}>
+        {(l) => (
+          <button
+            class="fact link"
+            onClick={() => jump(l().seq)}
+            title="svc:event:dashboard-loaded: loadDurationMs as the embed reported it"
+          >
+            dashboard-loaded{' '}
+            <strong>{l().loadDurationMs === null ? 'no loadDurationMs' : formatDuration(l().loadDurationMs!)}</strong>
+            <Show when={l().widgetCount !== null}> · {plural(l().widgetCount!, 'widget')}</Show>
+          </button>
+        )}
+      </Show>
     </span>
   );
 }
 
 function Counts(p: { store: PanelStore; sig: PanelSignals }) {
-  const c = () => { p.sig.state(); return { ...p.store.counts, dropped: p.store.state.dropped, total: p.store.records.length }; };
+  const c = () => {
+    p.sig.state();
+    return { ...p.store.counts, dropped: p.store.state.dropped, total: p.store.records.length };
+  };
   return (
     <span class="counts" aria-label="Counts">
-      <span class="cnt v-valid" title="svc-embed messages that follow the protocol">{c().valid.toLocaleString('en-US')} valid</span>
-      <span class="cnt v-invalid" title="svc-embed messages with at least one error">{c().invalid.toLocaleString('en-US')} invalid</span>
-      <span class="cnt v-foreign" title="Other window messages (not svc-embed)">{c().foreign.toLocaleString('en-US')} foreign</span>
-      <span class={`cnt dropped${c().dropped ? ' warn' : ''}`} title="Records discarded by the log's size bound since it started">{c().dropped.toLocaleString('en-US')} dropped</span>
+      <span class="cnt v-valid" title="svc-embed messages that follow the protocol">
+        {c().valid.toLocaleString('en-US')} valid
+      </span>
+      <span class="cnt v-invalid" title="svc-embed messages with at least one error">
+        {c().invalid.toLocaleString('en-US')} invalid
+      </span>
+      <span class="cnt v-foreign" title="Other window messages (not svc-embed)">
+        {c().foreign.toLocaleString('en-US')} foreign
+      </span>
+      <span
+        class={`cnt dropped${c().dropped ? ' warn' : ''}`}
+        title="Records discarded by the log's size bound since it started"
+      >
+        {c().dropped.toLocaleString('en-US')} dropped
+      </span>
     </span>
   );
 }

@@ -32,7 +32,10 @@ export function Timeline(props: TimelineProps) {
   let gridEl!: HTMLDivElement;
   const [follow, setFollow] = createSignal(true);
   const [unseen, setUnseen] = createSignal(0);
-  const count = () => { sig.view(); return store.view.length; };
+  const count = () => {
+    sig.view();
+    return store.view.length;
+  };
 
   // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
   // after the fact. While the timeline follows the tail, a new count (a load, live records, a filter change) would
@@ -47,15 +50,27 @@ export function Timeline(props: TimelineProps) {
   // read this rather than the store's view signal, so that they render once the virtualizer has its new range).
   const [shownCount, setShownCount] = createSignal(0);
   const [rowsVersion, setRowsVersion] = createSignal(0);
-  const show = (n: number) => batch(() => { setShownCount(n); setRowsVersion((v) => v + 1); });
+  const show = (n: number) =>
+    batch(() => {
+      setShownCount(n);
+      setRowsVersion((v) => v + 1);
+    });
   let tailQueued = false;
   const showAtEnd = () => {
     tailQueued = false;
     const n = count();
-    if (n === shownCount() || !follow() || !scrollEl?.isConnected || !reportOffset || !reportRect) { show(n); return; }
-    const width = scrollEl.clientWidth, height = scrollEl.clientHeight;
-    if (height <= 0) { show(n); return; } // not laid out (a hidden panel): as before, from scroll events
-    const rect = reportRect, offset = reportOffset;
+    if (n === shownCount() || !follow() || !scrollEl?.isConnected || !reportOffset || !reportRect) {
+      show(n);
+      return;
+    }
+    const width = scrollEl.clientWidth,
+      height = scrollEl.clientHeight;
+    if (height <= 0) {
+      show(n);
+      return;
+    } // not laid out (a hidden panel): as before, from scroll events
+    const rect = reportRect,
+      offset = reportOffset;
     batch(() => {
       rect({ width, height });
       offset(Math.max(0, n * ROW_H - height), false);
@@ -65,8 +80,13 @@ export function Timeline(props: TimelineProps) {
   createComputed(() => {
     const n = count();
     if (untrack(follow) && untrack(shownCount) !== n && reportOffset) {
-      if (!tailQueued) { tailQueued = true; queueMicrotask(showAtEnd); }
-    } else if (!tailQueued) show(n);
+      if (!tailQueued) {
+        tailQueued = true;
+        queueMicrotask(showAtEnd);
+      }
+    } else if (!tailQueued) {
+      show(n);
+    }
   });
 
   const virtualizer = createRowVirtualizer({
@@ -77,12 +97,22 @@ export function Timeline(props: TimelineProps) {
     observeElementOffset: (instance, cb) => {
       reportOffset = cb;
       const stop = observeElementOffset(instance, cb);
-      return () => { stop?.(); if (reportOffset === cb) reportOffset = null; };
+      return () => {
+        stop?.();
+        if (reportOffset === cb) {
+          reportOffset = null;
+        }
+      };
     },
     observeElementRect: (instance, cb) => {
       reportRect = cb;
       const stop = observeElementRect(instance, cb);
-      return () => { stop?.(); if (reportRect === cb) reportRect = null; };
+      return () => {
+        stop?.();
+        if (reportRect === cb) {
+          reportRect = null;
+        }
+      };
     },
   });
 
@@ -93,14 +123,19 @@ export function Timeline(props: TimelineProps) {
   // viewport's height changes. A slot with no item keeps its row element, hidden (Row.tsx): scrolling never makes
   // or drops row elements. The rows' DOM order is rotated: the row group's aria-owns lists them in view order for
   // assistive technology.
-  const slotCount = createMemo(() => Math.max(
-    virtualizer.getVirtualItems().length,
-    Math.ceil(virtualizer.getViewportHeight() / ROW_H) + 1 + 2 * OVERSCAN,
-  ));
+  const slotCount = createMemo(() =>
+    Math.max(
+      virtualizer.getVirtualItems().length,
+      Math.ceil(virtualizer.getViewportHeight() / ROW_H) + 1 + 2 * OVERSCAN,
+    ),
+  );
   const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
   const slotItem = (s: number) => {
-    const items = virtualizer.getVirtualItems(), m = slotCount();
-    if (!items.length) return undefined;
+    const items = virtualizer.getVirtualItems(),
+      m = slotCount();
+    if (!items.length) {
+      return undefined;
+    }
     return items[(((s - items[0].index) % m) + m) % m];
   };
   const rowOrder = createMemo(() => {
@@ -109,73 +144,186 @@ export function Timeline(props: TimelineProps) {
     let ids = '';
     for (const it of items) {
       const i = store.view[it.index];
-      if (i !== undefined) ids += (ids ? ' ei-row-' : 'ei-row-') + store.records[i].seq;
+      if (i !== undefined) {
+        ids += (ids ? ' ei-row-' : 'ei-row-') + store.records[i].seq;
+      }
     }
     return ids || undefined;
   });
 
   // ---- live tail
   let lastTop = 0;
-  const scrollToEnd = () => { if (scrollEl) { scrollEl.scrollTop = scrollEl.scrollHeight; lastTop = scrollEl.scrollTop; } };
+  const scrollToEnd = () => {
+    if (scrollEl) {
+      scrollEl.scrollTop = scrollEl.scrollHeight;
+      lastTop = scrollEl.scrollTop;
+    }
+  };
   const onScroll = () => {
     const el = scrollEl;
     const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_H;
-    if (atBottom) { if (!follow()) { setFollow(true); setUnseen(0); } }
-    else if (el.scrollTop < lastTop - 1) setFollow(false);
+    if (atBottom) {
+      if (!follow()) {
+        setFollow(true);
+        setUnseen(0);
+      }
+    } else if (el.scrollTop < lastTop - 1) {
+      setFollow(false);
+    }
     lastTop = el.scrollTop;
   };
-  const resume = () => { setFollow(true); setUnseen(0); scrollToEnd(); };
-  createEffect(on(() => virtualizer.getTotalSize(), () => { if (untrack(follow)) queueMicrotask(scrollToEnd); }));
-  createEffect(on(sig.appended, () => {
-    if (!untrack(follow)) setUnseen((n) => n + 1);
-  }, { defer: true }));
+  const resume = () => {
+    setFollow(true);
+    setUnseen(0);
+    scrollToEnd();
+  };
+  createEffect(
+    on(
+      () => virtualizer.getTotalSize(),
+      () => {
+        if (untrack(follow)) {
+          queueMicrotask(scrollToEnd);
+        }
+      },
+    ),
+  );
+  createEffect(
+    on(
+      sig.appended,
+      () => {
+        if (!untrack(follow)) {
+          setUnseen((n) => n + 1);
+        }
+      },
+      { defer: true },
+    ),
+  );
 
   // ---- selection
-  createEffect(on(sig.selection, () => {
-    const pos = store.selectedViewPos();
-    if (pos >= 0 && scrollEl) {
-      const top = pos * ROW_H, bottom = top + ROW_H;
-      if (top < scrollEl.scrollTop || bottom > scrollEl.scrollTop + scrollEl.clientHeight) virtualizer.scrollToIndex(pos, { align: 'auto' });
-    }
-  }, { defer: true }));
-  const activeId = () => { sig.selection(); sig.view(); return store.selectedSeq !== null && store.selectedViewPos() >= 0 ? `ei-row-${store.selectedSeq}` : undefined; };
+  createEffect(
+    on(
+      sig.selection,
+      () => {
+        const pos = store.selectedViewPos();
+        if (pos >= 0 && scrollEl) {
+          const top = pos * ROW_H,
+            bottom = top + ROW_H;
+          if (top < scrollEl.scrollTop || bottom > scrollEl.scrollTop + scrollEl.clientHeight) {
+            virtualizer.scrollToIndex(pos, { align: 'auto' });
+          }
+        }
+      },
+      { defer: true },
+    ),
+  );
+  const activeId = () => {
+    sig.selection();
+    sig.view();
+    return store.selectedSeq !== null && store.selectedViewPos() >= 0 ? `ei-row-${store.selectedSeq}` : undefined;
+  };
 
   const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / ROW_H) - 1);
   const onKeyDown = (e: KeyboardEvent) => {
     const k = e.key;
-    if (k === 'ArrowDown' || k === 'ArrowUp') { store.moveSelection(k === 'ArrowDown' ? 1 : -1); e.preventDefault(); }
-    else if (k === 'PageDown' || k === 'PageUp') { store.moveSelection(k === 'PageDown' ? pageRows() : -pageRows()); e.preventDefault(); }
-    else if (k === 'Home') { store.selectAt(0); e.preventDefault(); }
-    else if (k === 'End') { store.selectAt(store.view.length - 1); resume(); e.preventDefault(); }
-    else if (k === 'Enter') { if (store.selectedSeq === null) store.selectAt(0); props.onOpen(); e.preventDefault(); }
-    else if (k === 'Escape') { props.onClose(); }
-    if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') setFollow(false);
+    if (k === 'ArrowDown' || k === 'ArrowUp') {
+      store.moveSelection(k === 'ArrowDown' ? 1 : -1);
+      e.preventDefault();
+    } else if (k === 'PageDown' || k === 'PageUp') {
+      store.moveSelection(k === 'PageDown' ? pageRows() : -pageRows());
+      e.preventDefault();
+    } else if (k === 'Home') {
+      store.selectAt(0);
+      e.preventDefault();
+    } else if (k === 'End') {
+      store.selectAt(store.view.length - 1);
+      resume();
+      e.preventDefault();
+    } else if (k === 'Enter') {
+      if (store.selectedSeq === null) {
+        store.selectAt(0);
+      }
+      props.onOpen();
+      e.preventDefault();
+    } else if (k === 'Escape') {
+      props.onClose();
+    }
+    if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') {
+      setFollow(false);
+    }
   };
 
-  const timeTitle = () => { sig.view(); return store.timeOrigin().base === 'ready' ? 'ready' : 'first'; };
+  const timeTitle = () => {
+    sig.view();
+    return store.timeOrigin().base === 'ready' ? 'ready' : 'first';
+  };
 
   return (
     <div class="timeline">
       <div
-        class="grid" role="grid" tabindex="0" ref={(el) => { gridEl = el; props.ref?.(el); }}
-        aria-label="Recorded messages" aria-rowcount={count() + 1} aria-colcount={COLUMNS.length}
-        aria-activedescendant={activeId()} onKeyDown={onKeyDown}
+        class="grid"
+        role="grid"
+        tabindex="0"
+        ref={(el) => {
+          gridEl = el;
+          props.ref?.(el);
+        }}
+        aria-label="Recorded messages"
+        aria-rowcount={count() + 1}
+        aria-colcount={COLUMNS.length}
+        aria-activedescendant={activeId()}
+        onKeyDown={onKeyDown}
       >
         <div role="rowgroup" class="grid-head">
           <div role="row" class="row head" aria-rowindex={1}>
             <div role="columnheader" class="c-time">
-              <button class="link" title={`Time since ${timeTitle() === 'ready' ? 'svc:event:ready' : 'the first record'}; click to switch`}
-                onClick={() => store.setTimeBase(store.timeBase === 'ready' ? 'first' : 'ready')}>Time <span class="muted">{timeTitle()}</span></button>
+              <button
+                class="link"
+                title={`Time since ${timeTitle() === 'ready' ? 'svc:event:ready' : 'the first record'}; click to switch`}
+                onClick={() => store.setTimeBase(store.timeBase === 'ready' ? 'first' : 'ready')}
+              >
+                Time <span class="muted">{timeTitle()}</span>
+              </button>
             </div>
-            <For each={COLUMNS.slice(1)}>{(c) => <div role="columnheader" class={`c-${c.split(' ')[0].toLowerCase()}`} title={c === 'Dir' ? 'Direction: ↑ event (embed → host), ↓ action (host → embed)' : undefined}>{c === 'Dir' ? '⇅' : c}</div>}</For>
+            <For each={COLUMNS.slice(1)}>
+              {(c) => (
+                <div
+                  role="columnheader"
+                  class={`c-${c.split(' ')[0].toLowerCase()}`}
+                  title={c === 'Dir' ? 'Direction: ↑ event (embed → host), ↓ action (host → embed)' : undefined}
+                >
+                  {c === 'Dir' ? '⇅' : c}
+                </div>
+              )}
+            </For>
           </div>
         </div>
-        <div role="rowgroup" class="grid-body" ref={scrollEl} aria-owns={rowOrder()} onScroll={onScroll} onWheel={(e) => { if (e.deltaY < 0) setFollow(false); }}>
+        <div
+          role="rowgroup"
+          class="grid-body"
+          ref={scrollEl}
+          aria-owns={rowOrder()}
+          onScroll={onScroll}
+          onWheel={(e) => {
+            if (e.deltaY < 0) {
+              setFollow(false);
+            }
+          }}
+        >
           <div class="grid-canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             <Index each={slots()}>
               {(slot) => {
                 const pos = createMemo(() => slotItem(slot())?.index ?? -1);
-                return <Row store={store} sig={sig} version={rowsVersion} pos={pos} start={() => pos() * ROW_H} onOpen={props.onOpen} grid={() => gridEl} />;
+                return (
+                  <Row
+                    store={store}
+                    sig={sig}
+                    version={rowsVersion}
+                    pos={pos}
+                    start={() => pos() * ROW_H}
+                    onOpen={props.onOpen}
+                    grid={() => gridEl}
+                  />
+                );
               }}
             </Index>
           </div>
@@ -193,20 +341,38 @@ export function Timeline(props: TimelineProps) {
 }
 
 function Empty(p: { store: PanelStore; sig: PanelSignals }) {
-  const info = () => { p.sig.view(); p.sig.state(); return { total: p.store.records.length, shown: p.store.view.length, foreign: p.store.counts.foreign }; };
+  const info = () => {
+    p.sig.view();
+    p.sig.state();
+    return { total: p.store.records.length, shown: p.store.view.length, foreign: p.store.counts.foreign };
+  };
   return (
     <Show when={info().shown === 0}>
       <div class="empty" role="status">
-        <Show when={info().total === 0} fallback={
-          <>
-            <p><strong>No message matches the filters.</strong> {plural(info().total, 'record')} recorded{p.store.filters.showForeign ? '' : `, ${plural(info().foreign, 'foreign message')} hidden`}.</p>
-            <p><button onClick={() => p.store.resetFilters()}>Reset filters</button>{' '}
-              <Show when={!p.store.filters.showForeign && info().foreign > 0}><button onClick={() => p.store.setFilters({ showForeign: true })}>Show foreign traffic</button></Show></p>
-          </>
-        }>
-          <p><strong>Waiting for messages…</strong></p>
-          <p class="muted">Embed Inspector records the window messages of this tab's page and all its frames: the svc-embed events an
-            embed sends and the actions the host posts. Reload the page to capture a session from its start.</p>
+        <Show
+          when={info().total === 0}
+          fallback={
+            <>
+              <p>
+                <strong>No message matches the filters.</strong> {plural(info().total, 'record')} recorded
+                {p.store.filters.showForeign ? '' : `, ${plural(info().foreign, 'foreign message')} hidden`}.
+              </p>
+              <p>
+                <button onClick={() => p.store.resetFilters()}>Reset filters</button>{' '}
+                <Show when={!p.store.filters.showForeign && info().foreign > 0}>
+                  <button onClick={() => p.store.setFilters({ showForeign: true })}>Show foreign traffic</button>
+                </Show>
+              </p>
+            </>
+          }
+        >
+          <p>
+            <strong>Waiting for messages…</strong>
+          </p>
+          <p class="muted">
+            Embed Inspector records the window messages of this tab's page and all its frames: the svc-embed events an
+            embed sends and the actions the host posts. Reload the page to capture a session from its start.
+          </p>
         </Show>
       </div>
     </Show>

@@ -25,15 +25,31 @@ export function bindStore(store: PanelStore): PanelSignals {
   const [filters, setFilters] = mk();
   const [status, setStatus] = mk();
   const [capture, setCapture] = mk();
-  const off = store.onChange((c) => batch(() => {
-    if (c.records || c.view || c.appended !== undefined) setView((n) => n + 1);
-    if (c.appended !== undefined) setAppended((n) => n + 1);
-    if (c.state || c.records || c.appended !== undefined) setState((n) => n + 1);
-    if (c.selection || c.records) setSelection((n) => n + 1);
-    if (c.filters) setFilters((n) => n + 1);
-    if (c.status) setStatus((n) => n + 1);
-    if (c.capture || c.status) setCapture((n) => n + 1);
-  }));
+  const off = store.onChange((c) =>
+    batch(() => {
+      if (c.records || c.view || c.appended !== undefined) {
+        setView((n) => n + 1);
+      }
+      if (c.appended !== undefined) {
+        setAppended((n) => n + 1);
+      }
+      if (c.state || c.records || c.appended !== undefined) {
+        setState((n) => n + 1);
+      }
+      if (c.selection || c.records) {
+        setSelection((n) => n + 1);
+      }
+      if (c.filters) {
+        setFilters((n) => n + 1);
+      }
+      if (c.status) {
+        setStatus((n) => n + 1);
+      }
+      if (c.capture || c.status) {
+        setCapture((n) => n + 1);
+      }
+    }),
+  );
   onCleanup(off);
   return { view, appended, state, selection, filters, status, capture };
 }

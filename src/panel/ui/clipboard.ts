@@ -1,8 +1,13 @@
 /** Copy text. DevTools panels are iframes where the async Clipboard API may be refused: fall back to execCommand. */
 export async function copyToClipboard(text: string): Promise<boolean> {
   try {
-    if (navigator.clipboard?.writeText) { await navigator.clipboard.writeText(text); return true; }
-  } catch { /* fall through */ }
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    /* fall through */
+  }
   const ta = document.createElement('textarea');
   ta.value = text;
   ta.setAttribute('readonly', '');
@@ -12,7 +17,11 @@ export async function copyToClipboard(text: string): Promise<boolean> {
   const active = document.activeElement as HTMLElement | null;
   ta.select();
   let ok = false;
-  try { ok = document.execCommand('copy'); } catch { ok = false; }
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
   ta.remove();
   active?.focus({ preventScroll: true });
   return ok;

@@ -9,13 +9,21 @@
  */
 import { batch, createComputed, createSignal, onCleanup, onMount, untrack } from 'solid-js';
 import {
-  elementScroll, observeElementOffset, observeElementRect, Virtualizer,
-  type VirtualItem, type VirtualizerOptions,
+  elementScroll,
+  observeElementOffset,
+  observeElementRect,
+  Virtualizer,
+  type VirtualItem,
+  type VirtualizerOptions,
 } from '@tanstack/virtual-core';
 
-type Options = Pick<VirtualizerOptions<HTMLDivElement, HTMLDivElement>, 'getScrollElement' | 'estimateSize' | 'overscan'>
-  & Partial<Pick<VirtualizerOptions<HTMLDivElement, HTMLDivElement>, 'observeElementOffset' | 'observeElementRect'>>
-  & { count: () => number };
+type Options = Pick<
+  VirtualizerOptions<HTMLDivElement, HTMLDivElement>,
+  'getScrollElement' | 'estimateSize' | 'overscan'
+> &
+  Partial<Pick<VirtualizerOptions<HTMLDivElement, HTMLDivElement>, 'observeElementOffset' | 'observeElementRect'>> & {
+    count: () => number;
+  };
 
 export interface RowVirtualizer {
   getVirtualItems: () => VirtualItem[];
@@ -29,11 +37,12 @@ export function createRowVirtualizer(opts: Options): RowVirtualizer {
   const [items, setItems] = createSignal<VirtualItem[]>([], { equals: false });
   const [totalSize, setTotalSize] = createSignal(0);
   const [viewportHeight, setViewportHeight] = createSignal(0);
-  const publish = (v: Virtualizer<HTMLDivElement, HTMLDivElement>) => batch(() => {
-    setItems(v.getVirtualItems());
-    setTotalSize(v.getTotalSize());
-    setViewportHeight(v.scrollRect?.height ?? 0);
-  });
+  const publish = (v: Virtualizer<HTMLDivElement, HTMLDivElement>) =>
+    batch(() => {
+      setItems(v.getVirtualItems());
+      setTotalSize(v.getTotalSize());
+      setViewportHeight(v.scrollRect?.height ?? 0);
+    });
   const options = (count: number): VirtualizerOptions<HTMLDivElement, HTMLDivElement> => ({
     count,
     getScrollElement: opts.getScrollElement,
@@ -42,7 +51,10 @@ export function createRowVirtualizer(opts: Options): RowVirtualizer {
     scrollToFn: elementScroll,
     observeElementOffset: opts.observeElementOffset ?? observeElementOffset,
     observeElementRect: opts.observeElementRect ?? observeElementRect,
-    onChange: (v) => { v._willUpdate(); publish(v); },
+    onChange: (v) => {
+      v._willUpdate();
+      publish(v);
+    },
   });
   const v = new Virtualizer<HTMLDivElement, HTMLDivElement>(options(untrack(opts.count)));
   onMount(() => {

@@ -28,34 +28,61 @@ export interface ActAppProps {
 export function ActApp(p: ActAppProps) {
   const act = createActController({ store: p.store, link: p.link, useTransport: p.useTransport });
   p.onReady?.(act);
-  const tabs: DetailTab[] = [{ id: 'act', label: () => 'Replay & code', render: (ctx) => <ActTab act={act} ctx={ctx} /> }];
+  const tabs: DetailTab[] = [
+    { id: 'act', label: () => 'Replay & code', render: (ctx) => <ActTab act={act} ctx={ctx} /> },
+  ];
   const [dragging, setDragging] = createSignal(false);
   const [restOpen, setRestOpen] = createSignal(false);
   const toolbar = () => (
     <>
       <ActToolbar act={act} />
-      <Show when={p.rest}>{(log) => <RestButton log={log()} open={restOpen} toggle={() => setRestOpen(!restOpen())} />}</Show>
+      <Show when={p.rest}>
+        {(log) => <RestButton log={log()} open={restOpen} toggle={() => setRestOpen(!restOpen())} />}
+      </Show>
     </>
   );
   const drawer = () => (
     <>
       <ActDrawer act={act} />
-      <Show when={p.rest && restOpen()}><RestPanel log={p.rest!} onClose={() => setRestOpen(false)} /></Show>
+      <Show when={p.rest && restOpen()}>
+        <RestPanel log={p.rest!} onClose={() => setRestOpen(false)} />
+      </Show>
     </>
   );
   const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
   return (
-    <div class="drop-root"
-      onDragOver={(e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer!.dropEffect = 'copy'; setDragging(true); } }}
-      onDragLeave={(e) => { if (e.relatedTarget === null) setDragging(false); }}
+    <div
+      class="drop-root"
+      onDragOver={(e) => {
+        if (hasFiles(e)) {
+          e.preventDefault();
+          e.dataTransfer!.dropEffect = 'copy';
+          setDragging(true);
+        }
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null) {
+          setDragging(false);
+        }
+      }}
       onDrop={(e) => {
-        if (!hasFiles(e)) return;
-        e.preventDefault(); setDragging(false);
+        if (!hasFiles(e)) {
+          return;
+        }
+        e.preventDefault();
+        setDragging(false);
         const f = e.dataTransfer!.files[0];
-        if (f) void act.importFile(f);
-      }}>
+        if (f) {
+          void act.importFile(f);
+        }
+      }}
+    >
       <App store={p.store} notice={p.notice} extraTabs={tabs} toolbarActions={toolbar()} drawer={drawer} />
-      <Show when={dragging()}><div class="drop-overlay" aria-hidden="true">Drop a capture file to inspect it (nothing is replayed)</div></Show>
+      <Show when={dragging()}>
+        <div class="drop-overlay" aria-hidden="true">
+          Drop a capture file to inspect it (nothing is replayed)
+        </div>
+      </Show>
     </div>
   );
 }

@@ -10,33 +10,67 @@ const TITLES = { compose: 'Compose', replay: 'Replay', export: 'Export' } as con
 export function ActDrawer(p: { act: ActController }) {
   const act = p.act;
   const [version, setVersion] = createSignal(0);
-  onCleanup(act.store.onChange((c) => { if (c.records || c.view || c.appended !== undefined || c.selection) setVersion((n) => n + 1); }));
+  onCleanup(
+    act.store.onChange((c) => {
+      if (c.records || c.view || c.appended !== undefined || c.selection) {
+        setVersion((n) => n + 1);
+      }
+    }),
+  );
   return (
     <>
       <Show when={act.importError()}>
         <div class="import-error" role="alert">
           <span>{act.importError()}</span>
-          <button class="link" onClick={() => act.setImportError(null)} aria-label="Dismiss">Dismiss</button>
+          <button class="link" onClick={() => act.setImportError(null)} aria-label="Dismiss">
+            Dismiss
+          </button>
         </div>
       </Show>
-      <Show when={act.drawer()}>{(d) => (
-        <div id="act-drawer" class="act-drawer" role="region" aria-label={TITLES[d()]}
-          onKeyDown={(e) => { if (e.key === 'Escape' && !(e.target instanceof HTMLSelectElement)) { act.setDrawer(null); e.stopPropagation(); } }}>
-          <header class="drawer-head">
-            <strong>{TITLES[d()]}</strong>
-            <span class="muted small">{d() === 'compose' ? 'Validated live with the same rules as the timeline' : d() === 'replay' ? 'Re-sends captured messages to the live embed' : 'A capture file, format v1'}</span>
-            <span class="spacer" />
-            <button class="close" aria-label="Close (Esc)" title="Close (Esc)" onClick={() => act.setDrawer(null)}>✕</button>
-          </header>
-          <div class="drawer-body">
-            <Switch>
-              <Match when={d() === 'compose'}><Composer act={act} /></Match>
-              <Match when={d() === 'replay'}><ReplayPanel act={act} version={version} /></Match>
-              <Match when={d() === 'export'}><ExportPanel act={act} version={version} /></Match>
-            </Switch>
+      <Show when={act.drawer()}>
+        {(d) => (
+          <div
+            id="act-drawer"
+            class="act-drawer"
+            role="region"
+            aria-label={TITLES[d()]}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && !(e.target instanceof HTMLSelectElement)) {
+                act.setDrawer(null);
+                e.stopPropagation();
+              }
+            }}
+          >
+            <header class="drawer-head">
+              <strong>{TITLES[d()]}</strong>
+              <span class="muted small">
+                {d() === 'compose'
+                  ? 'Validated live with the same rules as the timeline'
+                  : d() === 'replay'
+                    ? 'Re-sends captured messages to the live embed'
+                    : 'A capture file, format v1'}
+              </span>
+              <span class="spacer" />
+              <button class="close" aria-label="Close (Esc)" title="Close (Esc)" onClick={() => act.setDrawer(null)}>
+                ✕
+              </button>
+            </header>
+            <div class="drawer-body">
+              <Switch>
+                <Match when={d() === 'compose'}>
+                  <Composer act={act} />
+                </Match>
+                <Match when={d() === 'replay'}>
+                  <ReplayPanel act={act} version={version} />
+                </Match>
+                <Match when={d() === 'export'}>
+                  <ExportPanel act={act} version={version} />
+                </Match>
+              </Switch>
+            </div>
           </div>
-        </div>
-      )}</Show>
+        )}
+      </Show>
     </>
   );
 }

@@ -7,20 +7,53 @@ export function ActToolbar(p: { act: ActController }) {
   let input: HTMLInputElement | undefined;
   const toggle = (d: DrawerKind) => act.setDrawer(act.drawer() === d ? null : d);
   const btn = (d: DrawerKind, label: string, title: string) => (
-    <button class={`tool t-${d}`} aria-pressed={act.drawer() === d} aria-controls="act-drawer" title={title} onClick={() => toggle(d)}>{label}</button>
+    <button
+      class={`tool t-${d}`}
+      aria-pressed={act.drawer() === d}
+      aria-controls="act-drawer"
+      title={title}
+      onClick={() => toggle(d)}
+    >
+      {label}
+    </button>
   );
   return (
     <span class="act-tools" role="group" aria-label="Act on the embed">
       <Show when={act.viewing().kind === 'file'}>
-        <span class="viewing-file" title="An imported capture file: nothing is replayed unless you ask">📄 {act.viewing().label}</span>
-        <Show when={act.link}><button class="tool t-live" onClick={() => act.goLive()} title="Show the live log of the inspected tab again">← Back to live tab</button></Show>
+        <span class="viewing-file" title="An imported capture file: nothing is replayed unless you ask">
+          📄 {act.viewing().label}
+        </span>
+        <Show when={act.link}>
+          <button class="tool t-live" onClick={() => act.goLive()} title="Show the live log of the inspected tab again">
+            ← Back to live tab
+          </button>
+        </Show>
       </Show>
       {btn('compose', '✎ Compose', 'Send an action to the embed or simulate an event from it')}
       {btn('replay', '▶ Replay', 'Replay captured actions (timed, faster, or step by step)')}
       {btn('export', '⇩ Export', 'Save the log as a capture file')}
-      <button class="tool t-import" title="Open a capture file to inspect it offline (or drop it on the panel)" onClick={() => input?.click()}>⇧ Import</button>
-      <input ref={input} type="file" class="import-input" accept=".json,application/json" hidden aria-hidden="true"
-        onChange={(e) => { const f = e.currentTarget.files?.[0]; if (f) void act.importFile(f); e.currentTarget.value = ''; }} />
+      <button
+        class="tool t-import"
+        title="Open a capture file to inspect it offline (or drop it on the panel)"
+        onClick={() => input?.click()}
+      >
+        ⇧ Import
+      </button>
+      <input
+        ref={input}
+        type="file"
+        class="import-input"
+        accept=".json,application/json"
+        hidden
+        aria-hidden="true"
+        onChange={(e) => {
+          const f = e.currentTarget.files?.[0];
+          if (f) {
+            void act.importFile(f);
+          }
+          e.currentTarget.value = '';
+        }}
+      />
       <span class="sep" aria-hidden="true" />
     </span>
   );

@@ -9,18 +9,30 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
   const [filtered, setFiltered] = createSignal(false);
   const [redact, setRedact] = createSignal(true);
   const [done, setDone] = createSignal('');
-  const counts = () => { p.version(); return { all: store.records.length, view: store.view.length }; };
+  const counts = () => {
+    p.version();
+    return { all: store.records.length, view: store.view.length };
+  };
 
   const download = () => {
     const records = filtered() ? store.view.map((i) => store.records[i]) : store.records;
-    const file = captureOf(records, { tenantOrigin: store.state.tenantOrigin, pageUrl: store.state.pageUrl, dropped: store.state.dropped, redact: redact() });
+    const file = captureOf(records, {
+      tenantOrigin: store.state.tenantOrigin,
+      pageUrl: store.state.pageUrl,
+      dropped: store.state.dropped,
+      redact: redact(),
+    });
     const text = JSON.stringify(file, null, 1);
     const name = exportFileName(store.state.pageUrl);
     p.act.lastExport = { name, text };
     const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
     const a = document.createElement('a');
-    a.href = url; a.download = name; a.style.display = 'none';
-    document.body.appendChild(a); a.click(); a.remove();
+    a.href = url;
+    a.download = name;
+    a.style.display = 'none';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
     setDone(`Saved ${name}: ${plural(records.length, 'record')}${redact() ? ', secrets redacted' : ', NOT redacted'}.`);
   };
@@ -29,19 +41,43 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
     <section class="export" aria-label="Export">
       <fieldset class="x-scope">
         <legend>Records</legend>
-        <label class="check"><input type="radio" name="x-scope" class="x-all" checked={!filtered()} onChange={() => setFiltered(false)} /> the whole log ({plural(counts().all, 'record')})</label>
-        <label class="check"><input type="radio" name="x-scope" class="x-view" checked={filtered()} onChange={() => setFiltered(true)} /> the current view, filters applied ({plural(counts().view, 'record')})</label>
+        <label class="check">
+          <input type="radio" name="x-scope" class="x-all" checked={!filtered()} onChange={() => setFiltered(false)} />{' '}
+          the whole log ({plural(counts().all, 'record')})
+        </label>
+        <label class="check">
+          <input type="radio" name="x-scope" class="x-view" checked={filtered()} onChange={() => setFiltered(true)} />{' '}
+          the current view, filters applied ({plural(counts().view, 'record')})
+        </label>
       </fieldset>
       <label class="check x-redact-label">
-        <input type="checkbox" class="x-redact" checked={redact()} onChange={(e) => setRedact(e.currentTarget.checked)} />
-        Redact secrets: the <code>session</code> URL parameter, bearer tokens and anything shaped like a JWT are replaced by [redacted]
+        <input
+          type="checkbox"
+          class="x-redact"
+          checked={redact()}
+          onChange={(e) => setRedact(e.currentTarget.checked)}
+        />
+        Redact secrets: the <code>session</code> URL parameter, bearer tokens and anything shaped like a JWT are
+        replaced by [redacted]
       </label>
-      <Show when={!redact()}><p class="warn x-warning" role="alert">Redaction is off: the file will hold session ids and tokens as captured. Share it only where they may be seen.</p></Show>
+      <Show when={!redact()}>
+        <p class="warn x-warning" role="alert">
+          Redaction is off: the file will hold session ids and tokens as captured. Share it only where they may be seen.
+        </p>
+      </Show>
       <div class="act-row">
-        <button class="primary x-download" disabled={counts().all === 0} onClick={download}>⇩ Download capture file</button>
-        <span class="muted small">Format v1 (docs/capture-format.md): <code>embed-inspector check</code> reads it.</span>
+        <button class="primary x-download" disabled={counts().all === 0} onClick={download}>
+          ⇩ Download capture file
+        </button>
+        <span class="muted small">
+          Format v1 (docs/capture-format.md): <code>embed-inspector check</code> reads it.
+        </span>
       </div>
-      <Show when={done()}><p class="x-done" role="status">{done()}</p></Show>
+      <Show when={done()}>
+        <p class="x-done" role="status">
+          {done()}
+        </p>
+      </Show>
     </section>
   );
 }

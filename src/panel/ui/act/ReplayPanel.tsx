@@ -15,7 +15,8 @@ type Scope = 'view' | 'all' | 'from-selected';
 const SPEEDS = [1, 2, 4, 10] as const;
 
 export function ReplayPanel(p: { act: ActController; version: () => number }) {
-  const act = p.act, store = act.store;
+  const act = p.act,
+    store = act.store;
   const [scope, setScope] = createSignal<Scope>('view');
   const [withEvents, setWithEvents] = createSignal(false);
   const [fresh, setFresh] = createSignal(true);
@@ -28,76 +29,190 @@ export function ReplayPanel(p: { act: ActController; version: () => number }) {
   let startedAt = 0;
 
   const records = (s: Scope): ClassifiedRecord[] => {
-    if (s === 'all') return store.records;
-    if (s === 'view') return store.view.map((i) => store.records[i]);
+    if (s === 'all') {
+      return store.records;
+    }
+    if (s === 'view') {
+      return store.view.map((i) => store.records[i]);
+    }
     const i = store.selectedSeq === null ? -1 : store.indexOfSeq(store.selectedSeq);
     return i < 0 ? [] : store.records.slice(i);
   };
-  const items = createMemo(() => { p.version(); return replayItems(records(scope()), { includeEvents: withEvents() }); });
-  const reset = () => { replayer?.pause(); replayer = null; setState(null); setLog([]); };
+  const items = createMemo(() => {
+    p.version();
+    return replayItems(records(scope()), { includeEvents: withEvents() });
+  });
+  const reset = () => {
+    replayer?.pause();
+    replayer = null;
+    setState(null);
+    setLog([]);
+  };
   onCleanup(() => replayer?.pause());
 
   const ensure = () => {
-    if (replayer && !replayer.state.done) return replayer;
+    if (replayer && !replayer.state.done) {
+      return replayer;
+    }
     const list = items();
     setRunning(list);
     setLog([]);
     startedAt = performance.now();
-    replayer = new Replayer(stepsFrom(list), async (item) => {
-      const r = await act.send(item.side, replayData(item, fresh()));
-      setLog((l) => [...l, { item, ok: r.ok, error: r.error, at: performance.now() - startedAt }]);
-    }, { speed: speed(), onChange: setState });
+    replayer = new Replayer(
+      stepsFrom(list),
+      async (item) => {
+        const r = await act.send(item.side, replayData(item, fresh()));
+        setLog((l) => [...l, { item, ok: r.ok, error: r.error, at: performance.now() - startedAt }]);
+      },
+      { speed: speed(), onChange: setState },
+    );
     setState(replayer.state);
     return replayer;
   };
   const play = () => ensure().play();
-  const step = () => { const r = ensure(); r.pause(); void r.step(); };
+  const step = () => {
+    const r = ensure();
+    r.pause();
+    void r.step();
+  };
   const pause = () => replayer?.pause();
-  const stop = () => { replayer?.stop(); replayer = null; setState(null); };
+  const stop = () => {
+    replayer?.stop();
+    replayer = null;
+    setState(null);
+  };
 
   const blocked = () => act.target().blocked;
   const running = () => !!state() && !state()!.done;
-  const next = () => { const s = state(); const list = running_(); return s && !s.done ? list[s.index] : undefined; };
+  const next = () => {
+    const s = state();
+    const list = running_();
+    return s && !s.done ? list[s.index] : undefined;
+  };
 
   return (
     <section class="replay" aria-label="Replay">
       <div class="act-row">
-        <label class="inline">Replay
-          <select class="r-scope" value={scope()} disabled={running()} onChange={(e) => { setScope(e.currentTarget.value as Scope); reset(); }}>
+        <label class="inline">
+          Replay
+          <select
+            class="r-scope"
+            value={scope()}
+            disabled={running()}
+            onChange={(e) => {
+              setScope(e.currentTarget.value as Scope);
+              reset();
+            }}
+          >
             <option value="view">the current view (filters applied)</option>
             <option value="all">the whole log</option>
             <option value="from-selected">from the selected record on</option>
           </select>
         </label>
-        <label class="check"><input type="checkbox" class="r-events" checked={withEvents()} disabled={running()} onChange={(e) => { setWithEvents(e.currentTarget.checked); reset(); }} /> also events (simulated from the embed frame)</label>
-        <label class="check" title="Give each message the time of its sending as envelope timestamp"><input type="checkbox" class="r-fresh" checked={fresh()} onChange={(e) => setFresh(e.currentTarget.checked)} /> fresh timestamps</label>
-        <label class="inline">Timing
-          <select class="r-speed" value={String(speed())} disabled={running()} onChange={(e) => { setSpeed(Number(e.currentTarget.value)); reset(); }}>
-            <For each={SPEEDS}>{(s) => <option value={String(s)}>{s === 1 ? 'original timing' : `${s}× faster`}</option>}</For>
+        <label class="check">
+          <input
+            type="checkbox"
+            class="r-events"
+            checked={withEvents()}
+            disabled={running()}
+            onChange={(e) => {
+              setWithEvents(e.currentTarget.checked);
+              reset();
+            }}
+          />{' '}
+          also events (simulated from the embed frame)
+        </label>
+        <label class="check" title="Give each message the time of its sending as envelope timestamp">
+          <input
+            type="checkbox"
+            class="r-fresh"
+            checked={fresh()}
+            onChange={(e) => setFresh(e.currentTarget.checked)}
+          />{' '}
+          fresh timestamps
+        </label>
+        <label class="inline">
+          Timing
+          <select
+            class="r-speed"
+            value={String(speed())}
+            disabled={running()}
+            onChange={(e) => {
+              setSpeed(Number(e.currentTarget.value));
+              reset();
+            }}
+          >
+            <For each={SPEEDS}>
+              {(s) => <option value={String(s)}>{s === 1 ? 'original timing' : `${s}× faster`}</option>}
+            </For>
           </select>
         </label>
       </div>
-      <p class="muted small">{items().length} message{items().length === 1 ? '' : 's'} to replay{items().length ? `: ${items().slice(0, 6).map((i) => shortType(i.type)).join(', ')}${items().length > 6 ? '…' : ''}` : ' (select a scope with actions in it)'}.
-        Sent to the current embed frame of the live tab, in capture order.</p>
-      <Show when={blocked()}><p class="warn" role="status">{blocked()}</p></Show>
+      <p class="muted small">
+        {items().length} message{items().length === 1 ? '' : 's'} to replay
+        {items().length
+          ? `: ${items()
+              .slice(0, 6)
+              .map((i) => shortType(i.type))
+              .join(', ')}${items().length > 6 ? '…' : ''}`
+          : ' (select a scope with actions in it)'}
+        . Sent to the current embed frame of the live tab, in capture order.
+      </p>
+      <Show when={blocked()}>
+        <p class="warn" role="status">
+          {blocked()}
+        </p>
+      </Show>
       <div class="act-row r-controls" role="toolbar" aria-label="Replay controls">
-        <button class="primary r-play" disabled={!!blocked() || !items().length || !!state()?.playing} onClick={play}>▶ Play</button>
-        <button class="r-pause" disabled={!state()?.playing} onClick={pause}>❚❚ Pause</button>
-        <button class="r-step" disabled={!!blocked() || !items().length || !!state()?.playing} onClick={step} title="Send the next message now">Step ›</button>
-        <button class="r-stop" disabled={!state()} onClick={stop}>■ Stop</button>
+        <button class="primary r-play" disabled={!!blocked() || !items().length || !!state()?.playing} onClick={play}>
+          ▶ Play
+        </button>
+        <button class="r-pause" disabled={!state()?.playing} onClick={pause}>
+          ❚❚ Pause
+        </button>
+        <button
+          class="r-step"
+          disabled={!!blocked() || !items().length || !!state()?.playing}
+          onClick={step}
+          title="Send the next message now"
+        >
+          Step ›
+        </button>
+        <button class="r-stop" disabled={!state()} onClick={stop}>
+          ■ Stop
+        </button>
         <span class="r-progress" role="status" aria-live="polite">
-          <Show when={state()} fallback={<span class="muted">ready</span>}>{(s) => (
-            <>{s().index} / {s().total} sent{s().done ? ' — done' : s().playing ? ' — playing' : ' — paused'}
-              <Show when={next()}>{(n) => <span class="muted"> · next: {shortType(n().type)} (#{n().seq}{s().index > 0 ? `, ${formatDuration((n().time - running_()[s().index - 1].time) / speed())} after the previous` : ''})</span>}</Show></>
-          )}</Show>
+          <Show when={state()} fallback={<span class="muted">ready</span>}>
+            {(s) => (
+              <>
+                {s().index} / {s().total} sent{s().done ? ' — done' : s().playing ? ' — playing' : ' — paused'}
+                <Show when={next()}>
+                  {(n) => (
+                    <span class="muted">
+                      {' '}
+                      · next: {shortType(n().type)} (#{n().seq}
+                      {s().index > 0
+                        ? `, ${formatDuration((n().time - running_()[s().index - 1].time) / speed())} after the previous`
+                        : ''}
+                      )
+                    </span>
+                  )}
+                </Show>
+              </>
+            )}
+          </Show>
         </span>
       </div>
       <ol class="r-log" aria-label="Replayed messages">
-        <For each={log()}>{(l) => (
-          <li class={l.ok ? '' : 'error-text'}>
-            <span class="mono">+{formatDuration(l.at)}</span> {shortType(l.item.type)} <span class="muted">(#{l.item.seq})</span>{l.ok ? ' sent' : ` not sent: ${l.error}`}
-          </li>
-        )}</For>
+        <For each={log()}>
+          {(l) => (
+            <li class={l.ok ? '' : 'error-text'}>
+              <span class="mono">+{formatDuration(l.at)}</span> {shortType(l.item.type)}{' '}
+              <span class="muted">(#{l.item.seq})</span>
+              {l.ok ? ' sent' : ` not sent: ${l.error}`}
+            </li>
+          )}
+        </For>
       </ol>
     </section>
   );

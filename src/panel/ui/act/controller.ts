@@ -38,7 +38,11 @@ export interface ActController {
   lastExport: { name: string; text: string } | null;
 }
 
-export function createActController(opts: { store: PanelStore; link: LiveLink | null; useTransport: (t: PanelTransport) => void }): ActController {
+export function createActController(opts: {
+  store: PanelStore;
+  link: LiveLink | null;
+  useTransport: (t: PanelTransport) => void;
+}): ActController {
   const { store, link } = opts;
   const [drawer, setDrawer] = createSignal<DrawerKind | null>(null);
   const [seed, setSeed] = createSignal<{ draft: Draft; n: number } | null>(null);
@@ -47,48 +51,100 @@ export function createActController(opts: { store: PanelStore; link: LiveLink | 
   const [frameChoice, setFrameChoice] = createSignal('');
   const [importError, setImportError] = createSignal<string | null>(null);
   const [transportVersion, setTransportVersion] = createSignal(0);
-  if (link) onCleanup(link.onChange(() => setLinkVersion((n) => n + 1)));
-  onCleanup(store.onChange((c) => { if (c.status || c.records) setTransportVersion((n) => n + 1); }));
+  if (link) {
+    onCleanup(link.onChange(() => setLinkVersion((n) => n + 1)));
+  }
+  onCleanup(
+    store.onChange((c) => {
+      if (c.status || c.records) {
+        setTransportVersion((n) => n + 1);
+      }
+    }),
+  );
 
-  const target = () => { linkVersion(); return sendTarget(link); };
+  const target = () => {
+    linkVersion();
+    return sendTarget(link);
+  };
   const viewing = () => {
     transportVersion();
     const t = store.transportInfo;
-    if (!t) return { kind: 'other' as const, label: '' };
-    if (link && t === link.view) return { kind: 'live' as const, label: t.label };
-    return { kind: t.kind === 'file' ? 'file' as const : 'other' as const, label: t.label };
+    if (!t) {
+      return { kind: 'other' as const, label: '' };
+    }
+    if (link && t === link.view) {
+      return { kind: 'live' as const, label: t.label };
+    }
+    return { kind: t.kind === 'file' ? ('file' as const) : ('other' as const), label: t.label };
   };
-  const use = (t: PanelTransport) => { opts.useTransport(t); setTransportVersion((n) => n + 1); };
+  const use = (t: PanelTransport) => {
+    opts.useTransport(t);
+    setTransportVersion((n) => n + 1);
+  };
 
   const ctl: ActController = {
-    store, link, drawer, setDrawer, seed, draft, setDraft, target, frameChoice, setFrameChoice, viewing, importError, setImportError,
+    store,
+    link,
+    drawer,
+    setDrawer,
+    seed,
+    draft,
+    setDraft,
+    target,
+    frameChoice,
+    setFrameChoice,
+    viewing,
+    importError,
+    setImportError,
     lastExport: null,
     openComposer(d) {
-      if (d) { setDraft(d); setSeed({ draft: d, n: (seed()?.n ?? 0) + 1 }); }
+      if (d) {
+        setDraft(d);
+        setSeed({ draft: d, n: (seed()?.n ?? 0) + 1 });
+      }
       setDrawer('compose');
     },
     async send(side, data) {
       const t = target();
-      if (t.blocked) return { id: '', ok: false, error: t.blocked };
+      if (t.blocked) {
+        return { id: '', ok: false, error: t.blocked };
+      }
       const frames = t.embedFrames;
       const chosen = frameChoice() && frames.some((f) => f.url === frameChoice()) ? frameChoice() : frames[0]?.url;
-      if (side === 'action') return link!.send({ from: 'host', data, targetOrigin: t.tenantOrigin!, frameUrl: chosen });
-      if (!t.hostOrigin) return { id: '', ok: false, error: 'The host page origin is unknown (no page URL yet): reload the page.' };
+      if (side === 'action') {
+        return link!.send({ from: 'host', data, targetOrigin: t.tenantOrigin!, frameUrl: chosen });
+      }
+      if (!t.hostOrigin) {
+        return { id: '', ok: false, error: 'The host page origin is unknown (no page URL yet): reload the page.' };
+      }
       return link!.send({ from: 'embed', data, targetOrigin: t.hostOrigin, frameUrl: chosen });
     },
     importText(text, name) {
       const r = readImported(text, name);
-      if ('error' in r) { setImportError(`Could not import ${r.error}. Nothing was changed.`); return false; }
+      if ('error' in r) {
+        setImportError(`Could not import ${r.error}. Nothing was changed.`);
+        return false;
+      }
       setImportError(null);
       use(createFileTransport(r.file, name));
       return true;
     },
     async importFile(file) {
       let text: string;
-      try { text = await file.text(); } catch (e) { setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`); return false; }
+      try {
+        text = await file.text();
+      } catch (e) {
+        setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
+        return false;
+      }
       return ctl.importText(text, file.name);
     },
-    goLive() { if (link) { use(link.view); setImportError(null); } },
+    goLive() {
+      if (link) {
+        use(link.view);
+        setImportError(null);
+      }
+    },
   };
   return ctl;
 }
