@@ -1,0 +1,53 @@
+// `npm test` runs `npm run lint` (biome ci) first: a file that breaks the formatting or a lint rule fails it.
+// Each scratch file is written into the tree (so the project's biome.json applies), checked, and removed.
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const scratch = join(ROOT, 'src', `lint-scratch-${process.pid}.ts`);
+const lint = (file: string) =>
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--colors=off', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+
+const CLEAN =
+  "import type { Issue } from './protocol/classify.ts';\n\nexport function first(xs: Issue[]): Issue | undefined {\n  if (xs.length === 0) {\n    return undefined;\n  }\n  return xs[0];\n}\n";
+// Each row: what is wrong, the file, and the rule biome must name.
+const BROKEN: Array<[string, string, RegExp]> = [
+  ['formatting (double quotes, no semicolon)', 'export const x = "a"\n', /format/],
+  [
+    'a floating promise',
+    'export async function f(): Promise<number> {\n  return 1;\n}\nexport function g(): void {\n  f();\n}\n',
+    /noFloatingPromises/,
+  ],
+  [
+    'an import used only as a type, not marked `type`',
+    "import { Issue } from './protocol/classify.ts';\n\nexport const n = (i: Issue): string => i.rule;\n",
+    /useImportType/,
+  ],
+  [
+    'an if without braces',
+    'export function h(x: number): number {\n  if (x > 1) return 2;\n  return x;\n}\n',
+    /useBlockStatements/,
+  ],
+];
+
+describe('lint in npm test', () => {
+  afterEach(() => rmSync(scratch, { force: true }));
+
+  it('passes a file that follows the rules', () => {
+    writeFileSync(scratch, CLEAN);
+    const r = lint(scratch);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+
+  it.each(BROKEN)('fails on %s', (_what, text, rule) => {
+    writeFileSync(scratch, text);
+    const r = lint(scratch);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(rule);
+  });
+});
