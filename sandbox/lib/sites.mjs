@@ -93,7 +93,7 @@ export function hostSite(ctx) {
       return true;
     }
     if (p === '/favicon.ico') {
-      return (res.writeHead(204).end(), true);
+      return res.writeHead(204).end(), true;
     }
     const s = staticDir(p, { '/static/host/': 'host', '/static/shared/': 'shared' });
     return s ? serveStatic(res, s.root, s.rel) : false;
@@ -130,7 +130,7 @@ export function tenantSite(ctx) {
       return true;
     }
     if (p === '/favicon.ico') {
-      return (res.writeHead(204).end(), true);
+      return res.writeHead(204).end(), true;
     }
     const s = staticDir(p, { '/static/embed/': 'embed', '/static/shared/': 'shared' });
     return s ? serveStatic(res, s.root, s.rel) : false;
