@@ -9,8 +9,7 @@
  * browser (it never dispatches such a message).
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { resolveTargetOrigin } from '../capture/observe.ts';
-import { originOf } from '../protocol/origin.ts';
+import { originOf, resolveTargetOrigin } from '../protocol/origin.ts';
 
 export interface FrameInfo {
   frameId: number;

@@ -6,9 +6,9 @@ import {
   registrationsOf,
   scopeFromSetting,
   settingOf,
-  sitePattern,
   withChange,
 } from './scope-model.ts';
+import { sitePattern } from '../shared/site-pattern.ts';
 
 describe('capture scope model', () => {
   it('takes origins only, and says what is wrong with anything else', () => {

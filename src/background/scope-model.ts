@@ -12,6 +12,7 @@
  */
 import type { CaptureMode, CaptureScopeView } from '../shared/messages.ts';
 import { CAPTURE_SCRIPTS } from './capture-files.ts';
+import { sitePattern } from '../shared/site-pattern.ts';
 
 export interface Scope {
   /** Every site is captured in this mode (listed sites keep their own); null: only the listed sites. */
@@ -171,12 +172,6 @@ export function withChange(
       }
       return { all: change.mode, sites };
   }
-}
-
-/** The match pattern of a site: with its port for Chromium, host only for Firefox (see the top of this file). */
-export function sitePattern(origin: string, firefox: boolean): string {
-  const u = new URL(origin);
-  return firefox ? `${u.protocol}//${u.hostname}/*` : `${u.protocol}//${u.host}/*`;
 }
 
 export interface Registration {

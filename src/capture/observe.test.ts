@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSvcEmbed, resolveTargetOrigin, postTargetOrigin, transferCount } from './observe.ts';
+import { isSvcEmbed, postTargetOrigin, transferCount } from './observe.ts';
+import { resolveTargetOrigin } from '../protocol/origin.ts';
 
 describe('reading a postMessage call', () => {
   const port = {} as unknown;

@@ -47,18 +47,3 @@ export function errorText(e: unknown): string {
     return 'unknown error';
   }
 }
-
-/** A postMessage target origin as the browser compares it: `*`, the poster's origin for `/`, or the origin of the URL. null when invalid. */
-export function resolveTargetOrigin(targetOrigin: string, posterOrigin: string): string | null {
-  if (targetOrigin === '*') {
-    return '*';
-  }
-  if (targetOrigin === '/') {
-    return posterOrigin;
-  }
-  try {
-    return new URL(targetOrigin).origin;
-  } catch {
-    return null;
-  }
-}

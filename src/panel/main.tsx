@@ -9,7 +9,7 @@ import { installHooks } from './hooks.ts';
 import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
 import { createRestLog } from './rest.ts';
-import type { DevtoolsNetwork } from '../devtools/network.ts';
+import type { DevtoolsNetwork } from './network.ts';
 
 const env = readEnv();
 watchTheme(env, (t) => {

@@ -1,16 +1,10 @@
 /**
  * The REST calls of the inspected tab: the four platform operations seen in the Network traffic, checked
  * against the contract (protocol/rest.ts). Fed by `chrome.devtools.network` in the DevTools panel
- * (devtools/network.ts); elsewhere (a tab with ?tabId=, an imported file) it stays empty and says why.
+ * (network.ts); elsewhere (a tab with ?tabId=, an imported file) it stays empty and says why.
  */
 import { createSignal } from 'solid-js';
-import {
-  checkHarEntry,
-  observeNetwork,
-  type DevtoolsNetwork,
-  type HarEntry,
-  type RestRecord,
-} from '../devtools/network.ts';
+import { checkHarEntry, observeNetwork, type DevtoolsNetwork, type HarEntry, type RestRecord } from './network.ts';
 
 const MAX = 5_000;
 

@@ -9,7 +9,7 @@ import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState }
 import { MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { checkRecords } from '../protocol/capture.ts';
-import { sitePattern } from '../background/scope-model.ts';
+import { sitePattern } from '../shared/site-pattern.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** A panel → background message without the version and tab id (the transport adds them). */

@@ -51,3 +51,59 @@ describe('lint in npm test', () => {
     expect(r.stdout + r.stderr).toMatch(rule);
   });
 });
+
+// The boundaries between contexts (ARCHITECTURE.md): each row a file, where it sits, and whether lint accepts it.
+const BOUNDARIES: Array<[string, string, string, boolean]> = [
+  [
+    'protocol imports another context',
+    'src/protocol',
+    "import { errorText } from '../capture/observe.ts';\n\nexport const e = errorText;\n",
+    false,
+  ],
+  [
+    'background imports the panel',
+    'src/background',
+    "import type { Store } from '../panel/store.ts';\n\nexport type S = Store;\n",
+    false,
+  ],
+  [
+    'a panel component imports the background',
+    'src/panel/ui',
+    "import type { Scope } from '../../background/scope-model.ts';\n\nexport type S = Scope;\n",
+    false,
+  ],
+  [
+    'the sandbox imports src',
+    'sandbox',
+    "import { classify } from '../src/protocol/classify.ts';\n\nexport const c = classify;\n",
+    false,
+  ],
+  [
+    'a panel component imports protocol and shared',
+    'src/panel/ui',
+    "import { classify } from '../../protocol/classify.ts';\nimport { sitePattern } from '../../shared/site-pattern.ts';\n\nexport const c = [classify, sitePattern];\n",
+    true,
+  ],
+];
+
+describe('context boundaries in npm test', () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const f of made.splice(0)) {
+      rmSync(f, { force: true });
+    }
+  });
+
+  it.each(BOUNDARIES)('%s', (_what, dir, text, ok) => {
+    const file = join(ROOT, dir, `boundary-scratch-${process.pid}.${dir === 'sandbox' ? 'mjs' : 'ts'}`);
+    made.push(file);
+    writeFileSync(file, text);
+    const r = lint(file);
+    if (ok) {
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+    } else {
+      expect(r.status).not.toBe(0);
+      expect(r.stdout + r.stderr).toMatch(/noRestrictedImports/);
+    }
+  });
+});
