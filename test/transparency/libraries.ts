@@ -65,7 +65,7 @@ export async function observeLibrary(
           return {
             entries: t.entries.slice() as string[],
             got: { ...t.got } as Record<string, string[]>,
-            raw: { ...t.raw } as Record<string, number>,
+            raw: { ...t.rawCounts() } as Record<string, number>,
             done: t.done as boolean,
           };
         })

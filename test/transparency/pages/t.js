@@ -124,19 +124,38 @@
   }
 
   // Every message event, counted by its description (order across several senders is up to the scheduler).
-  window.addEventListener('message', function (e) {
+  // A message that arrives before the page's script set `T.rawKey` (a peer's handshake can come first, as the
+  // scheduler pleases) is described once `rawCounts()` is read, so that every message gets the same key function.
+  var early = [];
+  function keyOf(origin, data, ports) {
     var d;
     try {
-      d = window.T && T.rawKey ? T.rawKey(e.data) : show(e.data);
+      d = window.T && T.rawKey ? T.rawKey(data) : show(data);
     } catch (err) {
       d = '<unreadable>';
     }
     if (d.length > 400) {
       d = d.slice(0, 400) + '…';
     }
-    var key = e.origin + ' ' + d + (d.charAt(0) !== '~' && e.ports && e.ports.length ? ' ports=' + e.ports.length : '');
+    return origin + ' ' + d + (d.charAt(0) !== '~' && ports ? ' ports=' + ports : '');
+  }
+  function count(key) {
     t.raw[key] = (t.raw[key] || 0) + 1;
+  }
+  window.addEventListener('message', function (e) {
+    var ports = e.ports ? e.ports.length : 0;
+    if (window.T && T.rawKey) {
+      count(keyOf(e.origin, e.data, ports));
+    } else {
+      early.push([e.origin, e.data, ports]);
+    }
   });
+  t.rawCounts = function () {
+    early.splice(0).forEach(function (m) {
+      count(keyOf(m[0], m[1], m[2]));
+    });
+    return t.raw;
+  };
   window.addEventListener('error', function (e) {
     log('uncaught error:', String(e.message));
   });
