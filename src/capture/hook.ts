@@ -91,7 +91,7 @@ export function installHook(
   const patches: Patch[] = [];
   const proxyOf = new WeakMap<object, object>();
   const realOf = new WeakMap<object, object>();
-  /** Windows handed out as they are (same-origin ancestors and openers): they stay so, for identity. */
+  /** Windows handed out as they are (same-origin ones, see `wrapWindow`): they stay so, for identity. */
   const plain = new WeakSet<object>();
   installToStringMask(win, patches);
 
