@@ -4,31 +4,25 @@
  * task, before anything later can be flushed), and the records stay in the page, already serialized, until
  * the frame is idle: moving bytes to the background while the page is busy costs the page more than keeping
  * them. They are handed to the isolated relay in private CustomEvents (never a `message` event):
- * - once the frame's traffic has been quiet for QUIET_MS and the frame is idle (requestIdleCallback), or
- *   MAX_WAIT_MS after the oldest record held (a long burst still reaches the panel);
+ * - when the frame is idle (requestIdleCallback), or after MAX_WAIT_MS without an idle period;
  * - at once past MAX_HELD_CHARS (a bound on what a frame holds);
  * - synchronously when the relay asks (the page is going away: pagehide).
- * A frame receiving a burst is idle between two messages, so idleness alone is no sign that the burst is over:
- * the quiet period is. Under light traffic a record reaches the relay about QUIET_MS after it was made.
+ * Under light traffic a record reaches the relay within a few milliseconds of the frame going idle.
  */
 import { CHANNEL_PAGE_RECORDS } from '../shared/messages.ts';
 
 /** Bound of one event's detail, UTF-16 units. */
 const MAX_EVENT_CHARS = 1_000_000;
-/** Bound of what a frame holds before it flushes in the middle of a burst, UTF-16 units (~16 MB). */
-export const MAX_HELD_CHARS = 8_000_000;
-/** A burst is over once no record was added for this long. */
-export const QUIET_MS = 40;
-/** The longest a record is held while the traffic goes on. */
-export const MAX_WAIT_MS = 3000;
+/** Bound of what a frame holds before it flushes in the middle of a burst, UTF-16 units (~8 MB). */
+export const MAX_HELD_CHARS = 4_000_000;
+/** The longest a record waits for an idle period. */
+export const MAX_WAIT_MS = 1000;
 // Captured at document_start, before the page can replace them.
 const setTimer = setTimeout;
 const clearTimer = clearTimeout;
 const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : undefined;
 const cancelIdle = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : undefined;
 const CE = CustomEvent;
-const perf = performance;
-const perfNow = perf.now.bind(perf);
 
 export class Outbox {
   /** Record JSON in the order the frame saw them; `undefined`: a post whose JSON comes at the end of its task. */
@@ -40,9 +34,6 @@ export class Outbox {
   private chars = 0;
   private idleHandle: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the last record was added, and when the oldest held one was (performance.now()). */
-  private lastAdd = 0;
-  private firstHeld = -1;
   private readonly dispatch: (e: Event) => boolean;
 
   constructor(doc: Document) {
@@ -70,32 +61,22 @@ export class Outbox {
 
   private added(n: number) {
     this.chars += n;
-    this.lastAdd = perfNow();
-    if (this.firstHeld < 0) {
-      this.firstHeld = this.lastAdd;
-    }
     if (this.chars >= MAX_HELD_CHARS && this.reserved === 0) {
       this.flush();
-    } else if (this.timer === undefined) {
-      this.timer = setTimer(this.onQuiet, QUIET_MS);
+    } else {
+      this.schedule();
     }
   }
 
-  /** The quiet-period timer: traffic went on meanwhile: wait again (unless the oldest record waited enough). */
-  private onQuiet = () => {
-    this.timer = undefined;
-    const t = perfNow();
-    const quietFor = t - this.lastAdd;
-    if (quietFor < QUIET_MS && t - this.firstHeld < MAX_WAIT_MS) {
-      this.timer = setTimer(this.onQuiet, QUIET_MS - quietFor);
+  private schedule() {
+    if (this.timer !== undefined) {
       return;
     }
-    if (idle && quietFor >= QUIET_MS) {
-      this.idleHandle = idle(this.onWake, { timeout: QUIET_MS });
-    } else {
-      this.onWake();
+    this.timer = setTimer(this.onWake, MAX_WAIT_MS);
+    if (idle) {
+      this.idleHandle = idle(this.onWake);
     }
-  };
+  }
 
   private cancel() {
     if (this.timer !== undefined) {
@@ -149,7 +130,6 @@ export class Outbox {
         this.chars += e.length;
       }
     }
-    this.firstHeld = this.entries.length ? perfNow() : -1;
     if (parts.length) {
       this.dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: parts.join(',') }));
     }
