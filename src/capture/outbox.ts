@@ -4,7 +4,9 @@
  * task, before anything later can be flushed), and the records stay in the page, already serialized, until
  * the frame is idle: moving bytes to the background while the page is busy costs the page more than keeping
  * them. They are handed to the isolated relay in private CustomEvents (never a `message` event):
- * - when the frame is idle (requestIdleCallback), or after MAX_WAIT_MS without an idle period;
+ * - at the end of a task that posted (the posts and every record before them), so that a post reaches the
+ *   background before the answers other frames record;
+ * - when the frame is idle (requestIdleCallback), or after MAX_WAIT_MS without an idle period (deliveries);
  * - at once past MAX_HELD_CHARS (a bound on what a frame holds);
  * - synchronously when the relay asks (the page is going away: pagehide).
  * Under light traffic a record reaches the relay within a few milliseconds of the frame going idle.
@@ -50,7 +52,12 @@ export class Outbox {
   fill(slot: number, json: string): void {
     this.entries[slot - this.base] = json;
     this.reserved--;
-    this.added(json.length);
+    this.chars += json.length;
+    // A post goes at the end of its task, with every record before it: the session rules need an action
+    // before the events that answer it, which other frames record.
+    if (this.reserved === 0) {
+      this.flush();
+    }
   }
 
   /** Queue one delivery's JSON. */
