@@ -2,9 +2,9 @@
 // page-overhead benchmark, for each build given (a dist/chrome-like directory, or 'none' for no extension).
 // "renderers": CPU of each page renderer that worked (host and embed, by process id); "ext": the extension process
 // (service worker); "browser": the browser process.
-// Usage: [SIZE=200] [DIR=h2e|e2h] [REPS=2] node bench/diag/process-cpu.mjs none dist/chrome /tmp/variant
+// Usage: [SIZE=200] [DIR=h2e|e2h] [REPS=2] [MODE=full|receive-only] node bench/diag/process-cpu.mjs none dist/chrome /tmp/variant
 import { processCpu, cpuDelta } from './proc.mjs';
-const n = 20000,
+const n = Number(process.env.N ?? 20000),
   size = Number(process.env.SIZE ?? 200),
   dir = process.env.DIR ?? 'h2e';
 const variants = process.argv.slice(2);
@@ -20,7 +20,10 @@ for (let rep = 0; rep < Number(process.env.REPS ?? 2); rep++) {
     const e = await serve('localhost');
     h.set(HOST(e.origin, true));
     e.set(EMBED(h.origin, true));
-    const b = await launch(v !== 'none');
+    const b = await launch(
+      v !== 'none',
+      v !== 'none' ? { sites: [h.origin, e.origin], mode: process.env.MODE ?? 'full' } : null,
+    );
     const pid = b.browser.process().pid;
     const page = await b.browser.newPage();
     await page.goto(h.origin + '/', { waitUntil: 'load' });

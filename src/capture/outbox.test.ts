@@ -4,7 +4,10 @@ import { CHANNEL_PAGE_RECORDS } from '../shared/messages.ts';
 // The outbox captures the timer functions when it loads (before any page script could replace them):
 // load it under fake timers.
 vi.useFakeTimers();
-const { MAX_HELD_CHARS, MAX_WAIT_MS, Outbox } = await import('./outbox.ts');
+const { LIGHT_WAIT_MS, MAX_HELD_CHARS, MAX_QUIET_MS, MAX_WAIT_MS, PER_POST_CHAR_MS, PER_POST_MS, QUIET_MS, Outbox } =
+  await import('./outbox.ts');
+// The fake clock (Date.now is faked with the timers).
+const clock = () => Date.now();
 
 /** A document stand-in that keeps what the outbox hands to the relay, as record lists. */
 function fakeDoc() {
@@ -42,7 +45,7 @@ describe('Outbox: one ordered outbox per frame', () => {
   for (const [name, steps, expected] of CASES) {
     it(name, () => {
       const { doc, flat } = fakeDoc();
-      const box = new Outbox(doc);
+      const box = new Outbox(doc, clock);
       const slots = new Map<string, number>();
       for (const s of steps) {
         const [op, id] = s.split(':');
@@ -63,22 +66,78 @@ describe('Outbox: one ordered outbox per frame', () => {
     });
   }
 
-  it('holds records until the frame is idle (here: the wait bound), then hands them over in one event', () => {
+  it('a delivery leaves after QUIET_MS without a new record, in one event with those before it', () => {
     const { doc, events } = fakeDoc();
-    const box = new Outbox(doc);
+    const box = new Outbox(doc, clock);
     for (let i = 0; i < 100; i++) {
       box.add(rec(String(i)));
     }
-    vi.advanceTimersByTime(MAX_WAIT_MS - 1);
+    vi.advanceTimersByTime(QUIET_MS - 1);
     expect(events).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(events).toHaveLength(1);
     expect(events[0]).toHaveLength(100);
   });
 
+  it('a steady light stream that never goes quiet still leaves within LIGHT_WAIT_MS (+ one tick)', () => {
+    const { doc, flat } = fakeDoc();
+    const box = new Outbox(doc, clock);
+    box.add(rec('0'));
+    for (let i = 1; i < 30; i++) {
+      vi.advanceTimersByTime(10);
+      box.add(rec(String(i)));
+    }
+    expect(flat()).toContain('0');
+    expect(flat().length).toBeGreaterThanOrEqual(LIGHT_WAIT_MS / 10);
+  });
+
+  it('a burst is held while it lasts (not past MAX_WAIT_MS) and leaves once the frame is quiet', () => {
+    const { doc, events, flat } = fakeDoc();
+    const box = new Outbox(doc, clock);
+    const n = 3000;
+    for (let i = 0; i < n; i++) {
+      box.add(rec(String(i), 1000));
+      vi.advanceTimersByTime(1);
+    }
+    expect(events).toEqual([]);
+    vi.advanceTimersByTime(QUIET_MS);
+    expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
+  });
+
+  it('a frame that posted waits longer, by what it posted: its receivers are still taking the posts', () => {
+    const { doc, flat } = fakeDoc();
+    const box = new Outbox(doc, clock);
+    const n = 1000;
+    const slots = Array.from({ length: n }, () => box.reserve());
+    let chars = 0;
+    for (const [i, slot] of slots.entries()) {
+      const json = rec('p' + i, 10_000);
+      chars += json.length;
+      box.fill(slot, json);
+    }
+    const quiet = Math.min(MAX_QUIET_MS, QUIET_MS + n * PER_POST_MS + chars * PER_POST_CHAR_MS);
+    expect(quiet).toBeGreaterThan(4 * QUIET_MS);
+    vi.advanceTimersByTime(quiet - QUIET_MS);
+    expect(flat()).toEqual([]);
+    vi.advanceTimersByTime(2 * QUIET_MS);
+    expect(flat()).toHaveLength(n);
+  });
+
+  it('a stream that never goes quiet hands over by MAX_WAIT_MS', () => {
+    const { doc, events } = fakeDoc();
+    const box = new Outbox(doc, clock);
+    for (let t = 0; t <= MAX_WAIT_MS + QUIET_MS; t += 5) {
+      box.add(rec(String(t), 1000));
+      vi.advanceTimersByTime(5);
+    }
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events[0].length).toBeLessThanOrEqual((MAX_WAIT_MS + QUIET_MS) / 5 + 1);
+    vi.advanceTimersByTime(QUIET_MS);
+  });
+
   it('flushes in the middle of a burst past its bound, in events of at most ~1M characters, losing nothing', () => {
     const { doc, events, flat } = fakeDoc();
-    const box = new Outbox(doc);
+    const box = new Outbox(doc, clock);
     const size = 100_000;
     const n = Math.ceil(MAX_HELD_CHARS / size) + 5;
     for (let i = 0; i < n; i++) {
@@ -92,7 +151,7 @@ describe('Outbox: one ordered outbox per frame', () => {
 
   it('does not hand over a post before the end of its task, even when the wait bound passes', () => {
     const { doc, flat } = fakeDoc();
-    const box = new Outbox(doc);
+    const box = new Outbox(doc, clock);
     box.add(rec('a'));
     const slot = box.reserve();
     vi.advanceTimersByTime(MAX_WAIT_MS);

@@ -2,7 +2,7 @@
  * The MAIN-world capture of one frame (started by main-world.ts or main-world-receive.ts at document_start,
  * before any page script): records the posts this frame makes through the windows it got from the hooked
  * paths (hook.ts) and the messages it receives (receive.ts), in the order the frame saw them, and hands them
- * to the isolated relay of the same frame as JSON strings when the frame is idle (outbox.ts; never a
+ * to the isolated relay of the same frame as JSON strings once the frame is quiet (outbox.ts; never a
  * `message` event).
  *
  * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox pushed

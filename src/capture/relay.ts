@@ -68,7 +68,7 @@ import { runPost } from './inject.ts';
     },
   );
 
-  // The page hands records over when its frame is idle (outbox.ts): send them on at the end of this task.
+  // The page hands records over once its frame is quiet (outbox.ts): send them on at the end of this task.
   document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {
     const detail = (e as CustomEvent).detail;
     if (typeof detail === 'string' && detail) {
