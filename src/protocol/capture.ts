@@ -7,6 +7,7 @@ import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord }
 import { classify, verdictOf, type Issue, type Severity, type Verdict } from './classify.ts';
 import { SessionChecker } from './session.ts';
 import { isEmbedUrl, normalizeOrigin, originOf } from './origin.ts';
+import { causalOrder } from './order.ts';
 
 export type TenantOriginSource = 'given' | 'file' | 'ready' | 'embed-frame';
 
@@ -68,11 +69,21 @@ export interface CheckResult {
   messages: MessageResult[];
 }
 
-/** Classify every record of a capture, stateless and session rules together. Pure; never throws. */
+/**
+ * Classify every record of a capture, stateless and session rules together, in causal order (`causalOrder`:
+ * a capture may list records in the order they reached the extension). The results are in that order. Pure;
+ * never throws.
+ */
 export function checkRecords(
-  records: readonly CaptureRecord[],
+  input: readonly CaptureRecord[],
   options: { tenantOrigin?: string | null; source?: TenantOriginSource } = {},
 ): CheckResult {
+  let records: readonly CaptureRecord[];
+  try {
+    records = causalOrder(input);
+  } catch {
+    records = input; // (not records: each is judged as it is below)
+  }
   const inferred = options.tenantOrigin ? null : inferTenantOrigin(records);
   const tenantOrigin = options.tenantOrigin ? normalizeOrigin(options.tenantOrigin) : (inferred?.origin ?? null);
   const source: TenantOriginSource | null = options.tenantOrigin

@@ -11,6 +11,7 @@ export * from './base64.ts';
 export * from './classify.ts';
 export * from './session.ts';
 export * from './capture.ts';
+export { causalOrder, type Orderable } from './order.ts';
 export * from './rules.ts';
 export { normalizeOrigin, originOf, isEmbedUrl } from './origin.ts';
 export { checkTimezone, checkFilter, checkLocale } from './semantics.ts';

@@ -1,5 +1,6 @@
 /**
- * Session rules: a stateful checker over a stream of records, one session per embed.
+ * Session rules: a stateful checker over a stream of records, one session per embed. The stream is in causal
+ * order (`order.ts`): the background, `checkRecords` and the panel feed it in that order.
  *
  * Each message is counted once, at its first observation: when both the post (in the sending frame) and
  * its delivery (in the receiving frame) are in the stream, the later one is skipped (it names the first in
@@ -45,6 +46,19 @@ export class SessionChecker {
   private lastKey: string | null = null;
 
   constructor(private options: SessionOptions = {}) {}
+
+  /** A checker in this one's state, independent of it (to check a stream again from this point). */
+  clone(): SessionChecker {
+    const c = new SessionChecker(this.options);
+    for (const [k, s] of this.sessions) {
+      c.sessions.set(k, { ...s, pendingAi: new Map(s.pendingAi) });
+    }
+    c.processed = new Set(this.processed);
+    c.unmatchedPosts = new Map(this.unmatchedPosts);
+    c.unmatchedReceives = new Map(this.unmatchedReceives);
+    c.lastKey = this.lastKey;
+    return c;
+  }
 
   /** Session issues of one record, in stream order. Never throws. */
   check(record: Input): Issue[] {
