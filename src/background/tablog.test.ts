@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TabLog, newState } from './tablog.ts';
 import type { RawRecord } from '../shared/messages.ts';
+import { checkCapture } from '../protocol/capture.ts';
 
 const HOST = 'https://host.example';
 const TENANT = 'https://acme.example.com';
@@ -67,14 +68,15 @@ const hostReceive = (data: unknown, time = 501): RawRecord & { frameId: number }
 });
 
 describe('TabLog', () => {
-  it('numbers records in capture order and pairs a post with its delivery, whichever arrives first', () => {
+  it('pairs a post with its delivery whichever arrives first, and numbers the post first', () => {
     const l = log();
     const a = l.add([embedReceive(refresh())]);
     const b = l.add([hostPost(refresh())]);
-    expect(a.added[0].seq).toBe(1);
-    expect(b.added[0].seq).toBe(2);
-    expect(b.added[0].pairedWith).toBe(1);
-    expect(b.updated.map((r) => r.pairedWith)).toEqual([2]);
+    const [delivery] = a.added;
+    const [post] = b.added;
+    expect([post.seq, delivery.seq]).toEqual([1, 2]);
+    expect([post.pairedWith, delivery.pairedWith]).toEqual([2, 1]);
+    expect(b.reorderedFrom).toBe(1);
   });
 
   it('does not pair messages that differ, or that went between unrelated frames', () => {
@@ -167,5 +169,244 @@ describe('TabLog', () => {
     );
     expect([...copy.records.values()].map((r) => r.verdict)).toEqual([...l.records.values()].map((r) => r.verdict));
     expect(copy.nextSeq).toBe(4);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ order
+const EMBED2_URL = `${TENANT}/embed/dashboard/def`;
+const ev = (type: string, timestamp: number, payload: Record<string, unknown> = {}) => ({
+  source: 'svc-embed',
+  direction: 'event',
+  type,
+  surface: 'dashboard',
+  payload,
+  timestamp,
+});
+const embed2Post = (data: unknown, time: number): RawRecord & { frameId: number } => ({
+  ...embedPost(data, time),
+  frameUrl: EMBED2_URL,
+  frameId: 4,
+});
+type Labeled = [label: string, raw: RawRecord & { frameId: number }];
+/** Batches as frames hand them over (each one frame's records, in its order), in arrival order. */
+type Scenario = {
+  name: string;
+  batches: Labeled[][];
+  order: string;
+  /** Session rules left in the log, by label (none when absent). */
+  session?: Record<string, string[]>;
+  /** The log is the same whatever order the batches arrive in. */
+  anyArrival?: boolean;
+};
+
+const T0 = ready.timestamp;
+const scenarios: Scenario[] = [
+  {
+    name: 'batches in time order are appended',
+    batches: [
+      [['embed posts ready', embedPost(ready, 100)]],
+      [
+        ['host gets ready', hostReceive(ready, 101)],
+        ['host posts refresh', hostPost(refresh(), TENANT, 102)],
+      ],
+      [['embed gets refresh', embedReceive(refresh(), 103)]],
+    ],
+    order: 'embed posts ready, host gets ready, host posts refresh, embed gets refresh',
+    anyArrival: true,
+  },
+  {
+    name: "the embed's batch arrives after the host's later post: no action before ready",
+    batches: [
+      [['host posts refresh', hostPost(refresh(), TENANT, 102)]],
+      [
+        ['embed posts ready', embedPost(ready, 100)],
+        ['embed gets refresh', embedReceive(refresh(), 103)],
+      ],
+    ],
+    order: 'embed posts ready, host posts refresh, embed gets refresh',
+    anyArrival: true,
+  },
+  {
+    name: 'a delivery whose clock reads earlier than its post still follows it',
+    batches: [[['host gets ready', hostReceive(ready, 99.95)]], [['embed posts ready', embedPost(ready, 100)]]],
+    order: 'embed posts ready, host gets ready',
+    anyArrival: true,
+  },
+  {
+    name: 'a late batch of a second embed frame: events by time, no timestamp-order',
+    batches: [
+      [['ready', embedPost(ready, 100)]],
+      [['view of frame 4', embed2Post(ev('svc:event:view', T0 + 20, { path: '/b' }), 120)]],
+      [['view of frame 3', embedPost(ev('svc:event:view', T0 + 10, { path: '/a' }), 110)]],
+    ],
+    order: 'ready, view of frame 3, view of frame 4',
+    anyArrival: true,
+  },
+  {
+    name: 'a true warning stays: events really out of timestamp order',
+    batches: [
+      [['ready', embedPost(ready, 100)]],
+      [['late stamp', embed2Post(ev('svc:event:view', T0 + 5, { path: '/b' }), 120)]],
+      [['early stamp', embedPost(ev('svc:event:view', T0 + 10, { path: '/a' }), 110)]],
+    ],
+    order: 'ready, early stamp, late stamp',
+    session: { 'late stamp': ['session.timestamp-order'] },
+    anyArrival: true,
+  },
+  {
+    name: 'equal times: the batch that came first goes first',
+    batches: [
+      [['frame 4', embed2Post(ev('svc:event:view', T0 + 1, { path: '/b' }), 110)]],
+      [['frame 3', embedPost(ev('svc:event:view', T0 + 2, { path: '/a' }), 110)]],
+    ],
+    order: 'frame 4, frame 3',
+    session: { 'frame 4': ['session.event-before-ready'], 'frame 3': ['session.event-before-ready'] },
+  },
+  {
+    name: "a frame's own order is kept whatever its clock says",
+    batches: [
+      [
+        ['first', embedPost(ev('svc:event:view', T0 + 1, { path: '/a' }), 110)],
+        ['second', embedPost(ready, 109)],
+      ],
+    ],
+    order: 'first, second',
+    session: { first: ['session.event-before-ready'], second: ['session.timestamp-order'] },
+  },
+];
+
+function labelsOf(l: TabLog, names: Map<object, string>): string {
+  return [...l.records.values()].map((r) => names.get(r) ?? `?${r.seq}`).join(', ');
+}
+function consistent(l: TabLog) {
+  const held = [...l.records.values()];
+  // seq follows the log's order; pairs name each other; the verdicts are those of `check` on the exported file.
+  expect(held.map((r) => r.seq)).toEqual([...held.map((r) => r.seq)].sort((a, b) => a - b));
+  for (const r of held) {
+    if (r.pairedWith !== undefined && l.records.has(r.pairedWith)) {
+      expect(l.records.get(r.pairedWith)!.pairedWith).toBe(r.seq);
+    }
+  }
+  const check = checkCapture(l.exportCapture());
+  const bySeq = new Map(check.messages.map((m) => [m.seq, m]));
+  for (const r of held) {
+    if (!r.navigation) {
+      expect({ seq: r.seq, verdict: r.verdict, rules: r.issues.map((i) => i.rule) }).toEqual({
+        seq: r.seq,
+        verdict: bySeq.get(r.seq)?.verdict,
+        rules: bySeq.get(r.seq)?.issues.map((i) => i.rule),
+      });
+    }
+  }
+}
+function orderLog() {
+  const l = log();
+  l.frames.set(4, { frameId: 4, parentFrameId: 0, url: EMBED2_URL });
+  return l;
+}
+function permutations<T>(xs: T[]): T[][] {
+  if (xs.length <= 1) {
+    return [xs];
+  }
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+describe('TabLog order', () => {
+  describe.each(scenarios)('$name', (sc) => {
+    // Every arrival order in which each frame's batches keep their own order (a relay sends them in order).
+    const frameOrderKept = (bs: Labeled[][]) =>
+      bs.every((b, i) =>
+        bs
+          .slice(i + 1)
+          .every(
+            (later) => sc.batches.indexOf(later) > sc.batches.indexOf(b) || later[0][1].frameId !== b[0][1].frameId,
+          ),
+      );
+    const arrivals = sc.anyArrival ? permutations(sc.batches).filter(frameOrderKept) : [sc.batches];
+    it.each(arrivals.map((a, i) => [i, a] as const))('arrival order %i', (_i, batches) => {
+      const l = orderLog();
+      const names = new Map<object, string>();
+      for (const batch of batches) {
+        const raws = batch.map(([label, raw]) => {
+          const copy = { ...raw };
+          names.set(copy, label);
+          return copy;
+        });
+        l.add(raws);
+        consistent(l);
+      }
+      expect(labelsOf(l, names)).toBe(sc.order);
+      const session: Record<string, string[]> = {};
+      for (const r of l.records.values()) {
+        const rules = r.issues.map((i) => i.rule).filter((x) => x.startsWith('session.'));
+        if (rules.length) {
+          session[names.get(r)!] = rules;
+        }
+      }
+      expect(session).toEqual(sc.session ?? {});
+    });
+  });
+
+  it('reports what to publish: an append, or the records from the first one placed again', () => {
+    const l = orderLog();
+    const a = l.add([embedPost(ready, 100), embedPost(ev('svc:event:view', T0 + 30, { path: '/a' }), 130)]);
+    expect(a.reorderedFrom).toBeUndefined();
+    const b = l.add([hostReceive(ready, 101)]); // goes between the two
+    expect(b.reorderedFrom).toBe(2);
+    expect([...l.records.values()].map((r) => [r.seq, r.kind, r.time])).toEqual([
+      [1, 'post', 100],
+      [2, 'receive', 101],
+      [3, 'post', 130],
+    ]);
+    expect(l.records.get(1)!.pairedWith).toBe(2);
+    const c = l.add([hostPost(refresh(), TENANT, 140)]);
+    expect(c.reorderedFrom).toBeUndefined();
+    expect(c.added.map((r) => r.seq)).toEqual([4]);
+  });
+
+  it('a post arriving after its delivery renames the pair on both sides', () => {
+    const l = orderLog();
+    l.add([embedPost(ready, 100), hostReceive(ready, 101)]);
+    l.add([embedReceive(refresh(), 103), embedPost(ev('svc:event:view', T0 + 1, { path: '/' }), 104)]);
+    const res = l.add([hostPost(refresh(), TENANT, 102)]);
+    expect(res.reorderedFrom).toBe(3);
+    const held = [...l.records.values()];
+    expect(held.map((r) => `${r.seq}:${r.kind}:${r.time}:${r.pairedWith}`)).toEqual([
+      '1:post:100:2',
+      '2:receive:101:1',
+      '3:post:102:4',
+      '4:receive:103:3',
+      '5:post:104:undefined',
+    ]);
+    consistent(l);
+  });
+
+  // A late record at each depth, with checkpoints of the session checker every 4 records (2 kept): from a
+  // checkpoint, and from the start when it is older than every checkpoint.
+  it.each([1, 3, 5, 9, 17, 30])('re-checks the session from a late record %i records back', (depth) => {
+    const l = new TabLog(newState(7), [], 1, { checkpointEvery: 4, checkpoints: 2 });
+    l.frames.set(0, { frameId: 0, parentFrameId: -1, url: `${HOST}/` });
+    l.frames.set(3, { frameId: 3, parentFrameId: 0, url: EMBED_URL });
+    l.frames.set(4, { frameId: 4, parentFrameId: 0, url: EMBED2_URL });
+    const n = 32;
+    l.add([embedPost(ready, 100)]);
+    const paths = ['/a', '/b'];
+    for (let i = 1; i <= n; i++) {
+      const path = paths[i % 2];
+      l.add([
+        embedPost(ev('svc:event:navigate', T0 + i * 10, { path, previousPath: paths[(i + 1) % 2] }), 100 + i * 10),
+      ]);
+    }
+    const sessionRules = () =>
+      [...l.records.values()].flatMap((r) =>
+        r.issues.filter((i) => i.rule.startsWith('session.')).map((i) => `${r.seq}:${i.rule}`),
+      );
+    expect(sessionRules()).toEqual([]);
+    // Another frame of the same embed shows a view in between: the next navigate's previousPath no longer matches.
+    const at = 100 + (n + 1 - depth) * 10 - 5;
+    const res = l.add([embed2Post(ev('svc:event:view', T0 + at - 100, { path: '/elsewhere' }), at)]);
+    expect(res.reorderedFrom).toBe(n + 2 - depth);
+    consistent(l);
+    expect(sessionRules()).toEqual([`${n + 3 - depth}:session.previous-path`]);
   });
 });

@@ -1,11 +1,25 @@
 /**
- * One tab's log: numbering, classification (stateless rules + session checker, with the tenant origin
+ * One tab's log: order and numbering, classification (stateless rules + session checker, with the tenant origin
  * given by hand or inferred), pairing, the buffer bound and the foreign share cap. Pure (no browser API):
  * the background persists and publishes what `add` reports.
+ *
+ * Order: the log is in causal order (`causalOrder`: a frame's own order, a post before its delivery, else capture
+ * time), and `seq` follows it. Frames hand their records over at different times, so a batch may hold records
+ * older than some already numbered: they are placed by time, the records from that point on are numbered again
+ * (the same seqs, in the new order) and checked again by the session checker, from the last checkpoint of its
+ * state before that point.
  */
-import { classify, SessionChecker, inferTenantOrigin, verdictOf, normalizeOrigin } from '../protocol/index.ts';
+import {
+  causalOrder,
+  classify,
+  SessionChecker,
+  inferTenantOrigin,
+  verdictOf,
+  normalizeOrigin,
+} from '../protocol/index.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../protocol/record.ts';
+import type { Issue } from '../protocol/classify.ts';
 import type { ClassifiedRecord, RawRecord, TabState } from '../shared/messages.ts';
 import { Pairer, judgeDropped, type FrameTree } from './pairing.ts';
 import { oldestKeys } from '../protocol/maps.ts';
@@ -22,7 +36,17 @@ export interface AddResult {
   removed: number[];
   /** The tenant origin changed: every record was re-classified (publish a fresh snapshot). */
   reclassified: boolean;
+  /**
+   * Records older than some already numbered came: every held record from this seq on was placed and checked
+   * again (publish them all, in seq order, in place of those the panels hold from this seq on).
+   */
+  reorderedFrom?: number;
 }
+
+/** The session checker's state is kept before every CHECKPOINT_EVERY-th record checked, the last CHECKPOINTS times. */
+const CHECKPOINT_EVERY = 4096;
+const CHECKPOINTS = 8;
+const isSessionIssue = (i: { rule: string }) => i.rule.startsWith('session.');
 
 export function newState(tabId: number, prior?: Partial<TabState>): TabState {
   return {
@@ -47,20 +71,30 @@ export class TabLog {
   frames: FrameTree = new Map();
   private foreignQueue: number[] = [];
   private session: SessionChecker;
+  /** `checker`: the session checker's state before the held record `seq` (and those after it) was checked. */
+  private checkpoints: Array<{ seq: number; checker: SessionChecker }> = [];
+  private sinceCheckpoint = 0;
   private pairer = new Pairer(() => this.frames);
+
+  private checkpointEvery: number;
+  private checkpointCount: number;
 
   constructor(
     public state: TabState,
     restored: ClassifiedRecord[] = [],
     nextSeq = 1,
+    opts: { checkpointEvery?: number; checkpoints?: number } = {},
   ) {
+    this.checkpointEvery = opts.checkpointEvery ?? CHECKPOINT_EVERY;
+    this.checkpointCount = opts.checkpoints ?? CHECKPOINTS;
     this.session = new SessionChecker({ tenantOrigin: state.tenantOrigin });
+    this.restartCheckpoints();
     for (const r of restored) {
       this.records.set(r.seq, r);
       if (r.verdict === 'foreign' && !r.navigation) {
         this.foreignQueue.push(r.seq);
       }
-      this.session.check(r);
+      this.advance(r);
       if (r.pairedWith === undefined) {
         this.pairer.add(r);
       }
@@ -85,14 +119,24 @@ export class TabLog {
       tenantOriginSource: manual ? 'manual' : null,
     };
     this.session = new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
+    this.restartCheckpoints();
   }
 
-  /** Classify and keep new records. They are taken over (mutated into the stored records), not copied. */
+  /**
+   * Classify and keep new records: one or more frames' batches, each frame's records in the order the frame saw
+   * them. They are taken over (mutated into the stored records), not copied.
+   */
   add(raws: Array<RawRecord & { frameId?: number }>): AddResult {
     const out: AddResult = { added: [], updated: [], removed: [], reclassified: false };
-    // Capture order within a batch (a frame's posts and receives come from two worlds).
-    const sorted = raws.length > 1 ? [...raws].sort((a, b) => a.time - b.time) : raws;
-    for (const raw of sorted) {
+    if (!raws.length) {
+      return out;
+    }
+    const firstNew = this.nextSeq;
+    const fresh: ClassifiedRecord[] = [];
+    /** Held records from this seq on are placed again (Infinity: the new records go after every held one). */
+    let cut = Infinity;
+    let earliest = Infinity;
+    for (const raw of raws) {
       // The raw record becomes the classified one (the caller hands over fresh objects: no copy per record).
       const rec = raw as ClassifiedRecord;
       rec.seq = this.nextSeq++;
@@ -117,27 +161,127 @@ export class TabLog {
           partner.injected = true;
         }
         out.updated.push(partner);
+        if (partner.kind === 'receive' && rec.kind === 'post') {
+          cut = Math.min(cut, partner.seq); // a delivery already held goes after its post
+        }
       }
-      this.classifyOne(rec);
-      this.records.set(rec.seq, rec);
-      this.state.total = (this.state.total ?? 0) + 1;
-      out.added.push(rec);
+      if (Number.isFinite(rec.time) && rec.time < earliest) {
+        earliest = rec.time;
+      }
+      fresh.push(rec);
+    }
+    // Held records later than the earliest new one are placed again (usually none: an append).
+    const first = this.records.keys().next().value ?? firstNew;
+    for (let s = firstNew - 1; s >= first; s--) {
+      const r = this.records.get(s);
+      if (!r) {
+        continue;
+      }
+      if (r.time <= earliest) {
+        break;
+      }
+      cut = Math.min(cut, s);
+    }
+    const placed = this.place(fresh, cut, firstNew, out.updated);
+    for (const rec of fresh) {
+      if (rec.navigation) {
+        continue;
+      }
+      const c = classify(rec, { tenantOrigin: this.state.tenantOrigin });
+      rec.verdict = c.verdict;
+      rec.issues = c.issues;
+    }
+    if (out.reclassified) {
+      this.reclassifyAll();
+    } else {
+      if (cut !== Infinity) {
+        this.resumeFrom(cut);
+      }
+      for (const r of placed) {
+        this.judge(r);
+      }
+    }
+    for (const rec of fresh) {
       if (rec.verdict === 'foreign' && !rec.navigation) {
         this.state.foreignCount++;
         this.foreignQueue.push(rec.seq);
-        this.capForeign(out.removed);
       }
     }
-    this.evictOverflow(out.removed);
-    if (out.reclassified) {
-      this.reclassifyAll();
+    this.state.total = (this.state.total ?? 0) + fresh.length;
+    out.added = cut === Infinity ? placed : fresh.sort((a, b) => a.seq - b.seq);
+    if (cut !== Infinity) {
+      out.reorderedFrom = cut;
     }
+    this.capForeign(out.removed);
+    this.evictOverflow(out.removed);
     if (out.removed.length) {
       const gone = new Set(out.removed);
       out.added = out.added.filter((r) => !gone.has(r.seq));
       out.updated = out.updated.filter((r) => !gone.has(r.seq));
     }
     return out;
+  }
+
+  /**
+   * Put the new records in their place: with the held records from `cut` on (none when `cut` is Infinity), in
+   * causal order, numbered with the seqs those records had (the new ones' from `firstNew`). Pairs are renamed
+   * on both sides; a held record before `cut` whose partner was renumbered joins `updated`. Returns the placed
+   * records in their order.
+   */
+  private place(
+    fresh: ClassifiedRecord[],
+    cut: number,
+    firstNew: number,
+    updated: ClassifiedRecord[],
+  ): ClassifiedRecord[] {
+    const moved: ClassifiedRecord[] = [];
+    if (cut !== Infinity) {
+      for (let s = cut; s < firstNew; s++) {
+        const r = this.records.get(s);
+        if (r) {
+          moved.push(r);
+          this.records.delete(s);
+        }
+      }
+    }
+    const all = moved.length ? moved.concat(fresh) : fresh;
+    const ordered = causalOrder(all);
+    const seqs = all.map((r) => r.seq); // ascending: held ones, then the new ones
+    const renamed = new Map<number, number>();
+    for (let k = 0; k < ordered.length; k++) {
+      if (ordered[k].seq !== seqs[k]) {
+        renamed.set(ordered[k].seq, seqs[k]);
+      }
+    }
+    if (renamed.size) {
+      for (const r of ordered) {
+        const p = r.pairedWith;
+        const to = renamed.get(r.seq);
+        if (p !== undefined && to !== undefined && !renamed.has(p)) {
+          // The partner keeps its seq; if it is held before the cut, it names this record's new one.
+          const partner = this.records.get(p);
+          if (partner && partner.pairedWith === r.seq) {
+            partner.pairedWith = to;
+            updated.push(partner);
+          }
+        }
+      }
+      for (const r of ordered) {
+        if (r.pairedWith !== undefined) {
+          r.pairedWith = renamed.get(r.pairedWith) ?? r.pairedWith;
+        }
+      }
+      for (const r of ordered) {
+        r.seq = renamed.get(r.seq) ?? r.seq;
+      }
+      if (moved.length) {
+        this.foreignQueue = this.foreignQueue.map((s) => renamed.get(s) ?? s);
+      }
+    }
+    for (const r of ordered) {
+      this.records.set(r.seq, r);
+    }
+    return ordered;
   }
 
   /** Set the tenant origin by hand (null: back to inference); re-classifies everything. */
@@ -184,30 +328,83 @@ export class TabLog {
 
   private reclassifyAll(): void {
     this.session = new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
+    this.restartCheckpoints();
     for (const r of this.records.values()) {
-      this.classifyOne(r);
+      if (!r.navigation) {
+        const c = classify(r, { tenantOrigin: this.state.tenantOrigin });
+        r.verdict = c.verdict;
+        r.issues = c.issues;
+      }
+      this.judge(r);
     }
   }
 
-  private classifyOne(rec: ClassifiedRecord): void {
+  /** The session checker's state now is the state before every held record (a new checker, or a new log). */
+  private restartCheckpoints(): void {
+    this.checkpoints = [{ seq: 0, checker: this.session.clone() }];
+    this.sinceCheckpoint = 0;
+  }
+
+  /** Feed a record to the session checker (its verdict stays); keeps a checkpoint every CHECKPOINT_EVERY records. */
+  private advance(rec: ClassifiedRecord): Issue[] {
+    if (++this.sinceCheckpoint > this.checkpointEvery) {
+      this.sinceCheckpoint = 1;
+      this.checkpoints.push({ seq: rec.seq, checker: this.session.clone() });
+      if (this.checkpoints.length > this.checkpointCount) {
+        this.checkpoints.shift();
+      }
+    }
+    return rec.navigation || rec.verdict !== 'foreign' ? this.session.check(rec) : [];
+  }
+
+  /**
+   * The verdict of a record: its stateless issues (what `classify` found; session issues of an earlier check are
+   * replaced) and the session checker's, in stream order.
+   */
+  private judge(rec: ClassifiedRecord): void {
     if (rec.navigation) {
-      this.session.check(rec);
+      this.advance(rec);
       rec.verdict = 'foreign';
       rec.issues = [];
       return;
     }
-    const c = classify(rec, { tenantOrigin: this.state.tenantOrigin });
-    let issues = c.issues;
-    let verdict = c.verdict;
-    if (verdict !== 'foreign') {
-      const s = this.session.check(rec);
-      if (s.length) {
-        issues = issues.concat(s);
-        verdict = verdictOf(issues);
+    if (rec.verdict === 'foreign') {
+      this.advance(rec);
+      return;
+    }
+    const own = rec.issues.some(isSessionIssue) ? rec.issues.filter((i) => !isSessionIssue(i)) : rec.issues;
+    const s = this.advance(rec);
+    rec.issues = s.length ? own.concat(s) : own;
+    rec.verdict = verdictOf(rec.issues);
+  }
+
+  /** Bring the session checker to its state before held record `seq`, from the last checkpoint before it. */
+  private resumeFrom(seq: number): void {
+    const cps = this.checkpoints;
+    while (cps.length && cps[cps.length - 1].seq > seq) {
+      cps.pop();
+    }
+    const cp = cps.at(-1);
+    this.session = cp ? cp.checker.clone() : new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
+    this.sinceCheckpoint = 0;
+    const from = cp?.seq ?? 0;
+    if (seq - from <= 4 * this.checkpointEvery) {
+      for (let s = from; s < seq; s++) {
+        const r = this.records.get(s);
+        if (r) {
+          this.advance(r);
+        }
+      }
+      return;
+    }
+    for (const r of this.records.values()) {
+      if (r.seq >= seq) {
+        break;
+      }
+      if (r.seq >= from) {
+        this.advance(r);
       }
     }
-    rec.verdict = verdict;
-    rec.issues = issues;
   }
 
   /** Tenant origin inference from this record; true when it changed. */
@@ -234,6 +431,7 @@ export class TabLog {
     this.state.tenantOriginSource = source;
     if (changed && this.records.size === 0) {
       this.session = new SessionChecker({ tenantOrigin: found.origin });
+      this.restartCheckpoints();
     }
     return changed && this.records.size > 0;
   }

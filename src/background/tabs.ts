@@ -126,7 +126,8 @@ async function restore(tabId: number): Promise<TabCtx> {
       continue;
     }
     if (b.seq0 !== undefined) {
-      ctx.log.nextSeq = b.seq0; // (batches stored before processing continue the numbering)
+      // (batches stored before processing continue the numbering; never below a seq already given)
+      ctx.log.nextSeq = Math.max(ctx.log.nextSeq, b.seq0);
     }
     try {
       addBatch(ctx, b.frameId, b.json);
@@ -295,17 +296,26 @@ function scheduleProcessing(ctx: TabCtx): void {
   );
 }
 
-/** Parse one frame's batch (JSON text of raw records) and add it to the log. Throws on unreadable JSON. */
-function addBatch(ctx: TabCtx, frameId: number, json: string): AddResult {
+/** Parse one frame's batch (JSON text of raw records), each record marked with the frame. Throws on unreadable JSON. */
+function parseBatch(frameId: number, json: string): Array<RawRecord & { frameId?: number }> {
   const raws = JSON.parse(json) as Array<RawRecord & { frameId?: number }>;
   for (const r of raws) {
     r.frameId = frameId;
   }
+  return raws;
+}
+
+/** Parse one frame's batch and add it to the log. Throws on unreadable JSON. */
+function addBatch(ctx: TabCtx, frameId: number, json: string): AddResult {
+  const raws = parseBatch(frameId, json);
   ctx.sinceSnapshot += raws.length;
   return ctx.log.add(raws);
 }
 
-/** Parse, classify, pair and publish the pending batches, in arrival order. */
+/**
+ * Parse, classify, pair and publish the pending batches. They are added together: the log orders them by
+ * capture time, whatever order they came in (each frame's records stay in the frame's order).
+ */
 export function processPending(ctx: TabCtx): void {
   if (ctx.processTimer !== null) {
     clearTimeout(ctx.processTimer);
@@ -317,13 +327,18 @@ export function processPending(ctx: TabCtx): void {
   const batches = ctx.pending;
   ctx.pending = [];
   ctx.pendingChars = 0;
+  const raws: Array<RawRecord & { frameId?: number }> = [];
   for (const b of batches) {
     try {
-      publish(ctx, addBatch(ctx, b.frameId, b.json));
+      for (const r of parseBatch(b.frameId, b.json)) {
+        raws.push(r);
+      }
     } catch (e) {
       console.warn('embed-inspector: unreadable batch', e);
     } // (it stays stored as it came)
   }
+  ctx.sinceSnapshot += raws.length;
+  publish(ctx, ctx.log.add(raws));
   // Compaction, past the bound: the snapshot replaces every stored batch, processed now.
   if (snapshotDue(ctx)) {
     void writeSnapshot(ctx).catch((e) => console.warn('embed-inspector: snapshot', e));
@@ -343,6 +358,24 @@ export async function addRecords(ctx: TabCtx, frameId: number, raws: RawRecord[]
 function publish(ctx: TabCtx, res: AddResult): void {
   if (res.reclassified) {
     toPanels(ctx, snapshot(ctx));
+    return;
+  }
+  const from = res.reorderedFrom;
+  if (from !== undefined) {
+    // Late records: the held records from `from` on, in their new order, replace the panels' (usually a short tail).
+    const records: ClassifiedRecord[] = [];
+    for (let s = from; s < ctx.log.nextSeq; s++) {
+      const r = ctx.log.records.get(s);
+      if (r) {
+        records.push(r);
+      }
+    }
+    toPanels(ctx, { v: MESSAGES_VERSION, type: 'reorder', fromSeq: from, records });
+    const before = res.updated.filter((r) => r.seq < from);
+    if (before.length) {
+      toPanels(ctx, { v: MESSAGES_VERSION, type: 'update', records: before });
+    }
+    publishState(ctx);
     return;
   }
   if (res.added.length) {

@@ -11,7 +11,7 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 3;
+export const MESSAGES_VERSION = 4;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
@@ -180,6 +180,11 @@ export type BackgroundToPanel =
   | { v: typeof MESSAGES_VERSION; type: 'records'; records: ClassifiedRecord[] }
   /** Records already sent, changed (paired, marked dropped, re-classified): replace them by seq. */
   | { v: typeof MESSAGES_VERSION; type: 'update'; records: ClassifiedRecord[] }
+  /**
+   * Records that came late were placed by capture time: every record from `fromSeq` on, in seq order (renumbered
+   * and checked again), replaces the records held from that seq on.
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'reorder'; fromSeq: number; records: ClassifiedRecord[] }
   | { v: typeof MESSAGES_VERSION; type: 'state'; state: TabState }
   | { v: typeof MESSAGES_VERSION; type: 'send-result'; id: string; ok: boolean; error?: string }
   /** The scope and the inspected tab's sites: after the snapshot, on a scope change, on the tab's navigations. */
