@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PanelStore, type KeyValueStorage } from './store.ts';
 import { createFileTransport, createMemoryTransport } from './transport.ts';
 import { syntheticSession, TENANT } from './synthetic.ts';
-import type { ClassifiedRecord } from '../shared/messages.ts';
+import { MESSAGES_VERSION, type ClassifiedRecord } from '../shared/messages.ts';
 import { CAPTURE_FORMAT } from '../protocol/record.ts';
 import { compileFilter, defaultFilters, metaOf, searchTextOf } from './filters.ts';
 
@@ -469,6 +469,53 @@ describe('loading and sizes', () => {
     expect(loaded.counts).toEqual(live.counts);
     expect([...loaded.frames.values()]).toEqual([...live.frames.values()]);
     expect([loaded.readyIndex, loaded.loadedIndex]).toEqual([live.readyIndex, live.loadedIndex]);
+  });
+
+  // A late batch: the background re-sends the records from the first one placed again, renumbered.
+  it.each([
+    ['a short tail', 590, 5],
+    ['half the log', 300, 40],
+    ['the whole log', 1, 1],
+    ['nothing held after the point', 601, 3],
+  ])('a reorder (%s) gives the log a snapshot of the new order gives, and keeps the selection', (_n, from, late) => {
+    const final = syntheticSession(600);
+    // What the panel held before: the final log without `late` records that came late, numbered without them.
+    const lateIdx = new Set(Array.from({ length: late }, (_, k) => Math.min(599, from - 1 + k * 3)));
+    const before = final
+      .filter((_, i) => !lateIdx.has(i))
+      .map((r, i) => ({ ...structuredClone(r), seq: i + 1, pairedWith: undefined }));
+    const live = new PanelStore({ schedule: () => {} });
+    live.replace(before);
+    live.setFilters({ showForeign: true });
+    live.countSome(Infinity);
+    live.compactSome(Infinity);
+    const chosen = before[before.length - 1];
+    live.select(chosen.seq);
+    const fromSeq = Math.min(from, before.length + 1);
+    live.handle({
+      v: MESSAGES_VERSION,
+      type: 'reorder',
+      fromSeq,
+      records: final.filter((r) => r.seq >= fromSeq).map((r) => structuredClone(r)),
+    });
+    const loaded = new PanelStore({ schedule: () => {} });
+    loaded.replace(final.map((r) => structuredClone(r)));
+    loaded.setFilters({ showForeign: true });
+    expect(live.records.map((r) => r.seq)).toEqual(loaded.records.map((r) => r.seq));
+    expect(live.records.map((r) => r.time)).toEqual(loaded.records.map((r) => r.time));
+    expect(live.meta).toEqual(loaded.meta);
+    expect(live.view).toEqual(loaded.view);
+    expect(live.counts).toEqual(loaded.counts);
+    expect(live.origins).toEqual(loaded.origins);
+    expect(live.types).toEqual(loaded.types);
+    expect([...live.frames.values()].sort((a, b) => a.url.localeCompare(b.url))).toEqual(
+      [...loaded.frames.values()].sort((a, b) => a.url.localeCompare(b.url)),
+    );
+    expect([live.readyIndex, live.loadedIndex]).toEqual([loaded.readyIndex, loaded.loadedIndex]);
+    expect(live.recordBySeq(live.selectedSeq)?.time).toBe(chosen.time);
+    for (let i = 0; i < live.records.length; i++) {
+      expect(live.textAt(i)).toBe(loaded.textAt(i));
+    }
   });
 
   it('sizes are the encoded length, and are measured again when a record is updated or the log replaced', () => {

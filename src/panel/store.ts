@@ -232,6 +232,10 @@ export class PanelStore {
       case 'update':
         this.enqueue(msg.records, true);
         break;
+      case 'reorder':
+        this.flush(); // what came before it, first
+        this.reorder(msg.fromSeq, msg.records);
+        break;
       case 'state': {
         const before = this.state.maxRecords;
         this.state = msg.state;
@@ -316,6 +320,11 @@ export class PanelStore {
     if (i < 0) {
       return 'none';
     }
+    return this.updateAt(i, r);
+  }
+
+  /** Put `r` at index i in place of the record there. */
+  private updateAt(i: number, r: ClassifiedRecord): 'changed' | 'membership' {
     const old = this.records[i];
     const oldMeta = this.meta[i];
     const was = this.viewPos(i) >= 0;
@@ -353,6 +362,103 @@ export class PanelStore {
     this.cur = i;
     const now = this.predicate(r, m, this.curText);
     return now !== was ? 'membership' : 'changed';
+  }
+
+  /**
+   * Records came late and were placed by capture time: `incoming` (in seq order) replaces every held record from
+   * seq `fromSeq` on. Usually a short tail: it is rewritten in place, the rest appended, and only the tail of the
+   * view is filtered again. The selected record stays selected under its new seq.
+   */
+  private reorder(fromSeq: number, incoming: ClassifiedRecord[]) {
+    const records = this.records;
+    const n = records.length;
+    if (!this.seqSorted) {
+      this.replace(records.filter((r) => r.seq < fromSeq).concat(incoming), true);
+      return;
+    }
+    let lo = 0,
+      hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (records[mid].seq < fromSeq) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    const j0 = lo;
+    const oldLen = n - j0;
+    if (incoming.length < oldLen) {
+      this.replace(records.slice(0, j0).concat(incoming), true);
+      return;
+    }
+    const selected =
+      this.selectedSeq !== null && this.selectedSeq >= fromSeq ? this.recordBySeq(this.selectedSeq) : undefined;
+    if (this.counted > j0) {
+      this.originCounts = new Map();
+      this.typeCounts = new Map();
+      this.counted = 0;
+    }
+    this.compacted = Math.min(this.compacted, j0);
+    for (let k = 0; k < oldLen; k++) {
+      const i = j0 + k;
+      const was = this.frames.get(records[i].frameUrl);
+      if (was) {
+        was.count--;
+      }
+      const r = incoming[k];
+      let f = this.frames.get(r.frameUrl);
+      if (!f) {
+        f = { url: r.frameUrl, count: 0, surface: '' };
+        this.frames.set(r.frameUrl, f);
+      }
+      f.count++;
+      this.updateAt(i, r);
+    }
+    for (let k = oldLen; k < incoming.length; k++) {
+      this.add(incoming[k]);
+    }
+    // The view's tail, and the first ready / dashboard-loaded, from j0 on.
+    const view = this.view;
+    let keep = view.length;
+    while (keep > 0 && view[keep - 1] >= j0) {
+      keep--;
+    }
+    view.length = keep;
+    const meta = this.meta;
+    if (this.readyIndex >= j0) {
+      this.readyIndex = -1;
+    }
+    if (this.loadedIndex >= j0) {
+      this.loadedIndex = -1;
+    }
+    for (let i = j0; i < this.records.length; i++) {
+      const type = meta[i].type;
+      if (this.readyIndex < 0 && type === 'svc:event:ready') {
+        this.readyIndex = i;
+      } else if (this.loadedIndex < 0 && type === 'svc:event:dashboard-loaded') {
+        this.loadedIndex = i;
+      }
+      this.cur = i;
+      if (this.predicate(this.records[i], meta[i], this.curText)) {
+        view.push(i);
+      }
+    }
+    if (selected) {
+      const same = incoming.find(
+        (r) =>
+          r.time === selected.time &&
+          r.kind === selected.kind &&
+          r.frameUrl === selected.frameUrl &&
+          r.origin === selected.origin,
+      );
+      this.selectedSeq = same ? same.seq : null;
+    }
+    if (this.records.length > this.state.maxRecords + Math.min(TRIM_SLACK, Math.ceil(this.state.maxRecords / 10))) {
+      this.trim();
+      return;
+    }
+    this.emit({ records: true, view: true, selection: true });
   }
 
   // ---------------------------------------------------------------------------------------- ingestion

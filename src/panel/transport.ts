@@ -9,6 +9,7 @@ import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState }
 import { MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { checkRecords } from '../protocol/capture.ts';
+import { causalOrder } from '../protocol/order.ts';
 import { sitePattern } from '../shared/site-pattern.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -255,16 +256,19 @@ export function createMemoryTransport(
 // ------------------------------------------------------------------------------------------ capture file
 /**
  * Classify a whole capture as the command line does (`embed-inspector check`): stateless and session rules,
- * the tenant origin given, else inferred. Returns the records and the tenant origin used.
+ * the tenant origin given, else inferred. Returns the records, in causal order, and the tenant origin used.
  */
 export function checkFileRecords(
   records: ReadonlyArray<CaptureRecord | ClassifiedRecord>,
   tenantOrigin: string | null,
 ): { records: ClassifiedRecord[]; tenantOrigin: string | null; inferred: boolean } {
-  const plain = records.map((r) => {
-    const { verdict: _v, issues: _i, ...rest } = r as ClassifiedRecord;
-    return rest as CaptureRecord;
-  });
+  // In causal order, as `check` reads it (a capture made before the log was ordered lists records as they arrived).
+  const plain = causalOrder(
+    records.map((r) => {
+      const { verdict: _v, issues: _i, ...rest } = r as ClassifiedRecord;
+      return rest as CaptureRecord;
+    }),
+  );
   const res = checkRecords(plain, { tenantOrigin });
   const bySeq = new Map(res.messages.map((m) => [m.seq, m]));
   const out = plain.map((r) => {
