@@ -1,0 +1,166 @@
+// The log is in the order things happened, across frames: a plain host/embed pair written here (two origins),
+// whose host posts its actions from its `ready` handler while the embed keeps talking. No session warning, a post
+// before its delivery, times that never go back in seq order; the panel shows the same log.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Launched } from '../../src/shared/chromium.ts';
+import type { ClassifiedRecord } from '../../src/shared/messages.ts';
+import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import {
+  launchWithExtension,
+  tabIdOf,
+  waitForRecords,
+  records,
+  messagesOnly,
+  typeOf,
+  sleep,
+} from '../helpers/capture.ts';
+import { panelFor } from '../helpers/panel.ts';
+import { checkCapture } from '../../src/protocol/capture.ts';
+import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../src/protocol/record.ts';
+
+const env = `(direction, type, payload) => ({ source: 'svc-embed', direction, type, payload, timestamp: Date.now() })`;
+// The host: loads the embed when told, answers its ready with four actions, and otherwise only listens.
+const HOST = `<!doctype html><script>
+  const env = ${env};
+  window.got = [];
+  addEventListener('message', (e) => {
+    if (e.origin !== '{{EMBED}}' || !e.data || e.data.source !== 'svc-embed') return;
+    window.got.push(e.data.type);
+    if (e.data.type === 'svc:event:ready') {
+      const w = document.querySelector('iframe').contentWindow;
+      w.postMessage(env('action', 'svc:action:set-color-scheme', { scheme: 'dark' }), '{{EMBED}}');
+      w.postMessage(env('action', 'svc:action:set-locale', { locale: 'de-DE' }), '{{EMBED}}');
+      w.postMessage(env('action', 'svc:action:navigate', { path: '/sales' }), '{{EMBED}}');
+      w.postMessage(env('action', 'svc:action:refresh', {}), '{{EMBED}}');
+    }
+  });
+  window.start = () => {
+    const f = document.createElement('iframe');
+    f.src = '{{EMBED}}/embed/dashboard/plain';
+    document.body.append(f);
+  };
+</script><body></body>`;
+// The embed: ready once mounted, a view, then an event every 15 ms for a while (the host, which only receives,
+// hands its deliveries over once it is quiet: after the embed's later posts), and a navigate on each navigate.
+const EMBED = `<!doctype html><script>
+  const env = ${env};
+  let path = '/';
+  const send = (type, payload) => parent.postMessage(env('event', type, payload), '{{HOST}}');
+  addEventListener('message', (e) => {
+    if (e.origin !== '{{HOST}}' || !e.data || e.data.source !== 'svc-embed') return;
+    if (e.data.type === 'svc:action:navigate') {
+      send('svc:event:navigate', { path: e.data.payload.path, previousPath: path });
+      path = e.data.payload.path;
+    }
+  });
+  addEventListener('load', () => {
+    send('svc:event:ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' });
+    send('svc:event:view', { surface: 'dashboard', path });
+    let n = 0;
+    const t = setInterval(() => {
+      send('svc:event:view', { surface: 'dashboard', path, title: 'tick ' + n });
+      if (++n === 12) { clearInterval(t); window.done = true; }
+    }, 15);
+  });
+</script>`;
+
+const sessionRules = (rs: ClassifiedRecord[]) =>
+  rs.flatMap((r) =>
+    r.issues.filter((i) => i.rule.startsWith('session.')).map((i) => `${r.seq} ${typeOf(r)}: ${i.rule}`),
+  );
+
+/** Where the log goes back in time, as "seq a (time) > seq b (time)". */
+function backwards(rs: Array<{ seq: number; time: number }>): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < rs.length; i++) {
+    if (rs[i].time < rs[i - 1].time) {
+      out.push(`${rs[i - 1].seq} (${rs[i - 1].time}) > ${rs[i].seq} (${rs[i].time})`);
+    }
+  }
+  return out;
+}
+
+describe('the log is in causal order across frames', () => {
+  let srv: TwoOrigins;
+  let l: Launched;
+  beforeAll(async () => {
+    srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/plain': EMBED });
+    l = await launchWithExtension();
+  });
+  afterAll(async () => {
+    await l?.close();
+    await srv?.close();
+  });
+
+  it('a host posting from its ready handler: no session warning, posts before deliveries, time never goes back', async () => {
+    const page = await l.browser.newPage();
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
+    const tabId = await tabIdOf(l, page);
+    const panel = await panelFor(l, page);
+    await page.bringToFront(); // (timers of a background tab are throttled)
+    await page.evaluate(() => (window as any).start());
+    await page
+      .waitForFunction(() => (window as any).got?.length >= 15, { timeout: 20_000 })
+      .catch(async (e) => {
+        throw new Error(`${e}; the host got ${JSON.stringify(await page.evaluate(() => (window as any).got))}`);
+      });
+    // 15 events and 4 actions, each seen on both sides.
+    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).filter((r) => r.pairedWith !== undefined).length >= 38);
+    await sleep(300);
+    const all = await records(l, tabId);
+    const log = messagesOnly(all);
+    expect(log.length).toBe(38);
+
+    expect(sessionRules(log)).toEqual([]);
+    expect(backwards(log)).toEqual([]);
+    // seq follows the log's order; every post comes before its delivery.
+    expect(all.map((r) => r.seq)).toEqual([...all.map((r) => r.seq)].sort((a, b) => a - b));
+    for (const r of log) {
+      const partner = log.find((x) => x.seq === r.pairedWith)!;
+      expect(partner, `${r.seq} ${typeOf(r)}`).toBeDefined();
+      const [post, delivery] = r.kind === 'post' ? [r, partner] : [partner, r];
+      expect(post.seq, typeOf(r)).toBeLessThan(delivery.seq);
+    }
+    // The host's ready handler: its delivery of ready comes before its four actions.
+    const hostReady = log.find((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready')!;
+    const actions = log.filter((r) => r.kind === 'post' && (r.data as any).direction === 'action');
+    expect(actions).toHaveLength(4);
+    expect(actions.every((a) => a.seq > hostReady.seq)).toBe(true);
+
+    // The command line reads the exported log the same way.
+    const file = {
+      format: CAPTURE_FORMAT,
+      version: CAPTURE_VERSION,
+      tenantOrigin: null,
+      messages: all.map(({ verdict: _v, issues: _i, ...r }) => r),
+    } as const;
+    const checked = checkCapture(file);
+    expect(Object.keys(checked.summary.rules).filter((r) => r.startsWith('session.'))).toEqual([]);
+
+    // The panel shows the same log: same records in the same order, same verdicts; its Time column never goes back.
+    await panel.waitForFunction((n) => (window as any).__embedInspector.store.records.length >= n, {}, all.length);
+    await sleep(300);
+    const shown: Array<{ seq: number; time: number; kind: string; navigation: boolean; rules: string[] }> =
+      await panel.evaluate(() =>
+        (window as any).__embedInspector.store.records.map((r: any) => ({
+          seq: r.seq,
+          time: r.time,
+          kind: r.kind,
+          navigation: !!r.navigation,
+          rules: r.issues.map((i: any) => i.rule),
+        })),
+      );
+    expect(shown).toEqual(
+      all.map((r) => ({
+        seq: r.seq,
+        time: r.time,
+        kind: r.kind,
+        navigation: !!r.navigation,
+        rules: r.issues.map((i) => i.rule),
+      })),
+    );
+    expect(backwards(shown.filter((r) => !r.navigation))).toEqual([]);
+    await panel.close();
+    await page.close();
+  });
+});
