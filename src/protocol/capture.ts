@@ -6,6 +6,7 @@
 import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord } from './record.ts';
 import { classify, verdictOf, type Issue, type Severity, type Verdict } from './classify.ts';
 import { SessionChecker } from './session.ts';
+import { applySenderIssues, countsAsMessage } from './pairs.ts';
 import { isEmbedUrl, normalizeOrigin, originOf } from './origin.ts';
 import { causalOrder } from './order.ts';
 
@@ -109,6 +110,8 @@ export function checkRecords(
     info: 'infos',
   };
   const messages: MessageResult[] = [];
+  const counted: boolean[] = [];
+  const bySeq = new Map<number, MessageResult>();
   for (const r of records) {
     if (r.navigation) {
       session.check(r);
@@ -124,17 +127,36 @@ export function checkRecords(
         verdict = verdictOf(issues);
       }
     }
-    summary.messages++;
-    summary[verdict]++;
-    for (const i of issues) {
+    const m: MessageResult = { seq: r.seq, verdict, issues };
+    messages.push(m);
+    counted.push(countsAsMessage(r));
+    bySeq.set(r.seq, m);
+  }
+  // A delivery shows its post's issues (pairs.ts); each issue is counted where it was found, each message once.
+  records
+    .filter((r) => !r.navigation)
+    .forEach((r, k) => {
+      const post = r.kind === 'receive' && r.pairedWith !== undefined ? bySeq.get(r.pairedWith) : undefined;
+      if (post) {
+        applySenderIssues(messages[k], post);
+      }
+    });
+  messages.forEach((m, k) => {
+    if (counted[k]) {
+      summary.messages++;
+      summary[m.verdict]++;
+    }
+    for (const i of m.issues) {
+      if (i.sender) {
+        continue;
+      }
       summary[counts[i.severity]]++;
       summary.rules[i.rule] = (summary.rules[i.rule] ?? 0) + 1;
       if (i.rule === 'session.failed-before-ready') {
         summary.startFailures.push(i.message);
       }
     }
-    messages.push({ seq: r.seq, verdict, issues });
-  }
+  });
   return { summary, messages };
 }
 

@@ -26,6 +26,8 @@ export interface Issue {
   severity: Severity;
   path: string;
   message: string;
+  /** On a delivery: the issue is its post's (the sender's), shown where the message arrived (see pairs.ts). */
+  sender?: true;
 }
 export interface Classification {
   verdict: Verdict;

@@ -12,6 +12,7 @@ export * from './classify.ts';
 export * from './session.ts';
 export * from './capture.ts';
 export { causalOrder, type Orderable } from './order.ts';
+export * from './pairs.ts';
 export * from './rules.ts';
 export { normalizeOrigin, originOf, isEmbedUrl } from './origin.ts';
 export { checkTimezone, checkFilter, checkLocale } from './semantics.ts';

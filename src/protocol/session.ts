@@ -27,6 +27,22 @@ interface Session {
 export interface SessionOptions {
   tenantOrigin?: string | null;
 }
+/**
+ * What a checker knows at one point of the stream, as plain JSON: the embed sessions and the observations
+ * waiting for their other half. The seqs it saw are left out (a record that names a forgotten seq in
+ * `pairedWith` is matched by its fingerprint instead).
+ */
+export interface SessionState {
+  sessions: Array<
+    [
+      string,
+      { ready: boolean; lastPath: string | null; lastTimestamp: number | null; pendingAi: Array<[string, number]> },
+    ]
+  >;
+  unmatchedPosts: Array<[string, number]>;
+  unmatchedReceives: Array<[string, number]>;
+  lastKey: string | null;
+}
 type Input = Partial<CaptureRecord> & { data: unknown };
 
 const MAX_PENDING = 10_000;
@@ -45,7 +61,29 @@ export class SessionChecker {
   private unmatchedReceives = new Map<string, number>();
   private lastKey: string | null = null;
 
-  constructor(private options: SessionOptions = {}) {}
+  constructor(
+    private options: SessionOptions = {},
+    state?: SessionState | null,
+  ) {
+    if (state) {
+      for (const [k, v] of state.sessions) {
+        this.sessions.set(k, { ...v, pendingAi: new Map(v.pendingAi) });
+      }
+      this.unmatchedPosts = new Map(state.unmatchedPosts);
+      this.unmatchedReceives = new Map(state.unmatchedReceives);
+      this.lastKey = state.lastKey;
+    }
+  }
+
+  /** The checker's state now (a copy): a new checker built from it goes on from this point of the stream. */
+  save(): SessionState {
+    return {
+      sessions: [...this.sessions].map(([k, v]) => [k, { ...v, pendingAi: [...v.pendingAi] }]),
+      unmatchedPosts: [...this.unmatchedPosts],
+      unmatchedReceives: [...this.unmatchedReceives],
+      lastKey: this.lastKey,
+    };
+  }
 
   /** A checker in this one's state, independent of it (to check a stream again from this point). */
   clone(): SessionChecker {
