@@ -10,6 +10,7 @@
  *   tabs:    key tabId      → TabMeta
  */
 import type { TabState } from '../shared/messages.ts';
+import type { SessionState } from '../protocol/session.ts';
 import type { FrameInfo } from './pairing.ts';
 
 export interface TabMeta {
@@ -26,8 +27,11 @@ export interface TabMeta {
 export type StoredBatch =
   /** Raw records of one frame (JSON array of RawRecord), numbered from seq0 (absent: after the batch before). */
   | { kind: 'raw'; seq0?: number; frameId: number; json: string }
-  /** The held records (JSON array of ClassifiedRecord) and the state's counters at that point. */
-  | { kind: 'snapshot'; nextSeq: number; state: TabState; json: string };
+  /**
+   * The held records (JSON array of ClassifiedRecord) and the state's counters at that point; `session`: the
+   * session checker's state where the held records start (after a Clear).
+   */
+  | { kind: 'snapshot'; nextSeq: number; state: TabState; json: string; session?: SessionState };
 
 const DB_NAME = 'embed-inspector';
 let dbPromise: Promise<IDBDatabase> | null = null;

@@ -149,7 +149,7 @@ export function onPanelPort(port: Port): void {
         break;
       case 'clear':
         void onTab(tabId, async (ctx) => {
-          ctx.log.reset(ctx.log.state.pageUrl);
+          ctx.log.clear();
           toPanels(ctx, snapshot(ctx));
           await persist(ctx, { clear: true });
         });

@@ -124,14 +124,56 @@ describe('TabLog', () => {
     });
   });
 
-  it('bounds the buffer, dropping the oldest and counting them', () => {
+  it('bounds the buffer: a flood of valid repeats goes first; ready and what was wrong stay, counted by kind', () => {
     const l = log(100);
-    for (let i = 0; i < 150; i++) {
-      l.add([hostReceive({ ...ready, timestamp: ready.timestamp + i }, i)]);
+    l.setTenantOrigin(TENANT);
+    l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
+    l.add([hostPost(refresh(1), '*', 20)]); // an action to '*': an error
+    l.add([hostPost(refresh(2), 'https://wrong.example', 21)]); // dropped by the browser
+    l.add([{ ...hostPost(refresh(3), 'not a url', 22), error: 'SyntaxError: not a url' }]); // threw
+    const view = (i: number) => ({
+      ...ready,
+      type: 'svc:event:view',
+      payload: { surface: 'dashboard', path: `/p/${i}` },
+      timestamp: ready.timestamp + 100 + i,
+    });
+    for (let i = 0; i < 1000; i++) {
+      l.add([embedPost(view(i), 100 + i), hostReceive(view(i), 100 + i)]);
     }
-    expect(l.records.size).toBe(100);
-    expect(l.state.dropped).toBe(50);
-    expect([...l.records.keys()][0]).toBe(51);
+    const held = [...l.records.values()];
+    expect(held).toHaveLength(100);
+    const types = held.map((r) => (r.data as { type: string }).type);
+    expect(types.filter((t) => t === 'svc:event:ready')).toHaveLength(2);
+    expect(held.filter((r) => r.verdict === 'invalid').map((r) => r.seq)).toEqual([3, 4, 5]);
+    expect(held.at(-1)!.data).toEqual(view(999)); // the newest repeats stay too
+    expect(l.state.dropped).toBe(2005 - 100);
+    expect(l.state.droppedBy).toEqual({ foreign: 0, repeats: 2005 - 100, other: 0, issues: 0 });
+  });
+
+  it('keeps records with issues only up to their reserve: past it, the oldest go', () => {
+    const l = log(100);
+    l.setTenantOrigin(TENANT);
+    for (let i = 0; i < 300; i++) {
+      l.add([hostPost(refresh(i), '*', i)]);
+    }
+    const held = [...l.records.values()];
+    expect(held).toHaveLength(100);
+    // The first quarter of the bound (the start of the problem) stays; then the newest.
+    expect(held.slice(0, 25).map((r) => r.seq)).toEqual(Array.from({ length: 25 }, (_, k) => k + 1));
+    expect(held.at(-1)!.seq).toBe(300);
+    expect(l.state.droppedBy).toMatchObject({ other: 200, issues: 0 });
+  });
+
+  it('reports the records it let go, so that the panel drops the same ones', () => {
+    const l = log(100);
+    const removed: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      const r = l.add([hostReceive({ ...ready, type: 'svc:event:view', timestamp: ready.timestamp + i }, i)]);
+      removed.push(...r.removed);
+    }
+    expect(removed).toHaveLength(l.state.dropped);
+    expect(removed.some((seq) => l.records.has(seq))).toBe(false);
+    expect(l.records.size + removed.length).toBe(150);
   });
 
   it('caps foreign traffic to its share so that it cannot push protocol messages out', () => {
@@ -145,8 +187,108 @@ describe('TabLog', () => {
     const held = [...l.records.values()];
     expect(held.filter((r) => r.verdict !== 'foreign')).toHaveLength(20);
     expect(l.state.foreignCount).toBe(100);
-    expect(l.state.foreignDropped).toBe(2900);
+    expect(l.state.droppedBy?.foreign).toBe(2900);
     expect(l.state.dropped).toBe(2900);
+  });
+
+  it('Clear empties the log but not the embed sessions, also across a restore', () => {
+    const loaded = { ...ready, type: 'svc:event:dashboard-loaded', payload: { loadDurationMs: 5 } };
+    const l = log();
+    l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
+    l.clear();
+    expect(l.records.size).toBe(0);
+    expect(l.state.tenantOrigin).toBe(TENANT);
+    const after = l.add([
+      hostPost(refresh(), TENANT, 20),
+      embedPost({ ...loaded, timestamp: ready.timestamp + 30 }, 30),
+    ]);
+    expect(after.added.flatMap((r) => r.issues.map((i) => i.rule))).toEqual([]);
+    // The service worker stops: the log comes back from its snapshot, then the next messages.
+    const copy = new TabLog(
+      { ...l.state },
+      [...l.records.values()].map((r) => structuredClone(r)),
+      l.nextSeq,
+      { sessionBase: l.sessionBase },
+    );
+    copy.frames = l.frames;
+    const later = copy.add([hostPost(refresh(1), TENANT, 40)]);
+    expect(later.added[0].issues).toEqual([]);
+    // A new page (top-level navigation) starts new sessions.
+    copy.reset(`${HOST}/next`);
+    expect(copy.add([hostPost(refresh(2), TENANT, 50)]).added[0].issues.map((i) => i.rule)).toEqual([
+      'session.action-before-ready',
+    ]);
+  });
+
+  it("with preserve log, infers the next page's tenant origin anew, for that page's records only", () => {
+    const OTHER = 'https://globex.example.com';
+    const l = log();
+    l.state.preserveLog = true;
+    l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
+    expect(l.state).toMatchObject({ tenantOrigin: TENANT, tenantOriginSource: 'ready' });
+    const nav = {
+      time: 100,
+      kind: 'receive' as const,
+      frameUrl: 'https://other-host.example/',
+      origin: 'https://other-host.example',
+      data: { url: 'https://other-host.example/' },
+      navigation: true,
+      frameId: 0,
+    };
+    l.frames = new Map([
+      [0, { frameId: 0, parentFrameId: -1, url: 'https://other-host.example/' }],
+      [5, { frameId: 5, parentFrameId: 0, url: `${OTHER}/embed/dashboard/x` }],
+    ]);
+    l.add([nav]);
+    const next = (data: unknown, time: number) => ({
+      ...hostReceive(data, time),
+      frameUrl: 'https://other-host.example/',
+      origin: OTHER,
+    });
+    const r = l.add([
+      next(ready, 110),
+      next({ ...ready, type: 'svc:event:view', payload: { surface: 'dashboard', path: '/' } }, 120),
+    ]);
+    expect(l.state).toMatchObject({ tenantOrigin: OTHER, tenantOriginSource: 'ready' });
+    expect([...l.records.values()].map((x) => x.verdict)).toEqual(['valid', 'valid', 'foreign', 'valid', 'valid']);
+    expect(r.reclassified || r.added.every((x) => x.issues.length === 0)).toBe(true);
+    // A hand-set origin applies to the whole log; reset, it is the current page's inferred one again.
+    l.setTenantOrigin(TENANT);
+    expect(l.state.tenantOriginSource).toBe('manual');
+    expect([...l.records.values()].filter((x) => x.verdict === 'invalid')).toHaveLength(2);
+    l.setTenantOrigin(null);
+    expect(l.state).toMatchObject({ tenantOrigin: OTHER, tenantOriginSource: 'ready' });
+    expect([...l.records.values()].slice(3).map((x) => x.verdict)).toEqual(['valid', 'valid']);
+  });
+
+  it.each([
+    ['post first', true],
+    ['delivery first', false],
+  ])("a delivery shows the issues of its post, marked as the sender's (%s)", (_, postFirst) => {
+    const l = log();
+    l.setTenantOrigin(TENANT);
+    l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
+    const post = hostPost(refresh(), '*', 20);
+    const delivery = embedReceive(refresh(), 21);
+    const res = postFirst ? [l.add([post]), l.add([delivery])] : [l.add([delivery]), l.add([post])];
+    const [p, d] = [...l.records.values()]
+      .slice(2)
+      .sort((a, b) => (a.kind === 'post' ? -1 : b.kind === 'post' ? 1 : 0));
+    expect(d.pairedWith).toBe(p.seq);
+    expect(p.issues.map((i) => [i.rule, i.sender])).toEqual([['origin.action-wildcard', undefined]]);
+    expect(d.verdict).toBe('invalid');
+    expect(d.issues.map((i) => [i.rule, i.sender])).toEqual([['origin.action-wildcard', true]]);
+    if (!postFirst) {
+      expect(res[1].updated.map((r) => r.seq)).toEqual([d.seq]); // the panel gets the delivery again
+    }
+    // A second ready: its session warning is the post's, shown on the delivery too.
+    l.add([
+      embedPost({ ...ready, timestamp: ready.timestamp + 50 }, 30),
+      hostReceive({ ...ready, timestamp: ready.timestamp + 50 }, 31),
+    ]);
+    const [p2, d2] = [...l.records.values()].slice(-2);
+    expect(p2.issues.map((i) => i.rule)).toEqual(['session.ready-duplicate']);
+    expect(d2.issues.map((i) => [i.rule, i.sender])).toEqual([['session.ready-duplicate', true]]);
   });
 
   it('exports a capture file without the verdicts', () => {

@@ -1,7 +1,11 @@
 /**
  * One tab's log: order and numbering, classification (stateless rules + session checker, with the tenant origin
- * given by hand or inferred), pairing, the buffer bound and the foreign share cap. Pure (no browser API):
+ * given by hand or inferred), pairing, and the bound (eviction.ts: what goes first). Pure (no browser API):
  * the background persists and publishes what `add` reports.
+ *
+ * The log's segments: Clear empties the log but the embed sessions go on (the checker's state where the held
+ * log starts is `sessionBase`); with preserve log, a top-level navigation starts a new page (`pageStartSeq`),
+ * whose tenant origin is inferred anew (a hand-set one applies to the whole log).
  *
  * Order: the log is in causal order (`causalOrder`: a frame's own order, a post before its delivery, else capture
  * time), and `seq` follows it. Frames hand their records over at different times, so a batch may hold records
@@ -10,23 +14,23 @@
  * state before that point.
  */
 import {
+  applySenderIssues,
   causalOrder,
   classify,
   SessionChecker,
   inferTenantOrigin,
   verdictOf,
   normalizeOrigin,
+  type SessionState,
 } from '../protocol/index.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../protocol/record.ts';
 import type { Issue } from '../protocol/classify.ts';
-import type { ClassifiedRecord, RawRecord, TabState } from '../shared/messages.ts';
+import { DEFAULT_MAX_RECORDS, type ClassifiedRecord, type RawRecord, type TabState } from '../shared/messages.ts';
 import { Pairer, judgeDropped, type FrameTree } from './pairing.ts';
-import { oldestKeys } from '../protocol/maps.ts';
+import { Eviction, noneDropped } from './eviction.ts';
 
-export const DEFAULT_MAX_RECORDS = 50_000;
-/** Foreign records may take at most this share of the buffer. */
-export const FOREIGN_SHARE = 0.1;
+export { DEFAULT_MAX_RECORDS };
 
 export interface AddResult {
   added: ClassifiedRecord[];
@@ -57,7 +61,7 @@ export function newState(tabId: number, prior?: Partial<TabState>): TabState {
     paused: false,
     dropped: 0,
     foreignCount: 0,
-    foreignDropped: 0,
+    droppedBy: noneDropped(),
     total: 0,
     maxRecords: DEFAULT_MAX_RECORDS,
     pageUrl: null,
@@ -69,7 +73,11 @@ export class TabLog {
   records = new Map<number, ClassifiedRecord>();
   nextSeq = 1;
   frames: FrameTree = new Map();
-  private foreignQueue: number[] = [];
+  private eviction = new Eviction();
+  /** Seq of the last message (not navigation) added. */
+  private lastMessageSeq = 0;
+  /** The session checker's state where the held log starts (after a Clear), null for a fresh one. */
+  sessionBase: SessionState | null;
   private session: SessionChecker;
   /** `checker`: the session checker's state before the held record `seq` (and those after it) was checked. */
   private checkpoints: Array<{ seq: number; checker: SessionChecker }> = [];
@@ -83,43 +91,89 @@ export class TabLog {
     public state: TabState,
     restored: ClassifiedRecord[] = [],
     nextSeq = 1,
-    opts: { checkpointEvery?: number; checkpoints?: number } = {},
+    opts: { checkpointEvery?: number; checkpoints?: number; sessionBase?: SessionState | null } = {},
   ) {
     this.checkpointEvery = opts.checkpointEvery ?? CHECKPOINT_EVERY;
     this.checkpointCount = opts.checkpoints ?? CHECKPOINTS;
-    this.session = new SessionChecker({ tenantOrigin: state.tenantOrigin });
+    this.sessionBase = opts.sessionBase ?? null;
+    this.state.droppedBy ??= noneDropped();
+    this.session = this.checkerAt(this.sessionBase);
     this.restartCheckpoints();
     for (const r of restored) {
       this.records.set(r.seq, r);
-      if (r.verdict === 'foreign' && !r.navigation) {
-        this.foreignQueue.push(r.seq);
+      if (!r.navigation) {
+        this.lastMessageSeq = r.seq;
       }
       this.advance(r);
       if (r.pairedWith === undefined) {
         this.pairer.add(r);
       }
     }
+    this.eviction.rebuild(this.records.values(), this.state.maxRecords);
+    this.state.foreignCount = this.eviction.foreignCount;
     this.nextSeq = Math.max(nextSeq, (restored.at(-1)?.seq ?? 0) + 1);
   }
 
-  /** Start a new log (top-level navigation, clear). Settings and a hand-set tenant origin stay. */
+  /** Start a new log (top-level navigation). Settings and a hand-set tenant origin stay. */
   reset(pageUrl: string | null): void {
     this.records.clear();
-    this.foreignQueue = [];
+    this.eviction.clear();
     this.pairer.clear();
+    this.sessionBase = null;
     const manual = this.state.tenantOriginSource === 'manual';
     this.state = {
       ...this.state,
       pageUrl,
       dropped: 0,
       foreignCount: 0,
-      foreignDropped: 0,
+      droppedBy: noneDropped(),
       total: 0,
+      pageStartSeq: 0,
       tenantOrigin: manual ? this.state.tenantOrigin : null,
       tenantOriginSource: manual ? 'manual' : null,
     };
-    this.session = new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
+    this.session = this.checkerAt(null);
     this.restartCheckpoints();
+  }
+
+  /**
+   * Clear: the log is emptied, the page and its embed sessions go on (a `refresh` after it is not "before
+   * ready"); the tenant origin, however found, stays.
+   */
+  clear(): void {
+    this.records.clear();
+    this.eviction.clear();
+    this.sessionBase = this.session.save();
+    this.state = {
+      ...this.state,
+      dropped: 0,
+      foreignCount: 0,
+      droppedBy: noneDropped(),
+      total: 0,
+      pageStartSeq: this.nextSeq,
+    };
+    this.restartCheckpoints(this.nextSeq);
+  }
+
+  /**
+   * A top-level navigation with preserve log on: the log goes on; the next page's tenant origin is inferred
+   * from its own embed frames (a hand-set one stays).
+   */
+  newPage(pageUrl: string): void {
+    this.state.pageUrl = pageUrl;
+    this.state.pageStartSeq = this.nextSeq;
+    this.sessionBase = null; // (a top-level navigation ends every session)
+    if (this.state.tenantOriginSource !== 'manual') {
+      this.state.tenantOrigin = null;
+      this.state.tenantOriginSource = null;
+      this.session = this.checkerAt(null);
+      this.checkpoints.push({ seq: this.nextSeq, checker: this.session.clone() });
+      this.sinceCheckpoint = 0;
+    }
+  }
+
+  private checkerAt(base: SessionState | null): SessionChecker {
+    return new SessionChecker({ tenantOrigin: this.state.tenantOrigin }, base);
   }
 
   /**
@@ -137,6 +191,9 @@ export class TabLog {
     let cut = Infinity;
     let earliest = Infinity;
     for (const raw of raws) {
+      if (raw.navigation && raw.frameId === 0) {
+        this.newPage(raw.frameUrl);
+      }
       // The raw record becomes the classified one (the caller hands over fresh objects: no copy per record).
       const rec = raw as ClassifiedRecord;
       rec.seq = this.nextSeq++;
@@ -191,8 +248,13 @@ export class TabLog {
       rec.verdict = c.verdict;
       rec.issues = c.issues;
     }
+    for (const r of placed) {
+      if (!r.navigation && r.seq > this.lastMessageSeq) {
+        this.lastMessageSeq = r.seq;
+      }
+    }
     if (out.reclassified) {
-      this.reclassifyAll();
+      this.reclassify(this.state.pageStartSeq ?? 0);
     } else {
       if (cut !== Infinity) {
         this.resumeFrom(cut);
@@ -200,11 +262,19 @@ export class TabLog {
       for (const r of placed) {
         this.judge(r);
       }
-    }
-    for (const rec of fresh) {
-      if (rec.verdict === 'foreign' && !rec.navigation) {
-        this.state.foreignCount++;
-        this.foreignQueue.push(rec.seq);
+      // A post and its delivery are one message: the delivery shows the post's issues too (protocol/pairs.ts).
+      for (const r of placed) {
+        const partner = r.pairedWith === undefined ? undefined : this.records.get(r.pairedWith);
+        if (partner) {
+          this.shareSenderIssues(r, partner);
+        }
+      }
+      if (cut === Infinity) {
+        for (const r of placed) {
+          this.eviction.add(r, this.state.maxRecords);
+        }
+      } else {
+        this.eviction.rebuild(this.records.values(), this.state.maxRecords); // (seqs from the cut on changed)
       }
     }
     this.state.total = (this.state.total ?? 0) + fresh.length;
@@ -212,8 +282,7 @@ export class TabLog {
     if (cut !== Infinity) {
       out.reorderedFrom = cut;
     }
-    this.capForeign(out.removed);
-    this.evictOverflow(out.removed);
+    this.evict(out.removed);
     if (out.removed.length) {
       const gone = new Set(out.removed);
       out.added = out.added.filter((r) => !gone.has(r.seq));
@@ -274,9 +343,6 @@ export class TabLog {
       for (const r of ordered) {
         r.seq = renamed.get(r.seq) ?? r.seq;
       }
-      if (moved.length) {
-        this.foreignQueue = this.foreignQueue.map((s) => renamed.get(s) ?? s);
-      }
     }
     for (const r of ordered) {
       this.records.set(r.seq, r);
@@ -284,25 +350,30 @@ export class TabLog {
     return ordered;
   }
 
-  /** Set the tenant origin by hand (null: back to inference); re-classifies everything. */
+  /**
+   * Set the tenant origin by hand (for the whole log), or null: back to the one inferred from the current
+   * page's records (for its records). Re-classifies what it applies to.
+   */
   setTenantOrigin(origin: string | null): void {
     if (origin) {
       this.state.tenantOrigin = normalizeOrigin(origin);
       this.state.tenantOriginSource = 'manual';
-    } else {
-      const inferred = inferTenantOrigin(this.records.values());
-      this.state.tenantOrigin = inferred?.origin ?? null;
-      this.state.tenantOriginSource = inferred ? (inferred.source === 'ready' ? 'ready' : 'embed-frame') : null;
+      this.reclassify(0);
+      return;
     }
-    this.reclassifyAll();
+    const from = this.state.pageStartSeq ?? 0;
+    const inferred = inferTenantOrigin(this.recordsFrom(from));
+    this.state.tenantOrigin = inferred?.origin ?? null;
+    this.state.tenantOriginSource = inferred ? (inferred.source === 'ready' ? 'ready' : 'embed-frame') : null;
+    this.reclassify(from);
   }
 
   /** Apply a new buffer bound at once. Returns the evicted seqs. */
   setMaxRecords(max: number): number[] {
     this.state.maxRecords = Math.max(100, Math.floor(max));
+    this.eviction.rebuild(this.records.values(), this.state.maxRecords);
     const removed: number[] = [];
-    this.capForeign(removed);
-    this.evictOverflow(removed);
+    this.evict(removed);
     return removed;
   }
 
@@ -326,22 +397,57 @@ export class TabLog {
     };
   }
 
-  private reclassifyAll(): void {
-    this.session = new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
-    this.restartCheckpoints();
+  private *recordsFrom(seq: number): Iterable<ClassifiedRecord> {
     for (const r of this.records.values()) {
+      if (r.seq >= seq) {
+        yield r;
+      }
+    }
+  }
+
+  /**
+   * Classify again the records from `seq` on (0: all), with the session checker from where they start; those
+   * before keep their verdicts (an earlier page's tenant origin was that page's).
+   */
+  private reclassify(seq: number): void {
+    // The held log starts at the last Clear (`sessionBase`) or at this page; an earlier page's sessions ended
+    // with its navigation.
+    this.session = this.checkerAt(this.sessionBase);
+    this.restartCheckpoints(seq);
+    const redone: ClassifiedRecord[] = [];
+    for (const r of this.recordsFrom(seq)) {
       if (!r.navigation) {
         const c = classify(r, { tenantOrigin: this.state.tenantOrigin });
         r.verdict = c.verdict;
         r.issues = c.issues;
       }
       this.judge(r);
+      redone.push(r);
+    }
+    for (const r of redone) {
+      if (r.kind === 'receive' && r.pairedWith !== undefined) {
+        const post = this.records.get(r.pairedWith);
+        if (post) {
+          applySenderIssues(r, post);
+        }
+      }
+    }
+    this.eviction.rebuild(this.records.values(), this.state.maxRecords);
+    this.state.foreignCount = this.eviction.foreignCount;
+  }
+
+  /** A post and its delivery are one message: the delivery shows the post's issues too (protocol/pairs.ts). */
+  private shareSenderIssues(a: ClassifiedRecord, b: ClassifiedRecord): void {
+    if (a.kind === 'receive' && b.kind === 'post') {
+      applySenderIssues(a, b);
+    } else if (a.kind === 'post' && b.kind === 'receive') {
+      applySenderIssues(b, a);
     }
   }
 
-  /** The session checker's state now is the state before every held record (a new checker, or a new log). */
-  private restartCheckpoints(): void {
-    this.checkpoints = [{ seq: 0, checker: this.session.clone() }];
+  /** The session checker's state now is the state before held record `seq` and every one after it. */
+  private restartCheckpoints(seq = 0): void {
+    this.checkpoints = [{ seq, checker: this.session.clone() }];
     this.sinceCheckpoint = 0;
   }
 
@@ -429,42 +535,25 @@ export class TabLog {
     const changed = found.origin !== this.state.tenantOrigin;
     this.state.tenantOrigin = found.origin;
     this.state.tenantOriginSource = source;
-    if (changed && this.records.size === 0) {
-      this.session = new SessionChecker({ tenantOrigin: found.origin });
-      this.restartCheckpoints();
+    if (changed && this.lastMessageSeq < (this.state.pageStartSeq ?? 0)) {
+      // Nothing of this page to classify again.
+      this.session = this.checkerAt(this.sessionBase);
+      this.restartCheckpoints(this.state.pageStartSeq ?? 0);
+      return false;
     }
-    return changed && this.records.size > 0;
+    return changed;
   }
 
-  private capForeign(removed: number[]): void {
-    const cap = Math.max(1, Math.floor(this.state.maxRecords * FOREIGN_SHARE));
-    while (this.state.foreignCount > cap && this.foreignQueue.length) {
-      const seq = this.foreignQueue.shift()!;
-      if (!this.records.has(seq)) {
-        continue;
+  /** Let records go past the bound, least telling first (eviction.ts), and count them by kind. */
+  private evict(removed: number[]): void {
+    const droppedBy = (this.state.droppedBy ??= noneDropped());
+    for (const [seq, kind] of this.eviction.evict(this.records.size, this.state.maxRecords)) {
+      if (this.records.delete(seq)) {
+        this.state.dropped++;
+        droppedBy[kind]++;
+        removed.push(seq);
       }
-      this.state.foreignDropped = (this.state.foreignDropped ?? 0) + 1;
-      this.evict(seq, removed);
     }
-  }
-
-  /** Evict the oldest records past the bound (in one pass: see `oldestKeys`). */
-  private evictOverflow(removed: number[]): void {
-    for (const seq of oldestKeys(this.records, this.records.size - this.state.maxRecords)) {
-      this.evict(seq, removed);
-    }
-  }
-
-  private evict(seq: number, removed: number[]): void {
-    const r = this.records.get(seq);
-    if (!r) {
-      return;
-    }
-    this.records.delete(seq);
-    if (r.verdict === 'foreign' && !r.navigation) {
-      this.state.foreignCount--;
-    }
-    this.state.dropped++;
-    removed.push(seq);
+    this.state.foreignCount = this.eviction.foreignCount;
   }
 }

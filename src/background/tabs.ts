@@ -115,7 +115,9 @@ async function restore(tabId: number): Promise<TabCtx> {
   const first = batches[0]?.[1];
   ctx.log =
     first?.kind === 'snapshot'
-      ? new TabLog({ ...first.state, ...keep }, JSON.parse(first.json) as ClassifiedRecord[], first.nextSeq)
+      ? new TabLog({ ...first.state, ...keep }, JSON.parse(first.json) as ClassifiedRecord[], first.nextSeq, {
+          sessionBase: first.session ?? null,
+        })
       : new TabLog(newState(tabId, keep));
   for (const f of meta.frames ?? []) {
     ctx.log.frames.set(f.frameId, f);
@@ -194,6 +196,7 @@ function writeSnapshot(ctx: TabCtx): Promise<void> {
     nextSeq: ctx.log.nextSeq,
     state: { ...ctx.log.state },
     json: JSON.stringify([...ctx.log.records.values()]),
+    ...(ctx.log.sessionBase ? { session: ctx.log.sessionBase } : {}),
   };
   return commit({ meta: metaOf(ctx), clear: true, batch: { n: ctx.nextBatch++, value } });
 }
@@ -360,6 +363,9 @@ function publish(ctx: TabCtx, res: AddResult): void {
     toPanels(ctx, snapshot(ctx));
     return;
   }
+  if (res.removed.length) {
+    toPanels(ctx, { v: MESSAGES_VERSION, type: 'removed', seqs: res.removed });
+  }
   const from = res.reorderedFrom;
   if (from !== undefined) {
     // Late records: the held records from `from` on, in their new order, replace the panels' (usually a short tail).
@@ -405,9 +411,8 @@ export async function topDocument(
     ctx.meta.docBatches = keepLast(ctx.meta.docBatches);
     await writeSnapshot(ctx); // an empty snapshot: the new log
     toPanels(ctx, snapshot(ctx));
-  } else {
-    ctx.log.state.pageUrl = url;
   }
+  // (with preserve log, the navigation record starts the new page in the log: TabLog.newPage)
   await addRecords(ctx, 0, [navigationRecord(0, url, time)]);
 }
 

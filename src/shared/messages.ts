@@ -100,6 +100,20 @@ export interface ClassifiedRecord extends CaptureRecord {
   /** post only: postMessage threw; the error (`Name: message`). The message was not sent. */
   error?: string;
 }
+/** How many records a tab's log keeps unless the user sets another bound (the background and the panel alike). */
+export const DEFAULT_MAX_RECORDS = 50_000;
+
+/**
+ * Records let go by the log's bound, by kind (background/eviction.ts): foreign traffic, valid repeats of a type
+ * already seen from the same frame, records with an error or a warning (or a session's ready) past their reserve,
+ * and every other record.
+ */
+export interface DroppedByKind {
+  foreign: number;
+  repeats: number;
+  other: number;
+  issues: number;
+}
 export interface TabState {
   tabId: number;
   tenantOrigin: string | null;
@@ -111,8 +125,14 @@ export interface TabState {
   dropped: number;
   /** Foreign (non svc-embed) records held. */
   foreignCount: number;
-  /** Foreign records discarded by the foreign share cap (also counted in `dropped`). */
-  foreignDropped?: number;
+  /** `dropped` by kind of record. */
+  droppedBy?: DroppedByKind;
+  /**
+   * First seq of the current page's records (0: the whole log). With preserve log, the log goes on across
+   * top-level navigations, but the inferred tenant origin is the current page's: re-inferred from its embed
+   * frames, it re-classifies the records from here on.
+   */
+  pageStartSeq?: number;
   /** Records captured since the log started (held + dropped). */
   total?: number;
   maxRecords: number;
@@ -185,6 +205,11 @@ export type BackgroundToPanel =
    * and checked again), replaces the records held from that seq on.
    */
   | { v: typeof MESSAGES_VERSION; type: 'reorder'; fromSeq: number; records: ClassifiedRecord[] }
+  /**
+   * Records the log's bound let go (not always the oldest: background/eviction.ts). The panel drops them when it
+   * trims its own copy.
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'removed'; seqs: number[] }
   | { v: typeof MESSAGES_VERSION; type: 'state'; state: TabState }
   | { v: typeof MESSAGES_VERSION; type: 'send-result'; id: string; ok: boolean; error?: string }
   /** The scope and the inspected tab's sites: after the snapshot, on a scope change, on the tab's navigations. */
