@@ -2,7 +2,7 @@
  * `window.__embedInspector`: a handle for tests, the benchmark and the screenshots (extension pages are not
  * reachable by web pages, so this exposes nothing to the inspected page).
  */
-import type { ClassifiedRecord } from '../shared/messages.ts';
+import { DEFAULT_MAX_RECORDS, type ClassifiedRecord } from '../shared/messages.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { PanelStore } from './store.ts';
 import { checkFileRecords, createFileTransport, createMemoryTransport, type PanelTransport } from './transport.ts';
@@ -45,7 +45,7 @@ export function installHooks(store: PanelStore, useTransport: (t: PanelTransport
             records,
             live: false,
             label: name,
-            state: { maxRecords: Math.max(100_000, records.length) },
+            state: { maxRecords: Math.max(DEFAULT_MAX_RECORDS, records.length) },
           }),
         );
         return records.length;

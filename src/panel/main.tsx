@@ -10,6 +10,7 @@ import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
 import { createRestLog } from './rest.ts';
 import type { DevtoolsNetwork } from './network.ts';
+import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
 
 const env = readEnv();
 watchTheme(env, (t) => {
@@ -38,7 +39,12 @@ if (env.fixture) {
       records: syntheticSession(env.fixtureSize),
       live: false,
       label: 'demo session (synthetic)',
-      state: { tenantOrigin: TENANT, tenantOriginSource: 'embed-frame', pageUrl: HOST_URL },
+      state: {
+        tenantOrigin: TENANT,
+        tenantOriginSource: 'embed-frame',
+        pageUrl: HOST_URL,
+        maxRecords: Math.max(DEFAULT_MAX_RECORDS, env.fixtureSize),
+      },
     }),
   );
 } else if (link) {

@@ -4,6 +4,7 @@ import { createFileTransport, createMemoryTransport } from './transport.ts';
 import { syntheticSession, TENANT } from './synthetic.ts';
 import { MESSAGES_VERSION, type ClassifiedRecord } from '../shared/messages.ts';
 import { CAPTURE_FORMAT } from '../protocol/record.ts';
+import { countsAsMessage } from '../protocol/pairs.ts';
 import { compileFilter, defaultFilters, metaOf, searchTextOf } from './filters.ts';
 
 /** A store whose batches run when the test says so. */
@@ -72,8 +73,11 @@ describe('PanelStore on the in-memory transport', () => {
     const { store, t, tick, records } = setup();
     t.push(records);
     tick();
-    expect(store.counts.invalid).toBe(records.filter((r) => r.verdict === 'invalid').length);
-    expect(store.counts.foreign).toBe(records.filter((r) => r.verdict === 'foreign' && !r.navigation).length);
+    // Messages: a post and its delivery count once.
+    const messages = records.filter(countsAsMessage);
+    expect(messages.length).toBeLessThan(records.filter((r) => !r.navigation).length);
+    expect(store.counts.invalid).toBe(messages.filter((r) => r.verdict === 'invalid').length);
+    expect(store.counts.foreign).toBe(messages.filter((r) => r.verdict === 'foreign').length);
     expect(store.frames.size).toBe(2);
     expect([...store.frames.values()].find((f) => f.url.startsWith(TENANT))?.surface).toBe('dashboard');
     expect(store.types.get('svc:event:ready')).toBe(2);
@@ -189,6 +193,21 @@ describe('PanelStore on the in-memory transport', () => {
     tick();
     expect(store.records.length).toBe(100);
     expect(store.records[99].seq).toBe(many[many.length - 1].seq);
+  });
+
+  it('trims the records the background let go, not its oldest ones', () => {
+    const { store, t, tick } = setup();
+    t.emit({ type: 'state', state: { ...t.state, maxRecords: 100 } });
+    const many = syntheticSession(400).slice(0, 300);
+    const first = many.slice(0, 5).map((r) => r.seq);
+    // The background keeps the first five (say, ready and errors) and let the next ones go.
+    const gone = many.slice(5, 205).map((r) => r.seq);
+    t.push(many);
+    t.emit({ type: 'removed', seqs: gone });
+    tick();
+    expect(store.records.length).toBe(100);
+    expect(store.records.slice(0, 5).map((r) => r.seq)).toEqual(first);
+    expect(store.records.some((r) => gone.includes(r.seq))).toBe(false);
   });
 
   it('does no O(n) work per live record: appending 1,000 records to 100,000 is fast', () => {
@@ -483,7 +502,8 @@ describe('loading and sizes', () => {
     const lateIdx = new Set(Array.from({ length: late }, (_, k) => Math.min(599, from - 1 + k * 3)));
     const before = final
       .filter((_, i) => !lateIdx.has(i))
-      .map((r, i) => ({ ...structuredClone(r), seq: i + 1, pairedWith: undefined }));
+      // (pairs before the first late record are as in the final log: counts count a pair once)
+      .map((r, i) => ({ ...structuredClone(r), seq: i + 1, pairedWith: i < from - 1 ? r.pairedWith : undefined }));
     const live = new PanelStore({ schedule: () => {} });
     live.replace(before);
     live.setFilters({ showForeign: true });

@@ -11,6 +11,7 @@
  * the counts by origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
 import type { BackgroundToPanel, CaptureScopeView, ClassifiedRecord, TabSite, TabState } from '../shared/messages.ts';
+import { countsAsMessage } from '../protocol/pairs.ts';
 import { SearchText } from './searchtext.ts';
 import { Compactor } from './compact.ts';
 import { encodedLength } from './size.ts';
@@ -104,6 +105,7 @@ export class PanelStore {
   status: ConnectionStatus = 'connecting';
   selectedSeq: number | null = null;
   timeBase: TimeBase = 'ready';
+  /** Messages by verdict: a post and its delivery count once (protocol/pairs.ts). */
   counts = { valid: 0, invalid: 0, foreign: 0 };
   frames = new Map<string, FrameInfo>();
   /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
@@ -216,6 +218,7 @@ export class PanelStore {
   handle(msg: BackgroundToPanel) {
     switch (msg.type) {
       case 'snapshot':
+        this.gone.clear();
         this.pending = [];
         this.pendingUpdate = [];
         this.state = msg.state;
@@ -235,6 +238,11 @@ export class PanelStore {
       case 'reorder':
         this.flush(); // what came before it, first
         this.reorder(msg.fromSeq, msg.records);
+        break;
+      case 'removed':
+        for (const seq of msg.seqs) {
+          this.gone.add(seq);
+        }
         break;
       case 'state': {
         const before = this.state.maxRecords;
@@ -337,10 +345,10 @@ export class PanelStore {
       this.sizes[i] = 0;
     }
     this.text.updated(i);
-    if (!old.navigation) {
+    if (countsAsMessage(old)) {
       this.count(old.verdict, -1);
     }
-    if (!r.navigation) {
+    if (countsAsMessage(r)) {
       this.count(r.verdict, 1);
     }
     if (oldMeta.type !== m.type && i < this.counted) {
@@ -509,7 +517,7 @@ export class PanelStore {
     if (!this.seqSorted) {
       this.seqMap?.set(r.seq, i);
     }
-    if (!r.navigation) {
+    if (countsAsMessage(r)) {
       this.count(r.verdict, 1);
     }
     // The last two frames are tried first (a post and its delivery alternate between two frames): records copied
@@ -609,14 +617,25 @@ export class PanelStore {
   private cur = 0;
   private curText = () => this.textAt(this.cur);
 
-  /** Keep at most `state.maxRecords` records (the oldest go), like the background's buffer. */
+  /**
+   * Keep at most `state.maxRecords` records, like the background's log: the records it let go first (it keeps
+   * what tells most: background/eviction.ts), then the oldest.
+   */
   private trim() {
     const max = Math.max(0, this.state.maxRecords);
     if (this.records.length <= max) {
       return;
     }
-    this.replace(this.records.slice(this.records.length - max), true);
+    let kept = this.records;
+    if (this.gone.size) {
+      const gone = this.gone;
+      kept = kept.filter((r) => !gone.has(r.seq));
+      this.gone = new Set();
+    }
+    this.replace(kept.length > max ? kept.slice(kept.length - max) : kept, true);
   }
+  /** Seqs the background let go that this store may still hold (dropped at the next trim). */
+  private gone = new Set<number>();
 
   /**
    * Count records by origin and type, from where counting stopped, for at most `budgetMs`; true when all are

@@ -6,7 +6,7 @@
  *   - `createFileTransport(file)`: an imported capture file, classified locally, nothing live.
  */
 import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../shared/messages.ts';
-import { MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
+import { DEFAULT_MAX_RECORDS, MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { checkRecords } from '../protocol/capture.ts';
 import { causalOrder } from '../protocol/order.ts';
@@ -47,7 +47,7 @@ export function emptyState(tabId = -1, over: Partial<TabState> = {}): TabState {
     paused: false,
     dropped: 0,
     foreignCount: 0,
-    maxRecords: 100_000,
+    maxRecords: DEFAULT_MAX_RECORDS,
     pageUrl: null,
     ...over,
   };
@@ -290,7 +290,7 @@ export function createFileTransport(file: CaptureFile, name = 'capture file'): P
     tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'manual') : null,
     dropped: file.meta?.dropped ?? 0,
     pageUrl: file.meta?.pageUrl ?? null,
-    maxRecords: Math.max(100_000, file.messages.length),
+    maxRecords: Math.max(DEFAULT_MAX_RECORDS, file.messages.length),
     foreignCount: first.records.filter((r) => r.verdict === 'foreign' && !r.navigation).length,
   });
   let records = first.records;

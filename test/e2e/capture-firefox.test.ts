@@ -84,7 +84,8 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
   const expected = EVENT_TYPES.length + ACTION_TYPES.length;
   // (40 s: on a busy 2-core machine, with other browsers beside this one, the session can take over 20 s to arrive)
   await panel.waitForFunction(
-    (n) => (window as any).__embedInspector.store.counts.valid >= 2 * n,
+    // (each message twice: its post and its delivery, one message in the counts)
+    (n) => (window as any).__embedInspector.store.records.filter((r: any) => r.verdict === 'valid').length >= 2 * n,
     { timeout: 40_000 },
     expected,
   );

@@ -231,10 +231,23 @@ function IssuesTab(p: { ctx: DetailContext }) {
             {(i) => {
               const spec = ruleSpec(i.rule);
               return (
-                <li class={`issue s-${i.severity}`}>
+                <li class={`issue s-${i.severity}`} classList={{ sender: !!i.sender }}>
                   <div class="issue-head">
                     <span class={`sev s-${i.severity}`}>{i.severity}</span>
                     <code class="rule">{i.rule}</code>
+                    <Show when={i.sender}>
+                      <span
+                        class="sender-tag"
+                        title="An issue of the post this delivery came from: the sender's to fix"
+                      >
+                        sender's
+                      </span>
+                      <Show when={r().pairedWith !== undefined}>
+                        <button class="link sender-link" onClick={() => p.ctx.store.select(r().pairedWith!)}>
+                          post #{r().pairedWith}
+                        </button>
+                      </Show>
+                    </Show>
                     <Show when={i.path}>
                       <code class="path muted">{i.path}</code>
                     </Show>

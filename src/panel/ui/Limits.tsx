@@ -1,6 +1,6 @@
 /**
- * The panel's settings (⚙ Settings): buffer limits — how many messages the tab's log keeps (the oldest are
- * dropped past it, and counted) and the size cap of one captured message (a larger one is kept truncated, with
+ * The panel's settings (⚙ Settings): buffer limits — how many messages the tab's log keeps (past it, what tells
+ * least is dropped first, and counted by kind) and the size cap of one captured message (a larger one is kept truncated, with
  * its original size) — and the captured sites (CaptureSites).
  */
 import type { PanelStore } from '../store.ts';
@@ -44,7 +44,10 @@ export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () =
           />{' '}
           messages
         </label>
-        <p class="muted">Older messages are dropped past it, and counted in “dropped”.</p>
+        <p class="muted">
+          Past it, foreign traffic goes first, then valid repeats of a type from the same frame, then the oldest others;
+          messages with an error or a warning and each session’s ready are kept longest. “dropped” says what went.
+        </p>
         <label>
           Cap one message at
           <input

@@ -149,7 +149,7 @@ function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
           >
             {st().tenantOrigin ?? 'unknown — set it'}
             <Show when={source()}>
-              <span class="src-tag">{st().tenantOriginSource === 'manual' ? 'manual' : 'auto'}</span>
+              <span class="src-tag">{st().tenantOriginSource === 'manual' ? 'set by hand' : 'auto'}</span>
             </Show>
           </button>
         }
@@ -189,6 +189,15 @@ function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
             {error()}
           </span>
         </Show>
+      </Show>
+      <Show when={!editing() && st().tenantOriginSource === 'manual'}>
+        <button
+          class="link tenant-reset"
+          title="Forget the hand-set tenant origin: infer it from the page's embed frames and ready again"
+          onClick={() => p.store.command({ type: 'set-tenant-origin', origin: null })}
+        >
+          ↺ infer
+        </button>
       </Show>
     </span>
   );
@@ -247,12 +256,36 @@ function Counts(p: { store: PanelStore; sig: PanelSignals }) {
     p.sig.state();
     return { ...p.store.counts, dropped: p.store.state.dropped, total: p.store.records.length };
   };
+  /** What the bound let go, by kind (only the kinds that went). */
+  const kinds = () => {
+    p.sig.state();
+    const by = p.store.state.droppedBy;
+    if (!by) {
+      return '';
+    }
+    const parts: Array<[number, string]> = [
+      [by.foreign, 'foreign'],
+      [by.repeats, 'valid repeats'],
+      [by.other, 'other'],
+      [by.issues, 'with issues'],
+    ];
+    return parts
+      .filter(([n]) => n > 0)
+      .map(([n, what]) => `${n.toLocaleString('en-US')} ${what}`)
+      .join(', ');
+  };
   return (
     <span class="counts" aria-label="Counts">
-      <span class="cnt v-valid" title="svc-embed messages that follow the protocol">
+      <span
+        class="cnt v-valid"
+        title="svc-embed messages that follow the protocol (a post and its delivery count once)"
+      >
         {c().valid.toLocaleString('en-US')} valid
       </span>
-      <span class="cnt v-invalid" title="svc-embed messages with at least one error">
+      <span
+        class="cnt v-invalid"
+        title="svc-embed messages with at least one error (a post and its delivery count once)"
+      >
         {c().invalid.toLocaleString('en-US')} invalid
       </span>
       <span class="cnt v-foreign" title="Other window messages (not svc-embed)">
@@ -260,9 +293,12 @@ function Counts(p: { store: PanelStore; sig: PanelSignals }) {
       </span>
       <span
         class={`cnt dropped${c().dropped ? ' warn' : ''}`}
-        title="Records discarded by the log's size bound since it started"
+        title="Records discarded by the log's size bound since it started: foreign traffic first, then valid repeats of a type from the same frame, then the oldest others; records with an error or a warning and each session's ready go last"
       >
         {c().dropped.toLocaleString('en-US')} dropped
+        <Show when={kinds()}>
+          <span class="dropped-kinds"> ({kinds()})</span>
+        </Show>
       </span>
     </span>
   );
