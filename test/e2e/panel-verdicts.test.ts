@@ -1,0 +1,204 @@
+/**
+ * Verdicts the panel must not get wrong in ordinary use (issue 14), on a plain host/embed pair written for the
+ * test, in real Chromium with the built extension: Clear in the middle of a session, preserve log across two
+ * sites, the delivery of an invalid post, and a flood past the log's bound.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type { Launched } from '../../src/shared/chromium.ts';
+import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import { launchWithExtension, sleep } from '../helpers/capture.ts';
+import { panelFor, panelRecords } from '../helpers/panel.ts';
+
+const HOST = `<!doctype html><title>host</title><script>
+  const env = (type, payload = {}) => ({ source: 'svc-embed', direction: 'action', type, payload, timestamp: Date.now() });
+  const embed = () => document.querySelector('iframe').contentWindow;
+  window.act = (type, payload, to = '{{EMBED}}') => embed().postMessage(env(type, payload), to);
+  window.tryPost = (to) => { try { embed().postMessage(env('svc:action:refresh'), to); } catch (e) { return String(e); } };
+  window.flood = (n) => { for (let i = 0; i < n; i++) act('svc:action:set-locale', { locale: 'de-CH' }); };
+  window.ready = false;
+  addEventListener('message', (e) => { if (e.origin === '{{EMBED}}' && e.data?.type === 'svc:event:ready') window.ready = true; });
+</script><iframe src="{{EMBED}}/embed/dashboard/d1"></iframe>`;
+const EMBED = `<!doctype html><script>
+  const env = (type, payload) => ({ source: 'svc-embed', direction: 'event', type, payload, surface: 'dashboard', timestamp: Date.now() });
+  const emit = (type, payload) => parent.postMessage(env(type, payload), '{{HOST}}');
+  window.ready = () => emit('svc:event:ready', { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'd1' });
+  addEventListener('message', (e) => {
+    if (e.origin === '{{HOST}}' && e.data?.type === 'svc:action:refresh') {
+      emit('svc:event:dashboard-loaded', { publicId: 'd1', widgetCount: 1, loadDurationMs: 5 });
+    }
+  });
+  ready();
+</script><p>embed</p>`;
+const pages = (): Promise<TwoOrigins> => twoOrigins({ '/': HOST }, { '/embed/dashboard/d1': EMBED });
+
+let srv: TwoOrigins;
+let srv2: TwoOrigins;
+let l: Launched;
+const errors: string[] = [];
+/** Pages of the current test, closed after it (passed or not). */
+const opened: Page[] = [];
+
+async function open(s: TwoOrigins): Promise<{ page: Page; panel: Page }> {
+  const page = await l.browser.newPage();
+  await page.goto(`${s.hostOrigin}/`, { waitUntil: 'load' });
+  await page.waitForFunction(() => (window as any).ready === true, { timeout: 10_000 });
+  const panel = await panelFor(l, page, errors);
+  opened.push(page, panel);
+  await waitStore(panel, (st) => st.readyIndex >= 0);
+  return { page, panel };
+}
+function waitStore(panel: Page, pred: (s: any) => boolean, timeout = 15_000) {
+  return panel.waitForFunction(`(${pred.toString()})(window.__embedInspector.store)`, { timeout });
+}
+const rules = (rs: Array<{ rules: string[] }>) => rs.flatMap((r) => r.rules);
+
+beforeAll(async () => {
+  [srv, srv2] = await Promise.all([pages(), pages()]);
+  l = await launchWithExtension();
+});
+afterEach(async () => {
+  for (const p of opened.splice(0)) {
+    await p.close().catch(() => {});
+  }
+});
+afterAll(async () => {
+  await l?.close();
+  await srv?.close();
+  await srv2?.close();
+});
+
+describe('verdicts on a plain host/embed pair', () => {
+  it('Clear in the middle of a session empties the view; the session goes on', async () => {
+    const { page, panel } = await open(srv);
+    await panel.click('.summary button[title="Clear the log"]');
+    await waitStore(panel, (s) => s.records.length === 0);
+    await sleep(300); // the clear reaches the background before the next message
+    await page.evaluate(() => (window as any).act('svc:action:refresh'));
+    await waitStore(panel, (s) =>
+      s.records.some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:event:dashboard-loaded'),
+    );
+    const after = await panelRecords(panel);
+    expect(after.map((r) => r.type)).toContain('svc:action:refresh');
+    expect(rules(after)).toEqual([]);
+    expect(await panel.$eval('.cnt.v-invalid', (e) => e.textContent)).toBe('0 invalid');
+  });
+
+  it('preserve log across two sites: the tenant origin is the current page’s; a hand-set one shows and resets', async () => {
+    const { page, panel } = await open(srv);
+    await panel.$eval('.summary label.check input', (i) => (i as HTMLInputElement).click()); // Preserve log
+    await waitStore(panel, (s) => s.state.preserveLog === true);
+    await page.goto(`${srv2.hostOrigin}/`, { waitUntil: 'load' });
+    await page.waitForFunction(() => (window as any).ready === true, { timeout: 10_000 });
+    await page.evaluate(() => (window as any).act('svc:action:refresh'));
+    const second = srv2.embedOrigin;
+    await panel.waitForFunction(
+      (o) =>
+        (window as any).__embedInspector.store.records.some(
+          (r: any) => r.origin === o && r.data?.type === 'svc:event:dashboard-loaded' && r.kind === 'receive',
+        ),
+      { timeout: 15_000 },
+      second,
+    );
+    const all = await panelRecords(panel);
+    expect(all.some((r) => r.frameUrl.startsWith(srv.hostOrigin))).toBe(true); // the first site's records stay
+    expect(rules(all)).toEqual([]);
+    expect(await panel.evaluate(() => (window as any).__embedInspector.store.state.tenantOrigin)).toBe(second);
+    expect(await panel.$eval('.tenant .value', (e) => e.textContent)).toContain(second);
+    // Set by hand: shown as such, with a way back to the inferred one.
+    await panel.click('.summary .tenant .value');
+    await panel.waitForSelector('.tenant-input');
+    await panel.$eval('.tenant-input', (i) => {
+      (i as HTMLInputElement).value = '';
+    });
+    await panel.type('.tenant-input', srv.embedOrigin);
+    await panel.keyboard.press('Enter');
+    await panel.waitForSelector('.tenant-reset');
+    expect(await panel.$eval('.tenant .value', (e) => e.textContent)).toContain('set by hand');
+    await waitStore(panel, (s) => s.counts.invalid > 0);
+    await panel.click('.tenant-reset');
+    await panel.waitForFunction(
+      (o) => (window as any).__embedInspector.store.state.tenantOrigin === o,
+      { timeout: 5_000 },
+      second,
+    );
+    expect(await panel.$('.tenant-reset')).toBeNull();
+    expect(await panel.$eval('.tenant .value', (e) => e.textContent)).not.toContain('set by hand');
+  });
+
+  it('the delivery of an invalid post shows its issues, as the sender’s: kind:receive is not all green', async () => {
+    const { page, panel } = await open(srv);
+    await page.evaluate(() => (window as any).act('svc:action:refresh', {}, '*'));
+    const embed = page.frames().find((f) => f.url().startsWith(srv.embedOrigin))!;
+    await embed.evaluate(() => (window as any).ready()); // a second ready
+    await waitStore(panel, (s) => s.records.filter((r: any) => r.data?.type === 'svc:event:ready').length >= 4);
+    await waitStore(panel, (s) =>
+      s.records.some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:action:refresh' && r.pairedWith),
+    );
+    await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'kind:receive' }));
+    const shown = await panel.evaluate(() => {
+      const s = (window as any).__embedInspector.store;
+      return s.view.map((i: number) => ({
+        seq: s.records[i].seq,
+        type: s.records[i].data?.type,
+        verdict: s.records[i].verdict,
+        rules: s.records[i].issues.map((x: any) => x.rule),
+      }));
+    });
+    const refresh = shown.find((r: any) => r.type === 'svc:action:refresh');
+    expect(refresh).toMatchObject({ verdict: 'invalid', rules: ['origin.action-wildcard'] });
+    expect(shown.filter((r: any) => r.type === 'svc:event:ready').at(-1).rules).toContain('session.ready-duplicate');
+    // The detail says so, and links the post.
+    await panel.evaluate(() =>
+      (window as any).__embedInspector.store.setFilters({ search: 'kind:receive type:refresh' }),
+    );
+    await panel.waitForSelector('.grid-body [role="row"]');
+    await panel.click('.grid-body [role="row"]');
+    await panel.click('#tab-issues');
+    await panel.waitForSelector('.issues-tab');
+    const text = await panel.$eval('.issues-tab', (e) => e.textContent ?? '');
+    expect(text).toContain('origin.action-wildcard');
+    expect(text).toContain("sender's");
+    expect(text).not.toContain('No issues');
+    await panel.click('.sender-link');
+    await panel.waitForFunction(
+      (seq) => {
+        const s = (window as any).__embedInspector.store;
+        return s.selectedSeq !== null && s.selectedSeq !== seq && s.recordBySeq(s.selectedSeq)?.kind === 'post';
+      },
+      { timeout: 5_000 },
+      refresh.seq,
+    );
+    await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+  });
+
+  it('a flood past the bound lets valid repeats go and keeps ready and what was wrong, saying what went', async () => {
+    const { page, panel } = await open(srv);
+    if (!(await panel.$eval('.limits', (d) => (d as HTMLDetailsElement).open))) {
+      await panel.click('.limits > summary');
+    }
+    await panel.$eval('.lim-records', (el) => (el as HTMLInputElement).select());
+    await panel.type('.lim-records', '1000');
+    await panel.keyboard.press('Enter');
+    await waitStore(panel, (s) => s.state.maxRecords === 1000);
+    await page.evaluate(() => (window as any).act('svc:action:refresh', {}, '*')); // invalid: to '*'
+    await page.evaluate(() => (window as any).tryPost('http://127.0.0.1:1')); // dropped by the browser
+    expect(await page.evaluate(() => (window as any).tryPost('not a url'))).toMatch(/SyntaxError/); // threw
+    await page.evaluate(() => (window as any).flood(3000));
+    await waitStore(panel, (s) => s.state.dropped >= 5000, 30_000);
+    await sleep(500);
+    const held = await panelRecords(panel);
+    expect(held.length).toBeLessThanOrEqual(1100);
+    expect(held.filter((r) => r.type === 'svc:event:ready').length).toBeGreaterThanOrEqual(1);
+    expect(rules(held)).toEqual(expect.arrayContaining(['origin.action-wildcard', 'origin.action-target']));
+    expect(held.some((r) => r.rules.includes('origin.action-target') && r.kind === 'post')).toBe(true);
+    // What the user reads: the invalid posts, ready, and what kind of records went.
+    expect(await panel.$eval('.cnt.v-invalid', (e) => e.textContent)).toBe('3 invalid');
+    expect(await panel.$eval('.summary .facts', (e) => e.textContent)).toContain('ready in');
+    expect(await panel.$eval('.cnt.dropped', (e) => e.textContent)).toMatch(/dropped \([\d,]+ valid repeats\)/);
+  });
+
+  it('raised no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
