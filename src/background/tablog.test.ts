@@ -198,6 +198,7 @@ describe('TabLog', () => {
     l.clear();
     expect(l.records.size).toBe(0);
     expect(l.state.tenantOrigin).toBe(TENANT);
+    expect(l.state.readyBeforeClear).toBe(true); // the panel says "ready: before Clear", not "not seen"
     const after = l.add([
       hostPost(refresh(), TENANT, 20),
       embedPost({ ...loaded, timestamp: ready.timestamp + 30 }, 30),
@@ -215,6 +216,7 @@ describe('TabLog', () => {
     expect(later.added[0].issues).toEqual([]);
     // A new page (top-level navigation) starts new sessions.
     copy.reset(`${HOST}/next`);
+    expect(copy.state.readyBeforeClear).toBeUndefined();
     expect(copy.add([hostPost(refresh(2), TENANT, 50)]).added[0].issues.map((i) => i.rule)).toEqual([
       'session.action-before-ready',
     ]);

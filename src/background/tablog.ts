@@ -129,6 +129,7 @@ export class TabLog {
       droppedBy: noneDropped(),
       total: 0,
       pageStartSeq: 0,
+      readyBeforeClear: undefined,
       tenantOrigin: manual ? this.state.tenantOrigin : null,
       tenantOriginSource: manual ? 'manual' : null,
     };
@@ -144,8 +145,10 @@ export class TabLog {
     this.records.clear();
     this.eviction.clear();
     this.sessionBase = this.session.save();
+    const readySeen = this.sessionBase.sessions.some(([, v]) => v.ready);
     this.state = {
       ...this.state,
+      readyBeforeClear: readySeen || undefined,
       dropped: 0,
       foreignCount: 0,
       droppedBy: noneDropped(),
@@ -162,6 +165,7 @@ export class TabLog {
   newPage(pageUrl: string): void {
     this.state.pageUrl = pageUrl;
     this.state.pageStartSeq = this.nextSeq;
+    this.state.readyBeforeClear = undefined;
     this.sessionBase = null; // (a top-level navigation ends every session)
     if (this.state.tenantOriginSource !== 'manual') {
       this.state.tenantOrigin = null;

@@ -135,6 +135,11 @@ export interface TabState {
   pageStartSeq?: number;
   /** Records captured since the log started (held + dropped). */
   total?: number;
+  /**
+   * Set by Clear when an embed session of the page had reported `ready` before it (the records are gone, the
+   * session goes on): the panel says so instead of "ready: not seen". A new page or log unsets it.
+   */
+  readyBeforeClear?: boolean;
   maxRecords: number;
   /** Size cap of one captured message, in bytes of encoded data (a setting of the whole extension). */
   maxBytes?: number;

@@ -73,6 +73,9 @@ describe('verdicts on a plain host/embed pair', () => {
     const { page, panel } = await open(srv);
     await panel.click('.summary button[title="Clear the log"]');
     await waitStore(panel, (s) => s.records.length === 0);
+    // The session facts say ready came before Clear, not that it was never seen.
+    await panel.waitForFunction(() => document.querySelector('.facts')?.textContent?.includes('ready: before Clear'));
+    expect(await panel.$eval('.facts', (e) => e.textContent)).not.toContain('not seen');
     await sleep(300); // the clear reaches the background before the next message
     await page.evaluate(() => (window as any).act('svc:action:refresh'));
     await waitStore(panel, (s) =>

@@ -208,6 +208,10 @@ function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
     p.sig.state();
     return p.store.sessionFacts();
   };
+  const beforeClear = () => {
+    p.sig.state();
+    return !!p.store.state.readyBeforeClear;
+  };
   const jump = (seq: number | null) => {
     if (seq !== null) {
       p.store.select(seq);
@@ -218,12 +222,21 @@ function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
       <Show
         when={facts().readySeq !== null}
         fallback={
-          <span
-            class="fact missing"
-            title="No svc:event:ready seen yet: the embed has not reported that it authenticated and mounted"
+          <Show
+            when={beforeClear()}
+            fallback={
+              <span
+                class="fact missing"
+                title="No svc:event:ready seen yet: the embed has not reported that it authenticated and mounted"
+              >
+                ready: not seen
+              </span>
+            }
           >
-            ready: not seen
-          </span>
+            <span class="fact" title="svc:event:ready came before Clear: its record is gone, the embed session goes on">
+              ready: before Clear
+            </span>
+          </Show>
         }
       >
         <button
