@@ -57,7 +57,12 @@ hooks.link = link;
 // Network traffic is observable only inside DevTools (chrome.devtools.network, also in Firefox as browser.devtools).
 const devtoolsNetwork = (globalThis as { chrome?: { devtools?: { network?: DevtoolsNetwork } } }).chrome?.devtools
   ?.network;
-const rest = createRestLog(devtoolsNetwork);
+const rest = createRestLog(devtoolsNetwork, { preserveLog: () => store.state.preserveLog });
+store.onChange((c) => {
+  if (c.cleared) {
+    rest.clear();
+  }
+});
 hooks.rest = rest;
 
 const notice = () =>

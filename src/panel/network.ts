@@ -38,6 +38,10 @@ export interface DevtoolsNetwork {
     addListener(fn: (entry: HarEntry) => void): void;
     removeListener?(fn: (entry: HarEntry) => void): void;
   };
+  /** The inspected page navigated (top level). */
+  onNavigated?: {
+    addListener(fn: (url: string) => void): void;
+  };
 }
 
 function contentOf(entry: HarEntry): Promise<string | null> {

@@ -2,6 +2,8 @@
  * The REST calls of the inspected tab: the four platform operations seen in the Network traffic, checked
  * against the contract (protocol/rest.ts). Fed by `chrome.devtools.network` in the DevTools panel
  * (network.ts); elsewhere (a tab with ?tabId=, an imported file) it stays empty and says why.
+ * It follows the message log's rules: a top-level navigation of the inspected page starts it anew unless
+ * "preserve log" is on, and Clear empties it (the caller wires Clear).
  */
 import { createSignal } from 'solid-js';
 import { checkHarEntry, observeNetwork, type DevtoolsNetwork, type HarEntry, type RestRecord } from './network.ts';
@@ -18,7 +20,10 @@ export interface RestLog {
   clear(): void;
 }
 
-export function createRestLog(network: DevtoolsNetwork | undefined): RestLog {
+export function createRestLog(
+  network: DevtoolsNetwork | undefined,
+  opts: { preserveLog?: () => boolean } = {},
+): RestLog {
   const [records, setRecords] = createSignal<RestRecord[]>([], { equals: false });
   const list: RestRecord[] = [];
   const add = (r: RestRecord) => {
@@ -28,8 +33,17 @@ export function createRestLog(network: DevtoolsNetwork | undefined): RestLog {
     }
     setRecords(list);
   };
+  const clear = () => {
+    list.length = 0;
+    setRecords(list);
+  };
   if (network) {
     observeNetwork(network, add);
+    network.onNavigated?.addListener(() => {
+      if (!opts.preserveLog?.()) {
+        clear();
+      }
+    });
   }
   return {
     records,
@@ -46,9 +60,6 @@ export function createRestLog(network: DevtoolsNetwork | undefined): RestLog {
       }
       return n;
     },
-    clear() {
-      list.length = 0;
-      setRecords(list);
-    },
+    clear,
   };
 }

@@ -42,6 +42,8 @@ export interface Change {
   status?: boolean;
   filters?: boolean;
   capture?: boolean;
+  /** The user cleared the log (the REST calls follow the same rule). */
+  cleared?: boolean;
 }
 /** The capture scope and the inspected tab's sites, as the background last said (live tab only). */
 export interface CaptureInfo {
@@ -213,6 +215,13 @@ export class PanelStore {
 
   command(cmd: PanelCommand) {
     this.transport?.send(cmd);
+  }
+
+  /** Clear: the background empties the log (the embed session goes on); the view empties at once. */
+  clearLog() {
+    this.command({ type: 'clear' });
+    this.replace([]);
+    this.emit({ cleared: true });
   }
 
   handle(msg: BackgroundToPanel) {

@@ -94,6 +94,15 @@ describe('REST operations in the panel', () => {
     expect(issues).toContain('Authorization: Bearer <ACCESS_TOKEN>');
   });
 
+  it('Clear empties the REST calls with the messages', async () => {
+    const entries = [await call('GET', '/workbooks/100', undefined, 'tok-admin')];
+    await panel.evaluate((e) => (window as any).__embedInspector.rest.addHar(e), entries);
+    await panel.waitForFunction(() => (window as any).__embedInspector.rest.records().length > 0);
+    await panel.click('.summary button[title="Clear the log"]');
+    await panel.waitForFunction(() => (window as any).__embedInspector.rest.records().length === 0);
+    expect(await panel.$eval('.t-rest', (b) => b.textContent)).toMatch(/^REST 0/);
+  });
+
   it('says where Network traffic can be seen when it cannot be here', async () => {
     await panel.evaluate(() => (window as any).__embedInspector.rest.clear());
     const text = await panel.$eval('#rest-drawer', (d) => d.textContent);

@@ -34,14 +34,7 @@ export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: 
         <span class="dot" aria-hidden="true" />
         {st().paused ? 'Resume' : 'Recording'}
       </button>
-      <button
-        class="tool"
-        title="Clear the log"
-        onClick={() => {
-          store.command({ type: 'clear' });
-          store.replace([]);
-        }}
-      >
+      <button class="tool" title="Clear the log" onClick={() => store.clearLog()}>
         ⊘ Clear
       </button>
       <label class="check" title="Keep the log when the page navigates or reloads">
