@@ -226,7 +226,11 @@ describe('panel on live capture (sandbox)', () => {
   it('smoke: the real DevTools panel shows the records', async () => {
     const dev = await launchWithExtensionDevtools();
     try {
-      const { page, frame: panelFrame } = await openRealDevtoolsPanel(dev.browser, async () => {
+      const {
+        page,
+        devtools,
+        frame: panelFrame,
+      } = await openRealDevtoolsPanel(dev.browser, async () => {
         const p = await dev.browser.newPage(); // every new tab gets its own DevTools window
         await p.goto(`${sandbox.hostOrigin}/`);
         await p.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
@@ -264,6 +268,38 @@ describe('panel on live capture (sandbox)', () => {
       expect(info.tab).toMatch(/^tab \d+$/); // the tab id came from chrome.devtools.inspectedWindow
       expect(info.text).toContain('ready');
       expect(['light', 'dark']).toContain(info.theme);
+
+      // Keys in real DevTools (its key forwarder would give Ctrl/Cmd+F to its find bar, Esc to the Console drawer).
+      const drawerVisible = () =>
+        devtools.evaluate(`(async () => {
+          const legacy = await import('./ui/legacy/legacy.js');
+          return legacy.InspectorView.InspectorView.instance().drawerVisible();
+        })()`) as Promise<boolean>;
+      const drawerBefore = await drawerVisible();
+      await panelFrame!.focus('.grid');
+      await devtools.keyboard.down('Control');
+      await devtools.keyboard.press('f');
+      await devtools.keyboard.up('Control');
+      await new Promise((r) => setTimeout(r, 300)); // what DevTools would do with a forwarded key, it does by now
+      expect(
+        await panelFrame!.evaluate(() => ({
+          focused: document.hasFocus(),
+          filter: (document.activeElement as HTMLInputElement | null)?.placeholder ?? '',
+        })),
+        'Ctrl+F focuses the panel’s filter box; focus stays in the panel',
+      ).toMatchObject({ focused: true, filter: expect.stringContaining('Filter') });
+      // Esc with a record's detail open closes the detail, not DevTools' drawer.
+      await panelFrame!.evaluate(() => {
+        const s = (window as any).__embedInspector.store;
+        s.select(s.records[s.readyIndex].seq);
+      });
+      await panelFrame!.focus('.grid');
+      await devtools.keyboard.press('Enter');
+      await panelFrame!.waitForSelector('.detail', { timeout: 5_000 });
+      await devtools.keyboard.press('Escape');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await panelFrame!.$('.detail'), 'Esc closed the detail').toBeNull();
+      expect(await drawerVisible(), 'Esc left the Console drawer as it was').toBe(drawerBefore);
     } finally {
       await dev.close();
     }

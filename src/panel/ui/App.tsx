@@ -42,9 +42,16 @@ export function App(p: AppProps) {
     grid?.focus({ preventScroll: true });
   };
 
+  // The panel's own keys. In DevTools, the devtools API forwards keydown events that match DevTools' shortcuts
+  // (Ctrl/Cmd+F: its find bar; Esc: the Console drawer) from a listener on the panel's document; ours runs on the
+  // window in the capture phase, before it, and stops the keys it acts on from reaching it.
+  const owned = (e: KeyboardEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+  };
   const onKey = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
-      e.preventDefault();
+      owned(e);
       search?.focus();
       search?.select();
     } else if (
@@ -57,14 +64,15 @@ export function App(p: AppProps) {
       ) &&
       !(e.target as Element | null)?.closest?.('.act-drawer')
     ) {
+      owned(e);
       close();
     }
   };
   onMount(() => {
-    document.addEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, true);
     grid?.focus({ preventScroll: true });
   });
-  onCleanup(() => document.removeEventListener('keydown', onKey));
+  onCleanup(() => window.removeEventListener('keydown', onKey, true));
 
   // Compact the records, count by origin and type and build the lower-cased search text in idle time (never
   // during a scroll), so that the filter menus open and the first search over a big log run without that work.

@@ -224,7 +224,8 @@ function Menu(p: {
     <div
       class="menu"
       ref={root}
-      onKeyDown={(e) => {
+      // A native listener (Solid delegates onKeyDown to the document, after DevTools' key forwarder there).
+      on:keydown={(e: KeyboardEvent) => {
         if (e.key === 'Escape' && open()) {
           close();
           button.focus();
