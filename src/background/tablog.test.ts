@@ -554,3 +554,31 @@ describe('TabLog order', () => {
     expect(sessionRules()).toEqual([`${n + 3 - depth}:session.previous-path`]);
   });
 });
+
+describe('an injected post marks its delivery', () => {
+  // [name, batches: which halves come in which add() call]
+  const CASES: Array<[string, Array<Array<'post' | 'delivery'>>]> = [
+    ['post first, in two batches', [['post'], ['delivery']]],
+    ['delivery first, in two batches', [['delivery'], ['post']]],
+    ['both in one batch (one processing round)', [['post', 'delivery']]],
+    ['both in one batch, delivery first', [['delivery', 'post']]],
+  ];
+  for (const [name, batches] of CASES) {
+    it(name, () => {
+      const l = log();
+      l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
+      const halves = {
+        post: () => ({ ...hostPost(refresh(), TENANT, 20), injected: true }),
+        delivery: () => embedReceive(refresh(), 21),
+      };
+      for (const b of batches) {
+        l.add(b.map((h) => halves[h]()));
+      }
+      const recs = [...l.records.values()].filter((r) => (r.data as { type?: string }).type === 'svc:action:refresh');
+      expect(recs.map((r) => [r.kind, r.injected === true])).toEqual([
+        ['post', true],
+        ['receive', true],
+      ]);
+    });
+  }
+});

@@ -214,13 +214,16 @@ export class TabLog {
       }
       // Pair first: the session checker counts a message once, skipping the side whose partner it saw.
       const partner = this.pairer.add(rec);
-      if (partner && this.records.has(partner.seq)) {
-        // Either half may arrive first: an injected post marks its delivery, and the other way round.
+      if (partner) {
+        // Either half may arrive first, in an earlier batch or in this one: an injected post marks its
+        // delivery, and the other way round.
         if (partner.injected) {
           rec.injected = true;
         } else if (rec.injected) {
           partner.injected = true;
         }
+      }
+      if (partner && this.records.has(partner.seq)) {
         out.updated.push(partner);
         if (partner.kind === 'receive' && rec.kind === 'post') {
           cut = Math.min(cut, partner.seq); // a delivery already held goes after its post
