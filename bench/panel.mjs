@@ -44,12 +44,12 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });
     await page.goto(`chrome-extension://${id}/src/panel/index.html?theme=light`);
-    await page.waitForFunction(() => !!window.__embedInspector);
+    await page.waitForFunction(() => !!window.__embedInspectorPanel);
 
     // Generate outside the timed part, then time loading them into the panel until the rows are painted.
     const out = await page.evaluate(
       async (n, shared) => {
-        const h = window.__embedInspector;
+        const h = window.__embedInspectorPanel;
         // Records reach the panel as copies (structured clones of the background's messages, or parsed JSON of a
         // capture file): every record with its own strings and message objects. The synthetic session shares
         // them, so each record is cloned, as the transport would deliver it (EI_BENCH_SHARED=1: not cloned).

@@ -65,22 +65,22 @@ try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 820, deviceScaleFactor: 1 });
     await page.goto(`chrome-extension://${extId}/src/panel/index.html?tabId=${tabId}&theme=${theme}`);
-    await page.waitForFunction(() => window.__embedInspector?.store.status === 'connected', { timeout: 10_000 });
+    await page.waitForFunction(() => window.__embedInspectorPanel?.store.status === 'connected', { timeout: 10_000 });
     let live = true;
     try {
-      await page.waitForFunction(() => window.__embedInspector.store.readyIndex >= 0, { timeout: 8_000 });
+      await page.waitForFunction(() => window.__embedInspectorPanel.store.readyIndex >= 0, { timeout: 8_000 });
     } catch {
       live = false; // capture not available: show the synthetic demo session rather than an empty panel
       console.warn('screenshots: no live records from the sandbox; using the synthetic demo session');
       await page.evaluate(() =>
-        window.__embedInspector.load(window.__embedInspector.synthetic(120), 'demo session (synthetic)'),
+        window.__embedInspectorPanel.load(window.__embedInspectorPanel.synthetic(120), 'demo session (synthetic)'),
       );
     }
-    await page.evaluate(() => window.__embedInspector.store.resetFilters());
+    await page.evaluate(() => window.__embedInspectorPanel.store.resetFilters());
     await sleep(300);
     // Select an invalid event and open its details on the Message tab.
     await page.evaluate(() => {
-      const s = window.__embedInspector.store;
+      const s = window.__embedInspectorPanel.store;
       const i =
         s.view.find((j) => s.records[j].verdict === 'invalid' && s.records[j].kind === 'receive') ??
         s.view.find((j) => s.records[j].verdict === 'invalid');

@@ -52,7 +52,11 @@ function cached(fn: (s: string) => string): (s: string) => string {
   };
 }
 
-export const originOf = cached((url: string): string => {
+/**
+ * A URL's origin as a label for display: never null (an opaque origin shows its scheme, an unparsable URL itself).
+ * `protocol/origin.ts`'s `originOf` is the origin for rules (null when there is none).
+ */
+export const originLabel = cached((url: string): string => {
   try {
     const u = new URL(url);
     return u.origin === 'null' ? `${u.protocol}` : u.origin;

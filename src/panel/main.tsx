@@ -5,7 +5,7 @@ import { ActApp } from './ui/act/ActApp.tsx';
 import { PanelStore } from './store.ts';
 import { readEnv, watchTheme } from './env.ts';
 import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from './transport.ts';
-import { installHooks } from './hooks.ts';
+import { installTestHandle } from './test-handle.ts';
 import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
 import { createRestLog } from './rest.ts';
@@ -52,7 +52,7 @@ if (env.fixture) {
 } else {
   useTransport(createMemoryTransport({ live: false, label: 'not attached to a tab' }));
 }
-const hooks = installHooks(store, useTransport);
+const hooks = installTestHandle(store, useTransport);
 hooks.link = link;
 // Network traffic is observable only inside DevTools (chrome.devtools.network, also in Firefox as browser.devtools).
 const devtoolsNetwork = (globalThis as { chrome?: { devtools?: { network?: DevtoolsNetwork } } }).chrome?.devtools

@@ -37,11 +37,11 @@ beforeAll(async () => {
   await fill(panel, '#cf-locale', 'ja-JP');
   await panel.click('.cm-send');
   await panel.waitForFunction(
-    () => (window as any).__embedInspector.store.records.some((r: any) => r.injected && r.kind === 'receive'),
+    () => (window as any).__embedInspectorPanel.store.records.some((r: any) => r.injected && r.kind === 'receive'),
     { timeout: 10_000 },
   );
   await page.evaluate(() => (window as any).__sandboxHost.waitFor('svc:event:download', 1, 5_000));
-  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:event:download'), {
+  await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.types.has('svc:event:download'), {
     timeout: 10_000,
   });
   const cdp = await panel.createCDPSession();
@@ -82,7 +82,7 @@ function check(file: string): Promise<{ code: number; out: any }> {
 const panelVerdicts = () =>
   panel.evaluate(() =>
     Object.fromEntries(
-      (window as any).__embedInspector.store.records
+      (window as any).__embedInspectorPanel.store.records
         .filter((r: any) => !r.navigation)
         .map((r: any) => [
           r.seq,
@@ -110,7 +110,7 @@ describe('export, check, import', () => {
       tenantOrigin: sb.tenantOrigin,
       meta: { redacted: true },
     });
-    const n = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
+    const n = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
     expect(file.messages).toHaveLength(n);
     expect(file.messages.some((m: any) => m.injected)).toBe(true);
   });
@@ -159,7 +159,7 @@ describe('export, check, import', () => {
     const receivedBefore = await page.evaluate(() => (window as any).__sandboxHost.received.length);
     const input = await panel.$('.import-input');
     await (input as any).uploadFile(join(dir, exported.name));
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'file', {
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'file', {
       timeout: 5_000,
     });
     expect(await panel.$eval('.viewing-file', (e) => e.textContent)).toContain(exported.name);
@@ -171,7 +171,7 @@ describe('export, check, import', () => {
     await panel.click('.t-live');
     await panel.waitForFunction(
       () => {
-        const s = (window as any).__embedInspector.store;
+        const s = (window as any).__embedInspectorPanel.store;
         return s.transportInfo.kind === 'runtime' && s.status === 'connected' && s.records.length > 0;
       },
       { timeout: 5_000 },
@@ -188,20 +188,23 @@ describe('export, check, import', () => {
       root.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
       root.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, text);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.label === 'dropped.json', {
-      timeout: 5_000,
-    });
-    expect(await panel.evaluate(() => (window as any).__embedInspector.store.records.length)).toBe(
+    await panel.waitForFunction(
+      () => (window as any).__embedInspectorPanel.store.transportInfo.label === 'dropped.json',
+      {
+        timeout: 5_000,
+      },
+    );
+    expect(await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length)).toBe(
       JSON.parse(text).messages.length,
     );
     await panel.click('.t-live');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.transportInfo.kind === 'runtime', {
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'runtime', {
       timeout: 5_000,
     });
   });
 
   it('an unusable file: a clear error, nothing lost', async () => {
-    const n = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
+    const n = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
     const bad = join(dir, 'not-a-capture.json');
     writeFileSync(bad, JSON.stringify({ log: { entries: [] } }));
     const input = await panel.$('.import-input');
@@ -211,8 +214,8 @@ describe('export, check, import', () => {
       /Could not import not-a-capture\.json: not a capture file.*Nothing was changed/,
     );
     const after = await panel.evaluate(() => ({
-      kind: (window as any).__embedInspector.store.transportInfo.kind,
-      n: (window as any).__embedInspector.store.records.length,
+      kind: (window as any).__embedInspectorPanel.store.transportInfo.kind,
+      n: (window as any).__embedInspectorPanel.store.records.length,
     }));
     expect(after).toEqual({ kind: 'runtime', n });
   });

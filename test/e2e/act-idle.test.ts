@@ -28,7 +28,9 @@ describe('composer after the service worker stopped in a quiet period', () => {
     const frame = await embedFrame(page, sb.tenantOrigin);
     await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
     const panel = await panelFor(launched, page);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.tenantOrigin, { timeout: 10_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.tenantOrigin, {
+      timeout: 10_000,
+    });
 
     // Quiet period: stop the worker (its ports close); wait until a new worker runs and the panel is back.
     const before = await launched.worker();
@@ -37,7 +39,7 @@ describe('composer after the service worker stopped in a quiet period', () => {
     });
     await before.close();
     await sleep(500);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.status === 'connected', {
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.status === 'connected', {
       timeout: 15_000,
     });
     expect(await (await launched.worker()).evaluate(() => (globalThis as any).__marker)).toBeUndefined();
@@ -56,7 +58,7 @@ describe('composer after the service worker stopped in a quiet period', () => {
     );
     await panel.waitForFunction(
       () =>
-        (window as any).__embedInspector.store.records.some(
+        (window as any).__embedInspectorPanel.store.records.some(
           (r: any) =>
             r.kind === 'post' && r.injected && r.data?.type === 'svc:action:refresh' && r.pairedWith !== undefined,
         ),

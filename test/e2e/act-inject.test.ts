@@ -46,7 +46,9 @@ describe('composer: inject actions', () => {
     panel = await panelFor(launched, page, errors);
     frame = await embedFrame(page, sb.tenantOrigin);
     await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.tenantOrigin, { timeout: 10_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.tenantOrigin, {
+      timeout: 10_000,
+    });
     await openComposer(panel);
   });
 
@@ -104,7 +106,7 @@ describe('composer: inject actions', () => {
       await chooseType(panel, type);
       await fillForm(panel);
       await panel.waitForSelector('.cm-verdict .b-valid', { timeout: 5_000 }); // validated live
-      const before = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
+      const before = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
       await sendFromComposer(panel);
       const end = Date.now() + 10_000;
       while (!(await reacted()) && Date.now() < end) {
@@ -113,7 +115,7 @@ describe('composer: inject actions', () => {
       expect(await reacted(), `the embed reacted to ${type}`).toBe(true);
       await panel.waitForFunction(
         (t, n) => {
-          const rs = (window as any).__embedInspector.store.records.slice(n);
+          const rs = (window as any).__embedInspectorPanel.store.records.slice(n);
           return rs.some(
             (r: any) => r.kind === 'post' && r.injected && r.data?.type === t && r.pairedWith !== undefined,
           );
@@ -132,19 +134,21 @@ describe('composer: inject actions', () => {
       // the timeline row carries the "inj" tag
       await panel.evaluate(
         (t) =>
-          (window as any).__embedInspector.store.setFilters({ search: `type:${t.slice(11)} injected:true kind:post` }),
+          (window as any).__embedInspectorPanel.store.setFilters({
+            search: `type:${t.slice(11)} injected:true kind:post`,
+          }),
         type,
       );
       await panel.waitForFunction(() => document.querySelector('.grid-body [role="row"] .tag')?.textContent === 'inj', {
         timeout: 5_000,
       });
-      await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+      await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
     },
   );
 
   it('the sends never use "*": every injected action targets the tenant origin', async () => {
     const targets = await panel.evaluate(() =>
-      (window as any).__embedInspector.store.records
+      (window as any).__embedInspectorPanel.store.records
         .filter((r: any) => r.injected && r.kind === 'post')
         .map((r: any) => r.targetOrigin),
     );
@@ -161,7 +165,7 @@ describe('composer: inject actions', () => {
     );
     const sentYet = () =>
       panel.evaluate(() =>
-        (window as any).__embedInspector.store.records.some((r: any) => r.data?.payload?.timezone === '+02:00'),
+        (window as any).__embedInspectorPanel.store.records.some((r: any) => r.data?.payload?.timezone === '+02:00'),
       );
     await panel.click('.cm-send');
     await panel.waitForSelector('.cm-confirm');
@@ -180,7 +184,7 @@ describe('composer: inject actions', () => {
     });
     await panel.waitForFunction(
       () =>
-        (window as any).__embedInspector.store.records.some(
+        (window as any).__embedInspectorPanel.store.records.some(
           (r: any) =>
             r.injected && r.kind === 'post' && r.data?.payload?.timezone === '+02:00' && r.verdict === 'invalid',
         ),
@@ -196,7 +200,7 @@ describe('composer: inject actions', () => {
 
   it('copy as code: the selected action as host code with the tenant origin', async () => {
     await panel.evaluate(() =>
-      (window as any).__embedInspector.store.setFilters({ search: 'type:set-locale kind:post' }),
+      (window as any).__embedInspectorPanel.store.setFilters({ search: 'type:set-locale kind:post' }),
     );
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
@@ -205,7 +209,7 @@ describe('composer: inject actions', () => {
     expect(code).toContain(`const TENANT_ORIGIN = "${sb.tenantOrigin}";`);
     expect(code).toContain('iframe.contentWindow.postMessage(');
     expect(code).toContain('"svc:action:set-locale"');
-    await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
   });
 
   it('simulate a fatal error: the host handler receives it with the tenant origin', async () => {
@@ -229,7 +233,7 @@ describe('composer: inject actions', () => {
     // the host's listener follows the receiving rules: it accepted it, so event.origin was the tenant origin; the timeline agrees
     await panel.waitForFunction(
       () =>
-        (window as any).__embedInspector.store.records.some(
+        (window as any).__embedInspectorPanel.store.records.some(
           (r: any) => r.kind === 'receive' && r.injected && r.data?.type === 'svc:event:error',
         ),
       { timeout: 10_000 },

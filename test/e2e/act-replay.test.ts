@@ -33,12 +33,12 @@ beforeAll(async () => {
     await wait(gaps[1]);
     h.sendAction('svc:action:set-timezone', { timezone: 'Asia/Tokyo' });
   }, GAPS);
-  await panel.waitForFunction(() => (window as any).__embedInspector.store.types.has('svc:action:set-timezone'), {
+  await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.types.has('svc:action:set-timezone'), {
     timeout: 10_000,
   });
   // the selection to replay: the host's action posts
   await panel.evaluate(() =>
-    (window as any).__embedInspector.store.setFilters({
+    (window as any).__embedInspectorPanel.store.setFilters({
       directions: ['action'],
       kinds: ['post'],
       search: '-injected:true',
@@ -93,12 +93,13 @@ describe('replay', () => {
     // the replayed posts are on the timeline, injected, to the tenant origin (they arrive a moment after the embed got them)
     await panel.waitForFunction(
       (n) =>
-        (window as any).__embedInspector.store.records.filter((r: any) => r.injected && r.kind === 'post').length >= n,
+        (window as any).__embedInspectorPanel.store.records.filter((r: any) => r.injected && r.kind === 'post')
+          .length >= n,
       { timeout: 10_000 },
       TYPES.length,
     );
     const injected = await panel.evaluate(() =>
-      (window as any).__embedInspector.store.records
+      (window as any).__embedInspectorPanel.store.records
         .filter((r: any) => r.injected && r.kind === 'post')
         .map((r: any) => [r.data.type, r.targetOrigin]),
     );

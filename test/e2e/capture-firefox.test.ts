@@ -85,12 +85,13 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
   // (40 s: on a busy 2-core machine, with other browsers beside this one, the session can take over 20 s to arrive)
   await panel.waitForFunction(
     // (each message twice: its post and its delivery, one message in the counts)
-    (n) => (window as any).__embedInspector.store.records.filter((r: any) => r.verdict === 'valid').length >= 2 * n,
+    (n) =>
+      (window as any).__embedInspectorPanel.store.records.filter((r: any) => r.verdict === 'valid').length >= 2 * n,
     { timeout: 40_000 },
     expected,
   );
   const recs = await panel.evaluate(() =>
-    (window as any).__embedInspector.store.records
+    (window as any).__embedInspectorPanel.store.records
       .filter((r: any) => !r.navigation)
       .map((r: any) => ({
         kind: r.kind,

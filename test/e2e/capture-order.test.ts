@@ -138,11 +138,11 @@ describe('the log is in causal order across frames', () => {
     expect(Object.keys(checked.summary.rules).filter((r) => r.startsWith('session.'))).toEqual([]);
 
     // The panel shows the same log: same records in the same order, same verdicts; its Time column never goes back.
-    await panel.waitForFunction((n) => (window as any).__embedInspector.store.records.length >= n, {}, all.length);
+    await panel.waitForFunction((n) => (window as any).__embedInspectorPanel.store.records.length >= n, {}, all.length);
     await sleep(300);
     const shown: Array<{ seq: number; time: number; kind: string; navigation: boolean; rules: string[] }> =
       await panel.evaluate(() =>
-        (window as any).__embedInspector.store.records.map((r: any) => ({
+        (window as any).__embedInspectorPanel.store.records.map((r: any) => ({
           seq: r.seq,
           time: r.time,
           kind: r.kind,

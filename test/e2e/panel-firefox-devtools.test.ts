@@ -104,7 +104,7 @@ async function panelState(): Promise<PanelState & { error?: string }> {
     const mm = browser.messageManager;
     const name = 'ei-test-' + Math.random().toString(36).slice(2);
     const got = new Promise((res) => mm.addMessageListener(name, (m) => res(m.data)));
-    const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content.wrappedJSObject; const h = w.__embedInspector; '
+    const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content.wrappedJSObject; const h = w.__embedInspectorPanel; '
       + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.store.counts.valid : 0, '
       + 'records: h ? Array.from(h.store.records).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
       + 'rows: content.document.querySelectorAll(".grid-body [role=row]").length }); })())';

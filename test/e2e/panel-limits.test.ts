@@ -18,7 +18,7 @@ describe('buffer limits set in the panel', () => {
   let page: Page;
   let panel: Page;
   const store = <T>(fn: string) =>
-    panel.evaluate(`(() => { const s = window.__embedInspector.store; return ${fn}; })()`) as Promise<T>;
+    panel.evaluate(`(() => { const s = window.__embedInspectorPanel.store; return ${fn}; })()`) as Promise<T>;
 
   beforeAll(async () => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/limits': '<!doctype html><p>embed</p>' });
@@ -28,7 +28,7 @@ describe('buffer limits set in the panel', () => {
     const tabId = await tabIdOf(l, page);
     panel = await l.browser.newPage();
     await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-    await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected', {
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.status === 'connected', {
       timeout: 10_000,
     });
   });
@@ -50,11 +50,13 @@ describe('buffer limits set in the panel', () => {
 
   it('keeps at most N messages and shows how many were dropped', async () => {
     await setLimit('.lim-records', '100');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxRecords === 100, {
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.maxRecords === 100, {
       timeout: 5_000,
     });
     await page.evaluate(() => (window as any).flood(300)); // 300 posts + 300 deliveries
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.dropped >= 500, { timeout: 15_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.dropped >= 500, {
+      timeout: 15_000,
+    });
     await sleep(300);
     expect(await store<number>('s.records.length')).toBeLessThanOrEqual(110); // the panel trims in steps of a tenth
     const chip = await panel.$eval('.cnt.dropped', (e) => e.textContent);
@@ -65,14 +67,16 @@ describe('buffer limits set in the panel', () => {
 
   it('keeps a message over the size cap truncated, with its original size', async () => {
     await setLimit('.lim-kb', '2');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.maxBytes === 2000, {
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.maxBytes === 2000, {
       timeout: 5_000,
     });
     await sleep(200); // the new cap reaches the page's frames
     await page.evaluate(() => (window as any).big(20_000));
     await panel.waitForFunction(
       () =>
-        (window as any).__embedInspector.store.records.some((r: any) => r.originalSize > 20_000 && r.kind === 'post'),
+        (window as any).__embedInspectorPanel.store.records.some(
+          (r: any) => r.originalSize > 20_000 && r.kind === 'post',
+        ),
       { timeout: 10_000 },
     );
     const rec = await store<any>('s.records.find((r) => r.originalSize > 20000 && r.kind === "post")');

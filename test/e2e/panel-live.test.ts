@@ -32,15 +32,15 @@ async function panelFor(page: Page): Promise<Page> {
   await panel.setViewport({ width: 1280, height: 760 });
   panel.on('pageerror', (e) => errors.push(String(e)));
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-  await panel.waitForFunction(() => (window as any).__embedInspector?.store.status === 'connected', {
+  await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.status === 'connected', {
     timeout: 10_000,
   });
-  await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters()); // filters persist across panels
+  await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters()); // filters persist across panels
   return panel;
 }
 const types = (panel: Page) =>
   panel.evaluate(() => {
-    const s = (window as any).__embedInspector.store;
+    const s = (window as any).__embedInspectorPanel.store;
     return s.view.map((i: number) =>
       s.records[i].navigation ? 'navigation' : `${s.records[i].kind} ${s.meta[i].type}`,
     );
@@ -70,14 +70,14 @@ describe('panel on live capture (sandbox)', () => {
   it('shows records live as the page talks, with the session facts', async () => {
     const page = await hostPage();
     const panel = await panelFor(page);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.readyIndex >= 0, { timeout: 10_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.readyIndex >= 0, { timeout: 10_000 });
     expect((await types(panel)).some((t) => t.endsWith('svc:event:ready'))).toBe(true);
     expect(await gridText(panel)).toContain('ready');
-    const before = await panel.evaluate(() => (window as any).__embedInspector.store.records.length);
+    const before = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
     // the page talks while the panel is open: the rows appear without any reload
     await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:set-locale', { locale: 'fr-FR' }));
     await panel.waitForFunction(
-      (n) => (window as any).__embedInspector.store.records.length > n,
+      (n) => (window as any).__embedInspectorPanel.store.records.length > n,
       { timeout: 10_000 },
       before,
     );
@@ -98,7 +98,7 @@ describe('panel on live capture (sandbox)', () => {
     );
     await panel.waitForFunction(
       () => {
-        const s = (window as any).__embedInspector.store;
+        const s = (window as any).__embedInspectorPanel.store;
         return s.types.has('svc:action:set-color-scheme') && s.readyIndex >= 0;
       },
       { timeout: 10_000 },
@@ -106,7 +106,7 @@ describe('panel on live capture (sandbox)', () => {
     const all = (await types(panel)).length;
     const narrow = async (patch: object, pred: (t: string) => boolean) => {
       await panel.evaluate((p) => {
-        const s = (window as any).__embedInspector.store;
+        const s = (window as any).__embedInspectorPanel.store;
         s.resetFilters();
         s.setFilters(p);
       }, patch);
@@ -121,7 +121,7 @@ describe('panel on live capture (sandbox)', () => {
     await narrow({ types: ['svc:event:ready'] }, (t) => t.endsWith('svc:event:ready'));
     await narrow({ search: 'type:set-color-scheme' }, (t) => t.endsWith('svc:action:set-color-scheme'));
     await narrow({ origins: [sandbox.hostOrigin] }, (t) => t.includes('svc:action:') || t === 'navigation');
-    await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -129,9 +129,11 @@ describe('panel on live capture (sandbox)', () => {
   it('selecting a fault-mode record shows its issues', async () => {
     const page = await hostPage('faults=missing-surface');
     const panel = await panelFor(page);
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.counts.invalid > 0, { timeout: 10_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.counts.invalid > 0, {
+      timeout: 10_000,
+    });
     await panel.evaluate(() =>
-      (window as any).__embedInspector.store.setFilters({ verdicts: ['invalid'], search: 'type:view' }),
+      (window as any).__embedInspectorPanel.store.setFilters({ verdicts: ['invalid'], search: 'type:view' }),
     );
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
@@ -139,7 +141,7 @@ describe('panel on live capture (sandbox)', () => {
     const rules = await panel.$$eval('.issues .rule', (r) => r.map((x) => x.textContent));
     expect(rules).toContain('envelope.surface-missing');
     expect(await panel.$eval('.issues .spec', (s) => s.textContent)).toContain('surface');
-    await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -166,10 +168,15 @@ describe('panel on live capture (sandbox)', () => {
       );
     }, sandbox.hostOrigin);
     await panel.waitForFunction(
-      () => (window as any).__embedInspector.store.records.some((r: any) => JSON.stringify(r.data).includes('onerror')),
+      () =>
+        (window as any).__embedInspectorPanel.store.records.some((r: any) =>
+          JSON.stringify(r.data).includes('onerror'),
+        ),
       { timeout: 10_000 },
     );
-    await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'onerror kind:receive' }));
+    await panel.evaluate(() =>
+      (window as any).__embedInspectorPanel.store.setFilters({ search: 'onerror kind:receive' }),
+    );
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-message');
@@ -191,7 +198,7 @@ describe('panel on live capture (sandbox)', () => {
     expect(r.links).toBe(0);
     expect(r.text).toContain('<img src=x onerror=');
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
-    await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -200,9 +207,11 @@ describe('panel on live capture (sandbox)', () => {
     const page = await hostPage();
     const panel = await panelFor(page);
     await panel.click('.summary .rec');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.paused === true, { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.paused === true, {
+      timeout: 5_000,
+    });
     await panel.click('.summary .rec');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.state.paused === false, {
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.paused === false, {
       timeout: 5_000,
     });
     await panel.click('.summary .tenant .value');
@@ -213,12 +222,16 @@ describe('panel on live capture (sandbox)', () => {
     await panel.type('.tenant-input', 'https://other.example');
     await panel.keyboard.press('Enter');
     await panel.waitForFunction(
-      () => (window as any).__embedInspector.store.state.tenantOrigin === 'https://other.example',
+      () => (window as any).__embedInspectorPanel.store.state.tenantOrigin === 'https://other.example',
       { timeout: 5_000 },
     );
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.counts.invalid > 0, { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.counts.invalid > 0, {
+      timeout: 5_000,
+    });
     await panel.click('.summary .tool:not(.rec)');
-    await panel.waitForFunction(() => (window as any).__embedInspector.store.records.length === 0, { timeout: 5_000 });
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.records.length === 0, {
+      timeout: 5_000,
+    });
     await panel.close();
     await page.close();
   });
@@ -237,14 +250,14 @@ describe('panel on live capture (sandbox)', () => {
         return p;
       });
       expect(panelFrame, 'the Embed panel frame').toBeTruthy();
-      await panelFrame!.waitForFunction(() => (window as any).__embedInspector?.store.readyIndex >= 0, {
+      await panelFrame!.waitForFunction(() => (window as any).__embedInspectorPanel?.store.readyIndex >= 0, {
         timeout: 15_000,
       });
       await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, {
         timeout: 5_000,
       });
       const info = await panelFrame!.evaluate(() => ({
-        tab: (window as any).__embedInspector.store.transportInfo.label,
+        tab: (window as any).__embedInspectorPanel.store.transportInfo.label,
         text: document.querySelector('.grid-canvas')!.textContent,
         theme: document.documentElement.dataset.theme,
       }));
@@ -257,14 +270,14 @@ describe('panel on live capture (sandbox)', () => {
       );
       // The REST view reads the real Network traffic: the embed's GET workbook, checked against the contract.
       await panelFrame!.waitForFunction(
-        () => (window as any).__embedInspector.rest.records().some((r: any) => r.operation === 'getWorkbook'),
+        () => (window as any).__embedInspectorPanel.rest.records().some((r: any) => r.operation === 'getWorkbook'),
         { timeout: 10_000 },
       );
       const rest = await panelFrame!.evaluate(() =>
-        (window as any).__embedInspector.rest.records().find((r: any) => r.operation === 'getWorkbook'),
+        (window as any).__embedInspectorPanel.rest.records().find((r: any) => r.operation === 'getWorkbook'),
       );
       expect(rest).toMatchObject({ method: 'GET', status: 200, verdict: 'valid' });
-      expect(await panelFrame!.evaluate(() => (window as any).__embedInspector.rest.available)).toBe(true);
+      expect(await panelFrame!.evaluate(() => (window as any).__embedInspectorPanel.rest.available)).toBe(true);
       expect(info.tab).toMatch(/^tab \d+$/); // the tab id came from chrome.devtools.inspectedWindow
       expect(info.text).toContain('ready');
       expect(['light', 'dark']).toContain(info.theme);
@@ -290,7 +303,7 @@ describe('panel on live capture (sandbox)', () => {
       ).toMatchObject({ focused: true, filter: expect.stringContaining('Filter') });
       // Esc with a record's detail open closes the detail, not DevTools' drawer.
       await panelFrame!.evaluate(() => {
-        const s = (window as any).__embedInspector.store;
+        const s = (window as any).__embedInspectorPanel.store;
         s.select(s.records[s.readyIndex].seq);
       });
       await panelFrame!.focus('.grid');

@@ -18,16 +18,16 @@ async function openPanel(query: string): Promise<Page> {
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?${query}`);
   await p.waitForFunction(
-    () => !!(window as any).__embedInspector && document.querySelector('[role="grid"] .grid-body [role="row"]'),
+    () => !!(window as any).__embedInspectorPanel && document.querySelector('[role="grid"] .grid-body [role="row"]'),
   );
   return p;
 }
-const shown = (p: Page) => p.evaluate(() => (window as any).__embedInspector.store.view.length as number);
+const shown = (p: Page) => p.evaluate(() => (window as any).__embedInspectorPanel.store.view.length as number);
 const rowCount = (p: Page) => p.$eval('[role="grid"]', (g) => Number(g.getAttribute('aria-rowcount')) - 1);
 /** Every record of the current view, as the store holds it (to check what a filter let through). */
 const viewRecords = (p: Page) =>
   p.evaluate(() => {
-    const s = (window as any).__embedInspector.store;
+    const s = (window as any).__embedInspectorPanel.store;
     return s.view.map((i: number) => ({
       ...s.records[i],
       type: s.meta[i].type,
@@ -46,7 +46,7 @@ const clickChip = (p: Page, group: string, text: string) =>
     group,
     text,
   );
-const resetFilters = (p: Page) => p.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+const resetFilters = (p: Page) => p.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
 
 beforeAll(async () => {
   launched = await launchWithExtension();
@@ -58,7 +58,7 @@ afterAll(async () => {
 
 describe('panel UI (fixture session)', () => {
   it('renders a virtualized ARIA grid with foreign traffic hidden by default', async () => {
-    const total = await page.evaluate(() => (window as any).__embedInspector.store.records.length);
+    const total = await page.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
     const n = await shown(page);
     expect(total).toBe(400);
     expect(n).toBeLessThan(total);
@@ -81,7 +81,7 @@ describe('panel UI (fixture session)', () => {
     // and the order in which the row group lists its rows for assistive technology (aria-owns).
     const read = () =>
       page.evaluate(() => {
-        const s = (window as any).__embedInspector.store;
+        const s = (window as any).__embedInspectorPanel.store;
         const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
         return {
           mismatched: rows
@@ -155,12 +155,15 @@ describe('panel UI (fixture session)', () => {
       ],
       [
         'search text',
-        () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'timeout' })),
+        () => page.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'timeout' })),
         (r) => JSON.stringify(r.data).includes('timeout'),
       ],
       [
         'search field',
-        () => page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'payload.path:folder' })),
+        () =>
+          page.evaluate(() =>
+            (window as any).__embedInspectorPanel.store.setFilters({ search: 'payload.path:folder' }),
+          ),
         (r) => String(r.data?.payload?.path).includes('folder'),
       ],
     ];
@@ -222,7 +225,7 @@ describe('panel UI (fixture session)', () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const sel = await page.evaluate(() => (window as any).__embedInspector.store.selectedViewPos());
+    const sel = await page.evaluate(() => (window as any).__embedInspectorPanel.store.selectedViewPos());
     expect(sel).toBe(2);
     expect(await page.$eval('[role="grid"]', (g) => g.getAttribute('aria-activedescendant'))).toMatch(/^ei-row-\d+$/);
     expect(await page.$eval('[role="row"][aria-selected="true"]', (r) => r.getAttribute('aria-rowindex'))).toBe('4');
@@ -236,7 +239,9 @@ describe('panel UI (fixture session)', () => {
     await page.keyboard.up('Control');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search messages');
     await page.keyboard.type('type:dashboard-loaded');
-    await page.waitForFunction(() => (window as any).__embedInspector.store.filters.search === 'type:dashboard-loaded');
+    await page.waitForFunction(
+      () => (window as any).__embedInspectorPanel.store.filters.search === 'type:dashboard-loaded',
+    );
     expect((await viewRecords(page)).every((r) => r.type === 'svc:event:dashboard-loaded')).toBe(true);
     await page.$eval('input.search', (i) => {
       (i as HTMLInputElement).value = '';
@@ -246,7 +251,7 @@ describe('panel UI (fixture session)', () => {
 
   it('selecting an invalid record shows its issues with rule id, message and spec sentence', async () => {
     await page.evaluate(() =>
-      (window as any).__embedInspector.store.setFilters({ search: 'rule:envelope.surface-missing' }),
+      (window as any).__embedInspectorPanel.store.setFilters({ search: 'rule:envelope.surface-missing' }),
     );
     await page.click('.grid-body [role="row"]');
     await page.waitForSelector('.issue-banner');
@@ -264,7 +269,7 @@ describe('panel UI (fixture session)', () => {
 
   it('shows the message as an ARIA tree with encoded values as what they were, and links the delivery', async () => {
     await page.evaluate(() =>
-      (window as any).__embedInspector.store.setFilters({ search: 'type:drilldown kind:post' }),
+      (window as any).__embedInspectorPanel.store.setFilters({ search: 'type:drilldown kind:post' }),
     );
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
@@ -299,7 +304,7 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('renders captured strings as text only: an XSS payload stays inert', async () => {
-    await page.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'onerror' }));
+    await page.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'onerror' }));
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
     await page.waitForSelector('[role="tree"]');
@@ -321,11 +326,11 @@ describe('panel UI (fixture session)', () => {
 
   it('keeps filter state across reloads', async () => {
     await page.evaluate(() =>
-      (window as any).__embedInspector.store.setFilters({ kinds: ['receive'], search: 'view' }),
+      (window as any).__embedInspectorPanel.store.setFilters({ kinds: ['receive'], search: 'view' }),
     );
     await page.reload();
-    await page.waitForFunction(() => !!(window as any).__embedInspector);
-    const f = await page.evaluate(() => (window as any).__embedInspector.store.filters);
+    await page.waitForFunction(() => !!(window as any).__embedInspectorPanel);
+    const f = await page.evaluate(() => (window as any).__embedInspectorPanel.store.filters);
     expect(f.kinds).toEqual(['receive']);
     expect(f.search).toBe('view');
     expect(await page.$eval('input.search', (i) => (i as HTMLInputElement).value)).toBe('view');
@@ -354,7 +359,7 @@ describe('panel UI (fixture session)', () => {
     const p = await openPanel('fixture=demo&n=300');
     const push = (n: number) =>
       p.evaluate((k) => {
-        const h = (window as any).__embedInspector;
+        const h = (window as any).__embedInspectorPanel;
         const s = h.store;
         const last = s.records[s.records.length - 1];
         const more = h

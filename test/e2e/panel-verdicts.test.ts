@@ -49,7 +49,7 @@ async function open(s: TwoOrigins): Promise<{ page: Page; panel: Page }> {
   return { page, panel };
 }
 function waitStore(panel: Page, pred: (s: any) => boolean, timeout = 15_000) {
-  return panel.waitForFunction(`(${pred.toString()})(window.__embedInspector.store)`, { timeout });
+  return panel.waitForFunction(`(${pred.toString()})(window.__embedInspectorPanel.store)`, { timeout });
 }
 const rules = (rs: Array<{ rules: string[] }>) => rs.flatMap((r) => r.rules);
 
@@ -97,7 +97,7 @@ describe('verdicts on a plain host/embed pair', () => {
     const second = srv2.embedOrigin;
     await panel.waitForFunction(
       (o) =>
-        (window as any).__embedInspector.store.records.some(
+        (window as any).__embedInspectorPanel.store.records.some(
           (r: any) => r.origin === o && r.data?.type === 'svc:event:dashboard-loaded' && r.kind === 'receive',
         ),
       { timeout: 15_000 },
@@ -106,7 +106,7 @@ describe('verdicts on a plain host/embed pair', () => {
     const all = await panelRecords(panel);
     expect(all.some((r) => r.frameUrl.startsWith(srv.hostOrigin))).toBe(true); // the first site's records stay
     expect(rules(all)).toEqual([]);
-    expect(await panel.evaluate(() => (window as any).__embedInspector.store.state.tenantOrigin)).toBe(second);
+    expect(await panel.evaluate(() => (window as any).__embedInspectorPanel.store.state.tenantOrigin)).toBe(second);
     expect(await panel.$eval('.tenant .value', (e) => e.textContent)).toContain(second);
     // Set by hand: shown as such, with a way back to the inferred one.
     await panel.click('.summary .tenant .value');
@@ -121,7 +121,7 @@ describe('verdicts on a plain host/embed pair', () => {
     await waitStore(panel, (s) => s.counts.invalid > 0);
     await panel.click('.tenant-reset');
     await panel.waitForFunction(
-      (o) => (window as any).__embedInspector.store.state.tenantOrigin === o,
+      (o) => (window as any).__embedInspectorPanel.store.state.tenantOrigin === o,
       { timeout: 5_000 },
       second,
     );
@@ -138,9 +138,9 @@ describe('verdicts on a plain host/embed pair', () => {
     await waitStore(panel, (s) =>
       s.records.some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:action:refresh' && r.pairedWith),
     );
-    await panel.evaluate(() => (window as any).__embedInspector.store.setFilters({ search: 'kind:receive' }));
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'kind:receive' }));
     const shown = await panel.evaluate(() => {
-      const s = (window as any).__embedInspector.store;
+      const s = (window as any).__embedInspectorPanel.store;
       return s.view.map((i: number) => ({
         seq: s.records[i].seq,
         type: s.records[i].data?.type,
@@ -153,7 +153,7 @@ describe('verdicts on a plain host/embed pair', () => {
     expect(shown.filter((r: any) => r.type === 'svc:event:ready').at(-1).rules).toContain('session.ready-duplicate');
     // The detail says so, and links the post.
     await panel.evaluate(() =>
-      (window as any).__embedInspector.store.setFilters({ search: 'kind:receive type:refresh' }),
+      (window as any).__embedInspectorPanel.store.setFilters({ search: 'kind:receive type:refresh' }),
     );
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
@@ -166,13 +166,13 @@ describe('verdicts on a plain host/embed pair', () => {
     await panel.click('.sender-link');
     await panel.waitForFunction(
       (seq) => {
-        const s = (window as any).__embedInspector.store;
+        const s = (window as any).__embedInspectorPanel.store;
         return s.selectedSeq !== null && s.selectedSeq !== seq && s.recordBySeq(s.selectedSeq)?.kind === 'post';
       },
       { timeout: 5_000 },
       refresh.seq,
     );
-    await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
   });
 
   it('a flood past the bound lets valid repeats go and keeps ready and what was wrong, saying what went', async () => {

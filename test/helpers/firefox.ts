@@ -15,7 +15,7 @@ export async function firefoxExtensionPage(browser: Browser, uuid: string, query
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
-      await page.waitForFunction(() => !!(window as any).__embedInspector, {
+      await page.waitForFunction(() => !!(window as any).__embedInspectorPanel, {
         timeout: Math.max(1, deadline - Date.now()),
       });
       return page;

@@ -26,10 +26,11 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
   panel.on('pageerror', (e) => errors.push(String(e)));
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
   await panel.waitForFunction(
-    () => (window as any).__embedInspector?.store.status === 'connected' && (window as any).__embedInspector.act,
+    () =>
+      (window as any).__embedInspectorPanel?.store.status === 'connected' && (window as any).__embedInspectorPanel.act,
     { timeout: 10_000 },
   );
-  await panel.evaluate(() => (window as any).__embedInspector.store.resetFilters());
+  await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
   return panel;
 }
 
@@ -60,7 +61,7 @@ export function panelRecords(panel: Page): Promise<
   }>
 > {
   return panel.evaluate(() =>
-    (window as any).__embedInspector.store.records.map((r: any) => ({
+    (window as any).__embedInspectorPanel.store.records.map((r: any) => ({
       seq: r.seq,
       kind: r.kind,
       type: r.data?.type,

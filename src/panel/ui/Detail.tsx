@@ -10,7 +10,7 @@ import type { PanelSignals } from './bridge.ts';
 import { JsonTree } from './JsonTree.tsx';
 import { copyToClipboard } from './clipboard.ts';
 import { ruleSpec, shortType } from '../catalog.ts';
-import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originOf } from '../format.ts';
+import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originLabel } from '../format.ts';
 import { Related } from './Related.tsx';
 
 export interface DetailContext {
@@ -132,7 +132,7 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
 
 function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIssues: () => void }) {
   const r = () => p.ctx.record;
-  const receiver = () => (r().kind === 'receive' ? originOf(r().frameUrl) : (r().targetOrigin ?? ''));
+  const receiver = () => (r().kind === 'receive' ? originLabel(r().frameUrl) : (r().targetOrigin ?? ''));
   const copyAll = () =>
     copyToClipboard(JSON.stringify(r().data, null, 2) ?? '').then((ok) =>
       p.notify(ok ? 'Copied the message' : 'Copy failed'),

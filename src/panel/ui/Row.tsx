@@ -6,7 +6,7 @@ import { createMemo, createRenderEffect, Show } from 'solid-js';
 import type { FrameInfo, PanelStore } from '../store.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import type { PanelSignals } from './bridge.ts';
-import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originOf } from '../format.ts';
+import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originLabel } from '../format.ts';
 import { shortType } from '../catalog.ts';
 import { preview } from '../jsontree.ts';
 
@@ -48,7 +48,7 @@ export interface RowProps {
 /** What a row shows of record `i` (its text, titles and classes). */
 function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
   const m = store.meta[i];
-  const receiverOrigin = r.kind === 'receive' ? originOf(r.frameUrl) : (r.targetOrigin ?? '');
+  const receiverOrigin = r.kind === 'receive' ? originLabel(r.frameUrl) : (r.targetOrigin ?? '');
   const errors = r.issues.filter((x) => x.severity === 'error').length;
   return {
     seq: r.seq,

@@ -1,5 +1,5 @@
 /**
- * `window.__embedInspector`: a handle for tests, the benchmark and the screenshots (extension pages are not
+ * `window.__embedInspectorPanel`: a handle for tests, the benchmark and the screenshots (extension pages are not
  * reachable by web pages, so this exposes nothing to the inspected page).
  */
 import { DEFAULT_MAX_RECORDS, type ClassifiedRecord } from '../shared/messages.ts';
@@ -12,7 +12,7 @@ import type { LiveLink } from './act/live.ts';
 import type { ActController } from './ui/act/controller.ts';
 import type { RestLog } from './rest.ts';
 
-export interface PanelHooks {
+export interface PanelTestHandle {
   store: PanelStore;
   /** Load records (classified or not) or a capture file in place of the live log; returns the record count. */
   load(input: unknown, name?: string): number;
@@ -27,8 +27,8 @@ export interface PanelHooks {
   rest?: RestLog;
 }
 
-export function installHooks(store: PanelStore, useTransport: (t: PanelTransport) => void): PanelHooks {
-  const hooks: PanelHooks = {
+export function installTestHandle(store: PanelStore, useTransport: (t: PanelTransport) => void): PanelTestHandle {
+  const hooks: PanelTestHandle = {
     store,
     useTransport,
     synthetic: (n) => syntheticSession(n),
@@ -55,6 +55,6 @@ export function installHooks(store: PanelStore, useTransport: (t: PanelTransport
       return file.messages.length;
     },
   };
-  (globalThis as { __embedInspector?: PanelHooks }).__embedInspector = hooks;
+  (globalThis as { __embedInspectorPanel?: PanelTestHandle }).__embedInspectorPanel = hooks;
   return hooks;
 }
