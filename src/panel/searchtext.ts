@@ -1,15 +1,15 @@
 /**
  * The panel's plain-text search index: each record's lower-cased search text (`searchTextOf`), built lazily — in
  * idle time (`indexSome`) or on the first plain-text search — and kept as one string per TEXT_CHUNK records with
- * the records' offsets. At 100,000 records that is 100 strings (~300 KB each for typical messages: large objects,
- * which a compacting GC does not move) instead of 100,000 small ones to mark and move: the major GC's pause grows
- * with the number of long-lived objects, and it used to land in scroll frames.
+ * the records' offsets: few large long-lived strings (which a compacting GC does not move) instead of one small
+ * string per record, since the major GC's pause grows with the number of long-lived objects and lands in scroll
+ * frames.
  * Live records (the last, partial chunk) and records updated after their chunk was built are held one by one
  * ("loose") until their chunk is (re)built.
- * A chunk is lower-cased as a whole (one call over ~300 KB instead of a thousand: a fifth of the time), unless
- * that changes its length (a few characters, such as U+0130, lower-case to two): then text by text. Lower-casing is
- * idempotent, so texts already lower-cased may be part of it; and a record's text is the same either way, since
- * the only context-dependent mapping (final sigma) cannot see past the line break each text ends with.
+ * A chunk is lower-cased as a whole (one call instead of one per record), unless that changes its length (a few
+ * characters, such as U+0130, lower-case to two): then text by text. Lower-casing is idempotent, so texts already
+ * lower-cased may be part of it; and a record's text is the same either way, since the only context-dependent
+ * mapping (final sigma) cannot see past the line break each text ends with.
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
 import { rawSearchTextOf, searchTextOf } from './filters.ts';

@@ -1,10 +1,8 @@
 /**
  * The timeline's virtualizer: @tanstack/virtual-core, bound to Solid with two plain signals (the visible items and
- * the total size). TanStack's own Solid adapter (@tanstack/solid-virtual) reconciles the items into a Solid store on
- * every change: each scroll frame made new store proxies, and a signal per property read of every visible item.
- * Without them the JS allocation of a scroll frame in the 100,000-record bench fell by about a third (sampled:
- * ~280 -> ~183 kB a frame). (The major collections while scrolling are started by the DOM side's memory, layout's
- * included: there were as many as before, about one a second.)
+ * the total size). Not TanStack's Solid adapter: it reconciles the items into a Solid store on every change, so each
+ * scroll frame would make new store proxies and a signal per property read of every visible item (BENCHMARKS.md,
+ * the panel with 100,000 records, has the allocation figures).
  * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, see Timeline.tsx).
  */
 import { batch, createComputed, createSignal, onCleanup, onMount, untrack } from 'solid-js';
