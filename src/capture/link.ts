@@ -95,8 +95,10 @@ export class Link {
     this.bytes = 0;
     const batch = this.nextBatch++;
     this.unacked.set(batch, json);
+    // A new connection resends every unacknowledged batch, this one included.
+    const had = this.port;
     const port = this.connect();
-    if (port) {
+    if (port && port === had) {
       this.post(port, batch, json);
     }
   }

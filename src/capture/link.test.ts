@@ -1,0 +1,123 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { MESSAGES_VERSION, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+import { Link, type RuntimeLike } from './link.ts';
+
+vi.useFakeTimers();
+afterAll(() => {
+  vi.useRealTimers();
+});
+
+/** A stand-in for runtime.connect: each connection is a fake Port that keeps what the relay posts. */
+function fakeRuntime() {
+  const ports: Array<{
+    sent: RelayToBackground[];
+    deliver: (m: BackgroundToRelay) => void;
+    disconnect: () => void;
+    closed: boolean;
+  }> = [];
+  const runtime: RuntimeLike = {
+    connect() {
+      const onMessage: Array<(m: BackgroundToRelay) => void> = [];
+      const onDisconnect: Array<() => void> = [];
+      const p = {
+        sent: [] as RelayToBackground[],
+        closed: false,
+        deliver: (m: BackgroundToRelay) => onMessage.forEach((fn) => fn(m)),
+        disconnect: () => {
+          p.closed = true;
+          onDisconnect.forEach((fn) => fn());
+        },
+      };
+      ports.push(p);
+      return {
+        name: 'capture',
+        postMessage: (m: RelayToBackground) => {
+          if (p.closed) {
+            throw new Error('Attempting to use a disconnected port object');
+          }
+          p.sent.push(m);
+        },
+        disconnect: () => {
+          p.closed = true;
+        },
+        onMessage: { addListener: (fn: (m: BackgroundToRelay) => void) => onMessage.push(fn) },
+        onDisconnect: { addListener: (fn: () => void) => onDisconnect.push(fn) },
+      } as unknown as chrome.runtime.Port;
+    },
+  };
+  return { runtime, ports };
+}
+const link = (runtime: RuntimeLike) =>
+  new Link({
+    runtime,
+    hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
+    onMessage: () => {},
+  });
+const batches = (sent: RelayToBackground[]) =>
+  sent.flatMap((m) => (m.type === 'records' ? [[m.batch, JSON.parse(m.json)] as const] : []));
+const ack = (batch: number): BackgroundToRelay => ({ v: MESSAGES_VERSION, type: 'ack', batch }) as BackgroundToRelay;
+
+describe('the relay link: batches kept until acknowledged, resent after a reconnection', () => {
+  it('says hello first, then sends queued records as one numbered batch', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    l.push('{"n":1}');
+    l.push('{"n":2}', true);
+    vi.advanceTimersByTime(0);
+    expect(ports[0].sent[0].type).toBe('hello');
+    expect(batches(ports[0].sent)).toEqual([[1, [{ n: 1 }, { n: 2 }]]]);
+    expect(l.backlog).toBe(1); // not acknowledged yet
+    ports[0].deliver(ack(1));
+    expect(l.backlog).toBe(0);
+  });
+
+  it('loses nothing when the port drops (the service worker stopped): reconnects, resends in order', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    ports[0].deliver(ack(1));
+    l.push('{"n":2}', true);
+    vi.advanceTimersByTime(0);
+    l.push('{"n":3}', true);
+    vi.advanceTimersByTime(0);
+    // Batches 2 and 3 were sent but not acknowledged when the worker stopped.
+    ports[0].disconnect();
+    l.push('{"n":4}', true);
+    vi.advanceTimersByTime(2000);
+    expect(ports.length).toBeGreaterThanOrEqual(2);
+    const again = ports.slice(1).flatMap((p) => batches(p.sent));
+    expect(again.map(([b]) => b)).toEqual([2, 3, 4]);
+    expect(again.flatMap(([, recs]) => recs)).toEqual([{ n: 2 }, { n: 3 }, { n: 4 }]);
+    ports.at(-1)!.deliver(ack(4));
+    expect(l.backlog).toBe(0);
+  });
+
+  it('an acknowledgement covers every batch up to it', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    for (let n = 1; n <= 3; n++) {
+      l.push(`{"n":${n}}`, true);
+      vi.advanceTimersByTime(0);
+    }
+    expect(l.backlog).toBe(3);
+    ports[0].deliver(ack(2));
+    expect(l.backlog).toBe(1);
+  });
+
+  it('stops quietly when the extension is gone (connect throws)', () => {
+    const l = link({
+      connect() {
+        throw new Error('Extension context invalidated.');
+      },
+    });
+    expect(() => {
+      l.start();
+      l.push('{"n":1}', true);
+      vi.advanceTimersByTime(5000);
+    }).not.toThrow();
+  });
+});
