@@ -17,7 +17,7 @@ import { ACTION_TYPES, EVENT_TYPES } from '../../protocol/catalog.ts';
 import { checkCapture } from '../../protocol/capture.ts';
 import { encode } from '../../protocol/encoding.ts';
 import type { BackgroundToPanel, ClassifiedRecord } from '../../shared/messages.ts';
-import { formValuesFromPayload, jsonError, parseFilterParameter } from '../../shared/composer.ts';
+import { formValuesFromPayload, jsonError, parseFilterParameter } from './composer.ts';
 
 const TENANT = 'http://localhost:4101';
 const HOST = 'http://127.0.0.1:4100';

@@ -12,7 +12,7 @@ import {
   mergeExtraFields,
   payloadFromForm,
   surfacesFor,
-} from '../../shared/composer.ts';
+} from './composer.ts';
 
 export type Side = 'action' | 'event';
 export interface Draft {

@@ -4,7 +4,7 @@
  */
 import { createSignal, Show } from 'solid-js';
 import type { DetailContext } from '../Detail.tsx';
-import { actionSnippet, listenerSnippet } from '../../../shared/codegen.ts';
+import { actionSnippet, listenerSnippet } from '../../act/codegen.ts';
 import { draftFromMessage } from '../../act/draft.ts';
 import { copyToClipboard } from '../clipboard.ts';
 import type { ActController } from './controller.ts';

@@ -5,7 +5,7 @@
  */
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
 import { ACTIONS, EVENTS, specOf, type Surface } from '../../../protocol/catalog.ts';
-import { surfacesFor } from '../../../shared/composer.ts';
+import { surfacesFor } from '../../act/composer.ts';
 import {
   buildMessage,
   defaultDraft,

@@ -3,9 +3,9 @@ import { actionSnippet, listenerSnippet } from './codegen.ts';
 import { redactCapture, redactString, REDACTED } from './redact.ts';
 import { Replayer, stepsFrom, type Clock } from './replay.ts';
 import { envelope, formFields, payloadFromForm, timeZoneSuggestions } from './composer.ts';
-import { classify } from '../protocol/classify.ts';
-import { ACTION_TYPES, EVENT_TYPES } from '../protocol/catalog.ts';
-import { encode } from '../protocol/encoding.ts';
+import { classify } from '../../protocol/classify.ts';
+import { ACTION_TYPES, EVENT_TYPES } from '../../protocol/catalog.ts';
+import { encode } from '../../protocol/encoding.ts';
 
 const TENANT = 'http://localhost:4101';
 

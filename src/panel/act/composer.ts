@@ -10,7 +10,7 @@ import {
   type FieldSpec,
   type MessageSpec,
   type Surface,
-} from '../protocol/catalog.ts';
+} from '../../protocol/catalog.ts';
 
 export type InputKind = 'select' | 'text' | 'number' | 'boolean' | 'json' | 'timezone' | 'locale' | 'filter';
 export interface FormField {
