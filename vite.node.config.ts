@@ -14,8 +14,8 @@ export default defineConfig({
       input: {
         cli: 'src/cli/main.ts',
         protocol: 'src/protocol/index.ts',
-        chromium: 'src/shared/chromium.ts',
-        'devtools-panel': 'src/shared/devtools-panel.ts',
+        chromium: 'src/node/chromium.ts',
+        'devtools-panel': 'src/node/devtools-panel.ts',
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

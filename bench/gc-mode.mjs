@@ -5,7 +5,7 @@
 //   early     the panel page in a tab, as soon as the service worker's target appears (the worker's process is
 //             still starting)
 //   settled   the panel page in a tab, once the service worker answers (what bench/panel.mjs does)
-//   devtools  the real DevTools panel of a tab (src/shared/devtools-panel.ts, as in the e2e smoke test)
+//   devtools  the real DevTools panel of a tab (src/node/devtools-panel.ts, as in the e2e smoke test)
 //   blank     about:blank in a tab, as soon as the worker's target appears
 // Run: `node bench/gc-mode.mjs [launches] [early|settled|devtools|blank]` (after npm run build).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

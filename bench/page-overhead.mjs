@@ -15,7 +15,7 @@ import puppeteer from 'puppeteer-core';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome'); // A/B: a copy of a variant build
-// The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js by npm run build).
+// The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
 const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 const FLAGS = CHROMIUM_FLAGS;
 

@@ -9,7 +9,7 @@ import { startSandbox } from '../sandbox/server.mjs';
 const ROOT = new URL('..', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist/chrome');
 const OUT = join(ROOT, 'docs/screenshots');
-// The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js by npm run build).
+// The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
 const { chromiumPath: chromium, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 const FLAGS = [...CHROMIUM_FLAGS, '--hide-scrollbars'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

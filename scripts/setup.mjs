@@ -115,7 +115,7 @@ if (mode === 'deps') {
 }
 
 // ---- browsers --------------------------------------------------------------------------------------------------
-// The same places src/shared/chromium.ts (chromiumPath) looks; the Firefox tests use $FIREFOX_PATH or
+// The same places src/node/chromium.ts (chromiumPath) looks; the Firefox tests use $FIREFOX_PATH or
 // /usr/bin/firefox-esr.
 const chromium = () =>
   [

@@ -42,7 +42,7 @@ if (headless) {
 }
 
 const { default: puppeteer } = await import('puppeteer-core');
-// The launcher the command line uses (src/shared/chromium.ts, built to dist/node/chromium.js).
+// The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js).
 const { chromiumPath: findChromium, CHROMIUM_FLAGS } = await import(join(root, 'dist/node/chromium.js'));
 const chromiumPath = () => {
   try {

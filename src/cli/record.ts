@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkCapture } from '../protocol/capture.ts';
 import type { CaptureFile } from '../protocol/record.ts';
-import { launchChromium, type Launched } from '../shared/chromium.ts';
+import { launchChromium, type Launched } from '../node/chromium.ts';
 import { originFlag, parse, UsageError } from './args.ts';
 import { plural, renderText, summaryLine, tenantLine } from './report.ts';
 

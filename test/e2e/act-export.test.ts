@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchWithExtension, sleep, ROOT } from '../helpers/capture.ts';
 import { embedFrame, fill, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
 
 let sb: Sandbox;

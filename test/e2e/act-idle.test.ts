@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchWithExtension, sleep } from '../helpers/capture.ts';
 import { embedFrame, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
 
 let sb: Sandbox;

@@ -9,7 +9,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { launchWithExtension, sleep } from '../helpers/capture.ts';
 import { embedFrame, fill, hostPage, openComposer, panelFor, panelRecords, type Sandbox } from '../helpers/panel.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
 
 let sb: Sandbox;

@@ -1,6 +1,6 @@
 // Nothing is lost: a 10,000-message flood, and a service worker stopped in the middle of a stream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import {
   launchWithExtension,

@@ -2,7 +2,7 @@
 // whose host posts its actions from its `ready` handler while the embed keeps talking. No session warning, a post
 // before its delivery, times that never go back in seq order; the panel shows the same log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import {

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import { startSandbox } from '../../sandbox/server.mjs';
-import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
-import { openRealDevtoolsPanel } from '../../src/shared/devtools-panel.ts';
+import { launchChromium, type Launched } from '../../src/node/chromium.ts';
+import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE } from '../../src/shared/messages.ts';
 import {
   EXT,

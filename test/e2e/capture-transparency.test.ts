@@ -1,7 +1,7 @@
 // Transparency: the page behaves the same with the extension as without it, and the capture is exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Launched } from '../../src/shared/chromium.ts';
-import { launchChromium } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
+import { launchChromium } from '../../src/node/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { launchWithExtension, tabIdOf, waitForRecords, messagesOnly } from '../helpers/capture.ts';
 

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
-import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
+import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const firefoxPath = () => {

@@ -2,7 +2,7 @@
 // sees it), and a message over the size cap is kept truncated with its original size — never dropped silently.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { launchWithExtension, tabIdOf, sleep } from '../helpers/capture.ts';
 

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import { launchWithExtension, tabIdOf, sleep } from '../helpers/capture.ts';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
-import { openRealDevtoolsPanel } from '../../src/shared/devtools-panel.ts';
+import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 
 interface Sandbox {
   hostOrigin: string;
@@ -324,7 +324,7 @@ describe('panel on live capture (sandbox)', () => {
 });
 
 async function launchWithExtensionDevtools(): Promise<Launched> {
-  const { launchChromium } = await import('../../src/shared/chromium.ts');
+  const { launchChromium } = await import('../../src/node/chromium.ts');
   const { EXT } = await import('../helpers/capture.ts');
   return launchChromium({
     extensionDir: EXT,

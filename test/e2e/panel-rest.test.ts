@@ -3,7 +3,7 @@
 // (Inside real DevTools the entries come from chrome.devtools.network: see the smoke test in panel-live.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
+import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 import { startSandbox } from '../../sandbox/server.mjs';
 import { EXT } from '../helpers/capture.ts';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { launchWithExtension } from '../helpers/capture.ts';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 
 let launched: Launched;
 let page: Page;

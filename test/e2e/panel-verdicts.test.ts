@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { launchWithExtension, sleep } from '../helpers/capture.ts';
 import { panelFor, panelRecords } from '../helpers/panel.ts';

@@ -2,7 +2,7 @@
 import type { Page } from 'puppeteer-core';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium, type CaptureSetting, type Launched } from '../../src/shared/chromium.ts';
+import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;

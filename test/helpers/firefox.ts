@@ -4,7 +4,7 @@
  * automation API as the Chromium tests: `embedInspector.setCapture`, which resolves once the scripts are registered.
  */
 import type { Browser, Page } from 'puppeteer-core';
-import type { CaptureSetting } from '../../src/shared/chromium.ts';
+import type { CaptureSetting } from '../../src/node/chromium.ts';
 
 /** An extension page of the Firefox build (page.goto never resolves for moz-extension:// here: not awaited). */
 export async function firefoxExtensionPage(browser: Browser, uuid: string, query = 'theme=light'): Promise<Page> {

@@ -1,6 +1,6 @@
 /** Opening the panel page for a sandbox tab, for the act-* end-to-end tests. */
 import type { Frame, Page } from 'puppeteer-core';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { sleep, tabIdOf } from './capture.ts';
 
 export interface Sandbox {

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import { launchChromium, type Launched } from '../../src/shared/chromium.ts';
+import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 import { EXT, tabIdOf } from '../helpers/capture.ts';
 import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences.ts';
 

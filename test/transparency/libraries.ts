@@ -3,7 +3,7 @@
  * document of it observed: its transcript (what the library delivered, acknowledgements, results, errors,
  * in order) and the messages it received (counted, see pages/t.js).
  */
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { captured, labelledFrames, withPage, type Captured, type Mode, type Observations } from './harness.ts';
 import type { Origins } from './server.ts';
 

@@ -1,6 +1,6 @@
 /** Running the window-check table (window-checks.ts) in one browser and collecting what each expression gave. */
 import type { Browser, Frame } from 'puppeteer-core';
-import type { Launched } from '../../src/shared/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { captured, frameLabelled, withPage, type Captured, type Mode, type Observations } from './harness.ts';
 import type { Origins } from './server.ts';
 import { WINDOW_CHECKS, type Check } from './window-checks.ts';

@@ -79,6 +79,18 @@ const BOUNDARIES: Array<[string, string, string, boolean]> = [
     false,
   ],
   [
+    'the background imports a Node helper',
+    'src/background',
+    "import { chromiumPath } from '../node/chromium.ts';\n\nexport const c = chromiumPath;\n",
+    false,
+  ],
+  [
+    'the command line imports a Node helper',
+    'src/cli',
+    "import { chromiumPath } from '../node/chromium.ts';\n\nexport const c = chromiumPath;\n",
+    true,
+  ],
+  [
     'a panel component imports protocol and shared',
     'src/panel/ui',
     "import { classify } from '../../protocol/classify.ts';\nimport { sitePattern } from '../../shared/site-pattern.ts';\n\nexport const c = [classify, sitePattern];\n",
