@@ -8,8 +8,8 @@ import { createMemoryTransport, createRuntimeTransport, type PanelTransport } fr
 import { installTestHandle } from './test-handle.ts';
 import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
-import { createRestLog } from './rest.ts';
-import type { DevtoolsNetwork } from './network.ts';
+import { createRestLog } from './rest/log.ts';
+import type { DevtoolsNetwork } from './rest/network.ts';
 import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
 
 const env = readEnv();

@@ -10,7 +10,7 @@ import { readCapture } from '../protocol/capture.ts';
 import { syntheticSession } from './synthetic.ts';
 import type { LiveLink } from './act/live.ts';
 import type { ActController } from './ui/act/controller.ts';
-import type { RestLog } from './rest.ts';
+import type { RestLog } from './rest/log.ts';
 
 export interface PanelTestHandle {
   store: PanelStore;

@@ -12,8 +12,8 @@ import { createActController, type ActController } from './controller.ts';
 import { ActToolbar } from './ActToolbar.tsx';
 import { ActDrawer } from './ActDrawer.tsx';
 import { ActTab } from './ActTab.tsx';
-import { RestButton, RestPanel } from '../RestPanel.tsx';
-import type { RestLog } from '../../rest.ts';
+import { RestButton, RestPanel } from '../../rest/RestPanel.tsx';
+import type { RestLog } from '../../rest/log.ts';
 
 export interface ActAppProps {
   store: PanelStore;

@@ -3,7 +3,7 @@
  * spec (protocol/rest.ts). Runs where `chrome.devtools.network` exists (the devtools page and the panel);
  * takes the API as a parameter so that it can be driven by recorded HAR entries in tests.
  */
-import { checkRest, matchOperation, type RestExchange, type RestResult } from '../protocol/rest.ts';
+import { checkRest, matchOperation, type RestExchange, type RestResult } from '../../protocol/rest.ts';
 
 /** The parts of a HAR 1.2 entry that we read (chrome.devtools.network.Request is a HAR entry). */
 export interface HarEntry {

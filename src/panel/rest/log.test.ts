@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRestLog } from './rest.ts';
+import { createRestLog } from './log.ts';
 import type { DevtoolsNetwork, HarEntry } from './network.ts';
 
 const entry = (id: number): HarEntry => ({

@@ -1,7 +1,7 @@
 /** The REST drawer: the platform operations seen in the Network traffic, each with its verdict and issues. */
 import { createSignal, For, Show } from 'solid-js';
-import type { RestLog } from '../rest.ts';
-import type { RestRecord } from '../network.ts';
+import type { RestLog } from './log.ts';
+import type { RestRecord } from './network.ts';
 import { RULES } from '../../protocol/rules.ts';
 
 export function RestButton(p: { log: RestLog; open: () => boolean; toggle: () => void }) {
