@@ -2,7 +2,7 @@
 // cross-process noise. N synthetic MessageEvents (fresh envelopes of SIZE bytes) dispatched on one page's window,
 // for each build given (a dist/chrome-like directory, or 'none' for no extension); prints the dispatch loop time
 // and the renderer's and the extension process's CPU per message (from /proc), medians of REPS runs.
-// Usage: [N=20000] [SIZE=200] [REPS=3] node bench/diag/capture-cost.mjs none dist/chrome /tmp/variant
+// Usage: [N=20000] [SIZE=200] [REPS=3] [MODE=full|receive-only] node bench/diag/capture-cost.mjs none dist/chrome /tmp/variant
 import { processCpu, cpuDelta } from './proc.mjs';
 const variants = process.argv.slice(2);
 const n = Number(process.env.N ?? 20000),
@@ -27,7 +27,7 @@ for (let rep = 0; rep < Number(process.env.REPS ?? 3); rep++) {
       process.env.EI_EXTENSION_DIR = v;
     }
     const { launch } = await import('../page-overhead.mjs?' + v);
-    const b = await launch(v !== 'none');
+    const b = await launch(v !== 'none', v !== 'none' ? { sites: [h.origin], mode: process.env.MODE ?? 'full' } : null);
     const page = await b.browser.newPage();
     await page.goto(h.origin + '/', { waitUntil: 'load' });
     await page.evaluate((s) => window.run(500, s), size);

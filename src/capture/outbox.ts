@@ -80,14 +80,13 @@ export class Outbox {
     this.added(json.length);
   }
 
-  /** Queue one delivery's JSON. */
-  add(json: string): void {
+  /** Queue one delivery's JSON; `t`: when it came, on this outbox's clock, if the caller has read it already. */
+  add(json: string, t?: number): void {
     this.entries.push(json);
-    this.added(json.length);
+    this.added(json.length, t);
   }
 
-  private added(n: number) {
-    const t = this.now();
+  private added(n: number, t = this.now()) {
     if (this.chars === 0) {
       this.first = t;
     }

@@ -43,7 +43,7 @@ export function startCapture(mode: PageMode): void {
   const timeOrigin = perf.timeOrigin;
   const now = () => timeOrigin + perfNow();
   const microtask = queueMicrotask;
-  const outbox = new Outbox(doc);
+  const outbox = new Outbox(doc, now); // the capture clock: a delivery's time is read once, for both
 
   let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
   // Pending posts: their times, and their calls flat, six slots each (relation, args, error, target, data
@@ -123,7 +123,7 @@ export function startCapture(mode: PageMode): void {
     () => config,
     now,
     relationTo,
-    (json) => outbox.add(json),
+    (json, time) => outbox.add(json, time),
   );
 
   const hook =

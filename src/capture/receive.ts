@@ -15,11 +15,13 @@ import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
 import { close, field, head, open, text } from './writer.ts';
 
 const getDesc = Object.getOwnPropertyDescriptor;
-const apply = Reflect.apply;
+const call = Function.prototype.call;
+const bind = Function.prototype.bind;
 
-const getter = (proto: object | undefined, prop: string): ((this: unknown) => unknown) | undefined => {
-  const d = proto && getDesc(proto, prop);
-  return d?.get as ((this: unknown) => unknown) | undefined;
+/** A prototype's getter as a plain function of the object (`get(e)`), bound once: no array per call. */
+const getter = (proto: object | undefined, prop: string): ((self: unknown) => unknown) | undefined => {
+  const g = (proto && getDesc(proto, prop))?.get;
+  return g ? (Reflect.apply(bind, call, [g]) as (self: unknown) => unknown) : undefined;
 };
 
 export function installReceiver(
@@ -27,14 +29,15 @@ export function installReceiver(
   config: () => CaptureConfig,
   now: () => number,
   relationTo: (w: unknown) => WindowRelation,
-  sink: (json: string) => void,
+  sink: (json: string, time: number) => void,
 ): void {
   const proto = win.MessageEvent.prototype;
   const getData = getter(proto, 'data');
   const getOrigin = getter(proto, 'origin');
   const getSource = getter(proto, 'source');
   const getPorts = getter(proto, 'ports');
-  const getHref = getter(win.Location?.prototype, 'href') ?? getDesc(win.location, 'href')?.get;
+  const hrefGet = getDesc(win.Location?.prototype ?? {}, 'href')?.get ?? getDesc(win.location, 'href')?.get;
+  const getHref = hrefGet ? (Reflect.apply(bind, call, [hrefGet]) as (self: unknown) => unknown) : undefined;
   const loc = win.location;
   const listen = win.addEventListener;
   if (!getData || !getOrigin || !getSource) {
@@ -61,9 +64,9 @@ export function installReceiver(
   let shared = '';
 
   // A plain Event named 'message' has no MessageEvent fields: read as the isolated world did (undefined, '').
-  const read = (g: ((this: unknown) => unknown) | undefined, e: Event): unknown => {
+  const read = (g: ((self: unknown) => unknown) | undefined, e: Event): unknown => {
     try {
-      return g ? apply(g, e, []) : undefined;
+      return g ? g(e) : undefined;
     } catch {
       return undefined;
     }
@@ -78,7 +81,7 @@ export function installReceiver(
       const time = now();
       const data = read(getData, e);
       const d = dataJson(data, isSvcEmbed(data) ? cfg.maxBytes : Math.min(cfg.maxBytes, FOREIGN_MAX_BYTES));
-      const h = getHref ? String(apply(getHref, loc, [])) : String(loc.href);
+      const h = getHref ? String(getHref(loc)) : String(loc.href);
       if (h !== href) {
         href = h;
         shared = head('receive', h);
@@ -95,10 +98,10 @@ export function installReceiver(
       if (ports && ports.length) {
         json += field('transfer', String(ports.length));
       }
-      sink(json + close(d.json));
+      sink(json + close(d.json), time);
     } catch {
       /* never disturb the page */
     }
   };
-  apply(listen, win, ['message', onMessage, true]);
+  Reflect.apply(listen, win, ['message', onMessage, true]);
 }

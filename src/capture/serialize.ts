@@ -27,8 +27,39 @@ export interface DataJson {
   originalSize?: number;
 }
 
-// Objects met on the current walk (a repeated one takes the full encoder, which writes a Ref).
-const seen = new Set<object>();
+// Objects met on the current walk (a repeated one takes the full encoder, which writes a Ref). A message holds
+// a few objects: the first SMALL are compared one by one, which spares each fresh object the identity hash a
+// Set would give it; past that, a Set.
+const SMALL = 16;
+const few: object[] = [];
+let fewCount = 0;
+const many = new Set<object>();
+/** Note an object of the walk; false when the walk met it already. */
+function firstVisit(o: object): boolean {
+  for (let i = 0; i < fewCount; i++) {
+    if (few[i] === o) {
+      return false;
+    }
+  }
+  if (fewCount < SMALL) {
+    few[fewCount++] = o;
+    return true;
+  }
+  if (many.has(o)) {
+    return false;
+  }
+  many.add(o);
+  return true;
+}
+function forget(): void {
+  for (let i = 0; i < fewCount; i++) {
+    few[i] = undefined as unknown as object;
+  }
+  fewCount = 0;
+  if (many.size) {
+    many.clear();
+  }
+}
 
 function plain(v: unknown, depth: number): boolean {
   switch (typeof v) {
@@ -45,10 +76,9 @@ function plain(v: unknown, depth: number): boolean {
   if (v === null) {
     return true;
   }
-  if (depth > MAX_DEPTH || seen.has(v as object)) {
+  if (depth > MAX_DEPTH || !firstVisit(v as object)) {
     return false;
   }
-  seen.add(v as object);
   if (isArray(v)) {
     if (getProto(v) !== ARR) {
       return false;
@@ -83,7 +113,7 @@ export function dataJson(data: unknown, maxBytes: number): DataJson {
         (ARR as { toJSON?: unknown }).toJSON === undefined &&
         plain(data, 0);
     } finally {
-      seen.clear();
+      forget();
     }
     if (ok) {
       const json = stringify(data);
