@@ -6,7 +6,8 @@ import { launchChromium, type CaptureSetting, type Launched } from '../../src/no
 import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
-export const EXT = join(ROOT, 'dist/chrome');
+/** The built extension; EI_EXTENSION_DIR points at another build (e.g. an older one, to see a test fail on it). */
+export const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
 
 /**
  * Chromium with the built extension, capturing every site in full mode unless `capture` says otherwise (null: the
@@ -16,7 +17,7 @@ export async function launchWithExtension(
   opts: { headless?: boolean; capture?: CaptureSetting | null; args?: string[] } = {},
 ): Promise<Launched> {
   if (!existsSync(join(EXT, 'manifest.json'))) {
-    throw new Error('dist/chrome is missing: run npm run build first');
+    throw new Error(`${EXT} holds no built extension: run npm run build first`);
   }
   const capture = opts.capture === undefined ? { sites: 'all' as const, mode: 'full' as const } : opts.capture;
   return launchChromium({ extensionDir: EXT, headless: opts.headless ?? true, capture, args: opts.args });
