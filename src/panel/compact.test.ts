@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Compactor, MAX_COMPARED, sameValue } from './compact.ts';
-import { PanelStore } from './store.ts';
+import { RecordLog } from './log/log.ts';
+import { TimelineView } from './timeline/view.ts';
 import { syntheticSession } from './synthetic.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
 
@@ -102,29 +103,31 @@ describe('Compactor', () => {
   });
 });
 
-describe('PanelStore.compactSome', () => {
+describe('RecordLog.compactSome', () => {
   it("shares the pairs' messages of copied records in budgeted steps, showing exactly the same records", () => {
     const copies = syntheticSession(3_000).map((r) => structuredClone(r));
     const expected = JSON.stringify(copies);
-    const store = new PanelStore({ schedule: () => {} });
-    store.replace(copies);
-    const distinct = () => new Set(store.records.map((r) => r.data)).size;
+    const log = new RecordLog({ schedule: () => {} });
+    const view = new TimelineView(log);
+    log.replace(copies);
+    const distinct = () => new Set(log.all().map((r) => r.data)).size;
     const before = distinct();
     let t = 0;
     let steps = 0;
-    while (!store.compactSome(1, () => (t += 1))) {
+    while (!log.compactSome(1, () => (t += 1))) {
       steps++;
     }
     expect(steps).toBeGreaterThan(0); // it stopped at its budget at least once
-    const pairs = store.records.filter((r) => r.pairedWith !== undefined && r.kind === 'receive').length;
+    const pairs = log.all().filter((r) => r.pairedWith !== undefined && r.kind === 'receive').length;
     expect(distinct()).toBe(before - pairs);
-    expect(JSON.stringify(store.records)).toBe(expected);
+    expect(JSON.stringify(log.all())).toBe(expected);
     // and the views do not change: a filter over the message fields finds the same records
-    store.setFilters({ search: 'payload.path:folder' });
-    const view = store.view.slice();
-    const fresh = new PanelStore({ schedule: () => {} });
+    view.setFilters({ search: 'payload.path:folder' });
+    const order = view.order.slice();
+    const fresh = new RecordLog({ schedule: () => {} });
+    const freshView = new TimelineView(fresh);
     fresh.replace(syntheticSession(3_000));
-    fresh.setFilters({ search: 'payload.path:folder' });
-    expect(view).toEqual(fresh.view);
+    freshView.setFilters({ search: 'payload.path:folder' });
+    expect(order).toEqual(freshView.order);
   });
 });

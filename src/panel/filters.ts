@@ -1,5 +1,6 @@
 /**
- * Timeline filters: the filter state, its persistence, the search-box language, and the compiled predicate.
+ * Timeline filters: the filter state, its persistence, the search-box language, and the compiled predicate. They
+ * belong to the view (timeline/view.ts); what belongs to the records (their facts, `RecordMeta`) is in log/meta.ts.
  * Pure TypeScript (no DOM, no Solid): unit-tested in node.
  *
  * Search language (terms are ANDed; case-insensitive):
@@ -15,8 +16,9 @@
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
 import { TAG, tagOf } from '../protocol/encoding.ts';
+import { SEV_BIT, type Direction, type RecordMeta } from './log/meta.ts';
 
-export type Direction = 'event' | 'action';
+export type { Direction } from './log/meta.ts';
 export type TimeBase = 'ready' | 'first';
 
 export interface FilterState {
@@ -40,66 +42,45 @@ export interface FilterState {
   search: string;
 }
 
-export const DEFAULT_FILTERS: FilterState = Object.freeze({
-  directions: [],
-  kinds: [],
-  types: [],
-  surfaces: [],
-  verdicts: [],
-  severities: [],
-  frames: [],
-  origins: [],
-  showForeign: false,
-  search: '',
-}) as FilterState;
+/** The filters that hold a list of values (empty = all). */
+export type ListFilter = {
+  [K in keyof FilterState]: FilterState[K] extends readonly string[] ? K : never;
+}[keyof FilterState];
+
+/**
+ * Every list filter, with the values it may hold (null: any string; a persisted value outside them is dropped).
+ * The defaults, `isFiltering` and persistence are derived from this table: a new list filter is a field of
+ * `FilterState`, a row here and its test in `compileFilter`.
+ */
+export const LIST_FILTERS: { readonly [K in ListFilter]: readonly FilterState[K][number][] | null } = {
+  directions: ['event', 'action'],
+  kinds: ['post', 'receive'],
+  types: null,
+  surfaces: null,
+  verdicts: ['valid', 'invalid'],
+  severities: ['error', 'warning', 'info'],
+  frames: null,
+  origins: null,
+};
+const LIST_KEYS = Object.keys(LIST_FILTERS) as ListFilter[];
 
 export function defaultFilters(): FilterState {
-  return {
-    ...DEFAULT_FILTERS,
-    directions: [],
-    kinds: [],
-    types: [],
-    surfaces: [],
-    verdicts: [],
-    severities: [],
-    frames: [],
-    origins: [],
-  };
+  const f = {} as FilterState;
+  for (const key of LIST_KEYS) {
+    (f[key] as string[]) = [];
+  }
+  f.showForeign = false;
+  f.search = '';
+  return f;
 }
+export const DEFAULT_FILTERS: Readonly<FilterState> = Object.freeze(defaultFilters());
 
 /** Is any filter narrowing the list beyond the defaults (foreign hidden)? */
 export function isFiltering(f: FilterState): boolean {
-  return (
-    f.directions.length +
-      f.kinds.length +
-      f.types.length +
-      f.surfaces.length +
-      f.verdicts.length +
-      f.severities.length +
-      f.frames.length +
-      f.origins.length >
-      0 || f.search.trim() !== ''
-  );
+  return LIST_KEYS.some((key) => f[key].length > 0) || f.search.trim() !== '';
 }
 
 // ------------------------------------------------------------------------------------------ persistence
-const STRING_ARRAYS = [
-  'directions',
-  'kinds',
-  'types',
-  'surfaces',
-  'verdicts',
-  'severities',
-  'frames',
-  'origins',
-] as const;
-const ALLOWED: Partial<Record<(typeof STRING_ARRAYS)[number], readonly string[]>> = {
-  directions: ['event', 'action'],
-  kinds: ['post', 'receive'],
-  verdicts: ['valid', 'invalid'],
-  severities: ['error', 'warning', 'info'],
-};
-
 /** Parse persisted filter state; anything malformed falls back to the defaults, field by field. */
 export function parseFilters(text: string | null | undefined): FilterState {
   const out = defaultFilters();
@@ -116,12 +97,12 @@ export function parseFilters(text: string | null | undefined): FilterState {
     return out;
   }
   const o = raw as Record<string, unknown>;
-  for (const key of STRING_ARRAYS) {
+  for (const key of LIST_KEYS) {
     const v = o[key];
     if (!Array.isArray(v)) {
       continue;
     }
-    const allowed = ALLOWED[key];
+    const allowed = LIST_FILTERS[key] as readonly string[] | null;
     (out[key] as string[]) = [
       ...new Set(v.filter((x): x is string => typeof x === 'string' && (!allowed || allowed.includes(x)))),
     ].slice(0, 500);
@@ -135,165 +116,6 @@ export function parseFilters(text: string | null | undefined): FilterState {
   return out;
 }
 export const serializeFilters = (f: FilterState): string => JSON.stringify(f);
-
-// ------------------------------------------------------------------------------------------ record meta
-export const SEV_ERROR = 1,
-  SEV_WARNING = 2,
-  SEV_INFO = 4;
-const SEV_BIT: Record<string, number> = { error: SEV_ERROR, warning: SEV_WARNING, info: SEV_INFO };
-
-/** Per-record facts the filters and the grid use, computed once at ingestion (O(1) per record). */
-export interface RecordMeta {
-  type: string;
-  direction: Direction | '';
-  surface: string;
-  /** Bit set of the severities of its issues. */
-  sev: number;
-  /** The record's own verdict and kind, and whether it is a frame navigation: the chips then filter on metas
-   * alone, without reading the records (100,000 objects spread over the heap: a pass over them is memory-bound). */
-  verdict: string;
-  kind: string;
-  nav: boolean;
-}
-
-/** The message's envelope (its fields, for a plain or encoded object), null for anything else. One read of the
- * encoding's tag (as `tagOf` then `plainEntries` would do twice): this runs for every record of a load. */
-function envelopeOf(data: unknown): Record<string, unknown> | null {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    return null;
-  }
-  const tag = (data as Record<string, unknown>)[TAG];
-  if (typeof tag !== 'string' || tag === '' || tag === 'Truncated') {
-    return data as Record<string, unknown>;
-  }
-  return tag === 'Object' ? (((data as Record<string, unknown>).v ?? {}) as Record<string, unknown>) : null;
-}
-
-/**
- * Metas are shared, read-only: a log has few distinct combinations (tens to a few hundred), so records share them
- * instead of allocating one each (fewer long-lived objects for the GC to mark and move). Consecutive records often
- * have the same facts or alternate between two (a post and its delivery): the last two metas are tried first,
- * then the metas already made for the record's type (a bounded cache: past `META_CACHE_MAX` of them, metas are
- * allocated per record).
- */
-const NO_META: RecordMeta = Object.freeze({
-  type: '',
-  direction: '',
-  surface: '',
-  sev: 0,
-  verdict: '',
-  kind: '',
-  nav: false,
-}) as RecordMeta;
-let lastMeta = NO_META;
-let prevMeta = NO_META;
-const META_CACHE_MAX = 4_096;
-const metaCache = new Map<string, RecordMeta[]>();
-let metaCached = 0;
-const same = (
-  m: RecordMeta,
-  type: string,
-  direction: string,
-  surface: string,
-  sev: number,
-  verdict: string,
-  kind: string,
-  nav: boolean,
-) =>
-  // (cheapest and most often different first: a post and its delivery differ in kind)
-  m.sev === sev &&
-  m.nav === nav &&
-  m.kind === kind &&
-  m.verdict === verdict &&
-  m.direction === direction &&
-  m.surface === surface &&
-  m.type === type;
-function sharedMeta(
-  type: string,
-  direction: Direction | '',
-  surface: string,
-  sev: number,
-  verdict: string,
-  kind: string,
-  nav: boolean,
-): RecordMeta {
-  let m = lastMeta;
-  if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
-    return m;
-  }
-  m = prevMeta;
-  prevMeta = lastMeta;
-  if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
-    return (lastMeta = m);
-  }
-  let bucket = metaCache.get(type);
-  if (bucket) {
-    for (let k = 0; k < bucket.length; k++) {
-      m = bucket[k];
-      if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
-        return (lastMeta = m);
-      }
-    }
-  }
-  m = { type, direction, surface, sev, verdict, kind, nav };
-  if (metaCached < META_CACHE_MAX) {
-    if (!bucket) {
-      metaCache.set(type, (bucket = []));
-    }
-    bucket.push(m);
-    metaCached++;
-  }
-  return (lastMeta = m);
-}
-
-/** Per-record facts (possibly shared with other records: read-only, see `sharedMeta`). */
-export function metaOf(r: ClassifiedRecord): RecordMeta {
-  const nav = !!r.navigation;
-  const env = nav ? null : envelopeOf(r.data);
-  let sev = 0;
-  const issues = r.issues;
-  if (issues) {
-    for (let k = 0; k < issues.length; k++) {
-      sev |= SEV_BIT[issues[k].severity] ?? 0;
-    }
-  }
-  const verdict = String(r.verdict ?? ''),
-    kind = String(r.kind ?? '');
-  if (!env) {
-    return sharedMeta('', '', '', sev, verdict, kind, nav);
-  }
-  const type = env.type,
-    dir = env.direction,
-    surface = env.surface;
-  return sharedMeta(
-    typeof type === 'string' ? type : '',
-    dir === 'event' || dir === 'action' ? dir : '',
-    typeof surface === 'string' ? surface : '',
-    sev,
-    verdict,
-    kind,
-    nav,
-  );
-}
-
-/** The text the plain-text search looks in: the message JSON, frame URL, origins, each on a line; lower-cased. */
-export function searchTextOf(r: ClassifiedRecord): string {
-  return rawSearchTextOf(r).toLowerCase();
-}
-/**
- * `searchTextOf` before lower-casing (the search index lower-cases a thousand of them at once: searchtext.ts). It
- * ends with a line break, so that a text lower-cases the same alone and followed by another: the one mapping that
- * depends on what follows (Σ at a word's end) stops at a line break.
- */
-export function rawSearchTextOf(r: ClassifiedRecord): string {
-  let json: string;
-  try {
-    json = JSON.stringify(r.data) ?? '';
-  } catch {
-    json = '';
-  }
-  return `${json}\n${r.frameUrl}\n${r.origin}\n${r.targetOrigin ?? ''}\n`;
-}
 
 // ------------------------------------------------------------------------------------------ search query
 export interface SearchTerm {

@@ -57,16 +57,12 @@ hooks.link = link;
 // Network traffic is observable only inside DevTools (chrome.devtools.network, also in Firefox as browser.devtools).
 const devtoolsNetwork = (globalThis as { chrome?: { devtools?: { network?: DevtoolsNetwork } } }).chrome?.devtools
   ?.network;
-const rest = createRestLog(devtoolsNetwork, { preserveLog: () => store.state.preserveLog });
-store.onChange((c) => {
-  if (c.cleared) {
-    rest.clear();
-  }
-});
+const rest = createRestLog(devtoolsNetwork, { preserveLog: () => store.log.state.preserveLog });
+store.log.on('cleared', () => rest.clear());
 hooks.rest = rest;
 
 const notice = () =>
-  env.tabId === null && !env.fixture && store.records.length === 0
+  env.tabId === null && !env.fixture && store.log.count === 0
     ? 'Not attached to a tab: open the Embed panel in DevTools, or open this page with ?tabId=<tab id>.'
     : null;
 

@@ -12,7 +12,6 @@
  * mapping (final sigma) cannot see past the line break each text ends with.
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
-import { rawSearchTextOf, searchTextOf } from './filters.ts';
 
 const TEXT_SHIFT = 10;
 export const TEXT_CHUNK = 1 << TEXT_SHIFT;
@@ -197,4 +196,23 @@ export class SearchText {
     this.textDone = i;
     return i >= n;
   }
+}
+
+/** The text the plain-text search looks in: the message JSON, frame URL, origins, each on a line; lower-cased. */
+export function searchTextOf(r: ClassifiedRecord): string {
+  return rawSearchTextOf(r).toLowerCase();
+}
+/**
+ * `searchTextOf` before lower-casing (the search index lower-cases a thousand of them at once: searchtext.ts). It
+ * ends with a line break, so that a text lower-cases the same alone and followed by another: the one mapping that
+ * depends on what follows (Σ at a word's end) stops at a line break.
+ */
+export function rawSearchTextOf(r: ClassifiedRecord): string {
+  let json: string;
+  try {
+    json = JSON.stringify(r.data) ?? '';
+  } catch {
+    json = '';
+  }
+  return `${json}\n${r.frameUrl}\n${r.origin}\n${r.targetOrigin ?? ''}\n`;
 }

@@ -5,7 +5,10 @@ import { syntheticSession, TENANT } from './synthetic.ts';
 import { MESSAGES_VERSION, type ClassifiedRecord } from '../shared/messages.ts';
 import { CAPTURE_FORMAT } from '../protocol/record.ts';
 import { countsAsMessage } from '../protocol/pairs.ts';
-import { compileFilter, defaultFilters, metaOf, searchTextOf } from './filters.ts';
+import { compileFilter, defaultFilters } from './filters.ts';
+import { searchTextOf } from './searchtext.ts';
+import { MetaCache } from './log/meta.ts';
+import { followingEvents, paired, precedingAction, previousInFrame, sessionFacts } from './log/related.ts';
 
 /** A store whose batches run when the test says so. */
 function setup(records = syntheticSession(120), storage: KeyValueStorage | null = null) {
@@ -13,8 +16,11 @@ function setup(records = syntheticSession(120), storage: KeyValueStorage | null 
   const store = new PanelStore({ schedule: (fn) => ticks.push(fn), storage, tabId: 7 });
   const t = createMemoryTransport({ tabId: 7, records: [], state: { tenantOrigin: TENANT } });
   store.attach(t);
+  // What the view tells its readers, in order.
   const changes: string[] = [];
-  store.onChange((c) => changes.push(Object.keys(c).join('+')));
+  for (const type of ['appended', 'rebuilt', 'filters', 'timeBase', 'selection'] as const) {
+    store.timeline.on(type, () => changes.push(type));
+  }
   const tick = () => {
     for (const fn of ticks.splice(0)) {
       fn();
@@ -30,14 +36,16 @@ const memStorage = (): KeyValueStorage & { data: Map<string, string> } => {
 describe('PanelStore on the in-memory transport', () => {
   it('takes the snapshot, then batches live records per tick (one notification per batch)', () => {
     const { store, t, tick, changes, records } = setup();
-    expect(store.records.length).toBe(0);
+    expect(store.log.count).toBe(0);
     t.push(records.slice(0, 10));
     t.push(records.slice(10, 30));
-    expect(store.records.length).toBe(0); // queued until the next frame
+    expect(store.log.count).toBe(0); // queued until the next frame
     tick();
-    expect(store.records.length).toBe(30);
+    expect(store.log.count).toBe(30);
     expect(changes.filter((c) => c === 'appended')).toHaveLength(1);
-    expect(store.view.length).toBe(records.slice(0, 30).filter((r) => r.verdict !== 'foreign' || r.navigation).length);
+    expect(store.timeline.order.length).toBe(
+      records.slice(0, 30).filter((r) => r.verdict !== 'foreign' || r.navigation).length,
+    );
   });
 
   it('applies updates of records already sent (pairing, re-classification) by seq', () => {
@@ -45,9 +53,9 @@ describe('PanelStore on the in-memory transport', () => {
     const post = records.find((r) => r.kind === 'post' && r.verdict === 'valid' && r.pairedWith)!;
     t.push(records.slice(0, 40).map((r) => (r.seq === post.seq ? { ...r, pairedWith: undefined } : r)));
     tick();
-    const i = store.indexOfSeq(post.seq);
-    expect(store.paired(i)).toBe(-1);
-    const validBefore = store.counts.valid;
+    const i = store.log.indexOfSeq(post.seq);
+    expect(paired(store.log, i)).toBe(-1);
+    const validBefore = store.log.counts.valid;
     t.emit({
       type: 'update',
       records: [
@@ -59,14 +67,14 @@ describe('PanelStore on the in-memory transport', () => {
       ],
     });
     tick();
-    expect(store.paired(i)).toBe(store.indexOfSeq(post.pairedWith!));
-    expect(store.counts.valid).toBe(validBefore - 1);
-    store.setFilters({ verdicts: ['invalid'] });
-    expect(store.view).toContain(i);
+    expect(paired(store.log, i)).toBe(store.log.indexOfSeq(post.pairedWith!));
+    expect(store.log.counts.valid).toBe(validBefore - 1);
+    store.timeline.setFilters({ verdicts: ['invalid'] });
+    expect(store.timeline.order).toContain(i);
     // an update that changes membership in the current view
     t.emit({ type: 'update', records: [{ ...post, verdict: 'valid', issues: [] }] });
     tick();
-    expect(store.view).not.toContain(i);
+    expect(store.timeline.order).not.toContain(i);
   });
 
   it('counts by verdict, frames, origins and types incrementally', () => {
@@ -76,25 +84,25 @@ describe('PanelStore on the in-memory transport', () => {
     // Messages: a post and its delivery count once.
     const messages = records.filter(countsAsMessage);
     expect(messages.length).toBeLessThan(records.filter((r) => !r.navigation).length);
-    expect(store.counts.invalid).toBe(messages.filter((r) => r.verdict === 'invalid').length);
-    expect(store.counts.foreign).toBe(messages.filter((r) => r.verdict === 'foreign').length);
-    expect(store.frames.size).toBe(2);
-    expect([...store.frames.values()].find((f) => f.url.startsWith(TENANT))?.surface).toBe('dashboard');
-    expect(store.types.get('svc:event:ready')).toBe(2);
+    expect(store.log.counts.invalid).toBe(messages.filter((r) => r.verdict === 'invalid').length);
+    expect(store.log.counts.foreign).toBe(messages.filter((r) => r.verdict === 'foreign').length);
+    expect(store.log.frames().size).toBe(2);
+    expect([...store.log.frames().values()].find((f) => f.url.startsWith(TENANT))?.surface).toBe('dashboard');
+    expect(store.log.types().get('svc:event:ready')).toBe(2);
   });
 
   it('filters live records incrementally and refilters on a filter change', () => {
     const { store, t, tick, records } = setup();
-    store.setFilters({ verdicts: ['invalid'] });
+    store.timeline.setFilters({ verdicts: ['invalid'] });
     t.push(records.slice(0, 60));
     tick();
     const invalid60 = records.slice(0, 60).filter((r) => r.verdict === 'invalid').length;
-    expect(store.view.length).toBe(invalid60);
+    expect(store.timeline.order.length).toBe(invalid60);
     t.push(records.slice(60));
     tick();
-    expect(store.view.length).toBe(records.filter((r) => r.verdict === 'invalid').length);
-    store.setFilters({ verdicts: [] });
-    expect(store.view.length).toBe(records.filter((r) => r.verdict !== 'foreign' || r.navigation).length);
+    expect(store.timeline.order.length).toBe(records.filter((r) => r.verdict === 'invalid').length);
+    store.timeline.setFilters({ verdicts: [] });
+    expect(store.timeline.order.length).toBe(records.filter((r) => r.verdict !== 'foreign' || r.navigation).length);
   });
 
   it('sends commands through the transport and applies state changes', () => {
@@ -102,41 +110,41 @@ describe('PanelStore on the in-memory transport', () => {
     store.command({ type: 'set-options', options: { paused: true } });
     store.command({ type: 'set-tenant-origin', origin: 'https://x.example' });
     expect(t.sent.map((c) => c.type)).toEqual(['set-options', 'set-tenant-origin']);
-    expect(store.state.paused).toBe(true);
-    expect(store.state.tenantOrigin).toBe('https://x.example');
-    expect(store.state.tenantOriginSource).toBe('manual');
+    expect(store.log.state.paused).toBe(true);
+    expect(store.log.state.tenantOrigin).toBe('https://x.example');
+    expect(store.log.state.tenantOriginSource).toBe('manual');
   });
 
   it('clear empties the log through a new snapshot', () => {
     const { store, t, tick, records } = setup();
     t.push(records);
     tick();
-    store.select(records[3].seq);
+    store.timeline.select(records[3].seq);
     store.command({ type: 'clear' });
-    expect(store.records.length).toBe(0);
-    expect(store.selectedSeq).toBe(null);
-    expect(store.counts).toEqual({ valid: 0, invalid: 0, foreign: 0 });
+    expect(store.log.count).toBe(0);
+    expect(store.timeline.selectedSeq).toBe(null);
+    expect(store.log.counts).toEqual({ valid: 0, invalid: 0, foreign: 0 });
   });
 
   it('moves the selection through the view and skips filtered records', () => {
     const { store, t, tick, records } = setup();
     t.push(records);
     tick();
-    store.moveSelection(1);
-    expect(store.selectedSeq).toBe(store.records[store.view[0]].seq);
-    store.moveSelection(2);
-    expect(store.selectedViewPos()).toBe(2);
-    store.moveSelection(-10);
-    expect(store.selectedViewPos()).toBe(0);
-    store.selectAt(store.view.length + 5);
-    expect(store.selectedViewPos()).toBe(store.view.length - 1);
+    store.timeline.moveSelection(1);
+    expect(store.timeline.selectedSeq).toBe(store.log.all()[store.timeline.order[0]].seq);
+    store.timeline.moveSelection(2);
+    expect(store.timeline.selectedViewPos()).toBe(2);
+    store.timeline.moveSelection(-10);
+    expect(store.timeline.selectedViewPos()).toBe(0);
+    store.timeline.selectAt(store.timeline.order.length + 5);
+    expect(store.timeline.selectedViewPos()).toBe(store.timeline.order.length - 1);
     // a selected record that a filter hides: arrows continue from its place
     const firstInvalid = records.find((r) => r.verdict === 'invalid')!;
-    store.select(firstInvalid.seq);
-    store.setFilters({ verdicts: ['valid'] });
-    expect(store.selectedViewPos()).toBe(-1);
-    store.moveSelection(1);
-    expect(store.recordBySeq(store.selectedSeq)!.seq).toBeGreaterThan(firstInvalid.seq);
+    store.timeline.select(firstInvalid.seq);
+    store.timeline.setFilters({ verdicts: ['valid'] });
+    expect(store.timeline.selectedViewPos()).toBe(-1);
+    store.timeline.moveSelection(1);
+    expect(store.log.bySeq(store.timeline.selectedSeq)!.seq).toBeGreaterThan(firstInvalid.seq);
   });
 
   it('links a post with its delivery, an action with the events that followed it', () => {
@@ -144,45 +152,45 @@ describe('PanelStore on the in-memory transport', () => {
     t.push(records);
     tick();
     const nav = records.find((r) => (r.data as any)?.type === 'svc:action:navigate' && r.kind === 'post')!;
-    const i = store.indexOfSeq(nav.seq);
-    expect(store.records[store.paired(i)].seq).toBe(nav.pairedWith);
-    const after = store.followingEvents(i).map((j) => (store.records[j].data as any).type);
+    const i = store.log.indexOfSeq(nav.seq);
+    expect(store.log.all()[paired(store.log, i)].seq).toBe(nav.pairedWith);
+    const after = followingEvents(store.log, i).map((j) => (store.log.all()[j].data as any).type);
     expect(after).toEqual(['svc:event:navigate', 'svc:event:view']);
-    const ev = store.followingEvents(i)[0];
-    expect(store.precedingAction(ev)).toBe(i);
+    const ev = followingEvents(store.log, i)[0];
+    expect(precedingAction(store.log, ev)).toBe(i);
   });
 
   it('computes timing and session facts', () => {
     const { store, t, tick, records } = setup();
     t.push(records);
     tick();
-    const f = store.sessionFacts();
+    const f = sessionFacts(store.log);
     expect(f.timeToReady).toBe(412);
     expect(f.readyFrom).toBe('embed navigation');
     expect(f.loaded?.loadDurationMs).toBe(1634);
     expect(f.loaded?.widgetCount).toBe(9);
-    expect(store.timeOrigin().base).toBe('ready');
-    store.setTimeBase('first');
-    expect(store.timeOrigin().time).toBe(records[0].time);
-    const j = store.indexOfSeq(records[5].seq);
-    const prev = store.previousInFrame(j);
-    expect(store.records[prev].frameUrl).toBe(records[5].frameUrl);
+    expect(store.timeline.timeOrigin().base).toBe('ready');
+    store.timeline.setTimeBase('first');
+    expect(store.timeline.timeOrigin().time).toBe(records[0].time);
+    const j = store.log.indexOfSeq(records[5].seq);
+    const prev = previousInFrame(store.log, j);
+    expect(store.log.all()[prev].frameUrl).toBe(records[5].frameUrl);
     expect(prev).toBeLessThan(j);
   });
 
   it('keeps filter state per panel across reloads (per tab, falling back to the last used)', () => {
     const storage = memStorage();
     const a = setup(undefined, storage).store;
-    a.setFilters({ types: ['svc:event:view'], showForeign: true, search: 'x' });
-    a.setTimeBase('first');
+    a.timeline.setFilters({ types: ['svc:event:view'], showForeign: true, search: 'x' });
+    a.timeline.setTimeBase('first');
     const b = new PanelStore({ storage, tabId: 7 });
-    expect(b.filters.types).toEqual(['svc:event:view']);
-    expect(b.filters.showForeign).toBe(true);
-    expect(b.timeBase).toBe('first');
+    expect(b.timeline.filters.types).toEqual(['svc:event:view']);
+    expect(b.timeline.filters.showForeign).toBe(true);
+    expect(b.timeline.timeBase).toBe('first');
     const other = new PanelStore({ storage, tabId: 99 });
-    expect(other.filters.search).toBe('x'); // a new tab starts from the last filters used
+    expect(other.timeline.filters.search).toBe('x'); // a new tab starts from the last filters used
     storage.setItem('embed-inspector:panel:v1:tab:7', '{garbage');
-    expect(new PanelStore({ storage, tabId: 7 }).filters.search).toBe('');
+    expect(new PanelStore({ storage, tabId: 7 }).timeline.filters.search).toBe('');
   });
 
   it('trims to maxRecords like the background buffer', () => {
@@ -191,8 +199,8 @@ describe('PanelStore on the in-memory transport', () => {
     const many = syntheticSession(2_500);
     t.push(many);
     tick();
-    expect(store.records.length).toBe(100);
-    expect(store.records[99].seq).toBe(many[many.length - 1].seq);
+    expect(store.log.count).toBe(100);
+    expect(store.log.all()[99].seq).toBe(many[many.length - 1].seq);
   });
 
   it('trims the records the background let go, not its oldest ones', () => {
@@ -205,9 +213,14 @@ describe('PanelStore on the in-memory transport', () => {
     t.push(many);
     t.emit({ type: 'removed', seqs: gone });
     tick();
-    expect(store.records.length).toBe(100);
-    expect(store.records.slice(0, 5).map((r) => r.seq)).toEqual(first);
-    expect(store.records.some((r) => gone.includes(r.seq))).toBe(false);
+    expect(store.log.count).toBe(100);
+    expect(
+      store.log
+        .all()
+        .slice(0, 5)
+        .map((r) => r.seq),
+    ).toEqual(first);
+    expect(store.log.all().some((r) => gone.includes(r.seq))).toBe(false);
   });
 
   it('does no O(n) work per live record: appending 1,000 records to 100,000 is fast', () => {
@@ -221,7 +234,7 @@ describe('PanelStore on the in-memory transport', () => {
     }
     tick();
     const ms = performance.now() - t0;
-    expect(store.records.length).toBe(101_000);
+    expect(store.log.count).toBe(101_000);
     expect(ms, `${ms.toFixed(1)} ms`).toBeLessThan(250);
   });
 
@@ -246,12 +259,12 @@ describe('PanelStore on the in-memory transport', () => {
     t.emit({ type: 'snapshot', state: t.state, records });
     let clock = 0;
     let steps = 1;
-    while (!store.countSome(0, () => clock++)) {
+    while (!store.log.countSome(0, () => clock++)) {
       steps++;
     }
     expect(steps).toBeGreaterThan(1);
-    expect(store.types).toEqual(expected(typeOf));
-    expect(store.origins).toEqual(expected((r) => r.origin));
+    expect(store.log.types()).toEqual(expected(typeOf));
+    expect(store.log.origins()).toEqual(expected((r) => r.origin));
     // on first use, after more records arrived
     const more = syntheticSession(200).map((r, k) => ({ ...r, seq: 10_000 + k }));
     const a = setup([]);
@@ -259,15 +272,15 @@ describe('PanelStore on the in-memory transport', () => {
     a.t.push(more);
     a.tick();
     records.push(...more);
-    expect(a.store.types).toEqual(expected(typeOf));
-    expect(a.store.origins).toEqual(expected((r) => r.origin));
+    expect(a.store.log.types()).toEqual(expected(typeOf));
+    expect(a.store.log.origins()).toEqual(expected((r) => r.origin));
     // an update that changes a counted record's type moves its count
     const view = records.find((r) => typeOf(r) === 'svc:event:view')!;
-    const before = a.store.types.get('svc:event:view')!;
+    const before = a.store.log.types().get('svc:event:view')!;
     a.t.emit({ type: 'update', records: [{ ...view, data: { ...(view.data as object), type: 'svc:event:other' } }] });
     a.tick();
-    expect(a.store.types.get('svc:event:view')).toBe(before - 1);
-    expect(a.store.types.get('svc:event:other')).toBe(1);
+    expect(a.store.log.types().get('svc:event:view')).toBe(before - 1);
+    expect(a.store.log.types().get('svc:event:other')).toBe(1);
   });
 
   it('finds records by seq, in order or not', () => {
@@ -275,31 +288,31 @@ describe('PanelStore on the in-memory transport', () => {
     const records = syntheticSession(300);
     t.emit({ type: 'snapshot', state: t.state, records });
     for (const k of [0, 1, 150, 299]) {
-      expect(store.indexOfSeq(records[k].seq)).toBe(k);
+      expect(store.log.indexOfSeq(records[k].seq)).toBe(k);
     }
-    expect(store.indexOfSeq(-5)).toBe(-1);
-    expect(store.indexOfSeq(records[299].seq + 1)).toBe(-1);
+    expect(store.log.indexOfSeq(-5)).toBe(-1);
+    expect(store.log.indexOfSeq(records[299].seq + 1)).toBe(-1);
     // a seq out of order (an imported file): looked up by a map from then on, live records included
     const shuffled = [records[2], records[0], records[1]];
     t.emit({ type: 'snapshot', state: t.state, records: shuffled });
-    expect(shuffled.map((r) => store.indexOfSeq(r.seq))).toEqual([0, 1, 2]);
+    expect(shuffled.map((r) => store.log.indexOfSeq(r.seq))).toEqual([0, 1, 2]);
     t.push([{ ...records[5], seq: 1_000 }]);
-    store.flush();
-    expect(store.indexOfSeq(1_000)).toBe(3);
+    store.log.flush();
+    expect(store.log.indexOfSeq(1_000)).toBe(3);
   });
 
   it('indexes search text incrementally within a budget', () => {
     const { store, t } = setup([]);
     t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(20_000) });
     let steps = 0;
-    while (!store.indexText(2)) {
+    while (!store.log.indexText(2)) {
       steps++;
     }
     expect(steps).toBeGreaterThan(0);
     const t0 = performance.now();
-    store.setFilters({ search: 'workbook 77' });
+    store.timeline.setFilters({ search: 'workbook 77' });
     expect(performance.now() - t0).toBeLessThan(200);
-    expect(store.view.length).toBeGreaterThan(0);
+    expect(store.timeline.order.length).toBeGreaterThan(0);
   });
 });
 
@@ -391,18 +404,18 @@ describe('search text in chunks', () => {
       } else if ('index' in step) {
         let clock = 0;
         if (step.index === 'all') {
-          while (!store.indexText(0, () => (clock += 0.001))) {
+          while (!store.log.indexText(0, () => (clock += 0.001))) {
             /* until done */
           }
         } else {
-          store.indexText(0, () => clock++);
+          store.log.indexText(0, () => clock++);
         }
       } else if ('update' in step) {
         version++;
         t.emit({
           type: 'update',
           records: step.update.map((i) => {
-            const r = store.records[i];
+            const r = store.log.all()[i];
             return { ...r, data: { ...(r.data as object), note: `ZQX-${version} ${i}` } };
           }),
         });
@@ -411,13 +424,13 @@ describe('search text in chunks', () => {
         t.emit({
           type: 'update',
           records: step.unicode.map((i) => {
-            const r = store.records[i];
+            const r = store.log.all()[i];
             return { ...r, data: { ...(r.data as object), note: `İSTANBUL ΟΔΟΣ Σ ${i}` } };
           }),
         });
         tick();
       } else if ('sigma' in step) {
-        const [a, b] = [store.records[step.sigma], store.records[step.sigma + 1]];
+        const [a, b] = [store.log.all()[step.sigma], store.log.all()[step.sigma + 1]];
         t.emit({
           type: 'update',
           records: [
@@ -427,47 +440,48 @@ describe('search text in chunks', () => {
         });
         tick();
       } else if ('search' in step) {
-        store.setFilters({ search: step.search });
+        store.timeline.setFilters({ search: step.search });
       } else if ('trim' in step) {
-        t.emit({ type: 'state', state: { ...store.state, maxRecords: step.trim } });
+        t.emit({ type: 'state', state: { ...store.log.state, maxRecords: step.trim } });
       }
     }
     for (const q of QUERIES) {
-      store.setFilters({ search: q });
+      store.timeline.setFilters({ search: q });
       const p = compileFilter({ ...defaultFilters(), search: q });
-      const expected = store.records.flatMap((r, i) => (p(r, metaOf(r), () => searchTextOf(r)) ? [i] : []));
-      expect(store.view, q).toEqual(expected);
+      const metas = new MetaCache();
+      const expected = store.log.all().flatMap((r, i) => (p(r, metas.of(r), () => searchTextOf(r)) ? [i] : []));
+      expect(store.timeline.order, q).toEqual(expected);
       if (
         steps.some((x) => 'unicode' in x) &&
         !steps.some((x) => 'update' in x) &&
         (q === 'i̇stanbul' || q === 'οδος')
       ) {
-        expect(store.view.length, q).toBeGreaterThan(0);
+        expect(store.timeline.order.length, q).toBeGreaterThan(0);
       }
       if (steps.some((x) => 'sigma' in x) && q === 'example.com/οδος') {
-        expect(store.view.length, q).toBe(1);
+        expect(store.timeline.order.length, q).toBe(1);
       }
     }
-    const texts = store.records.map((_, i) => store.textAt(i));
-    expect(texts).toEqual(store.records.map(searchTextOf));
+    const texts = store.log.all().map((_, i) => store.log.textAt(i));
+    expect(texts).toEqual(store.log.all().map(searchTextOf));
   });
 
   it('keeps live appends out of the chunks until one is full, and indexing covers them', () => {
     const { store, t, tick } = setup([]);
     t.emit({ type: 'snapshot', state: t.state, records: syntheticSession(1_020) });
-    expect(store.indexText(Infinity)).toBe(true);
-    expect(store.textIndexed).toBe(1_020);
+    expect(store.log.indexText(Infinity)).toBe(true);
+    expect(store.log.textIndexed).toBe(1_020);
     t.push(
       syntheticSession(10)
         .slice(0, 10)
         .map((r, k) => ({ ...r, seq: 50_000 + k, pairedWith: undefined })),
     );
     tick();
-    expect(store.textIndexed).toBe(1_020);
-    expect(store.indexText(Infinity)).toBe(true);
-    expect(store.textIndexed).toBe(1_030);
-    expect(store.textAt(1_029)).toBe(searchTextOf(store.records[1_029]));
-    expect(store.textAt(5)).toBe(searchTextOf(store.records[5]));
+    expect(store.log.textIndexed).toBe(1_020);
+    expect(store.log.indexText(Infinity)).toBe(true);
+    expect(store.log.textIndexed).toBe(1_030);
+    expect(store.log.textAt(1_029)).toBe(searchTextOf(store.log.all()[1_029]));
+    expect(store.log.textAt(5)).toBe(searchTextOf(store.log.all()[5]));
   });
 });
 
@@ -476,18 +490,18 @@ describe('loading and sizes', () => {
     const recs = syntheticSession(600);
     const loaded = new PanelStore({ schedule: () => {} });
     const input = recs.map((r) => structuredClone(r));
-    loaded.replace(input);
+    loaded.log.replace(input);
     expect(input).toHaveLength(600); // the caller's list is left alone
     const live = new PanelStore({ schedule: () => {} });
-    live.replace([]);
-    live.enqueue(recs.map((r) => structuredClone(r)));
-    live.flush();
-    expect(loaded.records.map((r) => r.seq)).toEqual(live.records.map((r) => r.seq));
-    expect(loaded.meta).toEqual(live.meta);
-    expect(loaded.view).toEqual(live.view);
-    expect(loaded.counts).toEqual(live.counts);
-    expect([...loaded.frames.values()]).toEqual([...live.frames.values()]);
-    expect([loaded.readyIndex, loaded.loadedIndex]).toEqual([live.readyIndex, live.loadedIndex]);
+    live.log.replace([]);
+    live.log.enqueue(recs.map((r) => structuredClone(r)));
+    live.log.flush();
+    expect(loaded.log.all().map((r) => r.seq)).toEqual(live.log.all().map((r) => r.seq));
+    expect(loaded.log.allMetas()).toEqual(live.log.allMetas());
+    expect(loaded.timeline.order).toEqual(live.timeline.order);
+    expect(loaded.log.counts).toEqual(live.log.counts);
+    expect([...loaded.log.frames().values()]).toEqual([...live.log.frames().values()]);
+    expect([loaded.log.readyIndex, loaded.log.loadedIndex]).toEqual([live.log.readyIndex, live.log.loadedIndex]);
   });
 
   // A late batch: the background re-sends the records from the first one placed again, renumbered.
@@ -505,12 +519,12 @@ describe('loading and sizes', () => {
       // (pairs before the first late record are as in the final log: counts count a pair once)
       .map((r, i) => ({ ...structuredClone(r), seq: i + 1, pairedWith: i < from - 1 ? r.pairedWith : undefined }));
     const live = new PanelStore({ schedule: () => {} });
-    live.replace(before);
-    live.setFilters({ showForeign: true });
-    live.countSome(Infinity);
-    live.compactSome(Infinity);
+    live.log.replace(before);
+    live.timeline.setFilters({ showForeign: true });
+    live.log.countSome(Infinity);
+    live.log.compactSome(Infinity);
     const chosen = before[before.length - 1];
-    live.select(chosen.seq);
+    live.timeline.select(chosen.seq);
     const fromSeq = Math.min(from, before.length + 1);
     live.handle({
       v: MESSAGES_VERSION,
@@ -519,41 +533,41 @@ describe('loading and sizes', () => {
       records: final.filter((r) => r.seq >= fromSeq).map((r) => structuredClone(r)),
     });
     const loaded = new PanelStore({ schedule: () => {} });
-    loaded.replace(final.map((r) => structuredClone(r)));
-    loaded.setFilters({ showForeign: true });
-    expect(live.records.map((r) => r.seq)).toEqual(loaded.records.map((r) => r.seq));
-    expect(live.records.map((r) => r.time)).toEqual(loaded.records.map((r) => r.time));
-    expect(live.meta).toEqual(loaded.meta);
-    expect(live.view).toEqual(loaded.view);
-    expect(live.counts).toEqual(loaded.counts);
-    expect(live.origins).toEqual(loaded.origins);
-    expect(live.types).toEqual(loaded.types);
-    expect([...live.frames.values()].sort((a, b) => a.url.localeCompare(b.url))).toEqual(
-      [...loaded.frames.values()].sort((a, b) => a.url.localeCompare(b.url)),
+    loaded.log.replace(final.map((r) => structuredClone(r)));
+    loaded.timeline.setFilters({ showForeign: true });
+    expect(live.log.all().map((r) => r.seq)).toEqual(loaded.log.all().map((r) => r.seq));
+    expect(live.log.all().map((r) => r.time)).toEqual(loaded.log.all().map((r) => r.time));
+    expect(live.log.allMetas()).toEqual(loaded.log.allMetas());
+    expect(live.timeline.order).toEqual(loaded.timeline.order);
+    expect(live.log.counts).toEqual(loaded.log.counts);
+    expect(live.log.origins()).toEqual(loaded.log.origins());
+    expect(live.log.types()).toEqual(loaded.log.types());
+    expect([...live.log.frames().values()].sort((a, b) => a.url.localeCompare(b.url))).toEqual(
+      [...loaded.log.frames().values()].sort((a, b) => a.url.localeCompare(b.url)),
     );
-    expect([live.readyIndex, live.loadedIndex]).toEqual([loaded.readyIndex, loaded.loadedIndex]);
-    expect(live.recordBySeq(live.selectedSeq)?.time).toBe(chosen.time);
-    for (let i = 0; i < live.records.length; i++) {
-      expect(live.textAt(i)).toBe(loaded.textAt(i));
+    expect([live.log.readyIndex, live.log.loadedIndex]).toEqual([loaded.log.readyIndex, loaded.log.loadedIndex]);
+    expect(live.log.bySeq(live.timeline.selectedSeq)?.time).toBe(chosen.time);
+    for (let i = 0; i < live.log.count; i++) {
+      expect(live.log.textAt(i)).toBe(loaded.log.textAt(i));
     }
   });
 
   it('sizes are the encoded length, and are measured again when a record is updated or the log replaced', () => {
     const store = new PanelStore({ schedule: () => {} });
     const recs = syntheticSession(50);
-    store.replace(recs);
+    store.log.replace(recs);
     const i = 7;
-    expect(store.sizeAt(i)).toBe(JSON.stringify(store.records[i].data).length);
-    const bigger = { ...store.records[i], data: { ...(store.records[i].data as object), extra: 'x'.repeat(100) } };
-    store.enqueue([bigger], true);
-    store.flush();
-    expect(store.sizeAt(i)).toBe(JSON.stringify(bigger.data).length);
-    const truncated = { ...store.records[i], originalSize: 5_000_000 };
-    store.enqueue([truncated], true);
-    store.flush();
-    expect(store.sizeAt(i)).toBe(5_000_000);
-    store.replace(syntheticSession(50).reverse());
-    expect(store.sizeAt(i)).toBe(JSON.stringify(store.records[i].data).length);
+    expect(store.log.sizeAt(i)).toBe(JSON.stringify(store.log.all()[i].data).length);
+    const bigger = { ...store.log.all()[i], data: { ...(store.log.all()[i].data as object), extra: 'x'.repeat(100) } };
+    store.log.enqueue([bigger], true);
+    store.log.flush();
+    expect(store.log.sizeAt(i)).toBe(JSON.stringify(bigger.data).length);
+    const truncated = { ...store.log.all()[i], originalSize: 5_000_000 };
+    store.log.enqueue([truncated], true);
+    store.log.flush();
+    expect(store.log.sizeAt(i)).toBe(5_000_000);
+    store.log.replace(syntheticSession(50).reverse());
+    expect(store.log.sizeAt(i)).toBe(JSON.stringify(store.log.all()[i].data).length);
   });
 });
 
@@ -566,11 +580,11 @@ describe('file transport', () => {
       'x.json',
     );
     store.attach(t);
-    expect(store.records.length).toBe(40);
-    expect(store.state.dropped).toBe(3);
-    expect(store.records.every((r) => ['valid', 'invalid', 'foreign'].includes(r.verdict))).toBe(true);
+    expect(store.log.count).toBe(40);
+    expect(store.log.state.dropped).toBe(3);
+    expect(store.log.all().every((r) => ['valid', 'invalid', 'foreign'].includes(r.verdict))).toBe(true);
     store.command({ type: 'set-tenant-origin', origin: 'https://other.example' });
-    expect(store.state.tenantOrigin).toBe('https://other.example');
-    expect(store.records.length).toBe(40);
+    expect(store.log.state.tenantOrigin).toBe('https://other.example');
+    expect(store.log.count).toBe(40);
   });
 });

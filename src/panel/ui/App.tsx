@@ -26,6 +26,7 @@ export interface AppProps {
 
 export function App(p: AppProps) {
   const store = p.store;
+  const log = store.log;
   const sig = bindStore(store);
   const [detailOpen, setDetailOpen] = createSignal(false);
   const [detailWidth, setDetailWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
@@ -33,7 +34,7 @@ export function App(p: AppProps) {
   let search: HTMLInputElement | undefined;
 
   const open = () => {
-    if (store.selectedSeq !== null) {
+    if (store.timeline.selectedSeq !== null) {
       setDetailOpen(true);
     }
   };
@@ -107,20 +108,22 @@ export function App(p: AppProps) {
       }
       // Shared values first (a smaller heap: shorter GC pauses while scrolling), the counts by origin and type
       // (the filter menus), then the search text.
-      if (store.compactSome(left()) && store.countSome(left()) && store.indexText(left())) {
+      if (log.compactSome(left()) && log.countSome(left()) && log.indexText(left())) {
         indexing = false;
         return;
       }
     }
   };
-  // (`appended` is the number of new rows shown: 0 when the filters hide every new record, which still needs the work)
-  const offIndex = store.onChange((c) => {
-    if ((c.records || c.appended !== undefined) && !indexing) {
+  // (on every change of the log's records, whether or not the filters show them)
+  const startIndexing = () => {
+    if (!indexing) {
       indexing = true;
       idle(indexStep);
     }
-  });
-  onCleanup(offIndex);
+  };
+  onCleanup(log.on('batch', startIndexing));
+  onCleanup(log.on('reordered', startIndexing));
+  onCleanup(log.on('replaced', startIndexing));
 
   const startDrag = (e: PointerEvent) => {
     const el = e.currentTarget as HTMLElement;
@@ -173,12 +176,12 @@ function StatusLine(p: { store: PanelStore; sig: PanelSignals }) {
     p.sig.state();
     const s = p.store;
     return {
-      shown: s.view.length,
-      total: s.records.length,
+      shown: s.timeline.length,
+      total: s.log.count,
       status: s.status,
       label: s.transportInfo?.label ?? '',
       kind: s.transportInfo?.kind,
-      paused: s.state.paused,
+      paused: s.log.state.paused,
     };
   };
   const conn = () => {

@@ -12,6 +12,7 @@ import { copyToClipboard } from './clipboard.ts';
 import { ruleSpec, shortType } from '../catalog.ts';
 import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originLabel } from '../format.ts';
 import { Related } from './Related.tsx';
+import { TimingTab } from './Timing.tsx';
 
 export interface DetailContext {
   store: PanelStore;
@@ -32,8 +33,8 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
     () => {
       sig.selection();
       sig.state();
-      const index = store.selectedSeq === null ? -1 : store.indexOfSeq(store.selectedSeq);
-      return index < 0 ? null : { store, index, record: store.records[index] };
+      const index = store.timeline.selectedIndex();
+      return index < 0 ? null : { store, index, record: store.log.at(index) };
     },
     null,
     { equals: (a, b) => a === b || (!!a && !!b && a.record === b.record && a.index === b.index) },
@@ -108,8 +109,8 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
               </div>
               <span class="detail-title" title={c().record.kind}>
                 #{c().record.seq}{' '}
-                {store.meta[c().index].type
-                  ? shortType(store.meta[c().index].type)
+                {store.log.metaAt(c().index).type
+                  ? shortType(store.log.metaAt(c().index).type)
                   : c().record.navigation
                     ? 'navigation'
                     : 'foreign message'}
@@ -243,7 +244,7 @@ function IssuesTab(p: { ctx: DetailContext }) {
                         sender's
                       </span>
                       <Show when={r().pairedWith !== undefined}>
-                        <button class="link sender-link" onClick={() => p.ctx.store.select(r().pairedWith!)}>
+                        <button class="link sender-link" onClick={() => p.ctx.store.timeline.select(r().pairedWith!)}>
                           post #{r().pairedWith}
                         </button>
                       </Show>
@@ -272,58 +273,5 @@ function IssuesTab(p: { ctx: DetailContext }) {
         </ul>
       </Show>
     </div>
-  );
-}
-
-function TimingTab(p: { ctx: DetailContext }) {
-  const s = p.ctx.store;
-  const r = () => p.ctx.record;
-  const ready = () => (s.readyIndex >= 0 ? s.records[s.readyIndex] : undefined);
-  const prev = () => {
-    const j = s.previousInFrame(p.ctx.index);
-    return j >= 0 ? s.records[j] : undefined;
-  };
-  const pair = () => {
-    const j = s.paired(p.ctx.index);
-    return j >= 0 ? s.records[j] : undefined;
-  };
-  const ts = () => {
-    const d = r().data as { timestamp?: unknown } | null;
-    return typeof d?.timestamp === 'number' ? d.timestamp : undefined;
-  };
-  return (
-    <dl class="facts-list timing">
-      <dt>Observed at</dt>
-      <dd>
-        {formatClock(r().time)} <span class="muted">({new Date(r().time).toISOString()})</span>
-      </dd>
-      <dt>Since ready</dt>
-      <dd>{ready() ? formatRelative(r().time - ready()!.time) : <span class="muted">no ready seen</span>}</dd>
-      <dt>Since first record</dt>
-      <dd>{formatRelative(r().time - s.records[0].time)}</dd>
-      <dt>Since previous in frame</dt>
-      <dd>
-        {prev() ? (
-          <>
-            {formatDuration(r().time - prev()!.time)}{' '}
-            <button class="link" onClick={() => s.select(prev()!.seq)}>
-              #{prev()!.seq}
-            </button>
-          </>
-        ) : (
-          <span class="muted">first record of this frame</span>
-        )}
-      </dd>
-      <Show when={pair()}>
-        <dt>{r().kind === 'post' ? 'Delivered after' : 'Posted before'}</dt>
-        <dd>{formatDuration(Math.abs(pair()!.time - r().time))}</dd>
-      </Show>
-      <Show when={ts() !== undefined}>
-        <dt>Envelope timestamp</dt>
-        <dd>
-          {formatClock(ts()!)} <span class="muted">({formatDuration(r().time - ts()!)} before it was observed)</span>
-        </dd>
-      </Show>
-    </dl>
   );
 }

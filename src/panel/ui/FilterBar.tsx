@@ -2,8 +2,7 @@
 import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
-import type { FilterState } from '../filters.ts';
-import { isFiltering } from '../filters.ts';
+import { isFiltering, type FilterState, type ListFilter } from '../filters.ts';
 import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../catalog.ts';
 import { frameLabel, plural } from '../format.ts';
 
@@ -12,28 +11,28 @@ export const SEARCH_HELP =
   'type:ready, surface:app, kind:post, origin:acme, target:*, verdict:invalid, rule:origin, severity:warning, payload.path:/embed, ' +
   'fatal:true, loadDurationMs:>1000; field: alone means "present"; "quoted text"; -term negates.';
 
-type ArrayKey = 'directions' | 'kinds' | 'verdicts' | 'severities' | 'types' | 'surfaces' | 'frames' | 'origins';
-
 export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: (el: HTMLInputElement) => void }) {
-  const { store, sig } = p;
+  const { sig } = p;
+  const view = p.store.timeline,
+    log = p.store.log;
   const f = () => {
     sig.filters();
-    return store.filters;
+    return view.filters;
   };
-  const toggle = (key: ArrayKey, value: string) => {
-    const cur = store.filters[key] as string[];
+  const toggle = (key: ListFilter, value: string) => {
+    const cur = view.filters[key] as readonly string[];
     const next = cur.includes(value) ? cur.filter((x) => x !== value) : [...cur, value];
-    store.setFilters({ [key]: next } as Partial<FilterState>);
+    view.setFilters({ [key]: next } as Partial<FilterState>);
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const onSearch = (value: string) => {
     clearTimeout(timer);
-    timer = setTimeout(() => store.setFilters({ search: value }), 120);
+    timer = setTimeout(() => view.setFilters({ search: value }), 120);
   };
-  const chip = (key: ArrayKey, value: string, label: string, count?: () => number, title?: string) => (
+  const chip = (key: ListFilter, value: string, label: string, count?: () => number, title?: string) => (
     <button
       class={`chip ch-${value}`}
-      aria-pressed={(f()[key] as string[]).includes(value)}
+      aria-pressed={(f()[key] as readonly string[]).includes(value)}
       onClick={() => toggle(key, value)}
       title={title}
     >
@@ -43,27 +42,28 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
   );
   const counts = () => {
     sig.state();
-    return store.counts;
+    return log.counts;
   };
   const foreignHidden = () => {
     sig.state();
     sig.filters();
-    return store.filters.showForeign ? 0 : store.counts.foreign;
+    return view.filters.showForeign ? 0 : log.counts.foreign;
   };
 
   const typeOptions = () => {
     sig.state();
-    const seen = [...store.types.keys()].filter((t) => !CATALOG_TYPES.includes(t)).sort();
+    const types = log.types();
+    const seen = [...types.keys()].filter((t) => !CATALOG_TYPES.includes(t)).sort();
     return [...CATALOG_TYPES, ...seen].map((t) => ({
       value: t,
       label: shortType(t),
       group: t.startsWith('svc:event:') ? 'Events' : t.startsWith('svc:action:') ? 'Actions' : 'Not in the catalog',
-      count: store.types.get(t) ?? 0,
+      count: types.get(t) ?? 0,
     }));
   };
   const frameOptions = () => {
     sig.state();
-    return [...store.frames.values()].map((fr) => ({
+    return [...log.frames().values()].map((fr) => ({
       value: fr.url,
       label: frameLabel(fr.url) + (fr.surface ? ` · ${fr.surface}` : ''),
       title: fr.url,
@@ -72,7 +72,7 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
   };
   const originOptions = () => {
     sig.state();
-    return [...store.origins.entries()].map(([o, n]) => ({ value: o, label: o, count: n }));
+    return [...log.origins().entries()].map(([o, n]) => ({ value: o, label: o, count: n }));
   };
 
   return (
@@ -89,12 +89,12 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             clearTimeout(timer);
-            store.setFilters({ search: e.currentTarget.value });
+            view.setFilters({ search: e.currentTarget.value });
           }
           if (e.key === 'Escape' && e.currentTarget.value) {
             e.currentTarget.value = '';
             clearTimeout(timer);
-            store.setFilters({ search: '' });
+            view.setFilters({ search: '' });
             e.stopPropagation();
           }
         }}
@@ -113,7 +113,7 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
         <button
           class="chip ch-foreign"
           aria-pressed={f().showForeign}
-          onClick={() => store.setFilters({ showForeign: !store.filters.showForeign })}
+          onClick={() => view.setFilters({ showForeign: !view.filters.showForeign })}
           title="Messages that are not svc-embed (other extensions, libraries): hidden unless shown here"
         >
           foreign<span class="n">{counts().foreign.toLocaleString('en-US')}</span>
@@ -129,34 +129,34 @@ export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: 
         selected={() => f().types}
         options={typeOptions}
         onToggle={(v) => toggle('types', v)}
-        onClear={() => store.setFilters({ types: [] })}
+        onClear={() => view.setFilters({ types: [] })}
       />
       <Menu
         label="Surface"
         selected={() => f().surfaces}
         options={() => CATALOG_SURFACES.map((s) => ({ value: s, label: s }))}
         onToggle={(v) => toggle('surfaces', v)}
-        onClear={() => store.setFilters({ surfaces: [] })}
+        onClear={() => view.setFilters({ surfaces: [] })}
       />
       <Menu
         label="Frame"
         selected={() => f().frames}
         options={frameOptions}
         onToggle={(v) => toggle('frames', v)}
-        onClear={() => store.setFilters({ frames: [] })}
+        onClear={() => view.setFilters({ frames: [] })}
       />
       <Menu
         label="Origin"
         selected={() => f().origins}
         options={originOptions}
         onToggle={(v) => toggle('origins', v)}
-        onClear={() => store.setFilters({ origins: [] })}
+        onClear={() => view.setFilters({ origins: [] })}
       />
       <Show when={isFiltering(f())}>
         <button
           class="link"
           onClick={() => {
-            store.resetFilters();
+            view.resetFilters();
           }}
           title="Clear every filter (foreign traffic stays as it is)"
         >

@@ -10,7 +10,7 @@ import { CaptureSites } from './CaptureSites.tsx';
 export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
   const st = () => {
     p.sig.state();
-    return p.store.state;
+    return p.store.log.state;
   };
   const apply = (key: 'maxRecords' | 'maxBytes', raw: string, scale = 1) => {
     const n = Math.floor(Number(raw) * scale);

@@ -4,34 +4,36 @@ import type { DetailContext } from './Detail.tsx';
 import type { PanelSignals } from './bridge.ts';
 import { shortType } from '../catalog.ts';
 import { formatDuration, frameLabel } from '../format.ts';
+import { followingEvents, paired, precedingAction } from '../log/related.ts';
 
 export function Related(p: { ctx: DetailContext; sig: PanelSignals }) {
-  const s = p.ctx.store;
+  const log = p.ctx.store.log,
+    view = p.ctx.store.timeline;
   const i = p.ctx.index;
   const r = p.ctx.record;
   // Re-read on every batch: a delivery or the events answering an action may arrive after it is selected.
   const pairIdx = () => {
     p.sig.state();
-    return s.paired(i);
+    return paired(log, i);
   };
   const beforeIdx = () => {
     p.sig.state();
-    return s.precedingAction(i);
+    return precedingAction(log, i);
   };
   const afterIdx = () => {
     p.sig.state();
-    return s.followingEvents(i);
+    return followingEvents(log, i);
   };
   const Link = (lp: { index: number }) => {
-    const x = s.records[lp.index];
-    const m = s.meta[lp.index];
+    const x = log.at(lp.index);
+    const m = log.metaAt(lp.index);
     const hidden = () => {
       p.sig.view();
-      return s.viewPos(lp.index) < 0;
+      return view.viewPos(lp.index) < 0;
     };
     return (
       <li>
-        <button class="link rec-link" onClick={() => s.select(x.seq)}>
+        <button class="link rec-link" onClick={() => view.select(x.seq)}>
           #{x.seq} {x.kind} {m.type ? shortType(m.type) : 'message'}
         </button>
         <span class="muted">
@@ -69,7 +71,7 @@ export function Related(p: { ctx: DetailContext; sig: PanelSignals }) {
           <Link index={pairIdx()} />
         </ul>
       </Show>
-      <Show when={s.meta[i].direction === 'event'}>
+      <Show when={log.metaAt(i).direction === 'event'}>
         <h3>After action</h3>
         <Show when={beforeIdx() >= 0} fallback={<p class="muted">No action in the 10 s before this event.</p>}>
           <ul class="links">
@@ -77,7 +79,7 @@ export function Related(p: { ctx: DetailContext; sig: PanelSignals }) {
           </ul>
         </Show>
       </Show>
-      <Show when={s.meta[i].direction === 'action'}>
+      <Show when={log.metaAt(i).direction === 'action'}>
         <h3>Events that followed</h3>
         <Show
           when={afterIdx().length > 0}

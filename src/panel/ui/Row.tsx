@@ -3,7 +3,8 @@
  * row that warms the grid's fonts when the panel opens.
  */
 import { createMemo, createRenderEffect, Show } from 'solid-js';
-import type { FrameInfo, PanelStore } from '../store.ts';
+import type { PanelStore } from '../store.ts';
+import type { FrameInfo, RecordLog } from '../log/log.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import type { PanelSignals } from './bridge.ts';
 import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originLabel } from '../format.ts';
@@ -46,8 +47,8 @@ export interface RowProps {
 }
 
 /** What a row shows of record `i` (its text, titles and classes). */
-function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
-  const m = store.meta[i];
+function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
+  const m = log.metaAt(i);
   const receiverOrigin = r.kind === 'receive' ? originLabel(r.frameUrl) : (r.targetOrigin ?? '');
   const errors = r.issues.filter((x) => x.severity === 'error').length;
   return {
@@ -80,7 +81,7 @@ function rowCells(store: PanelStore, i: number, r: ClassifiedRecord, t0: number,
     verdict: r.navigation ? '' : r.verdict,
     issues: r.issues.length,
     issueClass: errors ? 'error' : r.issues.some((x) => x.severity === 'warning') ? 'warning' : 'info',
-    size: formatBytes(store.sizeAt(i)),
+    size: formatBytes(log.sizeAt(i)),
     truncated: typeof r.originalSize === 'number',
     dropped: !!r.dropped,
     threw: r.error,
@@ -118,37 +119,39 @@ const EMPTY: RowCells = {
 };
 
 export function Row(p: RowProps) {
-  const { store } = p;
+  const view = p.store.timeline,
+    log = p.store.log;
   // The same record, time origin and frame surface as last time (live records appended below, a filter change
   // that leaves this row's record in place): the same cells, so nothing in the row is touched.
   let last: { r: ClassifiedRecord; t0: number; surface: string | undefined } | null = null;
   const cells = createMemo<RowCells | null>((prev) => {
     p.version();
-    const i = store.view[p.pos()];
+    const pos = p.pos();
+    const i = pos >= 0 && pos < view.length ? view.indexAt(pos) : undefined;
     if (i === undefined) {
       last = null;
       return null;
     }
-    const r = store.records[i];
-    const t0 = store.timeOrigin().time;
-    const frame = store.frames.get(r.frameUrl);
+    const r = log.at(i);
+    const t0 = view.timeOrigin().time;
+    const frame = log.frames().get(r.frameUrl);
     if (prev && last && last.r === r && last.t0 === t0 && last.surface === frame?.surface) {
       return prev;
     }
     last = { r, t0, surface: frame?.surface };
-    return rowCells(store, i, r, t0, frame);
+    return rowCells(log, i, r, t0, frame);
   }, null);
   const selected = () => {
     p.sig.selection();
     const c = cells();
-    return !!c && c.seq === store.selectedSeq;
+    return !!c && c.seq === view.selectedSeq;
   };
   const onClick = () => {
     const c = cells();
     if (!c) {
       return;
     }
-    store.select(c.seq);
+    view.select(c.seq);
     p.onOpen();
     p.grid().focus({ preventScroll: true });
   };

@@ -9,12 +9,13 @@ import type { PanelSignals } from './bridge.ts';
 import { formatDuration, plural } from '../format.ts';
 import { Limits } from './Limits.tsx';
 import { setTabMode, tabCapture } from '../capture.ts';
+import { sessionFacts } from '../log/related.ts';
 
 export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: JSX.Element }) {
   const { store, sig } = p;
   const st = () => {
     sig.state();
-    return store.state;
+    return store.log.state;
   };
   const live = () => {
     sig.status();
@@ -29,7 +30,7 @@ export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: 
         title={
           st().paused ? 'Resume recording' : 'Pause recording (the page keeps running; nothing is captured meanwhile)'
         }
-        onClick={() => store.command({ type: 'set-options', options: { paused: !store.state.paused } })}
+        onClick={() => store.command({ type: 'set-options', options: { paused: !store.log.state.paused } })}
       >
         <span class="dot" aria-hidden="true" />
         {st().paused ? 'Resume' : 'Recording'}
@@ -94,7 +95,7 @@ function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
   const [error, setError] = createSignal('');
   const st = () => {
     p.sig.state();
-    return p.store.state;
+    return p.store.log.state;
   };
   const source = () => {
     const s = st().tenantOriginSource;
@@ -153,7 +154,7 @@ function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
           placeholder="https://tenant.example.com (empty: infer)"
           ref={(el) => {
             // Uncontrolled: live state updates must not overwrite what the user is typing.
-            el.value = untrack(() => p.store.state.tenantOrigin ?? '');
+            el.value = untrack(() => p.store.log.state.tenantOrigin ?? '');
             queueMicrotask(() => {
               el.focus();
               el.select();
@@ -199,15 +200,15 @@ function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
 function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
   const facts = () => {
     p.sig.state();
-    return p.store.sessionFacts();
+    return sessionFacts(p.store.log);
   };
   const beforeClear = () => {
     p.sig.state();
-    return !!p.store.state.readyBeforeClear;
+    return !!p.store.log.state.readyBeforeClear;
   };
   const jump = (seq: number | null) => {
     if (seq !== null) {
-      p.store.select(seq);
+      p.store.timeline.select(seq);
     }
   };
   return (
@@ -260,12 +261,12 @@ function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
 function Counts(p: { store: PanelStore; sig: PanelSignals }) {
   const c = () => {
     p.sig.state();
-    return { ...p.store.counts, dropped: p.store.state.dropped, total: p.store.records.length };
+    return { ...p.store.log.counts, dropped: p.store.log.state.dropped, total: p.store.log.count };
   };
   /** What the bound let go, by kind (only the kinds that went). */
   const kinds = () => {
     p.sig.state();
-    const by = p.store.state.droppedBy;
+    const by = p.store.log.state.droppedBy;
     if (!by) {
       return '';
     }

@@ -4,13 +4,14 @@
  * only the visible rows and a scroll only the rows that come into view.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
-import { batch, createComputed, createEffect, createMemo, createSignal, For, Index, on, Show, untrack } from 'solid-js';
+import { batch, createComputed, createEffect, createMemo, createSignal, Index, on, Show, untrack } from 'solid-js';
 import { observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { createRowVirtualizer } from './virtual.ts';
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
-import { plural } from '../format.ts';
 import { Row, WarmRow } from './Row.tsx';
+import { Empty } from './Empty.tsx';
+import { COLUMNS, GridHead } from './GridHead.tsx';
 
 export const ROW_H = 22;
 /** Rows rendered beyond each edge of the viewport. */
@@ -24,17 +25,17 @@ export interface TimelineProps {
   ref?: (el: HTMLDivElement) => void;
 }
 
-const COLUMNS = ['Time', 'Dir', 'Kind', 'Type', 'Surface', 'Frame', 'Origin → target', 'Verdict', 'Size'];
-
 export function Timeline(props: TimelineProps) {
   const { store, sig } = props;
+  const view = store.timeline,
+    log = store.log;
   let scrollEl!: HTMLDivElement;
   let gridEl!: HTMLDivElement;
   const [follow, setFollow] = createSignal(true);
   const [unseen, setUnseen] = createSignal(0);
   const count = () => {
     sig.view();
-    return store.view.length;
+    return view.length;
   };
 
   // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
@@ -143,9 +144,9 @@ export function Timeline(props: TimelineProps) {
     const items = virtualizer.getVirtualItems();
     let ids = '';
     for (const it of items) {
-      const i = store.view[it.index];
+      const i = view.indexAt(it.index);
       if (i !== undefined) {
-        ids += (ids ? ' ei-row-' : 'ei-row-') + store.records[i].seq;
+        ids += (ids ? ' ei-row-' : 'ei-row-') + log.at(i).seq;
       }
     }
     return ids || undefined;
@@ -204,7 +205,7 @@ export function Timeline(props: TimelineProps) {
     on(
       sig.selection,
       () => {
-        const pos = store.selectedViewPos();
+        const pos = view.selectedViewPos();
         if (pos >= 0 && scrollEl) {
           const top = pos * ROW_H,
             bottom = top + ROW_H;
@@ -219,28 +220,28 @@ export function Timeline(props: TimelineProps) {
   const activeId = () => {
     sig.selection();
     sig.view();
-    return store.selectedSeq !== null && store.selectedViewPos() >= 0 ? `ei-row-${store.selectedSeq}` : undefined;
+    return view.selectedSeq !== null && view.selectedViewPos() >= 0 ? `ei-row-${view.selectedSeq}` : undefined;
   };
 
   const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / ROW_H) - 1);
   const onKeyDown = (e: KeyboardEvent) => {
     const k = e.key;
     if (k === 'ArrowDown' || k === 'ArrowUp') {
-      store.moveSelection(k === 'ArrowDown' ? 1 : -1);
+      view.moveSelection(k === 'ArrowDown' ? 1 : -1);
       e.preventDefault();
     } else if (k === 'PageDown' || k === 'PageUp') {
-      store.moveSelection(k === 'PageDown' ? pageRows() : -pageRows());
+      view.moveSelection(k === 'PageDown' ? pageRows() : -pageRows());
       e.preventDefault();
     } else if (k === 'Home') {
-      store.selectAt(0);
+      view.selectAt(0);
       e.preventDefault();
     } else if (k === 'End') {
-      store.selectAt(store.view.length - 1);
+      view.selectAt(view.length - 1);
       resume();
       e.preventDefault();
     } else if (k === 'Enter') {
-      if (store.selectedSeq === null) {
-        store.selectAt(0);
+      if (view.selectedSeq === null) {
+        view.selectAt(0);
       }
       props.onOpen();
       e.preventDefault();
@@ -250,11 +251,6 @@ export function Timeline(props: TimelineProps) {
     if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') {
       setFollow(false);
     }
-  };
-
-  const timeTitle = () => {
-    sig.view();
-    return store.timeOrigin().base === 'ready' ? 'ready' : 'first';
   };
 
   return (
@@ -273,30 +269,7 @@ export function Timeline(props: TimelineProps) {
         aria-activedescendant={activeId()}
         onKeyDown={onKeyDown}
       >
-        <div role="rowgroup" class="grid-head">
-          <div role="row" class="row head" aria-rowindex={1}>
-            <div role="columnheader" class="c-time">
-              <button
-                class="link"
-                title={`Time since ${timeTitle() === 'ready' ? 'svc:event:ready' : 'the first record'}; click to switch`}
-                onClick={() => store.setTimeBase(store.timeBase === 'ready' ? 'first' : 'ready')}
-              >
-                Time <span class="muted">{timeTitle()}</span>
-              </button>
-            </div>
-            <For each={COLUMNS.slice(1)}>
-              {(c) => (
-                <div
-                  role="columnheader"
-                  class={`c-${c.split(' ')[0].toLowerCase()}`}
-                  title={c === 'Dir' ? 'Direction: ↑ event (embed → host), ↓ action (host → embed)' : undefined}
-                >
-                  {c === 'Dir' ? '⇅' : c}
-                </div>
-              )}
-            </For>
-          </div>
-        </div>
+        <GridHead store={store} sig={sig} />
         <div
           role="rowgroup"
           class="grid-body"
@@ -337,44 +310,5 @@ export function Timeline(props: TimelineProps) {
         </button>
       </Show>
     </div>
-  );
-}
-
-function Empty(p: { store: PanelStore; sig: PanelSignals }) {
-  const info = () => {
-    p.sig.view();
-    p.sig.state();
-    return { total: p.store.records.length, shown: p.store.view.length, foreign: p.store.counts.foreign };
-  };
-  return (
-    <Show when={info().shown === 0}>
-      <div class="empty" role="status">
-        <Show
-          when={info().total === 0}
-          fallback={
-            <>
-              <p>
-                <strong>No message matches the filters.</strong> {plural(info().total, 'record')} recorded
-                {p.store.filters.showForeign ? '' : `, ${plural(info().foreign, 'foreign message')} hidden`}.
-              </p>
-              <p>
-                <button onClick={() => p.store.resetFilters()}>Reset filters</button>{' '}
-                <Show when={!p.store.filters.showForeign && info().foreign > 0}>
-                  <button onClick={() => p.store.setFilters({ showForeign: true })}>Show foreign traffic</button>
-                </Show>
-              </p>
-            </>
-          }
-        >
-          <p>
-            <strong>Waiting for messages…</strong>
-          </p>
-          <p class="muted">
-            Embed Inspector records the window messages of this tab's page and all its frames: the svc-embed events an
-            embed sends and the actions the host posts. Reload the page to capture a session from its start.
-          </p>
-        </Show>
-      </div>
-    </Show>
   );
 }

@@ -1,55 +1,46 @@
-/** Bridges the framework-free store to Solid: one signal per kind of change, bumped by store notifications. */
+/**
+ * Bridges the framework-free store to Solid: one signal per part of the UI, bumped when a `Change` names it. Which
+ * event names which part is the table `CHANGES` in store.ts; this file adds no rule of its own.
+ */
 import { batch, createSignal, onCleanup, type Accessor } from 'solid-js';
-import type { PanelStore } from '../store.ts';
+import type { Change, PanelStore } from '../store.ts';
 
 export interface PanelSignals {
-  /** The filtered view changed (filter change, replace, or appended records). */
+  /** The view's order, or what its rows show (filters, time base, live records, a new log). */
   view: Accessor<number>;
-  /** Records were appended while the view's end moved: how many rows were added by the last batch. */
+  /** A live batch was applied (bumped once per batch, whether or not it added rows). */
   appended: Accessor<number>;
-  /** Tab state, counts, session facts. */
+  /** The log's contents and the tab state: counts, frames, session facts, linked records, limits. */
   state: Accessor<number>;
+  /** The selected record, or where it is. */
   selection: Accessor<number>;
   filters: Accessor<number>;
+  /** The connection to the background. */
   status: Accessor<number>;
-  /** The capture scope, the tab's sites, scope change results. */
+  /** The capture scope, the tab's sites, scope change results and notes. */
   capture: Accessor<number>;
 }
 
+type SignalName = keyof PanelSignals;
+const NAMES: readonly SignalName[] = ['view', 'appended', 'state', 'selection', 'filters', 'status', 'capture'];
+
 export function bindStore(store: PanelStore): PanelSignals {
-  const mk = () => createSignal(0);
-  const [view, setView] = mk();
-  const [appended, setAppended] = mk();
-  const [state, setState] = mk();
-  const [selection, setSelection] = mk();
-  const [filters, setFilters] = mk();
-  const [status, setStatus] = mk();
-  const [capture, setCapture] = mk();
-  const off = store.onChange((c) =>
+  const signals = {} as PanelSignals;
+  const bump = {} as Record<SignalName, () => void>;
+  for (const name of NAMES) {
+    const [get, set] = createSignal(0);
+    signals[name] = get;
+    bump[name] = () => set((n) => n + 1);
+  }
+  const off = store.onChange((c: Change) =>
     batch(() => {
-      if (c.records || c.view || c.appended !== undefined) {
-        setView((n) => n + 1);
-      }
-      if (c.appended !== undefined) {
-        setAppended((n) => n + 1);
-      }
-      if (c.state || c.records || c.appended !== undefined) {
-        setState((n) => n + 1);
-      }
-      if (c.selection || c.records) {
-        setSelection((n) => n + 1);
-      }
-      if (c.filters) {
-        setFilters((n) => n + 1);
-      }
-      if (c.status) {
-        setStatus((n) => n + 1);
-      }
-      if (c.capture || c.status) {
-        setCapture((n) => n + 1);
+      for (const name of NAMES) {
+        if (c[name] !== undefined && c[name] !== false) {
+          bump[name]();
+        }
       }
     }),
   );
   onCleanup(off);
-  return { view, appended, state, selection, filters, status, capture };
+  return signals;
 }

@@ -1,0 +1,159 @@
+/**
+ * Per-record facts (`RecordMeta`) the filters and the grid use, computed once when a record enters the log (O(1)
+ * per record), and the cache that shares them. They belong to the records: the log owns the cache (`MetaCache`),
+ * so it starts empty with each log.
+ */
+import type { ClassifiedRecord } from '../../shared/messages.ts';
+import { TAG } from '../../protocol/encoding.ts';
+
+export type Direction = 'event' | 'action';
+
+export const SEV_ERROR = 1,
+  SEV_WARNING = 2,
+  SEV_INFO = 4;
+export const SEV_BIT: Readonly<Record<string, number>> = { error: SEV_ERROR, warning: SEV_WARNING, info: SEV_INFO };
+
+/** Per-record facts the filters and the grid use, computed once at ingestion (O(1) per record). */
+export interface RecordMeta {
+  readonly type: string;
+  readonly direction: Direction | '';
+  readonly surface: string;
+  /** Bit set of the severities of its issues. */
+  readonly sev: number;
+  /** The record's own verdict and kind, and whether it is a frame navigation: the chips then filter on metas
+   * alone, without reading the records (100,000 objects spread over the heap: a pass over them is memory-bound). */
+  readonly verdict: string;
+  readonly kind: string;
+  readonly nav: boolean;
+}
+
+/** The message's envelope (its fields, for a plain or encoded object), null for anything else. One read of the
+ * encoding's tag (as `tagOf` then `plainEntries` would do twice): this runs for every record of a load. */
+function envelopeOf(data: unknown): Record<string, unknown> | null {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    return null;
+  }
+  const tag = (data as Record<string, unknown>)[TAG];
+  if (typeof tag !== 'string' || tag === '' || tag === 'Truncated') {
+    return data as Record<string, unknown>;
+  }
+  return tag === 'Object' ? (((data as Record<string, unknown>).v ?? {}) as Record<string, unknown>) : null;
+}
+
+const NO_META: RecordMeta = Object.freeze({
+  type: '',
+  direction: '',
+  surface: '',
+  sev: 0,
+  verdict: '',
+  kind: '',
+  nav: false,
+}) as RecordMeta;
+const META_CACHE_MAX = 4_096;
+const same = (
+  m: RecordMeta,
+  type: string,
+  direction: string,
+  surface: string,
+  sev: number,
+  verdict: string,
+  kind: string,
+  nav: boolean,
+) =>
+  // (cheapest and most often different first: a post and its delivery differ in kind)
+  m.sev === sev &&
+  m.nav === nav &&
+  m.kind === kind &&
+  m.verdict === verdict &&
+  m.direction === direction &&
+  m.surface === surface &&
+  m.type === type;
+
+/**
+ * Metas are shared, read-only: a log has few distinct combinations (tens to a few hundred), so records share them
+ * instead of allocating one each (fewer long-lived objects for the GC to mark and move). Consecutive records often
+ * have the same facts or alternate between two (a post and its delivery): the last two metas are tried first,
+ * then the metas already made for the record's type (a bounded cache: past `META_CACHE_MAX` of them, metas are
+ * allocated per record).
+ */
+export class MetaCache {
+  private lastMeta = NO_META;
+  private prevMeta = NO_META;
+  private byType = new Map<string, RecordMeta[]>();
+  private cached = 0;
+
+  /** Per-record facts (possibly shared with other records: read-only). */
+  of(r: ClassifiedRecord): RecordMeta {
+    const nav = !!r.navigation;
+    const env = nav ? null : envelopeOf(r.data);
+    let sev = 0;
+    const issues = r.issues;
+    if (issues) {
+      for (let k = 0; k < issues.length; k++) {
+        sev |= SEV_BIT[issues[k].severity] ?? 0;
+      }
+    }
+    const verdict = String(r.verdict ?? ''),
+      kind = String(r.kind ?? '');
+    if (!env) {
+      return this.shared('', '', '', sev, verdict, kind, nav);
+    }
+    const type = env.type,
+      dir = env.direction,
+      surface = env.surface;
+    return this.shared(
+      typeof type === 'string' ? type : '',
+      dir === 'event' || dir === 'action' ? dir : '',
+      typeof surface === 'string' ? surface : '',
+      sev,
+      verdict,
+      kind,
+      nav,
+    );
+  }
+
+  /** Forget every meta (a new log). */
+  reset(): void {
+    this.lastMeta = this.prevMeta = NO_META;
+    this.byType = new Map();
+    this.cached = 0;
+  }
+
+  private shared(
+    type: string,
+    direction: Direction | '',
+    surface: string,
+    sev: number,
+    verdict: string,
+    kind: string,
+    nav: boolean,
+  ): RecordMeta {
+    let m = this.lastMeta;
+    if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
+      return m;
+    }
+    m = this.prevMeta;
+    this.prevMeta = this.lastMeta;
+    if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
+      return (this.lastMeta = m);
+    }
+    let bucket = this.byType.get(type);
+    if (bucket) {
+      for (let k = 0; k < bucket.length; k++) {
+        m = bucket[k];
+        if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
+          return (this.lastMeta = m);
+        }
+      }
+    }
+    m = { type, direction, surface, sev, verdict, kind, nav };
+    if (this.cached < META_CACHE_MAX) {
+      if (!bucket) {
+        this.byType.set(type, (bucket = []));
+      }
+      bucket.push(m);
+      this.cached++;
+    }
+    return (this.lastMeta = m);
+  }
+}
