@@ -1,5 +1,5 @@
 /**
- * The capture scope's one writer: kept in chrome.storage.local (`captureScope`; the MV3 worker stops when idle,
+ * The capture scope's one writer: kept in storage.local (`captureScope`; the MV3 worker stops when idle,
  * so memory is only a copy) and mirrored by the content scripts registered with `scripting.registerContentScripts`
  * (scope-model.ts says which). A fresh profile has an empty scope: no script of ours runs anywhere.
  *
@@ -8,6 +8,7 @@
  * are checked against it (registrations persist across sessions; an extension update may have dropped them).
  */
 import type { CaptureMode, TabSite } from '../shared/messages.ts';
+import { browserApi, type Scripting } from '../shared/browser-api.ts';
 import { originOf } from '../protocol/origin.ts';
 import {
   EMPTY_SCOPE,
@@ -20,7 +21,7 @@ import {
 } from './scope-model.ts';
 
 const KEY = 'captureScope';
-const api = (): typeof chrome => (globalThis as { browser?: typeof chrome }).browser ?? chrome;
+const api = browserApi;
 const isFirefox = () => {
   try {
     return api().runtime.getURL('').startsWith('moz-extension:');
@@ -106,12 +107,12 @@ async function register(s: Scope): Promise<void> {
   }
   try {
     if (want.length) {
-      await scripting.registerContentScripts(want as chrome.scripting.RegisteredContentScript[]);
+      await scripting.registerContentScripts(want as Scripting.RegisteredContentScript[]);
     }
   } catch (e) {
     // Leave the scripts of the scope in force, not none.
     await scripting
-      .registerContentScripts(registrationsOf(current, isFirefox()) as chrome.scripting.RegisteredContentScript[])
+      .registerContentScripts(registrationsOf(current, isFirefox()) as Scripting.RegisteredContentScript[])
       .catch(() => {});
     throw new ScopeError(`the capture scripts could not be registered: ${(e as Error).message}`);
   }

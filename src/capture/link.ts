@@ -5,8 +5,9 @@
  * up) and resends. Nothing is dropped.
  */
 import { MESSAGES_VERSION, PORT_CAPTURE, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+import type { Runtime } from '../shared/browser-api.ts';
 
-type Port = chrome.runtime.Port;
+type Port = Runtime.Port;
 /** Batch size bound, in UTF-16 units of JSON. */
 export const MAX_BATCH_CHARS = 4_000_000;
 export interface RuntimeLike {
@@ -129,7 +130,8 @@ export class Link {
       return null;
     }
     this.port = port;
-    port.onMessage.addListener((msg: BackgroundToRelay) => {
+    port.onMessage.addListener((raw: unknown) => {
+      const msg = raw as BackgroundToRelay;
       if (!msg || msg.v !== MESSAGES_VERSION) {
         return;
       }

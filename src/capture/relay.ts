@@ -16,13 +16,12 @@ import {
   type RelayToBackground,
   type RelayToPage,
 } from '../shared/messages.ts';
-import { Link, type RuntimeLike } from './link.ts';
+import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
+import { Link } from './link.ts';
 import { runPost } from './inject.ts';
 
 (() => {
-  const api = (globalThis as { browser?: { runtime?: RuntimeLike } }).browser?.runtime
-    ? (globalThis as unknown as { browser: typeof chrome }).browser
-    : chrome;
+  const api = findBrowserApi();
   if (!api?.runtime?.connect) {
     return;
   }
@@ -59,14 +58,15 @@ import { runPost } from './inject.ts';
   // A post asked for while this frame's port is closed (the service worker stopped during a quiet period and
   // nothing was sent since): the background reaches the frame by tabs.sendMessage and gets the result as
   // the reply; the record of the post reconnects the port.
-  api.runtime.onMessage?.addListener(
-    (msg: BackgroundToRelay, _sender: unknown, reply: (r: RelayToBackground) => void) => {
-      if (!msg || msg.v !== MESSAGES_VERSION || msg.type !== 'post') {
-        return;
-      }
-      reply(post(msg));
-    },
-  );
+  // (answered synchronously through `reply`, so the listener returns nothing: the type only knows `true`)
+  const onPost = (raw: unknown, _sender: unknown, reply: (r: RelayToBackground) => void): void => {
+    const msg = raw as BackgroundToRelay;
+    if (!msg || msg.v !== MESSAGES_VERSION || msg.type !== 'post') {
+      return;
+    }
+    reply(post(msg));
+  };
+  api.runtime.onMessage?.addListener(onPost as unknown as Runtime.OnMessageListener);
 
   // The page hands records over once its frame is quiet (outbox.ts): send them on at the end of this task.
   document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {

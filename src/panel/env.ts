@@ -3,6 +3,9 @@
  * theme) or in a normal tab (`?tabId=`, `prefers-color-scheme`); `?theme=light|dark` overrides the theme
  * (screenshots, tests); `?fixture=demo&n=…` shows a synthetic session.
  */
+import { findBrowserApi } from '../shared/browser-api.ts';
+import type { DevtoolsNetwork } from './rest/network.ts';
+
 export type Theme = 'light' | 'dark';
 
 interface DevtoolsApi {
@@ -14,10 +17,19 @@ interface DevtoolsApi {
   };
 }
 
+/** The DevTools API where the panel runs inside DevTools (undefined in a normal tab, where it is absent or unusable). */
 export function devtoolsApi(): DevtoolsApi | undefined {
-  const g = globalThis as { browser?: { devtools?: DevtoolsApi }; chrome?: { devtools?: DevtoolsApi } };
   try {
-    return g.browser?.devtools ?? g.chrome?.devtools;
+    return findBrowserApi()?.devtools as DevtoolsApi | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** DevTools' Network traffic (`devtools.network`), where the panel runs inside DevTools. */
+export function devtoolsNetwork(): DevtoolsNetwork | undefined {
+  try {
+    return (findBrowserApi()?.devtools as { network?: DevtoolsNetwork } | undefined)?.network;
   } catch {
     return undefined;
   }

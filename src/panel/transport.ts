@@ -11,6 +11,7 @@ import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { checkRecords } from '../protocol/capture.ts';
 import { causalOrder } from '../protocol/order.ts';
 import { sitePattern } from '../shared/site-pattern.ts';
+import { browserApi, findBrowserApi } from '../shared/browser-api.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** A panel → background message without the version and tab id (the transport adds them). */
@@ -62,7 +63,7 @@ interface RuntimePort {
 }
 type Connect = (info: { name: string }) => RuntimePort;
 
-/** The extension transport. `connectFn` defaults to webextension-polyfill's `runtime.connect` (injectable for tests). */
+/** The extension transport. `connectFn` defaults to the extension API's `runtime.connect` (injectable for tests). */
 export function createRuntimeTransport(tabId: number, connectFn?: Connect): PanelTransport {
   let stopped = false;
   let port: RuntimePort | null = null;
@@ -75,8 +76,8 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
     if (connectFn) {
       return connectFn;
     }
-    const mod = await import('webextension-polyfill');
-    return (info) => mod.default.runtime.connect(info) as unknown as RuntimePort;
+    const api = browserApi();
+    return (info) => api.runtime.connect(info) as unknown as RuntimePort;
   };
 
   return {
@@ -163,8 +164,7 @@ interface PermissionsApi {
  * Firefox gives a DevTools panel no `permissions` API: there the install-time grant applies (about:addons).
  */
 export function requestHostAccess(origins: string[] | '<all_urls>'): Promise<boolean> {
-  const g = globalThis as { browser?: { permissions?: PermissionsApi }; chrome?: { permissions?: PermissionsApi } };
-  const perms = g.browser?.permissions ?? g.chrome?.permissions;
+  const perms = findBrowserApi()?.permissions as PermissionsApi | undefined;
   if (!perms?.request) {
     return Promise.resolve(true);
   }
