@@ -8,7 +8,7 @@
  * `Compactor.record` folds the repeats of one record, in place: its strings and its envelope's short fields are
  * replaced by an equal string seen before, and when its message has the same values as its paired record's
  * (key order is not compared: the background pairs on equal encoded text) it takes that record's message object.
- * (Frame URLs are shared by the store as records arrive: it looks each frame up anyway.) The store runs it in idle
+ * (Frame URLs are shared by the log as records arrive: it looks each frame up anyway.) The log runs it in idle
  * time over the records held (`compactSome`), and on each update as it arrives. What a reader sees does not
  * change: a record's or an envelope's string is only ever replaced by an equal one.
  * A message bigger than `MAX_COMPARED` nodes is not compared (it stays a copy): the comparison must fit in an

@@ -36,7 +36,7 @@ export class SearchText {
   private raw: Array<string | undefined> = [];
   private rawChunk = -1;
 
-  /** `records`: the store's records, read when a text is needed (the array may be replaced). */
+  /** `records`: the log's records, read when a text is needed (the array may be replaced). */
   constructor(private readonly recordsOf: () => ClassifiedRecord[]) {}
 
   private get records(): ClassifiedRecord[] {

@@ -48,6 +48,36 @@ describe('PanelStore on the in-memory transport', () => {
     );
   });
 
+  it('the log and the view tell their readers by typed events: one view event and one Change per change', () => {
+    const { store, t, tick, records } = setup();
+    const heard: string[] = [];
+    for (const type of ['batch', 'reordered', 'replaced', 'cleared', 'state'] as const) {
+      store.log.on(type, () => heard.push(`log:${type}`));
+    }
+    for (const type of ['appended', 'rebuilt', 'filters', 'timeBase', 'selection'] as const) {
+      store.timeline.on(type, () => heard.push(`view:${type}`));
+    }
+    const summed: string[] = [];
+    store.onChange((c) => summed.push(Object.keys(c).sort().join('+')));
+    // (the view subscribed to the log first: it handles each log event, and sends its own, before later listeners)
+    t.push(records.slice(0, 30));
+    tick();
+    expect(heard).toEqual(['view:appended', 'log:batch']);
+    expect(summed).toEqual(['appended+state+view']);
+    heard.length = summed.length = 0;
+    store.timeline.setFilters({ verdicts: ['invalid'] });
+    const valid = store.log.all().find((r) => r.verdict === 'valid' && !r.navigation)!;
+    t.emit({ type: 'update', records: [{ ...valid, verdict: 'invalid' }] });
+    tick();
+    expect(heard).toEqual(['view:filters', 'view:rebuilt', 'log:batch']);
+    expect(summed).toEqual(['filters+view', 'selection+state+view']);
+    heard.length = summed.length = 0;
+    store.clearLog();
+    // (the transport answers the clear command with an empty snapshot, then the log empties at once)
+    expect(heard).toEqual(['view:rebuilt', 'log:replaced', 'log:state', 'view:rebuilt', 'log:replaced', 'log:cleared']);
+    expect(summed).toEqual(['records+selection+state+view', 'state', 'records+selection+state+view', 'cleared']);
+  });
+
   it('applies updates of records already sent (pairing, re-classification) by seq', () => {
     const { store, t, tick, records } = setup();
     const post = records.find((r) => r.kind === 'post' && r.verdict === 'valid' && r.pairedWith)!;

@@ -1,6 +1,6 @@
 /**
  * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (see virtual.ts);
- * rows are a ring of slots that read their record from the store by view position, so a filter change re-renders
+ * rows are a ring of slots that read their record from the log by view position (timeline/view.ts), so a filter change re-renders
  * only the visible rows and a scroll only the rows that come into view.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
@@ -48,7 +48,7 @@ export function Timeline(props: TimelineProps) {
   let reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
   let reportRect: ((rect: { width: number; height: number }) => void) | null = null;
   // What the rows show: the count the virtualizer has, and a version bumped with it for every view change (the rows
-  // read this rather than the store's view signal, so that they render once the virtualizer has its new range).
+  // read this rather than the bridge's view signal, so that they render once the virtualizer has its new range).
   const [shownCount, setShownCount] = createSignal(0);
   const [rowsVersion, setRowsVersion] = createSignal(0);
   const show = (n: number) =>
