@@ -3,6 +3,10 @@
  * relays of every frame, read by the panels. All listeners are registered synchronously at start, so an
  * event wakes a stopped worker up and reaches them.
  *
+ * Each tab's state has one writer, its session (session.ts; the registry: sessions.ts). The relays' ports
+ * (relays.ts), the panels' ports (panels.ts), the navigation events and the automation API below all call the
+ * session's methods.
+ *
  * Nothing is recorded for a page out of the capture scope (scope.ts): its navigations are not logged, and no
  * script of ours runs in it.
  *
@@ -11,40 +15,40 @@
  * through `runtime.getBackgroundPage()`); the extension's UI does not use it. `setCapture`/`getCapture` set and
  * read the capture scope without a click.
  */
-import { PORT_CAPTURE, PORT_PANEL, type ClassifiedRecord, type TabState } from '../shared/messages.ts';
+import {
+  MESSAGES_VERSION,
+  PORT_CAPTURE,
+  PORT_PANEL,
+  type ClassifiedRecord,
+  type TabState,
+} from '../shared/messages.ts';
+import { browserApi } from '../shared/browser-api.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { originOf } from '../protocol/origin.ts';
 import { onCapturePort } from './relays.ts';
-import { notifyCapture, onPanelPort, onScopeChanged } from './panels.ts';
-import {
-  forget,
-  hasContext,
-  leaveScope,
-  navigationRecord,
-  addRecords,
-  onTab,
-  persist,
-  pushConfig,
-  publishState,
-  scopedTabs,
-  settings,
-  setFrame,
-  setMaxBytes,
-  snapshot,
-  topDocument,
-  toPanels,
-} from './tabs.ts';
-import { listTabIds } from './db.ts';
-import { frameMode, onScopeChange, scope, scopeReady, updateScope } from './scope.ts';
-import { ScopeError, scopeFromSetting, settingOf, type CaptureSetting } from './scope-model.ts';
+import { onPanelPort } from './panels.ts';
+import { Sessions } from './sessions.ts';
+import type { SetOptions } from './session.ts';
+import { commit, deleteTab, listTabIds, loadTab } from './db.ts';
+import { frameMode, onScopeChange, scope, scopeReady, tabSites, updateScope } from './scope.ts';
+import { ScopeError, scopeFromSetting, settingOf, viewOf, type CaptureSetting } from './scope-model.ts';
 
-const api: typeof chrome = (globalThis as { browser?: typeof chrome }).browser ?? chrome;
+const api = browserApi();
+
+const sessions = new Sessions({
+  store: { load: loadTab, commit, remove: deleteTab, tabIds: listTabIds },
+  frameMode,
+  async captureMessage(tabId) {
+    const sites = await tabSites(tabId);
+    return { v: MESSAGES_VERSION, type: 'capture', scope: viewOf(scope()), sites };
+  },
+});
 
 api.runtime.onConnect.addListener((port) => {
   if (port.name === PORT_CAPTURE) {
-    onCapturePort(port, api.webNavigation);
+    onCapturePort(port, sessions, { ready: scopeReady, frameMode });
   } else if (port.name === PORT_PANEL) {
-    onPanelPort(port);
+    onPanelPort(port, sessions, { updateScope });
   }
 });
 
@@ -56,54 +60,42 @@ api.webNavigation?.onCommitted.addListener((d) => {
   }
   const details = d as typeof d & { documentId?: string; parentFrameId?: number };
   void scopeReady.then(() => {
-    notifyCapture(d.tabId);
+    sessions.peek(d.tabId)?.framesChanged();
     const origin = originOf(d.url);
     const own = origin !== null ? frameMode(origin) !== null : scope().all !== null && d.url.startsWith('file:');
     if (d.frameId === 0) {
+      sessions.setScoped(d.tabId, own);
       if (!own) {
-        scopedTabs.delete(d.tabId);
-        if (hasContext(d.tabId)) {
-          void onTab(d.tabId, (ctx) => leaveScope(ctx, details.documentId));
-        }
+        void sessions.peek(d.tabId)?.leftScope(details.documentId);
         return;
       }
-      scopedTabs.add(d.tabId);
-      void onTab(d.tabId, (ctx) => topDocument(ctx, d.url, details.documentId, d.timeStamp));
+    } else if (!own && !sessions.isScoped(d.tabId)) {
       return;
     }
-    if (!own && !scopedTabs.has(d.tabId)) {
-      return;
-    }
-    void onTab(d.tabId, async (ctx) => {
-      setFrame(ctx, {
-        frameId: d.frameId,
-        parentFrameId: details.parentFrameId ?? ctx.log.frames.get(d.frameId)?.parentFrameId ?? 0,
-        url: d.url,
-      });
-      await addRecords(ctx, d.frameId, [navigationRecord(d.frameId, d.url, d.timeStamp)]);
+    void sessions.get(d.tabId).navigated({
+      frameId: d.frameId,
+      parentFrameId: details.parentFrameId,
+      url: d.url,
+      documentId: details.documentId,
+      time: d.timeStamp,
     });
   });
 });
 
 api.tabs?.onRemoved.addListener((tabId) => {
-  scopedTabs.delete(tabId);
-  void forget(tabId);
+  void sessions.forget(tabId);
 });
 
 // A scope change reaches the pages already open (a frame whose site left the scope stops recording at once) and
 // the panels (what is captured, what their tab's sites are).
-onScopeChange(onScopeChanged);
+onScopeChange(() => {
+  for (const s of sessions.all()) {
+    void s.rescope();
+  }
+});
 
-// Settings that apply to every tab: chrome.storage.local `settings` = {maxBytes} (set from the panel's ⚙ Settings).
-void api.storage?.local
-  .get('settings')
-  .then((v) => {
-    const s = (v as { settings?: { maxBytes?: number } }).settings;
-    if (s?.maxBytes && Number.isFinite(s.maxBytes)) {
-      settings.maxBytes = s.maxBytes;
-    }
-  })
-  .catch(() => {});
+// Settings that apply to every tab: storage.local `settings` = {maxBytes} (set from the panel's ⚙ Settings).
+void sessions.loadSettings();
 
 export interface EmbedInspectorApi {
   tabIds(): Promise<number[]>;
@@ -111,10 +103,9 @@ export interface EmbedInspectorApi {
   records(tabId: number): Promise<ClassifiedRecord[]>;
   count(tabId: number): Promise<number>;
   exportCapture(tabId: number, createdBy?: string): Promise<CaptureFile>;
-  setOptions(
-    tabId: number,
-    options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords'>>,
-  ): Promise<TabState>;
+  /** The panel's options, checked as the panel's are (a wrong value rejects and changes nothing). */
+  setOptions(tabId: number, options: SetOptions): Promise<TabState>;
+  /** An origin (normalized), or null: back to the inferred one. Rejects what is not an origin. */
   setTenantOrigin(tabId: number, origin: string | null): Promise<TabState>;
   setMaxBytes(maxBytes: number): Promise<void>;
   /**
@@ -128,32 +119,16 @@ export interface EmbedInspectorApi {
 
 const inspector: EmbedInspectorApi = {
   async tabIds() {
-    const ids = new Set(await listTabIds().catch(() => [] as number[]));
+    const ids = new Set(await sessions.tabIds().catch(() => [] as number[]));
     return [...ids];
   },
-  state: (tabId) => onTab(tabId, (ctx) => ({ ...ctx.log.state })),
-  records: (tabId) => onTab(tabId, (ctx) => [...ctx.log.records.values()]),
-  count: (tabId) => onTab(tabId, (ctx) => ctx.log.records.size),
-  exportCapture: (tabId, createdBy) => onTab(tabId, (ctx) => ctx.log.exportCapture(createdBy)),
-  setOptions: (tabId, options) =>
-    onTab(tabId, async (ctx) => {
-      Object.assign(ctx.log.state, options);
-      if (options.maxRecords !== undefined) {
-        ctx.log.setMaxRecords(options.maxRecords);
-      }
-      pushConfig(ctx);
-      publishState(ctx);
-      await persist(ctx);
-      return { ...ctx.log.state };
-    }),
-  setTenantOrigin: (tabId, origin) =>
-    onTab(tabId, async (ctx) => {
-      ctx.log.setTenantOrigin(origin);
-      toPanels(ctx, snapshot(ctx));
-      await persist(ctx);
-      return { ...ctx.log.state };
-    }),
-  setMaxBytes,
+  state: (tabId) => sessions.get(tabId).state(),
+  records: (tabId) => sessions.get(tabId).records(),
+  count: (tabId) => sessions.get(tabId).count(),
+  exportCapture: (tabId, createdBy) => sessions.get(tabId).exportCapture(createdBy),
+  setOptions: (tabId, options) => sessions.get(tabId).setOptions(options),
+  setTenantOrigin: (tabId, origin) => sessions.get(tabId).setTenantOrigin(origin),
+  setMaxBytes: (maxBytes) => sessions.setMaxBytes(maxBytes),
   async setCapture(setting) {
     let next;
     try {

@@ -1,0 +1,118 @@
+/**
+ * The registry of tab sessions (session.ts), one per tab opened in this worker, and what applies to every tab:
+ * the size cap of one captured message (chrome.storage.local `settings` = {maxBytes}) and which tabs show a page
+ * in the capture scope. Its methods are the only writers of both.
+ */
+import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
+import type { BackgroundToPanel, CaptureMode } from '../shared/messages.ts';
+import { findBrowserApi } from '../shared/browser-api.ts';
+import { TabSession, type SessionHost } from './session.ts';
+
+/** Smallest size cap accepted: below it even an envelope would not fit. */
+export const MIN_MAX_BYTES = 1024;
+
+export interface SessionsDeps {
+  store: SessionHost['store'] & {
+    remove(tabId: number): Promise<void>;
+    tabIds(): Promise<number[]>;
+  };
+  frameMode(origin: string | null): CaptureMode | null;
+  captureMessage(tabId: number): Promise<BackgroundToPanel>;
+}
+
+export class Sessions {
+  private readonly sessions = new Map<number, TabSession>();
+  /** Tabs whose top document is in the capture scope (seen since the worker started): their frames' navigations are recorded. */
+  private readonly scoped = new Set<number>();
+  private maxBytesNow = DEFAULT_MAX_BYTES;
+  private readonly host: SessionHost;
+
+  constructor(private readonly deps: SessionsDeps) {
+    this.host = {
+      store: deps.store,
+      maxBytes: () => this.maxBytesNow,
+      setMaxBytes: (n) => this.setMaxBytes(n),
+      frameMode: (o) => deps.frameMode(o),
+      captureMessage: (tabId) => deps.captureMessage(tabId),
+    };
+  }
+
+  /** The tab's session, opened (its stored log loaded) on first use. */
+  get(tabId: number): TabSession {
+    let s = this.sessions.get(tabId);
+    if (!s) {
+      s = new TabSession(tabId, this.host);
+      this.sessions.set(tabId, s);
+    }
+    return s;
+  }
+  /** The tab's session if one is open in this worker (a capture script or a panel reached it since it started). */
+  peek(tabId: number): TabSession | undefined {
+    return this.sessions.get(tabId);
+  }
+  has(tabId: number): boolean {
+    return this.sessions.has(tabId);
+  }
+  all(): TabSession[] {
+    return [...this.sessions.values()];
+  }
+  /** Tabs with a stored log. */
+  tabIds(): Promise<number[]> {
+    return this.deps.store.tabIds();
+  }
+
+  /** The tab is gone: its session closes and its stored log is deleted. */
+  async forget(tabId: number): Promise<void> {
+    this.scoped.delete(tabId);
+    this.sessions.get(tabId)?.close();
+    this.sessions.delete(tabId);
+    try {
+      await this.deps.store.remove(tabId);
+    } catch {
+      /* ignore */
+    }
+  }
+
+  isScoped(tabId: number): boolean {
+    return this.scoped.has(tabId);
+  }
+  /** The tab's top document is in the capture scope (true) or not (false). */
+  setScoped(tabId: number, inScope: boolean): void {
+    if (inScope) {
+      this.scoped.add(tabId);
+    } else {
+      this.scoped.delete(tabId);
+    }
+  }
+
+  maxBytes(): number {
+    return this.maxBytesNow;
+  }
+
+  /** Set the size cap of one captured message for the whole extension; every tab's frames get it. */
+  async setMaxBytes(maxBytes: number): Promise<void> {
+    if (typeof maxBytes !== 'number' || !Number.isFinite(maxBytes)) {
+      throw new TypeError(`maxBytes: a finite number is expected, not ${JSON.stringify(maxBytes)}`);
+    }
+    this.maxBytesNow = Math.max(MIN_MAX_BYTES, Math.floor(maxBytes));
+    await findBrowserApi()
+      ?.storage?.local.set({ settings: { maxBytes: this.maxBytesNow } })
+      .catch(() => {});
+    for (const s of this.sessions.values()) {
+      s.maxBytesChanged();
+    }
+  }
+
+  /** Load the stored settings (at start). */
+  async loadSettings(): Promise<void> {
+    try {
+      const v = await findBrowserApi()?.storage?.local.get('settings');
+      const s = (v as { settings?: { maxBytes?: number } } | undefined)?.settings;
+      if (s?.maxBytes && Number.isFinite(s.maxBytes)) {
+        this.maxBytesNow = s.maxBytes;
+      }
+    } catch {
+      /* defaults */
+    }
+  }
+}
