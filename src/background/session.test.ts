@@ -1,0 +1,547 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  MESSAGES_VERSION,
+  type BackgroundToPanel,
+  type BackgroundToRelay,
+  type CaptureMode,
+  type PanelToBackground,
+  type RawRecord,
+  type RelayToBackground,
+} from '../shared/messages.ts';
+import { setBrowserApi, type BrowserApi, type Runtime } from '../shared/browser-api.ts';
+import type { Commit, StoredBatch, TabMeta } from './db.ts';
+import { Sessions } from './sessions.ts';
+import { onCapturePort } from './relays.ts';
+import { onPanelPort } from './panels.ts';
+import { EMPTY_SCOPE } from './scope-model.ts';
+
+const TAB = 7;
+const HOST = 'https://host.example';
+const TENANT = 'https://acme.example.com';
+const EMBED_URL = `${TENANT}/embed/dashboard`;
+
+// ------------------------------------------------------------------------------------------ fakes
+
+/** An in-memory db.ts: what a stopped worker would find again. */
+function fakeStore() {
+  const tabs = new Map<number, TabMeta>();
+  const batches = new Map<number, Map<number, StoredBatch>>();
+  const commits: Commit[] = [];
+  return {
+    commits,
+    async load(tabId: number) {
+      const meta = tabs.get(tabId);
+      if (!meta) {
+        return null;
+      }
+      const b = [...(batches.get(tabId) ?? new Map()).entries()].sort((x, y) => x[0] - y[0]);
+      return { meta: structuredClone(meta), batches: structuredClone(b) };
+    },
+    async commit(c: Commit) {
+      commits.push(c);
+      const id = c.meta.tabId;
+      if (c.clear) {
+        batches.delete(id);
+      }
+      if (c.batch) {
+        const m = batches.get(id) ?? new Map<number, StoredBatch>();
+        m.set(c.batch.n, structuredClone(c.batch.value));
+        batches.set(id, m);
+      }
+      tabs.set(id, structuredClone(c.meta));
+    },
+    async remove(tabId: number) {
+      tabs.delete(tabId);
+      batches.delete(tabId);
+    },
+    async tabIds() {
+      return [...tabs.keys()];
+    },
+    rawBatches: (tabId: number) => [...(batches.get(tabId)?.values() ?? [])].filter((b) => b.kind === 'raw'),
+  };
+}
+
+/** A runtime Port: keeps what the background posts to it; `deliver` plays the other end. */
+function fakePort<In, Out>(name: string, sender?: Runtime.MessageSender) {
+  const onMessage: Array<(m: unknown) => void> = [];
+  const onDisconnect: Array<() => void> = [];
+  const p = {
+    sent: [] as Out[],
+    closed: false,
+    deliver(m: In) {
+      for (const fn of onMessage) {
+        fn(m);
+      }
+    },
+    /** The other end went away. */
+    close() {
+      p.closed = true;
+      for (const fn of onDisconnect) {
+        fn();
+      }
+    },
+    port: {
+      name,
+      sender,
+      postMessage(m: Out) {
+        if (p.closed) {
+          throw new Error('Attempting to use a disconnected port object');
+        }
+        p.sent.push(m);
+      },
+      disconnect() {
+        p.closed = true;
+      },
+      onMessage: { addListener: (fn: (m: unknown) => void) => onMessage.push(fn) },
+      onDisconnect: { addListener: (fn: () => void) => onDisconnect.push(fn) },
+    } as unknown as Runtime.Port,
+  };
+  return p;
+}
+
+function fakeApi() {
+  const sendMessage = vi.fn(async (_tabId: number, _msg: unknown, _opts?: { frameId?: number }): Promise<unknown> => {
+    throw new Error('Could not establish connection. Receiving end does not exist.');
+  });
+  const parents = new Map<number, number>();
+  const api = {
+    tabs: { sendMessage, reload: vi.fn(async () => {}) },
+    webNavigation: {
+      getFrame: async ({ frameId }: { frameId: number }) =>
+        parents.has(frameId) ? { parentFrameId: parents.get(frameId) } : null,
+    },
+    storage: { local: { set: vi.fn(async () => {}), get: async () => ({}) } },
+  };
+  return { api: api as unknown as BrowserApi, sendMessage, parents };
+}
+
+let env: ReturnType<typeof fakeApi>;
+beforeEach(() => {
+  env = fakeApi();
+  setBrowserApi(env.api);
+});
+afterEach(() => {
+  setBrowserApi(null);
+  vi.restoreAllMocks();
+});
+
+function setup(opts: { store?: ReturnType<typeof fakeStore>; modes?: Record<string, CaptureMode> } = {}) {
+  const store = opts.store ?? fakeStore();
+  const modes: Record<string, CaptureMode> = opts.modes ?? { [HOST]: 'full', [TENANT]: 'full' };
+  const frameMode = (origin: string | null) => (origin ? (modes[origin] ?? null) : null);
+  const sessions = new Sessions({
+    store,
+    frameMode,
+    captureMessage: async () => ({
+      v: MESSAGES_VERSION,
+      type: 'capture',
+      scope: { all: null, sites: [] },
+      sites: [],
+    }),
+  });
+  const scope = { ready: Promise.resolve(), frameMode };
+
+  /** A relay of `frameId` (a new document: a new docId) connects and says hello. */
+  const relay = (frameId: number, url: string, docId = `doc-${frameId}-${Math.random()}`) => {
+    const r = fakePort<BackgroundToRelay, BackgroundToRelay>('capture', {
+      tab: { id: TAB } as Runtime.MessageSender['tab'],
+      frameId,
+      origin: new URL(url).origin,
+    } as Runtime.MessageSender);
+    onCapturePort(r.port, sessions, scope);
+    const say = (m: Omit<RelayToBackground, 'v'>) => r.deliver({ ...m, v: MESSAGES_VERSION } as never);
+    say({ type: 'hello', docId, frameUrl: url, isTop: frameId === 0, time: 1 } as never);
+    return {
+      ...r,
+      docId,
+      say,
+      batch: (batch: number, records: RawRecord[]) =>
+        say({ type: 'records', docId, batch, json: JSON.stringify(records) } as never),
+      acks: () => (r.sent as BackgroundToRelay[]).flatMap((m) => (m.type === 'ack' ? [m.batch] : [])),
+      posts: () => (r.sent as BackgroundToRelay[]).filter((m) => m.type === 'post'),
+      configs: () => (r.sent as BackgroundToRelay[]).flatMap((m) => (m.type === 'config' ? [m.config] : [])),
+    };
+  };
+
+  /** A panel connects and subscribes to the tab. */
+  const panel = () => {
+    const p = fakePort<PanelToBackground, BackgroundToPanel>('panel');
+    onPanelPort(p.port, sessions, { updateScope: async () => EMPTY_SCOPE });
+    const say = (m: Record<string, unknown>) =>
+      p.deliver({ ...m, v: MESSAGES_VERSION, tabId: TAB } as unknown as PanelToBackground);
+    say({ type: 'subscribe' });
+    return {
+      ...p,
+      say,
+      last: <T extends BackgroundToPanel['type']>(type: T) =>
+        p.sent.filter((m): m is Extract<BackgroundToPanel, { type: T }> => m.type === type).at(-1),
+      count: (type: BackgroundToPanel['type']) => p.sent.filter((m) => m.type === type).length,
+    };
+  };
+
+  /** Let the gates and chains run, then wait for the tab's chain. */
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await sessions.get(TAB).state();
+  };
+  return { sessions, store, relay, panel, settle, session: () => sessions.get(TAB) };
+}
+
+const post = (i: number, time = 1000 + i): RawRecord => ({
+  time,
+  kind: 'post',
+  frameUrl: `${HOST}/`,
+  origin: HOST,
+  targetOrigin: TENANT,
+  target: 'child',
+  data: { source: 'svc-embed', direction: 'action', type: 'svc:action:refresh', payload: {}, timestamp: i },
+});
+
+async function withRecords(t: ReturnType<typeof setup>, n: number) {
+  const top = t.relay(0, `${HOST}/`);
+  await t.settle();
+  top.batch(
+    1,
+    Array.from({ length: n }, (_, i) => post(i)),
+  );
+  await t.settle();
+  return top;
+}
+
+// ------------------------------------------------------------------------------------------ tests
+
+describe('tab session: options, on the panel path and the automation path alike', () => {
+  it('coerces booleans and clamps the bound on both paths', async () => {
+    const t = setup();
+    const p = t.panel();
+    p.say({ type: 'set-options', options: { preserveLog: 1, paused: '' } });
+    await t.settle();
+    expect(await t.session().state()).toMatchObject({ preserveLog: true, paused: false });
+    const s = await t.session().setOptions({ preserveLog: 0, maxRecords: 12.7 });
+    expect(s).toMatchObject({ preserveLog: false, maxRecords: 100 });
+    expect(p.last('state')?.state).toMatchObject({ preserveLog: false, maxRecords: 100 });
+  });
+
+  it('refuses a wrong value whole: the automation API rejects, the panel path changes nothing', async () => {
+    const t = setup();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(t.session().setOptions({ paused: true, maxRecords: 'many' })).rejects.toThrow(/maxRecords/);
+    await expect(t.session().setOptions({ maxBytes: Number.NaN })).rejects.toThrow(/maxBytes/);
+    await expect(t.session().setOptions(null)).rejects.toThrow(TypeError);
+    const p = t.panel();
+    p.say({ type: 'set-options', options: { paused: true, maxRecords: 'many' } });
+    await t.settle();
+    expect(await t.session().state()).toMatchObject({ paused: false, maxRecords: 50_000 });
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('also refuses what is not a setting (the automation API once wrote any state field)', async () => {
+    const t = setup();
+    await t.session().setOptions({ tabId: 99, tenantOrigin: 'https://x.example', paused: true });
+    expect(await t.session().state()).toMatchObject({ tabId: TAB, tenantOrigin: null, paused: true });
+  });
+
+  it('re-sends the snapshot when a smaller bound evicts records, on both paths', async () => {
+    for (const path of ['panel', 'automation'] as const) {
+      const t = setup();
+      await withRecords(t, 150);
+      const p = t.panel();
+      await t.settle();
+      const snapshots = p.count('snapshot');
+      if (path === 'panel') {
+        p.say({ type: 'set-options', options: { maxRecords: 120 } });
+        await t.settle();
+      } else {
+        await t.session().setOptions({ maxRecords: 120 });
+      }
+      expect(p.count('snapshot'), path).toBe(snapshots + 1);
+      expect(p.last('snapshot')?.records.length, path).toBe(120);
+      expect(await t.session().count(), path).toBe(120);
+    }
+  });
+
+  it('sends the state, not a snapshot, when nothing is evicted', async () => {
+    const t = setup();
+    await withRecords(t, 3);
+    const p = t.panel();
+    await t.settle();
+    const snapshots = p.count('snapshot');
+    await t.session().setOptions({ paused: true });
+    expect(p.count('snapshot')).toBe(snapshots);
+    expect(p.last('state')?.state.paused).toBe(true);
+  });
+
+  it('pause reaches every frame of the tab as config, and stores nothing more', async () => {
+    const t = setup();
+    const top = await withRecords(t, 2);
+    await t.session().setOptions({ paused: true });
+    expect(top.configs().at(-1)).toMatchObject({ paused: true, receiveOnly: false });
+    top.batch(2, [post(10)]);
+    await t.settle();
+    expect(top.acks()).toEqual([1, 2]);
+    expect(await t.session().count()).toBe(2);
+  });
+
+  it('the size cap is checked, stored and pushed to every frame', async () => {
+    const t = setup();
+    const top = await withRecords(t, 1);
+    await t.sessions.setMaxBytes(500.5);
+    await t.settle();
+    expect(top.configs().at(-1)?.maxBytes).toBe(1024);
+    const p = t.panel();
+    p.say({ type: 'set-options', options: { maxBytes: 4096 } });
+    await t.settle();
+    expect(top.configs().at(-1)?.maxBytes).toBe(4096);
+    expect(p.last('state')?.state.maxBytes).toBe(4096);
+    await expect(t.sessions.setMaxBytes(Number.POSITIVE_INFINITY)).rejects.toThrow(TypeError);
+    expect(t.sessions.maxBytes()).toBe(4096);
+  });
+});
+
+describe('tab session: tenant origin', () => {
+  it('normalizes a hand-set origin on both paths and re-sends the snapshot', async () => {
+    const t = setup();
+    await withRecords(t, 2);
+    const p = t.panel();
+    await t.settle();
+    const snapshots = p.count('snapshot');
+    const s = await t.session().setTenantOrigin('https://Acme.example.com:443/x');
+    expect(s).toMatchObject({ tenantOrigin: TENANT, tenantOriginSource: 'manual' });
+    expect(p.count('snapshot')).toBe(snapshots + 1);
+    p.say({ type: 'set-tenant-origin', origin: 'https://other.example/' });
+    await t.settle();
+    expect(p.last('snapshot')?.state).toMatchObject({ tenantOrigin: 'https://other.example' });
+    p.say({ type: 'set-tenant-origin', origin: null });
+    await t.settle();
+    expect((await t.session().state()).tenantOriginSource).not.toBe('manual');
+  });
+
+  it('refuses what is not an origin: rejects for automation, leaves the state for the panel', async () => {
+    const t = setup();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await t.session().setTenantOrigin(TENANT);
+    await expect(t.session().setTenantOrigin('not an origin')).rejects.toThrow(/not an origin/);
+    await expect(t.session().setTenantOrigin(42 as unknown as string)).rejects.toThrow(/not an origin/);
+    const p = t.panel();
+    p.say({ type: 'set-tenant-origin', origin: 'about:blank' });
+    await t.settle();
+    expect(await t.session().state()).toMatchObject({ tenantOrigin: TENANT, tenantOriginSource: 'manual' });
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('is kept across a worker restart (restored from storage)', async () => {
+    const t = setup();
+    await withRecords(t, 4);
+    await t.session().setTenantOrigin(TENANT);
+    await t.session().setOptions({ preserveLog: true });
+    const again = setup({ store: t.store });
+    expect(await again.session().state()).toMatchObject({ tenantOrigin: TENANT, preserveLog: true });
+    expect(await again.session().count()).toBe(4);
+  });
+});
+
+describe('tab session: clear and navigation', () => {
+  it('clear empties the log, sends the empty snapshot and stores it', async () => {
+    const t = setup();
+    await withRecords(t, 5);
+    const p = t.panel();
+    await t.settle();
+    p.say({ type: 'clear' });
+    await t.settle();
+    expect(p.last('snapshot')?.records).toEqual([]);
+    expect(await t.session().count()).toBe(0);
+    expect(t.store.commits.at(-1)).toMatchObject({ clear: true, batch: { value: { kind: 'snapshot' } } });
+    expect(await setup({ store: t.store }).session().count()).toBe(0);
+  });
+
+  it('a new top document starts a new log, once per document; with preserve log the log goes on', async () => {
+    const t = setup();
+    await withRecords(t, 3);
+    const p = t.panel();
+    await t.settle();
+    await t.session().navigated({ frameId: 0, url: `${HOST}/next`, documentId: 'doc-a', time: 5000 });
+    expect((await t.session().records()).map((r) => r.navigation)).toEqual([true]);
+    expect(p.last('snapshot')?.records).toEqual([]);
+    await t.session().navigated({ frameId: 0, url: `${HOST}/next`, documentId: 'doc-a', time: 5001 });
+    expect(await t.session().count()).toBe(1);
+    await t.session().setOptions({ preserveLog: true });
+    await t.session().navigated({ frameId: 0, url: `${HOST}/third`, documentId: 'doc-b', time: 6000 });
+    expect(await t.session().count()).toBe(2);
+    expect((await t.session().state()).pageUrl).toBe(`${HOST}/third`);
+  });
+
+  it('a frame navigation is a record and joins the frame tree', async () => {
+    const t = setup();
+    await withRecords(t, 1);
+    await t.session().navigated({ frameId: 4, parentFrameId: 0, url: EMBED_URL, time: 3000 });
+    const recs = await t.session().records();
+    expect(recs.at(-1)).toMatchObject({ navigation: true, frameId: 4, frameUrl: EMBED_URL });
+  });
+
+  it('leaving the scope ends the log (kept with preserve log)', async () => {
+    const t = setup();
+    await withRecords(t, 2);
+    await t.session().leftScope('doc-out');
+    expect(await t.session().count()).toBe(0);
+    expect((await t.session().state()).pageUrl).toBeNull();
+
+    const k = setup();
+    await withRecords(k, 2);
+    await k.session().setOptions({ preserveLog: true });
+    await k.session().leftScope('doc-out');
+    expect(await k.session().count()).toBe(2);
+  });
+
+  it('a closed tab is forgotten: its stored log is deleted', async () => {
+    const t = setup();
+    await withRecords(t, 2);
+    await t.sessions.forget(TAB);
+    expect(t.sessions.has(TAB)).toBe(false);
+    expect(await t.store.tabIds()).toEqual([]);
+  });
+});
+
+describe('relay routing in the background', () => {
+  const ADS = 'https://ads.example';
+  async function twoFrames() {
+    const t = setup({ modes: { [HOST]: 'full', [TENANT]: 'full', [ADS]: 'receive-only' } });
+    env.parents.set(3, 0);
+    const top = t.relay(0, `${HOST}/`);
+    const embed = t.relay(3, EMBED_URL);
+    const p = t.panel();
+    await t.settle();
+    return { t, top, embed, p };
+  }
+  const send = (from: 'host' | 'embed', id: string, frameUrl?: string) => ({
+    type: 'send',
+    id,
+    from,
+    frameUrl,
+    data: { type: 'svc:action:refresh' },
+    targetOrigin: '*',
+  });
+
+  it("sends as the embed from the embed frame's port, as the host from the top frame's", async () => {
+    const { t, top, embed, p } = await twoFrames();
+    p.say(send('embed', 's1', EMBED_URL));
+    await t.settle();
+    expect(embed.posts()).toMatchObject([{ id: 's1', target: 'parent' }]);
+    expect(top.posts()).toEqual([]);
+    p.say(send('host', 's2', EMBED_URL));
+    await t.settle();
+    expect(top.posts()).toMatchObject([{ id: 's2', target: 'child', childUrl: EMBED_URL }]);
+    expect(embed.posts().length).toBe(1);
+    // The frame's answer comes back to the panel, whichever port of the tab it comes on.
+    embed.say({ type: 'post-result', id: 's1', ok: true } as never);
+    top.say({ type: 'post-result', id: 's2', ok: false, error: 'no such frame' } as never);
+    expect(p.sent.filter((m) => m.type === 'send-result')).toMatchObject([
+      { id: 's1', ok: true },
+      { id: 's2', ok: false, error: 'no such frame' },
+    ]);
+    expect(env.sendMessage).not.toHaveBeenCalled();
+  });
+
+  it('picks the embed frame by origin, then by the tenant origin; never guesses among several frames', async () => {
+    const { t, embed, p } = await twoFrames();
+    env.parents.set(5, 0);
+    const other = t.relay(5, `${ADS}/frame`);
+    await t.settle();
+    p.say(send('embed', 'by-origin', `${TENANT}/other/page`));
+    await t.settle();
+    expect(embed.posts().map((m) => m.type === 'post' && m.id)).toEqual(['by-origin']);
+    p.say(send('embed', 'guess'));
+    await t.settle();
+    expect(p.last('send-result')).toMatchObject({ id: 'guess', ok: false, error: 'no embed frame found in this tab' });
+    await t.session().setTenantOrigin(TENANT);
+    p.say(send('embed', 'by-tenant'));
+    await t.settle();
+    expect(embed.posts().map((m) => m.type === 'post' && m.id)).toEqual(['by-origin', 'by-tenant']);
+    expect(other.posts()).toEqual([]);
+  });
+
+  it("falls back to tabs.sendMessage to the frame when its port closed, and relays the frame's reply", async () => {
+    const { t, embed, p } = await twoFrames();
+    embed.close();
+    env.sendMessage.mockImplementationOnce(async () => ({
+      v: MESSAGES_VERSION,
+      type: 'post-result',
+      id: 's3',
+      ok: true,
+    }));
+    p.say(send('embed', 's3', EMBED_URL));
+    await t.settle();
+    expect(env.sendMessage).toHaveBeenCalledTimes(1);
+    expect(env.sendMessage.mock.calls[0][0]).toBe(TAB);
+    expect(env.sendMessage.mock.calls[0][1]).toMatchObject({ type: 'post', id: 's3', target: 'parent' });
+    expect(env.sendMessage.mock.calls[0][2]).toEqual({ frameId: 3 });
+    expect(p.last('send-result')).toMatchObject({ id: 's3', ok: true });
+    // No capture script answers: the panel is told why.
+    p.say(send('embed', 's4', EMBED_URL));
+    await t.settle();
+    expect(p.last('send-result')).toMatchObject({
+      id: 's4',
+      ok: false,
+      error: expect.stringMatching(/no capture script/),
+    });
+  });
+
+  it('a port closed in the middle of the post fails the send at once', async () => {
+    const { t, embed, p } = await twoFrames();
+    embed.port.disconnect(); // (the disconnect event has not come yet)
+    p.say(send('embed', 's5', EMBED_URL));
+    await t.settle();
+    expect(p.last('send-result')).toMatchObject({ id: 's5', ok: false, error: 'the frame is gone' });
+  });
+
+  it('stores a resent batch once (after a reconnection) and acknowledges every copy', async () => {
+    const t = setup();
+    const top = t.relay(0, `${HOST}/`, 'doc-1');
+    await t.settle();
+    top.batch(1, [post(1)]);
+    top.batch(2, [post(2)]);
+    await t.settle();
+    // The worker "stopped" before the acks arrived: the relay reconnects with the same document and resends.
+    const again = t.relay(0, `${HOST}/`, 'doc-1');
+    again.batch(1, [post(1)]);
+    again.batch(2, [post(2)]);
+    again.batch(3, [post(3)]);
+    await t.settle();
+    expect(top.acks()).toEqual([1, 2]);
+    expect(again.acks()).toEqual([1, 2, 3]);
+    expect(t.store.rawBatches(TAB).length).toBe(3);
+    expect(await t.session().count()).toBe(3);
+  });
+
+  it('a frame out of scope is paused, its batches acknowledged and not stored, and opens no log', async () => {
+    const t = setup({ modes: { [HOST]: 'full' } });
+    const out = t.relay(0, 'https://elsewhere.example/');
+    out.batch(1, [post(1)]);
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(out.configs()).toMatchObject([{ paused: true }]);
+    expect(out.acks()).toEqual([1]);
+    expect(t.sessions.has(TAB)).toBe(false);
+    out.close();
+    expect(t.sessions.has(TAB)).toBe(false);
+  });
+
+  it('a scope change pauses the frames whose site left it; the others get their new mode', async () => {
+    const modes: Record<string, CaptureMode> = { [HOST]: 'full', [TENANT]: 'full' };
+    const t = setup({ modes });
+    env.parents.set(3, 0);
+    const top = t.relay(0, `${HOST}/`);
+    const embed = t.relay(3, EMBED_URL);
+    await t.settle();
+    delete modes[TENANT];
+    modes[HOST] = 'receive-only';
+    await t.session().rescope();
+    expect(embed.configs().at(-1)).toMatchObject({ paused: true });
+    expect(top.configs().at(-1)).toMatchObject({ paused: false, receiveOnly: true });
+    embed.batch(1, [post(1)]);
+    await t.settle();
+    expect(embed.acks()).toEqual([1]);
+    expect(t.store.rawBatches(TAB).length).toBe(0);
+  });
+});
