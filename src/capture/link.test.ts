@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES_VERSION, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+import type { Runtime } from '../shared/browser-api.ts';
 import { Link, type RuntimeLike } from './link.ts';
 
 vi.useFakeTimers();
@@ -42,7 +43,7 @@ function fakeRuntime() {
         },
         onMessage: { addListener: (fn: (m: BackgroundToRelay) => void) => onMessage.push(fn) },
         onDisconnect: { addListener: (fn: () => void) => onDisconnect.push(fn) },
-      } as unknown as chrome.runtime.Port;
+      } as unknown as Runtime.Port;
     },
   };
   return { runtime, ports };
@@ -106,6 +107,67 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
     expect(l.backlog).toBe(3);
     ports[0].deliver(ack(2));
     expect(l.backlog).toBe(1);
+  });
+
+  it('an acknowledgement on the new port, after a reconnection, lets the resent batches go', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    ports[0].disconnect();
+    vi.advanceTimersByTime(20);
+    expect(ports.length).toBe(2);
+    expect(ports[1].sent[0].type).toBe('hello');
+    expect(batches(ports[1].sent)).toEqual([[1, [{ n: 1 }]]]);
+    ports[1].deliver(ack(1));
+    expect(l.backlog).toBe(0);
+    vi.advanceTimersByTime(5000);
+    expect(ports.length).toBe(2);
+  });
+
+  it('a flush that reconnects sends its batch once (the reconnection resends it with the others)', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    ports[0].disconnect(); // batch 1 unacknowledged
+    l.push('{"n":2}', true);
+    vi.advanceTimersByTime(0); // the flush connects before the retry timer does
+    expect(ports.length).toBe(2);
+    vi.advanceTimersByTime(5000);
+    expect(ports.length).toBe(2);
+    expect(batches(ports[1].sent).map(([b]) => b)).toEqual([1, 2]);
+  });
+
+  it('a reconnection by the retry timer sends the queued records once, after the resent batches', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    ports[0].disconnect();
+    l.push('{"n":2}'); // due in 30 ms; the retry comes first, at 20 ms
+    vi.advanceTimersByTime(5000);
+    expect(ports.length).toBe(2);
+    expect(batches(ports[1].sent)).toEqual([
+      [1, [{ n: 1 }]],
+      [2, [{ n: 2 }]],
+    ]);
+    ports[1].deliver(ack(2));
+    expect(l.backlog).toBe(0);
+  });
+
+  it('a batch posted on a port that turns out closed is resent on the next one', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    ports[0].closed = true; // closed, its disconnect event not delivered yet
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(5000);
+    expect(ports.length).toBe(2);
+    expect(batches(ports[1].sent)).toEqual([[1, [{ n: 1 }]]]);
   });
 
   it('stops quietly when the extension is gone (connect throws)', () => {
