@@ -3,13 +3,14 @@
  * (editable), session facts (time to ready, dashboard-loaded), counts by verdict and the dropped count.
  * `actions` is a slot for further toolbar buttons (import/export, composer: issue 6).
  */
-import { createSignal, Show, untrack, type JSX } from 'solid-js';
+import { Show, type JSX } from 'solid-js';
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { formatDuration, plural } from '../format.ts';
 import { Limits } from './Limits.tsx';
 import { setTabMode, tabCapture } from '../capture.ts';
 import { sessionFacts } from '../log/related.ts';
+import { TenantOrigin } from './TenantOrigin.tsx';
 
 export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: JSX.Element }) {
   const { store, sig } = p;
@@ -87,113 +88,6 @@ function ReceiveOnly(p: { store: PanelStore; sig: PanelSignals; live: () => bool
       />{' '}
       Receive only <span class="muted">(on reload)</span>
     </label>
-  );
-}
-
-function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
-  const [editing, setEditing] = createSignal(false);
-  const [error, setError] = createSignal('');
-  const st = () => {
-    p.sig.state();
-    return p.store.log.state;
-  };
-  const source = () => {
-    const s = st().tenantOriginSource;
-    return s === 'manual'
-      ? 'set by hand'
-      : s === 'embed-frame'
-        ? 'from the embed frame'
-        : s === 'ready'
-          ? 'from the ready event'
-          : '';
-  };
-  const commit = (raw: string) => {
-    const v = raw.trim();
-    if (v === '') {
-      p.store.command({ type: 'set-tenant-origin', origin: null });
-      setEditing(false);
-      setError('');
-      return;
-    }
-    let origin: string;
-    try {
-      origin = new URL(v).origin;
-    } catch {
-      setError('not an origin: use https://tenant.example.com');
-      return;
-    }
-    if (origin === 'null') {
-      setError('not an origin: use https://tenant.example.com');
-      return;
-    }
-    p.store.command({ type: 'set-tenant-origin', origin });
-    setEditing(false);
-    setError('');
-  };
-  return (
-    <span class="tenant">
-      <span class="label">Tenant origin</span>
-      <Show
-        when={editing()}
-        fallback={
-          <button
-            class="value link"
-            title={`Edit the tenant origin${source() ? ` (${source()})` : ''}. Events from any other origin are reported; actions must target it.`}
-            onClick={() => setEditing(true)}
-          >
-            {st().tenantOrigin ?? 'unknown — set it'}
-            <Show when={source()}>
-              <span class="src-tag">{st().tenantOriginSource === 'manual' ? 'set by hand' : 'auto'}</span>
-            </Show>
-          </button>
-        }
-      >
-        <input
-          class="tenant-input"
-          aria-label="Tenant origin"
-          placeholder="https://tenant.example.com (empty: infer)"
-          ref={(el) => {
-            // Uncontrolled: live state updates must not overwrite what the user is typing.
-            el.value = untrack(() => p.store.log.state.tenantOrigin ?? '');
-            queueMicrotask(() => {
-              el.focus();
-              el.select();
-            });
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              commit(e.currentTarget.value);
-            }
-            if (e.key === 'Escape') {
-              setEditing(false);
-              setError('');
-              e.stopPropagation();
-            }
-          }}
-          onBlur={(e) => {
-            if (editing()) {
-              commit(e.currentTarget.value);
-            }
-          }}
-          aria-invalid={!!error()}
-          aria-describedby="tenant-error"
-        />
-        <Show when={error()}>
-          <span id="tenant-error" class="error-text" role="alert">
-            {error()}
-          </span>
-        </Show>
-      </Show>
-      <Show when={!editing() && st().tenantOriginSource === 'manual'}>
-        <button
-          class="link tenant-reset"
-          title="Forget the hand-set tenant origin: infer it from the page's embed frames and ready again"
-          onClick={() => p.store.command({ type: 'set-tenant-origin', origin: null })}
-        >
-          ↺ infer
-        </button>
-      </Show>
-    </span>
   );
 }
 
