@@ -20,6 +20,7 @@ import { SearchText } from '../searchtext.ts';
 import { Compactor } from '../compact.ts';
 import { encodedLength } from '../size.ts';
 import { MetaCache, type RecordMeta } from './meta.ts';
+import { OriginTypeCounts } from './counts.ts';
 
 export interface FrameInfo {
   readonly url: string;
@@ -103,10 +104,8 @@ export class RecordLog {
   private compact = new Compactor();
   /** Records [0, compacted) went through `compact.record`. */
   private compacted = 0;
-  private originCounts = new Map<string, number>();
-  private typeCounts = new Map<string, number>();
-  /** Records [0, counted) are in `originCounts` and `typeCounts`; the rest are counted on demand. */
-  private counted = 0;
+  /** Records by origin and type, counted lazily (counts.ts). */
+  private byOriginType = new OriginTypeCounts();
   /** Encoded sizes, worked out as rows show them: size + 1 by record index, 0 when not yet known (a typed array:
    * rows ask in any order, and a plain array written at scattered indices turns into a dictionary). */
   private sizes = new Float64Array(0);
@@ -167,12 +166,12 @@ export class RecordLog {
   /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
   origins(): ReadonlyMap<string, number> {
     this.countSome(Infinity);
-    return this.originCounts;
+    return this.byOriginType.origins;
   }
   /** Records by message type (likewise). */
   types(): ReadonlyMap<string, number> {
     this.countSome(Infinity);
-    return this.typeCounts;
+    return this.byOriginType.types;
   }
 
   indexOfSeq(seq: number): number {
@@ -272,50 +271,7 @@ export class RecordLog {
    * counted. Not part of ingestion (the first frame does not show these counts): done on first use or when idle.
    */
   countSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
-    const { records, metas } = this;
-    const n = records.length;
-    let i = this.counted;
-    if (i >= n) {
-      return true;
-    }
-    const origins = this.originCounts,
-      types = this.typeCounts;
-    const end = budgetMs === Infinity ? Infinity : now() + budgetMs;
-    // Runs of equal values (a post and its delivery, a burst from one frame) are counted with one map update.
-    let origin = records[i].origin,
-      originRun = 0,
-      type = metas[i].type,
-      typeRun = 0;
-    for (; i < n; i++) {
-      const o = records[i].origin,
-        t = metas[i].type;
-      if (o === origin) {
-        originRun++;
-      } else {
-        origins.set(origin, (origins.get(origin) ?? 0) + originRun);
-        origin = o;
-        originRun = 1;
-      }
-      if (t === type) {
-        typeRun++;
-      } else {
-        if (type) {
-          types.set(type, (types.get(type) ?? 0) + typeRun);
-        }
-        type = t;
-        typeRun = 1;
-      }
-      if ((i & 1023) === 1023 && now() > end) {
-        i++;
-        break;
-      }
-    }
-    origins.set(origin, (origins.get(origin) ?? 0) + originRun);
-    if (type) {
-      types.set(type, (types.get(type) ?? 0) + typeRun);
-    }
-    this.counted = i;
-    return i >= n;
+    return this.byOriginType.countSome(this.records, this.metas, budgetMs, now);
   }
 
   // ---------------------------------------------------------------------------------------- writing
@@ -411,9 +367,7 @@ export class RecordLog {
     this.lastFrame = undefined;
     this.otherFrame = undefined;
     this.frameMap.clear();
-    this.originCounts = new Map();
-    this.typeCounts = new Map();
-    this.counted = 0;
+    this.byOriginType.reset();
     this.verdicts = { valid: 0, invalid: 0, foreign: 0 };
     this.ready = -1;
     this.loaded = -1;
@@ -453,11 +407,7 @@ export class RecordLog {
       return;
     }
     const previous = records.slice(j0);
-    if (this.counted > j0) {
-      this.originCounts = new Map();
-      this.typeCounts = new Map();
-      this.counted = 0;
-    }
+    this.byOriginType.rewritten(j0);
     this.compacted = Math.min(this.compacted, j0);
     for (let k = 0; k < oldLen; k++) {
       const i = j0 + k;
@@ -542,15 +492,7 @@ export class RecordLog {
     if (countsAsMessage(r)) {
       this.tally(r.verdict, 1);
     }
-    if (oldMeta.type !== m.type && i < this.counted) {
-      const types = this.typeCounts;
-      if (oldMeta.type) {
-        types.set(oldMeta.type, (types.get(oldMeta.type) ?? 1) - 1);
-      }
-      if (m.type) {
-        types.set(m.type, (types.get(m.type) ?? 0) + 1);
-      }
-    }
+    this.byOriginType.retyped(i, oldMeta.type, m.type);
     const f = this.frameMap.get(r.frameUrl);
     if (f) {
       r.frameUrl = f.url; // one string per frame URL, as in `ingest`
