@@ -3,13 +3,12 @@ import { render } from 'solid-js/web';
 import './styles.css';
 import { ActApp } from './ui/act/ActApp.tsx';
 import { PanelStore } from './store.ts';
-import { readEnv, watchTheme } from './env.ts';
+import { devtoolsNetwork, readEnv, watchTheme } from './env.ts';
 import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from './transport.ts';
 import { installTestHandle } from './test-handle.ts';
 import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
 import { createRestLog } from './rest/log.ts';
-import type { DevtoolsNetwork } from './rest/network.ts';
 import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
 
 const env = readEnv();
@@ -54,10 +53,8 @@ if (env.fixture) {
 }
 const hooks = installTestHandle(store, useTransport);
 hooks.link = link;
-// Network traffic is observable only inside DevTools (chrome.devtools.network, also in Firefox as browser.devtools).
-const devtoolsNetwork = (globalThis as { chrome?: { devtools?: { network?: DevtoolsNetwork } } }).chrome?.devtools
-  ?.network;
-const rest = createRestLog(devtoolsNetwork, { preserveLog: () => store.log.state.preserveLog });
+// Network traffic is observable only inside DevTools (devtools.network).
+const rest = createRestLog(devtoolsNetwork(), { preserveLog: () => store.log.state.preserveLog });
 store.log.on('cleared', () => rest.clear());
 hooks.rest = rest;
 

@@ -43,7 +43,6 @@ export interface Change {
 interface LinkEvents {
   status: Record<string, never>;
   capture: Record<string, never>;
-  sent: Record<string, never>;
 }
 
 /**
@@ -72,7 +71,6 @@ const CHANGES = {
   link: {
     status: () => ({ status: true, capture: true }),
     capture: () => ({ capture: true }),
-    sent: () => ({ state: true }),
   } satisfies { [K in keyof LinkEvents]: (e: LinkEvents[K]) => Change },
 };
 
@@ -104,7 +102,6 @@ export class PanelStore {
   private scope: CaptureInfo | null = null;
   private scopeResult: SendResult | null = null;
   private note: string | null = null;
-  private sendResult: SendResult | null = null;
   private transport: PanelTransport | null = null;
   private listeners = new Set<(c: Change) => void>();
 
@@ -148,9 +145,6 @@ export class PanelStore {
   /** A note about a scope change that takes effect on the next load of the page (the mode of its sites). */
   get captureNote(): string | null {
     return this.note;
-  }
-  get lastSendResult(): SendResult | null {
-    return this.sendResult;
   }
   get transportInfo(): PanelTransport | null {
     return this.transport;
@@ -215,10 +209,7 @@ export class PanelStore {
       case 'state':
         log.setState(msg.state);
         break;
-      case 'send-result':
-        this.sendResult = { id: msg.id, ok: msg.ok, error: msg.error };
-        this.linkChanged('sent');
-        break;
+      // 'send-result' belongs to the composer's live link (act/live.ts), which correlates it with its send.
       case 'capture':
         this.scope = { scope: msg.scope, sites: msg.sites };
         this.linkChanged('capture');
@@ -228,25 +219,5 @@ export class PanelStore {
         this.linkChanged('capture');
         break;
     }
-  }
-
-  // ---------------------------------------------------------------------------------------- read-only shortcuts
-  // (for the act views and capture.ts, which read the log and the view through the store)
-  /** The log's records: read-only (typed as a plain array for the act views, which pass it on; see `RecordLog.all`). */
-  get records(): ClassifiedRecord[] {
-    return this.log.all() as ClassifiedRecord[];
-  }
-  /** The view's order (read-only: see `TimelineView.order`). */
-  get view(): readonly number[] {
-    return this.timeline.order;
-  }
-  get state(): Readonly<TabState> {
-    return this.log.state;
-  }
-  get selectedSeq(): number | null {
-    return this.timeline.selectedSeq;
-  }
-  indexOfSeq(seq: number): number {
-    return this.log.indexOfSeq(seq);
   }
 }

@@ -159,11 +159,6 @@ export class TimelineView {
     }
     return { time: log.count ? log.at(0).time : 0, base: 'first' };
   }
-  /** How many records the current filters hide (foreign ones counted apart). */
-  hiddenCounts() {
-    const foreignHidden = this.filterState.showForeign ? 0 : this.log.counts.foreign;
-    return { total: this.log.count, shown: this.view.length, foreignHidden };
-  }
 
   // ---------------------------------------------------------------------------------------- filters
   setFilters(patch: Partial<FilterState>): void {

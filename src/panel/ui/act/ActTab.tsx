@@ -18,7 +18,7 @@ export function ActTab(p: { act: ActController; ctx: DetailContext }) {
     return !r().navigation && r().verdict !== 'foreign' && d && typeof d === 'object' ? d.direction : undefined;
   };
   const type = () => (r().data as { type?: unknown }).type;
-  const tenant = () => p.act.target().tenantOrigin ?? p.ctx.store.state.tenantOrigin;
+  const tenant = () => p.act.target().tenantOrigin ?? p.ctx.store.log.state.tenantOrigin;
   const code = () => {
     const opts = { tenantOrigin: tenant() ?? PLACEHOLDER };
     return direction() === 'action'

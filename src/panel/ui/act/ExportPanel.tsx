@@ -11,19 +11,20 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
   const [done, setDone] = createSignal('');
   const counts = () => {
     p.version();
-    return { all: store.records.length, view: store.view.length };
+    return { all: store.log.count, view: store.timeline.order.length };
   };
 
   const download = () => {
-    const records = filtered() ? store.view.map((i) => store.records[i]) : store.records;
+    const { log, timeline } = store;
+    const records = filtered() ? timeline.order.map((i) => log.at(i)) : log.all();
     const file = captureOf(records, {
-      tenantOrigin: store.state.tenantOrigin,
-      pageUrl: store.state.pageUrl,
-      dropped: store.state.dropped,
+      tenantOrigin: log.state.tenantOrigin,
+      pageUrl: log.state.pageUrl,
+      dropped: log.state.dropped,
       redact: redact(),
     });
     const text = JSON.stringify(file, null, 1);
-    const name = exportFileName(store.state.pageUrl);
+    const name = exportFileName(log.state.pageUrl);
     p.act.lastExport = { name, text };
     const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
     const a = document.createElement('a');

@@ -28,15 +28,16 @@ export function ReplayPanel(p: { act: ActController; version: () => number }) {
   const [running_, setRunning] = createSignal<ReplayItem[]>([]);
   let startedAt = 0;
 
-  const records = (s: Scope): ClassifiedRecord[] => {
+  const records = (s: Scope): readonly ClassifiedRecord[] => {
+    const { log, timeline } = store;
     if (s === 'all') {
-      return store.records;
+      return log.all();
     }
     if (s === 'view') {
-      return store.view.map((i) => store.records[i]);
+      return timeline.order.map((i) => log.at(i));
     }
-    const i = store.selectedSeq === null ? -1 : store.indexOfSeq(store.selectedSeq);
-    return i < 0 ? [] : store.records.slice(i);
+    const i = timeline.selectedSeq === null ? -1 : log.indexOfSeq(timeline.selectedSeq);
+    return i < 0 ? [] : log.all().slice(i);
   };
   const items = createMemo(() => {
     p.version();
