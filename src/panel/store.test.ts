@@ -208,6 +208,28 @@ describe('PanelStore on the in-memory transport', () => {
     expect(prev).toBeLessThan(j);
   });
 
+  it('an embed that failed to start: no ready, and the facts name its fatal error', () => {
+    const { store, t, tick, records } = setup();
+    const ready = records.findIndex((r) => (r.data as any)?.type === 'svc:event:ready');
+    const before = records.slice(0, ready).filter((r) => !r.navigation);
+    const failure = 'the embed failed to start: session expired';
+    const error = (r: ClassifiedRecord): ClassifiedRecord => ({
+      ...r,
+      data: { ...(r.data as object), type: 'svc:event:error', payload: { fatal: true, message: 'session expired' } },
+      issues: [{ rule: 'session.failed-before-ready', severity: 'info', path: 'type', message: failure }],
+      verdict: 'valid',
+    });
+    const seq = before.length ? before[before.length - 1].seq : 0;
+    const post = error({ ...records[ready], seq: seq + 1, pairedWith: seq + 2 });
+    t.push([...before, post]);
+    tick();
+    expect(sessionFacts(store.log)).toMatchObject({ readySeq: null, startFailure: { seq: seq + 1, message: failure } });
+    // Once a ready comes, the embed did start: no failure to show.
+    t.push([{ ...records[ready], seq: seq + 3 }]);
+    tick();
+    expect(sessionFacts(store.log).startFailure).toBeNull();
+  });
+
   it('keeps filter state per panel across reloads (per tab, falling back to the last used)', () => {
     const storage = memStorage();
     const a = setup(undefined, storage).store;

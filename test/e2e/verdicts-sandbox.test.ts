@@ -3,7 +3,7 @@
 // - a view from a third origin belongs to no embed session (no ordering rule on it);
 // - a post that threw was never sent (not "the browser drops it");
 // - an expired session: the embed's fatal error before ready says the embed failed to start (an info), and the
-//   summary says so with its message;
+//   command line's summary and the panel's say so with its message;
 // - a message over the size cap is judged by the envelope it kept, not by the inspector's placeholder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
@@ -12,6 +12,7 @@ import type { Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
 import { checkRecords } from '../../src/protocol/capture.ts';
 import { launchWithExtension, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
+import { panelFor } from '../helpers/panel.ts';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const rules = (r: ClassifiedRecord) => r.issues.map((i) => i.rule);
@@ -93,7 +94,7 @@ describe('verdicts on sandbox sessions', () => {
   });
 
   it('an expired session: the fatal error before ready is the embed failing to start, an info', async () => {
-    const { tabId } = await open('?session=demo-expired');
+    const { page, tabId } = await open('?session=demo-expired');
     const rs = await waitForRecords(l, tabId, (all) =>
       all.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:error'),
     );
@@ -108,6 +109,14 @@ describe('verdicts on sandbox sessions', () => {
     expect(summary.startFailures).toHaveLength(1);
     expect(summary.startFailures[0]).toMatch(/^the embed failed to start: .+/);
     expect(summary.errors).toBe(0);
+    // The panel's summary says the same, in place of "ready: not seen".
+    const panel = await panelFor(l, page);
+    pages.push(panel);
+    const fact = await panel.waitForFunction(() => document.querySelector('.facts .fact.failed')?.textContent ?? null, {
+      timeout: 10_000,
+    });
+    expect(await fact.jsonValue()).toBe(summary.startFailures[0]);
+    expect(await panel.evaluate(() => document.querySelector('.facts')?.textContent ?? '')).not.toMatch(/not seen/);
   });
 
   it('a message over the size cap is judged by the envelope it kept, not by a placeholder', async () => {

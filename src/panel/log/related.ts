@@ -84,6 +84,22 @@ export interface SessionFacts {
   readyFrom: 'embed navigation' | 'first record' | null;
   loaded: { loadDurationMs: number | null; widgetCount: number | null; seq: number } | null;
   surface: string;
+  /** No `ready`, and the embed reported that it could not start (a fatal `error` before `ready`): that error. */
+  startFailure: { seq: number; message: string } | null;
+}
+
+/** The first fatal `error` before `ready` (rule session.failed-before-ready), looked for only while no ready is seen. */
+function startFailure(log: RecordLog): SessionFacts['startFailure'] {
+  for (let i = 0; i < log.count; i++) {
+    if (log.metaAt(i).type !== 'svc:event:error') {
+      continue; // (metas are shared objects: the scan does not read the records)
+    }
+    const issue = log.at(i).issues.find((x) => x.rule === 'session.failed-before-ready' && !x.sender);
+    if (issue) {
+      return { seq: log.at(i).seq, message: issue.message };
+    }
+  }
+  return null;
 }
 
 /** Time to `ready` (from the embed frame's navigation when captured, else from the first record) and the load facts. */
@@ -125,5 +141,6 @@ export function sessionFacts(log: RecordLog): SessionFacts {
     readyFrom,
     loaded,
     surface: ready ? log.metaAt(readyIndex).surface : '',
+    startFailure: ready ? null : startFailure(log),
   };
 }

@@ -113,12 +113,27 @@ function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
           <Show
             when={beforeClear()}
             fallback={
-              <span
-                class="fact missing"
-                title="No svc:event:ready seen yet: the embed has not reported that it authenticated and mounted"
+              <Show
+                when={facts().startFailure}
+                fallback={
+                  <span
+                    class="fact missing"
+                    title="No svc:event:ready seen yet: the embed has not reported that it authenticated and mounted"
+                  >
+                    ready: not seen
+                  </span>
+                }
               >
-                ready: not seen
-              </span>
+                {(f) => (
+                  <button
+                    class="fact link failed"
+                    onClick={() => jump(f().seq)}
+                    title="The embed posted a fatal svc:event:error before svc:event:ready: it could not start (not an ordering fault of the host)"
+                  >
+                    {f().message}
+                  </button>
+                )}
+              </Show>
             }
           >
             <span class="fact" title="svc:event:ready came before Clear: its record is gone, the embed session goes on">
