@@ -1,7 +1,7 @@
 /** Entry of the panel page: picks the transport and theme from the environment, then renders the app. */
 import { render } from 'solid-js/web';
 import './styles.css';
-import { ActApp } from './ui/act/ActApp.tsx';
+import { ActApp } from './act/ui/ActApp.tsx';
 import { PanelStore } from './store.ts';
 import { devtoolsNetwork, readEnv, watchTheme } from './env.ts';
 import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from './transport.ts';

@@ -16,7 +16,7 @@ import type { FilterState } from './filters.ts';
 import { readCapture } from '../protocol/capture.ts';
 import { syntheticSession } from './synthetic.ts';
 import type { LiveLink } from './act/live.ts';
-import type { ActController } from './ui/act/controller.ts';
+import type { ActController } from './act/ui/controller.ts';
 import type { RestLog } from './rest/log.ts';
 
 /**

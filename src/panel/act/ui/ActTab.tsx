@@ -3,10 +3,10 @@
  * simulate it again), and copy as code (the host's sending code for an action, a listener for an event).
  */
 import { createSignal, Show } from 'solid-js';
-import type { DetailContext } from '../Detail.tsx';
-import { actionSnippet, listenerSnippet } from '../../act/codegen.ts';
-import { draftFromMessage } from '../../act/draft.ts';
-import { copyToClipboard } from '../clipboard.ts';
+import type { DetailContext } from '../../ui/Detail.tsx';
+import { actionSnippet, listenerSnippet } from '../codegen.ts';
+import { draftFromMessage } from '../draft.ts';
+import { copyToClipboard } from '../../ui/clipboard.ts';
 import type { ActController } from './controller.ts';
 
 const PLACEHOLDER = 'https://YOUR-TENANT.example.com';

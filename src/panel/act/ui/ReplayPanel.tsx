@@ -4,8 +4,8 @@
  * Works on an imported file too (the sends go to the live tab).
  */
 import { createMemo, createSignal, For, onCleanup, Show } from 'solid-js';
-import { Replayer, stepsFrom, type ReplayState } from '../../act/replay.ts';
-import { replayData, replayItems, type ReplayItem } from '../../act/replay-items.ts';
+import { Replayer, stepsFrom, type ReplayState } from '../replay.ts';
+import { replayData, replayItems, type ReplayItem } from '../replay-items.ts';
 import type { ClassifiedRecord } from '../../../shared/messages.ts';
 import { shortType } from '../../catalog.ts';
 import { formatDuration } from '../../format.ts';

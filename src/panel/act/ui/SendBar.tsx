@@ -4,7 +4,7 @@
  */
 import { createEffect, createSignal, For, on, onCleanup, Show } from 'solid-js';
 import type { Issue } from '../../../protocol/classify.ts';
-import type { Side } from '../../act/draft.ts';
+import type { Side } from '../draft.ts';
 import { frameLabel } from '../../format.ts';
 import type { ActController } from './controller.ts';
 

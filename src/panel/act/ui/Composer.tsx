@@ -5,7 +5,7 @@
  */
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
 import { ACTIONS, EVENTS, specOf, type Surface } from '../../../protocol/catalog.ts';
-import { surfacesFor } from '../../act/composer.ts';
+import { surfacesFor } from '../composer.ts';
 import {
   buildMessage,
   defaultDraft,
@@ -16,7 +16,7 @@ import {
   withType,
   type Draft,
   type Side,
-} from '../../act/draft.ts';
+} from '../draft.ts';
 import type { ActController } from './controller.ts';
 import { Fields, Suggestions } from './Fields.tsx';
 import { SendBar } from './SendBar.tsx';

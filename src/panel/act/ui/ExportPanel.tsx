@@ -1,6 +1,6 @@
 /** Export the log as a capture file (format v1): all of it or the current view; redaction on unless turned off. */
 import { createSignal, Show } from 'solid-js';
-import { captureOf, exportFileName } from '../../act/capture.ts';
+import { captureOf, exportFileName } from '../capture.ts';
 import { plural } from '../../format.ts';
 import type { ActController } from './controller.ts';
 

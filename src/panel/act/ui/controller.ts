@@ -5,9 +5,9 @@
 import { createSignal, onCleanup, type Accessor } from 'solid-js';
 import type { PanelStore } from '../../store.ts';
 import { createFileTransport, type PanelTransport } from '../../transport.ts';
-import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../../act/live.ts';
-import { readImported } from '../../act/capture.ts';
-import { defaultDraft, type Draft, type Side } from '../../act/draft.ts';
+import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../live.ts';
+import { readImported } from '../capture.ts';
+import { defaultDraft, type Draft, type Side } from '../draft.ts';
 
 export type DrawerKind = 'compose' | 'replay' | 'export';
 

@@ -11,7 +11,7 @@ import {
   parseFilterParameter,
   timeZoneSuggestions,
   type FormField,
-} from '../../act/composer.ts';
+} from '../composer.ts';
 
 export const TZ_LIST_ID = 'ei-timezones';
 export const LOCALE_LIST_ID = 'ei-locales';

@@ -3,11 +3,11 @@
  * drag-and-drop import of capture files anywhere on the panel.
  */
 import { createSignal, Show } from 'solid-js';
-import { App } from '../App.tsx';
+import { App } from '../../ui/App.tsx';
 import type { PanelStore } from '../../store.ts';
 import type { PanelTransport } from '../../transport.ts';
-import type { LiveLink } from '../../act/live.ts';
-import type { DetailTab } from '../Detail.tsx';
+import type { LiveLink } from '../live.ts';
+import type { DetailTab } from '../../ui/Detail.tsx';
 import { createActController, type ActController } from './controller.ts';
 import { ActToolbar } from './ActToolbar.tsx';
 import { ActDrawer } from './ActDrawer.tsx';
