@@ -67,12 +67,18 @@ export function onPanelPort(port: Runtime.Port, sessions: Sessions, scope: Panel
       case 'clear':
         void sessions.get(tabId).clear();
         break;
+      // A refused value changes nothing and is logged by the session's chain (the panel checks what it sends).
       case 'set-tenant-origin':
-        // (a refused value is logged by the session's chain; the panel checks what it sends)
-        void sessions.get(tabId).setTenantOrigin(msg.origin);
+        sessions
+          .get(tabId)
+          .setTenantOrigin(msg.origin)
+          .catch(() => {});
         break;
       case 'set-options':
-        void sessions.get(tabId).setOptions(msg.options);
+        sessions
+          .get(tabId)
+          .setOptions(msg.options)
+          .catch(() => {});
         break;
       case 'send':
         void sessions.get(tabId).send(msg, reply);

@@ -401,6 +401,16 @@ describe('tab session: clear and navigation', () => {
     expect(t.sessions.has(TAB)).toBe(false);
     expect(await t.store.tabIds()).toEqual([]);
   });
+
+  it('work queued when the tab closes does not write its log back', async () => {
+    const t = setup();
+    const top = await withRecords(t, 2);
+    top.batch(2, [post(2)]); // queued on the session, not yet stored
+    void t.session().setOptions({ paused: false });
+    await t.sessions.forget(TAB);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await t.store.tabIds()).toEqual([]);
+  });
 });
 
 describe('relay routing in the background', () => {
@@ -512,6 +522,29 @@ describe('relay routing in the background', () => {
     expect(again.acks()).toEqual([1, 2, 3]);
     expect(t.store.rawBatches(TAB).length).toBe(3);
     expect(await t.session().count()).toBe(3);
+  });
+
+  it('a batch whose storage failed is not acknowledged, and its resend is stored once', async () => {
+    const store = fakeStore();
+    const t = setup({ store });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const top = t.relay(0, `${HOST}/`, 'doc-1');
+    await t.settle();
+    const commit = store.commit;
+    store.commit = async () => {
+      throw new Error('QuotaExceededError');
+    };
+    top.batch(1, [post(1)]);
+    await t.settle();
+    store.commit = commit;
+    expect(top.acks()).toEqual([]);
+    expect(warn).toHaveBeenCalled();
+    // The relay sends it again (it was never acknowledged): it is taken, stored and acknowledged, once.
+    top.batch(1, [post(1)]);
+    await t.settle();
+    expect(top.acks()).toEqual([1]);
+    expect(store.rawBatches(TAB).length).toBe(1);
+    expect(await t.session().count()).toBe(1);
   });
 
   it('a frame out of scope is paused, its batches acknowledged and not stored, and opens no log', async () => {

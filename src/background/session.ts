@@ -42,7 +42,7 @@ type PostResult = Extract<RelayToBackground, { type: 'post-result' }>;
  * A burst of page messages then competes with nothing but the storage of its batches (the worker shares the
  * machine's cores with the page).
  */
-export const LIVE_DELAY_MS = 50;
+export const LIVE_DELAY_MS = 20;
 export const IDLE_MS = 5000;
 export const MAX_PENDING_CHARS = 64_000_000;
 /** A send's frame has this long to answer. */
@@ -373,10 +373,20 @@ export class TabSession {
     return this.run(
       async () => {
         if (!relay.outOfScope) {
-          const last = this.meta.docBatches[batch.docId] ?? 0;
-          if (batch.batch > last) {
+          const last = this.meta.docBatches[batch.docId];
+          if (batch.batch > (last ?? 0)) {
             this.rememberBatch(batch.docId, batch.batch);
-            await this.storeBatch(relay.frameId, batch.json);
+            try {
+              await this.storeBatch(relay.frameId, batch.json);
+            } catch (e) {
+              // Not stored, not acknowledged: the relay sends it again, and that must not count as a repeat.
+              if (last === undefined) {
+                delete this.meta.docBatches[batch.docId];
+              } else {
+                this.meta.docBatches[batch.docId] = last;
+              }
+              throw e;
+            }
           }
         }
         relay.ack(batch.batch);
@@ -433,7 +443,12 @@ export class TabSession {
     });
   }
 
-  /** The tab is gone: no more timers; queued work finishes (its log is deleted by the registry). */
+  /** Resolves once the work queued so far has run. */
+  async drain(): Promise<void> {
+    await this.chain;
+  }
+
+  /** The tab is gone: no more timers and no more writes; queued work finishes (the registry deletes its log). */
   close(): void {
     this.closed = true;
     clearTimeout(this.captureTimer);
@@ -507,9 +522,14 @@ export class TabSession {
     return { ...this.meta, state: { ...this.log.state }, frames: [...this.log.frames.values()] };
   }
 
+  /** Write to storage; nothing once the tab closed (the registry deletes its log: nothing may write it back). */
+  private commit(c: Commit): Promise<void> {
+    return this.closed ? Promise.resolve() : this.host.store.commit(c);
+  }
+
   /** Persist settings and state. */
   private persist(): Promise<void> {
-    return this.host.store.commit({ meta: this.metaOf() });
+    return this.commit({ meta: this.metaOf() });
   }
 
   /** Replace every stored batch by one snapshot of the held records (a new log, Clear, compaction). */
@@ -522,7 +542,7 @@ export class TabSession {
       json: JSON.stringify([...this.log.records.values()]),
       ...(this.log.sessionBase ? { session: this.log.sessionBase } : {}),
     };
-    return this.host.store.commit({ meta: this.metaOf(), clear: true, batch: { n: this.nextBatch++, value } });
+    return this.commit({ meta: this.metaOf(), clear: true, batch: { n: this.nextBatch++, value } });
   }
 
   /** Compaction: past the buffer bound, a snapshot replaces every stored batch. */
@@ -576,14 +596,11 @@ export class TabSession {
     if (this.log.state.paused) {
       return;
     }
+    await this.commit({ meta: this.metaOf(), batch: { n: this.nextBatch++, value: { kind: 'raw', frameId, json } } });
+    // Pending only once durable: a batch whose storage failed is not in the log either, so its resend is not doubled.
     this.pending.push({ frameId, json });
     this.pendingChars += json.length;
-    const stored = this.host.store.commit({
-      meta: this.metaOf(),
-      batch: { n: this.nextBatch++, value: { kind: 'raw', frameId, json } },
-    });
     this.scheduleProcessing();
-    await stored;
   }
 
   private scheduleProcessing(): void {
@@ -653,7 +670,7 @@ export class TabSession {
     this.sinceSnapshot += raws.length;
     const stored = this.snapshotDue()
       ? this.writeSnapshot()
-      : this.host.store.commit({
+      : this.commit({
           meta: this.metaOf(),
           batch: { n: this.nextBatch++, value: { kind: 'raw', seq0, frameId, json: JSON.stringify(raws) } },
         });

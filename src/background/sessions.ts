@@ -64,8 +64,10 @@ export class Sessions {
   /** The tab is gone: its session closes and its stored log is deleted. */
   async forget(tabId: number): Promise<void> {
     this.scoped.delete(tabId);
-    this.sessions.get(tabId)?.close();
+    const session = this.sessions.get(tabId);
     this.sessions.delete(tabId);
+    session?.close();
+    await session?.drain(); // its queued work ends before the log is deleted (and writes nothing: it is closed)
     try {
       await this.deps.store.remove(tabId);
     } catch {
