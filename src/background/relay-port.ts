@@ -10,6 +10,7 @@ export class RelayPort {
   private frameOrigin: string | null = null;
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
+  private disconnected = false;
 
   constructor(
     readonly port: Runtime.Port,
@@ -26,6 +27,14 @@ export class RelayPort {
   /** Out of the capture scope: told to pause, its batches acknowledged unstored. */
   get outOfScope(): boolean {
     return this.captureMode === null;
+  }
+
+  /** The port closed (the frame went away, or the worker stopped): the relay is never attached again. */
+  get gone(): boolean {
+    return this.disconnected;
+  }
+  closed(): void {
+    this.disconnected = true;
   }
 
   /** The relay said hello from a frame of `origin`, captured in `mode` (null: out of scope). */

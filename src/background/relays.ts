@@ -81,6 +81,8 @@ export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: Cap
     }
   }
   port.onDisconnect.addListener(() => {
+    // At once (a hello still waiting for the scope then attaches nothing: see TabSession.attachRelay).
+    relay.closed();
     void sessions.peek(tabId)?.detachRelay(relay);
   });
 }

@@ -125,7 +125,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function setup(opts: { store?: ReturnType<typeof fakeStore>; modes?: Record<string, CaptureMode> } = {}) {
+function setup(
+  opts: { store?: ReturnType<typeof fakeStore>; modes?: Record<string, CaptureMode>; ready?: Promise<void> } = {},
+) {
   const store = opts.store ?? fakeStore();
   const modes: Record<string, CaptureMode> = opts.modes ?? { [HOST]: 'full', [TENANT]: 'full' };
   const frameMode = (origin: string | null) => (origin ? (modes[origin] ?? null) : null);
@@ -139,7 +141,7 @@ function setup(opts: { store?: ReturnType<typeof fakeStore>; modes?: Record<stri
       sites: [],
     }),
   });
-  const scope = { ready: Promise.resolve(), frameMode };
+  const scope = { ready: opts.ready ?? Promise.resolve(), frameMode };
 
   /** A relay of `frameId` (a new document: a new docId) connects and says hello. */
   const relay = (frameId: number, url: string, docId = `doc-${frameId}-${Math.random()}`) => {
@@ -495,6 +497,27 @@ describe('relay routing in the background', () => {
       ok: false,
       error: expect.stringMatching(/no capture script/),
     });
+  });
+
+  it('a relay gone before the scope was loaded (a waking worker) is not attached: sends take the fallback', async () => {
+    let loaded = () => {};
+    const t = setup({ ready: new Promise<void>((r) => (loaded = r)) });
+    env.parents.set(3, 0);
+    const p = t.panel();
+    const embed = t.relay(3, EMBED_URL); // its hello waits for the scope
+    embed.close();
+    loaded();
+    await t.settle();
+    env.sendMessage.mockImplementationOnce(async () => ({
+      v: MESSAGES_VERSION,
+      type: 'post-result',
+      id: 's5',
+      ok: true,
+    }));
+    p.say(send('embed', 's5', EMBED_URL));
+    await t.settle();
+    expect(env.sendMessage).toHaveBeenCalledTimes(1);
+    expect(p.last('send-result')).toMatchObject({ id: 's5', ok: true });
   });
 
   it('a port closed in the middle of the post fails the send at once', async () => {

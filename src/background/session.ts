@@ -329,7 +329,9 @@ export class TabSession {
   ): Promise<void> {
     return this.run(async () => {
       const { frameId } = relay;
-      this.relays.set(frameId, relay);
+      if (!relay.gone) {
+        this.relays.set(frameId, relay); // (a port closed meanwhile would take sends that the fallback can deliver)
+      }
       let parentFrameId = frameId === 0 ? -1 : (this.log.frames.get(frameId)?.parentFrameId ?? -1);
       if (frameId !== 0) {
         try {
