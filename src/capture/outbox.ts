@@ -37,8 +37,6 @@ export const MAX_WAIT_MS = 5000;
 // Captured at document_start, before the page can replace them.
 const setTimer = setTimeout;
 const clearTimer = clearTimeout;
-const perf = performance;
-const perfNow = perf.now.bind(perf);
 const CE = CustomEvent;
 
 export class Outbox {
@@ -58,9 +56,10 @@ export class Outbox {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly dispatch: (e: Event) => boolean;
 
+  /** `now`: the clock of the times given to `add` (the capture's own clock, in the page). */
   constructor(
     doc: Document,
-    private readonly now: () => number = perfNow,
+    private readonly now: () => number,
   ) {
     this.dispatch = doc.dispatchEvent.bind(doc);
   }

@@ -58,6 +58,22 @@ describe('dataJson: one message as the capture encoding, serialized once', () =>
     expect(dataJson({ again: shared }, 1_000_000).json).toBe('{"again":{"id":1}}');
   });
 
+  it('a getter that serializes another message during the walk leaves the outer walk whole', () => {
+    const inner = { id: 2 };
+    const outer = {
+      a: shared,
+      get g() {
+        return dataJson({ inner, again: inner }, 1_000_000).json;
+      },
+      b: shared,
+    };
+    const got = dataJson(outer, 1_000_000).json;
+    expect(got).toBe(JSON.stringify(encode(outer, { maxBytes: 1_000_000 }).value));
+    expect(got).not.toBe(JSON.stringify(outer)); // b repeats a: a Ref, not a second copy
+    const g = JSON.parse(got).g as string;
+    expect(g).toBe(JSON.stringify(encode({ inner, again: inner }).value));
+  });
+
   it('keeps a message over the cap truncated, with its encoded size', () => {
     const value = { s: 'x'.repeat(5000) };
     const got = dataJson(value, 100);

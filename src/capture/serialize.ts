@@ -103,17 +103,25 @@ function plain(v: unknown, depth: number): boolean {
   return true;
 }
 
+// A walk in progress: a page getter read during it may start another (a post from inside the getter); that one
+// takes the full encoder rather than share the objects noted by the outer walk.
+let walking = false;
+
 /** Never throws. `maxBytes`: cap of the encoded size (UTF-16 units of JSON, as encoding.ts counts). */
 export function dataJson(data: unknown, maxBytes: number): DataJson {
   try {
     let ok = false;
-    try {
-      ok =
-        (OBJ as { toJSON?: unknown }).toJSON === undefined &&
-        (ARR as { toJSON?: unknown }).toJSON === undefined &&
-        plain(data, 0);
-    } finally {
-      forget();
+    if (!walking) {
+      walking = true;
+      try {
+        ok =
+          (OBJ as { toJSON?: unknown }).toJSON === undefined &&
+          (ARR as { toJSON?: unknown }).toJSON === undefined &&
+          plain(data, 0);
+      } finally {
+        forget();
+        walking = false;
+      }
     }
     if (ok) {
       const json = stringify(data);
