@@ -29,9 +29,9 @@ export const PER_POST_MS = 0.15;
 export const PER_POST_CHAR_MS = 0.00005;
 /** The longest quiet period. */
 export const MAX_QUIET_MS = 4000;
-/** A light stream (less than LIGHT_CHARS held) hands over once its oldest record is this old. */
-export const LIGHT_WAIT_MS = 100;
-export const LIGHT_CHARS = 65_536;
+/** A light stream (under LIGHT_CHARS held: ~650,000 characters a second) leaves once its oldest record is this old. */
+export const LIGHT_WAIT_MS = 50;
+export const LIGHT_CHARS = 32_768;
 /** The longest a record waits. */
 export const MAX_WAIT_MS = 5000;
 // Captured at document_start, before the page can replace them.
