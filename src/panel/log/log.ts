@@ -43,7 +43,8 @@ export interface LogEvents {
   /** Records came late and were placed by capture time: the records from index `from` on were rewritten in the new
    * order (more may follow, appended). `previous`: the records that held [from, from + previous.length) before. */
   reordered: { from: number; previous: readonly ClassifiedRecord[] };
-  /** The log holds other records (a snapshot, a load, a trim, a clear): every index may have changed. */
+  /** The log holds other records (a snapshot, a load, a trim, a clear): every index may have changed, and so may
+   * the tab state (a snapshot brings its own: no `state` event follows it). */
   replaced: Record<string, never>;
   /** The user cleared the log (after its `replaced`; the REST calls follow the same rule). */
   cleared: Record<string, never>;
@@ -281,8 +282,7 @@ export class RecordLog {
     this.pending = [];
     this.pendingUpdate = [];
     this.tabState = state;
-    this.replace(records);
-    this.events.emit('state', NONE);
+    this.replace(records); // its `replaced` stands for the new state too: readers of the state update once
   }
 
   /** The tab state changed; a lower bound trims the log at once. */
