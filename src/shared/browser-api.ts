@@ -12,7 +12,9 @@
  * - message listeners answer with `sendResponse`, never by returning a promise (the one listener feature Chrome
  *   lacks);
  * - ports are the browser's own objects either way, so Chrome's `message_serialization: structured_clone` applies.
- * Callbacks are never used.
+ * Two DevTools calls differ and their callers take both forms: `devtools.panels.create` (a promise in Firefox,
+ * a callback in Chrome: devtools.ts does not depend on either) and `devtools.network`'s `getHAR` and `getContent`
+ * (callbacks in both: rest/network.ts).
  *
  * `setBrowserApi` injects a fake (unit tests); `null` goes back to the browser's.
  */
@@ -28,12 +30,17 @@ export function findBrowserApi(): BrowserApi | undefined {
   if (injected) {
     return injected;
   }
-  const g = globalThis as { browser?: { runtime?: unknown }; chrome?: { runtime?: unknown } };
+  // A page's elements are named properties of its window, in a content script's world too (`<form id="browser">`
+  // with an `<input name="runtime">`): only a namespace whose runtime has real functions counts.
+  const g = globalThis as {
+    browser?: { runtime?: { connect?: unknown } };
+    chrome?: { runtime?: { connect?: unknown } };
+  };
   try {
-    if (g.browser?.runtime) {
+    if (typeof g.browser?.runtime?.connect === 'function') {
       return g.browser as unknown as BrowserApi;
     }
-    if (g.chrome?.runtime) {
+    if (typeof g.chrome?.runtime?.connect === 'function') {
       return g.chrome as unknown as BrowserApi;
     }
   } catch {

@@ -138,7 +138,8 @@ export class RecordLog {
   metaAt(i: number): RecordMeta {
     return this.metas[i];
   }
-  /** Every record, in order: read-only, and replaced by the log's next change (copy it to keep it). */
+  /** Every record, in order: read-only, and changed by the log's next change (appended to, or replaced): copy it
+   * to keep it. */
   all(): readonly ClassifiedRecord[] {
     return this.records;
   }

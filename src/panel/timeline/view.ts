@@ -104,7 +104,8 @@ export class TimelineView {
   }
 
   // ---------------------------------------------------------------------------------------- reading
-  /** The records passing the filters, as log indices in ascending order (read-only; replaced by the next rebuild). */
+  /** The records passing the filters, as log indices in ascending order (read-only; changed by the view's next
+   * change: appended to, cut or replaced). */
   get order(): readonly number[] {
     return this.view;
   }
