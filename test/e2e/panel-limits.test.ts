@@ -83,5 +83,12 @@ describe('buffer limits set in the panel', () => {
     expect(rec.data.$ei).toBe('Truncated');
     expect(rec.data.type).toBe('svc:action:navigate'); // the envelope is kept: still classifiable
     expect(rec.verdict).not.toBe('foreign');
+    // Judged by what was kept, and found by its type.
+    const rules = rec.issues.map((i: { rule: string }) => i.rule);
+    expect(rules).toContain('envelope.truncated');
+    expect(rules.filter((r: string) => r.startsWith('payload.') || r === 'envelope.payload')).toEqual([]);
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'type:navigate' }));
+    expect(await store<boolean>('s.view.some((i) => s.records[i].originalSize > 20000)')).toBe(true);
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
   });
 });
