@@ -29,8 +29,12 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function tabIdOf(launched: Launched, page: Page): Promise<number> {
   const url = page.url();
   for (let i = 0; i < 50; i++) {
+    // The newest tab showing the URL: a page just opened (a retried test's earlier page may still show it).
     const id = await (await launched.worker()).evaluate(
-      async (u: string) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
+      async (u: string) =>
+        (await chrome.tabs.query({}))
+          .filter((t) => t.url === u && t.id !== undefined)
+          .reduce<number | null>((newest, t) => Math.max(newest ?? -1, t.id!), null),
       url,
     );
     if (id !== null) {
