@@ -18,11 +18,10 @@ const getDesc = Object.getOwnPropertyDescriptor;
 const call = Function.prototype.call;
 const bind = Function.prototype.bind;
 
-/** A prototype's getter as a plain function of the object (`get(e)`), bound once: no array per call. */
-const getter = (proto: object | undefined, prop: string): ((self: unknown) => unknown) | undefined => {
-  const g = (proto && getDesc(proto, prop))?.get;
-  return g ? (Reflect.apply(bind, call, [g]) as (self: unknown) => unknown) : undefined;
-};
+/** A getter as a plain function of the object (`get(e)`), bound once: no argument array per call. */
+const ofObject = (g: (() => unknown) | undefined): ((self: unknown) => unknown) | undefined =>
+  g ? (Reflect.apply(bind, call, [g]) as (self: unknown) => unknown) : undefined;
+const getter = (proto: object | undefined, prop: string) => ofObject((proto && getDesc(proto, prop))?.get);
 
 export function installReceiver(
   win: Window & typeof globalThis,
@@ -36,8 +35,7 @@ export function installReceiver(
   const getOrigin = getter(proto, 'origin');
   const getSource = getter(proto, 'source');
   const getPorts = getter(proto, 'ports');
-  const hrefGet = getDesc(win.Location?.prototype ?? {}, 'href')?.get ?? getDesc(win.location, 'href')?.get;
-  const getHref = hrefGet ? (Reflect.apply(bind, call, [hrefGet]) as (self: unknown) => unknown) : undefined;
+  const getHref = getter(win.Location?.prototype, 'href') ?? ofObject(getDesc(win.location, 'href')?.get);
   const loc = win.location;
   const listen = win.addEventListener;
   if (!getData || !getOrigin || !getSource) {
