@@ -79,7 +79,7 @@ describe('capture scope model', () => {
     expect(sitePattern('https://[::1]:8443', true)).toBe('https://[::1]/*');
   });
 
-  it('registrations: nothing for an empty scope; relay plus the MAIN-world script of each mode', () => {
+  it('registrations: nothing for an empty scope; the relay, plus the MAIN-world hook where the mode is full', () => {
     expect(registrationsOf(EMPTY_SCOPE, false)).toEqual([]);
     const rs = registrationsOf(
       scopeFromSetting({
@@ -91,7 +91,6 @@ describe('capture scope model', () => {
     expect(rs.map((r) => [r.id, r.js[0], r.world ?? 'ISOLATED', r.matches])).toEqual([
       ['ei-relay', 'src/capture/relay.js', 'ISOLATED', ['http://127.0.0.1:4100/*', 'http://localhost:4101/*']],
       ['ei-main-full', 'src/capture/main-world.js', 'MAIN', ['http://127.0.0.1:4100/*']],
-      ['ei-main-receive-only', 'src/capture/main-world-receive.js', 'MAIN', ['http://localhost:4101/*']],
     ]);
     for (const r of rs) {
       expect(r).toMatchObject({
@@ -103,16 +102,19 @@ describe('capture scope model', () => {
     }
   });
 
-  it('every site: <all_urls>, sites of the other mode excluded from it and registered apart', () => {
-    const rs = registrationsOf(
-      { all: 'full', sites: { 'http://a.test': 'receive-only', 'http://b.test': 'full' } },
-      false,
-    );
-    expect(rs.map((r) => [r.id, r.matches, r.excludeMatches])).toEqual([
+  it('every site: <all_urls>, receive-only sites excluded from the hook; full sites hooked under receive-only', () => {
+    const sites = { 'http://a.test': 'receive-only', 'http://b.test': 'full' } as const;
+    expect(registrationsOf({ all: 'full', sites }, false).map((r) => [r.id, r.matches, r.excludeMatches])).toEqual([
       ['ei-relay', ['<all_urls>'], undefined],
       ['ei-main-full', ['<all_urls>'], ['http://a.test/*']],
-      ['ei-main-receive-only', ['http://a.test/*'], undefined],
     ]);
+    expect(
+      registrationsOf({ all: 'receive-only', sites }, false).map((r) => [r.id, r.matches, r.excludeMatches]),
+    ).toEqual([
+      ['ei-relay', ['<all_urls>'], undefined],
+      ['ei-main-full', ['http://b.test/*'], undefined],
+    ]);
+    expect(registrationsOf({ all: 'receive-only', sites: {} }, false).map((r) => r.id)).toEqual(['ei-relay']);
   });
 
   it('Firefox: two ports of one host in different modes share a pattern, and get receive-only', () => {
@@ -120,9 +122,6 @@ describe('capture scope model', () => {
       scopeFromSetting({ sites: ['http://h.test:1', 'http://h.test:2'], modes: { 'http://h.test:2': 'receive-only' } }),
       true,
     );
-    expect(rs.map((r) => [r.id, r.matches])).toEqual([
-      ['ei-relay', ['http://h.test/*']],
-      ['ei-main-receive-only', ['http://h.test/*']],
-    ]);
+    expect(rs.map((r) => [r.id, r.matches])).toEqual([['ei-relay', ['http://h.test/*']]]);
   });
 });

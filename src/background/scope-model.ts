@@ -188,11 +188,11 @@ export interface Registration {
 export const REGISTRATION_PREFIX = 'ei-';
 
 /**
- * The content scripts a scope needs: the isolated relay wherever anything is captured, and the MAIN-world script
- * of each mode where that mode applies (`main-world.js` full, `main-world-receive.js` receive-only). Every frame,
- * from `document_start`, and frames without an origin of their own (about:blank, srcdoc, blob:) of a captured
- * page (`matchOriginAsFallback`). Two sites sharing one Firefox pattern (one host, two ports) in different modes
- * get receive-only: it changes nothing in the page.
+ * The content scripts a scope needs: the isolated relay wherever anything is captured (it records deliveries in
+ * both modes), and the MAIN-world post hook (`main-world.js`) where the mode is `full`; a receive-only frame runs
+ * nothing in the page's world. Every frame, from `document_start`, and frames without an origin of their own
+ * (about:blank, srcdoc, blob:) of a captured page (`matchOriginAsFallback`). Two sites sharing one Firefox
+ * pattern (one host, two ports) in different modes get receive-only: it changes nothing in the page.
  */
 export function registrationsOf(scope: Scope, firefox: boolean): Registration[] {
   const byPattern = new Map<string, CaptureMode>();
@@ -211,44 +211,28 @@ export function registrationsOf(scope: Scope, firefox: boolean): Registration[] 
     matchOriginAsFallback: true,
     persistAcrossSessions: true,
   } as const;
-  const fileOf = (mode: CaptureMode) =>
-    mode === 'full' ? CAPTURE_SCRIPTS.full.file : CAPTURE_SCRIPTS.receiveOnly.file;
-  const main = (mode: CaptureMode, matches: string[], excludeMatches?: string[]): Registration => ({
-    id: `${REGISTRATION_PREFIX}main-${mode}`,
-    js: [fileOf(mode)],
+  const relay = (matches: string[]): Registration => ({
+    id: `${REGISTRATION_PREFIX}relay`,
+    js: [CAPTURE_SCRIPTS.relay.file],
+    matches,
+    ...common,
+  });
+  const hook = (matches: string[], excludeMatches?: string[]): Registration => ({
+    id: `${REGISTRATION_PREFIX}main-full`,
+    js: [CAPTURE_SCRIPTS.full.file],
     matches,
     ...(excludeMatches?.length ? { excludeMatches } : {}),
     world: 'MAIN',
     ...common,
   });
-  const out: Registration[] = [];
+  const full = patterns('full');
   if (scope.all) {
-    const other: CaptureMode = scope.all === 'full' ? 'receive-only' : 'full';
-    const others = patterns(other);
-    out.push({
-      id: `${REGISTRATION_PREFIX}relay`,
-      js: [CAPTURE_SCRIPTS.relay.file],
-      matches: ['<all_urls>'],
-      ...common,
-    });
-    out.push(main(scope.all, ['<all_urls>'], others));
-    if (others.length) {
-      out.push(main(other, others));
-    }
-    return out;
+    return scope.all === 'full'
+      ? [relay(['<all_urls>']), hook(['<all_urls>'], patterns('receive-only'))]
+      : [relay(['<all_urls>']), ...(full.length ? [hook(full)] : [])];
   }
   const all = [...byPattern.keys()].sort();
-  if (!all.length) {
-    return out;
-  }
-  out.push({ id: `${REGISTRATION_PREFIX}relay`, js: [CAPTURE_SCRIPTS.relay.file], matches: all, ...common });
-  for (const mode of MODES) {
-    const ps = patterns(mode);
-    if (ps.length) {
-      out.push(main(mode, ps));
-    }
-  }
-  return out;
+  return all.length ? [relay(all), ...(full.length ? [hook(full)] : [])] : [];
 }
 
 /** The fields that decide what a registration injects where (to compare what is registered with what should be). */

@@ -1,4 +1,4 @@
-/** MAIN-world content script, full mode: posts (with their target origin) and deliveries. See page.ts. */
+/** MAIN-world content script, full mode only: the post hook (see page.ts). Receive-only frames get none. */
 import { startCapture } from './page.ts';
 
-startCapture('full');
+startCapture();

@@ -1,27 +1,33 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { CHANNEL_PAGE_RECORDS } from '../shared/messages.ts';
 
 // The outbox captures the timer functions when it loads (before any page script could replace them):
 // load it under fake timers.
 vi.useFakeTimers();
-const { LIGHT_WAIT_MS, MAX_HELD_CHARS, MAX_QUIET_MS, MAX_WAIT_MS, PER_POST_CHAR_MS, PER_POST_MS, QUIET_MS, Outbox } =
-  await import('./outbox.ts');
+const {
+  LIGHT_WAIT_MS,
+  MAX_HELD_CHARS,
+  MAX_HELD_ENTRIES,
+  MAX_QUIET_MS,
+  MAX_WAIT_MS,
+  PER_POST_CHAR_MS,
+  PER_POST_MS,
+  QUIET_MS,
+  Outbox,
+} = await import('./outbox.ts');
 // The fake clock (Date.now is faked with the timers).
 const clock = () => Date.now();
 
-/** A document stand-in that keeps what the outbox hands to the relay, as record lists. */
-function fakeDoc() {
+/** An outbox whose hand-overs are kept as lists of record ids. */
+function outbox() {
   const events: string[][] = [];
-  const doc = {
-    dispatchEvent(e: Event) {
-      expect(e.type).toBe(CHANNEL_PAGE_RECORDS);
-      events.push(JSON.parse('[' + (e as CustomEvent).detail + ']').map((r: { id: string }) => r.id));
-      return true;
-    },
-  } as unknown as Document;
-  return { doc, events, flat: () => events.flat() };
+  const box = new Outbox<string>(clock, (entries) => {
+    expect(entries.length).toBeGreaterThan(0);
+    events.push(entries.map((e) => JSON.parse(e).id));
+  });
+  return { box, events, flat: () => events.flat() };
 }
 const rec = (id: string, pad = 0) => JSON.stringify({ id, pad: 'x'.repeat(pad) });
+const add = (box: InstanceType<typeof Outbox<string>>, json: string) => box.add(json, json.length);
 
 describe('Outbox: one ordered outbox per frame', () => {
   afterAll(() => {
@@ -44,19 +50,18 @@ describe('Outbox: one ordered outbox per frame', () => {
   ];
   for (const [name, steps, expected] of CASES) {
     it(name, () => {
-      const { doc, flat } = fakeDoc();
-      const box = new Outbox(doc, clock);
+      const { box, flat } = outbox();
       const slots = new Map<string, number>();
       for (const s of steps) {
         const [op, id] = s.split(':');
         if (op === 'r') {
-          box.add(rec(id));
+          add(box, rec(id));
         } else if (op === 'p') {
           slots.set(id, box.reserve());
         } else if (op === 'f') {
-          box.fill(slots.get(id)!, rec(id));
+          box.fill(slots.get(id)!, rec(id), rec(id).length);
         } else if (op === 'u') {
-          box.fill(slots.get(id)!, '');
+          box.fill(slots.get(id)!, null, 0);
         } else {
           box.flush();
         }
@@ -67,10 +72,9 @@ describe('Outbox: one ordered outbox per frame', () => {
   }
 
   it('a delivery leaves after QUIET_MS without a new record, in one event with those before it', () => {
-    const { doc, events } = fakeDoc();
-    const box = new Outbox(doc, clock);
+    const { box, events } = outbox();
     for (let i = 0; i < 100; i++) {
-      box.add(rec(String(i)));
+      add(box, rec(String(i)));
     }
     vi.advanceTimersByTime(QUIET_MS - 1);
     expect(events).toEqual([]);
@@ -80,23 +84,21 @@ describe('Outbox: one ordered outbox per frame', () => {
   });
 
   it('a steady light stream that never goes quiet still leaves within LIGHT_WAIT_MS (+ one tick)', () => {
-    const { doc, flat } = fakeDoc();
-    const box = new Outbox(doc, clock);
-    box.add(rec('0'));
+    const { box, flat } = outbox();
+    add(box, rec('0'));
     for (let i = 1; i < 30; i++) {
       vi.advanceTimersByTime(10);
-      box.add(rec(String(i)));
+      add(box, rec(String(i)));
     }
     expect(flat()).toContain('0');
     expect(flat().length).toBeGreaterThanOrEqual(LIGHT_WAIT_MS / 10);
   });
 
   it('a burst is held while it lasts (not past MAX_WAIT_MS) and leaves once the frame is quiet', () => {
-    const { doc, events, flat } = fakeDoc();
-    const box = new Outbox(doc, clock);
+    const { box, events, flat } = outbox();
     const n = 3000;
     for (let i = 0; i < n; i++) {
-      box.add(rec(String(i), 1000));
+      add(box, rec(String(i), 1000));
       vi.advanceTimersByTime(1);
     }
     expect(events).toEqual([]);
@@ -105,15 +107,14 @@ describe('Outbox: one ordered outbox per frame', () => {
   });
 
   it('a frame that posted waits longer, by what it posted: its receivers are still taking the posts', () => {
-    const { doc, flat } = fakeDoc();
-    const box = new Outbox(doc, clock);
+    const { box, flat } = outbox();
     const n = 1000;
     const slots = Array.from({ length: n }, () => box.reserve());
     let chars = 0;
     for (const [i, slot] of slots.entries()) {
       const json = rec('p' + i, 10_000);
       chars += json.length;
-      box.fill(slot, json);
+      box.fill(slot, json, json.length);
     }
     const quiet = Math.min(MAX_QUIET_MS, QUIET_MS + n * PER_POST_MS + chars * PER_POST_CHAR_MS);
     expect(quiet).toBeGreaterThan(4 * QUIET_MS);
@@ -124,10 +125,9 @@ describe('Outbox: one ordered outbox per frame', () => {
   });
 
   it('a stream that never goes quiet hands over by MAX_WAIT_MS', () => {
-    const { doc, events } = fakeDoc();
-    const box = new Outbox(doc, clock);
+    const { box, events } = outbox();
     for (let t = 0; t <= MAX_WAIT_MS + QUIET_MS; t += 5) {
-      box.add(rec(String(t), 1000));
+      add(box, rec(String(t), 1000));
       vi.advanceTimersByTime(5);
     }
     expect(events.length).toBeGreaterThanOrEqual(1);
@@ -135,28 +135,38 @@ describe('Outbox: one ordered outbox per frame', () => {
     vi.advanceTimersByTime(QUIET_MS);
   });
 
-  it('flushes in the middle of a burst past its bound, in events of at most ~1M characters, losing nothing', () => {
-    const { doc, events, flat } = fakeDoc();
-    const box = new Outbox(doc, clock);
+  it('hands over in the middle of a burst past its bound of characters, losing nothing', () => {
+    const { box, events, flat } = outbox();
     const size = 100_000;
     const n = Math.ceil(MAX_HELD_CHARS / size) + 5;
     for (let i = 0; i < n; i++) {
-      box.add(rec(String(i), size));
+      add(box, rec(String(i), size));
     }
-    expect(events.length).toBeGreaterThan(1); // the bound was hit before any timer ran
+    expect(events.length).toBeGreaterThanOrEqual(1); // the bound was hit before any timer ran
     vi.advanceTimersByTime(MAX_WAIT_MS);
     expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
-    expect(Math.max(...events.map((e) => e.length))).toBeLessThanOrEqual(11);
+    expect(Math.max(...events.map((e) => e.length))).toBeLessThanOrEqual(Math.ceil(MAX_HELD_CHARS / size) + 1);
+  });
+
+  it('hands over in the middle of a burst past its bound of entries (held deliveries), losing nothing', () => {
+    const { box, events, flat } = outbox();
+    const n = MAX_HELD_ENTRIES * 2 + 7;
+    for (let i = 0; i < n; i++) {
+      box.add(rec(String(i)), 400);
+    }
+    expect(events).toHaveLength(2);
+    expect(events[0]).toHaveLength(MAX_HELD_ENTRIES);
+    vi.advanceTimersByTime(MAX_WAIT_MS);
+    expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
   });
 
   it('does not hand over a post before the end of its task, even when the wait bound passes', () => {
-    const { doc, flat } = fakeDoc();
-    const box = new Outbox(doc, clock);
-    box.add(rec('a'));
+    const { box, flat } = outbox();
+    add(box, rec('a'));
     const slot = box.reserve();
     vi.advanceTimersByTime(MAX_WAIT_MS);
     expect(flat()).toEqual([]);
-    box.fill(slot, rec('p'));
+    box.fill(slot, rec('p'), rec('p').length);
     vi.advanceTimersByTime(MAX_WAIT_MS);
     expect(flat()).toEqual(['a', 'p']);
   });

@@ -1,27 +1,23 @@
 /**
- * MAIN world -> relay: one ordered outbox per frame. Posts and deliveries keep the order in which this frame
- * saw them (a post reserves its place when the page calls postMessage; its JSON is written at the end of the
- * task), and the records stay in the page, already serialized, while traffic flows: moving bytes to the
- * background costs CPU in this renderer, the browser and the service worker, which a burst on a machine with
- * few cores pays for in its own throughput. They are handed to the isolated relay in private CustomEvents
- * (never a `message` event):
- * - after a quiet period: QUIET_MS without a new record, longer for a frame that holds posts (each post is
+ * One ordered outbox per frame and per world: what the frame recorded stays in the frame while traffic flows
+ * (moving bytes to the background costs CPU in this renderer, the browser and the service worker, which a
+ * burst on a machine with few cores pays for in its own throughput), in the order the frame saw it, and is
+ * handed over (`handOver`, see page.ts and relay.ts):
+ * - after a quiet period: QUIET_MS without a new entry, longer for a frame that holds posts (each post is
  *   work for its receiver, still in progress when the posting task ends): PER_POST_MS per post and
  *   PER_POST_CHAR_MS per character of post JSON, at most MAX_QUIET_MS;
- * - when a steady light stream never goes quiet: once the oldest record is LIGHT_WAIT_MS old while the frame
+ * - when a steady light stream never goes quiet: once the oldest entry is LIGHT_WAIT_MS old while the frame
  *   holds less than LIGHT_CHARS;
- * - when the oldest record is MAX_WAIT_MS old, whatever the traffic;
- * - at once past MAX_HELD_CHARS (the bound of what a frame holds);
- * - synchronously when the relay asks (the page is going away: pagehide).
+ * - when the oldest entry is MAX_WAIT_MS old, whatever the traffic;
+ * - at once past MAX_HELD_CHARS or MAX_HELD_ENTRIES (the bounds of what a frame holds);
+ * - synchronously on `flush` (the page is going away: pagehide; or the other world asks).
  * The background orders records of all frames by capture time, so when a frame hands over does not change
  * the order of the log. A post still being written (reserved) holds back what follows it.
  */
-import { CHANNEL_PAGE_RECORDS } from '../shared/messages.ts';
-
-/** Bound of one event's detail, UTF-16 units. */
-const MAX_EVENT_CHARS = 1_000_000;
-/** Bound of what a frame holds before it hands over in the middle of a burst, UTF-16 units. */
+/** Bound of what a frame holds before it hands over in the middle of a burst, UTF-16 units (as `add` counts). */
 export const MAX_HELD_CHARS = 64_000_000;
+/** Bound of the entries a frame holds (a held delivery keeps its message until it is serialized). */
+export const MAX_HELD_ENTRIES = 10_000;
 /** Quiet period of a frame that holds no post. */
 export const QUIET_MS = 50;
 /** Added to the quiet period per post held, and per character of post JSON held. */
@@ -37,11 +33,14 @@ export const MAX_WAIT_MS = 5000;
 // Captured at document_start, before the page can replace them.
 const setTimer = setTimeout;
 const clearTimer = clearTimeout;
-const CE = CustomEvent;
 
-export class Outbox {
-  /** Record JSON in the order the frame saw them; `undefined`: a post whose JSON comes at the end of its task. */
-  private entries: Array<string | undefined> = [];
+/** A reserved place not yet written, and a written place with nothing to hand over (an unreadable post). */
+const RESERVED = undefined;
+const SKIP = null;
+
+export class Outbox<T> {
+  /** Entries in the order the frame saw them; RESERVED: a post whose JSON comes at the end of its task. */
+  private entries: Array<T | typeof RESERVED | typeof SKIP> = [];
   /** Reserved slots not yet written. */
   private reserved = 0;
   /** Entries handed over so far (a slot number minus this is its index in `entries`). */
@@ -54,35 +53,47 @@ export class Outbox {
   private first = 0;
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly dispatch: (e: Event) => boolean;
+  /** What each held entry counts for (parallel to `entries`). */
+  private sizes: number[] = [];
 
-  /** `now`: the clock of the times given to `add` (the capture's own clock, in the page). */
+  /**
+   * `now`: the clock of the times given to `add` (the capture's own clock). `handOver`: receives the entries
+   * that leave, in order, never empty.
+   */
   constructor(
-    doc: Document,
     private readonly now: () => number,
-  ) {
-    this.dispatch = doc.dispatchEvent.bind(doc);
-  }
+    private readonly handOver: (entries: T[]) => void,
+  ) {}
 
   /** Reserve the place of a post (hot path: one push). Returns the slot to `fill` at the end of the task. */
   reserve(): number {
     this.reserved++;
-    return this.base + this.entries.push(undefined) - 1;
+    this.sizes.push(0);
+    return this.base + this.entries.push(RESERVED) - 1;
   }
 
-  /** Write a reserved post's JSON ('' when it could not be read: the slot is skipped). */
-  fill(slot: number, json: string): void {
-    this.entries[slot - this.base] = json;
+  /** Write a reserved post of `chars` characters (`null` when it could not be read: the slot is skipped). */
+  fill(slot: number, entry: T | null, chars: number): void {
+    this.entries[slot - this.base] = entry;
+    this.sizes[slot - this.base] = entry === SKIP ? 0 : chars;
     this.reserved--;
-    this.posts++;
-    this.postChars += json.length;
-    this.added(json.length);
+    if (entry !== SKIP) {
+      this.posts++;
+      this.postChars += chars;
+    }
+    this.added(entry === SKIP ? 0 : chars);
   }
 
-  /** Queue one delivery's JSON; `t`: when it came, on this outbox's clock, if the caller has read it already. */
-  add(json: string, t?: number): void {
-    this.entries.push(json);
-    this.added(json.length, t);
+  /** Queue one entry that counts for `chars`; `t`: when it came, on this outbox's clock, if the caller has read it. */
+  add(entry: T, chars: number, t?: number): void {
+    this.entries.push(entry);
+    this.sizes.push(chars);
+    this.added(chars, t);
+  }
+
+  /** Entries held, reserved ones included. */
+  get size(): number {
+    return this.entries.length;
   }
 
   private added(n: number, t = this.now()) {
@@ -91,7 +102,7 @@ export class Outbox {
     }
     this.last = t;
     this.chars += n;
-    if (this.chars >= MAX_HELD_CHARS && this.reserved === 0) {
+    if ((this.chars >= MAX_HELD_CHARS || this.entries.length >= MAX_HELD_ENTRIES) && this.reserved === 0) {
       this.flush();
     } else if (this.timer === undefined) {
       this.timer = setTimer(this.onTick, QUIET_MS);
@@ -118,7 +129,7 @@ export class Outbox {
     }
   };
 
-  /** Hand everything held to the relay now, in order (chunks of at most MAX_EVENT_CHARS). */
+  /** Hand everything held over now, in order (up to a post still reserved). */
   flush(): void {
     if (this.timer !== undefined) {
       clearTimer(this.timer);
@@ -127,41 +138,33 @@ export class Outbox {
     const entries = this.entries;
     // A post still reserved (flush in the middle of its task, e.g. pagehide) keeps its place and what follows;
     // its `fill` schedules them.
-    const end = this.reserved > 0 ? entries.indexOf(undefined) : entries.length;
+    const end = this.reserved > 0 ? entries.indexOf(RESERVED) : entries.length;
     if (end === 0) {
       return;
     }
-    const parts: string[] = [];
-    let chars = 0;
+    const out: T[] = [];
     for (let i = 0; i < end; i++) {
-      const json = entries[i]!;
-      if (!json) {
-        continue;
+      const e = entries[i];
+      if (e !== SKIP && e !== RESERVED) {
+        out.push(e);
       }
-      if (chars + json.length > MAX_EVENT_CHARS && parts.length) {
-        this.dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: parts.join(',') }));
-        parts.length = 0;
-        chars = 0;
-      }
-      parts.push(json);
-      chars += json.length;
     }
+    const sizes = this.sizes;
     this.entries = end === entries.length ? [] : entries.slice(end);
+    this.sizes = end === sizes.length ? [] : sizes.slice(end);
     this.base += end;
     // What stays (after a reserved post) counts as new: its posts are counted again when filled.
     this.chars = 0;
     this.posts = 0;
     this.postChars = 0;
-    for (const e of this.entries) {
-      if (e) {
-        this.chars += e.length;
-      }
+    for (const n of this.sizes) {
+      this.chars += n;
     }
     if (this.chars > 0) {
       this.first = this.last = this.now();
     }
-    if (parts.length) {
-      this.dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: parts.join(',') }));
+    if (out.length) {
+      this.handOver(out);
     }
   }
 }

@@ -1,9 +1,10 @@
 /**
- * The MAIN-world capture of one frame (started by main-world.ts or main-world-receive.ts at document_start,
- * before any page script): records the posts this frame makes through the windows it got from the hooked
- * paths (hook.ts) and the messages it receives (receive.ts), in the order the frame saw them, and hands them
- * to the isolated relay of the same frame as JSON strings once the frame is quiet (outbox.ts; never a
- * `message` event).
+ * The MAIN-world capture of one frame, full mode (started by main-world.ts at document_start, before any page
+ * script): records the posts this frame makes through the windows it got from the hooked paths (hook.ts), and
+ * hands them to the isolated relay of the same frame (never a `message` event) when the relay asks or when its
+ * outbox says so (outbox.ts). Deliveries are recorded by the relay (deliveries.ts); here a capture-phase
+ * listener only counts them, so that each post says how many deliveries this frame had seen when it was made
+ * and the relay can put posts and deliveries in the frame's order (relay-merge.ts).
  *
  * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox pushed
  * on arrays, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
@@ -11,28 +12,27 @@
  * the same task is recorded as it is at the end of the task (the delivery record on the other side holds
  * what the browser delivered). A post with a transfer list is serialized before the call, since the
  * transfer detaches what it moves.
- * Receive-only mode removes the post hook; the delivery listener stays (it changes nothing the page sees).
+ * A frame whose site is (or becomes) receive-only gets no MAIN-world script, or removes the hook.
  * Foreign messages (no `svc-embed` marker) are recorded too, with a smaller size cap (FOREIGN_MAX_BYTES).
  */
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import {
+  CHANNEL_PAGE_RECORDS,
   CHANNEL_RELAY_TO_PAGE,
   type CaptureConfig,
   type RelayToPage,
   type WindowRelation,
 } from '../shared/messages.ts';
 import { installHook } from './hook.ts';
-import { installReceiver } from './receive.ts';
 import { relationFinder } from './relation.ts';
+import { postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
 import { Outbox } from './outbox.ts';
 import { dataJson, type DataJson } from './serialize.ts';
 import { close, field, head, open, text } from './writer.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed, postTargetOrigin, transferCount, errorText } from './observe.ts';
 
-export type PageMode = 'full' | 'receive-only';
-
-/** Start capturing in this frame. `receive-only`: deliveries only, no hook on any window, from the first byte. */
-export function startCapture(mode: PageMode): void {
+/** Start capturing posts in this frame (full mode). */
+export function startCapture(): void {
   const win = window as Window & typeof globalThis;
   // No mark on the window: it would be page-visible. One registration per frame injects this once.
   const doc = document;
@@ -43,12 +43,37 @@ export function startCapture(mode: PageMode): void {
   const timeOrigin = perf.timeOrigin;
   const now = () => timeOrigin + perfNow();
   const microtask = queueMicrotask;
-  const outbox = new Outbox(doc, now); // the capture clock: a delivery's time is read once, for both
+  const CE = CustomEvent;
+  const dispatch = doc.dispatchEvent.bind(doc);
+  // Each hand-over: lines of `<after>\t<record JSON>` (relay-merge.ts), in events of at most MAX_DETAIL_CHARS.
+  const outbox = new Outbox<string>(now, (lines) => {
+    let from = 0;
+    let chars = 0;
+    for (let i = 0; i < lines.length; i++) {
+      if (chars + lines[i].length > MAX_DETAIL_CHARS && i > from) {
+        dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: lines.slice(from, i).join('\n') }));
+        from = i;
+        chars = 0;
+      }
+      chars += lines[i].length + 1;
+    }
+    dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: (from ? lines.slice(from) : lines).join('\n') }));
+  });
+  // Deliveries this frame has seen (the relay counts the same events: both listeners are registered at
+  // document_start, before any page script, on the same window and phase).
+  let seen = 0;
+  win.addEventListener(
+    'message',
+    () => {
+      seen++;
+    },
+    true,
+  );
 
   let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
-  // Pending posts: their times, and their calls flat, six slots each (relation, args, error, target, data
-  // serialized before the call or undefined, outbox slot), so that a post allocates nothing of ours beyond the
-  // array slots.
+  // Pending posts: their times, and their calls flat, seven slots each (relation, args, error, target, data
+  // serialized before the call or undefined, outbox slot, deliveries seen), so that a post allocates nothing of
+  // ours beyond the array slots.
   let times: number[] = [];
   let calls: unknown[] = [];
   let scheduled = false;
@@ -83,14 +108,14 @@ export function startCapture(mode: PageMode): void {
       return u;
     };
     for (let i = 0; i < ts.length; i++) {
-      const slot = cs[6 * i + 5] as number;
+      const slot = cs[7 * i + 5] as number;
       let json = '';
       try {
-        const relation = cs[6 * i] as WindowRelation;
-        const args = cs[6 * i + 1] as unknown[];
-        const error = cs[6 * i + 2];
-        const target = cs[6 * i + 3] as Window;
-        const d = (cs[6 * i + 4] as DataJson | undefined) ?? serialize(args[0]);
+        const relation = cs[7 * i] as WindowRelation;
+        const args = cs[7 * i + 1] as unknown[];
+        const error = cs[7 * i + 2];
+        const target = cs[7 * i + 3] as Window;
+        const d = (cs[7 * i + 4] as DataJson | undefined) ?? serialize(args[0]);
         json = open(ts[i], shared) + text('targetOrigin', postTargetOrigin(args)) + text('target', relation);
         const url = relation === 'other' ? null : urlOf(target);
         if (url !== null) {
@@ -110,41 +135,35 @@ export function startCapture(mode: PageMode): void {
       } catch {
         json = ''; /* an unreadable record: skip it rather than disturb the page */
       }
-      outbox.fill(slot, json);
+      if (json) {
+        const line = postLine(cs[7 * i + 6] as number, json);
+        outbox.fill(slot, line, line.length);
+      } else {
+        outbox.fill(slot, null, 0);
+      }
     }
   };
   const serialize = (data: unknown): DataJson =>
     dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
 
-  // First: it keeps the platform getters (event.source, parent) before the hook wraps them.
+  // First: it keeps the platform getters (parent, opener) before the hook wraps them.
   const relationTo = relationFinder(win);
-  installReceiver(
+  const hook = installHook(
     win,
-    () => config,
-    now,
     relationTo,
-    (json, time) => outbox.add(json, time),
+    (relation, args, error, target, early) => {
+      if (config.paused) {
+        return;
+      }
+      times.push(now());
+      calls.push(relation, args, error, target, early, outbox.reserve(), seen);
+      if (!scheduled) {
+        scheduled = true;
+        microtask(flush);
+      }
+    },
+    (args) => (config.paused ? undefined : serialize(args[0])),
   );
-
-  const hook =
-    mode === 'full'
-      ? installHook(
-          win,
-          relationTo,
-          (relation, args, error, target, early) => {
-            if (config.paused) {
-              return;
-            }
-            times.push(now());
-            calls.push(relation, args, error, target, early, outbox.reserve());
-            if (!scheduled) {
-              scheduled = true;
-              microtask(flush);
-            }
-          },
-          (args) => (config.paused ? undefined : serialize(args[0])),
-        )
-      : null;
 
   doc.addEventListener(CHANNEL_RELAY_TO_PAGE, (e) => {
     try {
@@ -158,7 +177,7 @@ export function startCapture(mode: PageMode): void {
       }
       config = msg.config;
       if (config.receiveOnly) {
-        hook?.uninstall();
+        hook.uninstall();
       }
     } catch {
       /* ignore */

@@ -1,9 +1,10 @@
 /**
- * Isolated-world content script (every frame, document_start): the thin relay between the MAIN world and
- * the background.
+ * Isolated-world content script (every captured frame, document_start): records the frame's deliveries and
+ * relays the frame's records to the background.
  *
- * - Receives the MAIN world's records (posts and deliveries in the frame's order, private DOM events with
- *   string details, see page.ts) and splices them into its batches, unparsed.
+ * - Records deliveries (deliveries.ts) and holds them in the frame's outbox (outbox.ts) while traffic flows.
+ * - Receives the MAIN world's posts (full mode: private DOM events with string details, see page.ts), puts
+ *   them in the frame's order with its deliveries (relay-merge.ts) and hands everything over at once.
  * - Sends the batches to the background over a Port (see link.ts: acknowledged, resent, never lost).
  * - Passes the tab's capture config to the MAIN world; runs the posts the panel asks for (inject.ts).
  * It never posts a message of its own to the page, and makes no network request.
@@ -13,12 +14,18 @@ import {
   CHANNEL_RELAY_TO_PAGE,
   MESSAGES_VERSION,
   type BackgroundToRelay,
+  type CaptureConfig,
   type RelayToBackground,
   type RelayToPage,
 } from '../shared/messages.ts';
 import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
 import { Link } from './link.ts';
 import { runPost } from './inject.ts';
+import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
+import { DELIVERY_CHARS, deliveryJson, installDeliveries, type Delivery } from './deliveries.ts';
+import { Outbox } from './outbox.ts';
+import { relationFinder } from './relation.ts';
+import { mergeInOrder, parsePosts, type PagePost } from './relay-merge.ts';
 
 (() => {
   const api = findBrowserApi();
@@ -32,8 +39,21 @@ import { runPost } from './inject.ts';
   }
   g[KEY] = true;
 
-  const now = () => performance.timeOrigin + performance.now();
+  const perf = performance;
+  const now = () => perf.timeOrigin + perf.now();
   const isTop = window === window.top;
+  const firefox = (() => {
+    try {
+      return api.runtime.getURL('').startsWith('moz-extension:');
+    } catch {
+      return false;
+    }
+  })();
+  let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
+  // Whether this frame may have our MAIN-world script (full mode): a receive-only frame gets none, and then
+  // nothing of ours is dispatched in the page's world either. It becomes true with the first full-mode config or
+  // the first posts handed over (a frame loaded in full mode whose site turned receive-only since).
+  let mainWorld = false;
   const toPage = (msg: RelayToPage) =>
     document.dispatchEvent(new CustomEvent(CHANNEL_RELAY_TO_PAGE, { detail: JSON.stringify(msg) }));
 
@@ -49,7 +69,11 @@ import { runPost } from './inject.ts';
     hello: () => ({ frameUrl: location.href, isTop, time: now() }),
     onMessage(msg: BackgroundToRelay) {
       if (msg.type === 'config') {
-        toPage({ v: MESSAGES_VERSION, type: 'config', config: msg.config });
+        config = msg.config;
+        mainWorld ||= !config.receiveOnly;
+        if (mainWorld) {
+          toPage({ v: MESSAGES_VERSION, type: 'config', config });
+        }
       } else if (msg.type === 'post') {
         link.send(post(msg));
       }
@@ -68,11 +92,63 @@ import { runPost } from './inject.ts';
   };
   api.runtime.onMessage?.addListener(onPost as unknown as Runtime.OnMessageListener);
 
-  // The page hands records over once its frame is quiet (outbox.ts): send them on at the end of this task.
+  // The frame's records leave together, in its order: the posts the MAIN world handed over (asked for first,
+  // synchronously) merged with the deliveries held here, sent on at the end of this task.
+  let posts: PagePost[] = [];
+  let pulling = false;
+  const send = (deliveries: Delivery[]) => {
+    if (mainWorld) {
+      pulling = true;
+      try {
+        toPage({ v: MESSAGES_VERSION, type: 'flush' });
+      } finally {
+        pulling = false;
+      }
+    }
+    const mine = posts;
+    posts = [];
+    const records = mergeInOrder(deliveries, mine, (d) => deliveryJson(d, config.maxBytes));
+    // (parts of at most ~1M characters: the link batches them)
+    let from = 0;
+    let chars = 0;
+    for (let i = 0; i < records.length; i++) {
+      if (chars + records[i].length > 1_000_000 && i > from) {
+        link.push(records.slice(from, i).join(','), true);
+        from = i;
+        chars = 0;
+      }
+      chars += records[i].length + 1;
+    }
+    if (from < records.length) {
+      link.push((from ? records.slice(from) : records).join(','), true);
+    }
+  };
+  const outbox = new Outbox<Delivery>(now, send);
+  const handOver = () => {
+    outbox.flush();
+    if (posts.length) {
+      send([]);
+    }
+  };
+  installDeliveries(window, {
+    now,
+    config: () => config,
+    relationTo: relationFinder(window as Window & typeof globalThis),
+    eager: firefox,
+    hold: (d, time) => outbox.add(d, d.json ? d.json.length : DELIVERY_CHARS, time),
+  });
+  // The MAIN world hands its posts over when asked, or when its own outbox says so.
   document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {
     const detail = (e as CustomEvent).detail;
     if (typeof detail === 'string' && detail) {
-      link.push(detail, true);
+      if (!mainWorld) {
+        mainWorld = true;
+        toPage({ v: MESSAGES_VERSION, type: 'config', config });
+      }
+      parsePosts(detail, posts);
+      if (!pulling) {
+        handOver();
+      }
     }
   });
 
@@ -81,7 +157,7 @@ import { runPost } from './inject.ts';
   window.addEventListener(
     'pagehide',
     () => {
-      toPage({ v: MESSAGES_VERSION, type: 'flush' });
+      handOver();
       link.flush();
     },
     true,

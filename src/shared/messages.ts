@@ -11,7 +11,7 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 4;
+export const MESSAGES_VERSION = 5;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
@@ -21,9 +21,9 @@ export const PORT_PANEL = 'ei-panel/v1';
  * Private DOM event names between the two worlds of one frame (no `message` events: the page must not see
  * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
  */
-/** page -> relay: records, posts and deliveries in the order the frame saw them. */
-export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v3:records';
-export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v3:config';
+/** page -> relay: the frame's posts (full mode), each with the deliveries seen before it. */
+export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v5:records';
+export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v5:config';
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
@@ -39,10 +39,10 @@ export type RawRecord = Omit<CaptureRecord, 'seq'> & {
   error?: string;
 };
 /**
- * page -> relay: a CustomEvent CHANNEL_PAGE_RECORDS dispatched on `document`, `detail` a string: the JSON of
- * one or more RawRecords joined by commas, without the enclosing brackets, in the order the frame saw them, so
- * that the relay can splice it into its batch without parsing it. Both kinds are recorded in the MAIN world;
- * encoded once, serialized once.
+ * page -> relay (full mode): a CustomEvent CHANNEL_PAGE_RECORDS dispatched on `document`, `detail` a string: the
+ * frame's posts in the order it made them, one per line, each `<deliveries the frame had seen>\t<RawRecord JSON>`
+ * (capture/relay-merge.ts), so that the relay puts them among the deliveries it recorded itself without parsing
+ * them. Posts are recorded in the MAIN world, deliveries in the relay's; each encoded once, serialized once.
  */
 export type PageToRelayDetail = string;
 /**

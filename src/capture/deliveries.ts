@@ -1,0 +1,134 @@
+/**
+ * The delivery recorder, in the relay's isolated world: a capture-phase `message` listener on `window`,
+ * registered at document_start before any page script (page listeners that stop propagation hide nothing),
+ * invisible to the page (its world sees neither the listener nor anything it reads).
+ *
+ * Chromium gives each world its own copy of a posted message: the isolated world deserializes `event.data`
+ * from the bytes the browser delivered, whatever the page did to its copy, and even long after the page read
+ * it (a transferred buffer or port stays the page's). So a delivery is held as the event itself, with its time,
+ * the frame's URL and where it came from, and read and serialized only when the frame hands its records over
+ * (relay.ts, once the frame is quiet): during a burst the page pays for one listener call and a few array
+ * slots, not for a second copy and its JSON.
+ *
+ * Serialized at once, in the listener, before any page listener runs: an event the page constructed itself
+ * (`isTrusted` false: its data is the page's live object, copied into this world when read), and every event in
+ * Firefox (a content script reads the page's own object through an Xray).
+ */
+import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
+import { dataJson } from './serialize.ts';
+import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
+import { close, field, head, open, text } from './writer.ts';
+
+export interface Delivery {
+  /** Its number among the messages this frame saw (relay-merge.ts). */
+  i: number;
+  time: number;
+  frameUrl: string;
+  from: WindowRelation | undefined;
+  /** Held until the hand-over (Chromium, trusted); null once `json` is written. */
+  event: MessageEvent | null;
+  json: string;
+}
+
+/** What a held delivery counts for in the outbox's bounds (a 200-byte envelope's record). */
+export const DELIVERY_CHARS = 400;
+
+/**
+ * The record of a message whose data the isolated world could not copy: Chromium gives `null` for a constructed
+ * event whose data holds something structured clone refuses (a function, a node). Never a false `null`.
+ */
+const NOT_COPIED =
+  '{"$ei":"Unknown","kind":"Unreadable","message":"a constructed event whose data this world cannot copy"}';
+
+export function installDeliveries(
+  win: Window,
+  options: {
+    now: () => number;
+    config: () => CaptureConfig;
+    relationTo: (w: unknown) => WindowRelation;
+    /** Serialize every delivery in the listener (Firefox). */
+    eager: boolean;
+    hold: (d: Delivery, time: number) => void;
+  },
+): void {
+  const { now, config, relationTo, eager, hold } = options;
+  let count = 0;
+  // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its relation
+  // across navigations; a removed child frame sends nothing more.
+  let lastSource: unknown;
+  let lastRelation: WindowRelation | undefined;
+  win.addEventListener(
+    'message',
+    (e) => {
+      const i = count++;
+      try {
+        if (config().paused) {
+          return;
+        }
+        const time = now();
+        const m = e as MessageEvent;
+        const s = m.source;
+        if (s !== lastSource) {
+          lastSource = s;
+          lastRelation = s === null || s === undefined ? undefined : relationTo(s);
+        }
+        const d: Delivery = { i, time, frameUrl: win.location.href, from: lastRelation, event: m, json: '' };
+        if (eager || !m.isTrusted) {
+          write(d, config().maxBytes, !eager && !m.isTrusted);
+        }
+        hold(d, time);
+      } catch {
+        /* never disturb the page */
+      }
+    },
+    true,
+  );
+}
+
+/** The delivery's record JSON (written once; '' when it cannot be read at all). */
+export function deliveryJson(d: Delivery, maxBytes: number): string {
+  if (d.event) {
+    write(d, maxBytes, false);
+  }
+  return d.json;
+}
+
+// The shared head of the last frame URL written (a frame's deliveries mostly share one).
+let lastUrl: string | undefined;
+let lastHead = '';
+
+function write(d: Delivery, maxBytes: number, copied: boolean): void {
+  const e = d.event!;
+  d.event = null;
+  try {
+    let data: unknown;
+    let dj: ReturnType<typeof dataJson>;
+    try {
+      data = e.data;
+      dj =
+        copied && data === null
+          ? { json: NOT_COPIED }
+          : dataJson(data, isSvcEmbed(data) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES));
+    } catch (err) {
+      dj = { json: JSON.stringify({ $ei: 'Unknown', kind: 'Unreadable', message: String(err) }) };
+    }
+    if (d.frameUrl !== lastUrl) {
+      lastUrl = d.frameUrl;
+      lastHead = head('receive', d.frameUrl);
+    }
+    let json = open(d.time, lastHead) + text('origin', String(e.origin ?? ''));
+    if (d.from) {
+      json += text('from', d.from);
+    }
+    if (dj.originalSize !== undefined) {
+      json += field('originalSize', String(dj.originalSize));
+    }
+    const ports = e.ports;
+    if (ports && ports.length) {
+      json += field('transfer', String(ports.length));
+    }
+    d.json = json + close(dj.json);
+  } catch {
+    d.json = '';
+  }
+}
