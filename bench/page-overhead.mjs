@@ -8,7 +8,7 @@
 //   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
@@ -150,6 +150,35 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** Busy and total jiffies of the whole machine (/proc/stat), or null where there is no /proc. */
+function cpuTimes() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = f[3] + (f[4] ?? 0);
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Wait until the machine is quiet (under 10% busy over 100 ms, at most 10 s): the three browsers stay open,
+ * and what one of them still does after its burst (the extension classifying and storing the burst's records,
+ * or forgetting a closed tab's) must not run during the next browser's burst.
+ */
+export async function settle() {
+  const give_up = Date.now() + 10_000;
+  for (let a = cpuTimes(); a && Date.now() < give_up; ) {
+    await new Promise((r) => setTimeout(r, 100));
+    const b = cpuTimes();
+    if ((b.busy - a.busy) / Math.max(1, b.total - a.total) < 0.1) {
+      return;
+    }
+    a = b;
+  }
+}
+
 async function once(b, url, dir, n, size, log = console.log) {
   const page = await b.browser.newPage();
   await page.goto(url, { waitUntil: 'load' });
@@ -163,6 +192,7 @@ async function once(b, url, dir, n, size, log = console.log) {
     await new Promise((r) => setTimeout(r, 200));
     base = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
   }
+  await settle();
   const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
   const out = { perMsgUs: ((r.last - r.t0) / n) * 1000, loopUs: (r.loop / n) * 1000, lagMs: null };
   if (b.captures) {
