@@ -46,8 +46,9 @@ export type RawRecord = Omit<CaptureRecord, 'seq'> & {
  */
 export type PageToRelayDetail = string;
 /**
- * relay -> page: CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this. 'flush': hand over
- * every held record now, synchronously (the page is going away).
+ * relay -> page (full mode only): CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this.
+ * 'flush': hand over every held post now, synchronously (the relay is about to hand the frame's records over, or
+ * the page is going away).
  */
 export type RelayToPage =
   | { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig }
