@@ -25,7 +25,7 @@ import {
 } from '../shared/messages.ts';
 import { installHook } from './hook.ts';
 import { relationFinder } from './relation.ts';
-import { postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
+import { joinInChunks, postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
 import { Outbox } from './outbox.ts';
 import { dataJson, type DataJson } from './serialize.ts';
 import { close, field, head, open, text } from './writer.ts';
@@ -46,19 +46,9 @@ export function startCapture(): void {
   const CE = CustomEvent;
   const dispatch = doc.dispatchEvent.bind(doc);
   // Each hand-over: lines of `<after>\t<record JSON>` (relay-merge.ts), in events of at most MAX_DETAIL_CHARS.
-  const outbox = new Outbox<string>(now, (lines) => {
-    let from = 0;
-    let chars = 0;
-    for (let i = 0; i < lines.length; i++) {
-      if (chars + lines[i].length > MAX_DETAIL_CHARS && i > from) {
-        dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: lines.slice(from, i).join('\n') }));
-        from = i;
-        chars = 0;
-      }
-      chars += lines[i].length + 1;
-    }
-    dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: (from ? lines.slice(from) : lines).join('\n') }));
-  });
+  const outbox = new Outbox<string>(now, (lines) =>
+    joinInChunks(lines, '\n', MAX_DETAIL_CHARS, (detail) => dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail }))),
+  );
   // Deliveries this frame has seen (the relay counts the same events: both listeners are registered at
   // document_start, before any page script, on the same window and phase).
   let seen = 0;

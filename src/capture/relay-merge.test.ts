@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeInOrder, parsePosts, postLine, type PagePost } from './relay-merge.ts';
+import { joinInChunks, mergeInOrder, parsePosts, postLine, type PagePost } from './relay-merge.ts';
 
 // A frame's story: 'd' a delivery it saw, 'p:x' a post it made. The relay gets the deliveries it numbered and the
 // posts with the count of deliveries seen when each was made; merged, they must tell the story again.
@@ -68,5 +68,22 @@ describe('the frame order rebuilt from the relay deliveries and the page posts',
     const posts: PagePost[] = [];
     parsePosts(['x\t{}', '', '2', '5\t{"ok":1}', '-1\t{}'].join('\n'), posts);
     expect(posts).toEqual([{ after: 5, json: '{"ok":1}' }]);
+  });
+});
+
+describe('joinInChunks', () => {
+  const run = (parts: string[], max: number) => {
+    const out: string[] = [];
+    joinInChunks(parts, ',', max, (j) => out.push(j));
+    return out;
+  };
+  it.each([
+    ['nothing', [], 10, []],
+    ['all in one', ['a', 'b', 'c'], 10, ['a,b,c']],
+    ['split before the bound', ['aaaa', 'bbbb', 'cccc'], 10, ['aaaa,bbbb', 'cccc']],
+    ['a part over the bound goes alone', ['a', 'x'.repeat(20), 'b'], 10, ['a', 'x'.repeat(20), 'b']],
+  ] as Array<[string, string[], number, string[]]>)('%s', (_name, parts, max, expected) => {
+    expect(run(parts, max)).toEqual(expected);
+    expect(run(parts, max).join(',')).toBe(parts.join(','));
   });
 });

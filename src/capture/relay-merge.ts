@@ -20,6 +20,23 @@ export interface PagePost {
 
 export const postLine = (after: number, json: string): string => after + '\t' + json;
 
+/** `parts` joined by `sep` into strings of at most about `max` characters (a longer part goes alone), in order. */
+export function joinInChunks(parts: readonly string[], sep: string, max: number, emit: (joined: string) => void): void {
+  let from = 0;
+  let chars = 0;
+  for (let i = 0; i < parts.length; i++) {
+    if (chars + parts[i].length > max && i > from) {
+      emit(parts.slice(from, i).join(sep));
+      from = i;
+      chars = 0;
+    }
+    chars += parts[i].length + sep.length;
+  }
+  if (from < parts.length) {
+    emit((from ? parts.slice(from) : parts).join(sep));
+  }
+}
+
 /** The posts of one detail; a line that does not parse is dropped (never thrown). */
 export function parsePosts(detail: string, into: PagePost[]): void {
   const lines = detail.split('\n');

@@ -25,7 +25,7 @@ import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import { DELIVERY_CHARS, deliveryJson, installDeliveries, type Delivery } from './deliveries.ts';
 import { Outbox } from './outbox.ts';
 import { relationFinder } from './relation.ts';
-import { mergeInOrder, parsePosts, type PagePost } from './relay-merge.ts';
+import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost } from './relay-merge.ts';
 
 (() => {
   const api = findBrowserApi();
@@ -109,19 +109,7 @@ import { mergeInOrder, parsePosts, type PagePost } from './relay-merge.ts';
     posts = [];
     const records = mergeInOrder(deliveries, mine, (d) => deliveryJson(d, config.maxBytes));
     // (parts of at most ~1M characters: the link batches them)
-    let from = 0;
-    let chars = 0;
-    for (let i = 0; i < records.length; i++) {
-      if (chars + records[i].length > 1_000_000 && i > from) {
-        link.push(records.slice(from, i).join(','), true);
-        from = i;
-        chars = 0;
-      }
-      chars += records[i].length + 1;
-    }
-    if (from < records.length) {
-      link.push((from ? records.slice(from) : records).join(','), true);
-    }
+    joinInChunks(records, ',', MAX_DETAIL_CHARS, (part) => link.push(part, true));
   };
   const outbox = new Outbox<Delivery>(now, send);
   const handOver = () => {
