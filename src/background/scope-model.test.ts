@@ -89,8 +89,8 @@ describe('capture scope model', () => {
       false,
     );
     expect(rs.map((r) => [r.id, r.js[0], r.world ?? 'ISOLATED', r.matches])).toEqual([
-      ['ei-relay', 'src/capture/relay.js', 'ISOLATED', ['http://127.0.0.1:4100/*', 'http://localhost:4101/*']],
-      ['ei-main-full', 'src/capture/main-world.js', 'MAIN', ['http://127.0.0.1:4100/*']],
+      ['ei-0-relay', 'src/capture/relay.js', 'ISOLATED', ['http://127.0.0.1:4100/*', 'http://localhost:4101/*']],
+      ['ei-1-main-full', 'src/capture/main-world.js', 'MAIN', ['http://127.0.0.1:4100/*']],
     ]);
     for (const r of rs) {
       expect(r).toMatchObject({
@@ -105,16 +105,16 @@ describe('capture scope model', () => {
   it('every site: <all_urls>, receive-only sites excluded from the hook; full sites hooked under receive-only', () => {
     const sites = { 'http://a.test': 'receive-only', 'http://b.test': 'full' } as const;
     expect(registrationsOf({ all: 'full', sites }, false).map((r) => [r.id, r.matches, r.excludeMatches])).toEqual([
-      ['ei-relay', ['<all_urls>'], undefined],
-      ['ei-main-full', ['<all_urls>'], ['http://a.test/*']],
+      ['ei-0-relay', ['<all_urls>'], undefined],
+      ['ei-1-main-full', ['<all_urls>'], ['http://a.test/*']],
     ]);
     expect(
       registrationsOf({ all: 'receive-only', sites }, false).map((r) => [r.id, r.matches, r.excludeMatches]),
     ).toEqual([
-      ['ei-relay', ['<all_urls>'], undefined],
-      ['ei-main-full', ['http://b.test/*'], undefined],
+      ['ei-0-relay', ['<all_urls>'], undefined],
+      ['ei-1-main-full', ['http://b.test/*'], undefined],
     ]);
-    expect(registrationsOf({ all: 'receive-only', sites: {} }, false).map((r) => r.id)).toEqual(['ei-relay']);
+    expect(registrationsOf({ all: 'receive-only', sites: {} }, false).map((r) => r.id)).toEqual(['ei-0-relay']);
   });
 
   it('Firefox: two ports of one host in different modes share a pattern, and get receive-only', () => {
@@ -122,6 +122,6 @@ describe('capture scope model', () => {
       scopeFromSetting({ sites: ['http://h.test:1', 'http://h.test:2'], modes: { 'http://h.test:2': 'receive-only' } }),
       true,
     );
-    expect(rs.map((r) => [r.id, r.matches])).toEqual([['ei-relay', ['http://h.test/*']]]);
+    expect(rs.map((r) => [r.id, r.matches])).toEqual([['ei-0-relay', ['http://h.test/*']]]);
   });
 });

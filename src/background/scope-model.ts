@@ -211,14 +211,17 @@ export function registrationsOf(scope: Scope, firefox: boolean): Registration[] 
     matchOriginAsFallback: true,
     persistAcrossSessions: true,
   } as const;
+  // Chromium runs the scripts registered for one run_at in the order of their ids, not of registration: the
+  // relay's id sorts first, so that it is up when the MAIN-world script starts and asks it for the delivery counter
+  // (page.ts; without an answer the page world counts deliveries itself, at a listener call each).
   const relay = (matches: string[]): Registration => ({
-    id: `${REGISTRATION_PREFIX}relay`,
+    id: `${REGISTRATION_PREFIX}0-relay`,
     js: [CAPTURE_SCRIPTS.relay.file],
     matches,
     ...common,
   });
   const hook = (matches: string[], excludeMatches?: string[]): Registration => ({
-    id: `${REGISTRATION_PREFIX}main-full`,
+    id: `${REGISTRATION_PREFIX}1-main-full`,
     js: [CAPTURE_SCRIPTS.full.file],
     matches,
     ...(excludeMatches?.length ? { excludeMatches } : {}),

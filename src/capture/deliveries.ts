@@ -13,6 +13,11 @@
  * Serialized at once, in the listener, before any page listener runs: an event the page constructed itself
  * (`isTrusted` false: its data is the page's live object, copied into this world when read), and every event in
  * Firefox (a content script reads the page's own object through an Xray).
+ *
+ * The count of deliveries is kept in a detached Text node as well (`counter`), which the relay shares with the
+ * MAIN world of a full-mode frame (relay.ts, page.ts): each post reads it, so that the relay can put posts among
+ * deliveries in the frame's order (relay-merge.ts) without a second listener call per delivery. The node is
+ * never inserted anywhere: the page holds no reference to it and no observer sees it change.
  */
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
 import { dataJson } from './serialize.ts';
@@ -50,9 +55,10 @@ export function installDeliveries(
     eager: boolean;
     hold: (d: Delivery, time: number) => void;
   },
-): void {
+): { counter: Text } {
   const { now, config, relationTo, eager, hold } = options;
   let count = 0;
+  const counter = win.document.createTextNode('0');
   // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its relation
   // across navigations; a removed child frame sends nothing more.
   let lastSource: unknown;
@@ -61,6 +67,7 @@ export function installDeliveries(
     'message',
     (e) => {
       const i = count++;
+      counter.data = '' + count;
       try {
         if (config().paused) {
           return;
@@ -83,6 +90,7 @@ export function installDeliveries(
     },
     true,
   );
+  return { counter };
 }
 
 /** The delivery's record JSON (written once; '' when it cannot be read at all). */

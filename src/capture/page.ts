@@ -2,9 +2,10 @@
  * The MAIN-world capture of one frame, full mode (started by main-world.ts at document_start, before any page
  * script): records the posts this frame makes through the windows it got from the hooked paths (hook.ts), and
  * hands them to the isolated relay of the same frame (never a `message` event) when the relay asks or when its
- * outbox says so (outbox.ts). Deliveries are recorded by the relay (deliveries.ts); here a capture-phase
- * listener only counts them, so that each post says how many deliveries this frame had seen when it was made
- * and the relay can put posts and deliveries in the frame's order (relay-merge.ts).
+ * outbox says so (outbox.ts). Deliveries are recorded by the relay (deliveries.ts), which also keeps their count
+ * in a Text node it shares with this world as both start: each post reads it, so that the relay can put posts
+ * and deliveries in the frame's order (relay-merge.ts). Where the relay has not started yet (its answer is
+ * synchronous, so it did not answer), a capture-phase listener registered now counts the same deliveries.
  *
  * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox pushed
  * on arrays, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
@@ -17,6 +18,8 @@
  */
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import {
+  CHANNEL_COUNTER,
+  CHANNEL_COUNTER_ASK,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_RELAY_TO_PAGE,
   type CaptureConfig,
@@ -49,16 +52,33 @@ export function startCapture(): void {
   const outbox = new Outbox<string>(now, (lines) =>
     joinInChunks(lines, '\n', MAX_DETAIL_CHARS, (detail) => dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail }))),
   );
-  // Deliveries this frame has seen (the relay counts the same events: both listeners are registered at
-  // document_start, before any page script, on the same window and phase).
+  // Deliveries this frame has seen: the relay's counter (read through the native getter, captured now), or
+  // else a listener of our own (registered at document_start, before any page script, like the relay's).
+  let counter: Text | null = null;
+  const onCounter = (e: Event) => {
+    const n = (e as FocusEvent).relatedTarget;
+    if (n instanceof Text) {
+      counter = n;
+    }
+  };
+  doc.addEventListener(CHANNEL_COUNTER, onCounter);
+  dispatch(new CE(CHANNEL_COUNTER_ASK));
+  doc.removeEventListener(CHANNEL_COUNTER, onCounter);
   let seen = 0;
-  win.addEventListener(
-    'message',
-    () => {
-      seen++;
-    },
-    true,
-  );
+  let deliveriesSeen = () => seen;
+  const readData = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data')?.get;
+  if (counter && readData) {
+    const read = readData.bind(counter) as () => string;
+    deliveriesSeen = () => +read();
+  } else {
+    win.addEventListener(
+      'message',
+      () => {
+        seen++;
+      },
+      true,
+    );
+  }
 
   let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
   // Pending posts: their times, and their calls flat, seven slots each (relation, args, error, target, data
@@ -146,7 +166,7 @@ export function startCapture(): void {
         return;
       }
       times.push(now());
-      calls.push(relation, args, error, target, early, outbox.reserve(), seen);
+      calls.push(relation, args, error, target, early, outbox.reserve(), deliveriesSeen());
       if (!scheduled) {
         scheduled = true;
         microtask(flush);

@@ -10,6 +10,8 @@
  * It never posts a message of its own to the page, and makes no network request.
  */
 import {
+  CHANNEL_COUNTER,
+  CHANNEL_COUNTER_ASK,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_RELAY_TO_PAGE,
   MESSAGES_VERSION,
@@ -40,7 +42,8 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
   g[KEY] = true;
 
   const perf = performance;
-  const now = () => perf.timeOrigin + perf.now();
+  const timeOrigin = perf.timeOrigin; // constant for the document
+  const now = () => timeOrigin + perf.now();
   const isTop = window === window.top;
   const firefox = (() => {
     try {
@@ -118,12 +121,21 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
       send([]);
     }
   };
-  installDeliveries(window, {
+  const { counter } = installDeliveries(window, {
     now,
     config: () => config,
     relationTo: relationFinder(window as Window & typeof globalThis),
     eager: firefox,
     hold: (d, time) => outbox.add(d, d.json ? d.json.length : DELIVERY_CHARS, time),
+  });
+  // The MAIN world asks for the delivery counter once, as it starts (before any page script): the answer is
+  // synchronous, a FocusEvent whose relatedTarget is the counter (a node crosses worlds; a detail may not).
+  document.addEventListener(CHANNEL_COUNTER_ASK, () => {
+    if (!mainWorld) {
+      mainWorld = true;
+      toPage({ v: MESSAGES_VERSION, type: 'config', config });
+    }
+    document.dispatchEvent(new FocusEvent(CHANNEL_COUNTER, { relatedTarget: counter }));
   });
   // The MAIN world hands its posts over when asked, or when its own outbox says so.
   document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {

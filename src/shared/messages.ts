@@ -11,7 +11,7 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 5;
+export const MESSAGES_VERSION = 6;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
@@ -22,8 +22,16 @@ export const PORT_PANEL = 'ei-panel/v1';
  * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
  */
 /** page -> relay: the frame's posts (full mode), each with the deliveries seen before it. */
-export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v5:records';
-export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v5:config';
+export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v6:records';
+export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v6:config';
+/**
+ * The frame's delivery counter, shared once at start (full mode): the page asks (a CustomEvent without detail,
+ * CHANNEL_COUNTER_ASK) and the relay answers synchronously with a FocusEvent CHANNEL_COUNTER whose
+ * `relatedTarget` is a detached Text node holding the number of deliveries the relay has recorded
+ * (deliveries.ts). The page reads it at each post (relay-merge.ts); the node is never in the document.
+ */
+export const CHANNEL_COUNTER_ASK = 'embed-inspector:v6:counter?';
+export const CHANNEL_COUNTER = 'embed-inspector:v6:counter';
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';

@@ -161,6 +161,14 @@ describe('the log is in causal order across frames', () => {
     );
     expect(backwards(shown.filter((r) => !r.navigation))).toEqual([]);
     await panel.close();
+
+    // The order came from the relay's counter, read by each post: the page's world has no `message` listener but
+    // the page's own (a second one of ours would cost every delivery a listener call).
+    const cdp = await page.createCDPSession();
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId! });
+    expect(listeners.filter((x) => x.type === 'message').map((x) => x.useCapture)).toEqual([false]);
+    await cdp.detach();
     await page.close();
   });
 });

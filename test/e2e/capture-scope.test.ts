@@ -200,7 +200,7 @@ describe('capture scope', () => {
         await next.evaluate(async () =>
           (await chrome.scripting.getRegisteredContentScripts()).map((r) => [r.id, r.matches]),
         ),
-      ).toEqual([['ei-relay', ['http://localhost:4101/*']]]);
+      ).toEqual([['ei-0-relay', ['http://localhost:4101/*']]]);
     } finally {
       await l.close();
     }
