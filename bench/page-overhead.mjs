@@ -4,7 +4,7 @@
 //   per message: time from the first post to the last delivery / n (paired ratio with/without)
 //   sender loop: the sender's own loop time (paired ratio)
 //   capture lag: last delivery → the last record stored by the extension
-// Usage: node bench/page-overhead.mjs [--n 20000] [--reps 3] [--reuse] [--sizes 200,10000] [--dirs h2e,e2h]
+// Usage: node bench/page-overhead.mjs [--n 5000] [--reps 9] [--reuse] [--sizes 200,10000] [--dirs h2e,e2h]
 //   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
@@ -218,8 +218,8 @@ async function once(b, url, dir, n, size, log = console.log) {
 
 /** Run the benchmark; prints a table and returns the figures. */
 export async function benchPageOverhead({
-  n = 20_000,
-  reps = 3,
+  n = 5_000,
+  reps = 9,
   sizes = [200, 10_000],
   dirs = ['h2e', 'e2h'],
   fresh = true,
@@ -323,8 +323,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   await benchPageOverhead({
-    n: arg('--n', 20_000),
-    reps: arg('--reps', 3),
+    n: arg('--n', 5_000),
+    reps: arg('--reps', 9),
     fresh: !process.argv.includes('--reuse'),
     sizes,
     dirs,
