@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchWithExtension, sleep, ROOT } from '../helpers/capture.ts';
@@ -54,18 +54,21 @@ afterAll(async () => {
 });
 
 async function download(): Promise<{ name: string; text: string }> {
-  const before = new Set(readdirSync(dir));
+  // The file name has the time to the second: a second export within the same second has the name of the first,
+  // and the browser then writes over it. So a download is a .json file that is new or written since the click.
+  const written = () => new Map(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+  const before = written();
   await panel.click('.x-download');
   const end = Date.now() + 20_000; // a loaded 2-core machine can take seconds to write a download
   while (Date.now() < end) {
-    const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.json'));
+    const name = [...written()].find(([f, t]) => f.endsWith('.json') && before.get(f) !== t)?.[0];
     if (name) {
       await sleep(100);
       return { name, text: readFileSync(join(dir, name), 'utf8') };
     }
     await sleep(100);
   }
-  throw new Error('no download');
+  throw new Error(`no download: ${JSON.stringify([...written()])}, before the click ${JSON.stringify([...before])}`);
 }
 
 function check(file: string): Promise<{ code: number; out: any }> {
