@@ -14,10 +14,11 @@
  * (`isTrusted` false: its data is the page's live object, copied into this world when read), and every event in
  * Firefox (a content script reads the page's own object through an Xray).
  *
- * The count of deliveries is kept in a detached Text node as well (`counter`), which the relay shares with the
- * MAIN world of a full-mode frame (relay.ts, page.ts): each post reads it, so that the relay can put posts among
- * deliveries in the frame's order (relay-merge.ts) without a second listener call per delivery. The node is
- * never inserted anywhere: the page holds no reference to it and no observer sees it change.
+ * The count of deliveries is kept in a detached Text node as well, once the relay has shared it with the MAIN
+ * world of a full-mode frame (`counter()`, called by relay.ts as page.ts starts): each post reads it, so that the
+ * relay can put posts among deliveries in the frame's order (relay-merge.ts) without a second listener call per
+ * delivery. A frame nobody asked (receive-only) does not write it. The node is never inserted anywhere: the page
+ * holds no reference to it and no observer sees it change.
  */
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
 import { dataJson } from './serialize.ts';
@@ -55,10 +56,10 @@ export function installDeliveries(
     eager: boolean;
     hold: (d: Delivery, time: number) => void;
   },
-): { counter: Text } {
+): { counter: () => Text } {
   const { now, config, relationTo, eager, hold } = options;
   let count = 0;
-  const counter = win.document.createTextNode('0');
+  let counter: Text | null = null;
   // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its relation
   // across navigations; a removed child frame sends nothing more.
   let lastSource: unknown;
@@ -67,7 +68,9 @@ export function installDeliveries(
     'message',
     (e) => {
       const i = count++;
-      counter.data = '' + count;
+      if (counter) {
+        counter.data = '' + count;
+      }
       try {
         if (config().paused) {
           return;
@@ -90,7 +93,10 @@ export function installDeliveries(
     },
     true,
   );
-  return { counter };
+  return {
+    /** The counter node, up to date from now on (made at the first call). */
+    counter: () => (counter ??= win.document.createTextNode('' + count)),
+  };
 }
 
 /** The delivery's record JSON (written once; '' when it cannot be read at all). */

@@ -135,7 +135,7 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
       mainWorld = true;
       toPage({ v: MESSAGES_VERSION, type: 'config', config });
     }
-    document.dispatchEvent(new FocusEvent(CHANNEL_COUNTER, { relatedTarget: counter }));
+    document.dispatchEvent(new FocusEvent(CHANNEL_COUNTER, { relatedTarget: counter() }));
   });
   // The MAIN world hands its posts over when asked, or when its own outbox says so.
   document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {
