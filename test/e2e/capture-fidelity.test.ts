@@ -20,9 +20,14 @@ const HOST = `<!doctype html><script>
     const buf = window.kept.find((e) => e.data.buf);
     resolve({ path: view && view.data.payload.path, type: view && view.data.type, byte: buf && new Uint8Array(buf.data.buf)[0], length: buf && buf.data.buf.byteLength });
   }, 300));
+  // In one task, between posts: each made-up event is dispatched in the middle of the task that posts.
   window.construct = () => {
+    const w = document.querySelector('iframe').contentWindow;
+    w.postMessage({ source: 'svc-embed', note: 'before' }, '{{EMBED}}');
     dispatchEvent(new MessageEvent('message', { data: { source: 'svc-embed', note: 'made here', fn() {} }, origin: 'http://made.test' }));
+    w.postMessage({ source: 'svc-embed', note: 'between' }, '{{EMBED}}');
     dispatchEvent(new MessageEvent('message', { data: { source: 'svc-embed', note: 'plain' }, origin: 'http://made.test' }));
+    w.postMessage({ source: 'svc-embed', note: 'after' }, '{{EMBED}}');
   };
 </script><iframe src="{{EMBED}}/embed/dashboard/plain"></iframe>`;
 const EMBED = `<!doctype html><script>
@@ -63,7 +68,9 @@ describe('deliveries are recorded as delivered', () => {
       await waitForRecords(
         l,
         tabId,
-        (all) => all.filter((r) => r.kind === 'receive' && r.frameUrl.startsWith(srv.hostOrigin)).length >= 4,
+        (all) =>
+          all.filter((r) => r.kind === 'receive' && r.frameUrl.startsWith(srv.hostOrigin)).length >= 4 &&
+          all.filter((r) => r.kind === 'post' && r.frameUrl.startsWith(srv.hostOrigin)).length >= 3,
       ),
     );
     const host = rs.filter((r) => r.kind === 'receive' && r.frameUrl.startsWith(srv.hostOrigin));
@@ -79,6 +86,11 @@ describe('deliveries are recorded as delivered', () => {
       { $ei: 'Unknown', kind: 'Unreadable', message: 'a constructed event whose data this world cannot copy' },
       { source: 'svc-embed', note: 'plain' },
     ]);
+    // ... and in the host's order, among the posts of the same task.
+    const hostOrder = rs
+      .filter((r) => r.frameUrl.startsWith(srv.hostOrigin) && (r.kind === 'post' || r.origin === 'http://made.test'))
+      .map((r) => `${r.kind} ${(r.data as { note?: string }).note ?? 'unreadable'}`);
+    expect(hostOrder).toEqual(['post before', 'receive unreadable', 'post between', 'receive plain', 'post after']);
     // The embed's own post of the view, for comparison, holds the same data.
     const post = rs.find((r) => r.kind === 'post' && typeOf(r) === 'svc:event:view');
     expect(post?.data).toEqual(view?.data);
