@@ -129,12 +129,10 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
     hold: (d, time) => outbox.add(d, d.json ? d.json.length : DELIVERY_CHARS, time),
   });
   // The MAIN world asks for the delivery counter once, as it starts (before any page script): the answer is
-  // synchronous, a FocusEvent whose relatedTarget is the counter (a node crosses worlds; a detail may not).
+  // synchronous, a FocusEvent whose relatedTarget is the counter (a node crosses worlds; a detail may not). The
+  // config comes later (the background answers the port), and goes to the page world from then on.
   document.addEventListener(CHANNEL_COUNTER_ASK, () => {
-    if (!mainWorld) {
-      mainWorld = true;
-      toPage({ v: MESSAGES_VERSION, type: 'config', config });
-    }
+    mainWorld = true;
     document.dispatchEvent(new FocusEvent(CHANNEL_COUNTER, { relatedTarget: counter() }));
   });
   // The MAIN world hands its posts over when asked, or when its own outbox says so.
