@@ -64,13 +64,10 @@ export function startCapture(): void {
   doc.addEventListener(CHANNEL_COUNTER, onCounter);
   dispatch(new CE(CHANNEL_COUNTER_ASK));
   doc.removeEventListener(CHANNEL_COUNTER, onCounter);
-  let seen = 0;
-  let deliveriesSeen = () => seen;
   const readData = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data')?.get;
-  if (counter && readData) {
-    const read = readData.bind(counter) as () => string;
-    deliveriesSeen = () => +read();
-  } else {
+  const read = counter && readData ? (readData.bind(counter) as () => string) : null;
+  let seen = 0;
+  if (!read) {
     win.addEventListener(
       'message',
       () => {
@@ -79,6 +76,7 @@ export function startCapture(): void {
       true,
     );
   }
+  const deliveriesSeen = read ? () => +read() : () => seen;
 
   let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
   // Pending posts: their times, and their calls flat, seven slots each (relation, args, error, target, data
