@@ -14,11 +14,13 @@
  * (`isTrusted` false: its data is the page's live object, copied into this world when read), and every event in
  * Firefox (a content script reads the page's own object through an Xray).
  *
- * The count of deliveries is kept in a detached Text node as well, once the relay has shared it with the MAIN
- * world of a full-mode frame (`counter()`, called by relay.ts as page.ts starts): each post reads it, so that the
- * relay can put posts among deliveries in the frame's order (relay-merge.ts) without a second listener call per
- * delivery. A frame nobody asked (receive-only) does not write it. The node is never inserted anywhere: the page
- * holds no reference to it and no observer sees it change.
+ * The count of deliveries is also written into a detached Text node that the MAIN world of a full-mode frame reads
+ * at each post (`answer()`, called by relay.ts when page.ts asks: as it starts and at the first post of each task),
+ * so that the relay can put posts among deliveries in the frame's order (relay-merge.ts) without a second listener
+ * call per delivery. The browser's deliveries do not write it: each is a task of its own, so none can come between
+ * a task's ask and its posts. A delivery the page dispatches itself can (`dispatchEvent` is synchronous), so that
+ * one writes it at once, before any page listener runs. The node is never inserted anywhere: the page holds no
+ * reference to it and no observer sees it change.
  */
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
 import { dataJson } from './serialize.ts';
@@ -56,7 +58,7 @@ export function installDeliveries(
     eager: boolean;
     hold: (d: Delivery, time: number) => void;
   },
-): { counter: () => Text } {
+): { answer: () => Text } {
   const { now, config, relationTo, eager, hold } = options;
   let count = 0;
   let counter: Text | null = null;
@@ -68,7 +70,9 @@ export function installDeliveries(
     'message',
     (e) => {
       const i = count++;
-      if (counter) {
+      const m = e as MessageEvent;
+      const trusted = m.isTrusted;
+      if (counter && !trusted) {
         counter.data = '' + count;
       }
       try {
@@ -76,15 +80,14 @@ export function installDeliveries(
           return;
         }
         const time = now();
-        const m = e as MessageEvent;
         const s = m.source;
         if (s !== lastSource) {
           lastSource = s;
           lastRelation = s === null || s === undefined ? undefined : relationTo(s);
         }
         const d: Delivery = { i, time, frameUrl: win.location.href, from: lastRelation, event: m, json: '' };
-        if (eager || !m.isTrusted) {
-          write(d, config().maxBytes, !eager && !m.isTrusted);
+        if (eager || !trusted) {
+          write(d, config().maxBytes, !eager && !trusted);
         }
         hold(d, time);
       } catch {
@@ -94,8 +97,15 @@ export function installDeliveries(
     true,
   );
   return {
-    /** The counter node, up to date from now on (made at the first call). */
-    counter: () => (counter ??= win.document.createTextNode('' + count)),
+    /** The counter node, brought up to date (made at the first call). */
+    answer: () => {
+      if (counter) {
+        counter.data = '' + count;
+      } else {
+        counter = win.document.createTextNode('' + count);
+      }
+      return counter;
+    },
   };
 }
 

@@ -2,10 +2,11 @@
  * The MAIN-world capture of one frame, full mode (started by main-world.ts at document_start, before any page
  * script): records the posts this frame makes through the windows it got from the hooked paths (hook.ts), and
  * hands them to the isolated relay of the same frame (never a `message` event) when the relay asks or when its
- * outbox says so (outbox.ts). Deliveries are recorded by the relay (deliveries.ts), which also keeps their count
- * in a Text node it shares with this world as both start: each post reads it, so that the relay can put posts
- * and deliveries in the frame's order (relay-merge.ts). Where the relay has not started yet (its answer is
- * synchronous, so it did not answer), a capture-phase listener registered now counts the same deliveries.
+ * outbox says so (outbox.ts). Deliveries are recorded by the relay (deliveries.ts), which also writes their count
+ * into a Text node it shares with this world as both start, when this world asks (at the first post of each
+ * task): each post reads it, so that the relay can put posts and deliveries in the frame's order
+ * (relay-merge.ts). Where the relay has not started yet (its answer is synchronous, so it did not answer), a
+ * capture-phase listener registered now counts the same deliveries.
  *
  * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox pushed
  * on arrays, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
@@ -77,6 +78,9 @@ export function startCapture(): void {
     );
   }
   const deliveriesSeen = read ? () => +read() : () => seen;
+  // The relay writes its counter when asked (and at each delivery dispatched within a task): asked at the first
+  // post of each task, it is exact for every post of that task. The browser's deliveries are tasks of their own.
+  const ask = read ? () => dispatch(new CE(CHANNEL_COUNTER_ASK)) : () => {};
 
   let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
   // Pending posts: their times, and their calls flat, seven slots each (relation, args, error, target, data
@@ -164,11 +168,12 @@ export function startCapture(): void {
         return;
       }
       times.push(now());
-      calls.push(relation, args, error, target, early, outbox.reserve(), deliveriesSeen());
       if (!scheduled) {
         scheduled = true;
         microtask(flush);
+        ask();
       }
+      calls.push(relation, args, error, target, early, outbox.reserve(), deliveriesSeen());
     },
     (args) => (config.paused ? undefined : serialize(args[0])),
   );

@@ -121,19 +121,24 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
       send([]);
     }
   };
-  const { counter } = installDeliveries(window, {
+  const { answer } = installDeliveries(window, {
     now,
     config: () => config,
     relationTo: relationFinder(window as Window & typeof globalThis),
     eager: firefox,
     hold: (d, time) => outbox.add(d, d.json ? d.json.length : DELIVERY_CHARS, time),
   });
-  // The MAIN world asks for the delivery counter once, as it starts (before any page script): the answer is
-  // synchronous, a FocusEvent whose relatedTarget is the counter (a node crosses worlds; a detail may not). The
-  // config comes later (the background answers the port), and goes to the page world from then on.
+  // The MAIN world asks for the delivery counter as it starts (before any page script) and at the first post of
+  // each task: the answer is synchronous, the counter brought up to date, handed over the first time as a
+  // FocusEvent's relatedTarget (a node crosses worlds; a detail may not). The config comes later (the background
+  // answers the port), and goes to the page world from then on.
+  let handed = false;
   document.addEventListener(CHANNEL_COUNTER_ASK, () => {
-    mainWorld = true;
-    document.dispatchEvent(new FocusEvent(CHANNEL_COUNTER, { relatedTarget: counter() }));
+    const node = answer();
+    if (!handed) {
+      handed = mainWorld = true;
+      document.dispatchEvent(new FocusEvent(CHANNEL_COUNTER, { relatedTarget: node }));
+    }
   });
   // The MAIN world hands its posts over when asked, or when its own outbox says so.
   document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {

@@ -11,7 +11,7 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 6;
+export const MESSAGES_VERSION = 7;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
@@ -22,16 +22,19 @@ export const PORT_PANEL = 'ei-panel/v1';
  * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
  */
 /** page -> relay: the frame's posts (full mode), each with the deliveries seen before it. */
-export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v6:records';
-export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v6:config';
+export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v7:records';
+export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v7:config';
 /**
- * The frame's delivery counter, shared once at start (full mode): the page asks (a CustomEvent without detail,
- * CHANNEL_COUNTER_ASK) and the relay answers synchronously with a FocusEvent CHANNEL_COUNTER whose
- * `relatedTarget` is a detached Text node holding the number of deliveries the relay has recorded
- * (deliveries.ts). The page reads it at each post (relay-merge.ts); the node is never in the document.
+ * The frame's delivery counter (full mode): a detached Text node holding the number of deliveries the relay has
+ * recorded (deliveries.ts), never in the document. The page asks (a CustomEvent without detail,
+ * CHANNEL_COUNTER_ASK) at its start and at the first post of each task; the relay writes the node as it answers,
+ * synchronously, and the first time also hands the node over, as the `relatedTarget` of a FocusEvent
+ * CHANNEL_COUNTER. Deliveries the page constructs itself (dispatched in the middle of a task) update it at once;
+ * the browser's own deliveries, each a task of its own, need not: the next posting task asks. The page reads the
+ * node at each post (relay-merge.ts).
  */
-export const CHANNEL_COUNTER_ASK = 'embed-inspector:v6:counter?';
-export const CHANNEL_COUNTER = 'embed-inspector:v6:counter';
+export const CHANNEL_COUNTER_ASK = 'embed-inspector:v7:counter?';
+export const CHANNEL_COUNTER = 'embed-inspector:v7:counter';
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
