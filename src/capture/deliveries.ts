@@ -31,7 +31,8 @@ export interface Delivery {
   /** Its number among the messages this frame saw (relay-merge.ts). */
   i: number;
   time: number;
-  frameUrl: string;
+  /** `document.URL` at delivery: as `location.href` but with any credentials, stripped when written (`hrefOf`). */
+  docUrl: string;
   from: WindowRelation | undefined;
   /** Held until the hand-over (Chromium, trusted); null once `json` is written. */
   event: MessageEvent | null;
@@ -85,7 +86,9 @@ export function installDeliveries(
           lastSource = s;
           lastRelation = s === null || s === undefined ? undefined : relationTo(s);
         }
-        const d: Delivery = { i, time, frameUrl: win.location.href, from: lastRelation, event: m, json: '' };
+        // document.URL, not location.href: Chromium builds a new string for each href read, and the read was a
+        // third of what a delivery cost in this listener.
+        const d: Delivery = { i, time, docUrl: win.document.URL, from: lastRelation, event: m, json: '' };
         if (eager || !trusted) {
           write(d, config().maxBytes, !eager && !trusted);
         }
@@ -117,6 +120,28 @@ export function deliveryJson(d: Delivery, maxBytes: number): string {
   return d.json;
 }
 
+/**
+ * `location.href` from `document.URL`: the same URL, less any user name and password (Chromium's href leaves them
+ * out, and a record must not keep them).
+ */
+export function hrefOf(docUrl: string): string {
+  const at = docUrl.indexOf('@');
+  if (at < 0) {
+    return docUrl;
+  }
+  try {
+    const u = new URL(docUrl);
+    if (u.username || u.password) {
+      u.username = '';
+      u.password = '';
+      return u.href;
+    }
+  } catch {
+    /* not a URL the parser takes: as it is */
+  }
+  return docUrl;
+}
+
 // The shared head of the last frame URL written (a frame's deliveries mostly share one).
 let lastUrl: string | undefined;
 let lastHead = '';
@@ -136,9 +161,9 @@ function write(d: Delivery, maxBytes: number, copied: boolean): void {
     } catch (err) {
       dj = { json: JSON.stringify({ $ei: 'Unknown', kind: 'Unreadable', message: String(err) }) };
     }
-    if (d.frameUrl !== lastUrl) {
-      lastUrl = d.frameUrl;
-      lastHead = head('receive', d.frameUrl);
+    if (d.docUrl !== lastUrl) {
+      lastUrl = d.docUrl;
+      lastHead = head('receive', hrefOf(d.docUrl));
     }
     let json = open(d.time, lastHead) + text('origin', String(e.origin ?? ''));
     if (d.from) {

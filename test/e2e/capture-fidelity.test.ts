@@ -39,11 +39,22 @@ const EMBED = `<!doctype html><script>
   });
 </script>`;
 
+// A page that changes its URL between two messages to itself, loaded with credentials in its URL.
+const MOVES = `<!doctype html><script>
+  addEventListener('message', (e) => {
+    if (e.data && e.data.note === 'first') {
+      history.pushState(null, '', '/moved?q=1#h');
+      postMessage({ source: 'svc-embed', note: 'second' }, '*');
+    }
+  });
+  postMessage({ source: 'svc-embed', note: 'first' }, '*');
+</script>`;
+
 describe('deliveries are recorded as delivered', () => {
   let srv: TwoOrigins;
   let l: Launched;
   beforeAll(async () => {
-    srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/plain': EMBED });
+    srv = await twoOrigins({ '/': HOST, '/moves': MOVES }, { '/embed/dashboard/plain': EMBED });
     l = await launchWithExtension({ capture: { sites: 'all', mode: 'full' } });
   });
   afterAll(async () => {
@@ -94,5 +105,20 @@ describe('deliveries are recorded as delivered', () => {
     // The embed's own post of the view, for comparison, holds the same data.
     const post = rs.find((r) => r.kind === 'post' && typeOf(r) === 'svc:event:view');
     expect(post?.data).toEqual(view?.data);
+  });
+
+  it("a delivery's frame URL is the page's URL when it came, as location.href gives it (no credentials)", async () => {
+    const page = await l.browser.newPage();
+    const withCredentials = srv.hostOrigin.replace('://', '://user:secret@');
+    await page.goto(`${withCredentials}/moves`, { waitUntil: 'load' });
+    expect(await page.evaluate(() => document.URL)).toContain('user:secret@'); // (the page does have them)
+    const tabId = await tabIdOf(l, page);
+    const notes = <R extends { kind: string; data: unknown }>(rs: R[]) =>
+      rs.filter((r) => r.kind === 'receive' && (r.data as { note?: string })?.note);
+    const rs = notes(await waitForRecords(l, tabId, (all) => notes(all).length >= 2));
+    expect(rs.map((r) => [(r.data as { note: string }).note, r.frameUrl])).toEqual([
+      ['first', `${srv.hostOrigin}/moves`],
+      ['second', `${srv.hostOrigin}/moved?q=1#h`],
+    ]);
   });
 });
