@@ -1,10 +1,12 @@
 // Page overhead of capture (issue 4): bursts of svc-embed envelopes across two origins (two sites:
 // 127.0.0.1 and localhost, so the iframe is out of process as a real embed is), host→iframe and
 // iframe→host, with the extension and without it, alternated in one run.
-//   per message: time from the first post to the last delivery / n (paired ratio with/without)
+//   per message: time from the first post to the last delivery / n (paired ratio with/without: the median of the
+//     runs' ratios, and in brackets the interval that holds 90% of the medians of resampled runs)
 //   sender loop: the sender's own loop time (paired ratio)
 //   capture lag: last delivery → the last record stored by the extension
-// Usage: node bench/page-overhead.mjs [--n 5000] [--reps 9] [--reuse] [--sizes 200,10000] [--dirs h2e,e2h]
+// Usage: node bench/page-overhead.mjs [--n 5000] [--reps 9] [--reuse] [--each] [--sizes 200,10000] [--dirs h2e,e2h]
+//   (--each: each run's figures before its case's row)
 //   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
@@ -150,6 +152,25 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/**
+ * How far the median of `xs` can be trusted: the 5th and 95th percentiles of the medians of 2,000 resamples (with
+ * replacement; a fixed seed, so that one run's figures print the same interval each time they are computed).
+ */
+export function medianInterval(xs) {
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const ms = [];
+  for (let k = 0; k < 2000; k++) {
+    ms.push(median(xs.map(() => xs[Math.floor(rand() * xs.length)])));
+  }
+  ms.sort((a, b) => a - b);
+  return [ms[Math.floor(0.05 * ms.length)], ms[Math.ceil(0.95 * ms.length) - 1]];
+}
+const interval = ([lo, hi]) => `${lo.toFixed(2)}–${hi.toFixed(2)}`;
+
 /** Busy and total jiffies of the whole machine (/proc/stat), or null where there is no /proc. */
 function cpuTimes() {
   try {
@@ -223,6 +244,7 @@ export async function benchPageOverhead({
   sizes = [200, 10_000],
   dirs = ['h2e', 'e2h'],
   fresh = true,
+  each = false,
   log = console.log,
 } = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) {
@@ -243,7 +265,7 @@ export async function benchPageOverhead({
       `${n} messages per burst, ${reps} alternated runs per case (median shown); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`,
     );
     log(
-      '| direction | size | µs/msg without | out of scope | ratio | full mode | ratio | sender loop µs without | full | loop ratio | capture lag ms |',
+      '| direction | size | µs/msg without | out of scope | ratio (90%) | full mode | ratio (90%) | sender loop µs without | full | loop ratio | capture lag ms |',
     );
     log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const dir of dirs) {
@@ -278,16 +300,23 @@ export async function benchPageOverhead({
           without: median(rows.map((r) => r.a.perMsgUs)),
           off: median(rows.map((r) => r.o.perMsgUs)),
           offRatio: median(rows.map((r) => r.offRatio)),
+          offInterval: medianInterval(rows.map((r) => r.offRatio)),
           with: median(rows.map((r) => r.b.perMsgUs)),
           ratio: median(rows.map((r) => r.ratio)),
+          ratioInterval: medianInterval(rows.map((r) => r.ratio)),
           loopWithout: median(rows.map((r) => r.a.loopUs)),
           loopWith: median(rows.map((r) => r.b.loopUs)),
           loopRatio: median(rows.map((r) => r.loopRatio)),
           lagMs: median(rows.map((r) => r.b.lagMs)),
+          runs: rows.map((r) => ({ without: r.a.perMsgUs, off: r.o.perMsgUs, with: r.b.perMsgUs })),
         };
         results.push(row);
+        if (each) {
+          const list = (k) => row.runs.map((r) => r[k].toFixed(1)).join(' ');
+          log(`  runs, µs/msg: without ${list('without')}; out of scope ${list('off')}; full ${list('with')}`);
+        }
         log(
-          `| ${row.direction} | ${size} B | ${row.without.toFixed(1)} | ${row.off.toFixed(1)} | ${row.offRatio.toFixed(2)}× | ${row.with.toFixed(1)} | ${row.ratio.toFixed(2)}× | ${row.loopWithout.toFixed(2)} | ${row.loopWith.toFixed(2)} | ${row.loopRatio.toFixed(2)}× | ${row.lagMs} |`,
+          `| ${row.direction} | ${size} B | ${row.without.toFixed(1)} | ${row.off.toFixed(1)} | ${row.offRatio.toFixed(2)}× (${interval(row.offInterval)}) | ${row.with.toFixed(1)} | ${row.ratio.toFixed(2)}× (${interval(row.ratioInterval)}) | ${row.loopWithout.toFixed(2)} | ${row.loopWith.toFixed(2)} | ${row.loopRatio.toFixed(2)}× | ${row.lagMs} |`,
         );
       }
     }
@@ -326,6 +355,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     n: arg('--n', 5_000),
     reps: arg('--reps', 9),
     fresh: !process.argv.includes('--reuse'),
+    each: process.argv.includes('--each'),
     sizes,
     dirs,
   });
