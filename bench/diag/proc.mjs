@@ -55,3 +55,35 @@ export function cpuDelta(before, after) {
   }
   return { byKind, renderers };
 }
+
+/**
+ * CPU time (ms) of every thread of a Chromium browser and its descendants, keyed `pid/tid`, with the process's
+ * kind (as `processCpu`) and the thread's name: 'chromium' (a process's main thread), 'ThreadPoolForeg' (the
+ * task pool, where V8's concurrent GC runs), 'Chrome_ChildIOT', 'Compositor'...
+ */
+export function threadCpu(rootPid) {
+  const out = {};
+  for (const [p, { kind }] of Object.entries(processCpu(rootPid))) {
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    for (const t of tids) {
+      try {
+        const stat = readFileSync(`/proc/${p}/task/${t}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out[`${p}/${t}`] = {
+          pid: p,
+          kind,
+          name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+          cpu: ((+f[11] + +f[12]) / TICKS_PER_S) * 1000,
+        };
+      } catch {
+        /* the thread ended meanwhile */
+      }
+    }
+  }
+  return out;
+}
