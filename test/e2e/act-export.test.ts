@@ -56,12 +56,25 @@ afterAll(async () => {
 async function download(): Promise<{ name: string; text: string }> {
   // The file name has the time to the second: a second export within the same second has the name of the first,
   // and the browser then writes over it. So a download is a .json file that is new or written since the click.
-  const written = () => new Map(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+  // (only .json files: the browser writes a .crdownload first and renames it, so it can be gone by the stat)
+  const written = () => {
+    const out = new Map<string, number>();
+    for (const f of readdirSync(dir)) {
+      try {
+        if (f.endsWith('.json')) {
+          out.set(f, statSync(join(dir, f)).mtimeMs);
+        }
+      } catch {
+        /* renamed or removed between the listing and the stat */
+      }
+    }
+    return out;
+  };
   const before = written();
   await panel.click('.x-download');
   const end = Date.now() + 20_000; // a loaded 2-core machine can take seconds to write a download
   while (Date.now() < end) {
-    const name = [...written()].find(([f, t]) => f.endsWith('.json') && before.get(f) !== t)?.[0];
+    const name = [...written()].find(([f, t]) => before.get(f) !== t)?.[0];
     if (name) {
       await sleep(100);
       return { name, text: readFileSync(join(dir, name), 'utf8') };
