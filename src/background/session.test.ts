@@ -144,7 +144,7 @@ function setup(
   const scope = { ready: opts.ready ?? Promise.resolve(), frameMode };
 
   /** A relay of `frameId` (a new document: a new docId) connects and says hello. */
-  const relay = (frameId: number, url: string, docId = `doc-${frameId}-${Math.random()}`) => {
+  const relay = (frameId: number, url: string, docId = `doc-${frameId}-${Math.random()}`, start?: number) => {
     const r = fakePort<BackgroundToRelay, BackgroundToRelay>('capture', {
       tab: { id: TAB } as Runtime.MessageSender['tab'],
       frameId,
@@ -152,7 +152,7 @@ function setup(
     } as Runtime.MessageSender);
     onCapturePort(r.port, sessions, scope);
     const say = (m: Omit<RelayToBackground, 'v'>) => r.deliver({ ...m, v: MESSAGES_VERSION } as never);
-    say({ type: 'hello', docId, frameUrl: url, isTop: frameId === 0, time: 1 } as never);
+    say({ type: 'hello', docId, frameUrl: url, isTop: frameId === 0, time: start ?? 1, start } as never);
     return {
       ...r,
       docId,
@@ -378,8 +378,51 @@ describe('tab session: clear and navigation', () => {
     const t = setup();
     await withRecords(t, 1);
     await t.session().navigated({ frameId: 4, parentFrameId: 0, url: EMBED_URL, time: 3000 });
+    t.relay(4, EMBED_URL, undefined, 3001);
+    await t.settle();
     const recs = await t.session().records();
-    expect(recs.at(-1)).toMatchObject({ navigation: true, frameId: 4, frameUrl: EMBED_URL });
+    expect(recs.at(-1)).toMatchObject({ navigation: true, frameId: 4, frameUrl: EMBED_URL, time: 3000 });
+    // A frame whose site is not captured has no relay: its record is placed at once, with the browser's time.
+    await t.session().navigated({ frameId: 5, parentFrameId: 0, url: 'https://ads.example/x', time: 3500 });
+    expect((await t.session().records()).at(-1)).toMatchObject({ navigation: true, frameId: 5, time: 3500 });
+  });
+
+  it("a frame's navigation comes before what its document did, whatever time the browser gave the commit", async () => {
+    // The browser stamps an embed's commit when it handles it, which on a busy machine is after the embed posted
+    // ready from its first script. Placed by that time, the navigation came after the ready and restarted the
+    // embed's session: the host's next action was flagged as sent before ready.
+    const t = setup();
+    const top = t.relay(0, `${HOST}/`);
+    await t.settle();
+    await t.session().navigated({ frameId: 4, parentFrameId: 0, url: EMBED_URL, time: 3000 });
+    const embed = t.relay(4, EMBED_URL, undefined, 2990); // document_start, in the embed's clock
+    await t.settle();
+    const ready = { source: 'svc-embed', direction: 'event', type: 'svc:event:ready', payload: {}, timestamp: 7 };
+    embed.batch(1, [
+      {
+        time: 2995,
+        kind: 'post',
+        frameUrl: EMBED_URL,
+        origin: TENANT,
+        targetOrigin: HOST,
+        target: 'parent',
+        data: ready,
+      },
+    ]);
+    top.batch(1, [
+      { time: 2998, kind: 'receive', frameUrl: `${HOST}/`, origin: TENANT, from: 'child', data: ready },
+      post(1, 3100),
+    ]);
+    await t.settle();
+    const recs = await t.session().records();
+    expect(recs.map((r) => (r.navigation ? 'navigation' : `${r.kind} ${(r.data as { type: string }).type}`))).toEqual([
+      'navigation',
+      'post svc:event:ready',
+      'receive svc:event:ready',
+      'post svc:action:refresh',
+    ]);
+    expect(recs[0].time).toBe(2990);
+    expect(recs.at(-1)?.issues.map((i) => i.rule)).not.toContain('session.action-before-ready');
   });
 
   it('leaving the scope ends the log (kept with preserve log)', async () => {

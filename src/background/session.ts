@@ -25,6 +25,7 @@ import { originOf } from '../protocol/origin.ts';
 import type { Commit, StoredBatch, TabMeta, loadTab } from './db.ts';
 import { TabLog, newState, type AddResult } from './tablog.ts';
 import type { RelayPort } from './relay-port.ts';
+import { FrameNavs, type FrameNav } from './frame-navs.ts';
 
 type Port = Runtime.Port;
 type SendRequest = Extract<PanelToBackground, { type: 'send' }>;
@@ -172,6 +173,8 @@ export class TabSession {
   /** Sends waiting for their frame's answer: request id → callback. */
   private readonly sends = new Map<string, (ok: boolean, error?: string) => void>();
   private closed = false;
+  /** Subframe navigation records waiting for their document's relay (frame-navs.ts). */
+  private readonly navs = new FrameNavs((nav) => void this.run(() => this.addNavigation(nav)));
 
   constructor(
     readonly tabId: number,
@@ -344,6 +347,11 @@ export class TabSession {
         }
       }
       this.log.frames.set(frameId, { frameId, parentFrameId, url: hello.frameUrl });
+      if (frameId !== 0 && hello.start !== undefined) {
+        for (const n of this.navs.started(frameId, hello.frameUrl, hello.start)) {
+          await this.addNavigation(n);
+        }
+      }
       if (hello.isTop && frameId === 0) {
         // Chrome: the navigation event may come later (or never, if the worker was asleep): start the log here.
         if (documentId && documentId !== this.meta.topDocumentId) {
@@ -420,8 +428,17 @@ export class TabSession {
         parentFrameId: nav.parentFrameId ?? this.log.frames.get(nav.frameId)?.parentFrameId ?? 0,
         url: nav.url,
       });
-      await this.addRecords(nav.frameId, [navigationRecord(nav.frameId, nav.url, nav.time)]);
+      const relayComing = this.host.frameMode(originOf(nav.url)) !== null;
+      for (const n of this.navs.committed({ frameId: nav.frameId, url: nav.url, time: nav.time }, relayComing)) {
+        await this.addNavigation(n);
+      }
     });
+  }
+
+  private async addNavigation(nav: FrameNav): Promise<void> {
+    if (!this.closed) {
+      await this.addRecords(nav.frameId, [navigationRecord(nav.frameId, nav.url, nav.time)]);
+    }
   }
 
   /**
@@ -453,6 +470,7 @@ export class TabSession {
   /** The tab is gone: no more timers and no more writes; queued work finishes (the registry deletes its log). */
   close(): void {
     this.closed = true;
+    this.navs.releaseAll();
     clearTimeout(this.captureTimer);
     if (this.processTimer !== null) {
       clearTimeout(this.processTimer);

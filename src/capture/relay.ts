@@ -67,9 +67,16 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
     }
     return { v: MESSAGES_VERSION, type: 'post-result', id: msg.id, ...result };
   };
+  let said = false;
   const link = new Link({
     runtime: api.runtime,
-    hello: () => ({ frameUrl: location.href, isTop, time: now() }),
+    // (`start` on the first hello only: a reconnection's hello is not this document's start)
+    hello: () => {
+      const time = now();
+      const h = { frameUrl: location.href, isTop, time, ...(said ? {} : { start: time }) };
+      said = true;
+      return h;
+    },
     onMessage(msg: BackgroundToRelay) {
       if (msg.type === 'config') {
         config = msg.config;

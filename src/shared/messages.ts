@@ -67,8 +67,20 @@ export type RelayToPage =
 
 // ---------------------------------------------------------------- hop 2: relay <-> background (Port PORT_CAPTURE)
 export type RelayToBackground =
-  /** First message on every (re)connection. `docId` is random per document, stable across reconnections. */
-  | { v: typeof MESSAGES_VERSION; type: 'hello'; docId: string; frameUrl: string; isTop: boolean; time: number }
+  /**
+   * First message on every (re)connection. `docId` is random per document, stable across reconnections. `start`,
+   * on the document's first hello only: when its relay started (`document_start`, before any script of the
+   * document), in the frame's clock (background/frame-navs.ts places the frame's navigation record by it).
+   */
+  | {
+      v: typeof MESSAGES_VERSION;
+      type: 'hello';
+      docId: string;
+      frameUrl: string;
+      isTop: boolean;
+      time: number;
+      start?: number;
+    }
   /**
    * A batch: `json` is the JSON array of RawRecords. `batch` counts up per document; the relay keeps the
    * batch until it is acknowledged (after the background stored it) and resends it after a reconnection;
