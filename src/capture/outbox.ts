@@ -72,8 +72,11 @@ export class Outbox<T> {
     return this.base + this.entries.push(RESERVED) - 1;
   }
 
-  /** Write a reserved post of `chars` characters (`null` when it could not be read: the slot is skipped). */
-  fill(slot: number, entry: T | null, chars: number): void {
+  /**
+   * Write a reserved post of `chars` characters (`null` when it could not be read: the slot is skipped); `t`: when,
+   * on this outbox's clock, if the caller has read it (a batch of posts is written at one time).
+   */
+  fill(slot: number, entry: T | null, chars: number, t?: number): void {
     this.entries[slot - this.base] = entry;
     this.sizes[slot - this.base] = entry === SKIP ? 0 : chars;
     this.reserved--;
@@ -81,7 +84,7 @@ export class Outbox<T> {
       this.posts++;
       this.postChars += chars;
     }
-    this.added(entry === SKIP ? 0 : chars);
+    this.added(entry === SKIP ? 0 : chars, t);
   }
 
   /** Queue one entry that counts for `chars`; `t`: when it came, on this outbox's clock, if the caller has read it. */

@@ -10,7 +10,8 @@
  *
  * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox pushed
  * on arrays, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
- * end of the posting task, in one batch. Consequence, documented: a message object the page mutates later in
+ * end of the posting task, in one batch, with everything else their records hold read then too; the records'
+ * text is written from that when the frame hands over (`lineOf`), once the frame is quiet. Consequence, documented: a message object the page mutates later in
  * the same task is recorded as it is at the end of the task (the delivery record on the other side holds
  * what the browser delivered). A post with a transfer list is serialized before the call, since the
  * transfer detaches what it moves.
@@ -35,6 +36,43 @@ import { dataJson, type DataJson } from './serialize.ts';
 import { close, field, head, open, text } from './writer.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed, postTargetOrigin, transferCount, errorText } from './observe.ts';
 
+/** What a post's record is written from (`lineOf`): all of it read at the end of the posting task. */
+interface Written {
+  time: number;
+  /** Deliveries the frame had seen when the page posted (relay-merge.ts). */
+  after: number;
+  /** The fields every post of its batch shares (`head` and origin). */
+  shared: string;
+  targetOrigin: string;
+  relation: WindowRelation;
+  /** JSON text of the target's URL, or null where it cannot be read. */
+  url: string | null;
+  data: DataJson;
+  transfer: number;
+  error: string | undefined;
+}
+
+/** What a written post counts for in the outbox's bounds beyond its shared fields and data (its other fields). */
+const WRITTEN_CHARS = 120;
+
+/** A post's line for the relay. */
+function lineOf(w: Written): string {
+  let json = open(w.time, w.shared) + text('targetOrigin', w.targetOrigin) + text('target', w.relation);
+  if (w.url !== null) {
+    json += field('targetUrl', w.url);
+  }
+  if (w.data.originalSize !== undefined) {
+    json += field('originalSize', String(w.data.originalSize));
+  }
+  if (w.transfer) {
+    json += field('transfer', String(w.transfer));
+  }
+  if (w.error !== undefined) {
+    json += text('error', w.error);
+  }
+  return postLine(w.after, json + close(w.data.json));
+}
+
 /** Start capturing posts in this frame (full mode). */
 export function startCapture(): void {
   const win = window as Window & typeof globalThis;
@@ -49,9 +87,12 @@ export function startCapture(): void {
   const microtask = queueMicrotask;
   const CE = CustomEvent;
   const dispatch = doc.dispatchEvent.bind(doc);
-  // Each hand-over: lines of `<after>\t<record JSON>` (relay-merge.ts), in events of at most MAX_DETAIL_CHARS.
-  const outbox = new Outbox<string>(now, (lines) =>
-    joinInChunks(lines, '\n', MAX_DETAIL_CHARS, (detail) => dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail }))),
+  // Each hand-over: lines of `<after>\t<record JSON>` (relay-merge.ts), in events of at most MAX_DETAIL_CHARS. A
+  // post's line is written then, once the frame is quiet, from what its task's end read (`Written`).
+  const outbox = new Outbox<Written>(now, (posts) =>
+    joinInChunks(posts.map(lineOf), '\n', MAX_DETAIL_CHARS, (detail) =>
+      dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail })),
+    ),
   );
   // Deliveries this frame has seen: the relay's counter (read through the native getter, captured now), or
   // else a listener of our own (registered at document_start, before any page script, like the relay's).
@@ -90,6 +131,23 @@ export function startCapture(): void {
   let calls: unknown[] = [];
   let scheduled = false;
 
+  // A target's URL, read once per batch (a cross-origin read throws, and throwing is slow).
+  const urls = new Map<Window, string | null>();
+  const urlOf = (target: Window): string | null => {
+    let u = urls.get(target);
+    if (u === undefined) {
+      try {
+        u = stringify(String(target.location.href));
+      } catch {
+        u = null;
+      }
+      urls.set(target, u);
+    }
+    return u;
+  };
+
+  // At the end of the posting task: what the record needs, read now (the data serialized, the target's URL, the
+  // call's arguments); the record's text is written at the hand-over (`lineOf`).
   const flush = () => {
     scheduled = false;
     const ts = times;
@@ -105,55 +163,33 @@ export function startCapture(): void {
       /* ignore */
     }
     const shared = head('post', frameUrl) + text('origin', origin);
-    // A target's URL, read once per batch (a cross-origin read throws, and throwing is slow).
-    const urls = new Map<Window, string | null>();
-    const urlOf = (target: Window): string | null => {
-      let u = urls.get(target);
-      if (u === undefined) {
-        try {
-          u = stringify(String(target.location.href));
-        } catch {
-          u = null;
-        }
-        urls.set(target, u);
-      }
-      return u;
-    };
+    urls.clear();
+    const t = now();
     for (let i = 0; i < ts.length; i++) {
       const slot = cs[7 * i + 5] as number;
-      let json = '';
+      let w: Written | null = null;
       try {
         const relation = cs[7 * i] as WindowRelation;
         const args = cs[7 * i + 1] as unknown[];
         const error = cs[7 * i + 2];
-        const target = cs[7 * i + 3] as Window;
         const d = (cs[7 * i + 4] as DataJson | undefined) ?? serialize(args[0]);
-        json = open(ts[i], shared) + text('targetOrigin', postTargetOrigin(args)) + text('target', relation);
-        const url = relation === 'other' ? null : urlOf(target);
-        if (url !== null) {
-          json += field('targetUrl', url);
-        }
-        if (d.originalSize !== undefined) {
-          json += field('originalSize', String(d.originalSize));
-        }
-        const t = transferCount(args);
-        if (t) {
-          json += field('transfer', String(t));
-        }
-        if (error !== undefined) {
-          json += text('error', errorText(error));
-        }
-        json += close(d.json);
+        w = {
+          time: ts[i],
+          after: cs[7 * i + 6] as number,
+          shared,
+          targetOrigin: postTargetOrigin(args),
+          relation,
+          url: relation === 'other' ? null : urlOf(cs[7 * i + 3] as Window),
+          data: d,
+          transfer: transferCount(args),
+          error: error === undefined ? undefined : errorText(error),
+        };
       } catch {
-        json = ''; /* an unreadable record: skip it rather than disturb the page */
+        /* an unreadable post: skip it rather than disturb the page */
       }
-      if (json) {
-        const line = postLine(cs[7 * i + 6] as number, json);
-        outbox.fill(slot, line, line.length);
-      } else {
-        outbox.fill(slot, null, 0);
-      }
+      outbox.fill(slot, w, w ? w.shared.length + w.data.json.length + WRITTEN_CHARS : 0, t);
     }
+    urls.clear();
   };
   const serialize = (data: unknown): DataJson =>
     dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
