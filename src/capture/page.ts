@@ -36,6 +36,21 @@ import { dataJson, type DataJson } from './serialize.ts';
 import { close, field, head, open, text } from './writer.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed, postTargetOrigin, transferCount, errorText } from './observe.ts';
 
+/** A post of the current task, as its call left it. */
+interface Call {
+  time: number;
+  relation: WindowRelation;
+  args: unknown[];
+  error: unknown;
+  target: Window;
+  /** Its data serialized before the call (it carried a transfer list), or undefined. */
+  early: DataJson | undefined;
+  /** Its place in the outbox. */
+  slot: number;
+  /** Deliveries the frame had seen (read after the task's ask). */
+  after: number;
+}
+
 /** What a post's record is written from (`lineOf`): all of it read at the end of the posting task. */
 interface Written {
   time: number;
@@ -124,11 +139,9 @@ export function startCapture(): void {
   const ask = read ? () => dispatch(new CE(CHANNEL_COUNTER_ASK)) : () => {};
 
   let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
-  // Pending posts: their times, and their calls flat, seven slots each (relation, args, error, target, data
-  // serialized before the call or undefined, outbox slot, deliveries seen), so that a post allocates nothing of
-  // ours beyond the array slots.
-  let times: number[] = [];
-  let calls: unknown[] = [];
+  // The posts of the current task, as their calls left them (one object each: cheaper than pushing their
+  // fields on an array).
+  let calls: Call[] = [];
   let scheduled = false;
 
   // A target's URL, read once per batch (a cross-origin read throws, and throwing is slow).
@@ -150,9 +163,7 @@ export function startCapture(): void {
   // call's arguments); the record's text is written at the hand-over (`lineOf`).
   const flush = () => {
     scheduled = false;
-    const ts = times;
     const cs = calls;
-    times = [];
     calls = [];
     let frameUrl = '';
     let origin = 'null';
@@ -165,29 +176,26 @@ export function startCapture(): void {
     const shared = head('post', frameUrl) + text('origin', origin);
     urls.clear();
     const t = now();
-    for (let i = 0; i < ts.length; i++) {
-      const slot = cs[7 * i + 5] as number;
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[i];
       let w: Written | null = null;
       try {
-        const relation = cs[7 * i] as WindowRelation;
-        const args = cs[7 * i + 1] as unknown[];
-        const error = cs[7 * i + 2];
-        const d = (cs[7 * i + 4] as DataJson | undefined) ?? serialize(args[0]);
+        const { relation, args, error } = c;
         w = {
-          time: ts[i],
-          after: cs[7 * i + 6] as number,
+          time: c.time,
+          after: c.after,
           shared,
           targetOrigin: postTargetOrigin(args),
           relation,
-          url: relation === 'other' ? null : urlOf(cs[7 * i + 3] as Window),
-          data: d,
+          url: relation === 'other' ? null : urlOf(c.target),
+          data: c.early ?? serialize(args[0]),
           transfer: transferCount(args),
           error: error === undefined ? undefined : errorText(error),
         };
       } catch {
         /* an unreadable post: skip it rather than disturb the page */
       }
-      outbox.fill(slot, w, w ? w.shared.length + w.data.json.length + WRITTEN_CHARS : 0, t);
+      outbox.fill(c.slot, w, w ? w.shared.length + w.data.json.length + WRITTEN_CHARS : 0, t);
     }
     urls.clear();
   };
@@ -203,13 +211,22 @@ export function startCapture(): void {
       if (config.paused) {
         return;
       }
-      times.push(now());
+      const time = now();
       if (!scheduled) {
         scheduled = true;
         microtask(flush);
         ask();
       }
-      calls.push(relation, args, error, target, early, outbox.reserve(), deliveriesSeen());
+      calls.push({
+        time,
+        relation,
+        args,
+        error,
+        target,
+        early: early as DataJson | undefined,
+        slot: outbox.reserve(),
+        after: deliveriesSeen(),
+      });
     },
     (args) => (config.paused ? undefined : serialize(args[0])),
   );
