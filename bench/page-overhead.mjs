@@ -5,7 +5,7 @@
 //     runs' ratios, and in brackets the interval that holds 90% of the medians of resampled runs)
 //   sender loop: the sender's own loop time (paired ratio)
 //   capture lag: last delivery → the last record stored by the extension
-// Usage: node bench/page-overhead.mjs [--n 5000] [--reps 9] [--reuse] [--each] [--sizes 200,10000] [--dirs h2e,e2h]
+// Usage: node bench/page-overhead.mjs [--n 5000] [--reps 15] [--reuse] [--each] [--sizes 200,10000] [--dirs h2e,e2h]
 //   (--each: each run's figures before its case's row)
 //   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
@@ -240,7 +240,7 @@ async function once(b, url, dir, n, size, log = console.log) {
 /** Run the benchmark; prints a table and returns the figures. */
 export async function benchPageOverhead({
   n = 5_000,
-  reps = 9,
+  reps = 15,
   sizes = [200, 10_000],
   dirs = ['h2e', 'e2h'],
   fresh = true,
@@ -353,7 +353,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   await benchPageOverhead({
     n: arg('--n', 5_000),
-    reps: arg('--reps', 9),
+    reps: arg('--reps', 15),
     fresh: !process.argv.includes('--reuse'),
     each: process.argv.includes('--each'),
     sizes,
