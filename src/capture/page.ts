@@ -8,13 +8,13 @@
  * (relay-merge.ts). Where the relay has not started yet (its answer is synchronous, so it did not answer), a
  * capture-phase listener registered now counts the same deliveries.
  *
- * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox pushed
- * on arrays, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
+ * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox, kept in
+ * one object, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
  * end of the posting task, in one batch, with everything else their records hold read then too; the records'
- * text is written from that when the frame hands over (`lineOf`), once the frame is quiet. Consequence, documented: a message object the page mutates later in
- * the same task is recorded as it is at the end of the task (the delivery record on the other side holds
- * what the browser delivered). A post with a transfer list is serialized before the call, since the
- * transfer detaches what it moves.
+ * text is written from that when the frame hands over (`lineOf`), once the frame is quiet. Consequence,
+ * documented: a message object the page mutates later in the same task is recorded as it is at the end of the
+ * task (the delivery record on the other side holds what the browser delivered). A post with a transfer list is
+ * serialized before the call, since the transfer detaches what it moves.
  * A frame whose site is (or becomes) receive-only gets no MAIN-world script, or removes the hook.
  * Foreign messages (no `svc-embed` marker) are recorded too, with a smaller size cap (FOREIGN_MAX_BYTES).
  */
@@ -174,7 +174,6 @@ export function startCapture(): void {
       /* ignore */
     }
     const shared = head('post', frameUrl) + text('origin', origin);
-    urls.clear();
     const t = now();
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
@@ -197,7 +196,7 @@ export function startCapture(): void {
       }
       outbox.fill(c.slot, w, w ? w.shared.length + w.data.json.length + WRITTEN_CHARS : 0, t);
     }
-    urls.clear();
+    urls.clear(); // a target may navigate before the next batch, and the map would keep its window
   };
   const serialize = (data: unknown): DataJson =>
     dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
