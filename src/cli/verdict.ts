@@ -1,0 +1,485 @@
+/**
+ * The verdict of a run (`check` of a file, `record` of a page): did the embed show up, did it start, were the
+ * expected messages seen, are there findings at or above the failing severity. Also the one counting that the
+ * text summary, JUnit and JSON all print (messages, records, findings, checks), so they never disagree.
+ *
+ * Pure: no node: imports, no I/O; the same records and result give the same evaluation.
+ *
+ * - A post and its delivery are two records of one message. A delivery shows its post's issues marked
+ *   `sender` (pairs.ts): those are not findings of their own. An issue that the delivery finds itself with the
+ *   same rule and path as its post's is the same finding of the same message: counted once, at the post.
+ * - A check is what a CI dashboard shows as a test case. Its name depends only on what was seen (rule,
+ *   message type, kind, expectation), never on a seq or a time, so two recordings of one session give the
+ *   same names in the same order.
+ */
+import { ACTION_TYPES, EVENT_TYPES } from '../protocol/catalog.ts';
+import type { CheckResult } from '../protocol/capture.ts';
+import type { Issue, Severity, Verdict } from '../protocol/classify.ts';
+import { isSvcEmbed } from '../protocol/marker.ts';
+import { isEmbedUrl } from '../protocol/origin.ts';
+import type { CaptureRecord } from '../protocol/record.ts';
+import { RULES } from '../protocol/rules.ts';
+
+export type FailOn = 'error' | 'warning';
+
+export interface EvaluateOptions {
+  /** Message types that must be seen (catalogued events and actions); `svc:event:ready` is added when an embed frame is seen. */
+  expect?: readonly string[];
+  /** The lowest severity that fails the run (default `error`; `warning`: warnings and errors). */
+  failOn?: FailOn;
+  /** A capture with no embed frame and no svc-embed message passes (by default it fails). */
+  allowEmpty?: boolean;
+  /** What was checked, for the reasons: a URL (`… seen on URL`) or a file (`… seen in FILE`). */
+  where?: string;
+}
+
+/** Every message type of the catalog: what `expect` may name. */
+export const EXPECTABLE_TYPES: readonly string[] = [...EVENT_TYPES, ...ACTION_TYPES];
+
+/** The figures every output format prints: one counting. */
+export interface Figures {
+  /** Messages: a post and its delivery are one message; navigations are not messages. */
+  messages: number;
+  /** Records: posts and deliveries (navigations excluded). */
+  records: number;
+  /** Messages by verdict: invalid when any finding of the message (post or delivery) is an error. */
+  valid: number;
+  invalid: number;
+  foreign: number;
+  /** Findings by severity: each issue of a message once. */
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Checks (JUnit test cases). */
+  checks: number;
+  checksPassed: number;
+  checksFailed: number;
+}
+
+/** One issue of one message, counted once, at the record that found it (the post, for a post and its delivery). */
+export interface Finding {
+  seq: number;
+  kind: CaptureRecord['kind'];
+  /** The message type, `(no type)` when it has none. */
+  type: string;
+  rule: string;
+  severity: Severity;
+  path: string;
+  message: string;
+  /** The seqs of its deliveries that found the same issue themselves. */
+  alsoAt: number[];
+}
+
+/** A record as a check lists it. */
+export interface CheckRecordLine {
+  seq: number;
+  kind: CaptureRecord['kind'];
+  frameUrl: string;
+  /** Epoch ms when the extension observed it. */
+  time: number;
+  /** What this record shows for the check: a finding (`error payload.x: …`), a type seen, a failure. */
+  message: string;
+}
+
+/** One check: a JUnit test case, a line of the checks count. */
+export interface Check {
+  /** Stable across recordings of one session: `origin.action-wildcard · svc:action:set-color-scheme (post)`. */
+  name: string;
+  /** `embed-inspector.<rule group>`, `embed-inspector.expectations`, `embed-inspector.messages`. */
+  classname: string;
+  passed: boolean;
+  /** One line: why it failed, or what was seen. */
+  summary: string;
+  /** The records behind it, in capture order. */
+  records: CheckRecordLine[];
+  /** Finding checks: the rule and the highest severity of its findings. */
+  rule?: string;
+  severity?: Severity;
+}
+
+export interface Expectation {
+  type: string;
+  /** Added because an embed frame was seen (`svc:event:ready`), not asked for. */
+  implicit: boolean;
+  met: boolean;
+  /** The first record of that type (capture order), when met. */
+  seq: number | null;
+}
+
+/** A message (a post and its delivery, or one record) as the reports list it. */
+export interface MessageGroup {
+  /** The record that counts it: the post of a post and its delivery. */
+  seq: number;
+  verdict: Verdict;
+  /** Its deliveries paired with it (seqs). */
+  deliveries: number[];
+  /** Its findings (each once). */
+  findings: Finding[];
+}
+
+export interface Evaluation {
+  passed: boolean;
+  exitCode: 0 | 1;
+  /** Why it failed, in words, the most important first; empty when it passed. */
+  reasons: string[];
+  failOn: FailOn;
+  /** No embed frame and no svc-embed message. */
+  empty: boolean;
+  /** URLs of the embed frames seen (deduplicated, in capture order). */
+  embedFrames: string[];
+  /** Any svc-embed message seen. */
+  svcEmbedSeen: boolean;
+  expectations: Expectation[];
+  /** The embed reported that it could not start (a fatal `error` before `ready`): each message, with its seq. */
+  startFailures: Array<{ seq: number; message: string }>;
+  findings: Finding[];
+  /** The messages, in the result's (causal) order. */
+  messages: MessageGroup[];
+  /** Finding count per rule id. */
+  rules: Record<string, number>;
+  /** Sorted by classname, then name. */
+  checks: Check[];
+  figures: Figures;
+}
+
+const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+const FAILED_BEFORE_READY = 'session.failed-before-ready';
+
+/**
+ * `--expect` values: each may list several types separated by commas; blanks are dropped, repeats kept once.
+ * `unknown` lists those that are not a catalogued event or action type.
+ */
+export function parseExpect(values: readonly string[] = []): { types: string[]; unknown: string[] } {
+  const types: string[] = [];
+  const unknown: string[] = [];
+  for (const v of values) {
+    for (const t of v.split(',').map((x) => x.trim())) {
+      if (!t || types.includes(t) || unknown.includes(t)) {
+        continue;
+      }
+      (EXPECTABLE_TYPES.includes(t) ? types : unknown).push(t);
+    }
+  }
+  return { types, unknown };
+}
+
+function dataOf(r: CaptureRecord | undefined): Record<string, unknown> | null {
+  const d = r?.data;
+  return d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : null;
+}
+
+/** A record's message type, `(no type)` when it has none. */
+export function typeOf(r: CaptureRecord | undefined): string {
+  const t = dataOf(r)?.type;
+  return typeof t === 'string' && t ? t : '(no type)';
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function isUrl(s: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
+}
+
+/** The reason of an empty capture: `no embed traffic seen on URL`, `… in FILE`, or without a place. */
+export function emptyReason(where?: string): string {
+  return where ? `no embed traffic seen ${isUrl(where) ? 'on' : 'in'} ${where}` : 'no embed traffic seen';
+}
+
+/** Decide a run: see the module comment. */
+export function evaluate(
+  records: readonly CaptureRecord[],
+  result: CheckResult,
+  opts: EvaluateOptions = {},
+): Evaluation {
+  const failOn: FailOn = opts.failOn ?? 'error';
+  const failing = (s: Severity) => RANK[s] >= RANK[failOn];
+  const bySeq = new Map<number, CaptureRecord>();
+  for (const r of records) {
+    if (!r.navigation) {
+      bySeq.set(r.seq, r);
+    }
+  }
+  const resultBySeq = new Map(result.messages.map((m) => [m.seq, m]));
+  const ordered = result.messages.filter((m) => bySeq.has(m.seq));
+  const line = (r: CaptureRecord, message: string): CheckRecordLine => ({
+    seq: r.seq,
+    kind: r.kind,
+    frameUrl: r.frameUrl,
+    time: r.time,
+    message,
+  });
+
+  // ---- what was seen: embed frames, svc-embed traffic
+  const frames = new Set<string>();
+  let svcEmbedSeen = false;
+  for (const r of records) {
+    const d = dataOf(r);
+    if (r.navigation && typeof d?.url === 'string' && isEmbedUrl(d.url)) {
+      frames.add(d.url);
+    }
+    if (isEmbedUrl(r.frameUrl)) {
+      frames.add(r.frameUrl);
+    }
+    if (r.kind === 'post' && !r.navigation && isEmbedUrl(r.targetUrl)) {
+      frames.add(r.targetUrl as string);
+    }
+    if (!r.navigation && isSvcEmbed(d)) {
+      svcEmbedSeen = true;
+      if (r.kind === 'post' && d?.direction === 'event' && r.frameUrl) {
+        frames.add(r.frameUrl);
+      }
+    }
+  }
+  const embedFrames = [...frames];
+  const empty = embedFrames.length === 0 && !svcEmbedSeen;
+
+  // ---- messages and findings: a delivery paired with a post present here belongs to the post's message
+  const postOf = (r: CaptureRecord): number | null =>
+    r.kind === 'receive' && r.pairedWith !== undefined && resultBySeq.has(r.pairedWith) && bySeq.has(r.pairedWith)
+      ? r.pairedWith
+      : null;
+  const groups = new Map<number, MessageGroup>();
+  const findings: Finding[] = [];
+  const addFindings = (r: CaptureRecord, issues: readonly Issue[], group: MessageGroup) => {
+    for (const i of issues) {
+      if (i.sender) {
+        continue;
+      }
+      const same = group.findings.find((f) => f.rule === i.rule && f.path === i.path && f.seq !== r.seq);
+      if (same) {
+        same.alsoAt.push(r.seq);
+        continue;
+      }
+      const f: Finding = {
+        seq: r.seq,
+        kind: r.kind,
+        type: typeOf(r),
+        rule: i.rule,
+        severity: i.severity,
+        path: i.path,
+        message: i.message,
+        alsoAt: [],
+      };
+      group.findings.push(f);
+      findings.push(f);
+    }
+  };
+  // Heads first (posts, unpaired records), so that a delivery's own copy of its post's issue joins the post's.
+  for (const m of ordered) {
+    const r = bySeq.get(m.seq)!;
+    if (postOf(r) === null) {
+      const g: MessageGroup = { seq: m.seq, verdict: m.verdict, deliveries: [], findings: [] };
+      groups.set(m.seq, g);
+      addFindings(r, m.issues, g);
+    }
+  }
+  for (const m of ordered) {
+    const r = bySeq.get(m.seq)!;
+    const post = postOf(r);
+    if (post !== null) {
+      const g = groups.get(post)!;
+      g.deliveries.push(m.seq);
+      addFindings(r, m.issues, g);
+    }
+  }
+  const messages = [...groups.values()];
+  for (const g of messages) {
+    if (g.verdict !== 'foreign') {
+      g.verdict = g.findings.some((f) => f.severity === 'error') ? 'invalid' : 'valid';
+    }
+  }
+  const position = new Map(ordered.map((m, k) => [m.seq, k]));
+  findings.sort((a, b) => position.get(a.seq)! - position.get(b.seq)!);
+  const rules: Record<string, number> = {};
+  for (const f of findings) {
+    rules[f.rule] = (rules[f.rule] ?? 0) + 1;
+  }
+
+  // ---- expectations: the first record of each type, in causal order
+  const firstOf = new Map<string, number>();
+  for (const m of ordered) {
+    const r = bySeq.get(m.seq)!;
+    if (isSvcEmbed(r.data)) {
+      const t = typeOf(r);
+      if (!firstOf.has(t)) {
+        firstOf.set(t, r.seq);
+      }
+    }
+  }
+  const wanted: Array<{ type: string; implicit: boolean }> = [];
+  for (const t of opts.expect ?? []) {
+    if (!wanted.some((w) => w.type === t)) {
+      wanted.push({ type: t, implicit: false });
+    }
+  }
+  if (embedFrames.length > 0 && !wanted.some((w) => w.type === 'svc:event:ready')) {
+    wanted.unshift({ type: 'svc:event:ready', implicit: true });
+  }
+  const expectations: Expectation[] = wanted.map(({ type, implicit }) => ({
+    type,
+    implicit,
+    met: firstOf.has(type),
+    seq: firstOf.get(type) ?? null,
+  }));
+
+  // ---- start failures: the embed said it could not start
+  const startFailures: Array<{ seq: number; message: string }> = findings
+    .filter((f) => f.rule === FAILED_BEFORE_READY)
+    .map((f) => ({ seq: f.seq, message: f.message }));
+
+  // ---- checks
+  const checks: Check[] = [];
+  const emptyFails = empty && !opts.allowEmpty;
+  checks.push({
+    name: 'embed traffic seen',
+    classname: 'embed-inspector.expectations',
+    passed: !emptyFails,
+    summary: empty
+      ? emptyFails
+        ? emptyReason(opts.where)
+        : `${emptyReason(opts.where)} (allowed)`
+      : `${plural(embedFrames.length, 'embed frame')}${embedFrames.length ? ` (${embedFrames.join(', ')})` : ''}, ${svcEmbedSeen ? 'svc-embed messages' : 'no svc-embed message'}`,
+    records: [],
+  });
+  for (const e of expectations) {
+    const r = e.seq === null ? undefined : bySeq.get(e.seq);
+    checks.push({
+      name: `expect ${e.type}`,
+      classname: 'embed-inspector.expectations',
+      passed: e.met,
+      summary: e.met
+        ? `${e.type} first seen at #${e.seq}`
+        : `expected ${e.type}, never seen${e.implicit ? ' (an embed frame was seen)' : ''}`,
+      records: r ? [line(r, `${e.type} first seen`)] : [],
+    });
+  }
+  const startNames = new Map<string, number>();
+  for (const s of startFailures) {
+    const base = `embed started: ${s.message.replace(/^the embed failed to start: /, '')}`;
+    const n = (startNames.get(base) ?? 0) + 1;
+    startNames.set(base, n);
+    const r = bySeq.get(s.seq);
+    checks.push({
+      name: n === 1 ? base : `${base} (${n})`,
+      classname: 'embed-inspector.expectations',
+      passed: false,
+      summary: s.message,
+      records: r ? [line(r, s.message)] : [],
+    });
+  }
+  const byCheck = new Map<string, { rule: string; type: string; kind: string; findings: Finding[] }>();
+  for (const f of findings) {
+    const key = `${f.rule}\n${f.type}\n${f.kind}`;
+    let c = byCheck.get(key);
+    if (!c) {
+      c = { rule: f.rule, type: f.type, kind: f.kind, findings: [] };
+      byCheck.set(key, c);
+    }
+    c.findings.push(f);
+  }
+  for (const c of byCheck.values()) {
+    const worst = c.findings.reduce<Severity>((w, f) => (RANK[f.severity] > RANK[w] ? f.severity : w), 'info');
+    const bad = c.findings.filter((f) => failing(f.severity));
+    const counts = (['error', 'warning', 'info'] as const)
+      .map((s) => [s, c.findings.filter((f) => f.severity === s).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => plural(n, s));
+    checks.push({
+      name: `${c.rule} · ${c.type} (${c.kind})`,
+      classname: `embed-inspector.${RULES[c.rule]?.group ?? 'other'}`,
+      passed: bad.length === 0,
+      summary: `${counts.join(', ')}: ${c.findings[0].message}`,
+      records: c.findings.map((f) => {
+        const also = f.alsoAt.length ? ` (also found at its delivery ${f.alsoAt.map((s) => `#${s}`).join(', ')})` : '';
+        return line(bySeq.get(f.seq)!, `${f.severity} ${f.path}: ${f.message}${also}`);
+      }),
+      rule: c.rule,
+      severity: worst,
+    });
+  }
+  const seenTypes = new Map<string, CheckRecordLine[]>();
+  for (const m of ordered) {
+    const r = bySeq.get(m.seq)!;
+    if (m.verdict === 'foreign' || !isSvcEmbed(r.data)) {
+      continue;
+    }
+    const name = `${typeOf(r)} (${r.kind})`;
+    const list = seenTypes.get(name) ?? [];
+    list.push(line(r, r.kind === 'post' ? `post → ${r.targetOrigin ?? '?'}` : `receive ← ${r.origin}`));
+    seenTypes.set(name, list);
+  }
+  for (const [name, list] of seenTypes) {
+    checks.push({
+      name,
+      classname: 'embed-inspector.messages',
+      passed: true,
+      summary: `${plural(list.length, 'record')}: ${list.map((l) => `#${l.seq}`).join(', ')}`,
+      records: list,
+    });
+  }
+  checks.sort((a, b) =>
+    a.classname < b.classname ? -1 : a.classname > b.classname ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+
+  // ---- reasons, the most important first
+  const reasons: string[] = [];
+  if (emptyFails) {
+    reasons.push(emptyReason(opts.where));
+  }
+  for (const s of startFailures) {
+    reasons.push(`${s.message} (#${s.seq}, a fatal error before ready)`);
+  }
+  for (const e of expectations) {
+    if (!e.met) {
+      reasons.push(`expected ${e.type}, never seen`);
+    }
+  }
+  const failedFindingChecks = checks.filter((c) => c.rule !== undefined && !c.passed);
+  if (failedFindingChecks.length) {
+    const errors = findings.filter((f) => f.severity === 'error').length;
+    const warnings = findings.filter((f) => f.severity === 'warning').length;
+    const what =
+      failOn === 'warning'
+        ? [errors ? plural(errors, 'error') : '', warnings ? plural(warnings, 'warning') : '']
+            .filter(Boolean)
+            .join(' and ')
+        : plural(errors, 'error');
+    const names = failedFindingChecks.map((c) => c.name);
+    const shown = names.length > 3 ? `${names.slice(0, 3).join('; ')}; and ${names.length - 3} more` : names.join('; ');
+    reasons.push(`${what} (--fail-on ${failOn}) in ${plural(names.length, 'check')}: ${shown}`);
+  }
+
+  const checksFailed = checks.filter((c) => !c.passed).length;
+  const figures: Figures = {
+    messages: messages.length,
+    records: ordered.length,
+    valid: messages.filter((g) => g.verdict === 'valid').length,
+    invalid: messages.filter((g) => g.verdict === 'invalid').length,
+    foreign: messages.filter((g) => g.verdict === 'foreign').length,
+    errors: findings.filter((f) => f.severity === 'error').length,
+    warnings: findings.filter((f) => f.severity === 'warning').length,
+    infos: findings.filter((f) => f.severity === 'info').length,
+    checks: checks.length,
+    checksPassed: checks.length - checksFailed,
+    checksFailed,
+  };
+  const passed = checksFailed === 0;
+  return {
+    passed,
+    exitCode: passed ? 0 : 1,
+    reasons,
+    failOn,
+    empty,
+    embedFrames,
+    svcEmbedSeen,
+    expectations,
+    startFailures,
+    findings,
+    messages,
+    rules,
+    checks,
+    figures,
+  };
+}
