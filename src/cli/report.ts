@@ -1,11 +1,21 @@
-/** Output formats of `check` (and the summary `record` prints): text, json, junit. */
-import type { CheckResult } from '../protocol/capture.ts';
+/**
+ * Output formats of `check` (and the summary `record` prints): text, json, junit.
+ *
+ * One counting (verdict.ts `Figures`): the three formats print the same figures under the same names —
+ * messages (a post and its delivery are one), records (posts and deliveries, navigations excluded),
+ * valid/invalid/foreign messages, findings by severity (each issue of a message once), checks passed/failed
+ * (the JUnit test cases).
+ */
+import type { CheckResult, CheckSummary } from '../protocol/capture.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
+import { evaluate, typeOf, type CheckRecordLine, type Evaluation, type Figures } from './verdict.ts';
 
 export interface FileResult {
   file: string;
   records: CaptureRecord[];
   result: CheckResult;
+  /** The file's verdict; when absent, evaluated with the defaults (`where` = the file). */
+  evaluation?: Evaluation;
 }
 
 const useColor = () => !!process.stdout.isTTY && !process.env.NO_COLOR;
@@ -17,24 +27,56 @@ const red = paint('31'),
   bold = paint('1'),
   cyan = paint('36');
 
+/** The file's evaluation: the one given, else the defaults. */
+export function evaluationOf(f: FileResult): Evaluation {
+  return f.evaluation ?? evaluate(f.records, f.result, { where: f.file });
+}
+
 function describe(r: CaptureRecord): string {
-  const d = r.data as Record<string, unknown> | null;
-  const type = d && typeof d === 'object' && typeof d.type === 'string' ? d.type : '(no type)';
   const arrow = r.kind === 'post' ? `post → ${r.targetOrigin ?? '?'}` : `receive ← ${r.origin}`;
-  return `${type}  ${dim(arrow)}`;
+  return `${typeOf(r)}  ${dim(arrow)}`;
 }
 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export function summaryLine(s: CheckResult['summary']): string {
+/**
+ * The counts line. With an evaluation (the first argument or the second): the reasons the run failed, one line
+ * each, then the one counting (messages, records, findings, checks). With a CheckSummary alone (as before
+ * verdict.ts): its own figures and start failures.
+ */
+export function summaryLine(s: Evaluation | CheckSummary, evaluation?: Evaluation): string {
+  const e = evaluation ?? ('figures' in s ? s : undefined);
+  if (e) {
+    return [...reasonLines(e), figuresLine(e.figures)].join('\n');
+  }
+  const summary = s as CheckSummary;
   const parts = [
-    `${plural(s.messages, 'message')}: ${green(`${s.valid} valid`)}, ${s.invalid ? red(`${s.invalid} invalid`) : '0 invalid'}, ${dim(`${s.foreign} foreign`)}`,
-    `${s.errors ? red(plural(s.errors, 'error')) : '0 errors'}, ${s.warnings ? yellow(plural(s.warnings, 'warning')) : '0 warnings'}, ${plural(s.infos, 'info')}`,
+    messagesPhrase(summary),
+    `${summary.errors ? red(plural(summary.errors, 'error')) : '0 errors'}, ${summary.warnings ? yellow(plural(summary.warnings, 'warning')) : '0 warnings'}, ${plural(summary.infos, 'info')}`,
   ];
-  const failed = (s.startFailures ?? []).map((m) => `\n${red(m)}`).join('');
+  const failed = (summary.startFailures ?? []).map((m) => `\n${red(m)}`).join('');
   return parts.join(' · ') + failed;
+}
+
+function messagesPhrase(f: Pick<Figures, 'messages' | 'valid' | 'invalid' | 'foreign'>): string {
+  return `${plural(f.messages, 'message')}: ${green(`${f.valid} valid`)}, ${f.invalid ? red(`${f.invalid} invalid`) : '0 invalid'}, ${dim(`${f.foreign} foreign`)}`;
+}
+
+/** `5 messages: 4 valid, 0 invalid, 1 foreign · 5 records · findings: 0 errors, 0 warnings, 0 infos · checks: 7 passed, 0 failed` */
+export function figuresLine(f: Figures): string {
+  return [
+    messagesPhrase(f),
+    plural(f.records, 'record'),
+    `findings: ${f.errors ? red(plural(f.errors, 'error')) : '0 errors'}, ${f.warnings ? yellow(plural(f.warnings, 'warning')) : '0 warnings'}, ${plural(f.infos, 'info')}`,
+    `checks: ${f.checksPassed} passed, ${f.checksFailed ? red(`${f.checksFailed} failed`) : '0 failed'}`,
+  ].join(' · ');
+}
+
+/** The reasons a run failed, one line each (`✗ no embed traffic seen on …`); nothing when it passed. */
+export function reasonLines(e: Evaluation): string[] {
+  return e.reasons.map((r) => red(`✗ ${r}`));
 }
 
 export function tenantLine(s: CheckResult['summary']): string {
@@ -52,58 +94,162 @@ export function tenantLine(s: CheckResult['summary']): string {
   return `tenant origin: ${s.tenantOrigin} (${how})`;
 }
 
+/** A record of a check, as text and JUnit print it: `#4 post in URL at ISO-TIME: what`. */
+export function recordLine(l: CheckRecordLine): string {
+  const t = Number.isFinite(l.time) ? new Date(l.time).toISOString() : String(l.time);
+  return `#${l.seq} ${l.kind} in ${l.frameUrl} at ${t}: ${l.message}`;
+}
+
+function severityLabel(s: string): string {
+  return s === 'error' ? red('error  ') : s === 'warning' ? yellow('warning') : cyan('info   ');
+}
+
+/**
+ * Per file: the tenant origin, the messages with findings (all with `all`), each once — a delivery under its
+ * post, listed with its own findings only — then the reasons it failed and the counts line.
+ */
 export function renderText(files: FileResult[], opts: { all?: boolean } = {}): string {
   const out: string[] = [];
-  for (const { file, records, result } of files) {
-    out.push(bold(file), `  ${tenantLine(result.summary)}`);
-    const bySeq = new Map(records.map((r) => [r.seq, r]));
-    for (const m of result.messages) {
-      if (!opts.all && (m.verdict === 'foreign' || m.issues.length === 0)) {
+  let failed = 0;
+  for (const f of files) {
+    const { file, records } = f;
+    const e = evaluationOf(f);
+    if (!e.passed) {
+      failed++;
+    }
+    out.push(bold(file), `  ${tenantLine(f.result.summary)}`);
+    if (e.embedFrames.length) {
+      out.push(`  ${e.embedFrames.length === 1 ? 'embed frame' : 'embed frames'}: ${e.embedFrames.join(', ')}`);
+    }
+    const bySeq = new Map(records.filter((r) => !r.navigation).map((r) => [r.seq, r]));
+    for (const m of e.messages) {
+      if (!opts.all && (m.verdict === 'foreign' || m.findings.length === 0)) {
         continue;
       }
       const r = bySeq.get(m.seq);
       const badge =
         m.verdict === 'invalid' ? red('✗ invalid') : m.verdict === 'valid' ? green('✓ valid') : dim('· foreign');
       out.push(`  #${String(m.seq).padEnd(5)} ${badge.padEnd(9)}  ${r ? describe(r) : ''}`);
-      for (const i of m.issues) {
-        const sev =
-          i.severity === 'error' ? red('error  ') : i.severity === 'warning' ? yellow('warning') : cyan('info   ');
-        out.push(`           ${sev} ${i.rule}  ${dim(i.path)}  ${i.message}`);
+      const issueLines = (seq: number) =>
+        m.findings
+          .filter((x) => x.seq === seq)
+          .map((x) => `           ${severityLabel(x.severity)} ${x.rule}  ${dim(x.path)}  ${x.message}`);
+      out.push(...issueLines(m.seq));
+      for (const d of m.deliveries) {
+        const dr = bySeq.get(d);
+        out.push(`           ${dim(`↳ delivery of #${m.seq}: #${d}${dr ? ` in ${dr.frameUrl}` : ''}`)}`);
+        out.push(...issueLines(d).map((l) => `  ${l}`));
       }
     }
-    out.push(`  ${summaryLine(result.summary)}`, '');
+    out.push(...reasonLines(e).map((l) => `  ${l}`), `  ${figuresLine(e.figures)}`, '');
+  }
+  if (files.length > 1) {
+    out.push(
+      `${plural(files.length, 'file')}: ${files.length - failed} passed, ${failed ? red(`${failed} failed`) : '0 failed'}`,
+    );
   }
   return out.join('\n');
 }
 
-export function renderJson(files: FileResult[]): string {
-  const total = {
-    files: files.length,
-    messages: 0,
-    valid: 0,
-    invalid: 0,
-    foreign: 0,
-    errors: 0,
-    warnings: 0,
-    infos: 0,
-    rules: {} as Record<string, number>,
-  };
-  const messages: unknown[] = [];
-  const perFile: unknown[] = [];
-  for (const { file, result } of files) {
-    const s = result.summary;
-    for (const k of ['messages', 'valid', 'invalid', 'foreign', 'errors', 'warnings', 'infos'] as const) {
-      total[k] += s[k];
-    }
-    for (const [rule, n] of Object.entries(s.rules)) {
-      total.rules[rule] = (total.rules[rule] ?? 0) + n;
-    }
-    perFile.push({ file, ...s });
-    for (const m of result.messages) {
-      messages.push({ file, seq: m.seq, verdict: m.verdict, issues: m.issues });
+const FIGURE_KEYS = [
+  'messages',
+  'records',
+  'valid',
+  'invalid',
+  'foreign',
+  'errors',
+  'warnings',
+  'infos',
+  'checks',
+  'checksPassed',
+  'checksFailed',
+] as const satisfies ReadonlyArray<keyof Figures>;
+
+/** The figures of several files, added up. */
+export function totalFigures(evaluations: readonly Evaluation[]): Figures {
+  const t = Object.fromEntries(FIGURE_KEYS.map((k) => [k, 0])) as unknown as Figures;
+  for (const e of evaluations) {
+    for (const k of FIGURE_KEYS) {
+      t[k] += e.figures[k];
     }
   }
-  return JSON.stringify({ summary: { ...total, perFile }, messages }, null, 2);
+  return t;
+}
+
+function field(d: Record<string, unknown> | null, k: string): string | null {
+  const v = d?.[k];
+  return typeof v === 'string' ? v : null;
+}
+
+/**
+ * `{"summary":{files, exitCode, reasons, …figures, rules, perFile}, "checks":[…], "expectations":[…],
+ * "messages":[…]}`: `messages` has one entry per record (posts and deliveries), with its own verdict and issues
+ * (a delivery's include its post's, marked `sender`); the figures count each message and each finding once.
+ */
+export function renderJson(files: FileResult[]): string {
+  const evaluations = files.map(evaluationOf);
+  const rules: Record<string, number> = {};
+  const perFile: unknown[] = [];
+  const checks: unknown[] = [];
+  const expectations: unknown[] = [];
+  const messages: unknown[] = [];
+  files.forEach(({ file, records, result }, k) => {
+    const e = evaluations[k];
+    for (const [rule, n] of Object.entries(e.rules)) {
+      rules[rule] = (rules[rule] ?? 0) + n;
+    }
+    perFile.push({
+      file,
+      exitCode: e.exitCode,
+      reasons: e.reasons,
+      ...e.figures,
+      rules: e.rules,
+      tenantOrigin: result.summary.tenantOrigin,
+      tenantOriginSource: result.summary.tenantOriginSource,
+      startFailures: e.startFailures.map((s) => s.message),
+      embedFrames: e.embedFrames,
+      empty: e.empty,
+      failOn: e.failOn,
+    });
+    for (const c of e.checks) {
+      checks.push({ file, ...c });
+    }
+    for (const x of e.expectations) {
+      expectations.push({ file, ...x });
+    }
+    const bySeq = new Map(records.filter((r) => !r.navigation).map((r) => [r.seq, r]));
+    for (const m of result.messages) {
+      const r = bySeq.get(m.seq);
+      const d = r?.data !== null && typeof r?.data === 'object' ? (r.data as Record<string, unknown>) : null;
+      const payload =
+        d?.payload !== null && typeof d?.payload === 'object' ? (d.payload as Record<string, unknown>) : null;
+      messages.push({
+        file,
+        seq: m.seq,
+        verdict: m.verdict,
+        issues: m.issues,
+        type: r ? field(d, 'type') : null,
+        kind: r?.kind ?? null,
+        direction: field(d, 'direction'),
+        time: r?.time ?? null,
+        frameUrl: r?.frameUrl ?? null,
+        origin: r?.origin ?? null,
+        targetOrigin: r?.targetOrigin ?? null,
+        surface: field(d, 'surface') ?? field(payload, 'surface'),
+        pairedWith: r?.pairedWith ?? null,
+      });
+    }
+  });
+  const exitCode = evaluations.some((e) => e.exitCode !== 0) ? 1 : 0;
+  const summary = {
+    files: files.length,
+    exitCode,
+    reasons: evaluations.flatMap((e, k) => e.reasons.map((r) => (files.length > 1 ? `${files[k].file}: ${r}` : r))),
+    ...totalFigures(evaluations),
+    rules,
+    perFile,
+  };
+  return JSON.stringify({ summary, checks, expectations, messages }, null, 2);
 }
 
 const xml = (s: string) =>
@@ -112,47 +258,50 @@ const xml = (s: string) =>
     // XML 1.0 cannot carry most control characters, even escaped.
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd');
 
+/**
+ * One testsuite per file; its test cases are the checks (verdict.ts), named and ordered the same for two
+ * recordings of one session; a failing check has a `<failure>` listing its records. Each testsuite carries the
+ * figures as `<properties>` and the reasons it failed as `<system-out>`.
+ */
 export function renderJunit(files: FileResult[]): string {
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  let tests = 0,
-    failures = 0;
+  const evaluations = files.map(evaluationOf);
+  const total = totalFigures(evaluations);
   const suites: string[] = [];
-  for (const { file, records, result } of files) {
-    const bySeq = new Map(records.map((r) => [r.seq, r]));
-    const cases: string[] = [];
-    let suiteFailures = 0,
-      suiteTests = 0;
-    for (const m of result.messages) {
-      if (m.verdict === 'foreign') {
-        continue;
-      }
-      suiteTests++;
-      const d = bySeq.get(m.seq)?.data as Record<string, unknown> | undefined;
-      const name = `#${m.seq} ${typeof d?.type === 'string' ? d.type : '(no type)'}`;
-      const errors = m.issues.filter((i) => i.severity === 'error');
-      const others = m.issues.filter((i) => i.severity !== 'error');
-      let body = '';
-      if (errors.length) {
-        suiteFailures++;
-        body += `<failure message="${xml(errors.map((i) => i.rule).join(', '))}" type="protocol">${xml(errors.map((i) => `${i.rule} ${i.path}: ${i.message}`).join('\n'))}</failure>`;
-      }
-      if (others.length) {
-        body += `<system-out>${xml(others.map((i) => `${i.severity} ${i.rule} ${i.path}: ${i.message}`).join('\n'))}</system-out>`;
-      }
-      cases.push(`    <testcase classname="${xml(file)}" name="${xml(name)}">${body}</testcase>`);
-    }
-    tests += suiteTests;
-    failures += suiteFailures;
+  files.forEach(({ file }, k) => {
+    const e = evaluations[k];
+    const f = e.figures;
     suites.push(
-      `  <testsuite name="${xml(file)}" tests="${suiteTests}" failures="${suiteFailures}" errors="0">`,
-      ...cases,
-      '  </testsuite>',
+      `  <testsuite name="${xml(file)}" tests="${f.checks}" failures="${f.checksFailed}" errors="0" skipped="0">`,
+      '    <properties>',
+      ...(['messages', 'records', 'valid', 'invalid', 'foreign', 'errors', 'warnings', 'infos'] as const).map(
+        (p) => `      <property name="${p}" value="${f[p]}"/>`,
+      ),
+      `      <property name="failOn" value="${e.failOn}"/>`,
+      '    </properties>',
     );
-  }
-  out.push(
-    `<testsuites name="embed-inspector" tests="${tests}" failures="${failures}" errors="0">`,
+    for (const c of e.checks) {
+      const lines = c.records.map(recordLine);
+      const open = `    <testcase classname="${xml(c.classname)}" name="${xml(c.name)}" file="${xml(file)}"`;
+      if (!c.passed) {
+        const body = [c.summary, ...lines].join('\n');
+        suites.push(
+          `${open}><failure message="${xml(c.summary)}" type="${xml(c.classname)}">${xml(body)}</failure></testcase>`,
+        );
+      } else if (lines.length && c.rule !== undefined) {
+        suites.push(`${open}><system-out>${xml([c.summary, ...lines].join('\n'))}</system-out></testcase>`);
+      } else {
+        suites.push(`${open}/>`);
+      }
+    }
+    if (e.reasons.length) {
+      suites.push(`    <system-out>${xml(e.reasons.join('\n'))}</system-out>`);
+    }
+    suites.push('  </testsuite>');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="embed-inspector" tests="${total.checks}" failures="${total.checksFailed}" errors="0">`,
     ...suites,
     '</testsuites>',
-  );
-  return out.join('\n');
+  ].join('\n');
 }

@@ -45,6 +45,7 @@ describe('embed-inspector check', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('tenant origin: https://acme.example.com (from the capture file)');
     expect(r.out).toContain('5 messages: 4 valid, 0 invalid, 1 foreign');
+    expect(r.out).toMatch(/5 records · findings: 0 errors, 0 warnings, 0 infos · checks: [1-9]\d* passed, 0 failed/);
   });
 
   it('exits 1 with any error-severity issue and names rule, path and problem', () => {
@@ -78,17 +79,37 @@ describe('embed-inspector check', () => {
     const r = cli('check', clean, '--format', 'json');
     const j = JSON.parse(r.out);
     expect(j.summary).toMatchObject({ messages: 5, valid: 4, invalid: 0, foreign: 1, errors: 0 });
-    expect(j.messages[0]).toEqual({ file: clean, seq: 1, verdict: 'valid', issues: [] });
+    expect(j.messages[0]).toMatchObject({
+      file: clean,
+      seq: 1,
+      verdict: 'valid',
+      issues: [],
+      type: 'svc:event:ready',
+      kind: 'receive',
+      direction: 'event',
+      frameUrl: 'https://host.example.org/analytics',
+      origin: 'https://acme.example.com',
+      surface: 'dashboard',
+    });
     expect(j.messages[4].verdict).toBe('foreign');
+    expect(j.summary).toMatchObject({ records: 5, exitCode: 0, reasons: [], checksFailed: 0 });
+    expect(j.checks).toHaveLength(j.summary.checks);
+    expect(j.expectations).toEqual([]);
   });
 
-  it('--format junit is one testcase per protocol message, failures for errors', () => {
+  it('--format junit has one test case per check, a failure for each failing one', () => {
     const bad = write('bad2.json', capture([rec(msg('svc:event:view')), rec(msg('svc:event:ready'))]));
     const r = cli('check', bad, '--format', 'junit');
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^<\?xml/);
-    expect(r.out).toContain('tests="2" failures="1"');
-    expect(r.out).toContain('<failure message="session.event-before-ready"');
+    const cases = r.out.match(/<testcase /g) ?? [];
+    const failures = r.out.match(/<failure /g) ?? [];
+    expect(failures).toHaveLength(1);
+    expect(r.out).toContain(`<testsuite name="${bad}" tests="${cases.length}" failures="1"`);
+    expect(r.out).toMatch(
+      /<testcase classname="embed-inspector\.session" name="session\.event-before-ready · svc:event:view \(receive\)"[^>]*><failure /,
+    );
+    expect(r.out).toContain('<testcase classname="embed-inspector.messages" name="svc:event:ready (receive)"');
   });
 
   it('--tenant-origin overrides the file and turns on origin rules', () => {
