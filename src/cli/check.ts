@@ -1,8 +1,12 @@
-/** `embed-inspector check FILE… [--format text|json|junit] [--tenant-origin ORIGIN] [--all]` */
+/**
+ * `embed-inspector check FILE… [--format text|json|junit] [--tenant-origin ORIGIN] [--expect TYPE[,TYPE…]]
+ * [--fail-on error|warning] [--allow-empty] [--all]`: each file is evaluated on its own (verdict.ts).
+ */
 import { readFile, stat } from 'node:fs/promises';
 import { checkCapture, readCapture, CaptureFormatError } from '../protocol/capture.ts';
 import { oneOf, originFlag, parse, UsageError } from './args.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
+import { EXPECTABLE_TYPES, evaluate, parseExpect } from './verdict.ts';
 
 export const CHECK_HELP = `Usage: embed-inspector check FILE… [options]
 
@@ -11,10 +15,17 @@ Checks capture files (format v1) against the svc-embed protocol.
 Options:
   --format text|json|junit  output format (default: text)
   --tenant-origin ORIGIN    the tenant origin (default: the file's, else inferred)
-  --all                     text: list every message, not only those with issues
+  --expect TYPE[,TYPE…]     fail unless each of these message types is seen (may repeat), e.g.
+                            svc:event:dashboard-loaded; svc:event:ready is expected whenever an
+                            embed frame (/embed/…) is seen
+  --fail-on error|warning   the lowest finding severity that fails (default: error)
+  --allow-empty             pass a capture with no embed frame and no svc-embed message
+  --all                     text: list every message, not only those with findings
   -h, --help                this help
 
-Exit status: 0 no error-severity issue, 1 at least one, 2 unusable input or flags.`;
+A file fails when it has no embed traffic (unless --allow-empty), when the embed failed to start (a fatal
+error before ready), when an expected message type was never seen, or with a finding at or above --fail-on.
+Exit status: 0 every file passed, 1 at least one failed, 2 unusable input or flags.`;
 
 export class InputError extends Error {
   override name = 'InputError';
@@ -61,6 +72,9 @@ export async function runCheck(
   const { values, positionals } = parse(argv, {
     format: { type: 'string' },
     'tenant-origin': { type: 'string' },
+    expect: { type: 'string', multiple: true },
+    'fail-on': { type: 'string' },
+    'allow-empty': { type: 'boolean' },
     all: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -70,6 +84,15 @@ export async function runCheck(
   }
   const format = oneOf('format', values.format, ['text', 'json', 'junit'] as const, 'text');
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
+  const failOn = oneOf('fail-on', values['fail-on'], ['error', 'warning'] as const, 'error');
+  const expected = parseExpect(values.expect);
+  if (expected.unknown.length) {
+    const named = expected.unknown.map((t) => {
+      const meant = EXPECTABLE_TYPES.filter((x) => x.endsWith(`:${t}`));
+      return `"${t}"${meant.length ? ` (did you mean ${meant.join(' or ')}?)` : ''}`;
+    });
+    throw new UsageError(`--expect: unknown message type ${named.join(', ')}; one of ${EXPECTABLE_TYPES.join(', ')}`);
+  }
   if (positionals.length === 0) {
     throw new UsageError('check needs at least one capture file (see embed-inspector check --help)');
   }
@@ -78,7 +101,14 @@ export async function runCheck(
   const files: FileResult[] = [];
   for (const file of positionals) {
     const capture = await loadCapture(file);
-    files.push({ file, records: capture.messages, result: checkCapture(capture, { tenantOrigin }) });
+    const result = checkCapture(capture, { tenantOrigin });
+    const evaluation = evaluate(capture.messages, result, {
+      expect: expected.types,
+      failOn,
+      allowEmpty: !!values['allow-empty'],
+      where: file,
+    });
+    files.push({ file, records: capture.messages, result, evaluation });
   }
   const rendered =
     format === 'json'
@@ -87,5 +117,5 @@ export async function runCheck(
         ? renderJunit(files)
         : renderText(files, { all: values.all });
   io.out(rendered + '\n');
-  return files.some((f) => f.result.summary.errors > 0) ? 1 : 0;
+  return files.some((f) => f.evaluation?.exitCode !== 0) ? 1 : 0;
 }

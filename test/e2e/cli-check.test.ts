@@ -112,6 +112,83 @@ describe('embed-inspector check', () => {
     expect(r.out).toContain('<testcase classname="embed-inspector.messages" name="svc:event:ready (receive)"');
   });
 
+  it('fails a capture with no embed traffic, unless --allow-empty', () => {
+    const empty = write(
+      'empty.json',
+      capture([
+        {
+          kind: 'receive',
+          time: 1,
+          frameUrl: 'https://host.example.org/',
+          origin: 'https://host.example.org',
+          data: { hello: 1 },
+        },
+      ]),
+    );
+    const r = cli('check', empty);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`✗ no embed traffic seen in ${empty}`);
+    const junit = cli('check', empty, '--format', 'junit');
+    expect(junit.code).toBe(1);
+    expect(junit.out).not.toContain('tests="0"');
+    expect(cli('check', empty, '--allow-empty').code).toBe(0);
+  });
+
+  it('fails an expired session: a fatal error before ready, never ready', () => {
+    const embed = 'https://acme.example.com/embed/dashboard/dash01';
+    const expired = write(
+      'expired.json',
+      capture([
+        {
+          kind: 'receive',
+          time: 1,
+          frameUrl: embed,
+          origin: 'https://acme.example.com',
+          data: { url: embed },
+          navigation: true,
+        },
+        rec(msg('svc:event:error', { message: 'session expired', fatal: true })),
+      ]),
+    );
+    const r = cli('check', expired);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('✗ the embed failed to start: session expired');
+    expect(r.out).toContain('✗ expected svc:event:ready, never seen');
+  });
+
+  const expectations: Array<[string, string[], number]> = [
+    ['one type that is there', ['--expect', 'svc:event:dashboard-loaded'], 0],
+    [
+      'several, comma-separated and repeated',
+      ['--expect', 'svc:event:ready,svc:event:view', '--expect', 'svc:action:set-color-scheme'],
+      0,
+    ],
+    ['one type that is not there', ['--expect', 'svc:event:download'], 1],
+    ['one there and one not', ['--expect', 'svc:event:view', '--expect', 'svc:action:refresh'], 1],
+  ];
+  it.each(expectations)('--expect %s', (_what, flags, code) => {
+    const r = cli('check', clean, ...flags);
+    expect(r.code).toBe(code);
+    if (code) {
+      expect(r.out).toMatch(/✗ expected svc:[a-z:-]+, never seen/);
+    }
+  });
+
+  it('--fail-on warning fails on a warning that passes by default', () => {
+    const warn = write(
+      'warn2.json',
+      capture([
+        rec(msg('svc:event:ready')),
+        rec(msg('svc:event:download', { format: 'png', target: 'dashboard', rowCount: 3 })),
+      ]),
+    );
+    expect(cli('check', warn).code).toBe(0);
+    expect(cli('check', warn, '--fail-on', 'error').code).toBe(0);
+    const r = cli('check', warn, '--fail-on', 'warning', '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out).summary).toMatchObject({ warnings: 1, exitCode: 1 });
+  });
+
   it('--tenant-origin overrides the file and turns on origin rules', () => {
     const r = cli('check', clean, '--tenant-origin', 'https://other.example.com', '--format', 'json');
     expect(r.code).toBe(1);
@@ -155,6 +232,17 @@ describe('embed-inspector check', () => {
     ['a bad flag', () => ['--frobnicate', clean], /Unknown option '--frobnicate'/],
     ['a bad format', () => ['--format', 'xml', clean], /--format must be one of text, json, junit/],
     ['a bad tenant origin', () => ['--tenant-origin', 'acme', clean], /--tenant-origin must be an origin/],
+    [
+      'a bad --expect type',
+      () => ['--expect', 'svc:event:ready,svc:event:redy', clean],
+      /--expect: unknown message type "svc:event:redy"; one of svc:event:ready, .*svc:action:refresh$/,
+    ],
+    [
+      'a short --expect type',
+      () => ['--expect', 'navigate', clean],
+      /unknown message type "navigate" \(did you mean svc:event:navigate or svc:action:navigate\?\)/,
+    ],
+    ['a bad --fail-on', () => ['--fail-on', 'info', clean], /--fail-on must be one of error, warning/],
     ['no file', () => [], /needs at least one capture file/],
   ];
   it.each(unusable)('exits 2 on %s with a one-line reason and nothing on stdout', (_name, args, reason) => {
