@@ -74,6 +74,13 @@ describe('evaluate: when a run fails', () => {
     ],
     ['no record at all, from a file', [], { where: 'capture.json' }, 1, [/^no embed traffic seen in capture\.json$/]],
     ['no record at all, nowhere said', [], {}, 1, [/^no embed traffic seen$/]],
+    [
+      'no record at all, from a Windows path',
+      [],
+      { where: 'C:\\ci\\run.json' },
+      1,
+      [/^no embed traffic seen in C:\\ci\\run\.json$/],
+    ],
     ['an empty page with --allow-empty', [foreign], { allowEmpty: true }, 0, []],
     ['an embed frame that never got ready', [navigation(EMBED)], {}, 1, [/^expected svc:event:ready, never seen$/]],
     [

@@ -179,7 +179,7 @@ function plural(n: number, word: string): string {
 }
 
 function isUrl(s: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(s) || /^(about|data|blob):/i.test(s);
 }
 
 /** The reason of an empty capture: `no embed traffic seen on URL`, `… in FILE`, or without a place. */
@@ -415,7 +415,10 @@ export function evaluate(
       name,
       classname: 'embed-inspector.messages',
       passed: true,
-      summary: `${plural(list.length, 'record')}: ${list.map((l) => `#${l.seq}`).join(', ')}`,
+      summary: `${plural(list.length, 'record')}: ${list
+        .slice(0, 10)
+        .map((l) => `#${l.seq}`)
+        .join(', ')}${list.length > 10 ? ', …' : ''}`,
       records: list,
     });
   }
