@@ -25,6 +25,7 @@ import {
 import { browserApi } from '../shared/browser-api.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { originOf } from '../protocol/origin.ts';
+import { encode } from '../protocol/encoding.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { Sessions } from './sessions.ts';
@@ -108,6 +109,17 @@ export interface EmbedInspectorApi {
   /** An origin (normalized), or null: back to the inferred one. Rejects what is not an origin. */
   setTenantOrigin(tabId: number, origin: string | null): Promise<TabState>;
   setMaxBytes(maxBytes: number): Promise<void>;
+  /** Every frame of the tab hands over what it holds; resolves once it is in the log (what the page did so far). */
+  settle(tabId: number): Promise<void>;
+  /** Empty the tab's log (the embed sessions go on), as the panel's Clear. */
+  clear(tabId: number): Promise<void>;
+  /**
+   * Post `message` as the panel's composer does: an action (`direction: 'action'` or an `svc:action:` type) from the
+   * top frame to the embed frame, target origin the tab's tenant origin (never `*`: rejects while it is unknown); an
+   * event from the embed frame to its parent, target origin the page's. `frameUrl` picks the frame. Resolves once
+   * the frame posted it; rejects with the frame's error.
+   */
+  send(tabId: number, message: unknown, options?: { frameUrl?: string; from?: 'host' | 'embed' }): Promise<void>;
   /**
    * Set the capture scope: `{ sites: ['http://127.0.0.1:4100', …] | 'all' | [], mode: 'full' | 'receive-only' }`
    * (mode defaults to 'full'; `modes` gives sites modes of their own). Resolves with the scope (getCapture's shape)
@@ -129,6 +141,47 @@ const inspector: EmbedInspectorApi = {
   setOptions: (tabId, options) => sessions.get(tabId).setOptions(options),
   setTenantOrigin: (tabId, origin) => sessions.get(tabId).setTenantOrigin(origin),
   setMaxBytes: (maxBytes) => sessions.setMaxBytes(maxBytes),
+  settle: (tabId) => sessions.get(tabId).settle(),
+  clear: (tabId) => sessions.get(tabId).clear(),
+  async send(tabId, message, options = {}) {
+    const session = sessions.get(tabId);
+    const state = await session.state();
+    const d = (message && typeof message === 'object' ? message : {}) as { direction?: unknown; type?: unknown };
+    const action = d.direction === 'action' || (typeof d.type === 'string' && d.type.startsWith('svc:action:'));
+    const from = options.from ?? (action ? 'host' : 'embed');
+    const targetOrigin = from === 'host' ? state.tenantOrigin : originOf(state.pageUrl ?? '');
+    if (!targetOrigin) {
+      throw new Error(
+        from === 'host'
+          ? 'embedInspector.send: the tenant origin is not known yet (no ready event, no /embed/ frame): set it with setTenantOrigin'
+          : 'embedInspector.send: the page is not known yet (nothing captured in this tab)',
+      );
+    }
+    const id = `api-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    await new Promise<void>((resolve, reject) => {
+      void session.send(
+        {
+          v: MESSAGES_VERSION,
+          type: 'send',
+          tabId,
+          id,
+          from,
+          frameUrl: options.frameUrl,
+          data: encode(message).value,
+          targetOrigin,
+        },
+        (m) => {
+          if (m.type === 'send-result') {
+            if (m.ok) {
+              resolve();
+            } else {
+              reject(new Error(`embedInspector.send: ${m.error ?? 'not sent'}`));
+            }
+          }
+        },
+      );
+    });
+  },
   async setCapture(setting) {
     let next;
     try {

@@ -69,6 +69,10 @@ export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: Cap
         void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
         return;
       }
+      case 'flushed':
+        // After the batches of that hand-over (one port, in order): they are on the session's chain already.
+        sessions.peek(tabId)?.flushed(msg.id);
+        return;
       case 'records':
         // Out of scope: not stored, only acknowledged, so that the relay lets the batch go.
         if (relay.outOfScope) {

@@ -13,6 +13,7 @@ import type { Commit, StoredBatch, TabMeta } from './db.ts';
 import { Sessions } from './sessions.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
+import { SETTLE_TIMEOUT_MS } from './session.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
 
 const TAB = 7;
@@ -569,6 +570,56 @@ describe('relay routing in the background', () => {
     p.say(send('embed', 's5', EMBED_URL));
     await t.settle();
     expect(p.last('send-result')).toMatchObject({ id: 's5', ok: false, error: 'the frame is gone' });
+  });
+
+  it('settle asks every frame to hand over and resolves once the batches sent before its answer are in the log', async () => {
+    const t = setup();
+    const top = t.relay(0, `${HOST}/`);
+    const embed = t.relay(3, EMBED_URL);
+    await t.settle();
+    let settled = false;
+    const done = t
+      .session()
+      .settle()
+      .then(() => {
+        settled = true;
+      });
+    await t.settle();
+    const flushes = (r: typeof top) =>
+      (r.sent as BackgroundToRelay[]).flatMap((m) => (m.type === 'flush' ? [m.id] : []));
+    expect(flushes(top)).toHaveLength(1);
+    expect(flushes(embed)).toHaveLength(1);
+    // The top frame answers after a batch it held; the embed has not answered yet: not settled.
+    top.batch(1, [post(1), post(2)]);
+    top.say({ type: 'flushed', id: flushes(top)[0] } as never);
+    await t.settle();
+    expect(settled).toBe(false);
+    embed.say({ type: 'flushed', id: flushes(embed)[0] } as never);
+    await done;
+    expect(await t.session().count()).toBe(2);
+  });
+
+  it('settle does not wait for a frame that never answers past its limit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const t = setup();
+      t.relay(0, `${HOST}/`);
+      await vi.advanceTimersByTimeAsync(10);
+      let settled = false;
+      const done = t
+        .session()
+        .settle()
+        .then(() => {
+          settled = true;
+        });
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 100);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(200);
+      await done;
+      expect(settled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stores a resent batch once (after a reconnection) and acknowledges every copy', async () => {

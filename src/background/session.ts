@@ -48,6 +48,8 @@ export const IDLE_MS = 5000;
 export const MAX_PENDING_CHARS = 64_000_000;
 /** A send's frame has this long to answer. */
 export const SEND_TIMEOUT_MS = 5000;
+/** A frame asked to hand over (`settle`) has this long to answer; one that does not is not waited for. */
+export const SETTLE_TIMEOUT_MS = 3000;
 /** A tab's frames changed: its panels get its sites anew once the frames settle for this long. */
 export const CAPTURE_NOTICE_MS = 250;
 /** Documents whose last batch number is kept (duplicate batches after a reconnection are dropped). */
@@ -172,6 +174,8 @@ export class TabSession {
   private captureTimer: ReturnType<typeof setTimeout> | undefined;
   /** Sends waiting for their frame's answer: request id → callback. */
   private readonly sends = new Map<string, (ok: boolean, error?: string) => void>();
+  /** Hand-overs asked for by `settle`, waiting for their frame's answer: request id → callback. */
+  private readonly flushes = new Map<string, () => void>();
   private closed = false;
   /** Subframe navigation records waiting for their document's relay (frame-navs.ts). */
   private readonly navs = new FrameNavs((nav) => void this.run(() => this.addNavigation(nav)));
@@ -200,6 +204,46 @@ export class TabSession {
   }
   exportCapture(createdBy?: string): Promise<CaptureFile> {
     return this.run(() => this.log.exportCapture(createdBy));
+  }
+
+  /**
+   * Every frame of the tab hands over what it holds now (its outbox, the MAIN world's posts); resolves once those
+   * records are in the log, so a reader sees everything the page did before the call. A frame that does not answer
+   * within SETTLE_TIMEOUT_MS (a stale script, a frame going away) is not waited for longer.
+   */
+  async settle(): Promise<void> {
+    const waits = await this.run(() =>
+      [...this.relays.values()].map(
+        (relay) =>
+          new Promise<void>((resolve) => {
+            const id = `settle-${Math.random().toString(36).slice(2)}`;
+            const timer = setTimeout(() => {
+              this.flushes.delete(id);
+              resolve();
+            }, SETTLE_TIMEOUT_MS);
+            this.flushes.set(id, () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            if (!relay.post({ v: MESSAGES_VERSION, type: 'flush', id })) {
+              this.flushes.get(id)?.();
+              this.flushes.delete(id);
+            }
+          }),
+      ),
+    );
+    await Promise.all(waits);
+    // The batches came before each answer, so they are stored; reading processes them.
+    await this.run(() => undefined);
+  }
+
+  /** A relay answered a `settle` hand-over: its batches were handed to this chain before this call. */
+  flushed(id: string): void {
+    const done = this.flushes.get(id);
+    this.flushes.delete(id);
+    if (done) {
+      void this.run(done);
+    }
   }
 
   // ------------------------------------------------------------------------------------------ settings

@@ -86,6 +86,11 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
         }
       } else if (msg.type === 'post') {
         link.send(post(msg));
+      } else if (msg.type === 'flush') {
+        pull();
+        handOver();
+        link.flush();
+        link.send({ v: MESSAGES_VERSION, type: 'flushed', id: msg.id });
       }
     },
   });
@@ -106,7 +111,8 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
   // synchronously) merged with the deliveries held here, sent on at the end of this task.
   let posts: PagePost[] = [];
   let pulling = false;
-  const send = (deliveries: Delivery[]) => {
+  // Ask the MAIN world for the posts it holds (synchronously: they are in `posts` when this returns).
+  const pull = () => {
     if (mainWorld) {
       pulling = true;
       try {
@@ -115,6 +121,9 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
         pulling = false;
       }
     }
+  };
+  const send = (deliveries: Delivery[]) => {
+    pull();
     const mine = posts;
     posts = [];
     const records = mergeInOrder(deliveries, mine, (d) => deliveryJson(d, config.maxBytes));

@@ -11,7 +11,7 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 7;
+export const MESSAGES_VERSION = 8;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
@@ -22,8 +22,8 @@ export const PORT_PANEL = 'ei-panel/v1';
  * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
  */
 /** page -> relay: the frame's posts (full mode), each with the deliveries seen before it. */
-export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v7:records';
-export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v7:config';
+export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v8:records';
+export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v8:config';
 /**
  * The frame's delivery counter (full mode): a detached Text node holding the number of deliveries the relay has
  * recorded (deliveries.ts), never in the document. The page asks (a CustomEvent without detail,
@@ -33,8 +33,8 @@ export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v7:config';
  * the browser's own deliveries, each a task of its own, need not: the next posting task asks. The page reads the
  * node at each post (relay-merge.ts).
  */
-export const CHANNEL_COUNTER_ASK = 'embed-inspector:v7:counter?';
-export const CHANNEL_COUNTER = 'embed-inspector:v7:counter';
+export const CHANNEL_COUNTER_ASK = 'embed-inspector:v8:counter?';
+export const CHANNEL_COUNTER = 'embed-inspector:v8:counter';
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
@@ -88,7 +88,12 @@ export type RelayToBackground =
    */
   | { v: typeof MESSAGES_VERSION; type: 'records'; docId: string; batch: number; json: string }
   /** Result of a BackgroundToRelay 'post'. */
-  | { v: typeof MESSAGES_VERSION; type: 'post-result'; id: string; ok: boolean; error?: string };
+  | { v: typeof MESSAGES_VERSION; type: 'post-result'; id: string; ok: boolean; error?: string }
+  /**
+   * Answer to a BackgroundToRelay 'flush', sent on the same port right after the batches that hand-over made, so
+   * the background has them in hand when it reads this.
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'flushed'; id: string };
 export interface CaptureConfig {
   /** The frame's site is captured in receive-only mode, or not at all: a full-mode hook still installed removes itself. */
   receiveOnly: boolean;
@@ -101,6 +106,12 @@ export type BackgroundToRelay =
   | { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig }
   /** Batches up to this number (inclusive) are stored. */
   | { v: typeof MESSAGES_VERSION; type: 'ack'; batch: number }
+  /**
+   * Hand over every record the frame holds now (its outbox and the MAIN world's posts), send the batches, then
+   * answer 'flushed' (the automation API's `settle`: a test reads what the page did so far, not a guess of when
+   * the frame's quiet period ends).
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'flush'; id: string }
   /**
    * Post a message from this frame (inject an action from the top frame, simulate an event from the embed).
    * `data` is encoded (encoding.ts); `childUrl` picks the child frame (by URL, then by origin) for 'child'.
