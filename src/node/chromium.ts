@@ -4,7 +4,8 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
 
 export const CHROMIUM_FLAGS = [
@@ -35,6 +36,27 @@ export function chromiumPath(): string {
     throw new Error(`no Chromium found (tried ${candidates.join(', ')}); install it or set CHROMIUM_PATH`);
   }
   return found;
+}
+
+/**
+ * The built Chromium extension: $EMBED_INSPECTOR_EXTENSION, or the `dist/chrome` of this package (found from this
+ * module upwards, so it holds in the repo, in dist/node and in an installed package).
+ */
+export function extensionPath(): string {
+  const env = process.env.EMBED_INSPECTOR_EXTENSION;
+  if (env) {
+    return resolve(env);
+  }
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    for (const c of [join(dir, 'dist/chrome'), join(dir, 'chrome')]) {
+      if (existsSync(join(c, 'manifest.json'))) {
+        return c;
+      }
+    }
+    dir = dirname(dir);
+  }
+  throw new Error('the extension is not built (run npm run build) or set EMBED_INSPECTOR_EXTENSION');
 }
 
 export interface LaunchOptions {
@@ -75,6 +97,38 @@ export async function setCapture(worker: WebWorker, setting: CaptureSetting): Pr
   );
 }
 
+/**
+ * The extension's service worker, alive: after it was stopped the old target can linger detached for a moment, and
+ * the new one appears when something (a content script reconnecting, a panel) wakes it.
+ */
+export async function extensionWorker(browser: Browser, timeoutMs = 15_000): Promise<WebWorker> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    const targets = browser
+      .targets()
+      .filter((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'));
+    const target =
+      targets.at(-1) ??
+      (await browser
+        .waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), {
+          timeout: Math.max(1, deadline - Date.now()),
+        })
+        .catch(() => null));
+    const w = target ? await target.worker().catch(() => null) : null;
+    if (w) {
+      try {
+        await w.evaluate(() => true);
+        return w;
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`extension service worker not reachable${lastError ? `: ${(lastError as Error).message}` : ''}`);
+}
+
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-chromium-'));
   const ext = opts.extensionDir ? resolve(opts.extensionDir) : undefined;
@@ -94,35 +148,7 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     ],
   });
   let extensionId: string | undefined;
-  // The extension's service worker, alive: after it was stopped the old target can linger detached for a moment,
-  // and the new one appears when something (a content script reconnecting, a panel) wakes it.
-  const worker = async () => {
-    const deadline = Date.now() + 15_000;
-    let lastError: unknown;
-    while (Date.now() < deadline) {
-      const targets = browser
-        .targets()
-        .filter((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'));
-      const target =
-        targets.at(-1) ??
-        (await browser
-          .waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), {
-            timeout: Math.max(1, deadline - Date.now()),
-          })
-          .catch(() => null));
-      const w = target ? await target.worker().catch(() => null) : null;
-      if (w) {
-        try {
-          await w.evaluate(() => true);
-          return w;
-        } catch (err) {
-          lastError = err;
-        }
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`extension service worker not reachable${lastError ? `: ${(lastError as Error).message}` : ''}`);
-  };
+  const worker = () => extensionWorker(browser);
   if (ext) {
     const w = await worker();
     extensionId = new URL(w.url()).host;
