@@ -11,6 +11,7 @@ export * from './base64.ts';
 export * from './classify.ts';
 export * from './session.ts';
 export * from './capture.ts';
+export { redactCapture, redactRecord, redactString, redactValue, REDACTED } from './redact.ts';
 export { causalOrder, type Orderable } from './order.ts';
 export * from './pairs.ts';
 export * from './rules.ts';

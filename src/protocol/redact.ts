@@ -2,7 +2,7 @@
  * Redaction of secrets before a capture leaves the machine (export): the `session` URL parameter, bearer
  * tokens and anything shaped like a JWT, wherever they appear (URLs, message data, meta). Pure.
  */
-import type { CaptureFile, CaptureRecord } from '../../protocol/record.ts';
+import type { CaptureFile, CaptureRecord } from './record.ts';
 
 export const REDACTED = '[redacted]';
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;

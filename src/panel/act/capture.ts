@@ -5,7 +5,7 @@
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord } from '../../protocol/record.ts';
 import { readCapture } from '../../protocol/capture.ts';
-import { redactCapture } from './redact.ts';
+import { redactCapture } from '../../protocol/redact.ts';
 
 export interface ExportOptions {
   tenantOrigin: string | null;

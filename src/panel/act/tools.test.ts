@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionSnippet, listenerSnippet } from './codegen.ts';
-import { redactCapture, redactString, REDACTED } from './redact.ts';
+import { redactCapture, redactString, REDACTED } from '../../protocol/redact.ts';
 import { Replayer, stepsFrom, type Clock } from './replay.ts';
 import { envelope, formFields, payloadFromForm, timeZoneSuggestions } from './composer.ts';
 import { classify } from '../../protocol/classify.ts';
