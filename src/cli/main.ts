@@ -6,11 +6,15 @@ const VERSION = '0.1.0';
 const HELP = `embed-inspector ${VERSION} — check and record svc-embed window-messaging traffic
 
 Usage:
-  embed-inspector check FILE… [--format text|json|junit] [--tenant-origin ORIGIN] [--all]
-  embed-inspector record URL --out FILE [--duration MS] [--tenant-origin ORIGIN] [--headful]
+  embed-inspector check FILE… [--format text|json|junit] [--expect TYPE,…] [--fail-on error|warning]
+                             [--allow-empty] [--tenant-origin ORIGIN] [--all]
+  embed-inspector record URL --out FILE [--script FLOW.mjs] [--duration MS] [--mode full|receive-only]
+                             [--expect TYPE,…] [--fail-on error|warning] [--allow-empty] [--no-redact]
+                             [--tenant-origin ORIGIN] [--headful] [--timeline]
   embed-inspector --help | --version
 
-Exit status: 0 no protocol error, 1 protocol errors found, 2 unusable input, flags or environment.
+Exit status: 0 passed; 1 failed (protocol errors, an expectation unmet, no embed traffic); 2 unusable input,
+flags, environment or flow script.
 Run "embed-inspector COMMAND --help" for a command's options.`;
 
 type Command = (argv: string[]) => Promise<number>;

@@ -1,62 +1,109 @@
 /**
- * `embed-inspector record URL --out FILE [--duration MS] [--tenant-origin ORIGIN] [--headful] [--timeline]`
+ * `embed-inspector record URL --out FILE [--script FLOW.mjs] [--duration MS] [--mode full|receive-only] …`
  *
- * Launches Chromium with the built extension, opens URL, captures for the duration, reads the capture from
- * the extension itself (its service worker), writes a capture file (format v1), prints a summary with the
- * check result and exits with check's codes: 0 no error, 1 protocol errors, 2 unusable URL/flags/browser.
+ * Launches Chromium with the built extension, opens URL, lets a script drive the page (log in, click, export…),
+ * captures for the duration, reads the capture from the extension itself (its service worker, settled: every
+ * frame hands over what it holds), writes a capture file (format v1, redacted unless --no-redact), prints a summary
+ * with the check result and exits with check's codes: 0 passed, 1 failed (protocol errors, an expectation unmet,
+ * no embed traffic at all), 2 unusable URL/flags/browser/script.
  */
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
 import { checkCapture } from '../protocol/capture.ts';
 import type { CaptureFile } from '../protocol/record.ts';
-import { launchChromium, type Launched } from '../node/chromium.ts';
-import { originFlag, parse, UsageError } from './args.ts';
+import { extensionPath, launchChromium } from '../node/chromium.ts';
+import { attachInspector } from '../node/puppeteer.ts';
+import type { Embed } from '../node/embed.ts';
+import { oneOf, originFlag, parse, UsageError } from './args.ts';
+import { parseExpect, evaluate, type FailOn } from './verdict.ts';
 import { plural, renderText, summaryLine, tenantLine } from './report.ts';
 
 export const RECORD_HELP = `Usage: embed-inspector record URL --out FILE [options]
 
 Opens URL in Chromium with the Embed Inspector extension, records the svc-embed traffic of every frame,
-writes it as a capture file (format v1) and checks it.
+writes it as a capture file (format v1, secrets redacted) and checks it.
 
 Options:
-  --out FILE               where to write the capture (required)
-  --duration MS            how long to record after the page loaded (default: 5000)
-  --tenant-origin ORIGIN   the tenant origin (default: inferred)
-  --headful                show the browser window (needs a display)
-  --timeline               print every captured message with its verdict
-  -h, --help               this help
+  --out FILE                 where to write the capture (required)
+  --script FLOW.mjs          a module whose default export async ({ page, browser, embed }) => {} drives the page
+                             once it loaded (log in, click, export, type in the chat); --duration counts from its end
+  --duration MS              how long to record after the page loaded (or the script ended) (default: 5000)
+  --mode full|receive-only   the capture mode (default: full; receive-only records deliveries only)
+  --expect TYPE[,TYPE…]      message types that must be seen (repeatable); svc:event:ready is expected
+                             whenever an embed frame was seen
+  --fail-on error|warning    the lowest severity that fails the run (default: error)
+  --allow-empty              pass when no embed frame and no svc-embed message was seen (default: fail)
+  --tenant-origin ORIGIN     the tenant origin (default: inferred)
+  --no-redact                keep session ids, bearer tokens and JWTs in the file (default: redacted)
+  --headful                  show the browser window (needs a display)
+  --timeline                 print every captured message with its verdict
+  -h, --help                 this help
 
 Environment: CHROMIUM_PATH (the browser binary), EMBED_INSPECTOR_EXTENSION (the built extension folder).
-Exit status: 0 no error-severity issue, 1 at least one, 2 unusable URL, flags or browser.`;
+Exit status: 0 passed, 1 failed (an error-severity issue, an expectation unmet, a fatal error before ready,
+no embed traffic), 2 unusable URL, flags, browser or script (the capture so far is still written).`;
 
 /** The built Chromium extension: $EMBED_INSPECTOR_EXTENSION, or dist/chrome of this package. */
 export function extensionDir(): string {
-  const env = process.env.EMBED_INSPECTOR_EXTENSION;
-  if (env) {
-    return resolve(env);
+  try {
+    return extensionPath();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
   }
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    for (const c of [join(dir, 'dist/chrome'), join(dir, 'chrome')]) {
-      if (existsSync(join(c, 'manifest.json'))) {
-        return c;
-      }
-    }
-    dir = dirname(dir);
-  }
-  throw new UsageError('the extension is not built (run npm run build) or set EMBED_INSPECTOR_EXTENSION');
 }
 
-type Io = { out: (s: string) => void };
+type Io = { out: (s: string) => void; err?: (s: string) => void };
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function runRecord(argv: string[], io: Io = { out: (s) => process.stdout.write(s) }): Promise<number> {
+/** What a --script module's default export gets. */
+export interface FlowContext {
+  page: Page;
+  browser: Browser;
+  embed: Embed;
+}
+export type Flow = (ctx: FlowContext) => unknown;
+
+/** Load a --script module: its default export, a function; a UsageError otherwise (before any browser starts). */
+async function loadFlow(file: string): Promise<Flow> {
+  const path = resolve(file);
+  if (!existsSync(path)) {
+    throw new UsageError(`--script ${file}: no such file`);
+  }
+  let mod: { default?: unknown };
+  try {
+    mod = await import(pathToFileURL(path).href);
+  } catch (e) {
+    throw new UsageError(`--script ${file}: cannot load it: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (typeof mod.default !== 'function') {
+    throw new UsageError(
+      `--script ${file}: its default export must be a function async ({ page, browser, embed }) => {}`,
+    );
+  }
+  return mod.default as Flow;
+}
+
+export class ScriptError extends Error {
+  override name = 'ScriptError';
+}
+
+export async function runRecord(
+  argv: string[],
+  io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
+): Promise<number> {
   const { values, positionals } = parse(argv, {
     out: { type: 'string', short: 'o' },
+    script: { type: 'string' },
     duration: { type: 'string' },
+    mode: { type: 'string' },
+    expect: { type: 'string', multiple: true },
+    'fail-on': { type: 'string' },
+    'allow-empty': { type: 'boolean' },
     'tenant-origin': { type: 'string' },
+    'no-redact': { type: 'boolean' },
     headful: { type: 'boolean' },
     timeline: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -84,9 +131,24 @@ export async function runRecord(argv: string[], io: Io = { out: (s) => process.s
   if (!Number.isInteger(duration) || duration < 0) {
     throw new UsageError(`--duration must be a whole number of milliseconds (got "${values.duration}")`);
   }
+  const mode = oneOf('mode', values.mode, ['full', 'receive-only'] as const, 'full');
+  const failOn: FailOn = oneOf('fail-on', values['fail-on'], ['error', 'warning'] as const, 'error');
+  const expected = parseExpect(values.expect ?? []);
+  if (expected.unknown.length) {
+    throw new UsageError(
+      `--expect: not a message type of the protocol: ${expected.unknown.join(', ')} (e.g. svc:event:ready, svc:action:refresh)`,
+    );
+  }
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
+  const flow = values.script ? await loadFlow(values.script) : undefined;
 
-  const capture = await recordUrl(url.href, { duration, headful: !!values.headful });
+  const { capture, scriptError } = await recordUrl(url.href, {
+    duration,
+    headful: !!values.headful,
+    mode,
+    redact: !values['no-redact'],
+    flow,
+  });
   if (tenantOrigin) {
     capture.tenantOrigin = tenantOrigin;
   }
@@ -97,76 +159,78 @@ export async function runRecord(argv: string[], io: Io = { out: (s) => process.s
   }
   const result = checkCapture(capture, { tenantOrigin });
   const m = capture.messages;
+  const verdict = evaluate(m, result, {
+    expect: expected.types,
+    failOn,
+    allowEmpty: !!values['allow-empty'],
+    where: url.href,
+  });
   const posts = m.filter((r) => r.kind === 'post' && !r.navigation).length;
   const navs = m.filter((r) => r.navigation).length;
   const dropped = capture.meta?.dropped ? `, ${capture.meta.dropped} discarded by the buffer bound` : '';
   if (values.timeline) {
-    io.out(renderText([{ file: values.out, records: m, result }], { all: true }) + '\n');
+    io.out(renderText([{ file: values.out, records: m, result, evaluation: verdict }], { all: true }) + '\n');
   }
   io.out(
-    `recorded ${plural(m.length - navs, 'message')} (${posts} posts, ${m.length - navs - posts} deliveries) and ${plural(navs, 'navigation')}${dropped} from ${url.href} in ${(duration / 1000).toFixed(1)} s → ${values.out}\n`,
+    `recorded ${plural(m.length - navs, 'record')} (${plural(posts, 'post')}, ${m.length - navs - posts} ${m.length - navs - posts === 1 ? 'delivery' : 'deliveries'}) and ${plural(navs, 'navigation')}${dropped} from ${url.href}${mode === 'receive-only' ? ' (receive-only)' : ''} → ${values.out}${capture.meta?.redacted ? ' (redacted)' : ''}\n`,
   );
-  io.out(`${tenantLine(result.summary)}\n${summaryLine(result.summary)}\n`);
-  return result.summary.errors > 0 ? 1 : 0;
+  io.out(`${tenantLine(result.summary)}\n${summaryLine(result.summary, verdict)}\n`);
+  if (scriptError) {
+    (io.err ?? io.out)(`embed-inspector: --script ${values.script} failed: ${scriptError.message}\n`);
+    return 2;
+  }
+  return verdict.exitCode;
 }
 
 export interface RecordOptions {
   duration: number;
   headful?: boolean;
-  /** Called once the page loaded, with the page and the launched browser (drive the page here). */
-  drive?: (ctx: { page: import('puppeteer-core').Page; launched: Launched }) => Promise<void>;
+  mode?: 'full' | 'receive-only';
+  /** Redact secrets (default true). */
+  redact?: boolean;
+  /** Drives the page once it loaded; `duration` counts from its end. A throw is kept as `scriptError`. */
+  flow?: Flow;
 }
 
-/** Open `url` with the extension, wait `duration` ms (and `drive`), return the capture read from the extension. */
-export async function recordUrl(url: string, opts: RecordOptions): Promise<CaptureFile> {
+/**
+ * Open `url` with the extension, run `flow`, wait `duration` ms, return the capture read from the extension (the
+ * capture so far when the flow threw).
+ */
+export async function recordUrl(
+  url: string,
+  opts: RecordOptions,
+): Promise<{ capture: CaptureFile; scriptError?: Error }> {
   const ext = extensionDir();
   // A throwaway profile: it may capture every site (the page's frames may come from any origin).
   const launched = await launchChromium({
     extensionDir: ext,
     headless: !opts.headful,
-    capture: { sites: 'all', mode: 'full' },
+    capture: { sites: 'all', mode: opts.mode ?? 'full' },
   });
   try {
+    const { embedOf } = await attachInspector(launched.browser);
     const page = await launched.browser.newPage();
+    const embed = embedOf(page);
     try {
       await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
     } catch (e) {
       throw new UsageError(`cannot open ${url}: ${(e as Error).message.split('\n')[0]}`);
     }
-    await opts.drive?.({ page, launched });
-    await wait(opts.duration);
-    return await readCapture(launched, page.url(), 'embed-inspector record');
+    let scriptError: Error | undefined;
+    if (opts.flow) {
+      try {
+        await opts.flow({ page, browser: launched.browser, embed });
+      } catch (e) {
+        scriptError = e instanceof Error ? e : new ScriptError(String(e));
+      }
+    }
+    if (!scriptError) {
+      await wait(opts.duration);
+    }
+    const capture = await embed.capture({ redact: opts.redact !== false });
+    capture.meta = { ...capture.meta, createdBy: 'embed-inspector record' };
+    return { capture, scriptError };
   } finally {
     await launched.close();
   }
-}
-
-/** The capture of the tab showing `pageUrl`, once the extension has stored everything the page sent. */
-export async function readCapture(launched: Launched, pageUrl: string, createdBy: string): Promise<CaptureFile> {
-  const worker = await launched.worker();
-  const tabId = await worker.evaluate(async (u: string) => {
-    const tabs = await chrome.tabs.query({});
-    return (tabs.find((t) => t.url === u) ?? tabs.find((t) => t.active))?.id ?? null;
-  }, pageUrl);
-  if (tabId === null) {
-    throw new Error('the recorded tab is gone');
-  }
-  // The relays send every ~30 ms; wait until the count is stable.
-  let last = -1;
-  for (let i = 0; i < 50; i++) {
-    await wait(150);
-    const n = await (await launched.worker()).evaluate(
-      (id: number) => (globalThis as any).embedInspector.count(id),
-      tabId,
-    );
-    if (n === last) {
-      break;
-    }
-    last = n;
-  }
-  return (await launched.worker()).evaluate(
-    (id: number, by: string) => (globalThis as any).embedInspector.exportCapture(id, by),
-    tabId,
-    createdBy,
-  );
 }

@@ -1,0 +1,180 @@
+/**
+ * `embed-inspector record` as QA runs it in CI (the built command line, the system Chromium, the sandbox): a page
+ * with no embed and an embed that never became ready fail; expectations and the failing severity decide the exit
+ * code; the file is redacted; JUnit names do not depend on the recording; receive-only mode records deliveries
+ * only; a flow script drives the page, and one that throws exits 2 with the capture so far written.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../../sandbox/server.mjs';
+import type { Sandbox } from '../helpers/panel.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'ei-record-'));
+let sb: Sandbox;
+let plain: Server;
+let plainUrl: string;
+
+/** The built command line, run as a child (the sandbox serves from this process, so not spawnSync). */
+const cli = (...args: string[]) =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/embed-inspector.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+const script = (name: string, body: string) => {
+  writeFileSync(join(dir, name), `export default async ({ page, embed }) => {\n${body}\n};\n`);
+  return name;
+};
+const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+
+beforeAll(async () => {
+  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+  plain = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>No embed here</title><p>A page without any embed.</p>');
+  });
+  await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+  const addr = plain.address() as { port: number };
+  plainUrl = `http://127.0.0.1:${addr.port}/`;
+  script('loaded.mjs', "  await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });");
+});
+afterAll(async () => {
+  await sb?.close();
+  await new Promise((r) => plain?.close(r));
+});
+
+describe('embed-inspector record: no silent pass', () => {
+  it('fails a page with no embed at all, and passes it with --allow-empty', async () => {
+    const r = await cli('record', plainUrl, '--duration', '500', '--out', 'empty.json');
+    expect(r.code, r.out + r.err).toBe(1);
+    expect(r.out).toContain(`no embed traffic seen on ${plainUrl}`);
+    const junit = await cli('check', 'empty.json', '--format', 'junit');
+    expect(junit.code).toBe(1);
+    expect(junit.out).not.toMatch(/tests="0"/);
+    const allowed = await cli('record', plainUrl, '--duration', '500', '--out', 'empty2.json', '--allow-empty');
+    expect(allowed.code, allowed.out + allowed.err).toBe(0);
+  });
+
+  it('fails an embed that never became ready (an expired session), with the embed’s own error', async () => {
+    const r = await cli('record', `${sb.hostUrl}?session=demo-expired`, '--duration', '2500', '--out', 'expired.json');
+    expect(r.code, r.out + r.err).toBe(1);
+    expect(r.out).toMatch(/svc:event:ready/);
+    expect(r.out).toMatch(/expired|SessionExpired/i);
+  });
+
+  it('exits by the expectations and the failing severity', async () => {
+    const flow = script(
+      'timezone.mjs',
+      `  await embed.waitFor('svc:event:ready', { timeout: 15000 });
+  await embed.send({ type: 'svc:action:set-timezone', payload: { timezone: 'Mars/Olympus_Mons' } });
+  await embed.waitFor('svc:action:set-timezone');`,
+    );
+    const base = ['record', sb.hostUrl, '--script', flow, '--duration', '0'];
+    const ok = await cli(...base, '--out', 'tz.json', '--expect', 'svc:event:ready,svc:action:set-timezone');
+    expect(ok.code, ok.out + ok.err).toBe(0);
+    expect(ok.out).toMatch(/1 warning/);
+    const strict = await cli(...base, '--out', 'tz2.json', '--fail-on', 'warning');
+    expect(strict.code, strict.out + strict.err).toBe(1);
+    expect(strict.out).toContain('action.timezone-unknown');
+    const missing = await cli(...base, '--out', 'tz3.json', '--expect', 'svc:event:download');
+    expect(missing.code, missing.out + missing.err).toBe(1);
+    expect(missing.out).toMatch(/svc:event:download/);
+    const bad = await cli(...base, '--out', 'tz4.json', '--expect', 'svc:event:nope');
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('embed-inspector record: the file', () => {
+  it('is redacted like the panel’s export unless --no-redact', async () => {
+    const r = await cli('record', sb.hostUrl, '--script', 'loaded.mjs', '--duration', '0', '--out', 'session.json');
+    expect(r.code, r.out + r.err).toBe(0);
+    const text = readFileSync(join(dir, 'session.json'), 'utf8');
+    expect(text).toContain('session=[redacted]');
+    expect(text).not.toContain('demo-signed');
+    expect(read('session.json').meta.redacted).toBe(true);
+    const raw = await cli(
+      'record',
+      sb.hostUrl,
+      '--script',
+      'loaded.mjs',
+      '--duration',
+      '0',
+      '--out',
+      'raw.json',
+      '--no-redact',
+    );
+    expect(raw.code, raw.out + raw.err).toBe(0);
+    expect(readFileSync(join(dir, 'raw.json'), 'utf8')).toContain('session=demo-signed');
+  });
+
+  it('gives JUnit test names that are the same across two recordings of one session', async () => {
+    const names = async (file: string) => {
+      const r = await cli(
+        'record',
+        `${sb.hostUrl}?faults=action-star`,
+        '--script',
+        'loaded.mjs',
+        '--duration',
+        '300',
+        '--out',
+        file,
+      );
+      expect(r.code, r.out + r.err).toBe(1);
+      const junit = await cli('check', file, '--format', 'junit');
+      return [...junit.out.matchAll(/<testcase [^>]*name="([^"]*)"/g)].map((m) => m[1]);
+    };
+    const a = await names('star1.json');
+    const b = await names('star2.json');
+    expect(a.length).toBeGreaterThan(3);
+    expect(a.some((n) => n.startsWith('origin.action-wildcard · svc:action:set-color-scheme (post)'))).toBe(true);
+    expect(b).toEqual(a);
+  });
+
+  it('records deliveries only with --mode receive-only', async () => {
+    const r = await cli(
+      'record',
+      sb.hostUrl,
+      '--script',
+      'loaded.mjs',
+      '--duration',
+      '0',
+      '--mode',
+      'receive-only',
+      '--out',
+      'ro.json',
+    );
+    expect(r.code, r.out + r.err).toBe(0);
+    const messages = read('ro.json').messages.filter((m: { navigation?: boolean }) => !m.navigation);
+    expect(messages.length).toBeGreaterThan(2);
+    expect(messages.every((m: { kind: string }) => m.kind === 'receive')).toBe(true);
+  });
+
+  it('exits 2 when the flow script throws, and still writes the capture so far', async () => {
+    const flow = script(
+      'throws.mjs',
+      `  await embed.waitFor('svc:event:ready', { timeout: 15000 });
+  throw new Error('the login button is gone');`,
+    );
+    const r = await cli('record', sb.hostUrl, '--script', flow, '--out', 'thrown.json');
+    expect(r.code, r.out + r.err).toBe(2);
+    expect(r.err).toContain('the login button is gone');
+    const types = read('thrown.json').messages.map((m: { data: { type?: string } }) => m.data?.type);
+    expect(types).toContain('svc:event:ready');
+  });
+});
