@@ -16,7 +16,11 @@ export default defineConfig({
         protocol: 'src/protocol/index.ts',
         chromium: 'src/node/chromium.ts',
         'devtools-panel': 'src/node/devtools-panel.ts',
+        playwright: 'src/node/playwright.ts',
+        puppeteer: 'src/node/puppeteer.ts',
       },
+      // The test libraries use the browser driver the project has installed: never bundled.
+      external: [/^@playwright\/test(\/|$)/, /^playwright-core(\/|$)/, /^puppeteer-core(\/|$)/],
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },

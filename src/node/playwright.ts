@@ -1,0 +1,666 @@
+/**
+ * `embed-inspector/playwright`: Playwright Test with the Embed Inspector extension loaded.
+ *
+ *   import { test, expect } from 'embed-inspector/playwright';
+ *
+ *   test('the embed loads', async ({ page, embed }) => {
+ *     await page.goto('/');
+ *     await embed.waitFor('svc:event:dashboard-loaded');
+ *     await expect(embed).toHaveSeenInOrder(['svc:event:ready', 'svc:event:view', 'svc:event:dashboard-loaded']);
+ *     await expect(embed).toHaveNoProtocolErrors();
+ *   });
+ *
+ * Each worker launches the system Chromium (`chromiumPath()`: CHROMIUM_PATH or the usual paths; Playwright's own
+ * browsers are never used) in a persistent context of its own, a throwaway profile with the extension this package
+ * carries (`extensionPath()`: EMBED_INSPECTOR_EXTENSION or dist/chrome). Each test gets a new page, so a new tab
+ * and an empty log, with the capture scope of its `embedInspector` option set before the page opens; its pages are
+ * closed at its end. A failed test gets the capture (`embed-capture.json`, redacted) and the timeline
+ * (`embed-timeline.txt`) attached to its report.
+ *
+ * The context options of the persistent context (baseURL, viewport, locale…) are read from the project's `use` when
+ * the worker starts: `test.use()` of those options in a file does not change it.
+ */
+import {
+  test as base,
+  expect as baseExpect,
+  type BrowserContext,
+  type CDPSession,
+  type Expect,
+  type ExpectMatcherState,
+  type MatcherReturnType,
+  type Page,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestInfo,
+  type TestType,
+  type Worker,
+} from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM_FLAGS, chromiumPath, extensionPath } from './chromium.ts';
+import {
+  Embed,
+  describeIssues,
+  describeRecords,
+  issuesOf,
+  newestTab,
+  setScope,
+  typeSequence,
+  type EmbedOptions,
+  type Evaluate,
+} from './embed.ts';
+import type { ClassifiedRecord } from '../shared/messages.ts';
+
+export { Embed, EmbedTimeoutError, describeIssues, describeRecords } from './embed.ts';
+export type { EmbedOptions, FoundIssue, IssueQuery, Outgoing, RecordQuery, WaitOptions } from './embed.ts';
+
+/** The browser of one Playwright worker: its persistent context and the extension's service worker. */
+export interface EmbedInspectorBrowser {
+  context: BrowserContext;
+  extensionId: string;
+  /** Evaluate in the extension's service worker (started again when the MV3 worker was stopped). */
+  evaluate: Evaluate;
+}
+
+interface WorkerState extends EmbedInspectorBrowser {
+  /** The tab id of a page just opened: the newest tab no earlier page of this worker took. */
+  takeTab(): Promise<number>;
+  /** Before a test's page opens: the worker's own page (again, if a test closed it), the capture scope. */
+  prepare(opts: EmbedOptions): Promise<void>;
+  /** Close every page but the worker's own (a test's pages, at its end). */
+  closePages(): Promise<void>;
+}
+
+export interface EmbedInspectorTestFixtures {
+  /** The capture scope (default every site, full mode) and a tenant origin set by hand (default: inferred). */
+  embedInspector: EmbedOptions;
+  /** The captured traffic of the test's page. */
+  embed: Embed;
+  _embedInspectorTab: { page: Page; embed: Embed };
+}
+export interface EmbedInspectorWorkerFixtures {
+  _embedInspectorBrowser: EmbedInspectorBrowser;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const messageOf = (e: unknown) => String((e as Error)?.message ?? e);
+/** An error of a worker target that went away, not one thrown by the evaluated function (which must not run twice). */
+const gone = (e: unknown) =>
+  (e as Error)?.name === 'TargetClosedError' ||
+  /^[\w.]+: (Target page, context or browser has been closed|Target closed|Execution context was destroyed)/.test(
+    messageOf(e),
+  );
+
+/** Resolves with `p`, or rejects after `ms` (a teardown must not hang on a stuck browser). */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Evaluation in the extension's service worker. Playwright keeps one `Worker` per worker version across an MV3
+ * stop and start, and an evaluation sent while the worker is stopped waits until it runs again, which nothing but
+ * page traffic would cause: so the ServiceWorker domain (a CDP session on the worker's own page) tells when it
+ * stopped, and `startWorker` brings it back while an evaluation waits. A worker that went away (a new version)
+ * is replaced by the newest one.
+ */
+async function connect(
+  context: BrowserContext,
+  own: Page,
+): Promise<EmbedInspectorBrowser & { watchFrom(page: Page): Promise<void> }> {
+  const closed = new WeakSet<Worker>();
+  let contextClosed = false;
+  context.once('close', () => {
+    contextClosed = true;
+  });
+  const watch = (w: Worker) => w.once('close', () => closed.add(w));
+  context.on('serviceworker', watch);
+  context.serviceWorkers().forEach(watch);
+  const live = () =>
+    context.serviceWorkers().filter((w) => w.url().startsWith('chrome-extension://') && !closed.has(w));
+
+  // The extension's worker: the one that has the automation API (a browser may have component extensions).
+  const deadline = Date.now() + 20_000;
+  let worker: Worker | undefined;
+  while (!worker) {
+    for (const w of live().reverse()) {
+      if (await w.evaluate(() => typeof (globalThis as { embedInspector?: unknown }).embedInspector === 'object')) {
+        worker = w;
+        break;
+      }
+    }
+    if (!worker) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          'embed-inspector: the extension did not start in Chromium (no service worker with the automation API within 20 s)',
+        );
+      }
+      await context.waitForEvent('serviceworker', { timeout: 1_000 }).catch(() => null);
+    }
+  }
+  const extensionId = new URL(worker.url()).host;
+  const prefix = `chrome-extension://${extensionId}/`;
+  const ours = () => live().filter((w) => w.url().startsWith(prefix));
+
+  let cdp: CDPSession | null = null;
+  let stopped = false;
+  let pending = 0;
+  let waking: Promise<unknown> | null = null;
+  const wake = () => {
+    waking ??= (cdp?.send('ServiceWorker.startWorker', { scopeURL: prefix }) ?? Promise.resolve())
+      .catch(() => {})
+      .finally(() => {
+        waking = null;
+      });
+    return waking;
+  };
+  /** Watch the worker's running status from `page` (the worker's own page; again when a test closed it). */
+  const watchFrom = async (page: Page) => {
+    const session = await context.newCDPSession(page);
+    session.on('ServiceWorker.workerVersionUpdated', (e) => {
+      for (const v of e.versions) {
+        if (v.scriptURL.startsWith(prefix)) {
+          stopped = v.runningStatus === 'stopped' || v.runningStatus === 'stopping';
+          if (v.runningStatus === 'stopped' && pending > 0) {
+            void wake();
+          }
+        }
+      }
+    });
+    await session.send('ServiceWorker.enable');
+    cdp = session;
+  };
+  await watchFrom(own);
+
+  const current = async (until: number): Promise<Worker> => {
+    for (;;) {
+      const w = ours().at(-1);
+      if (w) {
+        return w;
+      }
+      if (Date.now() > until) {
+        throw new Error('embed-inspector: the extension service worker is gone and did not start again');
+      }
+      void wake();
+      await context
+        .waitForEvent('serviceworker', {
+          predicate: (x) => x.url().startsWith(prefix),
+          timeout: Math.max(1, Math.min(2_000, until - Date.now())),
+        })
+        .catch(() => null);
+    }
+  };
+
+  const evaluate: Evaluate = async <A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> => {
+    const until = Date.now() + 30_000;
+    for (;;) {
+      const w = await current(until);
+      pending++;
+      if (stopped) {
+        void wake();
+      }
+      try {
+        return (await w.evaluate(fn as (a: unknown) => unknown, arg as unknown)) as R;
+      } catch (e) {
+        if (!gone(e) || contextClosed || Date.now() > until) {
+          throw e;
+        }
+        closed.add(w);
+        await pause(100);
+      } finally {
+        pending--;
+      }
+    }
+  };
+  return { context, extensionId, evaluate, watchFrom };
+}
+
+/** Context options of the project (`use`) that a persistent context takes at launch. */
+const CONTEXT_OPTIONS = [
+  'acceptDownloads',
+  'bypassCSP',
+  'colorScheme',
+  'deviceScaleFactor',
+  'extraHTTPHeaders',
+  'geolocation',
+  'hasTouch',
+  'httpCredentials',
+  'ignoreHTTPSErrors',
+  'isMobile',
+  'javaScriptEnabled',
+  'locale',
+  'offline',
+  'permissions',
+  'proxy',
+  'reducedMotion',
+  'screen',
+  'timezoneId',
+  'userAgent',
+  'viewport',
+] as const;
+
+async function launchWorkerBrowser(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  headless: boolean,
+  launchOptions: Record<string, unknown>,
+  projectUse: Record<string, unknown>,
+): Promise<{ state: WorkerState; close(): Promise<void> }> {
+  const ext = extensionPath();
+  if (!existsSync(join(ext, 'manifest.json'))) {
+    throw new Error(
+      `embed-inspector: no built extension at ${ext} (run npm run build, or set EMBED_INSPECTOR_EXTENSION)`,
+    );
+  }
+  const userDataDir = await mkdtemp(join(tmpdir(), 'ei-playwright-'));
+  const removeDir = () => rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  const contextOptions: Record<string, unknown> = {};
+  for (const k of CONTEXT_OPTIONS) {
+    if (projectUse[k] !== undefined) {
+      contextOptions[k] = projectUse[k];
+    }
+  }
+  const baseURL = (projectUse.baseURL as string | undefined) ?? process.env.PLAYWRIGHT_TEST_BASE_URL;
+  if (baseURL) {
+    contextOptions.baseURL = baseURL;
+  }
+  const extraIgnored = launchOptions.ignoreDefaultArgs;
+  let context: BrowserContext;
+  try {
+    context = await playwright.chromium.launchPersistentContext(userDataDir, {
+      ...contextOptions,
+      ...launchOptions,
+      executablePath: (launchOptions.executablePath as string | undefined) ?? chromiumPath(),
+      headless,
+      ignoreDefaultArgs:
+        extraIgnored === true
+          ? true
+          : ['--disable-extensions', ...(Array.isArray(extraIgnored) ? (extraIgnored as string[]) : [])],
+      args: [
+        ...CHROMIUM_FLAGS,
+        `--disable-extensions-except=${ext}`,
+        `--load-extension=${ext}`,
+        ...((launchOptions.args as string[] | undefined) ?? []),
+      ],
+    });
+  } catch (e) {
+    await removeDir();
+    throw e;
+  }
+  const close = async () => {
+    await within(context.close(), 30_000, 'closing Chromium').catch(() => {});
+    await removeDir().catch(() => {});
+  };
+  try {
+    // A persistent context opens with one page: the worker keeps it (the CDP session that restarts the extension's
+    // worker lives on it); tests get pages of their own.
+    let own = context.pages()[0] ?? (await context.newPage());
+    const conn = await connect(context, own);
+    const taken: number[] = [];
+    const takeTab = async () => {
+      const last = taken.length ? Math.max(...taken) : -1;
+      for (let i = 0; ; i++) {
+        const id = await newestTab(conn.evaluate, taken);
+        if (id !== null && id > last) {
+          taken.push(id);
+          return id;
+        }
+        if (i >= 50) {
+          throw new Error('embed-inspector: the new page has no tab in the extension');
+        }
+        await pause(50);
+      }
+    };
+    await takeTab(); // the worker's own page
+    let applied = '';
+    const state: WorkerState = {
+      context,
+      extensionId: conn.extensionId,
+      evaluate: conn.evaluate,
+      takeTab,
+      async closePages() {
+        for (const p of context.pages()) {
+          if (p !== own) {
+            await within(p.close(), 10_000, 'closing a page').catch(() => {});
+          }
+        }
+      },
+      async prepare(opts) {
+        if (own.isClosed()) {
+          own = await context.newPage();
+          await takeTab();
+          await conn.watchFrom(own);
+        }
+        const setting = { sites: opts.sites ?? 'all', mode: opts.mode ?? 'full' };
+        const key = JSON.stringify(setting);
+        if (key !== applied) {
+          await setScope(conn.evaluate, setting);
+          applied = key;
+        }
+      },
+    };
+    await state.prepare({});
+    return { state, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+export const test: TestType<
+  PlaywrightTestArgs & PlaywrightTestOptions & EmbedInspectorTestFixtures,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & EmbedInspectorWorkerFixtures
+> = base.extend<EmbedInspectorTestFixtures, EmbedInspectorWorkerFixtures>({
+  embedInspector: [{}, { option: true }],
+
+  _embedInspectorBrowser: [
+    async ({ playwright, headless, launchOptions }, use, workerInfo) => {
+      const { state, close } = await launchWorkerBrowser(
+        playwright,
+        headless,
+        launchOptions as Record<string, unknown>,
+        (workerInfo.project.use ?? {}) as Record<string, unknown>,
+      );
+      try {
+        await use(state);
+      } finally {
+        await close();
+      }
+    },
+    { scope: 'worker', timeout: 60_000, title: 'Chromium with Embed Inspector' },
+  ],
+
+  _embedInspectorTab: [
+    // `context` is a dependency for its order: set up before, torn down after this (which reads the failed test's
+    // log before its tab closes).
+    async ({ _embedInspectorBrowser, context: _, embedInspector, actionTimeout, navigationTimeout }, use, testInfo) => {
+      const w = _embedInspectorBrowser as WorkerState;
+      w.context.setDefaultTimeout(actionTimeout || 0);
+      w.context.setDefaultNavigationTimeout(navigationTimeout || 0);
+      // The scope first: setCapture resolves once the capture scripts are registered, so the page is captured from
+      // its first navigation.
+      await w.closePages(); // what an earlier test's teardown could not close
+      await w.prepare(embedInspector);
+      const page = await w.context.newPage();
+      const tabId = await w.takeTab();
+      const embed = new Embed({ evaluate: w.evaluate, tabId: async () => tabId });
+      if (embedInspector.tenantOrigin) {
+        await embed.setTenantOrigin(embedInspector.tenantOrigin);
+      }
+      try {
+        await use({ page, embed });
+      } finally {
+        if (testInfo.status === 'failed' || testInfo.status === 'timedOut') {
+          await attachCapture(embed, testInfo);
+        }
+        await w.closePages();
+      }
+    },
+    { title: 'Embed Inspector tab' },
+  ],
+
+  // The worker's context; the pages a test opens in it are closed at its end.
+  context: async ({ _embedInspectorBrowser }, use) => {
+    await use(_embedInspectorBrowser.context);
+    await (_embedInspectorBrowser as WorkerState).closePages();
+  },
+  page: async ({ _embedInspectorTab }, use) => {
+    await use(_embedInspectorTab.page);
+  },
+  embed: async ({ _embedInspectorTab }, use) => {
+    await use(_embedInspectorTab.embed);
+  },
+});
+
+/** The capture and the timeline of a failed test's page, attached to its report (a stuck browser: what went wrong). */
+async function attachCapture(embed: Embed, testInfo: TestInfo) {
+  try {
+    const capture = await within(embed.capture(), 8_000, 'reading the capture');
+    await testInfo.attach('embed-capture.json', {
+      body: `${JSON.stringify(capture, null, 2)}\n`,
+      contentType: 'application/json',
+    });
+  } catch (e) {
+    await testInfo.attach('embed-capture.json', { body: `not read: ${messageOf(e)}\n`, contentType: 'text/plain' });
+    await testInfo.attach('embed-timeline.txt', { body: `not read: ${messageOf(e)}\n`, contentType: 'text/plain' });
+    return;
+  }
+  try {
+    const timeline = await within(embed.timeline(), 4_000, 'reading the timeline');
+    await testInfo.attach('embed-timeline.txt', { body: timeline, contentType: 'text/plain' });
+  } catch (e) {
+    await testInfo.attach('embed-timeline.txt', { body: `not read: ${messageOf(e)}\n`, contentType: 'text/plain' });
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ matchers
+
+/** Whether `actual` contains `expected`: objects key by key (deep), arrays element by element, asymmetric matchers. */
+function containsSubset(actual: unknown, expected: unknown): boolean {
+  if (expected && typeof (expected as { asymmetricMatch?: unknown }).asymmetricMatch === 'function') {
+    return (expected as { asymmetricMatch(v: unknown): boolean }).asymmetricMatch(actual);
+  }
+  if (expected === null || typeof expected !== 'object') {
+    return Object.is(actual, expected);
+  }
+  if (Array.isArray(expected)) {
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((e, i) => containsSubset(actual[i], e))
+    );
+  }
+  if (!actual || typeof actual !== 'object' || Array.isArray(actual)) {
+    return false;
+  }
+  const a = actual as Record<string, unknown>;
+  return Object.entries(expected as Record<string, unknown>).every(([k, v]) => k in a && containsSubset(a[k], v));
+}
+
+const isEmbed = (v: unknown): v is Embed => v instanceof Embed;
+const list = (v: string | string[]) => (Array.isArray(v) ? v : [v]);
+
+function notAnEmbed(state: ExpectMatcherState, name: string, received: unknown): MatcherReturnType {
+  return {
+    pass: state.isNot,
+    name,
+    message: () =>
+      `${state.utils.matcherHint(name, undefined, undefined, { isNot: state.isNot })}\n\nexpect() takes the \`embed\` fixture; received ${state.utils.printReceived(received)}`,
+  };
+}
+
+/** Re-checks until the matcher passes (not under `.not`) or the timeout ends, like Playwright's own assertions. */
+async function retrying<T extends { pass: boolean }>(
+  state: ExpectMatcherState,
+  timeout: number | undefined,
+  probe: () => Promise<T>,
+): Promise<T> {
+  const deadline = Date.now() + (timeout ?? state.timeout ?? 5_000);
+  for (;;) {
+    const r = await probe();
+    if (r.pass || state.isNot || Date.now() >= deadline) {
+      return r;
+    }
+    await pause(Math.min(100, Math.max(0, deadline - Date.now())));
+  }
+}
+
+const recordsBlock = (title: string, records: ClassifiedRecord[]) =>
+  records.length ? `\n\n${title}:\n${describeRecords(records)}` : `\n\n${title}: none`;
+
+const matchers = {
+  /** No issue of severity error (except the rules in `allow`) in the capture so far. */
+  async toHaveNoProtocolErrors(
+    this: ExpectMatcherState,
+    embed: Embed,
+    opts: { allow?: string[] } = {},
+  ): Promise<MatcherReturnType> {
+    const name = 'toHaveNoProtocolErrors';
+    if (!isEmbed(embed)) {
+      return notAnEmbed(this, name, embed);
+    }
+    const allow = new Set(opts.allow ?? []);
+    const records = await embed.records();
+    const all = issuesOf(records, { severity: 'error' });
+    const errors = all.filter((i) => !allow.has(i.rule));
+    const allowed = all.length - errors.length;
+    const hint = this.utils.matcherHint(name, 'embed', opts.allow ? '{ allow }' : '', { isNot: this.isNot });
+    const seqs = new Set(errors.map((i) => i.seq));
+    const offending = records.filter((r) => seqs.has(r.seq));
+    return {
+      pass: errors.length === 0,
+      name,
+      expected: this.isNot ? 'protocol errors' : 'no protocol errors',
+      actual: errors.map((i) => `#${i.seq} ${i.rule}`),
+      message: () =>
+        errors.length
+          ? `${hint}\n\n${errors.length} protocol error${errors.length === 1 ? '' : 's'}` +
+            `${allowed ? ` (and ${allowed} allowed)` : ''} in ${records.length} records:\n${describeIssues(errors)}` +
+            recordsBlock('Offending records', offending)
+          : `${hint}\n\nExpected protocol errors, found none${allowed ? ` but ${allowed} allowed (${[...allow].join(', ')})` : ''}` +
+            recordsBlock(`${records.length} records`, records),
+    };
+  },
+
+  /** Every type of `types` was seen (a post or a delivery), in any order. */
+  async toHaveSeen(
+    this: ExpectMatcherState,
+    embed: Embed,
+    types: string | string[],
+    opts: { timeout?: number } = {},
+  ): Promise<MatcherReturnType> {
+    const name = 'toHaveSeen';
+    if (!isEmbed(embed)) {
+      return notAnEmbed(this, name, embed);
+    }
+    const wanted = list(types);
+    const r = await retrying(this, opts.timeout, async () => {
+      const records = await embed.records();
+      const seen = new Set(typeSequence(records));
+      const missing = wanted.filter((t) => !seen.has(t));
+      return { pass: missing.length === 0, records, seen, missing };
+    });
+    const hint = this.utils.matcherHint(name, 'embed', 'types', { isNot: this.isNot });
+    const present = wanted.filter((t) => r.seen.has(t));
+    return {
+      pass: r.pass,
+      name,
+      expected: wanted,
+      actual: [...r.seen],
+      message: () =>
+        this.isNot
+          ? `${hint}\n\nExpected not to see: ${present.join(', ')}` +
+            recordsBlock(
+              'Seen',
+              r.records.filter((x) => present.includes(typeOf(x) ?? '')),
+            )
+          : `${hint}\n\nNot seen: ${r.missing.join(', ')}\nSeen: ${[...r.seen].join(', ') || 'no svc-embed message'}` +
+            recordsBlock(`${r.records.length} records`, r.records),
+    };
+  },
+
+  /**
+   * `types` appear in this order among the svc-embed messages (a subsequence: others may come between), a post and
+   * its delivery counted once.
+   */
+  async toHaveSeenInOrder(
+    this: ExpectMatcherState,
+    embed: Embed,
+    types: string[],
+    opts: { timeout?: number } = {},
+  ): Promise<MatcherReturnType> {
+    const name = 'toHaveSeenInOrder';
+    if (!isEmbed(embed)) {
+      return notAnEmbed(this, name, embed);
+    }
+    const r = await retrying(this, opts.timeout, async () => {
+      const records = await embed.records();
+      const sequence = typeSequence(records);
+      let i = 0;
+      for (const t of sequence) {
+        if (i < types.length && t === types[i]) {
+          i++;
+        }
+      }
+      return { pass: i === types.length, records, sequence, matched: i };
+    });
+    const hint = this.utils.matcherHint(name, 'embed', 'types', { isNot: this.isNot });
+    return {
+      pass: r.pass,
+      name,
+      expected: types,
+      actual: r.sequence,
+      message: () =>
+        (this.isNot
+          ? `${hint}\n\nExpected not to see in order: ${types.join(' → ')}`
+          : `${hint}\n\nExpected in order: ${types.join(' → ')}\n` +
+            `Found in order: ${types.slice(0, r.matched).join(' → ') || 'none'}; then no ${types[r.matched]}`) +
+        `\nSequence: ${r.sequence.join(', ') || 'no svc-embed message'}` +
+        recordsBlock(`${r.records.length} records`, r.records),
+    };
+  },
+
+  /** A delivery (`receive`) of `type` whose payload contains `payload` (deep, partial; asymmetric matchers work). */
+  async toHaveReceived(
+    this: ExpectMatcherState,
+    embed: Embed,
+    type: string,
+    payload?: unknown,
+    opts: { timeout?: number } = {},
+  ): Promise<MatcherReturnType> {
+    const name = 'toHaveReceived';
+    if (!isEmbed(embed)) {
+      return notAnEmbed(this, name, embed);
+    }
+    const r = await retrying(this, opts.timeout, async () => {
+      const records = await embed.records();
+      const received = records.filter((x) => x.kind === 'receive' && typeOf(x) === type);
+      const hits = received.filter(
+        (x) => payload === undefined || containsSubset((x.data as { payload?: unknown } | null)?.payload, payload),
+      );
+      return { pass: hits.length > 0, records, received, hits };
+    });
+    const hint = this.utils.matcherHint(name, 'embed', payload === undefined ? 'type' : 'type, payload', {
+      isNot: this.isNot,
+    });
+    const what = `${type}${payload === undefined ? '' : ` with a payload containing ${this.utils.printExpected(payload)}`}`;
+    const payloads = (rs: ClassifiedRecord[]) =>
+      rs
+        .map(
+          (x) =>
+            `  #${String(x.seq).padEnd(5)} payload ${this.utils.stringify((x.data as { payload?: unknown }).payload)}`,
+        )
+        .join('\n');
+    return {
+      pass: r.pass,
+      name,
+      expected: payload === undefined ? type : { type, payload },
+      actual: r.received.map((x) => (x.data as { payload?: unknown }).payload),
+      message: () =>
+        this.isNot
+          ? `${hint}\n\nExpected no delivery of ${what}; received:\n${describeRecords(r.hits)}\n${payloads(r.hits)}`
+          : r.received.length
+            ? `${hint}\n\nNo delivery of ${what}; ${r.received.length} of ${type}:\n${describeRecords(r.received)}\n${payloads(r.received)}`
+            : `${hint}\n\nNo delivery of ${type}${recordsBlock(`${r.records.length} records`, r.records)}`,
+    };
+  },
+};
+
+/** The matchers `expect(embed)` has beside Playwright's own. */
+export type EmbedMatchers = typeof matchers;
+
+/** Playwright's `expect` with the `embed` matchers. */
+export const expect: Expect<EmbedMatchers> = baseExpect.extend(matchers);
+
+function typeOf(r: ClassifiedRecord): string | null {
+  const d = r.data as { type?: unknown } | null;
+  return d && typeof d === 'object' && typeof d.type === 'string' ? d.type : null;
+}
