@@ -1,0 +1,187 @@
+// `embed-inspector/playwright` as a project runs it: `npx playwright test` on test/playwright (playwright.config.ts
+// starts the sandbox), once on one worker and once on two, read back from Playwright's JSON report. Every test has
+// its expected status (the action-star one is an expected failure), the failed test carries the capture and the
+// timeline, two workers really share the suite, and no worker leaves its browser profile behind.
+// Needs the build (`npm test` builds first) and the system Chromium; no browser is downloaded.
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkCapture } from '../../src/protocol/capture.ts';
+import type { CaptureFile } from '../../src/protocol/record.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const FAILING = 'a host that posts its actions to "*" fails toHaveNoProtocolErrors';
+
+interface Attachment {
+  name: string;
+  contentType: string;
+  path?: string;
+  body?: string;
+}
+interface Result {
+  status: string;
+  workerIndex: number;
+  parallelIndex: number;
+  duration: number;
+  attachments: Attachment[];
+  errors: { message?: string }[];
+}
+interface JsonTest {
+  expectedStatus: string;
+  status: string;
+  results: Result[];
+}
+interface Suite {
+  title: string;
+  specs?: { title: string; tests: JsonTest[] }[];
+  suites?: Suite[];
+}
+interface Report {
+  suites: Suite[];
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number; duration: number };
+  errors: { message?: string }[];
+}
+
+const profiles = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('ei-playwright-')));
+
+/** `npx playwright test --workers=N --reporter=json`: exit code, the report, the stderr. */
+async function runPlaywright(workers: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'ei-pw-run-'));
+  const reportPath = join(dir, 'report.json');
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('VITEST')) {
+      env[k] = v;
+    }
+  }
+  Object.assign(env, {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: reportPath,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+  });
+  const started = performance.now();
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(
+      'npx',
+      [
+        '--no-install',
+        'playwright',
+        'test',
+        `--workers=${workers}`,
+        '--reporter=json',
+        `--output=${join(dir, 'results')}`,
+      ],
+      { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let err = '';
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c, stderr: err }));
+  });
+  const seconds = (performance.now() - started) / 1000;
+  let report: Report;
+  try {
+    report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+  } catch (e) {
+    throw new Error(`no JSON report (exit ${code}): ${(e as Error).message}\n${stderr}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const tests: (JsonTest & { title: string })[] = [];
+  const walk = (s: Suite, path: string[]) => {
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests) {
+        tests.push({ ...t, title: [...path, spec.title].join(' › ') });
+      }
+    }
+    for (const child of s.suites ?? []) {
+      walk(child, [...path, child.title]);
+    }
+  };
+  for (const file of report.suites) {
+    walk(file, []);
+  }
+  return { code, stderr, report, tests, seconds };
+}
+
+const body = (a: Attachment) =>
+  (a.body !== undefined ? Buffer.from(a.body, 'base64') : readFileSync(a.path!)).toString();
+
+/** Every test ran once and ended as expected; the failing one as an expected failure with its attachments. */
+function checkRun(run: Awaited<ReturnType<typeof runPlaywright>>) {
+  const summary = run.tests
+    .map((t) => `${t.title}: ${t.status} (${t.results.map((r) => r.status).join(', ')})`)
+    .join('\n');
+  expect(run.code, `${run.stderr}\n${summary}`).toBe(0);
+  expect(run.report.errors ?? []).toEqual([]);
+  expect(run.tests.length).toBeGreaterThanOrEqual(10);
+  expect(run.report.stats).toMatchObject({ expected: run.tests.length, unexpected: 0, flaky: 0, skipped: 0 });
+  for (const t of run.tests) {
+    expect(t.status, `${t.title}\n${t.results.flatMap((r) => r.errors.map((e) => e.message)).join('\n')}`).toBe(
+      'expected',
+    );
+    expect(t.results).toHaveLength(1);
+  }
+
+  const failing = run.tests.find((t) => t.title.endsWith(FAILING));
+  expect(failing, summary).toBeDefined();
+  expect(failing!.expectedStatus).toBe('failed');
+  const [result] = failing!.results;
+  expect(result.status).toBe('failed');
+  expect(result.errors.map((e) => e.message).join('\n')).toMatch(
+    /toHaveNoProtocolErrors[\s\S]*origin\.action-wildcard/,
+  );
+  const byName = new Map(result.attachments.map((a) => [a.name, a]));
+  const captureAttachment = byName.get('embed-capture.json');
+  expect(captureAttachment?.contentType).toBe('application/json');
+  const capture = JSON.parse(body(captureAttachment!)) as CaptureFile;
+  expect(capture.format).toBe('embed-inspector-capture');
+  expect(capture.version).toBe(1);
+  expect(capture.tenantOrigin).toMatch(/^http:\/\/localhost:\d+$/);
+  const wildcard = capture.messages.filter(
+    (m) =>
+      m.kind === 'post' &&
+      m.targetOrigin === '*' &&
+      (m.data as { direction?: string; type?: string }).type === 'svc:action:set-color-scheme',
+  );
+  expect(wildcard).toHaveLength(1);
+  // The attached capture says the same as the test: `embed-inspector check` finds the wildcard action in it.
+  expect(checkCapture(capture).summary.rules['origin.action-wildcard']).toBeGreaterThanOrEqual(1);
+  // Redacted: the embed URL's session parameter is not in the file.
+  expect(JSON.stringify(capture)).not.toMatch(/session=demo/);
+  const timeline = body(byName.get('embed-timeline.txt')!);
+  expect(timeline).toMatch(/svc:action:set-color-scheme\s+post → \*\s+invalid/);
+  expect(timeline).toContain('origin.action-wildcard');
+
+  // A test that passed attaches nothing of ours.
+  for (const t of run.tests.filter((x) => x !== failing)) {
+    expect(t.results[0].attachments.map((a) => a.name)).not.toContain('embed-capture.json');
+  }
+}
+
+describe('embed-inspector/playwright under npx playwright test', () => {
+  it('one worker: every test as expected, the failed test carries the capture and the timeline', async () => {
+    const before = profiles();
+    const run = await runPlaywright(1);
+    checkRun(run);
+    expect(new Set(run.tests.map((t) => t.results[0].parallelIndex))).toEqual(new Set([0]));
+    expect([...profiles()].filter((p) => !before.has(p))).toEqual([]);
+    console.log(`playwright, 1 worker: ${run.tests.length} tests in ${run.seconds.toFixed(1)} s`);
+  }, 240_000);
+
+  it('two workers: the tests are shared between them, each with its own browser', async () => {
+    const before = profiles();
+    const run = await runPlaywright(2);
+    checkRun(run);
+    const slots = new Set(run.tests.map((t) => t.results[0].parallelIndex));
+    expect(slots).toEqual(new Set([0, 1]));
+    expect(new Set(run.tests.map((t) => t.results[0].workerIndex)).size).toBeGreaterThanOrEqual(2);
+    expect([...profiles()].filter((p) => !before.has(p))).toEqual([]);
+    console.log(`playwright, 2 workers: ${run.tests.length} tests in ${run.seconds.toFixed(1)} s`);
+  }, 240_000);
+});
