@@ -10,7 +10,7 @@
 import type { ClassifiedRecord, TabState } from '../shared/messages.ts';
 import type { CaptureFile, RecordKind } from '../protocol/record.ts';
 import type { Issue, Severity } from '../protocol/classify.ts';
-import { redactCapture } from '../protocol/redact.ts';
+import { redactCapture, redactString } from '../protocol/redact.ts';
 
 /** Evaluate a self-contained function in the extension's service worker (one argument, JSON-safe). */
 export type Evaluate = <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>;
@@ -299,14 +299,15 @@ export class Embed {
     return opts.redact === false ? file : redactCapture(file);
   }
 
-  /** The whole log as text, one line per record with its issues (what a failed test attaches). */
-  async timeline(): Promise<string> {
+  /** The whole log as text, one line per record with its issues (what a failed test attaches); redacted. */
+  async timeline(opts: { redact?: boolean } = {}): Promise<string> {
     const state = await this.state();
     const records = await this.all();
     const tenant = state.tenantOrigin
       ? `tenant origin: ${state.tenantOrigin} (${state.tenantOriginSource === 'manual' ? 'set by hand' : `inferred from ${state.tenantOriginSource === 'ready' ? 'the first ready' : 'the embed frame URL'}`})`
       : 'tenant origin: unknown';
-    return `${state.pageUrl ?? '(no page)'}\n${tenant}\n${records.length ? describeRecords(records) : '  (nothing captured)'}\n`;
+    const text = `${state.pageUrl ?? '(no page)'}\n${tenant}\n${records.length ? describeRecords(records) : '  (nothing captured)'}\n`;
+    return opts.redact === false ? text : text.split('\n').map(redactString).join('\n');
   }
 
   /** Empty the tab's log (the embed's session goes on). */

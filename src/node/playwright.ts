@@ -41,7 +41,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_FLAGS, chromiumPath, extensionPath } from './chromium.ts';
+import { CHROMIUM_FLAGS, chromiumPath, extensionPath } from './browser-paths.ts';
 import {
   Embed,
   describeIssues,

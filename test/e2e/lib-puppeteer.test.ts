@@ -110,6 +110,9 @@ describe('embed-inspector/puppeteer', () => {
     expect(file.format).toBe('embed-inspector-capture');
     expect(file.messages.length).toBeGreaterThan(5);
     expect(JSON.stringify(file)).not.toContain('demo-signed');
+    const timeline = await inspector.embed.timeline();
+    expect(timeline).toMatch(/svc:event:ready/);
+    expect(timeline).not.toContain('demo-signed');
   });
 
   it('rejects a wait that times out with what was seen', async () => {
