@@ -22,13 +22,23 @@ export function createBus(o) {
   /** @type {Envelope[]} */ const sent = [];
   /** @type {{type: string, payload: unknown, at: number}[]} */ const accepted = [];
   /** @type {{reason: string, origin: string, data: unknown, at: number}[]} */ const ignored = [];
+  /** URL parameters of the embed that it could not use. @type {{name: string, value: string, reason: string}[]} */
+  const ignoredParams = [];
   const embedded = window.parent !== window;
 
   const bus = {
     hostOrigin: o.hostOrigin,
+    /** Target origin of the events: the host origin (a fault may change it). */
+    postTarget: o.hostOrigin,
     sent,
     accepted,
     ignored,
+    ignoredParams,
+    /** Lists a URL parameter the embed ignores, in the debug strip. @param {string} name @param {string} value @param {string} reason */
+    ignoreParam(name, value, reason) {
+      ignoredParams.push({ name, value, reason });
+      updateDebug();
+    },
     /** Faults may rewrite or drop an envelope on its way out. @type {(env: Envelope) => Envelope | null} */
     transform: (env) => env,
     /**
@@ -53,7 +63,7 @@ export function createBus(o) {
       }
       sent.push(env);
       if (embedded) {
-        window.parent.postMessage(env, o.hostOrigin);
+        window.parent.postMessage(env, bus.postTarget);
       }
       updateDebug();
       return env;
@@ -102,10 +112,13 @@ export function createBus(o) {
   const box = document.createElement('details');
   box.className = 'debug';
   box.dataset.testid = 'embed-debug';
-  box.innerHTML = `<summary></summary><div class="debug-body"><h4>Ignored messages</h4><ol data-testid="ignored-list"></ol></div>`;
+  box.innerHTML = `<summary></summary><div class="debug-body"><h4>Ignored messages</h4><ol data-testid="ignored-list"></ol>
+    <div data-params hidden><h4>Ignored URL parameters</h4><ol data-testid="ignored-params"></ol></div></div>`;
   document.body.append(box);
   const summary = /** @type {HTMLElement} */ (box.querySelector('summary'));
-  const list = /** @type {HTMLOListElement} */ (box.querySelector('ol'));
+  const list = /** @type {HTMLOListElement} */ (box.querySelector('[data-testid="ignored-list"]'));
+  const paramsBox = /** @type {HTMLElement} */ (box.querySelector('[data-params]'));
+  const paramsList = /** @type {HTMLOListElement} */ (box.querySelector('[data-testid="ignored-params"]'));
   let scheduled = false;
   function updateDebug() {
     if (scheduled) {
@@ -115,13 +128,25 @@ export function createBus(o) {
     setTimeout(() => {
       scheduled = false;
       summary.innerHTML = '';
+      const misdirected = bus.postTarget === o.hostOrigin ? '' : ` (posted to ${bus.postTarget})`;
       summary.append(
-        `debug · host ${o.hostOrigin}${embedded ? '' : ' (not embedded)'} · events sent `,
+        `debug · host ${o.hostOrigin}${embedded ? '' : ' (not embedded)'} · events sent${misdirected} `,
         badge(sent.length, 'sent-count'),
         ' · actions accepted ',
         badge(accepted.length, 'accepted-count'),
         ' · ignored ',
         badge(ignored.length, 'ignored-count'),
+      );
+      if (ignoredParams.length) {
+        summary.append(' · URL parameters ignored ', badge(ignoredParams.length, 'ignored-params-count'));
+      }
+      paramsBox.hidden = !ignoredParams.length;
+      paramsList.replaceChildren(
+        ...ignoredParams.map((p) => {
+          const li = document.createElement('li');
+          li.textContent = `${p.name}=${p.value} — ${p.reason}`;
+          return li;
+        }),
       );
       list.replaceChildren(
         ...ignored.slice(-50).map((i) => {

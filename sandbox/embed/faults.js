@@ -3,6 +3,15 @@
 /** @typedef {import('./main.js').Ctx} Ctx */
 
 const MiB = 1024 * 1024;
+/** The question the ai-query-stuck fault submits; its answer never comes. */
+export const STUCK_QUERY = 'Which region grew fastest this quarter?';
+
+/** The host origin with the other loopback host name: same scheme and port, another origin. @param {string} origin */
+export function otherLoopbackOrigin(origin) {
+  const u = new URL(origin);
+  u.hostname = u.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  return u.origin;
+}
 
 /** @param {Ctx} ctx @param {string[]} names */
 export function installFaults(ctx, names) {
@@ -10,6 +19,18 @@ export function installFaults(ctx, names) {
   const s = ctx.state;
   const bus = ctx.bus;
   let firstView = true;
+  let aiAsked = false;
+
+  if (on('event-wrong-origin')) {
+    bus.postTarget = otherLoopbackOrigin(bus.hostOrigin);
+  }
+  /** ai-query-stuck: one question whose answer never comes, once the surface has loaded. */
+  const askStuck = () => {
+    if (!aiAsked) {
+      aiAsked = true;
+      void ctx.surface.hooks.askAI?.(STUCK_QUERY, 'pending');
+    }
+  };
 
   bus.transform = (env) => {
     if (on('missing-surface') && env.type === 'svc:event:view' && firstView) {
@@ -41,6 +62,20 @@ export function installFaults(ctx, names) {
   };
 
   return {
+    has: on,
+    /** After each svc:event:view of a route (main.js). */
+    afterView() {
+      // The dashboard waits for dashboard-loaded, unless no-dashboard-loaded keeps it from ever coming.
+      if (on('ai-query-stuck') && (s.surface !== 'dashboard' || on('no-dashboard-loaded'))) {
+        askStuck();
+      }
+    },
+    /** After each svc:event:dashboard-loaded (dashboard.js). */
+    afterDashboardLoaded() {
+      if (on('ai-query-stuck')) {
+        askStuck();
+      }
+    },
     beforeReady() {
       if (on('event-before-ready')) {
         bus.emit('svc:event:view', { surface: s.surface, path: s.path, title: 'before ready' });

@@ -19,7 +19,8 @@ import { esc } from './widgets.js';
  * @typedef {{state: State, params: URLSearchParams, config: typeof config, bus: ReturnType<typeof createBus>,
  *   t: (k: any) => string, render: () => void, go: (path: string) => void, api: (path: string, init?: RequestInit) => Promise<any>,
  *   toast: (text: string) => void, fail: (message: string, name: string, context: string) => void, updateTimezone: () => void,
- *   surface: Surface, pageDelay: () => Promise<void>, mountTime: number, scriptReleased: Promise<void>, release: () => void}} Ctx
+ *   surface: Surface, pageDelay: () => Promise<void>, mountTime: number, scriptReleased: Promise<void>, release: () => void,
+ *   faults: ReturnType<typeof installFaults>}} Ctx
  */
 
 const params = new URLSearchParams(location.search);
@@ -212,6 +213,7 @@ async function navigate(path, initial = false) {
     view.publicId = state.publicId;
   }
   ctx.bus.emit('svc:event:view', view);
+  ctx.faults.afterView();
   ctx.surface.afterView?.(page);
 }
 
@@ -222,22 +224,36 @@ async function boot() {
   document.documentElement.dataset.locale = state.locale;
   document.documentElement.dataset.surface = surfaceName;
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyScheme(ctx));
+  // The spec's URL parameters; a value the embed cannot use is ignored and listed in the debug strip.
   const tz = params.get('timezone');
   if (tz && isIanaTimeZone(tz)) {
     state.timezoneFromUrl = tz;
+  } else if (tz !== null) {
+    ctx.bus.ignoreParam(
+      'timezone',
+      tz,
+      'not an IANA time zone name (bare offsets are ignored); the account default applies',
+    );
   }
   for (const [k, v] of params) {
     if (!k.startsWith('f_')) {
       continue;
     }
     const f = parseFilterParameter(`${k}=${v}`);
-    if (typeof f !== 'string' && f.values.length) {
+    if (typeof f === 'string') {
+      ctx.bus.ignoreParam(k, v, f);
+    } else if (f.values.length) {
       state.filters[f.member] = f.values;
     }
+  }
+  const allowExport = params.get('allowExport');
+  if (allowExport !== null && allowExport !== 'true' && allowExport !== 'false') {
+    ctx.bus.ignoreParam('allowExport', allowExport, 'only allowExport=true shows the CSV/XLSX export actions');
   }
   updateTimezone();
   const { known } = parseFaults(params.get('faults'));
   const faults = installFaults(ctx, known);
+  ctx.faults = faults;
   app.addEventListener('click', onClick);
   window.addEventListener('popstate', () => {
     if (location.pathname !== state.path) {
@@ -249,13 +265,21 @@ async function boot() {
   });
 
   faults.beforeReady();
+  if (faults.has('never-ready')) {
+    return; // stuck on "Authenticating…": no session exchange, no ready, no error
+  }
+  const sessionId = params.get('session');
+  if (!sessionId) {
+    ctx.fail('The embed URL has no session parameter', 'AuthenticationError', 'auth');
+    return;
+  }
   const q = new URLSearchParams({ delayMs: params.get('authDelayMs') ?? '100' });
   if (state.publicId) {
     q.set('publicId', state.publicId);
   }
   let session;
   try {
-    const res = await fetch(`/embed-api/session/${encodeURIComponent(params.get('session') ?? '')}?${q}`);
+    const res = await fetch(`/embed-api/session/${encodeURIComponent(sessionId)}?${q}`);
     session = await res.json();
     if (!res.ok) {
       throw new Error(session?.error?.message ?? `HTTP ${res.status}`);
@@ -310,6 +334,7 @@ function onClick(e) {
   sent: ctx.bus.sent,
   accepted: ctx.bus.accepted,
   ignored: ctx.bus.ignored,
+  ignoredParams: ctx.bus.ignoredParams,
   /** Posts one event as is (no fault rewriting). */
   emit: (/** @type {string} */ type, /** @type {unknown} */ payload, /** @type {{surface?: string}} */ opts = {}) =>
     ctx.bus.emit(type, payload, { ...opts, raw: true }),

@@ -42,24 +42,44 @@ const workbookId = Number(params.get('workbookId')) || workbookIds[0];
 const where = { surface, publicId, deploymentId, workbookIds };
 
 function embedUrl() {
+  const fault = (/** @type {string} */ n) => hostFaults.includes(n);
   let path = '/embed/chat';
   if (surface === 'dashboard') {
-    path = `/embed/dashboard/${encodeURIComponent(publicId)}`;
+    // bad-path: a typo in the route; the tenant answers 404.
+    path = `/embed/${fault('bad-path') ? 'dashbaord' : 'dashboard'}/${encodeURIComponent(publicId)}`;
+  } else if (fault('bad-path')) {
+    warnings.push('The bad-path fault applies to the dashboard surface only');
   }
   if (surface === 'app') {
     path = `/embed/d/${deploymentId}/app/workbook/${workbookId}`;
   }
-  const q = new URLSearchParams({ session });
-  if (params.get('allowExport') === 'true' || script) {
-    q.set('allowExport', 'true');
+  const q = new URLSearchParams();
+  if (!fault('session-missing')) {
+    q.set('session', session);
   }
-  if (params.get('timezone')) {
+  // allowExport, timezone and f_<view>.<dimension> are passed through as given: the embed decides what they mean.
+  let allowExport = params.get('allowExport');
+  if (script) {
+    allowExport = 'true';
+  }
+  if (fault('allow-export-yes')) {
+    allowExport = 'yes';
+  }
+  if (allowExport !== null) {
+    q.set('allowExport', allowExport);
+  }
+  if (fault('timezone-offset')) {
+    q.set('timezone', '+02:00');
+  } else if (params.get('timezone')) {
     q.set('timezone', /** @type {string} */ (params.get('timezone')));
   }
   for (const [k, v] of params) {
     if (k.startsWith('f_')) {
       q.append(k, v);
     }
+  }
+  if (fault('filter-not-json')) {
+    q.append('f_orders.region', 'EMEA');
   }
   const filter = params.get('filter')?.trim();
   if (filter) {
@@ -87,7 +107,8 @@ function embedUrl() {
   if (hostFaults.includes('action-before-ready') && !q.has('authDelayMs')) {
     q.set('authDelayMs', '4000');
   }
-  return `${TENANT}${path}?${q}`;
+  const query = q.toString();
+  return query ? `${TENANT}${path}?${query}` : `${TENANT}${path}`;
 }
 
 // ---------------------------------------------------------------- page
@@ -318,7 +339,8 @@ function waitFor(type, count = 1, timeoutMs = 10_000) {
   tenantOrigin: TENANT,
   hostOrigin: location.origin,
   surface,
-  session,
+  /** The session id in the embed URL (null with the session-missing fault). */
+  session: hostFaults.includes('session-missing') ? null : session,
   faults: faults.known,
   embedUrl: src,
   iframe,

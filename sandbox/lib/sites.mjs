@@ -106,6 +106,21 @@ const EMBED_ROUTES = [
   /^\/embed\/chat(\/.*)?$/,
 ];
 
+/** @param {string} text */
+const escHtml = (text) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/**
+ * What the tenant answers for a path under /embed/ that is no surface (e.g. the bad-path fault's
+ * /embed/dashbaord/<id>): a small HTML page without any script, so nothing is posted to the host.
+ * @param {string} path
+ */
+export const embedNotFoundPage = (path) => `<!doctype html><meta charset="utf-8"><title>Not found</title>
+<link rel="stylesheet" href="/static/shared/base.css"><main class="note" data-testid="tenant-not-found">
+<h1>404 · Not found</h1><p>There is no embedded surface at <code>${escHtml(path)}</code>.</p>
+<p class="muted">Surfaces: /embed/dashboard/&lt;publicId&gt;, /embed/d/&lt;deploymentId&gt;/app, /embed/chat</p></main>
+`;
+
 /** @param {SiteContext} ctx @returns {Handler} */
 export function tenantSite(ctx) {
   return site(ctx, async (req, res, url) => {
@@ -115,6 +130,10 @@ export function tenantSite(ctx) {
     }
     if (EMBED_ROUTES.some((r) => r.test(p))) {
       return serveStatic(res, `${ROOT}/embed`, 'index.html');
+    }
+    if (p.startsWith('/embed/')) {
+      sendText(res, 404, 'text/html; charset=utf-8', embedNotFoundPage(p));
+      return true;
     }
     if (p === '/embed-config.js') {
       const config = { hostOrigin: ctx.hostOrigin, tenantOrigin: ctx.tenantOrigin, thirdOrigin: ctx.thirdOrigin };

@@ -62,6 +62,51 @@ export const FAULTS = [
     side: 'host',
     what: 'the host posts set-color-scheme dark when the iframe loads, before ready (the embed ignores it)',
   },
+  {
+    name: 'never-ready',
+    side: 'embed',
+    what: 'the embed page and scripts load, but the embed never posts anything: no ready, no error (a stuck embed)',
+  },
+  {
+    name: 'session-missing',
+    side: 'host',
+    what: 'the host builds the embed URL without the session parameter (the embed posts a fatal auth error, never ready)',
+  },
+  {
+    name: 'bad-path',
+    side: 'host',
+    what: 'the host embeds /embed/dashbaord/<publicId> (a typo); the tenant answers 404 with a page that posts nothing',
+  },
+  {
+    name: 'allow-export-yes',
+    side: 'host',
+    what: 'the host passes allowExport=yes instead of allowExport=true; the embed shows no CSV/XLSX export actions',
+  },
+  {
+    name: 'timezone-offset',
+    side: 'host',
+    what: 'the host passes timezone=+02:00 (a bare offset); the embed ignores it and keeps the account default UTC',
+  },
+  {
+    name: 'filter-not-json',
+    side: 'host',
+    what: 'the host passes f_orders.region=EMEA (not JSON); the embed ignores that filter',
+  },
+  {
+    name: 'event-wrong-origin',
+    side: 'embed',
+    what: 'the embed posts every event to http://localhost:<host port> (not the host origin, so the browser drops them)',
+  },
+  {
+    name: 'ai-query-stuck',
+    side: 'embed',
+    what: 'after dashboard-loaded (dashboard) or view (app, chat), one svc:event:ai-query submitted that never completes',
+  },
+  {
+    name: 'no-dashboard-loaded',
+    side: 'embed',
+    what: 'one widget query of the dashboard never finishes, so svc:event:dashboard-loaded never comes',
+  },
 ];
 
 export const FAULT_NAMES = FAULTS.map((f) => f.name);
