@@ -130,6 +130,8 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
       'bin/embed-inspector.js',
       'dist/node/cli.js',
       'dist/node/protocol.js',
+      'dist/node/puppeteer.js',
+      'dist/node/playwright.js',
       'dist/node/types/protocol/index.d.ts',
       'dist/chrome/manifest.json',
       'schema/svc-embed.schema.json',
@@ -212,6 +214,75 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
     const r = sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
   });
+
+  it('drives a page with `record --script` and with a puppeteer script through `embed-inspector/puppeteer`', async () => {
+    const sb = await startSandbox({ hostPort: 0, tenantPort: 0 });
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+      delete env.EMBED_INSPECTOR_EXTENSION; // the extension is the one inside the package
+      const run = (cmd: string, args: string[]) =>
+        new Promise<{ code: number | null; text: string }>((resolve) => {
+          const child = spawn(cmd, args, { cwd: dir, env });
+          let text = '';
+          child.stdout.on('data', (d) => {
+            text += d;
+          });
+          child.stderr.on('data', (d) => {
+            text += d;
+          });
+          child.on('close', (code) => resolve({ code, text }));
+        });
+      // A flow as QA writes it: wait for the embed, then press the host page's refresh button.
+      writeFileSync(
+        join(dir, 'flow.mjs'),
+        `export default async ({ page, embed }) => {
+          await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });
+          await page.click('[data-testid="action-refresh"]');
+          await embed.waitFor('svc:action:refresh');
+        };\n`,
+      );
+      const out = join(dir, 'flow.json');
+      const rec = await run(bin(), [
+        'record',
+        sb.hostUrl,
+        '--script',
+        'flow.mjs',
+        '--duration',
+        '0',
+        '--expect',
+        'svc:action:refresh',
+        '--out',
+        out,
+      ]);
+      expect(rec.code, rec.text).toBe(0);
+      const types = JSON.parse(readFileSync(out, 'utf8')).messages.map(
+        (m: { data: { type?: string } }) => m.data?.type,
+      );
+      expect(types).toContain('svc:action:refresh');
+
+      writeFileSync(
+        join(dir, 'qa.mjs'),
+        `import { launchWithInspector } from 'embed-inspector/puppeteer';
+        const { browser, embed, close } = await launchWithInspector({ capture: { sites: 'all', mode: 'full' } });
+        try {
+          const page = await browser.newPage();
+          await page.goto(${JSON.stringify(sb.hostUrl)});
+          await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });
+          await embed.send({ type: 'svc:action:set-locale', payload: { locale: 'de-DE' } });
+          const errors = await embed.issues({ severity: 'error' });
+          const sent = await embed.records({ type: 'svc:action:set-locale', kind: 'post' });
+          console.log(JSON.stringify({ errors: errors.length, targetOrigin: sent[0]?.targetOrigin }));
+        } finally {
+          await close();
+        }\n`,
+      );
+      const qa = await run(process.execPath, ['qa.mjs']);
+      expect(qa.code, qa.text).toBe(0);
+      expect(JSON.parse(qa.text.trim().split('\n').at(-1)!)).toEqual({ errors: 0, targetOrigin: sb.tenantOrigin });
+    } finally {
+      await sb.close();
+    }
+  }, 90_000);
 
   it('runs `embed-inspector record` with the extension the package carries', async () => {
     const sb = await startSandbox({ hostPort: 0, tenantPort: 0 });
