@@ -23,7 +23,14 @@ import { esc } from './widgets.js';
  *   faults: ReturnType<typeof installFaults>}} Ctx
  */
 
+// The spec's parameters come in the query; the emulator's own (faults, latency, script, hostOrigin…) in the fragment
+// (a host that passes them in the query works too).
 const params = new URLSearchParams(location.search);
+for (const [k, v] of new URLSearchParams(location.hash.slice(1))) {
+  if (!params.has(k)) {
+    params.set(k, v);
+  }
+}
 const surfaceName = location.pathname.startsWith('/embed/chat')
   ? 'chat'
   : location.pathname.startsWith('/embed/d/')
@@ -193,7 +200,7 @@ async function navigate(path, initial = false) {
       return;
     }
     const previousPath = state.path;
-    history.pushState(null, '', path + location.search);
+    history.pushState(null, '', path + location.search + location.hash);
     state.path = path;
     ctx.bus.emit('svc:event:navigate', { path, previousPath });
   }

@@ -90,25 +90,28 @@ function embedUrl() {
       warnings.push(`Filter "${filter}" is not of the form f_<view>.<dimension>=<JSON>`);
     }
   }
-  // Sandbox-only parameters of the emulator (not part of the spec).
+  // Sandbox-only parameters of the emulator (not part of the spec) go in the fragment: the query holds exactly the
+  // spec's parameters, as a real host's embed address does, and the fragment never reaches the tenant's server.
+  const h = new URLSearchParams();
   if (embedFaults.length) {
-    q.set('faults', embedFaults.join(','));
+    h.set('faults', embedFaults.join(','));
   }
   for (const k of ['flood', 'floodSeconds', 'latency', 'failWidget', 'authDelayMs']) {
     if (params.get(k)) {
-      q.set(k, /** @type {string} */ (params.get(k)));
+      h.set(k, /** @type {string} */ (params.get(k)));
     }
   }
   if (script) {
-    q.set('script', 'full');
+    h.set('script', 'full');
   }
   // The embed's ready comes this long after it starts, so that the iframe's load event (when the host posts)
   // comes first even on a busy machine.
-  if (hostFaults.includes('action-before-ready') && !q.has('authDelayMs')) {
-    q.set('authDelayMs', '4000');
+  if (hostFaults.includes('action-before-ready') && !h.has('authDelayMs')) {
+    h.set('authDelayMs', '4000');
   }
   const query = q.toString();
-  return query ? `${TENANT}${path}?${query}` : `${TENANT}${path}`;
+  const hash = h.toString();
+  return `${TENANT}${path}${query ? `?${query}` : ''}${hash ? `#${hash}` : ''}`;
 }
 
 // ---------------------------------------------------------------- page
