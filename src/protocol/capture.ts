@@ -9,6 +9,7 @@ import { SessionChecker } from './session.ts';
 import { applySenderIssues, countsAsMessage } from './pairs.ts';
 import { isEmbedUrl, normalizeOrigin, originOf } from './origin.ts';
 import { causalOrder } from './order.ts';
+import { diagnose, hostOriginOf, integrationState, type Diagnosis, type IntegrationState } from './diagnose.ts';
 
 export type TenantOriginSource = 'given' | 'file' | 'ready' | 'embed-frame';
 
@@ -67,7 +68,15 @@ export interface CheckSummary {
 }
 export interface CheckResult {
   summary: CheckSummary;
+  /**
+   * The records' verdicts in causal order. A navigation record is here only when it has issues (the embed's
+   * address, `silence.never-ready`); it is not a message.
+   */
   messages: MessageResult[];
+  /** What did not happen: the embed frames, the host page's origin, notes on the whole session (diagnose.ts). */
+  diagnosis: Omit<Diagnosis, 'issues' | 'next'>;
+  /** The integration's state in words, and the first record concerned. */
+  integration: IntegrationState;
 }
 
 /**
@@ -77,7 +86,17 @@ export interface CheckResult {
  */
 export function checkRecords(
   input: readonly CaptureRecord[],
-  options: { tenantOrigin?: string | null; source?: TenantOriginSource } = {},
+  options: {
+    tenantOrigin?: string | null;
+    source?: TenantOriginSource;
+    /**
+     * How long an embed has to say ready (a dashboard to load, an AI query to be answered), judged at the file's
+     * last record: what loaded less than this before it is not judged (a capture cut short). Default 10 s.
+     */
+    readyTimeoutMs?: number;
+    /** When the capture ended (epoch ms; e.g. the file's `meta.createdAt`), when later than its last record. */
+    endedAt?: number;
+  } = {},
 ): CheckResult {
   let records: readonly CaptureRecord[];
   try {
@@ -91,6 +110,22 @@ export function checkRecords(
     ? (options.source ?? 'given')
     : (inferred?.source ?? null);
   const session = new SessionChecker({ tenantOrigin });
+  const hostOrigin = hostOriginOf(records);
+  let end = -Infinity;
+  for (const r of records) {
+    if (Number.isFinite(r.time) && r.time > end) {
+      end = r.time;
+    }
+  }
+  if (options.endedAt !== undefined && Number.isFinite(options.endedAt) && options.endedAt > end) {
+    end = options.endedAt;
+  }
+  const diagnosis = diagnose(records, {
+    tenantOrigin,
+    now: Number.isFinite(end) ? end : 0,
+    file: true,
+    readyTimeoutMs: options.readyTimeoutMs,
+  });
   const summary: CheckSummary = {
     messages: 0,
     valid: 0,
@@ -113,17 +148,24 @@ export function checkRecords(
   const counted: boolean[] = [];
   const bySeq = new Map<number, MessageResult>();
   for (const r of records) {
+    const found = diagnosis.issues.get(r.seq);
     if (r.navigation) {
       session.check(r);
+      if (found) {
+        const m: MessageResult = { seq: r.seq, verdict: verdictOf(found), issues: found };
+        messages.push(m);
+        counted.push(false);
+        bySeq.set(r.seq, m);
+      }
       continue;
     }
-    const c = classify(r, { tenantOrigin });
+    const c = classify(r, { tenantOrigin, hostOrigin });
     let issues = c.issues;
     let verdict = c.verdict;
     if (verdict !== 'foreign') {
       const s = session.check(r);
-      if (s.length) {
-        issues = issues.concat(s);
+      if (s.length || found) {
+        issues = issues.concat(s, found ?? []);
         verdict = verdictOf(issues);
       }
     }
@@ -133,14 +175,13 @@ export function checkRecords(
     bySeq.set(r.seq, m);
   }
   // A delivery shows its post's issues (pairs.ts); each issue is counted where it was found, each message once.
-  records
-    .filter((r) => !r.navigation)
-    .forEach((r, k) => {
-      const post = r.kind === 'receive' && r.pairedWith !== undefined ? bySeq.get(r.pairedWith) : undefined;
-      if (post) {
-        applySenderIssues(messages[k], post);
-      }
-    });
+  for (const r of records) {
+    const post = r.kind === 'receive' && r.pairedWith !== undefined ? bySeq.get(r.pairedWith) : undefined;
+    const m = bySeq.get(r.seq);
+    if (post && m && !r.navigation) {
+      applySenderIssues(m, post);
+    }
+  }
   messages.forEach((m, k) => {
     if (counted[k]) {
       summary.messages++;
@@ -157,7 +198,13 @@ export function checkRecords(
       }
     }
   });
-  return { summary, messages };
+  const { issues: _issues, next: _next, ...rest } = diagnosis;
+  const issuesOf = new Map(messages.map((m) => [m.seq, m.issues]));
+  const integration = integrationState(
+    records.map((r) => ({ ...r, issues: issuesOf.get(r.seq) })),
+    diagnosis,
+  );
+  return { summary, messages, diagnosis: rest, integration };
 }
 
 export class CaptureFormatError extends Error {
@@ -222,11 +269,14 @@ export function readCapture(value: unknown): CaptureFile {
 
 /** Check a whole capture file; a tenant origin given here wins over the file's own, which wins over inference. */
 export function checkCapture(
-  file: Pick<CaptureFile, 'messages' | 'tenantOrigin'>,
-  options: { tenantOrigin?: string | null } = {},
+  file: Pick<CaptureFile, 'messages' | 'tenantOrigin' | 'meta'>,
+  options: { tenantOrigin?: string | null; readyTimeoutMs?: number } = {},
 ): CheckResult {
+  // The capture ended when it was written (a never-ready embed may be its last record).
+  const created = file.meta?.createdAt ? Date.parse(file.meta.createdAt) : Number.NaN;
+  const common = { readyTimeoutMs: options.readyTimeoutMs, endedAt: Number.isFinite(created) ? created : undefined };
   if (options.tenantOrigin) {
-    return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin });
+    return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin, ...common });
   }
-  return checkRecords(file.messages, { tenantOrigin: file.tenantOrigin ?? null, source: 'file' });
+  return checkRecords(file.messages, { tenantOrigin: file.tenantOrigin ?? null, source: 'file', ...common });
 }

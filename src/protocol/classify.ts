@@ -36,6 +36,11 @@ export interface Classification {
 export interface ClassifyContext {
   /** The tenant (embed) origin, e.g. "https://acme.example.com"; null/undefined when unknown (origin rules are then skipped). */
   tenantOrigin?: string | null;
+  /**
+   * The host page's origin (the top frame's), when known: an event the browser dropped is then said to miss the
+   * host (`origin.event-target`), with both origins.
+   */
+  hostOrigin?: string | null;
 }
 /** What classify needs of a record; a bare `{data}` works for library users. */
 export type ClassifyInput = Partial<Omit<CaptureRecord, 'data'>> & { data: unknown };
@@ -85,7 +90,7 @@ export function classify(record: ClassifyInput, context: ClassifyContext = {}): 
       }
     }
     if (context.tenantOrigin) {
-      checkOrigin(record, data, normalizeOrigin(context.tenantOrigin), issues);
+      checkOrigin(record, data, normalizeOrigin(context.tenantOrigin), issues, context.hostOrigin);
     }
     return { verdict: verdictOf(issues), issues };
   } catch (err) {
@@ -360,7 +365,13 @@ function checkPayload(spec: MessageSpec, d: Record<string, unknown>, out: Issue[
   }
 }
 
-function checkOrigin(record: ClassifyInput, d: Record<string, unknown>, tenant: string, out: Issue[]): void {
+function checkOrigin(
+  record: ClassifyInput,
+  d: Record<string, unknown>,
+  tenant: string,
+  out: Issue[],
+  hostOrigin?: string | null,
+): void {
   const direction = d.direction;
   if (direction === 'event' && typeof record.origin === 'string' && record.origin) {
     const from = normalizeOrigin(record.origin);
@@ -403,6 +414,24 @@ function checkOrigin(record: ClassifyInput, d: Record<string, unknown>, tenant: 
         );
       }
     }
+  }
+  const host = hostOrigin ? normalizeOrigin(hostOrigin) : null;
+  if (
+    record.kind === 'post' &&
+    !threw &&
+    record.dropped === true &&
+    direction === 'event' &&
+    host !== null &&
+    record.origin !== host
+  ) {
+    out.push(
+      issue(
+        'origin.event-target',
+        'targetOrigin',
+        `event posted to ${show(record.targetOrigin)}, but the host page is ${host}: the browser dropped it and the host's listener never received it`,
+      ),
+    );
+    return;
   }
   if (
     record.kind === 'post' &&

@@ -9,6 +9,8 @@ const GROUPS: Record<string, string> = {
   action: 'Action semantics',
   origin: 'Origin',
   session: 'Session (stateful, per embed)',
+  url: "The embed's address (on the embed frame's navigation record)",
+  silence: 'What did not happen (the embed frame, the end of the session)',
   rest: 'REST operations (Network traffic)',
 };
 

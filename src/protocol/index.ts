@@ -17,6 +17,17 @@ export * from './pairs.ts';
 export * from './rules.ts';
 export { normalizeOrigin, originOf, isEmbedUrl } from './origin.ts';
 export { checkTimezone, checkFilter, checkLocale } from './semantics.ts';
+export { checkEmbedAddress, embedKind } from './address.ts';
+export {
+  diagnose,
+  isDiagnosisIssue,
+  hostOriginOf,
+  integrationState,
+  DEFAULT_READY_TIMEOUT_MS,
+  type Diagnosis,
+  type EmbedFrame,
+  type IntegrationState,
+} from './diagnose.ts';
 export { toJsonSchema } from './schema.ts';
 export { rulesMarkdown } from './docs.ts';
 export { checkRest, matchOperation, REST_OPERATIONS, type RestExchange, type RestResult } from './rest.ts';

@@ -8,7 +8,7 @@ import type { Severity } from './classify.ts';
 export interface RuleSpec {
   readonly id: string;
   readonly severity: Severity;
-  readonly group: 'envelope' | 'payload' | 'cross-field' | 'action' | 'origin' | 'session' | 'rest';
+  readonly group: 'envelope' | 'payload' | 'cross-field' | 'action' | 'origin' | 'session' | 'url' | 'silence' | 'rest';
   /** One line: what the rule checks. */
   readonly summary: string;
   /** The spec sentence(s) it enforces, quoted. */
@@ -231,11 +231,123 @@ export const RULE_LIST: readonly RuleSpec[] = [
     'Actions … are sent to the iframe content window, with the target origin set to the tenant origin.',
   ),
   r(
+    'origin.event-target',
+    'error',
+    'origin',
+    "An event the embed posted to a target origin other than the host page's: the browser dropped it, and the host's listener never received it. Says which origin it was sent to and which origin the host page has.",
+    'Events travel embed to host through the browser window-messaging API; no SDK is needed. The host attaches one `message` listener on `window`.',
+    "Judged when the browser dropped the post and the host page's origin is known; it then takes the place of `origin.dropped`.",
+  ),
+  r(
     'origin.dropped',
     'error',
     'origin',
     'The browser dropped this post: its target origin did not match the target frame.',
     'Actions … are sent to the iframe content window, with the target origin set to the tenant origin.',
+  ),
+  // ---- the embed's address (on the embed frame's navigation record)
+  r(
+    'url.path',
+    'error',
+    'url',
+    "The embed frame's path is `/embed/dashboard/<public id>` or an in-embed route `/embed/d/<deployment id>/app/workbook/<workbook id>`; a misspelled `dashboard` or a malformed `/embed/d/` route is reported.",
+    'A dashboard embed is loaded in an iframe from `{base_url}/embed/dashboard/<dashboard_public_id>?session=<session_id>`. In-embed route paths have the shape `/embed/d/<deployment_id>/app/workbook/<workbook_id>`.',
+    'The app root `/embed/d/<deployment id>/app` is accepted as the start of the in-embed route.',
+  ),
+  r(
+    'url.route-unknown',
+    'info',
+    'url',
+    'An `/embed/` path of a shape the spec does not show (e.g. the standalone chat).',
+    'A dashboard embed is loaded … from `{base_url}/embed/dashboard/<dashboard_public_id>`. In-embed route paths have the shape `/embed/d/<deployment_id>/app/workbook/<workbook_id>`.',
+    'The addresses of the app and chat surfaces are not shown: info only.',
+  ),
+  r(
+    'url.session',
+    'error',
+    'url',
+    'A dashboard embed has a non-empty `session` parameter.',
+    '`{base_url}/embed/dashboard/<dashboard_public_id>?session=<session_id>`, where the session comes from a session-generation operation on the embed APIs.',
+    "The session's value is never shown in an issue.",
+  ),
+  r(
+    'url.allow-export',
+    'warning',
+    'url',
+    '`allowExport`, when present, is `true`; any other value does not show the export action.',
+    'The URL parameter `allowExport=true` shows the CSV download action on dashboard widgets.',
+  ),
+  r(
+    'url.timezone',
+    'warning',
+    'url',
+    '`timezone`, when present, is an IANA time zone name.',
+    'The URL parameter `timezone` sets the query time zone. (`set-timezone`: IANA time zone name.)',
+    "The spec names the parameter but not its format; the action's format (IANA) is assumed.",
+  ),
+  r(
+    'url.timezone-offset',
+    'info',
+    'url',
+    '`timezone` is a bare UTC offset, which the embed ignores.',
+    '`svc:action:set-timezone`: IANA time zone name; bare UTC offsets are ignored.',
+    "Read from the action's rule: info, since the embed then only keeps its default.",
+  ),
+  r(
+    'url.filter',
+    'error',
+    'url',
+    'Each `f_<semantic_view>.<dimension>` parameter holds JSON.',
+    'Filters can be pre-set by URL with the parameter form `f_<semantic_view>.<dimension>=<JSON>`.',
+  ),
+  r(
+    'url.param-unknown',
+    'info',
+    'url',
+    'A parameter the spec does not name (not `session`, `allowExport`, `timezone` or `f_…`).',
+    'Embedded-surface address shape: `session`, `allowExport`, `timezone`, `f_<semantic_view>.<dimension>`.',
+    'Other parameters are not shown, so never an error.',
+  ),
+  r(
+    'url.origin',
+    'error',
+    'url',
+    'The embed frame is served from the tenant origin (a frame on another origin than the one the host checks in its listener: every event of it is ignored).',
+    'A dashboard embed is loaded in an iframe from `{base_url}/embed/dashboard/…`. Host-side receiving rules: 1. Ignore the message when `event.origin` differs from the tenant origin.',
+    'Checked only when the tenant origin is known (set by hand, or from the first `ready`).',
+  ),
+  // ---- what did not happen (judged live in the panel, at a file's last record by check; never before the limit)
+  r(
+    'silence.never-ready',
+    'error',
+    'silence',
+    "An embed frame loaded and never said `ready` within the limit (⚙ Settings, `--ready-timeout`; 10 s by default; a file: by its end). On the frame's navigation record, with what that frame did say and the likely causes.",
+    '`svc:event:ready`: The embed has authenticated and mounted. Emitted once per session; the first event received.',
+    "The spec gives no time limit; the limit is ours. Judged live in the panel, and by check at a file's last record: a capture that ends before the limit is not judged.",
+  ),
+  r(
+    'silence.no-dashboard-loaded',
+    'warning',
+    'silence',
+    'A dashboard embed said `ready` but no `dashboard-loaded` followed within the limit (as for `silence.never-ready`).',
+    '`svc:event:dashboard-loaded`: All widgets of a dashboard have rendered. It fires after data loads, unlike `ready`, which fires at mount.',
+    'A dashboard whose data never loads sends none; the spec gives no time limit: warning.',
+  ),
+  r(
+    'silence.ai-query-unanswered',
+    'warning',
+    'silence',
+    'An `ai-query` `submitted` has no `completed` or `error` for the same `chatId` (or query) within the limit (as for `silence.never-ready`).',
+    '`svc:event:ai-query`: A natural-language query is submitted, completes or fails.',
+    'Transitions of the AI-query status: not shown; warning.',
+  ),
+  r(
+    'silence.host-never-acted',
+    'info',
+    'silence',
+    'The embed said `ready` and the host received its events, but the host never sent an action. In the summary only, on no record.',
+    'Actions travel host to embed and are sent to the iframe content window.',
+    'Many hosts never act: info, shown in the integration summary, never counted as an issue of a record.',
   ),
   // ---- session
   r(

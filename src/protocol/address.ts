@@ -1,0 +1,199 @@
+/**
+ * The embed's own address, checked against the spec's "Embedded-surface address shape":
+ *
+ *   {base_url}/embed/dashboard/<dashboard_public_id>?session=<session_id>   (a dashboard embed)
+ *   /embed/d/<deployment_id>/app/workbook/<workbook_id>                    (an in-embed route)
+ *   allowExport=true · timezone=<IANA name> · f_<semantic_view>.<dimension>=<JSON>
+ *
+ * Lenient where the spec shows nothing: an `/embed/` route of another shape (the standalone chat, the app's root)
+ * is an info, not an error, unless its first segment is a misspelling of `dashboard`; parameters the spec does not
+ * name are an info. The session's value never appears in an issue. Pure.
+ */
+import { issue, type Issue } from './classify.ts';
+import { checkTimezone } from './semantics.ts';
+import { normalizeOrigin } from './origin.ts';
+
+const DASHBOARD = /^\/embed\/dashboard\/([^/]+)\/?$/;
+const APP_ROUTE = /^\/embed\/d\/(\d+)\/app(?:\/workbook\/([^/]+))?\/?$/;
+const FILTER_PARAM = /^f_[^.=]+\.[^=]+$/;
+const KNOWN = new Set(['session', 'allowExport', 'timezone']);
+
+/** Edit distance up to a small bound (misspellings of `dashboard`). */
+function near(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) {
+    return false;
+  }
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length] <= max;
+}
+
+/** What kind of embed an address is: a dashboard, an app route, another `/embed/` route, or not an embed. */
+export function embedKind(url: string): 'dashboard' | 'app' | 'other' | null {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  if (!/^\/embed(\/|$)/.test(path)) {
+    return null;
+  }
+  return DASHBOARD.test(path) ? 'dashboard' : APP_ROUTE.test(path) ? 'app' : 'other';
+}
+
+/** A URL for an issue's text: the session value and other secrets left out. */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    for (const k of [...u.searchParams.keys()]) {
+      if (/^(session|session_id|sessionId|token|access_token|id_token)$/i.test(k)) {
+        u.searchParams.set(k, '…');
+      }
+    }
+    u.username = '';
+    u.password = '';
+    return decodeURI(u.href);
+  } catch {
+    return url.replace(/([?&]session=)[^&#]*/gi, '$1…');
+  }
+}
+
+/**
+ * The issues of one embed frame's address (its URL as the navigation record has it). `tenantOrigin`: the frame's
+ * origin must be it, when it is known.
+ */
+export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | null } = {}): Issue[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const path = u.pathname;
+  if (!/^\/embed(\/|$)/.test(path)) {
+    return [];
+  }
+  const out: Issue[] = [];
+  const dashboard = DASHBOARD.exec(path);
+  const app = APP_ROUTE.exec(path);
+  if (!dashboard && !app) {
+    const first = path.split('/')[2] ?? '';
+    if (first === 'dashboard' || (first !== 'd' && near(first.toLowerCase(), 'dashboard', 3))) {
+      out.push(
+        issue(
+          'url.path',
+          'url.path',
+          `"${path}" is not a dashboard embed address: expected /embed/dashboard/<public id>`,
+        ),
+      );
+    } else if (first === 'd') {
+      out.push(
+        issue(
+          'url.path',
+          'url.path',
+          `"${path}" is not an in-embed route: expected /embed/d/<deployment id>/app/workbook/<workbook id>`,
+        ),
+      );
+    } else {
+      out.push(
+        issue(
+          'url.route-unknown',
+          'url.path',
+          `"${path}": the spec shows only /embed/dashboard/<public id> and /embed/d/<deployment id>/app/workbook/<workbook id>`,
+        ),
+      );
+    }
+  }
+  const q = u.searchParams;
+  if (dashboard && !q.get('session')) {
+    out.push(
+      issue(
+        'url.session',
+        'url.session',
+        q.has('session')
+          ? 'the session parameter is empty: a dashboard embed is loaded with ?session=<session id>'
+          : 'no session parameter: a dashboard embed is loaded with ?session=<session id>',
+      ),
+    );
+  }
+  const allow = q.getAll('allowExport');
+  if (allow.length && allow.some((v) => v !== 'true')) {
+    out.push(
+      issue(
+        'url.allow-export',
+        'url.allowExport',
+        `allowExport=${allow.find((v) => v !== 'true')} is not "true": the CSV download action will not show`,
+      ),
+    );
+  }
+  for (const tz of q.getAll('timezone')) {
+    const bad = checkTimezone(tz);
+    if (!bad) {
+      continue;
+    }
+    if (/bare UTC offset/.test(bad.message)) {
+      out.push(
+        issue(
+          'url.timezone-offset',
+          'url.timezone',
+          `timezone=${tz} is a bare UTC offset, which the embed ignores (as for set-timezone); use an IANA name`,
+        ),
+      );
+    } else {
+      out.push(issue('url.timezone', 'url.timezone', `timezone=${tz}: ${bad.message.replace(/^"[^"]*" /, '')}`));
+    }
+  }
+  const unknown: string[] = [];
+  for (const [k, v] of q) {
+    if (k.startsWith('f_')) {
+      if (!FILTER_PARAM.test(k)) {
+        out.push(
+          issue('url.filter', `url.${k}`, `${k}: a filter parameter has the form f_<semantic_view>.<dimension>`),
+        );
+        continue;
+      }
+      try {
+        JSON.parse(v);
+      } catch {
+        out.push(
+          issue(
+            'url.filter',
+            `url.${k}`,
+            `${k}=${v.length > 60 ? `${v.slice(0, 60)}…` : v} is not JSON: the embed cannot read this filter (use ${k}=${JSON.stringify([v])})`,
+          ),
+        );
+      }
+    } else if (!KNOWN.has(k) && !unknown.includes(k)) {
+      unknown.push(k);
+    }
+  }
+  if (unknown.length) {
+    out.push(
+      issue(
+        'url.param-unknown',
+        'url.query',
+        `parameter${unknown.length === 1 ? '' : 's'} the spec does not name: ${unknown.join(', ')}`,
+      ),
+    );
+  }
+  if (opts.tenantOrigin) {
+    const tenant = normalizeOrigin(opts.tenantOrigin);
+    if (u.origin !== tenant) {
+      out.push(
+        issue(
+          'url.origin',
+          'url.origin',
+          `the embed is loaded from ${u.origin}, not the tenant origin ${tenant}: a host that checks event.origin against ${tenant} ignores every event of it`,
+        ),
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import { checkEmbedAddress } from './address.ts';
+import { diagnose, integrationState, DEFAULT_READY_TIMEOUT_MS } from './diagnose.ts';
+import { checkRecords } from './capture.ts';
+import { RULES } from './rules.ts';
+import type { CaptureRecord } from './record.ts';
+import { HOST, msg, T0, TENANT } from '../../test/fixtures/messages.ts';
+
+const DASH = `${TENANT}/embed/dashboard/dA7kQ2mXp9Lw`;
+const rulesOf = (url: string, tenantOrigin: string | null = TENANT) =>
+  checkEmbedAddress(url, { tenantOrigin }).map((i) => i.rule);
+
+// Each row: a rule, an address that trips it, its near miss that does not.
+const ADDRESS: Array<[string, string, string]> = [
+  ['url.path', `${TENANT}/embed/dashbaord/dA7kQ2mXp9Lw?session=s`, `${DASH}?session=s`],
+  ['url.path', `${TENANT}/embed/d/12/app/workbok/7?session=s`, `${TENANT}/embed/d/12/app/workbook/7`],
+  ['url.path', `${TENANT}/embed/dashboard/?session=s`, `${DASH}?session=s`],
+  ['url.route-unknown', `${TENANT}/embed/chat`, `${TENANT}/embed/d/12/app`],
+  ['url.session', `${DASH}`, `${DASH}?session=abc`],
+  ['url.session', `${DASH}?session=`, `${DASH}?session=abc`],
+  ['url.allow-export', `${DASH}?session=s&allowExport=yes`, `${DASH}?session=s&allowExport=true`],
+  ['url.timezone', `${DASH}?session=s&timezone=Mars%2FOlympus`, `${DASH}?session=s&timezone=Europe%2FBerlin`],
+  ['url.timezone-offset', `${DASH}?session=s&timezone=%2B02:00`, `${DASH}?session=s&timezone=Etc%2FGMT-2`],
+  [
+    'url.filter',
+    `${DASH}?session=s&f_orders.region=EMEA`,
+    `${DASH}?session=s&f_orders.region=${encodeURIComponent('["EMEA"]')}`,
+  ],
+  ['url.filter', `${DASH}?session=s&f_orders=${encodeURIComponent('["EMEA"]')}`, `${DASH}?session=s&f_orders.region=1`],
+  ['url.param-unknown', `${DASH}?session=s&theme=dark`, `${DASH}?session=s&allowExport=true&timezone=UTC`],
+  ['url.origin', `https://other.example.com/embed/dashboard/dA7kQ2mXp9Lw?session=s`, `${DASH}?session=s`],
+];
+
+describe("the embed's address (url.* rules): each trips on one address and not on its near miss", () => {
+  it.each(ADDRESS)('%s: %s', (rule, trips, nearMiss) => {
+    expect(rulesOf(trips)).toContain(rule);
+    expect(rulesOf(nearMiss)).not.toContain(rule);
+  });
+
+  it('a healthy dashboard address has no issue at all; a frame outside /embed/ is not looked at', () => {
+    expect(rulesOf(`${DASH}?session=demo-signed`)).toEqual([]);
+    expect(rulesOf(`${TENANT}/embed/d/12/app/workbook/7`)).toEqual([]);
+    expect(rulesOf(`${HOST}/reports?x=1`)).toEqual([]);
+  });
+
+  it('never shows the session value, and checks the origin only when the tenant origin is known', () => {
+    const text = JSON.stringify(checkEmbedAddress(`${TENANT}/embed/dashbaord/x?session=SECRET-123&z=1`));
+    expect(text).not.toContain('SECRET-123');
+    expect(rulesOf('https://other.example.com/embed/dashboard/x?session=s', null)).not.toContain('url.origin');
+  });
+});
+
+// ---------------------------------------------------------------- silence
+let seq = 0;
+const nav = (url: string, time: number, frameId = 3): CaptureRecord =>
+  ({
+    seq: ++seq,
+    time,
+    kind: 'receive',
+    frameUrl: url,
+    origin: new URL(url).origin,
+    data: { url },
+    navigation: true,
+    frameId,
+  }) as CaptureRecord;
+const event = (type: string, time: number, payload?: Record<string, unknown>, frameId = 3): CaptureRecord =>
+  ({
+    seq: ++seq,
+    time,
+    kind: 'post',
+    frameUrl: `${DASH}?session=s`,
+    origin: TENANT,
+    targetOrigin: HOST,
+    frameId,
+    data: msg(type, payload),
+  }) as CaptureRecord;
+const action = (type: string, time: number): CaptureRecord =>
+  ({
+    seq: ++seq,
+    time,
+    kind: 'post',
+    frameUrl: `${HOST}/app`,
+    origin: HOST,
+    targetOrigin: TENANT,
+    frameId: 0,
+    data: msg(type),
+  }) as CaptureRecord;
+const top = (time: number) => nav(`${HOST}/app`, time, 0);
+const L = DEFAULT_READY_TIMEOUT_MS;
+const rulesAt = (records: CaptureRecord[], now: number) => {
+  const d = diagnose(records, { now, tenantOrigin: TENANT });
+  return [...d.issues.values()].flat().map((i) => i.rule);
+};
+
+// Each row: a rule, a stream that trips it (judged at `now`), the same stream's near miss.
+const SILENCE: Array<[string, () => [CaptureRecord[], number], () => [CaptureRecord[], number]]> = [
+  [
+    'silence.never-ready',
+    () => [[top(T0), nav(`${DASH}?session=s`, T0 + 10)], T0 + 10 + L],
+    () => [[top(T0), nav(`${DASH}?session=s`, T0 + 10), event('svc:event:ready', T0 + 300)], T0 + 10 + L],
+  ],
+  [
+    'silence.no-dashboard-loaded',
+    () => [[top(T0), nav(`${DASH}?session=s`, T0), event('svc:event:ready', T0 + 100)], T0 + 100 + L],
+    () => [
+      [
+        top(T0),
+        nav(`${DASH}?session=s`, T0),
+        event('svc:event:ready', T0 + 100),
+        event('svc:event:dashboard-loaded', T0 + 900),
+      ],
+      T0 + 100 + L,
+    ],
+  ],
+  [
+    'silence.ai-query-unanswered',
+    () => [
+      [
+        top(T0),
+        nav(`${DASH}?session=s`, T0),
+        event('svc:event:ready', T0 + 100),
+        event('svc:event:dashboard-loaded', T0 + 200),
+        event('svc:event:ai-query', T0 + 300, { query: 'q', status: 'submitted', chatId: 'c1' }),
+      ],
+      T0 + 300 + L,
+    ],
+    () => [
+      [
+        top(T0),
+        nav(`${DASH}?session=s`, T0),
+        event('svc:event:ready', T0 + 100),
+        event('svc:event:dashboard-loaded', T0 + 200),
+        event('svc:event:ai-query', T0 + 300, { query: 'q', status: 'submitted', chatId: 'c1' }),
+        event('svc:event:ai-query', T0 + 700, { query: 'q', status: 'completed', chatId: 'c1' }),
+      ],
+      T0 + 300 + L,
+    ],
+  ],
+];
+
+describe('what did not happen (silence.* rules)', () => {
+  it.each(SILENCE)('%s trips, and not on its near miss', (rule, trips, nearMiss) => {
+    seq = 0;
+    const [a, at] = trips();
+    expect(rulesAt(a, at)).toContain(rule);
+    seq = 0;
+    const [b, bt] = nearMiss();
+    expect(rulesAt(b, bt)).not.toContain(rule);
+  });
+
+  it.each(SILENCE)('%s is not said before its limit has passed', (rule, trips) => {
+    seq = 0;
+    const [a, at] = trips();
+    expect(rulesAt(a, at - 1)).not.toContain(rule);
+  });
+
+  it('never-ready sits on the navigation record, names what the frame said and the likely causes', () => {
+    seq = 0;
+    const n = nav(`${DASH}?session=SECRET-9`, T0);
+    const failed = event('svc:event:error', T0 + 50, { message: 'Session expired', fatal: true });
+    const d = diagnose([top(T0), n, failed], { now: T0 + L, tenantOrigin: TENANT });
+    const [i] = d.issues.get(n.seq) ?? [];
+    expect(i.rule).toBe('silence.never-ready');
+    expect(i.message).toMatch(/loaded 10 s ago and never said ready/);
+    expect(i.message).toContain('a fatal error: "Session expired"');
+    expect(i.message).toMatch(/Likely causes: 1\) the embed could not start/);
+    expect(i.message).not.toContain('SECRET-9');
+    // A frame that said nothing at all: its page ran no embed, or capture is off there.
+    seq = 0;
+    const silent = nav(`${TENANT}/embed/dashbaord/x?session=s`, T0);
+    const d2 = diagnose([top(T0), silent], { now: T0 + L, tenantOrigin: TENANT });
+    const rules = (d2.issues.get(silent.seq) ?? []).map((x) => x.rule);
+    expect(rules).toEqual(['url.path', 'silence.never-ready']);
+    expect(d2.issues.get(silent.seq)?.[1].message).toMatch(
+      /its address: url\.path.*wrong path \(404\).*capture is off/,
+    );
+  });
+
+  it('a host that received events but never acted is a note on no record; one that acted is not', () => {
+    seq = 0;
+    const base = () => {
+      const e = event('svc:event:ready', T0 + 1);
+      const delivery = {
+        ...e,
+        seq: ++seq,
+        kind: 'receive',
+        frameUrl: `${HOST}/app`,
+        frameId: 0,
+        pairedWith: e.seq,
+      } as CaptureRecord;
+      return [top(T0), nav(`${DASH}?session=s`, T0), e, delivery];
+    };
+    const quiet = diagnose(base(), { now: T0 + 100, tenantOrigin: TENANT });
+    expect(quiet.notes.map((n) => n.rule)).toEqual(['silence.host-never-acted']);
+    expect([...quiet.issues.values()].flat()).toEqual([]);
+    const acted = diagnose([...base(), action('svc:action:refresh', T0 + 50)], { now: T0 + 100, tenantOrigin: TENANT });
+    expect(acted.notes).toEqual([]);
+  });
+
+  it('every url.* and silence.* rule of the rule table is covered by a row here', () => {
+    const covered = new Set([...ADDRESS.map((r) => r[0]), ...SILENCE.map((r) => r[0]), 'silence.host-never-acted']);
+    const ours = Object.values(RULES)
+      .filter((r) => r.group === 'url' || r.group === 'silence')
+      .map((r) => r.id);
+    expect(ours.filter((id) => !covered.has(id))).toEqual([]);
+  });
+});
+
+describe('the integration in words', () => {
+  const state = (records: CaptureRecord[], end = T0 + 2 * L) =>
+    checkRecords(records, { tenantOrigin: TENANT, endedAt: end }).integration;
+
+  it.each<[string, () => CaptureRecord[], string, RegExp]>([
+    ['no embed', () => [top(T0)], 'no-embed', /no embed on this page/],
+    [
+      'an embed that failed to start',
+      () => [
+        top(T0),
+        nav(`${DASH}?session=s`, T0),
+        event('svc:event:error', T0 + 5, { message: 'Session expired', fatal: true }),
+      ],
+      'failed-to-start',
+      /the embed failed to start: Session expired/,
+    ],
+    [
+      'an embed that never said ready',
+      () => [top(T0), nav(`${DASH}?session=s`, T0)],
+      'never-ready',
+      /never became ready/,
+    ],
+    [
+      'an embed address with problems',
+      () => [
+        top(T0),
+        nav(`${DASH}?session=s&allowExport=yes&f_a.b=x`, T0),
+        event('svc:event:ready', T0 + 5),
+        event('svc:event:dashboard-loaded', T0 + 6),
+      ],
+      'address',
+      /the embed URL has 2 problems/,
+    ],
+    [
+      'a host acting on "*"',
+      () => [
+        top(T0),
+        nav(`${DASH}?session=s`, T0),
+        event('svc:event:ready', T0 + 5),
+        event('svc:event:dashboard-loaded', T0 + 6),
+        { ...action('svc:action:refresh', T0 + 7), targetOrigin: '*' },
+      ],
+      'actions-wrong-origin',
+      /the host sends actions to "\*"/,
+    ],
+    [
+      'a healthy session',
+      () => [
+        top(T0),
+        nav(`${DASH}?session=s`, T0),
+        event('svc:event:ready', T0 + 5),
+        event('svc:event:dashboard-loaded', T0 + 6),
+      ],
+      'healthy',
+      /^healthy$/,
+    ],
+  ])('%s', (_what, records, want, text) => {
+    seq = 0;
+    const s = state(records());
+    expect(s.state).toBe(want);
+    expect(s.text).toMatch(text);
+  });
+
+  it('an embed still inside its limit is "waiting", not "never ready"', () => {
+    seq = 0;
+    const s = state([top(T0), nav(`${DASH}?session=s`, T0)], T0 + 500);
+    expect(s.state).toBe('waiting');
+    expect(integrationState([], { embeds: [] }).state).toBe('no-embed');
+  });
+});
