@@ -459,6 +459,34 @@ describe('tab session: clear and navigation', () => {
   });
 });
 
+describe('tab session: what did not happen', () => {
+  it('an embed frame that never says ready is diagnosed once its limit passes, and the panel hears of it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const t = setup({ modes: { [HOST]: 'full' } }); // the tenant's site is not captured: no relay will come
+      const p = t.panel();
+      await vi.advanceTimersByTimeAsync(10);
+      await t.session().navigated({ frameId: 0, url: `${HOST}/`, time: Date.now() });
+      await t
+        .session()
+        .navigated({ frameId: 3, parentFrameId: 0, url: `${EMBED_URL}/x?session=s-1`, time: Date.now() });
+      await vi.advanceTimersByTimeAsync(1000);
+      const nav = (await t.session().records()).find((r) => r.navigation && r.frameId === 3)!;
+      expect(nav.issues).toEqual([]);
+      await vi.advanceTimersByTimeAsync(8900);
+      expect(p.sent.some((m) => m.type === 'update' && m.records.some((r) => r.seq === nav.seq))).toBe(false);
+      await vi.advanceTimersByTimeAsync(200);
+      const updated = p.sent.flatMap((m) => (m.type === 'update' ? m.records : []));
+      const hit = updated.find((r) => r.seq === nav.seq);
+      expect(hit?.issues.map((i) => i.rule)).toEqual(['silence.never-ready']);
+      expect(hit?.issues[0].message).toMatch(/loaded 10 s ago and never said ready/);
+      expect(hit?.issues[0].message).not.toContain('s-1');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('relay routing in the background', () => {
   const ADS = 'https://ads.example';
   async function twoFrames() {

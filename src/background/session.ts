@@ -64,6 +64,9 @@ export interface SessionHost {
   /** The extension-wide size cap of one captured message. */
   maxBytes(): number;
   setMaxBytes(maxBytes: number): Promise<void>;
+  /** How long an embed has to say ready, extension-wide (protocol/diagnose.ts). */
+  readyTimeoutMs(): number;
+  setReadyTimeout(ms: number): Promise<void>;
   /** The mode a frame of `origin` is captured in now (null: out of scope). */
   frameMode(origin: string | null): CaptureMode | null;
   /** The panel's `capture` message for a tab: the scope and the tab's sites. */
@@ -102,7 +105,7 @@ export function checkOptions(o: unknown): SetOptions {
   if (given.paused !== undefined) {
     out.paused = !!given.paused;
   }
-  for (const key of ['maxRecords', 'maxBytes'] as const) {
+  for (const key of ['maxRecords', 'maxBytes', 'readyTimeoutMs'] as const) {
     const v = given[key];
     if (v === undefined) {
       continue;
@@ -171,6 +174,8 @@ export class TabSession {
   private pending: Array<{ frameId: number; json: string }> = [];
   private pendingChars = 0;
   private processTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When a limit of the diagnosis runs out (protocol/diagnose.ts). */
+  private limitTimer: ReturnType<typeof setTimeout> | null = null;
   private captureTimer: ReturnType<typeof setTimeout> | undefined;
   /** Sends waiting for their frame's answer: request id → callback. */
   private readonly sends = new Map<string, (ok: boolean, error?: string) => void>();
@@ -185,6 +190,7 @@ export class TabSession {
     private readonly host: SessionHost,
   ) {
     this.log = new TabLog(newState(tabId));
+    this.log.readyTimeoutMs = host.readyTimeoutMs();
     this.meta = { tabId, docBatches: {} };
     this.restored = this.restore().catch((e) => console.warn('embed-inspector: could not restore tab', tabId, e));
     this.chain = this.restored;
@@ -270,6 +276,9 @@ export class TabSession {
       if (o.maxBytes !== undefined) {
         await this.host.setMaxBytes(o.maxBytes);
       }
+      if (o.readyTimeoutMs !== undefined) {
+        await this.host.setReadyTimeout(o.readyTimeoutMs);
+      }
       this.pushConfig();
       if (removed.length) {
         this.toPanels(this.snapshot());
@@ -301,6 +310,43 @@ export class TabSession {
       this.toPanels(this.snapshot());
       await this.writeSnapshot();
     });
+  }
+
+  /** The extension-wide ready limit changed: the tab is judged again with it; the panels get what changed. */
+  readyTimeoutChanged(): void {
+    void this.run(() => {
+      this.log.readyTimeoutMs = this.host.readyTimeoutMs();
+      this.rediagnose();
+      this.publishState();
+    });
+  }
+
+  /** Judge what did not happen again now; the panels get the records that changed; the next limit is watched. */
+  private rediagnose(): void {
+    const changed = this.log.diagnose();
+    if (changed.length) {
+      this.toPanels({ v: MESSAGES_VERSION, type: 'update', records: changed });
+    }
+    this.watchLimits();
+  }
+
+  /** A limit runs out later (an embed not yet ready…): judge again then. */
+  private watchLimits(): void {
+    if (this.limitTimer !== null) {
+      clearTimeout(this.limitTimer);
+      this.limitTimer = null;
+    }
+    const at = this.log.nextDiagnosis;
+    if (at === null || this.closed) {
+      return;
+    }
+    this.limitTimer = setTimeout(
+      () => {
+        this.limitTimer = null;
+        void this.run(() => this.rediagnose());
+      },
+      Math.max(0, at - Date.now()) + 5,
+    );
   }
 
   /** The extension-wide size cap changed: every frame gets it (once the log is loaded, not after queued work). */
@@ -516,6 +562,10 @@ export class TabSession {
     this.closed = true;
     this.navs.releaseAll();
     clearTimeout(this.captureTimer);
+    if (this.limitTimer !== null) {
+      clearTimeout(this.limitTimer);
+      this.limitTimer = null;
+    }
     if (this.processTimer !== null) {
       clearTimeout(this.processTimer);
       this.processTimer = null;
@@ -560,6 +610,7 @@ export class TabSession {
             sessionBase: first.session ?? null,
           })
         : new TabLog(newState(tabId, keep));
+    this.log.readyTimeoutMs = this.host.readyTimeoutMs();
     for (const f of meta.frames ?? []) {
       this.log.frames.set(f.frameId, f);
     }
@@ -580,6 +631,9 @@ export class TabSession {
         console.warn('embed-inspector: unreadable stored batch', n, e);
       }
     }
+    // The worker may have slept past a limit: judge what did not happen now.
+    this.log.diagnose();
+    this.watchLimits();
   }
 
   private metaOf(): TabMeta {
@@ -634,7 +688,7 @@ export class TabSession {
   }
   /** The tab's state as panels see it, with the extension-wide size cap. */
   private panelState(): TabState {
-    return { ...this.log.state, maxBytes: this.host.maxBytes() };
+    return { ...this.log.state, maxBytes: this.host.maxBytes(), readyTimeoutMs: this.host.readyTimeoutMs() };
   }
   private async sendCapture(): Promise<void> {
     if (this.panels.size) {
@@ -743,6 +797,7 @@ export class TabSession {
   }
 
   private publish(res: AddResult): void {
+    this.watchLimits();
     if (res.reclassified) {
       this.toPanels(this.snapshot());
       return;

@@ -3,6 +3,7 @@
  * the size cap of one captured message (chrome.storage.local `settings` = {maxBytes}) and which tabs show a page
  * in the capture scope. Its methods are the only writers of both.
  */
+import { DEFAULT_READY_TIMEOUT_MS } from '../protocol/diagnose.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import type { BackgroundToPanel, CaptureMode } from '../shared/messages.ts';
 import { findBrowserApi } from '../shared/browser-api.ts';
@@ -25,6 +26,7 @@ export class Sessions {
   /** Tabs whose top document is in the capture scope (seen since the worker started): their frames' navigations are recorded. */
   private readonly scoped = new Set<number>();
   private maxBytesNow = DEFAULT_MAX_BYTES;
+  private readyTimeoutNow = DEFAULT_READY_TIMEOUT_MS;
   private readonly host: SessionHost;
 
   constructor(private readonly deps: SessionsDeps) {
@@ -32,6 +34,8 @@ export class Sessions {
       store: deps.store,
       maxBytes: () => this.maxBytesNow,
       setMaxBytes: (n) => this.setMaxBytes(n),
+      readyTimeoutMs: () => this.readyTimeoutNow,
+      setReadyTimeout: (n) => this.setReadyTimeout(n),
       frameMode: (o) => deps.frameMode(o),
       captureMessage: (tabId) => deps.captureMessage(tabId),
     };
@@ -97,21 +101,47 @@ export class Sessions {
       throw new TypeError(`maxBytes: a finite number is expected, not ${JSON.stringify(maxBytes)}`);
     }
     this.maxBytesNow = Math.max(MIN_MAX_BYTES, Math.floor(maxBytes));
-    await findBrowserApi()
-      ?.storage?.local.set({ settings: { maxBytes: this.maxBytesNow } })
-      .catch(() => {});
+    await this.saveSettings();
     for (const s of this.sessions.values()) {
       s.maxBytesChanged();
     }
+  }
+
+  readyTimeoutMs(): number {
+    return this.readyTimeoutNow;
+  }
+
+  /**
+   * Set how long an embed has to say ready (a dashboard to load, an AI query its answer) for the whole extension,
+   * clamped to 1 s … 10 min; every tab is judged again with it.
+   */
+  async setReadyTimeout(ms: number): Promise<void> {
+    if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+      throw new TypeError(`readyTimeoutMs: a finite number is expected, not ${JSON.stringify(ms)}`);
+    }
+    this.readyTimeoutNow = Math.min(600_000, Math.max(1000, Math.floor(ms)));
+    await this.saveSettings();
+    for (const s of this.sessions.values()) {
+      s.readyTimeoutChanged();
+    }
+  }
+
+  private async saveSettings(): Promise<void> {
+    await findBrowserApi()
+      ?.storage?.local.set({ settings: { maxBytes: this.maxBytesNow, readyTimeoutMs: this.readyTimeoutNow } })
+      .catch(() => {});
   }
 
   /** Load the stored settings (at start). */
   async loadSettings(): Promise<void> {
     try {
       const v = await findBrowserApi()?.storage?.local.get('settings');
-      const s = (v as { settings?: { maxBytes?: number } } | undefined)?.settings;
+      const s = (v as { settings?: { maxBytes?: number; readyTimeoutMs?: number } } | undefined)?.settings;
       if (s?.maxBytes && Number.isFinite(s.maxBytes)) {
         this.maxBytesNow = s.maxBytes;
+      }
+      if (s?.readyTimeoutMs && Number.isFinite(s.readyTimeoutMs)) {
+        this.readyTimeoutNow = s.readyTimeoutMs;
       }
     } catch {
       /* defaults */

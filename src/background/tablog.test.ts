@@ -431,7 +431,10 @@ function consistent(l: TabLog) {
       expect(l.records.get(r.pairedWith)!.pairedWith).toBe(r.seq);
     }
   }
-  const check = checkCapture(l.exportCapture());
+  const file = l.exportCapture();
+  // Judged at the same moment: what did not happen depends on when it is asked.
+  l.diagnose(Date.parse(file.meta!.createdAt!));
+  const check = checkCapture(file);
   const bySeq = new Map(check.messages.map((m) => [m.seq, m]));
   for (const r of held) {
     if (!r.navigation) {

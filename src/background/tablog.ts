@@ -21,6 +21,10 @@ import {
   inferTenantOrigin,
   verdictOf,
   normalizeOrigin,
+  originOf,
+  diagnose,
+  isDiagnosisIssue,
+  DEFAULT_READY_TIMEOUT_MS,
   type SessionState,
 } from '../protocol/index.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
@@ -51,6 +55,23 @@ export interface AddResult {
 const CHECKPOINT_EVERY = 4096;
 const CHECKPOINTS = 8;
 const isSessionIssue = (i: { rule: string }) => i.rule.startsWith('session.');
+/** A new record that may change what the diagnosis says: a navigation, an event the embed owes, any action. */
+const bearsOnDiagnosis = (r: ClassifiedRecord): boolean => {
+  if (r.navigation) {
+    return true;
+  }
+  const d = r.data as { source?: unknown; type?: unknown; direction?: unknown } | null;
+  return (
+    !!d &&
+    typeof d === 'object' &&
+    d.source === 'svc-embed' &&
+    (d.direction === 'action' ||
+      d.type === 'svc:event:ready' ||
+      d.type === 'svc:event:dashboard-loaded' ||
+      d.type === 'svc:event:error' ||
+      d.type === 'svc:event:ai-query')
+  );
+};
 
 export function newState(tabId: number, prior?: Partial<TabState>): TabState {
   return {
@@ -86,6 +107,12 @@ export class TabLog {
 
   private checkpointEvery: number;
   private checkpointCount: number;
+  /** How long an embed has to say ready, a dashboard to load, an AI query its answer (protocol/diagnose.ts). */
+  readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS;
+  /** The earliest time a limit runs out (diagnose again then), or null. */
+  nextDiagnosis: number | null = null;
+  /** Seqs of the records holding diagnosis issues. */
+  private diagnosed = new Set<number>();
 
   constructor(
     public state: TabState,
@@ -119,6 +146,8 @@ export class TabLog {
     this.records.clear();
     this.eviction.clear();
     this.pairer.clear();
+    this.diagnosed = new Set();
+    this.nextDiagnosis = null;
     this.sessionBase = null;
     const manual = this.state.tenantOriginSource === 'manual';
     this.state = {
@@ -144,6 +173,7 @@ export class TabLog {
   clear(): void {
     this.records.clear();
     this.eviction.clear();
+    this.diagnosed = new Set();
     this.sessionBase = this.session.save();
     const readySeen = this.sessionBase.sessions.some(([, v]) => v.ready);
     this.state = {
@@ -251,7 +281,7 @@ export class TabLog {
       if (rec.navigation) {
         continue;
       }
-      const c = classify(rec, { tenantOrigin: this.state.tenantOrigin });
+      const c = classify(rec, { tenantOrigin: this.state.tenantOrigin, hostOrigin: this.hostOrigin() });
       rec.verdict = c.verdict;
       rec.issues = c.issues;
     }
@@ -282,6 +312,17 @@ export class TabLog {
         }
       } else {
         this.eviction.rebuild(this.records.values(), this.state.maxRecords); // (seqs from the cut on changed)
+      }
+    }
+    // What did not happen and the embeds' addresses: judged again when a record that bears on it came, or when
+    // records were checked again (a re-judged navigation record lost its issues).
+    if (out.reclassified || cut !== Infinity || fresh.some(bearsOnDiagnosis)) {
+      const changed = this.diagnose();
+      const known = new Set([...placed, ...out.updated]);
+      for (const r of changed) {
+        if (!known.has(r)) {
+          out.updated.push(r);
+        }
       }
     }
     this.state.total = (this.state.total ?? 0) + fresh.length;
@@ -366,6 +407,7 @@ export class TabLog {
       this.state.tenantOrigin = normalizeOrigin(origin);
       this.state.tenantOriginSource = 'manual';
       this.reclassify(0);
+      this.diagnose();
       return;
     }
     const from = this.state.pageStartSeq ?? 0;
@@ -373,6 +415,7 @@ export class TabLog {
     this.state.tenantOrigin = inferred?.origin ?? null;
     this.state.tenantOriginSource = inferred ? (inferred.source === 'ready' ? 'ready' : 'embed-frame') : null;
     this.reclassify(from);
+    this.diagnose();
   }
 
   /** Apply a new buffer bound at once. Returns the evicted seqs. */
@@ -404,6 +447,64 @@ export class TabLog {
     };
   }
 
+  /** The host page's origin (the current page's), for `origin.event-target`. */
+  private hostOrigin(): string | null {
+    return originOf(this.state.pageUrl);
+  }
+
+  /**
+   * Judge the current page at `now` for what did not happen and for its embeds' addresses (protocol/diagnose.ts):
+   * those issues replace the ones it held (a delivery shows its post's). Returns the records that changed; sets
+   * `nextDiagnosis`. An earlier page's records (preserve log) keep theirs: they were that page's.
+   */
+  diagnose(now = Date.now()): ClassifiedRecord[] {
+    const from = this.state.pageStartSeq ?? 0;
+    const page = [...this.recordsFrom(from)];
+    const d = diagnose(page, { tenantOrigin: this.state.tenantOrigin, now, readyTimeoutMs: this.readyTimeoutMs });
+    this.nextDiagnosis = d.next;
+    const changed: ClassifiedRecord[] = [];
+    const touch = new Set<number>(d.issues.keys());
+    for (const seq of this.diagnosed) {
+      if (seq >= from) {
+        touch.add(seq);
+        this.diagnosed.delete(seq);
+      }
+    }
+    for (const seq of touch) {
+      const r = this.records.get(seq);
+      if (!r) {
+        continue;
+      }
+      const fresh = d.issues.get(seq) ?? [];
+      if (fresh.length) {
+        this.diagnosed.add(seq);
+      }
+      const old = r.issues.filter((i) => !i.sender && isDiagnosisIssue(i));
+      if (
+        old.length === fresh.length &&
+        old.every((i, k) => i.rule === fresh[k].rule && i.message === fresh[k].message)
+      ) {
+        continue;
+      }
+      const own = r.issues.filter((i) => !i.sender && !isDiagnosisIssue(i));
+      const senders = r.issues.filter((i) => i.sender);
+      r.issues = [...own, ...fresh, ...senders];
+      if (!r.navigation && r.verdict !== 'foreign') {
+        r.verdict = verdictOf(r.issues);
+      }
+      changed.push(r);
+      const delivery = r.kind === 'post' && r.pairedWith !== undefined ? this.records.get(r.pairedWith) : undefined;
+      if (delivery) {
+        const before = delivery.issues;
+        applySenderIssues(delivery, r);
+        if (delivery.issues !== before) {
+          changed.push(delivery);
+        }
+      }
+    }
+    return changed;
+  }
+
   private *recordsFrom(seq: number): Iterable<ClassifiedRecord> {
     for (const r of this.records.values()) {
       if (r.seq >= seq) {
@@ -424,7 +525,7 @@ export class TabLog {
     const redone: ClassifiedRecord[] = [];
     for (const r of this.recordsFrom(seq)) {
       if (!r.navigation) {
-        const c = classify(r, { tenantOrigin: this.state.tenantOrigin });
+        const c = classify(r, { tenantOrigin: this.state.tenantOrigin, hostOrigin: this.hostOrigin() });
         r.verdict = c.verdict;
         r.issues = c.issues;
       }

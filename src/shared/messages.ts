@@ -178,6 +178,8 @@ export interface TabState {
   maxRecords: number;
   /** Size cap of one captured message, in bytes of encoded data (a setting of the whole extension). */
   maxBytes?: number;
+  /** How long an embed has to say ready (a dashboard to load, an AI query its answer), ms; extension-wide. */
+  readyTimeoutMs?: number;
   pageUrl: string | null;
 }
 
@@ -211,7 +213,7 @@ export type PanelToBackground =
       v: typeof MESSAGES_VERSION;
       type: 'set-options';
       tabId: number;
-      options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords' | 'maxBytes'>>;
+      options: Partial<Pick<TabState, 'preserveLog' | 'paused' | 'maxRecords' | 'maxBytes' | 'readyTimeoutMs'>>;
     }
   /** Change the scope; answered by `capture-result` once the scripts are registered; `reload`: then reload the tab. */
   | {
