@@ -20,11 +20,14 @@ Options:
                             embed frame (/embed/…) is seen
   --fail-on error|warning   the lowest finding severity that fails (default: error)
   --allow-empty             pass a capture with no embed frame and no svc-embed message
+  --ready-timeout MS        how long an embed frame has to say ready, a dashboard to load and an AI
+                            query to be answered; judged at the capture's end, so what started less
+                            than this before it is not judged (default: 10000)
   --all                     text: list every message, not only those with findings
   -h, --help                this help
 
 A file fails when it has no embed traffic (unless --allow-empty), when the embed failed to start (a fatal
-error before ready), when an expected message type was never seen, or with a finding at or above --fail-on.
+error before ready) or never said ready within --ready-timeout, when an expected message type was never seen, or with a finding at or above --fail-on.
 Exit status: 0 every file passed, 1 at least one failed, 2 unusable input or flags.`;
 
 export class InputError extends Error {
@@ -75,6 +78,7 @@ export async function runCheck(
     expect: { type: 'string', multiple: true },
     'fail-on': { type: 'string' },
     'allow-empty': { type: 'boolean' },
+    'ready-timeout': { type: 'string' },
     all: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -84,6 +88,10 @@ export async function runCheck(
   }
   const format = oneOf('format', values.format, ['text', 'json', 'junit'] as const, 'text');
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
+  const readyTimeout = values['ready-timeout'] === undefined ? undefined : Number(values['ready-timeout']);
+  if (readyTimeout !== undefined && (!Number.isInteger(readyTimeout) || readyTimeout < 0)) {
+    throw new UsageError(`--ready-timeout must be a whole number of milliseconds (got "${values['ready-timeout']}")`);
+  }
   const failOn = oneOf('fail-on', values['fail-on'], ['error', 'warning'] as const, 'error');
   const expected = parseExpect(values.expect);
   if (expected.unknown.length) {
@@ -101,7 +109,7 @@ export async function runCheck(
   const files: FileResult[] = [];
   for (const file of positionals) {
     const capture = await loadCapture(file);
-    const result = checkCapture(capture, { tenantOrigin });
+    const result = checkCapture(capture, { tenantOrigin, readyTimeoutMs: readyTimeout });
     const evaluation = evaluate(capture.messages, result, {
       expect: expected.types,
       failOn,

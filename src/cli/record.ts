@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { checkCapture } from '../protocol/capture.ts';
+import { DEFAULT_READY_TIMEOUT_MS, diagnose } from '../protocol/diagnose.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { extensionPath, launchChromium } from '../node/chromium.ts';
 import { attachInspector } from '../node/puppeteer.ts';
@@ -36,6 +37,8 @@ Options:
                              whenever an embed frame was seen
   --fail-on error|warning    the lowest severity that fails the run (default: error)
   --allow-empty              pass when no embed frame and no svc-embed message was seen (default: fail)
+  --ready-timeout MS         how long an embed frame has to say ready (and a dashboard to load); recording goes
+                             on up to it while an embed frame is still silent (default: 10000)
   --tenant-origin ORIGIN     the tenant origin (default: inferred)
   --no-redact                keep session ids, bearer tokens and JWTs in the file (default: redacted)
   --headful                  show the browser window (needs a display)
@@ -86,6 +89,23 @@ async function loadFlow(file: string): Promise<Flow> {
   return mod.default as Flow;
 }
 
+/**
+ * Wait while an embed frame of the page has not said ready, up to `limit` ms after it loaded: a recording shorter
+ * than the limit would not judge it (an embed that is merely slow is not "never ready").
+ */
+async function untilReady(embed: Embed, limit: number): Promise<void> {
+  for (;;) {
+    const records = await embed.all();
+    const { embeds } = diagnose(records, { now: Date.now(), readyTimeoutMs: limit });
+    const due = embeds.filter((e) => e.ready === null && e.loaded && !e.failed).map((e) => e.time + limit);
+    const until = due.length ? Math.max(...due) : 0;
+    if (until <= Date.now()) {
+      return;
+    }
+    await wait(Math.min(250, until - Date.now() + 50));
+  }
+}
+
 export class ScriptError extends Error {
   override name = 'ScriptError';
 }
@@ -102,6 +122,7 @@ export async function runRecord(
     expect: { type: 'string', multiple: true },
     'fail-on': { type: 'string' },
     'allow-empty': { type: 'boolean' },
+    'ready-timeout': { type: 'string' },
     'tenant-origin': { type: 'string' },
     'no-redact': { type: 'boolean' },
     headful: { type: 'boolean' },
@@ -131,6 +152,11 @@ export async function runRecord(
   if (!Number.isInteger(duration) || duration < 0) {
     throw new UsageError(`--duration must be a whole number of milliseconds (got "${values.duration}")`);
   }
+  const readyTimeout =
+    values['ready-timeout'] === undefined ? DEFAULT_READY_TIMEOUT_MS : Number(values['ready-timeout']);
+  if (!Number.isInteger(readyTimeout) || readyTimeout < 0) {
+    throw new UsageError(`--ready-timeout must be a whole number of milliseconds (got "${values['ready-timeout']}")`);
+  }
   const mode = oneOf('mode', values.mode, ['full', 'receive-only'] as const, 'full');
   const failOn: FailOn = oneOf('fail-on', values['fail-on'], ['error', 'warning'] as const, 'error');
   const expected = parseExpect(values.expect ?? []);
@@ -148,6 +174,7 @@ export async function runRecord(
     mode,
     redact: !values['no-redact'],
     flow,
+    readyTimeout,
   });
   if (tenantOrigin) {
     capture.tenantOrigin = tenantOrigin;
@@ -157,7 +184,7 @@ export async function runRecord(
   } catch (e) {
     throw new UsageError(`cannot write ${values.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const result = checkCapture(capture, { tenantOrigin });
+  const result = checkCapture(capture, { tenantOrigin, readyTimeoutMs: readyTimeout });
   const m = capture.messages;
   const verdict = evaluate(m, result, {
     expect: expected.types,
@@ -190,6 +217,8 @@ export interface RecordOptions {
   redact?: boolean;
   /** Drives the page once it loaded; `duration` counts from its end. A throw is kept as `scriptError`. */
   flow?: Flow;
+  /** After `duration`, go on recording while an embed frame has not said ready, up to this long after it loaded. */
+  readyTimeout?: number;
 }
 
 /**
@@ -226,6 +255,7 @@ export async function recordUrl(
     }
     if (!scriptError) {
       await wait(opts.duration);
+      await untilReady(embed, opts.readyTimeout ?? DEFAULT_READY_TIMEOUT_MS);
     }
     const capture = await embed.capture({ redact: opts.redact !== false });
     capture.meta = { ...capture.meta, createdBy: 'embed-inspector record' };

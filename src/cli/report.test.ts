@@ -12,7 +12,7 @@ beforeAll(() => {
   process.env.NO_COLOR = '1';
 });
 
-const EMBED = `${TENANT}/embed/dashboard/dash01`;
+const EMBED = `${TENANT}/embed/dashboard/dash01?session=s-1`;
 /**
  * Records numbered in the order given (seq 1…, or from `base`; 10 ms apart from `t0`); a record's `pair: 1` or
  * `pair: -1` names the record after or before it as its other half (`pairedWith`).

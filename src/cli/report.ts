@@ -8,7 +8,7 @@
  */
 import type { CheckResult, CheckSummary } from '../protocol/capture.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
-import { evaluate, typeOf, type CheckRecordLine, type Evaluation, type Figures } from './verdict.ts';
+import { evaluate, typeOf, type CheckRecordLine, type Evaluation, type Figures, type Finding } from './verdict.ts';
 
 export interface FileResult {
   file: string;
@@ -49,7 +49,12 @@ export function plural(n: number, word: string): string {
 export function summaryLine(s: Evaluation | CheckSummary, evaluation?: Evaluation): string {
   const e = evaluation ?? ('figures' in s ? s : undefined);
   if (e) {
-    return [...reasonLines(e), figuresLine(e.figures)].join('\n');
+    return [
+      integrationLine(e),
+      ...reasonLines(e),
+      figuresLine(e.figures),
+      ...e.notes.map((n) => dim(`note: ${n}`)),
+    ].join('\n');
   }
   const summary = s as CheckSummary;
   const parts = [
@@ -58,6 +63,14 @@ export function summaryLine(s: Evaluation | CheckSummary, evaluation?: Evaluatio
   ];
   const failed = (summary.startFailures ?? []).map((m) => `\n${red(m)}`).join('');
   return parts.join(' · ') + failed;
+}
+
+/** What the summary leads with: the integration's state in words, and the first record concerned. */
+export function integrationLine(e: Evaluation): string {
+  const i = e.integration;
+  const at = i.seq !== null ? ` (see #${i.seq})` : '';
+  const good = i.state === 'healthy' || i.state === 'warnings';
+  return `${good ? green('integration:') : red('integration:')} ${i.text}${at}`;
 }
 
 function messagesPhrase(f: Pick<Figures, 'messages' | 'valid' | 'invalid' | 'foreign'>): string {
@@ -121,7 +134,23 @@ export function renderText(files: FileResult[], opts: { all?: boolean } = {}): s
     if (e.embedFrames.length) {
       out.push(`  ${e.embedFrames.length === 1 ? 'embed frame' : 'embed frames'}: ${e.embedFrames.join(', ')}`);
     }
+    out.push(`  ${integrationLine(e)}`);
     const bySeq = new Map(records.filter((r) => !r.navigation).map((r) => [r.seq, r]));
+    const navs = new Map<number, Finding[]>();
+    for (const x of e.findings) {
+      if (x.navigation) {
+        navs.set(x.seq, [...(navs.get(x.seq) ?? []), x]);
+      }
+    }
+    for (const [seq, list] of navs) {
+      const nav = records.find((r) => r.seq === seq);
+      const url = (nav?.data as { url?: unknown } | undefined)?.url;
+      const bad = list.some((x) => x.severity === 'error');
+      out.push(
+        `  #${String(seq).padEnd(5)} ${(bad ? red('✗ frame') : yellow('! frame')).padEnd(9)}  ${dim(`navigation ${typeof url === 'string' ? url : (nav?.frameUrl ?? '')}`)}`,
+      );
+      out.push(...list.map((x) => `           ${severityLabel(x.severity)} ${x.rule}  ${dim(x.path)}  ${x.message}`));
+    }
     for (const m of e.messages) {
       if (!opts.all && (m.verdict === 'foreign' || m.findings.length === 0)) {
         continue;

@@ -6,7 +6,7 @@ import type { CaptureRecord } from '../protocol/record.ts';
 import { HOST, T0, TENANT, msg, rec } from '../../test/fixtures/messages.ts';
 import { evaluate, parseExpect, type EvaluateOptions } from './verdict.ts';
 
-const EMBED = `${TENANT}/embed/dashboard/dash01`;
+const EMBED = `${TENANT}/embed/dashboard/dash01?session=s-1`;
 const APP = `${HOST}/app`;
 
 /**

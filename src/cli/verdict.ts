@@ -68,6 +68,8 @@ export interface Finding {
   message: string;
   /** The seqs of its deliveries that found the same issue themselves. */
   alsoAt: number[];
+  /** Found on a frame's navigation record (the embed's address, what it never said): not a message. */
+  navigation?: boolean;
 }
 
 /** A record as a check lists it. */
@@ -140,6 +142,10 @@ export interface Evaluation {
   /** Sorted by classname, then name. */
   checks: Check[];
   figures: Figures;
+  /** The integration's state in words (what the summary leads with), and the first record concerned. */
+  integration: CheckResult['integration'];
+  /** Notes about the whole session, on no record (e.g. the host never acted). */
+  notes: string[];
 }
 
 const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
@@ -201,6 +207,13 @@ export function evaluate(
       bySeq.set(r.seq, r);
     }
   }
+  const navBySeq = new Map<number, CaptureRecord>();
+  for (const r of records) {
+    if (r.navigation) {
+      navBySeq.set(r.seq, r);
+    }
+  }
+  const recordOf = (seq: number) => bySeq.get(seq) ?? navBySeq.get(seq);
   const resultBySeq = new Map(result.messages.map((m) => [m.seq, m]));
   const ordered = result.messages.filter((m) => bySeq.has(m.seq));
   const line = (r: CaptureRecord, message: string): CheckRecordLine => ({
@@ -255,12 +268,13 @@ export function evaluate(
       const f: Finding = {
         seq: r.seq,
         kind: r.kind,
-        type: typeOf(r),
+        type: r.navigation ? 'embed frame' : typeOf(r),
         rule: i.rule,
         severity: i.severity,
         path: i.path,
         message: i.message,
         alsoAt: [],
+        ...(r.navigation ? { navigation: true } : {}),
       };
       group.findings.push(f);
       findings.push(f);
@@ -285,12 +299,19 @@ export function evaluate(
     }
   }
   const messages = [...groups.values()];
+  // The embed frames' navigation records: their findings (address, silence) count; they are not messages.
+  for (const m of result.messages) {
+    const r = navBySeq.get(m.seq);
+    if (r) {
+      addFindings(r, m.issues, { seq: m.seq, verdict: m.verdict, deliveries: [], findings: [] });
+    }
+  }
   for (const g of messages) {
     if (g.verdict !== 'foreign') {
       g.verdict = g.findings.some((f) => f.severity === 'error') ? 'invalid' : 'valid';
     }
   }
-  const position = new Map(ordered.map((m, k) => [m.seq, k]));
+  const position = new Map(result.messages.map((m, k) => [m.seq, k]));
   findings.sort((a, b) => position.get(a.seq)! - position.get(b.seq)!);
   const rules: Record<string, number> = {};
   for (const f of findings) {
@@ -371,10 +392,11 @@ export function evaluate(
   }
   const byCheck = new Map<string, { rule: string; type: string; kind: string; findings: Finding[] }>();
   for (const f of findings) {
-    const key = `${f.rule}\n${f.type}\n${f.kind}`;
+    const kind = f.navigation ? 'navigation' : f.kind;
+    const key = `${f.rule}\n${f.type}\n${kind}`;
     let c = byCheck.get(key);
     if (!c) {
-      c = { rule: f.rule, type: f.type, kind: f.kind, findings: [] };
+      c = { rule: f.rule, type: f.type, kind, findings: [] };
       byCheck.set(key, c);
     }
     c.findings.push(f);
@@ -393,7 +415,7 @@ export function evaluate(
       summary: `${counts.join(', ')}: ${c.findings[0].message}`,
       records: c.findings.map((f) => {
         const also = f.alsoAt.length ? ` (also found at its delivery ${f.alsoAt.map((s) => `#${s}`).join(', ')})` : '';
-        return line(bySeq.get(f.seq)!, `${f.severity} ${f.path}: ${f.message}${also}`);
+        return line(recordOf(f.seq)!, `${f.severity} ${f.path}: ${f.message}${also}`);
       }),
       rule: c.rule,
       severity: worst,
@@ -433,6 +455,11 @@ export function evaluate(
   }
   for (const s of startFailures) {
     reasons.push(`${s.message} (#${s.seq}, a fatal error before ready)`);
+  }
+  for (const f of findings) {
+    if (f.rule === 'silence.never-ready') {
+      reasons.push(`${f.message} (#${f.seq})`);
+    }
   }
   for (const e of expectations) {
     if (!e.met) {
@@ -484,5 +511,9 @@ export function evaluate(
     rules,
     checks,
     figures,
+    integration: emptyFails
+      ? { state: 'no-embed', text: emptyReason(opts.where), seq: null }
+      : (result.integration ?? { state: 'healthy', text: 'healthy', seq: null }),
+    notes: (result.diagnosis?.notes ?? []).map((n) => n.message),
   };
 }
