@@ -96,7 +96,7 @@ export function dashboardSurface(ctx) {
       const first = widgets.find((w) => w.config.chart === 'bar' && !failing.has(w.id))?.id;
       exportData('csv', first);
       drill(first, 0);
-      assistant.ask('Which region grew fastest?', 'pending');
+      assistant.ask('Which region grew fastest?');
     }
   }
 

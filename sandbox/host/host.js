@@ -355,8 +355,10 @@ function waitFor(type, count = 1, timeoutMs = 10_000) {
   waitFor,
   types: () => received.map((e) => e.type),
   isReady: () => readySeen,
-  /** In a script=full session: true once every one of the 8 event types has been received. */
-  scriptDone: () => EVENT_TYPES.every((t) => received.some((e) => e.type === t)),
+  /** In a script=full session: true once every one of the 8 event types has been received, the AI answer too. */
+  scriptDone: () =>
+    EVENT_TYPES.every((t) => received.some((e) => e.type === t)) &&
+    received.some((e) => e.type === 'svc:event:ai-query' && e.payload?.status === 'completed'),
   clear() {
     received.length = 0;
     ignored.length = 0;

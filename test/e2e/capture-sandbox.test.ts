@@ -58,8 +58,10 @@ describe('capture of sandbox sessions', () => {
     const all = messagesOnly(await records(l, tabId));
     const svc = all.filter((r) => r.verdict !== 'foreign');
     const hostUrl = `${sb.hostOrigin}/?script=full`;
+    // (the AI query comes twice, submitted then completed: each is checked like the others)
+    const status = (r: ClassifiedRecord) => (r.data as { payload?: { status?: string } }).payload?.status;
     for (const t of EVENTS) {
-      const mine = svc.filter((r) => typeOf(r) === t);
+      const mine = svc.filter((r) => typeOf(r) === t && (t !== 'svc:event:ai-query' || status(r) === 'submitted'));
       expect(mine.map((r) => r.kind).sort(), t).toEqual(['post', 'receive']);
       const post = mine.find((r) => r.kind === 'post')!;
       const recv = mine.find((r) => r.kind === 'receive')!;
@@ -89,7 +91,13 @@ describe('capture of sandbox sessions', () => {
       expect(new URL(recv.frameUrl).origin).toBe(sb.tenantOrigin);
       expect(recv.from).toBe('parent');
     }
-    expect(svc).toHaveLength(2 * (EVENTS.length + ACTIONS.length));
+    expect(svc.filter((r) => typeOf(r) === 'svc:event:ai-query').map(status)).toEqual([
+      'submitted',
+      'submitted',
+      'completed',
+      'completed',
+    ]);
+    expect(svc).toHaveLength(2 * (EVENTS.length + ACTIONS.length + 1));
     // ready was captured although no panel was open when the page loaded; the session is valid.
     expect(svc.filter((r) => r.verdict === 'invalid').map((r) => `${typeOf(r)} ${rules(r)}`)).toEqual([]);
     await page.close();

@@ -130,12 +130,22 @@ describe('sandbox host page in Chromium', () => {
     await page.close();
   });
 
-  it('script=full: every event type and every action exactly once', async () => {
+  it('script=full: every event type and every action exactly once (the AI query: submitted, completed)', async () => {
     const { page, embed } = await openHost('?script=full');
     await page.waitForFunction(() => (window as any).__sandboxHost.scriptDone(), { timeout: 20_000 });
     await new Promise((r) => setTimeout(r, 500)); // nothing more should arrive
     const types = await receivedTypes(page);
-    const events = ['ready', 'view', 'navigate', 'dashboard-loaded', 'download', 'drilldown', 'ai-query', 'error'];
+    const events = [
+      'ready',
+      'view',
+      'navigate',
+      'dashboard-loaded',
+      'download',
+      'drilldown',
+      'ai-query',
+      'ai-query',
+      'error',
+    ];
     expect([...types].sort()).toEqual(events.map((e) => `svc:event:${e}`).sort());
     const accepted = await embed.evaluate(() => (window as any).__sandboxEmbed.accepted.map((a: any) => a.type));
     expect([...accepted].sort()).toEqual(
