@@ -23,3 +23,10 @@ export function shortType(type: string): string {
   }
   return type;
 }
+
+export {
+  diagnose,
+  integrationState,
+  DEFAULT_READY_TIMEOUT_MS,
+  type IntegrationState,
+} from '../protocol/diagnose.ts';

@@ -340,10 +340,11 @@ export function compileFilter(f: FilterState): Predicate {
   return (r, m, text) => {
     // The metas' facts first: most filters never read the record itself.
     if (m.nav) {
-      if (verdicts || sevMask) {
+      // A frame navigation has no verdict of its own; its issues (the embed's address, what it never said) count.
+      if (verdicts || (sevMask && !(m.sev & sevMask))) {
         return false;
       }
-    } // a frame navigation: no verdict of its own
+    }
     else if (m.verdict === 'foreign') {
       if (!showForeign) {
         return false;

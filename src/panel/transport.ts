@@ -261,6 +261,7 @@ export function createMemoryTransport(
 export function checkFileRecords(
   records: ReadonlyArray<CaptureRecord | ClassifiedRecord>,
   tenantOrigin: string | null,
+  endedAt?: number,
 ): { records: ClassifiedRecord[]; tenantOrigin: string | null; inferred: boolean } {
   // In causal order, as `check` reads it (a capture made before the log was ordered lists records as they arrived).
   const plain = causalOrder(
@@ -269,11 +270,16 @@ export function checkFileRecords(
       return rest as CaptureRecord;
     }),
   );
-  const res = checkRecords(plain, { tenantOrigin });
+  const res = checkRecords(plain, { tenantOrigin, endedAt });
   const bySeq = new Map(res.messages.map((m) => [m.seq, m]));
   const out = plain.map((r) => {
-    const m = r.navigation ? undefined : bySeq.get(r.seq);
-    return { ...r, verdict: m?.verdict ?? 'foreign', issues: m?.issues ?? [] } as ClassifiedRecord;
+    const m = bySeq.get(r.seq);
+    // (a navigation has no verdict of its own; its issues are the embed's address and what it never said)
+    return {
+      ...r,
+      verdict: r.navigation ? 'foreign' : (m?.verdict ?? 'foreign'),
+      issues: m?.issues ?? [],
+    } as ClassifiedRecord;
   });
   return {
     records: out,
@@ -284,7 +290,10 @@ export function checkFileRecords(
 
 /** An imported capture file: classified here (the same verdicts as `embed-inspector check`), nothing live; editing the tenant origin re-classifies. */
 export function createFileTransport(file: CaptureFile, name = 'capture file'): PanelTransport {
-  const first = checkFileRecords(file.messages, file.tenantOrigin ?? null);
+  // The capture ended when it was written: what did not happen is judged then, as `check` does.
+  const created = file.meta?.createdAt ? Date.parse(file.meta.createdAt) : Number.NaN;
+  const endedAt = Number.isFinite(created) ? created : undefined;
+  const first = checkFileRecords(file.messages, file.tenantOrigin ?? null, endedAt);
   let state = emptyState(-1, {
     tenantOrigin: first.tenantOrigin,
     tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'manual') : null,
@@ -324,7 +333,7 @@ export function createFileTransport(file: CaptureFile, name = 'capture file'): P
           emit({ type: 'state', state });
           break;
         case 'set-tenant-origin': {
-          const next = checkFileRecords(records, cmd.origin);
+          const next = checkFileRecords(records, cmd.origin, endedAt);
           records = next.records;
           state = {
             ...state,

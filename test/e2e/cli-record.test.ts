@@ -63,6 +63,7 @@ describe('embed-inspector record: no silent pass', () => {
     const r = await cli('record', plainUrl, '--duration', '500', '--out', 'empty.json');
     expect(r.code, r.out + r.err).toBe(1);
     expect(r.out).toContain(`no embed traffic seen on ${plainUrl}`);
+    expect(r.out).toContain(`integration: no embed traffic seen on ${plainUrl}`);
     const junit = await cli('check', 'empty.json', '--format', 'junit');
     expect(junit.code).toBe(1);
     expect(junit.out).not.toMatch(/tests="0"/);

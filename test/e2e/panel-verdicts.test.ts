@@ -18,7 +18,7 @@ const HOST = `<!doctype html><title>host</title><script>
   window.flood = (n) => { for (let i = 0; i < n; i++) act('svc:action:set-locale', { locale: 'de-CH' }); };
   window.ready = false;
   addEventListener('message', (e) => { if (e.origin === '{{EMBED}}' && e.data?.type === 'svc:event:ready') window.ready = true; });
-</script><iframe src="{{EMBED}}/embed/dashboard/d1"></iframe>`;
+</script><iframe src="{{EMBED}}/embed/dashboard/d1?session=s1"></iframe>`;
 const EMBED = `<!doctype html><script>
   const env = (type, payload) => ({ source: 'svc-embed', direction: 'event', type, payload, surface: 'dashboard', timestamp: Date.now() });
   const emit = (type, payload) => parent.postMessage(env(type, payload), '{{HOST}}');

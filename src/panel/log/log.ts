@@ -436,9 +436,13 @@ export class RecordLog {
     if (this.loaded >= j0) {
       this.loaded = -1;
     }
-    for (let i = j0; i < this.records.length && (this.ready < 0 || this.loaded < 0); i++) {
+    for (let i = j0; i < this.records.length; i++) {
       const type = metas[i].type;
-      if (this.ready < 0 && type === 'svc:event:ready') {
+      if (metas[i].nav && this.records[i].frameId === 0) {
+        // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
+        this.ready = -1;
+        this.loaded = -1;
+      } else if (this.ready < 0 && type === 'svc:event:ready') {
         this.ready = i;
       } else if (this.loaded < 0 && type === 'svc:event:dashboard-loaded') {
         this.loaded = i;
@@ -549,7 +553,11 @@ export class RecordLog {
       f.surface = m.surface;
     }
     const type = m.type;
-    if (type) {
+    if (m.nav && r.frameId === 0) {
+      // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
+      this.ready = -1;
+      this.loaded = -1;
+    } else if (type) {
       if (this.ready < 0 && type === 'svc:event:ready') {
         this.ready = i;
       } else if (this.loaded < 0 && type === 'svc:event:dashboard-loaded') {

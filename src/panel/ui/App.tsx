@@ -6,6 +6,7 @@ import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import type { PanelStore } from '../store.ts';
 import { bindStore, type PanelSignals } from './bridge.ts';
 import { SummaryBar } from './SummaryBar.tsx';
+import { Integration } from './Integration.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Detail, type DetailTab } from './Detail.tsx';
@@ -140,6 +141,7 @@ export function App(p: AppProps) {
 
   return (
     <div class="app">
+      <Integration store={store} sig={sig} />
       <SummaryBar store={store} sig={sig} actions={p.toolbarActions} />
       <FilterBar store={store} sig={sig} searchRef={(el) => (search = el)} />
       <Show when={p.notice?.()}>

@@ -1,7 +1,8 @@
 /**
  * The panel's settings (⚙ Settings): buffer limits — how many messages the tab's log keeps (past it, what tells
  * least is dropped first, and counted by kind) and the size cap of one captured message (a larger one is kept truncated, with
- * its original size) — and the captured sites (CaptureSites).
+ * its original size) — how long an embed has to say ready (protocol/diagnose.ts) — and the captured sites
+ * (CaptureSites).
  */
 import type { PanelStore } from '../store.ts';
 import type { PanelSignals } from './bridge.ts';
@@ -12,7 +13,7 @@ export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () =
     p.sig.state();
     return p.store.log.state;
   };
-  const apply = (key: 'maxRecords' | 'maxBytes', raw: string, scale = 1) => {
+  const apply = (key: 'maxRecords' | 'maxBytes' | 'readyTimeoutMs', raw: string, scale = 1) => {
     const n = Math.floor(Number(raw) * scale);
     if (!Number.isFinite(n) || n <= 0) {
       return;
@@ -64,6 +65,24 @@ export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () =
         </label>
         <p class="muted">
           A larger message is kept truncated, with its original size (applies to the whole extension).
+        </p>
+        <label>
+          Expect ready within
+          <input
+            class="lim-ready"
+            type="number"
+            min="1"
+            step="1"
+            disabled={p.disabled()}
+            value={Math.round((st().readyTimeoutMs ?? 10_000) / 1000)}
+            onChange={(e) => apply('readyTimeoutMs', e.currentTarget.value, 1000)}
+            onKeyDown={onKey}
+          />{' '}
+          s
+        </label>
+        <p class="muted">
+          An embed frame that loaded and said nothing for this long is diagnosed “never ready”; a dashboard that said ready
+          but never dashboard-loaded, and an AI query never answered, get a warning (the whole extension; 1–600 s).
         </p>
         <CaptureSites store={p.store} sig={p.sig} disabled={p.disabled} />
       </div>

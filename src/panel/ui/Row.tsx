@@ -66,7 +66,7 @@ function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: number, fr
           : 'not an svc-embed message',
     kind: r.navigation ? 'nav' : r.kind,
     type: r.navigation
-      ? `navigated to ${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
+      ? `${r.frameId === 0 ? 'page: ' : 'navigated to '}${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
       : m.type
         ? shortType(m.type)
         : preview(r.data, 80),
@@ -86,6 +86,8 @@ function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: number, fr
     dropped: !!r.dropped,
     threw: r.error,
     injected: !!r.injected,
+    /** A top-level navigation: where a page's session starts (a divider, as the Network panel marks navigations). */
+    pageStart: !!r.navigation && r.frameId === 0,
   };
 }
 
@@ -116,6 +118,7 @@ const EMPTY: RowCells = {
   dropped: false,
   threw: undefined,
   injected: false,
+  pageStart: false,
 };
 
 export function Row(p: RowProps) {
@@ -190,7 +193,7 @@ export function Row(p: RowProps) {
       role={shown() ? 'row' : undefined}
       id={shown() ? `ei-row-${c().seq}` : undefined}
       hidden={!shown()}
-      class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}`}
+      class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}${c().pageStart ? ' page-start' : ''}`}
       aria-rowindex={shown() ? p.pos() + 2 : undefined}
       aria-selected={shown() ? selected() : undefined}
       style={{ transform: `translateY(${p.start()}px)` }}

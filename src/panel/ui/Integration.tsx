@@ -1,0 +1,70 @@
+/**
+ * The first line of the panel: the integration's state in words ("healthy", "the embed never became ready", "the
+ * host sends actions to the wrong origin", "the embed URL has 2 problems"), a link to the first record concerned,
+ * and for a silent embed what its frame said and the likely causes. A host developer should know what to fix
+ * within five seconds of opening the panel. Judged again at most every 300 ms while records come.
+ */
+import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
+import type { PanelStore } from '../store.ts';
+import type { PanelSignals } from './bridge.ts';
+import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
+
+const GOOD = new Set(['healthy', 'warnings']);
+
+export function Integration(p: { store: PanelStore; sig: PanelSignals }) {
+  const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(p.store.log));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const judge = () => {
+    timer = undefined;
+    setInfo(integrationOf(p.store.log));
+  };
+  createEffect(
+    on([p.sig.state, p.sig.appended], () => {
+      timer ??= setTimeout(judge, 300);
+    }),
+  );
+  // "waiting" turns into what the background says once the limit passes; the time shown moves on meanwhile.
+  const tick = setInterval(() => {
+    if (info().state === 'waiting') {
+      judge();
+    }
+  }, 1000);
+  onCleanup(() => {
+    clearTimeout(timer);
+    clearInterval(tick);
+  });
+  const state = () => info().state;
+  return (
+    <div
+      class={`integration i-${state()}`}
+      classList={{ good: GOOD.has(state()), bad: !GOOD.has(state()) && state() !== 'waiting' }}
+      role="status"
+      aria-live="polite"
+      data-testid="integration"
+      data-state={state()}
+    >
+      <span class="i-label">Integration:</span> <strong class="i-text">{info().text}</strong>
+      <Show when={info().seq}>
+        {(seq) => (
+          <button
+            class="link i-jump"
+            onClick={() => p.store.timeline.select(seq())}
+            title="Select the first record concerned"
+          >
+            #{seq()}
+          </button>
+        )}
+      </Show>
+      <Show when={info().detail}>
+        {(d) => (
+          <p class="i-detail" data-testid="integration-detail">
+            {d()}
+          </p>
+        )}
+      </Show>
+      <Show when={info().notes.length}>
+        <span class="i-notes muted">{info().notes.join(' · ')}</span>
+      </Show>
+    </div>
+  );
+}
