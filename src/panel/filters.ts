@@ -344,8 +344,7 @@ export function compileFilter(f: FilterState): Predicate {
       if (verdicts || (sevMask && !(m.sev & sevMask))) {
         return false;
       }
-    }
-    else if (m.verdict === 'foreign') {
+    } else if (m.verdict === 'foreign') {
       if (!showForeign) {
         return false;
       }

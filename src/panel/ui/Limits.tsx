@@ -81,8 +81,8 @@ export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () =
           s
         </label>
         <p class="muted">
-          An embed frame that loaded and said nothing for this long is diagnosed “never ready”; a dashboard that said ready
-          but never dashboard-loaded, and an AI query never answered, get a warning (the whole extension; 1–600 s).
+          An embed frame silent this long after it loaded is diagnosed “never ready”; a dashboard that never loaded its
+          data and an AI query never answered get a warning (for the whole extension; 1 to 600 s).
         </p>
         <CaptureSites store={p.store} sig={p.sig} disabled={p.disabled} />
       </div>
