@@ -100,12 +100,15 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
         origin: r.origin,
         frameUrl: r.frameUrl,
         targetOrigin: r.targetOrigin,
+        status: r.data?.payload?.status,
       })),
   );
   for (const type of [...EVENT_TYPES, ...ACTION_TYPES]) {
     const isEvent = type.startsWith('svc:event:');
-    const posts = recs.filter((r: any) => r.type === type && r.kind === 'post');
-    const deliveries = recs.filter((r: any) => r.type === type && r.kind === 'receive');
+    // (the AI query comes twice, submitted then completed: the submitted one is checked like the others)
+    const mine = (r: any) => r.type === type && (type !== 'svc:event:ai-query' || r.status === 'submitted');
+    const posts = recs.filter((r: any) => mine(r) && r.kind === 'post');
+    const deliveries = recs.filter((r: any) => mine(r) && r.kind === 'receive');
     expect(posts, `${type} posted once`).toHaveLength(1);
     expect(deliveries, `${type} delivered once`).toHaveLength(1);
     // events: posted by the embed (tenant origin) to the host; actions: posted by the host to the tenant origin
@@ -140,4 +143,40 @@ it('records nothing from another port of a captured host (a Firefox pattern cann
   } finally {
     await other.close();
   }
+});
+
+it('says what did not happen in Firefox too: a mistyped embed path, never ready', async () => {
+  const setter = await extensionPage('theme=light');
+  await setCaptureFirefox(setter, { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' });
+  // A 2 s limit (extension-wide, as ⚙ Settings sets it), so that the silence is judged quickly.
+  await setter.evaluate(async () =>
+    (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.setOptions(0, {
+      readyTimeoutMs: 2000,
+    }),
+  );
+  await setter.close();
+  const page = await browser.newPage();
+  await page.goto(`${sb.hostOrigin}/?faults=bad-path`);
+  const finder = await extensionPage('theme=light');
+  const tabs = await finder.evaluate(async () =>
+    ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']),
+  );
+  const tabId = (tabs as Array<[number, string]>).filter(([, url]) => url.includes('faults=bad-path')).at(-1)?.[0];
+  expect(tabId, 'the sandbox tab').toBeDefined();
+  await finder.close();
+  const panel = await extensionPage(`theme=light&tabId=${tabId}`);
+  await panel.waitForFunction(
+    () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'never-ready',
+    { timeout: 30_000, polling: 200 },
+  );
+  const nav = await panel.evaluate(() =>
+    (window as any).__embedInspectorPanel.store.records
+      .filter((r: any) => r.navigation && r.frameId !== 0)
+      .map((r: any) => r.issues.map((i: any) => i.rule)),
+  );
+  expect(nav.flat()).toEqual(expect.arrayContaining(['url.path', 'silence.never-ready']));
+  const text = await panel.$eval('[data-testid="integration"]', (e) => e.textContent ?? '');
+  expect(text).toMatch(/the embed never became ready/);
+  await panel.close();
+  await page.close();
 });
