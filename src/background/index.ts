@@ -109,6 +109,8 @@ export interface EmbedInspectorApi {
   /** An origin (normalized), or null: back to the inferred one. Rejects what is not an origin. */
   setTenantOrigin(tabId: number, origin: string | null): Promise<TabState>;
   setMaxBytes(maxBytes: number): Promise<void>;
+  /** How long an embed has to say ready (a dashboard to load, an AI query its answer), ms, extension-wide (1 s–10 min). */
+  setReadyTimeout(ms: number): Promise<void>;
   /** Every frame of the tab hands over what it holds; resolves once it is in the log (what the page did so far). */
   settle(tabId: number): Promise<void>;
   /** Empty the tab's log (the embed sessions go on), as the panel's Clear. */
@@ -141,6 +143,7 @@ const inspector: EmbedInspectorApi = {
   setOptions: (tabId, options) => sessions.get(tabId).setOptions(options),
   setTenantOrigin: (tabId, origin) => sessions.get(tabId).setTenantOrigin(origin),
   setMaxBytes: (maxBytes) => sessions.setMaxBytes(maxBytes),
+  setReadyTimeout: (ms) => sessions.setReadyTimeout(ms),
   settle: (tabId) => sessions.get(tabId).settle(),
   clear: (tabId) => sessions.get(tabId).clear(),
   async send(tabId, message, options = {}) {

@@ -170,7 +170,12 @@ export function renderText(files: FileResult[], opts: { all?: boolean } = {}): s
         out.push(...issueLines(d).map((l) => `  ${l}`));
       }
     }
-    out.push(...reasonLines(e).map((l) => `  ${l}`), `  ${figuresLine(e.figures)}`, '');
+    out.push(
+      ...reasonLines(e).map((l) => `  ${l}`),
+      `  ${figuresLine(e.figures)}`,
+      ...e.notes.map((n) => `  ${dim(`note: ${n}`)}`),
+      '',
+    );
   }
   if (files.length > 1) {
     out.push(

@@ -150,9 +150,7 @@ it('says what did not happen in Firefox too: a mistyped embed path, never ready'
   await setCaptureFirefox(setter, { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' });
   // A 2 s limit (extension-wide, as ⚙ Settings sets it), so that the silence is judged quickly.
   await setter.evaluate(async () =>
-    (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.setOptions(0, {
-      readyTimeoutMs: 2000,
-    }),
+    (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.setReadyTimeout(2000),
   );
   await setter.close();
   const page = await browser.newPage();

@@ -25,7 +25,7 @@ beforeAll(async () => {
   sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
   launched = await launchWithExtension();
   const w = await launched.worker();
-  await w.evaluate((ms: number) => (globalThis as any).embedInspector.setOptions(0, { readyTimeoutMs: ms }), LIMIT);
+  await w.evaluate((ms: number) => (globalThis as any).embedInspector.setReadyTimeout(ms), LIMIT);
 });
 afterAll(async () => {
   await launched?.close();

@@ -34,6 +34,8 @@ export async function launchMode(mode: Mode): Promise<Launched> {
     if (scope?.sites !== 'all' || scope?.mode !== mode) {
       throw new Error(`capture scope is ${JSON.stringify(scope)}, not every site in ${mode} mode`);
     }
+    // A short ready limit, so that what the diagnosis would say of these pages is said while they are read.
+    await (await launched.worker()).evaluate(() => (globalThis as any).embedInspector.setReadyTimeout(1000));
   } catch (e) {
     await launched.close();
     throw e;
@@ -45,6 +47,11 @@ export async function launchMode(mode: Mode): Promise<Launched> {
 export interface Captured {
   posts: number;
   receives: number;
+  /**
+   * The embed-address and silence findings (url.*, silence.*) on the page's records: none of these pages embeds
+   * the platform, so any would be a false verdict.
+   */
+  diagnosis: string[];
 }
 
 /**
@@ -54,13 +61,19 @@ export interface Captured {
 export async function captured(launched: Launched, page: Page, mode: CaptureMode): Promise<Captured> {
   const tabId = await tabIdOf(launched, page);
   const end = Date.now() + 5_000;
-  let c: Captured = { posts: 0, receives: 0 };
+  let c: Captured = { posts: 0, receives: 0, diagnosis: [] };
   while (Date.now() < end) {
     c = await (await launched.worker()).evaluate(async (id: number) => {
-      const rs = (await (globalThis as any).embedInspector.records(id)) as Array<{ kind: string }>;
+      const rs = (await (globalThis as any).embedInspector.records(id)) as Array<{
+        kind: string;
+        issues: Array<{ rule: string }>;
+      }>;
       return {
         posts: rs.filter((r) => r.kind === 'post').length,
         receives: rs.filter((r) => r.kind === 'receive').length,
+        diagnosis: rs.flatMap((r) =>
+          r.issues.filter((i) => /^(url|silence)\./.test(i.rule)).map((i) => `#${(r as any).seq} ${i.rule}`),
+        ),
       };
     }, tabId);
     if (c.receives > 0 && (mode === 'receive-only' || c.posts > 0)) {
@@ -162,6 +175,9 @@ export function dump(suite: string, mode: Mode, obs: Observations): Observations
 
 /** Fail unless the extension recorded what its mode records: deliveries, and posts in full mode only. */
 export function assertCaptured(mode: CaptureMode, c: Captured | undefined): void {
+  if (c?.diagnosis.length) {
+    throw new Error(`the capture judged a page without an embed: ${c.diagnosis.join(', ')} (a false verdict)`);
+  }
   const ok = !!c && c.receives > 0 && (mode === 'full' ? c.posts > 0 : c.posts === 0);
   if (!ok) {
     throw new Error(
