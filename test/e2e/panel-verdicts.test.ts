@@ -106,6 +106,19 @@ describe('verdicts on a plain host/embed pair', () => {
     const all = await panelRecords(panel);
     expect(all.some((r) => r.frameUrl.startsWith(srv.hostOrigin))).toBe(true); // the first site's records stay
     expect(rules(all)).toEqual([]);
+    // Each page's session starts with a divider; the summary's ready is the current page's.
+    expect(await panel.$$eval('.grid-body .row.page-start', (els) => els.length)).toBe(2);
+    const readyOrigin = await panel.evaluate(() => {
+      const s = (window as any).__embedInspectorPanel.store;
+      return s.records[s.readyIndex]?.origin;
+    });
+    expect(readyOrigin).toBe(second);
+    // The earlier page's session is one click away: its divider's detail.
+    await panel.click('.grid-body .row.page-start');
+    await panel.waitForSelector('[data-testid="page-summary"]', { timeout: 5000 });
+    const summary = await panel.$eval('[data-testid="page-summary"]', (e) => e.textContent ?? '');
+    expect(summary).toContain(new URL(srv.hostOrigin).host);
+    expect(summary).toMatch(/ready in /);
     expect(await panel.evaluate(() => (window as any).__embedInspectorPanel.store.state.tenantOrigin)).toBe(second);
     expect(await panel.$eval('.tenant .value', (e) => e.textContent)).toContain(second);
     // Set by hand: shown as such, with a way back to the inferred one.

@@ -155,3 +155,51 @@ export function sessionFacts(log: RecordLog): SessionFacts {
     startFailure: ready ? null : startFailure(log),
   };
 }
+
+/** The session of one page (preserve log): what its summary said, for the divider record that starts it. */
+export interface PageSession {
+  url: string;
+  records: number;
+  /** ms from the page's start to its first ready, null when none came. */
+  timeToReady: number | null;
+  loaded: { loadDurationMs: number | null; widgetCount: number | null } | null;
+  errors: number;
+  warnings: number;
+}
+
+/** The page that starts at record `index` (a top-level navigation), up to the next one. */
+export function pageSession(log: RecordLog, index: number): PageSession {
+  const start = log.at(index);
+  const out: PageSession = {
+    url: String((start.data as { url?: unknown } | null)?.url ?? start.frameUrl),
+    records: 0,
+    timeToReady: null,
+    loaded: null,
+    errors: 0,
+    warnings: 0,
+  };
+  for (let i = index; i < log.count; i++) {
+    const r = log.at(i);
+    if (i > index && r.navigation && r.frameId === 0) {
+      break;
+    }
+    out.records++;
+    for (const x of r.issues) {
+      if (!x.sender) {
+        out.errors += x.severity === 'error' ? 1 : 0;
+        out.warnings += x.severity === 'warning' ? 1 : 0;
+      }
+    }
+    const type = log.metaAt(i).type;
+    if (type === 'svc:event:ready' && out.timeToReady === null) {
+      out.timeToReady = r.time - start.time;
+    } else if (type === 'svc:event:dashboard-loaded' && out.loaded === null) {
+      const p = (r.data as { payload?: Record<string, unknown> } | null)?.payload ?? {};
+      out.loaded = {
+        loadDurationMs: typeof p.loadDurationMs === 'number' ? p.loadDurationMs : null,
+        widgetCount: typeof p.widgetCount === 'number' ? p.widgetCount : null,
+      };
+    }
+  }
+  return out;
+}

@@ -12,6 +12,7 @@ import { copyToClipboard } from './clipboard.ts';
 import { ruleSpec, shortType } from '../catalog.ts';
 import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originLabel } from '../format.ts';
 import { Related } from './Related.tsx';
+import { pageSession } from '../log/related.ts';
 import { TimingTab } from './Timing.tsx';
 
 export interface DetailContext {
@@ -131,6 +132,44 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
   );
 }
 
+/** A page's divider (preserve log): the summary of that page's session, as the summary bar said it then. */
+function PageSummary(p: { ctx: DetailContext }) {
+  const facts = () => {
+    const log = p.ctx.store.log;
+    for (let i = 0; i < log.count; i++) {
+      if (log.at(i).seq === p.ctx.record.seq) {
+        return pageSession(log, i);
+      }
+    }
+    return null;
+  };
+  return (
+    <Show when={facts()}>
+      {(f) => (
+        <div class="page-summary" data-testid="page-summary">
+          <strong>Page session</strong> <span class="muted">{frameLabel(f().url)}</span>
+          <ul>
+            <li>{f().records} records</li>
+            <li>{f().timeToReady === null ? 'ready: not seen' : `ready in ${formatDuration(f().timeToReady!)}`}</li>
+            <Show when={f().loaded}>
+              {(l) => (
+                <li>
+                  dashboard-loaded{' '}
+                  {l().loadDurationMs === null ? '(no loadDurationMs)' : formatDuration(l().loadDurationMs!)}
+                  {l().widgetCount !== null ? ` · ${l().widgetCount} widgets` : ''}
+                </li>
+              )}
+            </Show>
+            <li>
+              {f().errors} errors, {f().warnings} warnings
+            </li>
+          </ul>
+        </div>
+      )}
+    </Show>
+  );
+}
+
 function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIssues: () => void }) {
   const r = () => p.ctx.record;
   const receiver = () => (r().kind === 'receive' ? originLabel(r().frameUrl) : (r().targetOrigin ?? ''));
@@ -149,6 +188,9 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
             .join(', ')}{' '}
           — details
         </button>
+      </Show>
+      <Show when={r().navigation && r().frameId === 0}>
+        <PageSummary ctx={p.ctx} />
       </Show>
       <dl class="facts-list">
         <dt>{r().kind === 'post' ? 'Posted by' : 'Received by'}</dt>
