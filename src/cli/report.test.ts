@@ -4,7 +4,20 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkRecords, readCapture } from '../protocol/capture.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
-import { HOST, T0, TENANT, msg, rec } from '../../test/fixtures/messages.ts';
+import {
+  EMBED_URL,
+  HOST,
+  T0,
+  TENANT,
+  actionPair,
+  eventPair,
+  foreign,
+  msg,
+  navigation,
+  numbered as numberedAny,
+  rec,
+} from '../../test/fixtures/messages.ts';
+
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
 import { evaluate, type EvaluateOptions } from './verdict.ts';
 
@@ -12,44 +25,9 @@ beforeAll(() => {
   process.env.NO_COLOR = '1';
 });
 
-const EMBED = `${TENANT}/embed/dashboard/dash01?session=s-1`;
-/**
- * Records numbered in the order given (seq 1…, or from `base`; 10 ms apart from `t0`); a record's `pair: 1` or
- * `pair: -1` names the record after or before it as its other half (`pairedWith`).
- */
+const EMBED = EMBED_URL;
 const numbered = (records: Array<Record<string, unknown>>, base = 1, t0 = T0): CaptureRecord[] =>
-  records.map(({ pair, ...r }, i) => {
-    const seq = base + i;
-    return { ...r, seq, time: t0 + i * 10, ...(typeof pair === 'number' ? { pairedWith: seq + pair } : {}) };
-  }) as unknown as CaptureRecord[];
-const navigation = (url: string) => ({
-  kind: 'receive',
-  frameUrl: url,
-  origin: new URL(url).origin,
-  data: { url },
-  navigation: true,
-});
-const foreign = rec({ source: 'react-devtools-content-script', hello: true }, { origin: HOST });
-const eventPair = (type: string, payload?: Record<string, unknown>) => [
-  rec(msg(type, payload), {
-    kind: 'post',
-    frameUrl: EMBED,
-    origin: TENANT,
-    targetOrigin: HOST,
-    pair: 1,
-  }),
-  rec(msg(type, payload), { pair: -1 }),
-];
-const actionPair = (type: string, payload?: Record<string, unknown>, targetOrigin = TENANT) => [
-  rec(msg(type, payload), { targetOrigin, targetUrl: EMBED, pair: 1 }),
-  rec(msg(type, payload), {
-    kind: 'receive',
-    frameUrl: EMBED,
-    origin: HOST,
-    targetOrigin: undefined,
-    pair: -1,
-  }),
-];
+  numberedAny(records, base, t0) as CaptureRecord[];
 const fixture = readCapture(
   JSON.parse(readFileSync(new URL('../../test/fixtures/captures/clean-session.json', import.meta.url), 'utf8')),
 );

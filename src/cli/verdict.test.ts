@@ -3,56 +3,30 @@
 import { describe, expect, it } from 'vitest';
 import { checkRecords } from '../protocol/capture.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
-import { HOST, T0, TENANT, msg, rec } from '../../test/fixtures/messages.ts';
+import {
+  EMBED_URL,
+  HOST,
+  T0,
+  TENANT,
+  actionPair,
+  eventPair,
+  foreign,
+  msg,
+  navigation,
+  numbered as numberedAny,
+  rec,
+} from '../../test/fixtures/messages.ts';
+
 import { evaluate, parseExpect, type EvaluateOptions } from './verdict.ts';
 
-const EMBED = `${TENANT}/embed/dashboard/dash01?session=s-1`;
-const APP = `${HOST}/app`;
-
-/**
- * Records numbered in the order given (seq 1…, or from `base`; 10 ms apart from `t0`); a record's `pair: 1` or
- * `pair: -1` names the record after or before it as its other half (`pairedWith`).
- */
+const EMBED = EMBED_URL;
 const numbered = (records: Array<Record<string, unknown>>, base = 1, t0 = T0): CaptureRecord[] =>
-  records.map(({ pair, ...r }, i) => {
-    const seq = base + i;
-    return { ...r, seq, time: t0 + i * 10, ...(typeof pair === 'number' ? { pairedWith: seq + pair } : {}) };
-  }) as unknown as CaptureRecord[];
+  numberedAny(records, base, t0) as CaptureRecord[];
 const run = (records: Array<Record<string, unknown>>, opts: EvaluateOptions = {}) => {
   const rs = numbered(records);
   return evaluate(rs, checkRecords(rs), opts);
 };
-
-const navigation = (url: string) => ({
-  kind: 'receive',
-  frameUrl: url,
-  origin: new URL(url).origin,
-  data: { url },
-  navigation: true,
-});
-const foreign = rec({ source: 'react-devtools-content-script', hello: true }, { origin: HOST });
-/** An event posted by the embed frame and its delivery to the host page, right after it. */
-const eventPair = (type: string, payload?: Record<string, unknown>) => [
-  rec(msg(type, payload), {
-    kind: 'post',
-    frameUrl: EMBED,
-    origin: TENANT,
-    targetOrigin: HOST,
-    pair: 1,
-  }),
-  rec(msg(type, payload), { pair: -1 }),
-];
-/** An action posted by the host page and its delivery in the embed frame, right after it. */
-const actionPair = (type: string, payload?: Record<string, unknown>, targetOrigin = TENANT) => [
-  rec(msg(type, payload), { targetOrigin, targetUrl: EMBED, pair: 1 }),
-  rec(msg(type, payload), {
-    kind: 'receive',
-    frameUrl: EMBED,
-    origin: HOST,
-    targetOrigin: undefined,
-    pair: -1,
-  }),
-];
+const APP = `${HOST}/app`;
 const expired = [navigation(EMBED), ...eventPair('svc:event:error', { message: 'session expired', fatal: true })];
 const session = [
   navigation(EMBED),
