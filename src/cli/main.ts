@@ -11,6 +11,7 @@ Usage:
   embed-inspector record URL --out FILE [--script FLOW.mjs] [--duration MS] [--mode full|receive-only]
                              [--expect TYPE,…] [--fail-on error|warning] [--allow-empty] [--no-redact]
                              [--tenant-origin ORIGIN] [--headful] [--timeline]
+  embed-inspector view FILE… [--port N] [--no-open] [--theme light|dark]
   embed-inspector --help | --version
 
 Exit status: 0 passed; 1 failed (protocol errors, an expectation unmet, no embed traffic); 2 unusable input,
@@ -21,6 +22,7 @@ type Command = (argv: string[]) => Promise<number>;
 const commands: Record<string, () => Promise<Command>> = {
   check: async () => runCheck,
   record: async () => (await import('./record.ts')).runRecord,
+  view: async () => (await import('./view.ts')).runView,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -36,7 +38,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     const load = commands[cmd];
     if (!load) {
-      throw new UsageError(`unknown command "${cmd}" (expected check or record; see --help)`);
+      throw new UsageError(
+        `unknown command "${cmd}" (expected one of ${Object.keys(commands).join(', ')}; see --help)`,
+      );
     }
     return await (await load())(rest);
   } catch (err) {

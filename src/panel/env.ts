@@ -1,7 +1,8 @@
 /**
  * Where the panel runs: inside DevTools (Chrome or Firefox: `devtools.inspectedWindow.tabId`, the DevTools
  * theme) or in a normal tab (`?tabId=`, `prefers-color-scheme`); `?theme=light|dark` overrides the theme
- * (screenshots, tests); `?fixture=demo&n=…` shows a synthetic session.
+ * (screenshots, tests); `?fixture=demo&n=…` shows a synthetic session; `?view=/captures.json` the capture files that
+ * `embed-inspector view` serves.
  */
 import { findBrowserApi } from '../shared/browser-api.ts';
 import type { DevtoolsNetwork } from './rest/network.ts';
@@ -41,6 +42,8 @@ export interface PanelEnv {
   themeOverride: Theme | null;
   fixture: string | null;
   fixtureSize: number;
+  /** `embed-inspector view`: the URL of the list of capture files to show (same server), or null. */
+  view: string | null;
 }
 
 export function readEnv(search = location.search): PanelEnv {
@@ -61,6 +64,8 @@ export function readEnv(search = location.search): PanelEnv {
     inDevtools: typeof fromDevtools === 'number',
     themeOverride: t === 'light' || t === 'dark' ? t : null,
     fixture: q.get('fixture'),
+    // (a path on this page's own server only: the list is fetched, never navigated to)
+    view: q.get('view')?.startsWith('/') ? q.get('view') : null,
     fixtureSize: Number.isFinite(n) && n > 0 ? Math.min(n, 2_000_000) : 80,
   };
 }

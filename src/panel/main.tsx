@@ -10,6 +10,9 @@ import { createLiveLink } from './act/live.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
 import { createRestLog } from './rest/log.ts';
 import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
+import { ViewFiles } from './view-files.tsx';
+import { createSignal } from 'solid-js';
+import type { ActController } from './act/ui/controller.ts';
 
 const env = readEnv();
 watchTheme(env, (t) => {
@@ -49,7 +52,7 @@ if (env.fixture) {
 } else if (link) {
   useTransport(link.view);
 } else {
-  useTransport(createMemoryTransport({ live: false, label: 'not attached to a tab' }));
+  useTransport(createMemoryTransport({ live: false, label: env.view ? 'capture files' : 'not attached to a tab' }));
 }
 const hooks = installTestHandle(store, useTransport);
 hooks.link = link;
@@ -59,9 +62,17 @@ store.log.on('cleared', () => rest.clear());
 hooks.rest = rest;
 
 const notice = () =>
-  env.tabId === null && !env.fixture && store.log.count === 0
+  env.tabId === null && !env.fixture && !env.view && store.log.count === 0
     ? 'Not attached to a tab: open the Embed panel in DevTools, or open this page with ?tabId=<tab id>.'
     : null;
+
+const [act, setAct] = createSignal<ActController>();
+if (env.view) {
+  const bar = document.createElement('div');
+  document.body.prepend(bar);
+  const list = env.view;
+  render(() => <ViewFiles list={list} act={act} />, bar);
+}
 
 render(
   () => (
@@ -71,8 +82,9 @@ render(
       useTransport={useTransport}
       notice={notice}
       rest={rest}
-      onReady={(act) => {
-        hooks.act = act;
+      onReady={(a) => {
+        hooks.act = a;
+        setAct(a);
       }}
     />
   ),

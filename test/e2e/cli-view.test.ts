@@ -1,0 +1,131 @@
+/**
+ * `embed-inspector view` as a QA engineer uses it on a CI artifact: no extension installed, the built panel served
+ * on loopback, a real browser renders the capture with the same verdicts as `check`, several files switch in one
+ * list, Ctrl+C stops it; unusable files stop it before anything is served.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_FLAGS, chromiumPath } from '../../src/node/browser-paths.ts';
+import { msg, numbered, navigation, eventPair, actionPair, TENANT } from '../fixtures/messages.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const CLI = join(ROOT, 'bin/embed-inspector.js');
+const CLEAN = join(ROOT, 'test/fixtures/captures/clean-session.json');
+const dir = mkdtempSync(join(tmpdir(), 'ei-view-'));
+const bad = join(dir, 'wildcard.json');
+let browser: Browser;
+
+beforeAll(async () => {
+  writeFileSync(
+    bad,
+    JSON.stringify({
+      format: 'embed-inspector-capture',
+      version: 1,
+      tenantOrigin: TENANT,
+      messages: numbered([
+        navigation(`${TENANT}/embed/dashboard/dash01?session=s-1`),
+        ...eventPair('svc:event:ready'),
+        ...actionPair('svc:action:set-color-scheme', { scheme: 'dark' }, '*'),
+        ...eventPair('svc:event:view', msg('svc:event:view').payload as Record<string, unknown>),
+      ]),
+    }),
+  );
+  browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** `view` as a child; resolves with the URL it prints. */
+function startView(...files: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, 'view', ...files, '--no-open', '--theme', 'light'], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const exited = new Promise<number | null>((r) => child.on('close', r));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(out);
+      if (m) {
+        resolve({ child, url: m[1], exited });
+      }
+    });
+    child.stderr!.on('data', (d) => {
+      out += d;
+    });
+    void exited.then((code) => reject(new Error(`view exited ${code}: ${out}`)));
+  });
+}
+
+/** Verdicts by seq as `check --format json` gives them. */
+function checkVerdicts(file: string): Record<number, string> {
+  const r = spawnSync(process.execPath, [CLI, 'check', file, '--format', 'json', '--allow-empty'], {
+    encoding: 'utf8',
+  });
+  const navs = new Set(
+    (JSON.parse(readFileSync(file, 'utf8')).messages as Array<{ seq: number; navigation?: boolean }>)
+      .filter((m) => m.navigation)
+      .map((m) => m.seq),
+  );
+  const out: Record<number, string> = {};
+  for (const m of JSON.parse(r.stdout).messages as Array<{ seq: number; verdict: string }>) {
+    if (!navs.has(m.seq)) {
+      out[m.seq] = m.verdict;
+    }
+  }
+  return out;
+}
+
+describe('embed-inspector view', () => {
+  it('serves the panel with the files; a real browser shows the verdicts check gives; Ctrl+C stops it', async () => {
+    const { child, url, exited } = await startView(CLEAN, bad);
+    const page = await browser.newPage();
+    try {
+      await page.goto(url);
+      const verdictsOf = () =>
+        page.evaluate(() =>
+          Object.fromEntries(
+            ((window as any).__embedInspectorPanel.store.records as any[])
+              .filter((r) => !r.navigation)
+              .map((r) => [r.seq, r.verdict]),
+          ),
+        );
+      await page.waitForFunction(() => (window as any).__embedInspectorPanel?.store.records.length > 0, {
+        timeout: 15_000,
+        polling: 100,
+      });
+      expect(await verdictsOf()).toEqual(checkVerdicts(CLEAN));
+      expect(await page.$eval('.status', (e) => e.textContent)).toContain('clean-session.json');
+      // The second file, from the list.
+      await page.select('[data-testid="view-file"]', '1');
+      await page.waitForFunction(
+        () => ((window as any).__embedInspectorPanel.store.records as any[]).some((r) => r.verdict === 'invalid'),
+        { timeout: 10_000, polling: 100 },
+      );
+      expect(await verdictsOf()).toEqual(checkVerdicts(bad));
+      const line = await page.$eval('[data-testid="integration"]', (e) => e.textContent ?? '');
+      expect(line).toMatch(/the host sends actions to "\*"/);
+      expect(await page.$$eval('.grid-body [role="row"]', (rows) => rows.length)).toBeGreaterThan(3);
+    } finally {
+      await page.close();
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('stops before serving anything when a file is unusable, with one line', () => {
+    const missing = spawnSync(process.execPath, [CLI, 'view', join(dir, 'nope.json'), '--no-open'], {
+      encoding: 'utf8',
+    });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toContain('no such file');
+    expect(spawnSync(process.execPath, [CLI, 'view'], { encoding: 'utf8' }).status).toBe(2);
+  });
+});
