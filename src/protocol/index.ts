@@ -31,3 +31,4 @@ export {
 export { toJsonSchema } from './schema.ts';
 export { rulesMarkdown } from './docs.ts';
 export { checkRest, matchOperation, REST_OPERATIONS, type RestExchange, type RestResult } from './rest.ts';
+export * from './diff.ts';
