@@ -12,6 +12,7 @@ Usage:
                              [--expect TYPE,…] [--fail-on error|warning] [--allow-empty] [--no-redact]
                              [--tenant-origin ORIGIN] [--headful] [--timeline]
   embed-inspector view FILE… [--port N] [--no-open] [--theme light|dark]
+  embed-inspector diff A B [--format text|json] [--tenant-origin ORIGIN]
   embed-inspector --help | --version
 
 Exit status: 0 passed; 1 failed (protocol errors, an expectation unmet, no embed traffic); 2 unusable input,
@@ -23,6 +24,7 @@ const commands: Record<string, () => Promise<Command>> = {
   check: async () => runCheck,
   record: async () => (await import('./record.ts')).runRecord,
   view: async () => (await import('./view.ts')).runView,
+  diff: async () => (await import('./diff.ts')).runDiff,
 };
 
 export async function main(argv: string[]): Promise<number> {
