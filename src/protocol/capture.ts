@@ -3,7 +3,8 @@
  * reading a capture file, inferring the tenant origin, classifying every record with the stateless rules
  * and the session checker.
  */
-import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord } from './record.ts';
+import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord, type RestCall } from './record.ts';
+import { checkRest, type RestResult } from './rest.ts';
 import { classify, verdictOf, type Issue, type Severity, type Verdict } from './classify.ts';
 import { SessionChecker } from './session.ts';
 import { applySenderIssues, countsAsMessage } from './pairs.ts';
@@ -77,6 +78,52 @@ export interface CheckResult {
   diagnosis: Omit<Diagnosis, 'issues' | 'next'>;
   /** The integration's state in words, and the first record concerned. */
   integration: IntegrationState;
+  /**
+   * The file's REST calls of the four platform operations (`rest` of the capture file), each checked with the
+   * `rest.*` rules, in the file's order. Absent when the file has no `rest` (checkRecords never sets it).
+   */
+  rest?: RestCallResult[];
+  /** Entries of the file's `rest` that are not one of the four operations: not checked. */
+  restSkipped?: number;
+}
+
+/** One REST call of a capture file, checked (rest.ts). */
+export interface RestCallResult extends RestResult {
+  /** Its index in the file's `rest` array. */
+  index: number;
+  time: number;
+  method: string;
+  url: string;
+  status: number;
+}
+
+/**
+ * Check a capture file's REST calls with the `rest.*` rules (rest.ts). A body that is unknown (null response) or
+ * truncated (`originalSize`) is not judged. Calls that are not one of the four operations are counted, not checked.
+ */
+export function checkRestCalls(calls: readonly RestCall[]): { results: RestCallResult[]; skipped: number } {
+  const results: RestCallResult[] = [];
+  let skipped = 0;
+  calls.forEach((c, index) => {
+    const r = checkRest({
+      method: c.method,
+      url: c.url,
+      status: c.status,
+      requestHeaders: c.requestHeaders,
+      requestBody: c.requestBody,
+      responseBody: c.responseBody ?? undefined,
+      truncated: {
+        requestBody: c.originalSize?.requestBody !== undefined,
+        responseBody: c.originalSize?.responseBody !== undefined,
+      },
+    });
+    if (!r) {
+      skipped++;
+      return;
+    }
+    results.push({ ...r, index, time: c.time, method: c.method, url: c.url, status: c.status });
+  });
+  return { results, skipped };
 }
 
 /**
@@ -264,19 +311,71 @@ export function readCapture(value: unknown): CaptureFile {
       throw new CaptureFormatError(`${at}.data is missing`);
     }
   });
+  if (v.rest !== undefined) {
+    readRest(v.rest);
+  }
   return { ...(v as unknown as CaptureFile), tenantOrigin: (v.tenantOrigin as string | null | undefined) ?? null };
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+
+/** Validate a capture file's optional `rest` array (see RestCall); a one-line CaptureFormatError naming the entry. */
+function readRest(rest: unknown): void {
+  if (!Array.isArray(rest)) {
+    throw new CaptureFormatError('"rest" must be an array when present');
+  }
+  rest.forEach((c, i) => {
+    const at = `rest[${i}]`;
+    if (!isObject(c)) {
+      throw new CaptureFormatError(`${at} is not an object`);
+    }
+    if (typeof c.time !== 'number' || !Number.isFinite(c.time)) {
+      throw new CaptureFormatError(`${at}.time must be a number (epoch ms)`);
+    }
+    if (typeof c.method !== 'string' || !c.method) {
+      throw new CaptureFormatError(`${at}.method must be a non-empty string`);
+    }
+    if (typeof c.url !== 'string') {
+      throw new CaptureFormatError(`${at}.url must be a string`);
+    }
+    if (typeof c.status !== 'number' || !Number.isInteger(c.status) || c.status < 0) {
+      throw new CaptureFormatError(`${at}.status must be a whole number (0: no response)`);
+    }
+    if (!isObject(c.requestHeaders) || Object.values(c.requestHeaders).some((h) => typeof h !== 'string')) {
+      throw new CaptureFormatError(`${at}.requestHeaders must be an object of strings`);
+    }
+    for (const k of ['requestBody', 'responseBody'] as const) {
+      if (c[k] !== null && typeof c[k] !== 'string') {
+        throw new CaptureFormatError(`${at}.${k} must be a string or null`);
+      }
+    }
+    if (c.durationMs !== undefined && (typeof c.durationMs !== 'number' || !Number.isFinite(c.durationMs))) {
+      throw new CaptureFormatError(`${at}.durationMs must be a number when present`);
+    }
+    if (c.originalSize !== undefined) {
+      const o = c.originalSize;
+      if (!isObject(o) || Object.values(o).some((n) => typeof n !== 'number' || !Number.isFinite(n))) {
+        throw new CaptureFormatError(`${at}.originalSize must be an object of byte sizes when present`);
+      }
+    }
+  });
 }
 
 /** Check a whole capture file; a tenant origin given here wins over the file's own, which wins over inference. */
 export function checkCapture(
-  file: Pick<CaptureFile, 'messages' | 'tenantOrigin' | 'meta'>,
+  file: Pick<CaptureFile, 'messages' | 'tenantOrigin' | 'meta' | 'rest'>,
   options: { tenantOrigin?: string | null; readyTimeoutMs?: number } = {},
 ): CheckResult {
   // The capture ended when it was written (a never-ready embed may be its last record).
   const created = file.meta?.createdAt ? Date.parse(file.meta.createdAt) : Number.NaN;
   const common = { readyTimeoutMs: options.readyTimeoutMs, endedAt: Number.isFinite(created) ? created : undefined };
-  if (options.tenantOrigin) {
-    return checkRecords(file.messages, { tenantOrigin: options.tenantOrigin, ...common });
+  const result = options.tenantOrigin
+    ? checkRecords(file.messages, { tenantOrigin: options.tenantOrigin, ...common })
+    : checkRecords(file.messages, { tenantOrigin: file.tenantOrigin ?? null, source: 'file', ...common });
+  if (file.rest) {
+    const { results, skipped } = checkRestCalls(file.rest);
+    result.rest = results;
+    result.restSkipped = skipped;
   }
-  return checkRecords(file.messages, { tenantOrigin: file.tenantOrigin ?? null, source: 'file', ...common });
+  return result;
 }

@@ -11,7 +11,7 @@ export * from './base64.ts';
 export * from './classify.ts';
 export * from './session.ts';
 export * from './capture.ts';
-export { redactCapture, redactRecord, redactString, redactValue, REDACTED } from './redact.ts';
+export { redactCapture, redactRecord, redactRestCall, redactString, redactValue, REDACTED } from './redact.ts';
 export { causalOrder, type Orderable } from './order.ts';
 export * from './pairs.ts';
 export * from './rules.ts';
@@ -32,3 +32,20 @@ export { toJsonSchema } from './schema.ts';
 export { rulesMarkdown } from './docs.ts';
 export { checkRest, matchOperation, REST_OPERATIONS, type RestExchange, type RestResult } from './rest.ts';
 export * from './diff.ts';
+export { toHar, fromHar, readAnyCapture, isHar, type Har, type HarEntry, type ToHarOptions } from './har.ts';
+export {
+  generateTest,
+  planTest,
+  stablePayload,
+  looksGenerated,
+  testFileName,
+  TestgenError,
+  DEFAULT_MAX_GAP_MS,
+  type GeneratedTest,
+  type TestFramework,
+  type TestgenOptions,
+  type TestPlan,
+  type PlannedAction,
+  type PayloadCheck,
+  type RedactedParam,
+} from './testgen.ts';

@@ -44,11 +44,44 @@ export interface CaptureRecord {
 export const CAPTURE_FORMAT = 'embed-inspector-capture';
 export const CAPTURE_VERSION = 1;
 
+/**
+ * A call to one of the platform's REST operations, as the panel saw it in DevTools' Network log or as a HAR
+ * entry held it: one entry of a capture file's optional `rest` array (format v1, docs/capture-format.md).
+ */
+export interface RestCall {
+  /** Epoch milliseconds when the request started. */
+  time: number;
+  method: string;
+  url: string;
+  /** The response status; 0 when there was none (blocked, failed). */
+  status: number;
+  /** Request headers by name (redacted on export: `Authorization: Bearer [redacted]`). */
+  requestHeaders: Record<string, string>;
+  /** The request body as sent; null when there was none. */
+  requestBody: string | null;
+  /** The response body as received; null when it is not known (no response, or not available). */
+  responseBody: string | null;
+  /** How long the call took, when known. */
+  durationMs?: number;
+  /** A body over the size cap is truncated: its full size in bytes (UTF-8), by body. A truncated body is not checked. */
+  originalSize?: { requestBody?: number; responseBody?: number };
+}
+
 export interface CaptureFile {
   format: typeof CAPTURE_FORMAT;
   version: typeof CAPTURE_VERSION;
   tenantOrigin: string | null;
   messages: CaptureRecord[];
+  /** Optional: the REST calls of the four platform operations seen during the capture (older readers ignore it). */
+  rest?: RestCall[];
   /** Optional metadata: what produced it, when, how many records were dropped by buffer bounds. */
-  meta?: { createdBy?: string; createdAt?: string; dropped?: number; pageUrl?: string; redacted?: boolean };
+  meta?: {
+    createdBy?: string;
+    createdAt?: string;
+    dropped?: number;
+    pageUrl?: string;
+    redacted?: boolean;
+    /** Read from a HAR written by another tool: its entries that are not one of the four operations, left out. */
+    restSkipped?: number;
+  };
 }
