@@ -3,14 +3,18 @@
  * [--fail-on error|warning] [--allow-empty] [--all]`: each file is evaluated on its own (verdict.ts).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { checkCapture, readCapture, CaptureFormatError } from '../protocol/capture.ts';
+import { checkCapture, CaptureFormatError } from '../protocol/capture.ts';
+import { readAnyCapture } from '../protocol/har.ts';
 import { oneOf, originFlag, parse, UsageError } from './args.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
 import { EXPECTABLE_TYPES, evaluate, parseExpect } from './verdict.ts';
 
 export const CHECK_HELP = `Usage: embed-inspector check FILE… [options]
 
-Checks capture files (format v1) against the svc-embed protocol.
+Checks capture files (format v1) against the svc-embed protocol, and their REST calls against the platform
+API's rules (rest.*). A HAR file (ours from "embed-inspector har", or one exported by a browser's Network
+panel or Playwright's recordHar) is read too, told by its content: its entries that are one of the four
+platform operations are checked; another tool's HAR has no window messages.
 
 Options:
   --format text|json|junit  output format (default: text)
@@ -26,15 +30,17 @@ Options:
   --all                     text: list every message, not only those with findings
   -h, --help                this help
 
-A file fails when it has no embed traffic (unless --allow-empty), when the embed failed to start (a fatal
-error before ready) or never said ready within --ready-timeout, when an expected message type was never seen, or with a finding at or above --fail-on.
+A file fails when it has no embed traffic (unless --allow-empty; a HAR of another tool with REST calls is
+judged on them alone), when the embed failed to start (a fatal error before ready) or never said ready within
+--ready-timeout, when an expected message type was never seen, or with a finding (of a message or of a REST
+call) at or above --fail-on.
 Exit status: 0 every file passed, 1 at least one failed, 2 unusable input or flags.`;
 
 export class InputError extends Error {
   override name = 'InputError';
 }
 
-/** Read and validate one capture file; a one-line InputError when it is unusable. */
+/** Read and validate one capture file or HAR; a one-line InputError when it is unusable. */
 export async function loadCapture(file: string) {
   let text: string;
   try {
@@ -59,7 +65,7 @@ export async function loadCapture(file: string) {
     throw new InputError(`${file}: not JSON (${(err as Error).message})`);
   }
   try {
-    return readCapture(json);
+    return readAnyCapture(json);
   } catch (err) {
     if (err instanceof CaptureFormatError) {
       throw new InputError(`${file}: ${err.message}`);

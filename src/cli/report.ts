@@ -4,11 +4,20 @@
  * One counting (verdict.ts `Figures`): the three formats print the same figures under the same names —
  * messages (a post and its delivery are one), records (posts and deliveries, navigations excluded),
  * valid/invalid/foreign messages, findings by severity (each issue of a message once), checks passed/failed
- * (the JUnit test cases).
+ * (the JUnit test cases); and REST calls (`restCalls`, `restValid`, `restInvalid`), whose findings count with the
+ * others.
  */
 import type { CheckResult, CheckSummary } from '../protocol/capture.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
-import { evaluate, typeOf, type CheckRecordLine, type Evaluation, type Figures, type Finding } from './verdict.ts';
+import {
+  evaluate,
+  typeOf,
+  type CheckCallLine,
+  type CheckRecordLine,
+  type Evaluation,
+  type Figures,
+  type Finding,
+} from './verdict.ts';
 
 export interface FileResult {
   file: string;
@@ -70,18 +79,27 @@ export function integrationLine(e: Evaluation): string {
   const i = e.integration;
   const at = i.seq !== null ? ` (see #${i.seq})` : '';
   const good = i.state === 'healthy' || i.state === 'warnings';
-  return `${good ? green('integration:') : red('integration:')} ${i.text}${at}`;
+  const label = e.restOnly ? 'integration:' : good ? green('integration:') : red('integration:');
+  return `${label} ${i.text}${at}`;
 }
 
 function messagesPhrase(f: Pick<Figures, 'messages' | 'valid' | 'invalid' | 'foreign'>): string {
   return `${plural(f.messages, 'message')}: ${green(`${f.valid} valid`)}, ${f.invalid ? red(`${f.invalid} invalid`) : '0 invalid'}, ${dim(`${f.foreign} foreign`)}`;
 }
 
-/** `5 messages: 4 valid, 0 invalid, 1 foreign · 5 records · findings: 0 errors, 0 warnings, 0 infos · checks: 7 passed, 0 failed` */
+/**
+ * `5 messages: 4 valid, 0 invalid, 1 foreign · 5 records · findings: 0 errors, 0 warnings, 0 infos · checks: 7 passed,
+ * 0 failed`; with REST calls, `· 4 REST calls: 3 valid, 1 invalid` after the records.
+ */
 export function figuresLine(f: Figures): string {
   return [
     messagesPhrase(f),
     plural(f.records, 'record'),
+    ...(f.restCalls
+      ? [
+          `${plural(f.restCalls, 'REST call')}: ${green(`${f.restValid} valid`)}, ${f.restInvalid ? red(`${f.restInvalid} invalid`) : '0 invalid'}`,
+        ]
+      : []),
     `findings: ${f.errors ? red(plural(f.errors, 'error')) : '0 errors'}, ${f.warnings ? yellow(plural(f.warnings, 'warning')) : '0 warnings'}, ${plural(f.infos, 'info')}`,
     `checks: ${f.checksPassed} passed, ${f.checksFailed ? red(`${f.checksFailed} failed`) : '0 failed'}`,
   ].join(' · ');
@@ -111,6 +129,12 @@ export function tenantLine(s: CheckResult['summary']): string {
 export function recordLine(l: CheckRecordLine): string {
   const t = Number.isFinite(l.time) ? new Date(l.time).toISOString() : String(l.time);
   return `#${l.seq} ${l.kind} in ${l.frameUrl} at ${t}: ${l.message}`;
+}
+
+/** A REST call of a check, as text and JUnit print it: `rest[2] PUT URL → 400 at ISO-TIME: what`. */
+export function callLine(l: CheckCallLine): string {
+  const t = Number.isFinite(l.time) ? new Date(l.time).toISOString() : String(l.time);
+  return `rest[${l.index}] ${l.method} ${l.url} → ${l.status} at ${t}: ${l.message}`;
 }
 
 function severityLabel(s: string): string {
@@ -170,6 +194,22 @@ export function renderText(files: FileResult[], opts: { all?: boolean } = {}): s
         out.push(...issueLines(d).map((l) => `  ${l}`));
       }
     }
+    if (e.rest.length || e.restSkipped) {
+      const skipped = e.restSkipped ? `; ${plural(e.restSkipped, 'other call')} not one of the four operations` : '';
+      out.push(`  ${plural(e.rest.length, 'REST call')} of the platform API checked${skipped}`);
+    }
+    for (const c of e.rest) {
+      if (!opts.all && c.findings.length === 0) {
+        continue;
+      }
+      const badge = c.verdict === 'invalid' ? red('✗ invalid') : green('✓ valid');
+      out.push(
+        `  ${`rest[${c.index}]`.padEnd(9)} ${badge.padEnd(9)}  ${c.method} ${c.url} → ${c.status}  ${dim(c.operation)}`,
+      );
+      out.push(
+        ...c.findings.map((x) => `           ${severityLabel(x.severity)} ${x.rule}  ${dim(x.path)}  ${x.message}`),
+      );
+    }
     out.push(
       ...reasonLines(e).map((l) => `  ${l}`),
       `  ${figuresLine(e.figures)}`,
@@ -194,6 +234,9 @@ const FIGURE_KEYS = [
   'errors',
   'warnings',
   'infos',
+  'restCalls',
+  'restValid',
+  'restInvalid',
   'checks',
   'checksPassed',
   'checksFailed',
@@ -217,8 +260,10 @@ function field(d: Record<string, unknown> | null, k: string): string | null {
 
 /**
  * `{"summary":{files, exitCode, reasons, …figures, rules, perFile}, "checks":[…], "expectations":[…],
- * "messages":[…]}`: `messages` has one entry per record (posts and deliveries), with its own verdict and issues
- * (a delivery's include its post's, marked `sender`); the figures count each message and each finding once.
+ * "messages":[…], "rest":[…]}`: `messages` has one entry per record (posts and deliveries), with its own verdict and
+ * issues (a delivery's include its post's, marked `sender`); `rest` one entry per REST call checked
+ * (`{file, index, operation, method, url, status, time, params, verdict, issues}`); the figures count each message,
+ * each REST call and each finding once.
  */
 export function renderJson(files: FileResult[]): string {
   const evaluations = files.map(evaluationOf);
@@ -227,6 +272,7 @@ export function renderJson(files: FileResult[]): string {
   const checks: unknown[] = [];
   const expectations: unknown[] = [];
   const messages: unknown[] = [];
+  const rest: unknown[] = [];
   files.forEach(({ file, records, result }, k) => {
     const e = evaluations[k];
     for (const [rule, n] of Object.entries(e.rules)) {
@@ -244,6 +290,7 @@ export function renderJson(files: FileResult[]): string {
       embedFrames: e.embedFrames,
       empty: e.empty,
       failOn: e.failOn,
+      restSkipped: e.restSkipped,
     });
     for (const c of e.checks) {
       checks.push({ file, ...c });
@@ -273,6 +320,20 @@ export function renderJson(files: FileResult[]): string {
         pairedWith: r?.pairedWith ?? null,
       });
     }
+    for (const c of result.rest ?? []) {
+      rest.push({
+        file,
+        index: c.index,
+        operation: c.operation,
+        method: c.method,
+        url: c.url,
+        status: c.status,
+        time: c.time,
+        params: c.params,
+        verdict: c.verdict,
+        issues: c.issues,
+      });
+    }
   });
   const exitCode = evaluations.some((e) => e.exitCode !== 0) ? 1 : 0;
   const summary = {
@@ -283,7 +344,7 @@ export function renderJson(files: FileResult[]): string {
     rules,
     perFile,
   };
-  return JSON.stringify({ summary, checks, expectations, messages }, null, 2);
+  return JSON.stringify({ summary, checks, expectations, messages, rest }, null, 2);
 }
 
 const xml = (s: string) =>
@@ -307,14 +368,26 @@ export function renderJunit(files: FileResult[]): string {
     suites.push(
       `  <testsuite name="${xml(file)}" tests="${f.checks}" failures="${f.checksFailed}" errors="0" skipped="0">`,
       '    <properties>',
-      ...(['messages', 'records', 'valid', 'invalid', 'foreign', 'errors', 'warnings', 'infos'] as const).map(
-        (p) => `      <property name="${p}" value="${f[p]}"/>`,
-      ),
+      ...(
+        [
+          'messages',
+          'records',
+          'valid',
+          'invalid',
+          'foreign',
+          'errors',
+          'warnings',
+          'infos',
+          'restCalls',
+          'restValid',
+          'restInvalid',
+        ] as const
+      ).map((p) => `      <property name="${p}" value="${f[p]}"/>`),
       `      <property name="failOn" value="${e.failOn}"/>`,
       '    </properties>',
     );
     for (const c of e.checks) {
-      const lines = c.records.map(recordLine);
+      const lines = [...c.records.map(recordLine), ...(c.calls ?? []).map(callLine)];
       const open = `    <testcase classname="${xml(c.classname)}" name="${xml(c.name)}" file="${xml(file)}"`;
       if (!c.passed) {
         const body = [c.summary, ...lines].join('\n');

@@ -11,9 +11,15 @@
  * - A check is what a CI dashboard shows as a test case. Its name depends only on what was seen (rule,
  *   message type, kind, expectation), never on a seq or a time, so two recordings of one session give the
  *   same names in the same order.
+ * - REST calls (the capture's `rest`, or a HAR's entries) are not messages: they have their own figures
+ *   (`restCalls`, `restValid`, `restInvalid`) and list (`rest`), and their findings are findings like any other
+ *   (counted by severity and rule, failing at `--fail-on`), in checks named `<rule> · <operation id>`
+ *   (`embed-inspector.rest`), with one passing check per operation and method seen (`embed-inspector.rest-calls`).
+ *   A file with REST calls and no record at all (a HAR of another tool) is judged on its REST calls alone: it is
+ *   not "empty".
  */
 import { ACTION_TYPES, EVENT_TYPES } from '../protocol/catalog.ts';
-import type { CheckResult } from '../protocol/capture.ts';
+import type { CheckResult, RestCallResult } from '../protocol/capture.ts';
 import type { Issue, Severity, Verdict } from '../protocol/classify.ts';
 import { isSvcEmbed } from '../protocol/marker.ts';
 import { isEmbedUrl } from '../protocol/origin.ts';
@@ -50,6 +56,10 @@ export interface Figures {
   errors: number;
   warnings: number;
   infos: number;
+  /** REST calls of the four platform operations checked; invalid when any of its findings is an error. */
+  restCalls: number;
+  restValid: number;
+  restInvalid: number;
   /** Checks (JUnit test cases). */
   checks: number;
   checksPassed: number;
@@ -70,6 +80,41 @@ export interface Finding {
   alsoAt: number[];
   /** Found on a frame's navigation record (the embed's address, what it never said): not a message. */
   navigation?: boolean;
+}
+
+/** One issue of one REST call (the file's `rest[index]`). */
+export interface RestFinding {
+  index: number;
+  operation: string;
+  rule: string;
+  severity: Severity;
+  path: string;
+  message: string;
+}
+
+/** A REST call as the reports list it. */
+export interface RestCallLine {
+  /** Its index in the file's `rest` array. */
+  index: number;
+  operation: RestCallResult['operation'];
+  method: string;
+  url: string;
+  status: number;
+  /** Epoch ms when it started. */
+  time: number;
+  /** invalid when any of its findings is an error. */
+  verdict: 'valid' | 'invalid';
+  findings: RestFinding[];
+}
+
+/** A REST call as a check lists it: `rest[2] PUT URL → 400 at ISO-TIME: what`. */
+export interface CheckCallLine {
+  index: number;
+  method: string;
+  url: string;
+  status: number;
+  time: number;
+  message: string;
 }
 
 /** A record as a check lists it. */
@@ -94,6 +139,8 @@ export interface Check {
   summary: string;
   /** The records behind it, in capture order. */
   records: CheckRecordLine[];
+  /** REST checks: the calls behind it, in the file's order. */
+  calls?: CheckCallLine[];
   /** Finding checks: the rule and the highest severity of its findings. */
   rule?: string;
   severity?: Severity;
@@ -146,6 +193,14 @@ export interface Evaluation {
   integration: CheckResult['integration'];
   /** Notes about the whole session, on no record (e.g. the host never acted). */
   notes: string[];
+  /** The REST calls checked, in the file's order. */
+  rest: RestCallLine[];
+  /** Their findings (each issue once). */
+  restFindings: RestFinding[];
+  /** REST calls of the file that are not one of the four operations: not checked. */
+  restSkipped: number;
+  /** No record at all, only REST calls (a HAR of another tool): judged on its REST calls alone. */
+  restOnly: boolean;
 }
 
 const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
@@ -248,6 +303,32 @@ export function evaluate(
   const embedFrames = [...frames];
   const empty = embedFrames.length === 0 && !svcEmbedSeen;
 
+  // ---- REST calls: findings of their own, not messages
+  const rest: RestCallLine[] = [];
+  const restFindings: RestFinding[] = [];
+  for (const c of result.rest ?? []) {
+    const list: RestFinding[] = c.issues.map((i) => ({
+      index: c.index,
+      operation: c.operation,
+      rule: i.rule,
+      severity: i.severity,
+      path: i.path,
+      message: i.message,
+    }));
+    restFindings.push(...list);
+    rest.push({
+      index: c.index,
+      operation: c.operation,
+      method: c.method,
+      url: c.url,
+      status: c.status,
+      time: c.time,
+      verdict: list.some((f) => f.severity === 'error') ? 'invalid' : 'valid',
+      findings: list,
+    });
+  }
+  const restOnly = records.length === 0 && rest.length > 0;
+
   // ---- messages and findings: a delivery paired with a post present here belongs to the post's message
   const postOf = (r: CaptureRecord): number | null =>
     r.kind === 'receive' && r.pairedWith !== undefined && resultBySeq.has(r.pairedWith) && bySeq.has(r.pairedWith)
@@ -314,7 +395,7 @@ export function evaluate(
   const position = new Map(result.messages.map((m, k) => [m.seq, k]));
   findings.sort((a, b) => position.get(a.seq)! - position.get(b.seq)!);
   const rules: Record<string, number> = {};
-  for (const f of findings) {
+  for (const f of [...findings, ...restFindings]) {
     rules[f.rule] = (rules[f.rule] ?? 0) + 1;
   }
 
@@ -352,18 +433,20 @@ export function evaluate(
 
   // ---- checks
   const checks: Check[] = [];
-  const emptyFails = empty && !opts.allowEmpty;
-  checks.push({
-    name: 'embed traffic seen',
-    classname: 'embed-inspector.expectations',
-    passed: !emptyFails,
-    summary: empty
-      ? emptyFails
-        ? emptyReason(opts.where)
-        : `${emptyReason(opts.where)} (allowed)`
-      : `${plural(embedFrames.length, 'embed frame')}${embedFrames.length ? ` (${embedFrames.join(', ')})` : ''}, ${svcEmbedSeen ? 'svc-embed messages' : 'no svc-embed message'}`,
-    records: [],
-  });
+  const emptyFails = empty && !opts.allowEmpty && !restOnly;
+  if (!restOnly) {
+    checks.push({
+      name: 'embed traffic seen',
+      classname: 'embed-inspector.expectations',
+      passed: !emptyFails,
+      summary: empty
+        ? emptyFails
+          ? emptyReason(opts.where)
+          : `${emptyReason(opts.where)} (allowed)`
+        : `${plural(embedFrames.length, 'embed frame')}${embedFrames.length ? ` (${embedFrames.join(', ')})` : ''}, ${svcEmbedSeen ? 'svc-embed messages' : 'no svc-embed message'}`,
+      records: [],
+    });
+  }
   for (const e of expectations) {
     const r = e.seq === null ? undefined : bySeq.get(e.seq);
     checks.push({
@@ -421,6 +504,62 @@ export function evaluate(
       severity: worst,
     });
   }
+  const callLine = (c: RestCallLine, message: string): CheckCallLine => ({
+    index: c.index,
+    method: c.method,
+    url: c.url,
+    status: c.status,
+    time: c.time,
+    message,
+  });
+  const byRestCheck = new Map<string, { rule: string; operation: string; findings: RestFinding[] }>();
+  for (const f of restFindings) {
+    const key = `${f.rule}\n${f.operation}`;
+    let c = byRestCheck.get(key);
+    if (!c) {
+      c = { rule: f.rule, operation: f.operation, findings: [] };
+      byRestCheck.set(key, c);
+    }
+    c.findings.push(f);
+  }
+  const callAt = new Map(rest.map((c) => [c.index, c]));
+  for (const c of byRestCheck.values()) {
+    const worst = c.findings.reduce<Severity>((w, f) => (RANK[f.severity] > RANK[w] ? f.severity : w), 'info');
+    const counts = (['error', 'warning', 'info'] as const)
+      .map((sev) => [sev, c.findings.filter((f) => f.severity === sev).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([sev, n]) => plural(n, sev));
+    checks.push({
+      name: `${c.rule} · ${c.operation}`,
+      classname: `embed-inspector.${RULES[c.rule]?.group ?? 'rest'}`,
+      passed: !c.findings.some((f) => failing(f.severity)),
+      summary: `${counts.join(', ')}: ${c.findings[0].message}`,
+      records: [],
+      calls: c.findings.map((f) => callLine(callAt.get(f.index)!, `${f.severity} ${f.path}: ${f.message}`)),
+      rule: c.rule,
+      severity: worst,
+    });
+  }
+  const seenOps = new Map<string, CheckCallLine[]>();
+  for (const c of rest) {
+    const name = `${c.operation} (${c.method.toUpperCase()})`;
+    const list = seenOps.get(name) ?? [];
+    list.push(callLine(c, `${c.verdict}, ${plural(c.findings.length, 'finding')}`));
+    seenOps.set(name, list);
+  }
+  for (const [name, list] of seenOps) {
+    checks.push({
+      name,
+      classname: 'embed-inspector.rest-calls',
+      passed: true,
+      summary: `${plural(list.length, 'call')}: ${list
+        .slice(0, 10)
+        .map((l) => `rest[${l.index}] → ${l.status}`)
+        .join(', ')}${list.length > 10 ? ', …' : ''}`,
+      records: [],
+      calls: list,
+    });
+  }
   const seenTypes = new Map<string, CheckRecordLine[]>();
   for (const m of ordered) {
     const r = bySeq.get(m.seq)!;
@@ -467,9 +606,10 @@ export function evaluate(
     }
   }
   const failedFindingChecks = checks.filter((c) => c.rule !== undefined && !c.passed);
+  const allFindings: ReadonlyArray<{ severity: Severity }> = [...findings, ...restFindings];
   if (failedFindingChecks.length) {
-    const errors = findings.filter((f) => f.severity === 'error').length;
-    const warnings = findings.filter((f) => f.severity === 'warning').length;
+    const errors = allFindings.filter((f) => f.severity === 'error').length;
+    const warnings = allFindings.filter((f) => f.severity === 'warning').length;
     const what =
       failOn === 'warning'
         ? [errors ? plural(errors, 'error') : '', warnings ? plural(warnings, 'warning') : '']
@@ -488,9 +628,12 @@ export function evaluate(
     valid: messages.filter((g) => g.verdict === 'valid').length,
     invalid: messages.filter((g) => g.verdict === 'invalid').length,
     foreign: messages.filter((g) => g.verdict === 'foreign').length,
-    errors: findings.filter((f) => f.severity === 'error').length,
-    warnings: findings.filter((f) => f.severity === 'warning').length,
-    infos: findings.filter((f) => f.severity === 'info').length,
+    errors: allFindings.filter((f) => f.severity === 'error').length,
+    warnings: allFindings.filter((f) => f.severity === 'warning').length,
+    infos: allFindings.filter((f) => f.severity === 'info').length,
+    restCalls: rest.length,
+    restValid: rest.filter((c) => c.verdict === 'valid').length,
+    restInvalid: rest.filter((c) => c.verdict === 'invalid').length,
     checks: checks.length,
     checksPassed: checks.length - checksFailed,
     checksFailed,
@@ -513,7 +656,17 @@ export function evaluate(
     figures,
     integration: emptyFails
       ? { state: 'no-embed', text: emptyReason(opts.where), seq: null }
-      : (result.integration ?? { state: 'healthy', text: 'healthy', seq: null }),
+      : restOnly
+        ? {
+            state: 'no-embed',
+            text: `no window messages in this file (a HAR of another tool has none); REST calls checked: ${rest.length}`,
+            seq: null,
+          }
+        : (result.integration ?? { state: 'healthy', text: 'healthy', seq: null }),
     notes: (result.diagnosis?.notes ?? []).map((n) => n.message),
+    rest,
+    restFindings,
+    restSkipped: result.restSkipped ?? 0,
+    restOnly,
   };
 }
