@@ -13,6 +13,7 @@ Usage:
                              [--tenant-origin ORIGIN] [--headful] [--timeline]
   embed-inspector view FILE… [--port N] [--no-open] [--theme light|dark]
   embed-inspector diff A B [--format text|json] [--tenant-origin ORIGIN]
+  embed-inspector har CAPTURE --out FILE.har [--no-redact]
   embed-inspector --help | --version
 
 Exit status: 0 passed; 1 failed (protocol errors, an expectation unmet, no embed traffic); 2 unusable input,
@@ -25,6 +26,7 @@ const commands: Record<string, () => Promise<Command>> = {
   record: async () => (await import('./record.ts')).runRecord,
   view: async () => (await import('./view.ts')).runView,
   diff: async () => (await import('./diff.ts')).runDiff,
+  har: async () => (await import('./har.ts')).runHar,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,67 @@
+/**
+ * `embed-inspector har CAPTURE --out FILE.har [--no-redact]`: a capture file as a HAR 1.2 file (protocol/har.ts),
+ * for HAR viewers and for tools that take HAR: the REST calls are its entries, the window messages
+ * `log._embedMessages`. Redacted like the panel's export unless --no-redact. `check` reads the result back.
+ */
+import { writeFile } from 'node:fs/promises';
+import pkg from '../../package.json' with { type: 'json' };
+import { toHar } from '../protocol/har.ts';
+import { parse, UsageError } from './args.ts';
+import { InputError, loadCapture } from './check.ts';
+
+export const HAR_HELP = `Usage: embed-inspector har CAPTURE --out FILE.har [--no-redact]
+
+Writes a capture file (format v1) as a HAR 1.2 file: its REST calls of the platform API are the HAR's
+entries (request, response, timings), its window messages are kept in log._embedMessages and its tenant
+origin and metadata in log._embedInspector, so that "embed-inspector check FILE.har" gives the same
+verdicts as the capture. CAPTURE may itself be a HAR.
+
+Options:
+  --out FILE.har   where to write the HAR (required)
+  --no-redact      keep secrets (the session URL parameter, bearer tokens, JWT-shaped strings, cookies);
+                   by default they are replaced by [redacted], as in the panel's export
+  -h, --help       this help
+
+Exit status: 0 written, 2 unusable input or flags.`;
+
+export async function runHar(
+  argv: string[],
+  io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) },
+): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    out: { type: 'string', short: 'o' },
+    'no-redact': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(HAR_HELP + '\n');
+    return 0;
+  }
+  if (positionals.length === 0) {
+    throw new UsageError('har needs a capture file (see embed-inspector har --help)');
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(`har takes one capture file, got ${positionals.length} (see embed-inspector har --help)`);
+  }
+  if (!values.out) {
+    throw new UsageError('har needs --out FILE.har (see embed-inspector har --help)');
+  }
+  const [file] = positionals;
+  const capture = await loadCapture(file);
+  const redact = !values['no-redact'];
+  const har = toHar(capture, { redact, version: pkg.version });
+  try {
+    await writeFile(values.out, JSON.stringify(har, null, 1) + '\n');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(
+      `${values.out}: cannot write (${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (err as Error).message})`,
+    );
+  }
+  const calls = har.log.entries.length;
+  const records = har.log._embedMessages.length;
+  io.out(
+    `wrote ${values.out}: ${calls} REST call${calls === 1 ? '' : 's'} as entries, ${records} record${records === 1 ? '' : 's'} in _embedMessages${redact ? ', secrets redacted' : ', NOT redacted'}\n`,
+  );
+  return 0;
+}
