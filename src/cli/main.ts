@@ -13,6 +13,7 @@ Usage:
                              [--tenant-origin ORIGIN] [--headful] [--timeline]
   embed-inspector view FILE… [--port N] [--no-open] [--theme light|dark]
   embed-inspector diff A B [--format text|json] [--tenant-origin ORIGIN]
+  embed-inspector codegen CAPTURE --playwright|--puppeteer [--assert-payloads] [--out FILE] [--url URL]
   embed-inspector har CAPTURE --out FILE.har [--no-redact]
   embed-inspector --help | --version
 
@@ -26,6 +27,7 @@ const commands: Record<string, () => Promise<Command>> = {
   record: async () => (await import('./record.ts')).runRecord,
   view: async () => (await import('./view.ts')).runView,
   diff: async () => (await import('./diff.ts')).runDiff,
+  codegen: async () => (await import('./codegen.ts')).runCodegen,
   har: async () => (await import('./har.ts')).runHar,
 };
 
