@@ -35,7 +35,8 @@ const BROKEN: Array<[string, string, RegExp]> = [
   ],
 ];
 
-describe('lint in npm test', () => {
+// (each case spawns Biome: seconds on a busy 2-core machine, so a generous limit; no time is asserted)
+describe('lint in npm test', { timeout: 30_000 }, () => {
   afterEach(() => rmSync(scratch, { force: true }));
 
   it('passes a file that follows the rules', () => {
@@ -98,7 +99,7 @@ const BOUNDARIES: Array<[string, string, string, boolean]> = [
   ],
 ];
 
-describe('context boundaries in npm test', () => {
+describe('context boundaries in npm test', { timeout: 30_000 }, () => {
   const made: string[] = [];
   afterEach(() => {
     for (const f of made.splice(0)) {
