@@ -53,7 +53,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function download(): Promise<{ name: string; text: string }> {
+async function download(ext = '.json'): Promise<{ name: string; text: string }> {
   // The file name has the time to the second: a second export within the same second has the name of the first,
   // and the browser then writes over it. So a download is a .json file that is new or written since the click.
   // (only .json files: the browser writes a .crdownload first and renames it, so it can be gone by the stat)
@@ -61,7 +61,7 @@ async function download(): Promise<{ name: string; text: string }> {
     const out = new Map<string, number>();
     for (const f of readdirSync(dir)) {
       try {
-        if (f.endsWith('.json')) {
+        if (f.endsWith(ext)) {
           out.set(f, statSync(join(dir, f)).mtimeMs);
         }
       } catch {
@@ -234,6 +234,81 @@ describe('export, check, import', () => {
       n: (window as any).__embedInspectorPanel.store.records.length,
     }));
     expect(after).toEqual({ kind: 'runtime', n });
+  });
+
+  it('exports a HAR: the REST calls as entries, the messages in _embedMessages; check and Import read it', async () => {
+    // REST calls as DevTools' Network log hands them (this panel runs in a tab, so they are given as HAR entries)
+    const api = async (method: string, path: string, body?: unknown) => {
+      const headers = { Authorization: 'Bearer tok-admin', 'Content-Type': 'application/json' };
+      const url = `${sb.tenantOrigin}/api/v1/deployments/1${path}`;
+      const startedDateTime = new Date().toISOString();
+      const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return {
+        startedDateTime,
+        time: 4,
+        request: {
+          method,
+          url,
+          headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+          ...(body === undefined ? {} : { postData: { text: JSON.stringify(body), mimeType: 'application/json' } }),
+        },
+        response: { status: res.status, content: { text: await res.text(), mimeType: 'application/json' } },
+      };
+    };
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.rest.clear());
+    const entries = [await api('GET', '/workbooks/100'), await api('PUT', '/notifications/900', { isEnabled: 'no' })];
+    expect(await panel.evaluate((e) => (window as any).__embedInspectorPanel.rest.addHar(e), entries)).toBe(2);
+    const panelRest = await panel.evaluate(() =>
+      (window as any).__embedInspectorPanel.rest.records().map((r: any) => `${r.operation} ${r.verdict}`),
+    );
+    expect(panelRest).toEqual(['getWorkbook valid', 'updateNotification invalid']);
+
+    await panel.click('.x-har');
+    expect(await panel.$eval('.x-rest', (e) => e.textContent)).toContain('2 REST calls');
+    const har = await download('.har');
+    expect(har.name).toMatch(/^embed-capture-127\.0\.0\.1-\d+-\d{8}-\d{6}\.har$/);
+    const log = JSON.parse(har.text).log;
+    expect(log.version).toBe('1.2');
+    expect(log.creator.name).toBe('embed-inspector');
+    expect(log.entries.map((e: any) => `${e.request.method} ${e.response.status}`)).toEqual(['GET 200', 'PUT 400']);
+    expect(log.entries[0].request.headers).toContainEqual({ name: 'Authorization', value: 'Bearer [redacted]' });
+    expect(log.entries[0].response.content.text).toContain('"id":100');
+    const n = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+    expect(log._embedMessages).toHaveLength(n);
+    expect(log._embedInspector).toMatchObject({ tenantOrigin: sb.tenantOrigin, meta: { redacted: true } });
+    expect(har.text).not.toContain('tok-admin');
+
+    // check gives the panel's verdicts, for the messages and the REST calls
+    const { code, out } = await check(join(dir, har.name));
+    expect(code).toBe(1); // the PUT's request body is wrong
+    const cli = Object.fromEntries(
+      out.messages.map((m: any) => [
+        m.seq,
+        `${m.verdict} ${m.issues
+          .map((i: any) => i.rule)
+          .sort()
+          .join(',')}`,
+      ]),
+    );
+    expect(cli).toEqual(await panelVerdicts());
+    expect(out.rest.map((r: any) => `${r.operation} ${r.verdict}`)).toEqual(panelRest);
+    expect(out.summary).toMatchObject({ restCalls: 2, restValid: 1, restInvalid: 1 });
+
+    // Import shows the file's messages and its REST calls; back to the live tab, the live ones
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.rest.clear());
+    const input = await panel.$('.import-input');
+    await (input as any).uploadFile(join(dir, har.name));
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'file', {
+      timeout: 5_000,
+    });
+    expect(await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length)).toBe(n);
+    expect(await panel.$eval('.t-rest', (b) => b.textContent)).toMatch(/^REST 2 · 1 invalid/);
+    await panel.click('.t-live');
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'runtime', {
+      timeout: 5_000,
+    });
+    expect(await panel.$eval('.t-rest', (b) => b.textContent)).toMatch(/^REST 0/);
+    await panel.click('.x-json');
   });
 
   it('redaction can be turned off, with a clear warning', async () => {

@@ -1,10 +1,17 @@
 /**
- * Capture files in and out of the panel: export of the log (all of it or the filtered view; redacted by
- * default) and reading of an imported file with a one-line reason when it is unusable. Pure.
+ * Capture files in and out of the panel: export of the log (all of it or the filtered view, with the REST calls
+ * seen; redacted by default) as a capture file or a HAR, and reading of an imported capture file or HAR with a
+ * one-line reason when it is unusable. Pure.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord } from '../../protocol/record.ts';
-import { readCapture } from '../../protocol/capture.ts';
+import {
+  CAPTURE_FORMAT,
+  CAPTURE_VERSION,
+  type CaptureFile,
+  type CaptureRecord,
+  type RestCall,
+} from '../../protocol/record.ts';
+import { readAnyCapture } from '../../protocol/har.ts';
 import { redactCapture } from '../../protocol/redact.ts';
 
 export interface ExportOptions {
@@ -14,6 +21,8 @@ export interface ExportOptions {
   /** Remove secrets (session URL parameter, bearer tokens, JWT-shaped strings). Default true. */
   redact?: boolean;
   now?: Date;
+  /** The REST calls the panel saw (the REST log): the file's `rest`. Absent: the file has no `rest`. */
+  rest?: readonly RestCall[];
 }
 
 /** A capture file (format v1) of these records: the panel's own fields (verdict, issues) left out; `check` recomputes them. */
@@ -37,13 +46,18 @@ export function captureOf(records: readonly ClassifiedRecord[], opts: ExportOpti
     version: CAPTURE_VERSION,
     tenantOrigin: opts.tenantOrigin,
     messages,
+    ...(opts.rest ? { rest: [...opts.rest] } : {}),
     meta,
   };
   return opts.redact === false ? file : redactCapture(file);
 }
 
-/** `embed-capture-<host>-<yyyymmdd-hhmmss>.json` (no query string, so no secret in the name). */
-export function exportFileName(pageUrl: string | null | undefined, now = new Date()): string {
+/** `embed-capture-<host>-<yyyymmdd-hhmmss>.json` (or `.har`; no query string, so no secret in the name). */
+export function exportFileName(
+  pageUrl: string | null | undefined,
+  now = new Date(),
+  extension: 'json' | 'har' = 'json',
+): string {
   let host = 'session';
   try {
     if (pageUrl) {
@@ -54,13 +68,13 @@ export function exportFileName(pageUrl: string | null | undefined, now = new Dat
   }
   const p = (n: number) => String(n).padStart(2, '0');
   const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
-  return `embed-capture-${host}-${stamp}.json`;
+  return `embed-capture-${host}-${stamp}.${extension}`;
 }
 
 /** Files above this size are refused on import (the panel holds everything in memory). */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 
-/** Read an imported file's text: the capture, or a one-line reason naming the file. */
+/** Read an imported file's text (a capture file or a HAR, by content): the capture, or a one-line reason naming the file. */
 export function readImported(text: string, name: string): { file: CaptureFile } | { error: string } {
   if (text.length > MAX_IMPORT_BYTES) {
     return { error: `${name}: too large to import (${Math.round(text.length / 1048576)} MB)` };
@@ -72,7 +86,7 @@ export function readImported(text: string, name: string): { file: CaptureFile } 
     return { error: `${name}: not JSON (${(e as Error).message})` };
   }
   try {
-    return { file: readCapture(json) };
+    return { file: readAnyCapture(json) };
   } catch (e) {
     return { error: `${name}: ${(e as Error).message}` };
   }

@@ -3,10 +3,19 @@
  * against the contract (protocol/rest.ts). Fed by `chrome.devtools.network` in the DevTools panel
  * (network.ts); elsewhere (a tab with ?tabId=, an imported file) it stays empty and says why.
  * It follows the message log's rules: a top-level navigation of the inspected page starts it anew unless
- * "preserve log" is on, and Clear empties it (the caller wires Clear).
+ * "preserve log" is on, and Clear empties it (the caller wires Clear). While an imported file is shown, it shows
+ * that file's REST calls (`showFile`), and the live ones again after (`showFile(null)`).
  */
 import { createSignal } from 'solid-js';
-import { checkHarEntry, observeNetwork, type DevtoolsNetwork, type HarEntry, type RestRecord } from './network.ts';
+import type { RestCall } from '../../protocol/record.ts';
+import {
+  checkHarEntry,
+  observeNetwork,
+  restRecordsOf,
+  type DevtoolsNetwork,
+  type HarEntry,
+  type RestRecord,
+} from './network.ts';
 
 const MAX = 5_000;
 
@@ -17,6 +26,8 @@ export interface RestLog {
   add(r: RestRecord): void;
   /** Check HAR entries and add the ones that are REST operations (tests, imported HAR). */
   addHar(entries: HarEntry[]): Promise<number>;
+  /** Show an imported file's REST calls (checked as `check` does) instead of the live ones; null: the live ones. */
+  showFile(calls: readonly RestCall[] | null): void;
   clear(): void;
 }
 
@@ -25,6 +36,7 @@ export function createRestLog(
   opts: { preserveLog?: () => boolean } = {},
 ): RestLog {
   const [records, setRecords] = createSignal<RestRecord[]>([], { equals: false });
+  const [file, setFile] = createSignal<RestRecord[] | null>(null);
   const list: RestRecord[] = [];
   const add = (r: RestRecord) => {
     list.push(r);
@@ -36,6 +48,9 @@ export function createRestLog(
   const clear = () => {
     list.length = 0;
     setRecords(list);
+    if (file()) {
+      setFile([]);
+    }
   };
   if (network) {
     observeNetwork(network, add);
@@ -46,7 +61,7 @@ export function createRestLog(
     });
   }
   return {
-    records,
+    records: () => file() ?? records(),
     available: !!network,
     add,
     async addHar(entries) {
@@ -59,6 +74,9 @@ export function createRestLog(
         }
       }
       return n;
+    },
+    showFile(calls) {
+      setFile(calls ? restRecordsOf(calls) : null);
     },
     clear,
   };

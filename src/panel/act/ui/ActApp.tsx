@@ -26,7 +26,7 @@ export interface ActAppProps {
 }
 
 export function ActApp(p: ActAppProps) {
-  const act = createActController({ store: p.store, link: p.link, useTransport: p.useTransport });
+  const act = createActController({ store: p.store, link: p.link, useTransport: p.useTransport, rest: p.rest });
   p.onReady?.(act);
   const tabs: DetailTab[] = [
     { id: 'act', label: () => 'Replay & code', render: (ctx) => <ActTab act={act} ctx={ctx} /> },
@@ -80,7 +80,7 @@ export function ActApp(p: ActAppProps) {
       <App store={p.store} notice={p.notice} extraTabs={tabs} toolbarActions={toolbar()} drawer={drawer} />
       <Show when={dragging()}>
         <div class="drop-overlay" aria-hidden="true">
-          Drop a capture file to inspect it (nothing is replayed)
+          Drop a capture file or HAR to inspect it (nothing is replayed)
         </div>
       </Show>
     </div>

@@ -34,7 +34,7 @@ export function ActToolbar(p: { act: ActController }) {
       {btn('export', '⇩ Export', 'Save the log as a capture file')}
       <button
         class="tool t-import"
-        title="Open a capture file to inspect it offline (or drop it on the panel)"
+        title="Open a capture file or HAR to inspect it offline (or drop it on the panel)"
         onClick={() => input?.click()}
       >
         ⇧ Import
@@ -43,7 +43,7 @@ export function ActToolbar(p: { act: ActController }) {
         ref={input}
         type="file"
         class="import-input"
-        accept=".json,application/json"
+        accept=".json,.har,application/json"
         hidden
         aria-hidden="true"
         onChange={(e) => {

@@ -1,30 +1,51 @@
-/** Export the log as a capture file (format v1): all of it or the current view; redaction on unless turned off. */
+/**
+ * Export the log as a capture file (format v1) or a HAR: all of it or the current view, with the REST calls seen
+ * (all of them: the filters are the messages'); redaction on unless turned off.
+ */
 import { createSignal, Show } from 'solid-js';
 import { captureOf, exportFileName } from '../capture.ts';
+import { toHar } from '../../../protocol/har.ts';
 import { plural } from '../../format.ts';
 import type { ActController } from './controller.ts';
+
+/** The extension's version for a HAR's `creator` (none when the panel is served without the extension). */
+function extensionVersion(): string | undefined {
+  try {
+    return typeof chrome !== 'undefined' ? chrome.runtime?.getManifest?.().version : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function ExportPanel(p: { act: ActController; version: () => number }) {
   const store = p.act.store;
   const [filtered, setFiltered] = createSignal(false);
   const [redact, setRedact] = createSignal(true);
+  const [format, setFormat] = createSignal<'json' | 'har'>('json');
   const [done, setDone] = createSignal('');
   const counts = () => {
     p.version();
     return { all: store.log.count, view: store.timeline.order.length };
   };
+  const restCalls = () => p.act.rest?.records() ?? [];
+  /** The file has a `rest` where REST calls can be seen (DevTools) or were imported. */
+  const withRest = () => !!p.act.rest && (p.act.rest.available || restCalls().length > 0);
 
   const download = () => {
     const { log, timeline } = store;
     const records = filtered() ? timeline.order.map((i) => log.at(i)) : log.all();
+    const calls = restCalls();
     const file = captureOf(records, {
       tenantOrigin: log.state.tenantOrigin,
       pageUrl: log.state.pageUrl,
       dropped: log.state.dropped,
       redact: redact(),
+      ...(withRest() ? { rest: calls.map((r) => r.call) } : {}),
     });
-    const text = JSON.stringify(file, null, 1);
-    const name = exportFileName(log.state.pageUrl);
+    const har = format() === 'har';
+    // (captureOf has redacted it already, or was asked not to)
+    const text = JSON.stringify(har ? toHar(file, { redact: false, version: extensionVersion() }) : file, null, 1);
+    const name = exportFileName(log.state.pageUrl, new Date(), format());
     p.act.lastExport = { name, text };
     const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
     const a = document.createElement('a');
@@ -35,7 +56,10 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    setDone(`Saved ${name}: ${plural(records.length, 'record')}${redact() ? ', secrets redacted' : ', NOT redacted'}.`);
+    const rest = file.rest ? `, ${plural(file.rest.length, 'REST call')}` : '';
+    setDone(
+      `Saved ${name}: ${plural(records.length, 'record')}${rest}${redact() ? ', secrets redacted' : ', NOT redacted'}.`,
+    );
   };
 
   return (
@@ -51,6 +75,35 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
           the current view, filters applied ({plural(counts().view, 'record')})
         </label>
       </fieldset>
+      <fieldset class="x-format">
+        <legend>Format</legend>
+        <label class="check">
+          <input
+            type="radio"
+            name="x-format"
+            class="x-json"
+            checked={format() === 'json'}
+            onChange={() => setFormat('json')}
+          />{' '}
+          capture file (.json, format v1)
+        </label>
+        <label class="check">
+          <input
+            type="radio"
+            name="x-format"
+            class="x-har"
+            checked={format() === 'har'}
+            onChange={() => setFormat('har')}
+          />{' '}
+          HAR (.har): the REST calls as entries, the messages in <code>_embedMessages</code>
+        </label>
+      </fieldset>
+      <Show when={withRest()}>
+        <p class="muted small x-rest">
+          With {plural(restCalls().length, 'REST call')} of the platform API (all of them: the filters apply to the
+          messages).
+        </p>
+      </Show>
       <label class="check x-redact-label">
         <input
           type="checkbox"
@@ -67,11 +120,12 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
         </p>
       </Show>
       <div class="act-row">
-        <button class="primary x-download" disabled={counts().all === 0} onClick={download}>
-          ⇩ Download capture file
+        <button class="primary x-download" disabled={counts().all === 0 && restCalls().length === 0} onClick={download}>
+          ⇩ Download {format() === 'har' ? 'HAR' : 'capture file'}
         </button>
         <span class="muted small">
-          Format v1 (docs/capture-format.md): <code>embed-inspector check</code> reads it.
+          {format() === 'har' ? 'HAR 1.2' : 'Format v1 (docs/capture-format.md)'}: <code>embed-inspector check</code>{' '}
+          reads it.
         </span>
       </div>
       <Show when={done()}>

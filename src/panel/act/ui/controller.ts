@@ -8,6 +8,7 @@ import { createFileTransport, type PanelTransport } from '../../transport.ts';
 import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../live.ts';
 import { readImported } from '../capture.ts';
 import { defaultDraft, type Draft, type Side } from '../draft.ts';
+import type { RestLog } from '../../rest/log.ts';
 
 export type DrawerKind = 'compose' | 'replay' | 'export';
 
@@ -36,12 +37,15 @@ export interface ActController {
   goLive(): void;
   /** The text of the last export (tests read it). */
   lastExport: { name: string; text: string } | null;
+  /** The REST calls seen in the Network traffic (DevTools only), or an imported file's: exported with the log. */
+  rest: RestLog | null;
 }
 
 export function createActController(opts: {
   store: PanelStore;
   link: LiveLink | null;
   useTransport: (t: PanelTransport) => void;
+  rest?: RestLog;
 }): ActController {
   const { store, link } = opts;
   const [drawer, setDrawer] = createSignal<DrawerKind | null>(null);
@@ -97,6 +101,7 @@ export function createActController(opts: {
     importError,
     setImportError,
     lastExport: null,
+    rest: opts.rest ?? null,
     openComposer(d) {
       if (d) {
         setDraft(d);
@@ -127,6 +132,7 @@ export function createActController(opts: {
       }
       setImportError(null);
       use(createFileTransport(r.file, name));
+      opts.rest?.showFile(r.file.rest ?? []);
       return true;
     },
     async importFile(file) {
@@ -143,6 +149,7 @@ export function createActController(opts: {
       if (link) {
         use(link.view);
         setImportError(null);
+        opts.rest?.showFile(null);
       }
     },
   };
