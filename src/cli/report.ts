@@ -154,7 +154,10 @@ export function renderText(files: FileResult[], opts: { all?: boolean } = {}): s
     if (!e.passed) {
       failed++;
     }
-    out.push(bold(file), `  ${tenantLine(f.result.summary)}`);
+    out.push(bold(file));
+    if (!e.restOnly) {
+      out.push(`  ${tenantLine(f.result.summary)}`);
+    }
     if (e.embedFrames.length) {
       out.push(`  ${e.embedFrames.length === 1 ? 'embed frame' : 'embed frames'}: ${e.embedFrames.join(', ')}`);
     }
@@ -195,7 +198,9 @@ export function renderText(files: FileResult[], opts: { all?: boolean } = {}): s
       }
     }
     if (e.rest.length || e.restSkipped) {
-      const skipped = e.restSkipped ? `; ${plural(e.restSkipped, 'other call')} not one of the four operations` : '';
+      const skipped = e.restSkipped
+        ? `; ${plural(e.restSkipped, 'other request')} not checked (not one of the four operations)`
+        : '';
       out.push(`  ${plural(e.rest.length, 'REST call')} of the platform API checked${skipped}`);
     }
     for (const c of e.rest) {

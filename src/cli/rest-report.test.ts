@@ -106,6 +106,9 @@ describe('REST calls in the verdict', () => {
     expect(ok.exitCode).toBe(0);
     expect(ok.checks.map((c) => c.name)).toEqual(['getWorkbook (GET)']);
     expect(ok.integration.text).toMatch(/no window messages in this file.*REST calls checked: 1/);
+    const text = renderText([fileOf('other.har', restOnly([good]))]);
+    expect(text).not.toContain('tenant origin'); // nothing of the messages' is said
+    expect(text).toContain('integration: no window messages in this file');
     expect(fileOf('bad.har', restOnly([good, badBody])).evaluation!.exitCode).toBe(1);
     // with no call of the four operations it is empty, as before
     expect(fileOf('none.har', restOnly([other])).evaluation!.reasons).toEqual(['no embed traffic seen in none.har']);
@@ -135,7 +138,7 @@ describe('REST calls in the three formats', () => {
 
   it('text lists the calls with findings (all with --all); JSON lists every call; JUnit names the call in a failure', () => {
     const text = renderText(files());
-    expect(text).toContain('3 REST calls of the platform API checked; 1 other call not one of the four operations');
+    expect(text).toContain('3 REST calls of the platform API checked; 1 other request not checked (not one of the four operations)');
     expect(text).toMatch(/rest\[1\]\s+✗ invalid\s+PUT .*\/notifications\/4 → 400\s+updateNotification/);
     expect(text).toMatch(/error\s+rest\.request-shape\s+request\.body\.hour/);
     expect(text).not.toContain('rest[0]');

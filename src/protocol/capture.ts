@@ -83,7 +83,10 @@ export interface CheckResult {
    * `rest.*` rules, in the file's order. Absent when the file has no `rest` (checkRecords never sets it).
    */
   rest?: RestCallResult[];
-  /** Entries of the file's `rest` that are not one of the four operations: not checked. */
+  /**
+   * Calls that are not one of the four operations, not checked: entries of the file's `rest`, and the HAR entries
+   * left out when the file was read from another tool's HAR (`meta.restSkipped`).
+   */
   restSkipped?: number;
 }
 
@@ -361,7 +364,10 @@ function readRest(rest: unknown): void {
   });
 }
 
-/** Check a whole capture file; a tenant origin given here wins over the file's own, which wins over inference. */
+/**
+ * Check a whole capture file, its REST calls too (`rest`); a tenant origin given here wins over the file's own, which
+ * wins over inference.
+ */
 export function checkCapture(
   file: Pick<CaptureFile, 'messages' | 'tenantOrigin' | 'meta' | 'rest'>,
   options: { tenantOrigin?: string | null; readyTimeoutMs?: number } = {},
@@ -375,7 +381,7 @@ export function checkCapture(
   if (file.rest) {
     const { results, skipped } = checkRestCalls(file.rest);
     result.rest = results;
-    result.restSkipped = skipped;
+    result.restSkipped = skipped + (file.meta?.restSkipped ?? 0);
   }
   return result;
 }

@@ -271,6 +271,7 @@ describe('toHar / fromHar', () => {
       expect.arrayContaining(['rest.auth', 'rest.request-shape', 'rest.status-undocumented']),
     );
     expect(r.messages).toEqual([]);
+    expect(r.restSkipped).toBe(1); // the entry left out
   });
 
   it.each([
