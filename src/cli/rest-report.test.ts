@@ -138,7 +138,9 @@ describe('REST calls in the three formats', () => {
 
   it('text lists the calls with findings (all with --all); JSON lists every call; JUnit names the call in a failure', () => {
     const text = renderText(files());
-    expect(text).toContain('3 REST calls of the platform API checked; 1 other request not checked (not one of the four operations)');
+    expect(text).toContain(
+      '3 REST calls of the platform API checked; 1 other request not checked (not one of the four operations)',
+    );
     expect(text).toMatch(/rest\[1\]\s+✗ invalid\s+PUT .*\/notifications\/4 → 400\s+updateNotification/);
     expect(text).toMatch(/error\s+rest\.request-shape\s+request\.body\.hour/);
     expect(text).not.toContain('rest[0]');
