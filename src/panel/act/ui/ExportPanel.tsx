@@ -1,10 +1,11 @@
 /**
- * Export the log as a capture file (format v1) or a HAR: all of it or the current view, with the REST calls seen
- * (all of them: the filters are the messages'); redaction on unless turned off.
+ * Export the log as a capture file (format v1), a HAR or a Playwright test (testgen.ts): all of it or the current
+ * view, with the REST calls seen (all of them: the filters are the messages'); redaction on unless turned off.
  */
 import { createSignal, Show } from 'solid-js';
 import { captureOf, exportFileName } from '../capture.ts';
 import { toHar } from '../../../protocol/har.ts';
+import { generateTest } from '../../../protocol/testgen.ts';
 import { plural } from '../../format.ts';
 import type { ActController } from './controller.ts';
 
@@ -21,7 +22,7 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
   const store = p.act.store;
   const [filtered, setFiltered] = createSignal(false);
   const [redact, setRedact] = createSignal(true);
-  const [format, setFormat] = createSignal<'json' | 'har'>('json');
+  const [format, setFormat] = createSignal<'json' | 'har' | 'spec'>('json');
   const [done, setDone] = createSignal('');
   const counts = () => {
     p.version();
@@ -43,11 +44,31 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
       ...(withRest() ? { rest: calls.map((r) => r.call) } : {}),
     });
     const har = format() === 'har';
-    // (captureOf has redacted it already, or was asked not to)
-    const text = JSON.stringify(har ? toHar(file, { redact: false, version: extensionVersion() }) : file, null, 1);
-    const name = exportFileName(log.state.pageUrl, new Date(), format());
+    let text: string;
+    let name: string;
+    if (format() === 'spec') {
+      try {
+        const spec = generateTest(file, {
+          framework: 'playwright',
+          assertPayloads: true,
+          by: "the Embed panel's Export",
+          source: 'the panel’s log',
+        });
+        text = spec.code;
+        name = spec.fileName;
+      } catch (e) {
+        setDone(`No test written: ${(e as Error).message}.`);
+        return;
+      }
+    } else {
+      // (captureOf has redacted it already, or was asked not to)
+      text = JSON.stringify(har ? toHar(file, { redact: false, version: extensionVersion() }) : file, null, 1);
+      name = exportFileName(log.state.pageUrl, new Date(), format() as 'json' | 'har');
+    }
     p.act.lastExport = { name, text };
-    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const url = URL.createObjectURL(
+      new Blob([text], { type: format() === 'spec' ? 'text/plain' : 'application/json' }),
+    );
     const a = document.createElement('a');
     a.href = url;
     a.download = name;
@@ -56,7 +77,7 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    const rest = file.rest ? `, ${plural(file.rest.length, 'REST call')}` : '';
+    const rest = file.rest && format() !== 'spec' ? `, ${plural(file.rest.length, 'REST call')}` : '';
     setDone(
       `Saved ${name}: ${plural(records.length, 'record')}${rest}${redact() ? ', secrets redacted' : ', NOT redacted'}.`,
     );
@@ -97,6 +118,17 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
           />{' '}
           HAR (.har): the REST calls as entries, the messages in <code>_embedMessages</code>
         </label>
+        <label class="check">
+          <input
+            type="radio"
+            name="x-format"
+            class="x-spec"
+            checked={format() === 'spec'}
+            onChange={() => setFormat('spec')}
+          />{' '}
+          as a Playwright test (.spec.ts): sends the host's actions, checks the embed's events (as{' '}
+          <code>embed-inspector codegen --playwright --assert-payloads</code>)
+        </label>
       </fieldset>
       <Show when={withRest()}>
         <p class="muted small x-rest">
@@ -121,11 +153,19 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
       </Show>
       <div class="act-row">
         <button class="primary x-download" disabled={counts().all === 0 && restCalls().length === 0} onClick={download}>
-          ⇩ Download {format() === 'har' ? 'HAR' : 'capture file'}
+          ⇩ Download {format() === 'har' ? 'HAR' : format() === 'spec' ? 'Playwright test' : 'capture file'}
         </button>
         <span class="muted small">
-          {format() === 'har' ? 'HAR 1.2' : 'Format v1 (docs/capture-format.md)'}: <code>embed-inspector check</code>{' '}
-          reads it.
+          {format() === 'spec' ? (
+            <>
+              Runs with <code>npx playwright test</code> and <code>embed-inspector/playwright</code>.
+            </>
+          ) : (
+            <>
+              {format() === 'har' ? 'HAR 1.2' : 'Format v1 (docs/capture-format.md)'}:{' '}
+              <code>embed-inspector check</code> reads it.
+            </>
+          )}
         </span>
       </div>
       <Show when={done()}>
