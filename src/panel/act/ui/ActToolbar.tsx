@@ -31,7 +31,7 @@ export function ActToolbar(p: { act: ActController }) {
       </Show>
       {btn('compose', '✎ Compose', 'Send an action to the embed or simulate an event from it')}
       {btn('replay', '▶ Replay', 'Replay captured actions (timed, faster, or step by step)')}
-      {btn('export', '⇩ Export', 'Save the log as a capture file')}
+      {btn('export', '⇩ Export', 'Save the log as a capture file or a HAR')}
       <button
         class="tool t-import"
         title="Open a capture file or HAR to inspect it offline (or drop it on the panel)"
