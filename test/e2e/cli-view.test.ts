@@ -109,6 +109,11 @@ describe('embed-inspector view', () => {
         { timeout: 10_000, polling: 100 },
       );
       expect(await verdictsOf()).toEqual(checkVerdicts(bad));
+      // (the integration line is judged again within 300 ms of a change)
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') !== 'healthy',
+        { timeout: 5000, polling: 100 },
+      );
       const line = await page.$eval('[data-testid="integration"]', (e) => e.textContent ?? '');
       expect(line).toMatch(/the host sends actions to "\*"/);
       expect(await page.$$eval('.grid-body [role="row"]', (rows) => rows.length)).toBeGreaterThan(3);
