@@ -18,6 +18,7 @@ const CLI = join(ROOT, 'bin/embed-inspector.js');
 const CLEAN = join(ROOT, 'test/fixtures/captures/clean-session.json');
 const dir = mkdtempSync(join(tmpdir(), 'ei-view-'));
 const bad = join(dir, 'wildcard.json');
+const badHar = join(dir, 'wildcard.har');
 let browser: Browser;
 
 beforeAll(async () => {
@@ -35,6 +36,9 @@ beforeAll(async () => {
       ]),
     }),
   );
+  // The same session as a HAR: view reads it as it reads a capture.
+  const har = spawnSync(process.execPath, [CLI, 'har', bad, '--out', badHar], { encoding: 'utf8' });
+  expect(har.status, har.stderr).toBe(0);
   browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
 });
 afterAll(async () => {
@@ -84,7 +88,7 @@ function checkVerdicts(file: string): Record<number, string> {
 
 describe('embed-inspector view', () => {
   it('serves the panel with the files; a real browser shows the verdicts check gives; Ctrl+C stops it', async () => {
-    const { child, url, exited } = await startView(CLEAN, bad);
+    const { child, url, exited } = await startView(CLEAN, bad, badHar);
     const page = await browser.newPage();
     try {
       await page.goto(url);
@@ -117,6 +121,42 @@ describe('embed-inspector view', () => {
       const line = await page.$eval('[data-testid="integration"]', (e) => e.textContent ?? '');
       expect(line).toMatch(/the host sends actions to "\*"/);
       expect(await page.$$eval('.grid-body [role="row"]', (rows) => rows.length)).toBeGreaterThan(3);
+      // The HAR of the same session: the same verdicts.
+      await page.select('[data-testid="view-file"]', '2');
+      await page.waitForFunction(() => document.querySelector('.status')?.textContent?.includes('wildcard.har'), {
+        timeout: 10_000,
+        polling: 100,
+      });
+      expect(await verdictsOf()).toEqual(checkVerdicts(bad));
+    } finally {
+      await page.close();
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('compares what is shown with another file (⇆ Compare): the same report as embed-inspector diff', async () => {
+    const { child, url, exited } = await startView(CLEAN);
+    const page = await browser.newPage();
+    try {
+      await page.goto(url);
+      await page.waitForFunction(() => (window as any).__embedInspectorPanel?.store.records.length > 0, {
+        timeout: 15_000,
+        polling: 100,
+      });
+      const input = await page.$('.compare-input');
+      await (input as any).uploadFile(bad);
+      await page.waitForSelector('[data-testid="compare"]', { timeout: 10_000 });
+      const head = await page.$eval('.compare-head', (e) => e.textContent ?? '');
+      expect(head).toMatch(/B has 1 new error: origin\.action-wildcard/);
+      const shown = await page.$eval('.compare-text', (e) => e.textContent ?? '');
+      const cli = spawnSync(process.execPath, [CLI, 'diff', CLEAN, bad], {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      expect(cli.status).toBe(1);
+      // The same sections, line for line, but the first (the panel names A by what it shows).
+      expect(shown.split('\n').slice(3)).toEqual(cli.stdout.trimEnd().split('\n').slice(3));
     } finally {
       await page.close();
       child.kill('SIGINT');

@@ -4,8 +4,9 @@ import type { ActController } from './controller.ts';
 import { Composer } from './Composer.tsx';
 import { ReplayPanel } from './ReplayPanel.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
+import { headline } from '../../../protocol/diff-text.ts';
 
-const TITLES = { compose: 'Compose', replay: 'Replay', export: 'Export' } as const;
+const TITLES = { compose: 'Compose', replay: 'Replay', export: 'Export', compare: 'Compare' } as const;
 
 export function ActDrawer(p: { act: ActController }) {
   const act = p.act;
@@ -48,7 +49,9 @@ export function ActDrawer(p: { act: ActController }) {
                   ? 'Validated live with the same rules as the timeline'
                   : d() === 'replay'
                     ? 'Re-sends captured messages to the live embed'
-                    : 'A capture file, format v1'}
+                    : d() === 'compare'
+                      ? 'What changed from what is shown (A) to the file (B), as embed-inspector diff says it'
+                      : 'A capture file, format v1'}
               </span>
               <span class="spacer" />
               <button class="close" aria-label="Close (Esc)" title="Close (Esc)" onClick={() => act.setDrawer(null)}>
@@ -65,6 +68,16 @@ export function ActDrawer(p: { act: ActController }) {
                 </Match>
                 <Match when={d() === 'export'}>
                   <ExportPanel act={act} version={version} />
+                </Match>
+                <Match when={d() === 'compare'}>
+                  <Show when={act.comparison()} fallback={<p class="muted">Choose a file with ⇆ Compare.</p>}>
+                    {(c) => (
+                      <div class="compare" data-testid="compare">
+                        <p class={`compare-head ${c().diff.exitCode ? 'bad' : 'good'}`}>{headline(c().diff)}</p>
+                        <pre class="compare-text">{c().text}</pre>
+                      </div>
+                    )}
+                  </Show>
                 </Match>
               </Switch>
             </div>

@@ -5,6 +5,7 @@ import type { ActController, DrawerKind } from './controller.ts';
 export function ActToolbar(p: { act: ActController }) {
   const act = p.act;
   let input: HTMLInputElement | undefined;
+  let compareInput: HTMLInputElement | undefined;
   const toggle = (d: DrawerKind) => act.setDrawer(act.drawer() === d ? null : d);
   const btn = (d: DrawerKind, label: string, title: string) => (
     <button
@@ -50,6 +51,28 @@ export function ActToolbar(p: { act: ActController }) {
           const f = e.currentTarget.files?.[0];
           if (f) {
             void act.importFile(f);
+          }
+          e.currentTarget.value = '';
+        }}
+      />
+      <button
+        class="tool t-compare"
+        title="Compare what is shown with a capture file or HAR (what changed: types, issues, order, payload fields, timing)"
+        onClick={() => compareInput?.click()}
+      >
+        ⇆ Compare
+      </button>
+      <input
+        ref={compareInput}
+        type="file"
+        class="compare-input"
+        accept=".json,.har,application/json"
+        hidden
+        aria-hidden="true"
+        onChange={(e) => {
+          const f = e.currentTarget.files?.[0];
+          if (f) {
+            void act.compareFile(f);
           }
           e.currentTarget.value = '';
         }}

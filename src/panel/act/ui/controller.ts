@@ -6,11 +6,13 @@ import { createSignal, onCleanup, type Accessor } from 'solid-js';
 import type { PanelStore } from '../../store.ts';
 import { createFileTransport, type PanelTransport } from '../../transport.ts';
 import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../live.ts';
-import { readImported } from '../capture.ts';
+import { captureOf, readImported } from '../capture.ts';
+import { diffCaptures, type CaptureDiff } from '../../../protocol/diff.ts';
+import { renderDiffText } from '../../../protocol/diff-text.ts';
 import { defaultDraft, type Draft, type Side } from '../draft.ts';
 import type { RestLog } from '../../rest/log.ts';
 
-export type DrawerKind = 'compose' | 'replay' | 'export';
+export type DrawerKind = 'compose' | 'replay' | 'export' | 'compare';
 
 export interface ActController {
   store: PanelStore;
@@ -37,6 +39,10 @@ export interface ActController {
   goLive(): void;
   /** The text of the last export (tests read it). */
   lastExport: { name: string; text: string } | null;
+  /** Import → Compare: what is shown now (A) against a file (B), as `embed-inspector diff` says it. */
+  comparison: Accessor<{ a: string; b: string; diff: CaptureDiff; text: string } | null>;
+  compareText(text: string, name: string): boolean;
+  compareFile(file: File): Promise<boolean>;
   /** The REST calls seen in the Network traffic (DevTools only), or an imported file's: exported with the log. */
   rest: RestLog | null;
 }
@@ -55,6 +61,9 @@ export function createActController(opts: {
   const [frameChoice, setFrameChoice] = createSignal('');
   const [importError, setImportError] = createSignal<string | null>(null);
   const [transportVersion, setTransportVersion] = createSignal(0);
+  const [comparison, setComparison] = createSignal<{ a: string; b: string; diff: CaptureDiff; text: string } | null>(
+    null,
+  );
   if (link) {
     onCleanup(link.onChange(() => setLinkVersion((n) => n + 1)));
   }
@@ -144,6 +153,37 @@ export function createActController(opts: {
         return false;
       }
       return ctl.importText(text, file.name);
+    },
+    comparison,
+    compareText(text, name) {
+      const r = readImported(text, name);
+      if ('error' in r) {
+        setImportError(`Could not compare with ${r.error}. Nothing was changed.`);
+        return false;
+      }
+      setImportError(null);
+      const { log } = store;
+      const a = captureOf(log.all(), {
+        tenantOrigin: log.state.tenantOrigin,
+        pageUrl: log.state.pageUrl,
+        redact: false,
+        ...(opts.rest ? { rest: opts.rest.records().map((x) => x.call) } : {}),
+      });
+      const diff = diffCaptures(a, r.file);
+      const label = viewing().label || 'this log';
+      setComparison({ a: label, b: name, diff, text: renderDiffText(diff, { a: label, b: name }) });
+      setDrawer('compare');
+      return true;
+    },
+    async compareFile(file) {
+      let text: string;
+      try {
+        text = await file.text();
+      } catch (e) {
+        setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
+        return false;
+      }
+      return ctl.compareText(text, file.name);
     },
     goLive() {
       if (link) {
