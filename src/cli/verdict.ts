@@ -22,9 +22,9 @@ import { ACTION_TYPES, EVENT_TYPES } from '../protocol/catalog.ts';
 import type { CheckResult, RestCallResult } from '../protocol/capture.ts';
 import type { Issue, Severity, Verdict } from '../protocol/classify.ts';
 import { isSvcEmbed } from '../protocol/marker.ts';
-import { isEmbedUrl } from '../protocol/origin.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
 import { RULES } from '../protocol/rules.ts';
+import { isEmbedAddress } from '../protocol/address.ts';
 
 export type FailOn = 'error' | 'warning';
 
@@ -280,17 +280,17 @@ export function evaluate(
   });
 
   // ---- what was seen: embed frames, svc-embed traffic
-  const frames = new Set<string>();
+  // The embed frames are the diagnosis's (protocol/diagnose.ts): the platform's by their address, or frames that
+  // posted svc-embed events (a video player's /embed/ frame is not one).
+  const frames = new Set<string>((result.diagnosis?.embeds ?? []).map((e) => e.url));
   let svcEmbedSeen = false;
   for (const r of records) {
     const d = dataOf(r);
-    if (r.navigation && typeof d?.url === 'string' && isEmbedUrl(d.url)) {
-      frames.add(d.url);
-    }
-    if (isEmbedUrl(r.frameUrl)) {
+    // (a record's frame, or a post's target, with the platform's address shape)
+    if (!r.navigation && isEmbedAddress(r.frameUrl)) {
       frames.add(r.frameUrl);
     }
-    if (r.kind === 'post' && !r.navigation && isEmbedUrl(r.targetUrl)) {
+    if (r.kind === 'post' && !r.navigation && isEmbedAddress(r.targetUrl)) {
       frames.add(r.targetUrl as string);
     }
     if (!r.navigation && isSvcEmbed(d)) {

@@ -15,6 +15,7 @@ import { normalizeOrigin } from './origin.ts';
 
 const DASHBOARD = /^\/embed\/dashboard\/([^/]+)\/?$/;
 const APP_ROUTE = /^\/embed\/d\/(\d+)\/app(?:\/workbook\/([^/]+))?\/?$/;
+const APP_ANY = /^\/embed\/d\/\d+\/app\/.+/;
 const FILTER_PARAM = /^f_[^.=]+\.[^=]+$/;
 const KNOWN = new Set(['session', 'allowExport', 'timezone']);
 
@@ -35,17 +36,51 @@ function near(a: string, b: string, max: number): boolean {
 }
 
 /** What kind of embed an address is: a dashboard, an app route, another `/embed/` route, or not an embed. */
-export function embedKind(url: string): 'dashboard' | 'app' | 'other' | null {
-  let path: string;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return null;
-  }
+/**
+ * What an `/embed/` path is: the spec's dashboard address or in-embed route; another route of the app
+ * (`/embed/d/<id>/app/…`, a shape the spec does not show); a misspelling of either (`url.path`); or another
+ * `/embed/` path (`other`: a video player's, a map's — not ours unless the frame is on the tenant origin).
+ */
+export type PathShape = 'dashboard' | 'app' | 'app-route' | 'misspelled' | 'other';
+
+function shapeOf(path: string): PathShape | null {
   if (!/^\/embed(\/|$)/.test(path)) {
     return null;
   }
-  return DASHBOARD.test(path) ? 'dashboard' : APP_ROUTE.test(path) ? 'app' : 'other';
+  if (DASHBOARD.test(path)) {
+    return 'dashboard';
+  }
+  if (APP_ROUTE.test(path)) {
+    return 'app';
+  }
+  if (APP_ANY.test(path)) {
+    // Another route of the app (a folder, an in-app dashboard), unless it misspells `workbook`.
+    const seg = path.split('/')[5] ?? '';
+    return seg !== 'workbook' && near(seg.toLowerCase(), 'workbook', 2) ? 'misspelled' : 'app-route';
+  }
+  const first = path.split('/')[2] ?? '';
+  if (first === 'd' || first === 'dashboard' || near(first.toLowerCase(), 'dashboard', 3)) {
+    return 'misspelled';
+  }
+  return 'other';
+}
+
+/** The shape of an address's path, null when it is not an `/embed/` path (or not a URL). */
+export function embedKind(url: string): PathShape | null {
+  try {
+    return shapeOf(new URL(url).pathname);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether an address is the platform's embed by its shape alone (dashboard, app route, or a misspelling of
+ * one). A frame on the tenant origin with another `/embed/` path is one too; that needs the tenant origin.
+ */
+export function isEmbedAddress(url: string | null | undefined): boolean {
+  const k = url ? embedKind(url) : null;
+  return k !== null && k !== 'other';
 }
 
 /** A URL for an issue's text: the session value and other secrets left out. */
@@ -82,34 +117,25 @@ export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | n
   }
   const out: Issue[] = [];
   const dashboard = DASHBOARD.exec(path);
-  const app = APP_ROUTE.exec(path);
-  if (!dashboard && !app) {
-    const first = path.split('/')[2] ?? '';
-    if (first === 'dashboard' || (first !== 'd' && near(first.toLowerCase(), 'dashboard', 3))) {
-      out.push(
-        issue(
-          'url.path',
-          'url.path',
-          `"${path}" is not a dashboard embed address: expected /embed/dashboard/<public id>`,
-        ),
-      );
-    } else if (first === 'd') {
-      out.push(
-        issue(
-          'url.path',
-          'url.path',
-          `"${path}" is not an in-embed route: expected /embed/d/<deployment id>/app/workbook/<workbook id>`,
-        ),
-      );
-    } else {
-      out.push(
-        issue(
-          'url.route-unknown',
-          'url.path',
-          `"${path}": the spec shows only /embed/dashboard/<public id> and /embed/d/<deployment id>/app/workbook/<workbook id>`,
-        ),
-      );
-    }
+  const shape = shapeOf(path);
+  if (shape === 'misspelled') {
+    out.push(
+      issue(
+        'url.path',
+        'url.path',
+        path.split('/')[2] === 'd'
+          ? `"${path}" is not an in-embed route: expected /embed/d/<deployment id>/app/workbook/<workbook id>`
+          : `"${path}" is not a dashboard embed address: expected /embed/dashboard/<public id>`,
+      ),
+    );
+  } else if (shape === 'app-route' || shape === 'other') {
+    out.push(
+      issue(
+        'url.route-unknown',
+        'url.path',
+        `"${path}": the spec shows only /embed/dashboard/<public id> and /embed/d/<deployment id>/app/workbook/<workbook id>`,
+      ),
+    );
   }
   const q = u.searchParams;
   if (dashboard && !q.get('session')) {

@@ -8,7 +8,8 @@ import { checkRest, type RestResult } from './rest.ts';
 import { classify, verdictOf, type Issue, type Severity, type Verdict } from './classify.ts';
 import { SessionChecker } from './session.ts';
 import { applySenderIssues, countsAsMessage } from './pairs.ts';
-import { isEmbedUrl, normalizeOrigin, originOf } from './origin.ts';
+import { normalizeOrigin, originOf } from './origin.ts';
+import { isEmbedAddress } from './address.ts';
 import { causalOrder } from './order.ts';
 import { diagnose, hostOriginOf, integrationState, type Diagnosis, type IntegrationState } from './diagnose.ts';
 
@@ -17,7 +18,8 @@ export type TenantOriginSource = 'given' | 'file' | 'ready' | 'embed-frame';
 /**
  * The tenant origin, inferred: the origin the first `ready` event came from (a `post` of it: the posting
  * frame's origin; a `receive`: `event.origin`); failing that, the origin of the first frame whose URL has
- * the embedded-surface address shape (`/embed/...`). Null when neither is in the records.
+ * the embedded-surface address shape (`/embed/dashboard/…`, `/embed/d/<id>/app…` or a misspelling of one; a video
+ * player's `/embed/` frame is not). Null when neither is in the records.
  */
 export function inferTenantOrigin(
   records: Iterable<Partial<CaptureRecord>>,
@@ -37,9 +39,10 @@ export function inferTenantOrigin(
       return { origin: normalizeOrigin(r.origin), source: 'ready' };
     }
     if (!fromFrame) {
-      if (isEmbedUrl(r?.frameUrl)) {
+      // (by its shape: a video player's /embed/ frame is not the platform's)
+      if (isEmbedAddress(r?.frameUrl)) {
         fromFrame = originOf(r?.frameUrl);
-      } else if (isEmbedUrl(r?.targetUrl)) {
+      } else if (isEmbedAddress(r?.targetUrl)) {
         fromFrame = originOf(r?.targetUrl);
       }
     }

@@ -416,13 +416,18 @@ function checkOrigin(
     }
   }
   const host = hostOrigin ? normalizeOrigin(hostOrigin) : null;
+  // An event to its parent (the host page, for an embed framed by it) at a target origin that is not the host's.
+  const to = typeof record.targetOrigin === 'string' ? record.targetOrigin : '';
   if (
     record.kind === 'post' &&
     !threw &&
     record.dropped === true &&
     direction === 'event' &&
     host !== null &&
-    record.origin !== host
+    record.target === 'parent' &&
+    to !== '*' &&
+    to !== '/' &&
+    normalizeOrigin(to) !== host
   ) {
     out.push(
       issue(

@@ -29,6 +29,8 @@ const ADDRESS: Array<[string, string, string]> = [
   ['url.filter', `${DASH}?session=s&f_orders=${encodeURIComponent('["EMEA"]')}`, `${DASH}?session=s&f_orders.region=1`],
   ['url.param-unknown', `${DASH}?session=s&theme=dark`, `${DASH}?session=s&allowExport=true&timezone=UTC`],
   ['url.origin', `https://other.example.com/embed/dashboard/dA7kQ2mXp9Lw?session=s`, `${DASH}?session=s`],
+  ['url.path', `${TENANT}/embed/d/12/app/workbok/7`, `${TENANT}/embed/d/12/app/folder/3`],
+  ['url.route-unknown', `${TENANT}/embed/d/12/app/folder/3`, `${TENANT}/embed/d/12/app/workbook/3`],
 ];
 
 describe("the embed's address (url.* rules): each trips on one address and not on its near miss", () => {
@@ -274,5 +276,65 @@ describe('the integration in words', () => {
     const s = state([top(T0), nav(`${DASH}?session=s`, T0)], T0 + 500);
     expect(s.state).toBe('waiting');
     expect(integrationState([], { embeds: [] }).state).toBe('no-embed');
+  });
+});
+
+describe('no false verdicts (each a case a review found)', () => {
+  const ready = (time: number, frameId: number, extra: Partial<CaptureRecord> = {}) =>
+    ({ ...event('svc:event:ready', time, undefined, frameId), ...extra }) as CaptureRecord;
+
+  it("a video player's /embed/ frame beside a healthy dashboard is not an embed of ours", () => {
+    seq = 0;
+    const records = [
+      top(T0),
+      nav(`${DASH}?session=s`, T0),
+      event('svc:event:ready', T0 + 5),
+      event('svc:event:dashboard-loaded', T0 + 6),
+      nav('https://www.youtube.com/embed/abc?autoplay=1', T0 + 7, 5),
+    ];
+    expect(rulesAt(records, T0 + 10 * L)).toEqual([]);
+    expect(checkRecords(records, { tenantOrigin: TENANT, endedAt: T0 + 10 * L }).integration.state).toBe('healthy');
+    // A page with only the video: no embed at all, and no tenant origin made up from it.
+    seq = 0;
+    const only = checkRecords([top(T0), nav('https://www.youtube.com/embed/abc', T0 + 1, 5)], { endedAt: T0 + 10 * L });
+    expect(only.integration.state).toBe('no-embed');
+    expect(only.summary.tenantOrigin).toBeNull();
+  });
+
+  it('two embeds of one tenant whose readies are seen only as deliveries each get theirs', () => {
+    seq = 0;
+    const a = nav(`${DASH}?session=s`, T0, 3);
+    const b = nav(`${TENANT}/embed/dashboard/second?session=s`, T0 + 1, 4);
+    const delivered = (time: number) =>
+      ({ ...ready(time, 0), kind: 'receive', frameUrl: `${HOST}/app`, frameId: 0 }) as CaptureRecord;
+    expect(rulesAt([top(T0), a, b, delivered(T0 + 100), delivered(T0 + 120)], T0 + 10 * L)).not.toContain(
+      'silence.never-ready',
+    );
+  });
+
+  it('a document replaced before its limit (the frame navigated again, or the page) is not judged', () => {
+    seq = 0;
+    const first = nav(`${DASH}?session=s`, T0, 3);
+    const again = nav(`${DASH}?session=s`, T0 + 200, 3);
+    const d = diagnose([top(T0), first, again, ready(T0 + 400, 3)], { now: T0 + 10 * L, tenantOrigin: TENANT });
+    expect(d.issues.get(first.seq) ?? []).toEqual([]);
+    // Preserve log: the first page's embed lived 3 s, then the page navigated; the file ends a minute later.
+    seq = 0;
+    const page1 = nav(`${DASH}?session=s`, T0, 3);
+    const d2 = diagnose([top(T0), page1, top(T0 + 3000)], { now: T0 + 60_000, tenantOrigin: TENANT });
+    expect(d2.issues.get(page1.seq) ?? []).toEqual([]);
+  });
+
+  it('an AI answer that names its chat clears a question asked before the chat had an id', () => {
+    seq = 0;
+    const records = [
+      top(T0),
+      nav(`${DASH}?session=s`, T0),
+      event('svc:event:ready', T0 + 1),
+      event('svc:event:dashboard-loaded', T0 + 2),
+      event('svc:event:ai-query', T0 + 3, { query: 'q', status: 'submitted' }),
+      event('svc:event:ai-query', T0 + 400, { query: 'q', status: 'completed', chatId: 'c1' }),
+    ];
+    expect(rulesAt(records, T0 + 10 * L)).toEqual([]);
   });
 });

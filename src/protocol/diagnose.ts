@@ -11,7 +11,7 @@
 import type { CaptureRecord } from './record.ts';
 import { issue, isSvcEmbed, type Issue } from './classify.ts';
 import { normalizeOrigin, originOf } from './origin.ts';
-import { checkEmbedAddress, embedKind, shownUrl } from './address.ts';
+import { checkEmbedAddress, embedKind, isEmbedAddress, shownUrl } from './address.ts';
 
 /** How long an embed frame has to say `ready` (and a dashboard `dashboard-loaded`, an AI query its answer). */
 export const DEFAULT_READY_TIMEOUT_MS = 10_000;
@@ -40,6 +40,8 @@ export interface EmbedFrame {
   failed: string | null;
   /** Known from its navigation record (its start is in the stream), not only from what it posted. */
   loaded: boolean;
+  /** When the document ended (its frame navigated again, or the page did); Infinity while it lives. */
+  end: number;
 }
 
 export interface Diagnosis {
@@ -100,11 +102,14 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
   const hostOrigin = hostOriginOf(records);
   const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
   let next: number | null = null;
-  const overdue = (since: number) => {
-    if (opts.now - since >= limit) {
+  /** Whether the limit ran out while the embed's document lived (a document replaced sooner is not judged). */
+  const overdue = (since: number, end = Number.POSITIVE_INFINITY) => {
+    if (Math.min(opts.now, end) - since >= limit) {
       return true;
     }
-    next = next === null ? since + limit : Math.min(next, since + limit);
+    if (end === Number.POSITIVE_INFINITY) {
+      next = next === null ? since + limit : Math.min(next, since + limit);
+    }
     return false;
   };
   const waited = (since: number) =>
@@ -117,7 +122,23 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
     const d = dataOf(r);
     if (r.navigation) {
       const url = typeof d?.url === 'string' ? d.url : r.frameUrl;
-      if (r.frameId === 0 || !embedKind(url)) {
+      // A document ends when its frame navigates again, or the page does.
+      if (r.frameId === 0) {
+        for (const e of embeds) {
+          e.end = Math.min(e.end, r.time);
+        }
+        byKey.clear();
+        continue;
+      }
+      const key = r.frameId !== undefined ? `f${r.frameId}` : url;
+      const before = byKey.get(key);
+      if (before) {
+        before.end = Math.min(before.end, r.time);
+        byKey.delete(key);
+      }
+      // Ours by its shape, or an /embed/ frame on the tenant origin: a video player's /embed/ frame is not.
+      const ours = isEmbedAddress(url) || (tenant !== null && embedKind(url) !== null && originOf(url) === tenant);
+      if (!ours) {
         continue;
       }
       const e: EmbedFrame = {
@@ -129,9 +150,10 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
         ready: null,
         failed: null,
         loaded: true,
+        end: Number.POSITIVE_INFINITY,
       };
       embeds.push(e);
-      byKey.set(r.frameId !== undefined ? `f${r.frameId}` : url, e);
+      byKey.set(key, e);
       for (const i of checkEmbedAddress(url, { tenantOrigin: tenant })) {
         add(r.seq, i);
       }
@@ -147,6 +169,7 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
           ready: null,
           failed: null,
           loaded: false,
+          end: Number.POSITIVE_INFINITY,
         };
         embeds.push(e);
         byKey.set(key, e);
@@ -156,9 +179,19 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
 
   // ---- what each embed said: the events after its document started, from its origin (its frame, for posts)
   const pos = new Map(records.map((r, k) => [r.seq, k]));
-  const current = (r: Rec): EmbedFrame | undefined => {
+  const current = (r: Rec, type?: unknown): EmbedFrame | undefined => {
     const o = eventOrigin(r);
     const at = pos.get(r.seq) ?? 0;
+    // A ready that cannot name its frame (a delivery, seen in the host page) belongs to the earliest document of its
+    // origin still waiting for one: two embeds of one tenant each get theirs.
+    if (type === 'svc:event:ready' && (r.kind !== 'post' || r.frameId === undefined)) {
+      const waiting = embeds.find(
+        (e) => e.origin === o && e.ready === null && (pos.get(e.seq) ?? 0) <= at && e.end >= r.time,
+      );
+      if (waiting) {
+        return waiting;
+      }
+    }
     let hit: EmbedFrame | undefined;
     for (const e of embeds) {
       if ((pos.get(e.seq) ?? 0) > at) {
@@ -185,7 +218,7 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
   };
   // Per embed document: dashboard readies waiting for dashboard-loaded, AI queries waiting for their answer.
   const waitingLoaded = new Map<EmbedFrame, Rec>();
-  const waitingAi = new Map<string, Rec>();
+  const waitingAi = new Map<string, { r: Rec; e: EmbedFrame }>();
   let events = 0;
   let actions = 0;
   let anyReady = false;
@@ -229,13 +262,13 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
     } else if (r.kind === 'post' && r.pairedWith !== undefined) {
       events++;
     }
-    const e = current(r);
+    const type = typeof d.type === 'string' ? d.type : '(no type)';
+    const e = current(r, type);
     if (!e) {
       continue;
     }
     const s = sawOf(e);
     s.any = true;
-    const type = typeof d.type === 'string' ? d.type : '(no type)';
     if (!s.types.includes(type)) {
       s.types.push(type);
     }
@@ -254,11 +287,15 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
     } else if (type === 'svc:event:error' && p.fatal === true && e.ready === null && e.failed === null) {
       e.failed = typeof p.message === 'string' ? p.message : '(no message)';
     } else if (type === 'svc:event:ai-query') {
-      const key = `${e.seq}|${typeof p.chatId === 'string' ? `c:${p.chatId}` : `q:${String(p.query)}`}`;
+      const byChat = typeof p.chatId === 'string' ? `${e.seq}|c:${p.chatId}` : null;
+      const byQuery = `${e.seq}|q:${String(p.query)}`;
       if (p.status === 'submitted') {
-        waitingAi.set(key, r);
+        waitingAi.set(byChat ?? byQuery, { r, e });
       } else if (p.status === 'completed' || p.status === 'error') {
-        waitingAi.delete(key);
+        // An answer names its chat, or only its query (a new chat may get its id with the answer).
+        if (!(byChat && waitingAi.delete(byChat))) {
+          waitingAi.delete(byQuery);
+        }
       }
     }
   }
@@ -266,7 +303,7 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
   // ---- never ready (only an embed whose start is in the stream: one known from its posts alone may have said
   // ready before the stream starts, e.g. before a Clear)
   for (const e of embeds) {
-    if (e.ready !== null || !e.loaded || !overdue(e.time)) {
+    if (e.ready !== null || !e.loaded || !overdue(e.time, e.end)) {
       continue;
     }
     const s = seen.get(e);
@@ -309,8 +346,8 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
   }
 
   // ---- a dashboard that said ready but never loaded its data
-  for (const [, r] of waitingLoaded) {
-    if (!overdue(r.time)) {
+  for (const [e, r] of waitingLoaded) {
+    if (!overdue(r.time, e.end)) {
       continue;
     }
     add(
@@ -324,8 +361,8 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
   }
 
   // ---- an AI query never answered
-  for (const [, r] of waitingAi) {
-    if (!overdue(r.time)) {
+  for (const [, { r, e }] of waitingAi) {
+    if (!overdue(r.time, e.end)) {
       continue;
     }
     const p = payloadOf(dataOf(r) ?? {});
