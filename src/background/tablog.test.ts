@@ -585,3 +585,42 @@ describe('an injected post marks its delivery', () => {
     });
   }
 });
+
+describe('the diagnosis of a restored log', () => {
+  it('a never-ready stored in a snapshot goes once the late ready comes (issues are looked at, not remembered)', () => {
+    const T = Date.now() - 60_000;
+    const url = 'https://acme.example.com/embed/dashboard/abc?session=s';
+    const stored = {
+      seq: 1,
+      time: T,
+      kind: 'receive' as const,
+      frameUrl: url,
+      origin: 'https://acme.example.com',
+      data: { url },
+      navigation: true,
+      frameId: 3,
+      verdict: 'foreign' as const,
+      issues: [{ rule: 'silence.never-ready', severity: 'error' as const, path: 'type', message: 'never said ready' }],
+    };
+    const l = new TabLog(newState(7, { tenantOrigin: 'https://acme.example.com' }), [stored], 2);
+    l.add([
+      {
+        time: T + 50_000,
+        kind: 'post',
+        frameUrl: url,
+        origin: 'https://acme.example.com',
+        targetOrigin: 'https://host.example',
+        frameId: 3,
+        data: {
+          source: 'svc-embed',
+          direction: 'event',
+          type: 'svc:event:ready',
+          surface: 'dashboard',
+          timestamp: T + 50_000,
+          payload: { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard' },
+        },
+      } as RawRecord & { frameId: number },
+    ]);
+    expect(l.records.get(1)!.issues).toEqual([]);
+  });
+});

@@ -111,8 +111,6 @@ export class TabLog {
   readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS;
   /** The earliest time a limit runs out (diagnose again then), or null. */
   nextDiagnosis: number | null = null;
-  /** Seqs of the records holding diagnosis issues. */
-  private diagnosed = new Set<number>();
 
   constructor(
     public state: TabState,
@@ -146,7 +144,6 @@ export class TabLog {
     this.records.clear();
     this.eviction.clear();
     this.pairer.clear();
-    this.diagnosed = new Set();
     this.nextDiagnosis = null;
     this.sessionBase = null;
     const manual = this.state.tenantOriginSource === 'manual';
@@ -173,7 +170,6 @@ export class TabLog {
   clear(): void {
     this.records.clear();
     this.eviction.clear();
-    this.diagnosed = new Set();
     this.sessionBase = this.session.save();
     const readySeen = this.sessionBase.sessions.some(([, v]) => v.ready);
     this.state = {
@@ -463,11 +459,12 @@ export class TabLog {
     const d = diagnose(page, { tenantOrigin: this.state.tenantOrigin, now, readyTimeoutMs: this.readyTimeoutMs });
     this.nextDiagnosis = d.next;
     const changed: ClassifiedRecord[] = [];
+    // The records that hold diagnosis issues of their own now (found by looking, not remembered: seqs move when
+    // late records are placed, and a restored log holds what the stored snapshot had), and those that get some.
     const touch = new Set<number>(d.issues.keys());
-    for (const seq of this.diagnosed) {
-      if (seq >= from) {
-        touch.add(seq);
-        this.diagnosed.delete(seq);
+    for (const r of page) {
+      if (r.issues.some((i) => !i.sender && isDiagnosisIssue(i))) {
+        touch.add(r.seq);
       }
     }
     for (const seq of touch) {
@@ -476,9 +473,6 @@ export class TabLog {
         continue;
       }
       const fresh = d.issues.get(seq) ?? [];
-      if (fresh.length) {
-        this.diagnosed.add(seq);
-      }
       const old = r.issues.filter((i) => !i.sender && isDiagnosisIssue(i));
       if (
         old.length === fresh.length &&
