@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { checkCapture } from '../protocol/capture.ts';
+import { redactString } from '../protocol/redact.ts';
 import { DEFAULT_READY_TIMEOUT_MS, diagnose } from '../protocol/diagnose.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { extensionPath, launchChromium } from '../node/chromium.ts';
@@ -203,7 +204,9 @@ export async function runRecord(
   );
   io.out(`${tenantLine(result.summary)}\n${summaryLine(result.summary, verdict)}\n`);
   if (scriptError) {
-    (io.err ?? io.out)(`embed-inspector: --script ${values.script} failed: ${scriptError.message}\n`);
+    // One line, redacted (a timeout's message lists what was seen, with the embed's address).
+    const first = redactString(String(scriptError.message).split('\n')[0]);
+    (io.err ?? io.out)(`embed-inspector: --script ${values.script} failed: ${first}\n`);
     return 2;
   }
   return verdict.exitCode;

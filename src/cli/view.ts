@@ -58,6 +58,12 @@ export async function serveViewer(
   const root = resolve(dir);
   const server = createServer((req, res) => {
     void (async () => {
+      // Only a page of this server may read the files (a page elsewhere rebinding a name to 127.0.0.1 may not).
+      const port = (server.address() as { port: number } | null)?.port;
+      if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) {
+        res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden');
+        return;
+      }
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405).end();

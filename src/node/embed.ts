@@ -130,7 +130,8 @@ export function describeRecords(records: readonly ClassifiedRecord[], opts: { is
       }
     }
   }
-  return out.join('\n');
+  // (redacted: failure messages end up in test reports and CI logs)
+  return out.map(redactString).join('\n');
 }
 
 /** Issues one per line, with the record they were found on. */
@@ -140,6 +141,7 @@ export function describeIssues(issues: readonly FoundIssue[]): string {
       (i) =>
         `  #${String(i.seq).padEnd(5)} ${i.severity.padEnd(7)} ${i.rule}  ${i.type ?? '(no type)'} (${i.kind})  ${i.path}  ${i.message}`,
     )
+    .map(redactString)
     .join('\n');
 }
 
@@ -255,7 +257,8 @@ export class Embed {
 
   /** The issues found, each once (at the post for a post and its delivery), filtered by severity or rule. */
   async issues(query: IssueQuery = {}): Promise<FoundIssue[]> {
-    return issuesOf(await this.records(), query);
+    // (a frame's navigation carries the embed's address and what it never said: url.*, silence.*)
+    return issuesOf(await this.records({ navigation: true }), query);
   }
 
   /**
@@ -279,9 +282,12 @@ export class Embed {
     const seen = await this.records({ navigation: true });
     const types = [...new Set(typeSequence(seen))];
     const what = [type, opts.surface && `surface ${opts.surface}`, opts.kind].filter(Boolean).join(', ');
+    // (redacted: a test log or a CI artifact must not carry the embed's session id)
     throw new EmbedTimeoutError(
-      `${what} not seen within ${timeout} ms; ${types.length ? `seen: ${types.join(', ')}` : 'no svc-embed message seen'}` +
-        (seen.length ? `\n${describeRecords(seen)}` : ''),
+      redactString(
+        `${what} not seen within ${timeout} ms; ${types.length ? `seen: ${types.join(', ')}` : 'no svc-embed message seen'}` +
+          (seen.length ? `\n${describeRecords(seen)}` : ''),
+      ),
     );
   }
 
@@ -343,7 +349,7 @@ export class Embed {
    * handlers. `{ type, payload }` is completed; the surface is the embed's own (from its `ready`) unless given.
    */
   async emit(event: Outgoing, opts: { frameUrl?: string } = {}): Promise<void> {
-    const [ready] = await this.read({ type: 'svc:event:ready' });
+    const [ready] = await this.records({ type: 'svc:event:ready' });
     const surface = (ready?.data as { surface?: string } | undefined)?.surface;
     const message = envelope(event, 'event', surface);
     await this.call(
