@@ -4,34 +4,18 @@
  * JSON with the same content; an unusable file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../sandbox/server.mjs';
 import type { Sandbox } from '../helpers/panel.ts';
+import { cliIn } from '../helpers/cli.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ei-diff-'));
 let sb: Sandbox;
 
-/** The built command line, run as a child (the sandbox serves from this process, so not spawnSync). */
-const cli = (...args: string[]) =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/embed-inspector.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+/** The built command line, run as a child (the sandbox serves from this process). */
+const cli = cliIn(dir);
 
 /** Record the sandbox host page (with `query`) until the dashboard has loaded, and 300 ms more. */
 const record = async (out: string, query = '') => {

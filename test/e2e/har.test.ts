@@ -5,7 +5,6 @@
  *     operations, is checked with the rest.* rules: a good call passes, a wrong request body fails the run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,28 +12,13 @@ import { chromium } from '@playwright/test';
 import { startSandbox } from '../../sandbox/server.mjs';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../src/node/browser-paths.ts';
 import type { Sandbox } from '../helpers/panel.ts';
+import { cliIn } from '../helpers/cli.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ei-har-e2e-'));
 let sb: Sandbox;
 
-/** The built command line, run as a child (the sandbox serves from this process, so not spawnSync). */
-const cli = (...args: string[]) =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/embed-inspector.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+/** The built command line, run as a child (the sandbox serves from this process). */
+const cli = cliIn(dir);
 const json = async (...args: string[]) => {
   const r = await cli('check', ...args, '--format', 'json');
   expect(r.err).toBe('');
