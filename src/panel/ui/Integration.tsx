@@ -36,8 +36,8 @@ export function Integration(p: { store: PanelStore; sig: PanelSignals }) {
   const state = () => info().state;
   return (
     <div
-      class={`integration i-${state()}`}
-      classList={{ good: GOOD.has(state()), bad: !GOOD.has(state()) && state() !== 'waiting' }}
+      // (one class string: Solid's class and classList on one element overwrite each other)
+      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : state() === 'waiting' ? '' : 'bad'}`}
       role="status"
       aria-live="polite"
       data-testid="integration"
