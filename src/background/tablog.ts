@@ -30,7 +30,13 @@ import {
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../protocol/record.ts';
 import type { Issue } from '../protocol/classify.ts';
-import { DEFAULT_MAX_RECORDS, type ClassifiedRecord, type RawRecord, type TabState } from '../shared/messages.ts';
+import {
+  DEFAULT_MAX_RECORDS,
+  newTabState,
+  type ClassifiedRecord,
+  type RawRecord,
+  type TabState,
+} from '../shared/messages.ts';
 import { Pairer, judgeDropped, type FrameTree } from './pairing.ts';
 import { Eviction, noneDropped } from './eviction.ts';
 
@@ -73,22 +79,8 @@ const bearsOnDiagnosis = (r: ClassifiedRecord): boolean => {
   );
 };
 
-export function newState(tabId: number, prior?: Partial<TabState>): TabState {
-  return {
-    tabId,
-    tenantOrigin: null,
-    tenantOriginSource: null,
-    preserveLog: false,
-    paused: false,
-    dropped: 0,
-    foreignCount: 0,
-    droppedBy: noneDropped(),
-    total: 0,
-    maxRecords: DEFAULT_MAX_RECORDS,
-    pageUrl: null,
-    ...prior,
-  };
-}
+/** The background's new tab state: the shared one (a panel's copy starts the same). */
+export const newState = (tabId: number, prior?: Partial<TabState>): TabState => newTabState(tabId, prior);
 
 export class TabLog {
   records = new Map<number, ClassifiedRecord>();

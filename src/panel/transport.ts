@@ -6,7 +6,7 @@
  *   - `createFileTransport(file)`: an imported capture file, classified locally, nothing live.
  */
 import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../shared/messages.ts';
-import { DEFAULT_MAX_RECORDS, MESSAGES_VERSION, PORT_PANEL } from '../shared/messages.ts';
+import { DEFAULT_MAX_RECORDS, MESSAGES_VERSION, newTabState, PORT_PANEL } from '../shared/messages.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { checkRecords } from '../protocol/capture.ts';
 import { causalOrder } from '../protocol/order.ts';
@@ -39,20 +39,8 @@ export interface PanelTransport {
   requestHostAccess?(origins: string[] | '<all_urls>'): Promise<boolean>;
 }
 
-export function emptyState(tabId = -1, over: Partial<TabState> = {}): TabState {
-  return {
-    tabId,
-    tenantOrigin: null,
-    tenantOriginSource: null,
-    preserveLog: false,
-    paused: false,
-    dropped: 0,
-    foreignCount: 0,
-    maxRecords: DEFAULT_MAX_RECORDS,
-    pageUrl: null,
-    ...over,
-  };
-}
+/** The panel's state before a snapshot: the shared new tab state. */
+export const emptyState = (tabId = -1, over: Partial<TabState> = {}): TabState => newTabState(tabId, over);
 
 // ------------------------------------------------------------------------------------------ runtime
 interface RuntimePort {

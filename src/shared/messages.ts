@@ -183,6 +183,24 @@ export interface TabState {
   pageUrl: string | null;
 }
 
+/** A tab's state before anything happened in it (the background's log and the panel's copy start here). */
+export function newTabState(tabId: number, over: Partial<TabState> = {}): TabState {
+  return {
+    tabId,
+    tenantOrigin: null,
+    tenantOriginSource: null,
+    preserveLog: false,
+    paused: false,
+    dropped: 0,
+    foreignCount: 0,
+    droppedBy: { foreign: 0, repeats: 0, other: 0, issues: 0 },
+    total: 0,
+    maxRecords: DEFAULT_MAX_RECORDS,
+    pageUrl: null,
+    ...over,
+  };
+}
+
 // ---------------------------------------------------------------- capture scope (background/scope.ts writes it)
 /** `full`: posts (with target origin), dropped and thrown posts, deliveries. `receive-only`: deliveries only, no hook. */
 export type CaptureMode = 'full' | 'receive-only';
