@@ -1,7 +1,7 @@
 // `npm start` (after `npm run build`, which the npm script runs first): the product working in a minute.
 // - With a display ($DISPLAY, or macOS/Windows): starts the sandbox and opens Chromium with the extension
-//   loaded and DevTools open on the sandbox host page (a scripted session plays); the Embed panel is in
-//   DevTools. Close the browser (or Ctrl-C) to stop.
+//   loaded and DevTools open on the Embed panel, beside the sandbox host page (a scripted session plays).
+//   Close the browser (or Ctrl-C) to stop.
 // - Without a display: records the scripted sandbox session headless with `embed-inspector record` and
 //   prints the classified timeline, then exits with record's exit code.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -43,7 +43,11 @@ if (headless) {
 
 const { default: puppeteer } = await import('puppeteer-core');
 // The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js).
-const { chromiumPath: findChromium, CHROMIUM_FLAGS } = await import(join(root, 'dist/node/chromium.js'));
+const {
+  chromiumPath: findChromium,
+  CHROMIUM_FLAGS,
+  selectEmbedPanel,
+} = await import(join(root, 'dist/node/chromium.js'));
 const chromiumPath = () => {
   try {
     return findChromium();
@@ -78,7 +82,23 @@ await (await sw.worker()).evaluate((c) => globalThis.embedInspector.setCapture(c
 });
 const [page] = await browser.pages();
 await page.goto(url).catch((e) => console.error(`could not open ${url}: ${e.message}`));
-console.log(`Chromium is open on ${url} with DevTools: open the "Embed" panel (in the » menu if hidden).`);
+// DevTools opened with the tab, on Elements: show the Embed panel (it registers after the built-in panels).
+const devtools = await browser
+  .waitForTarget((t) => t.url().startsWith('devtools://'), { timeout: 15_000 })
+  .then((t) => t.asPage())
+  .catch(() => null);
+let shown = false;
+for (let i = 0; devtools && i < 60 && !shown; i++) {
+  shown = await selectEmbedPanel(devtools).catch(() => false);
+  if (!shown) {
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+console.log(
+  shown
+    ? `Chromium is open on ${url} with DevTools on the Embed panel.`
+    : `Chromium is open on ${url} with DevTools: open the "Embed" panel (in the » menu if hidden).`,
+);
 console.log('Try the action buttons and the fault modes of the host page. Close the browser or press Ctrl-C to stop.');
 const stop = async () => {
   await browser.close().catch(() => {});

@@ -123,3 +123,4 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     },
   };
 }
+export { selectEmbedPanel } from './devtools-panel.ts';

@@ -1,7 +1,7 @@
 /**
  * The Embed panel in Chromium's real DevTools (the browser launched with `--auto-open-devtools-for-tabs`, so every
  * new tab gets its own DevTools window). Selecting the panel relies on DevTools internals (the extension panel
- * sits in the overflow menu): used by the e2e smoke test and a benchmark diagnostic only. Node only.
+ * sits in the overflow menu): used by `npm start`, the e2e smoke tests and a benchmark diagnostic. Node only.
  */
 import type { Browser, Frame, Page } from 'puppeteer-core';
 
@@ -19,21 +19,32 @@ export async function openRealDevtoolsPanel(
     timeout: 15_000,
   });
   const devtools = (await target.asPage())!;
-  // A string, so that a test runner does not rewrite the dynamic import.
-  const select = `(async () => {
-    const legacy = await import('./ui/legacy/legacy.js');
-    const view = legacy.InspectorView.InspectorView.instance();
-    const id = (view.tabbedPane.tabIds() || []).find((x) => x.startsWith('chrome-extension://') && x.endsWith('Embed'));
-    if (id) await view.showPanel(id);
-    return id || null;
-  })()`;
   let frame: Frame | undefined;
   for (let i = 0; i < 60 && !frame; i++) {
-    await devtools.evaluate(select).catch(() => null);
+    await selectEmbedPanel(devtools).catch(() => false);
     frame = devtools.frames().find((f) => f.url().includes('/src/panel/index.html'));
     if (!frame) {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
   return { page, devtools, frame };
+}
+
+// A string, so that a test runner does not rewrite the dynamic import. DevTools' own module, as its front end
+// loads it: its tab ids are the built-in panels' names and, for an extension's panel, the extension's URL and the
+// panel's title.
+const SELECT_EMBED = `(async () => {
+  const legacy = await import('./ui/legacy/legacy.js');
+  const view = legacy.InspectorView.InspectorView.instance();
+  const id = (view.tabbedPane.tabIds() || []).find((x) => x.startsWith('chrome-extension://') && x.endsWith('Embed'));
+  if (id) await view.showPanel(id);
+  return !!id && view.tabbedPane.selectedTabId === id;
+})()`;
+
+/**
+ * Shows the Embed panel in a DevTools window (its page, `devtools://…`); true once it is the selected panel, false
+ * while DevTools has not registered it yet (an extension's panel comes after the built-in ones: try again).
+ */
+export async function selectEmbedPanel(devtools: Page): Promise<boolean> {
+  return (await devtools.evaluate(SELECT_EMBED)) === true;
 }
