@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { checkRecords } from './capture.ts';
+import { buildFlow, flowOfCapture, type FlowInput, type FlowModel, type FlowOptions } from './flow.ts';
+import {
+  actionPair,
+  EMBED_URL,
+  eventPair,
+  foreign,
+  HOST,
+  msg,
+  navigation,
+  numbered,
+  rec,
+  T0,
+  TENANT,
+} from '../../test/fixtures/messages.ts';
+
+const PAGE = `${HOST}/app`;
+
+/** The flow of records as the command line draws them (checked, causal order), foreign traffic in unless told. */
+const flow = (records: any[], opts: Omit<FlowOptions, 'tenantOrigin'> = {}, tenantOrigin: string | null = TENANT) =>
+  flowOfCapture(records, checkRecords(records, { tenantOrigin }), { includeForeign: true, ...opts });
+
+/** The rows in words: `embed · dashboard → host page: ready (delivered, valid)`. */
+function rows(m: FlowModel): string[] {
+  const lane = (i: number | null) => (i === null ? '?' : m.lanes[i].title);
+  return m.items.map((x) =>
+    x.kind === 'gap'
+      ? `gap ${x.ms} ms`
+      : x.kind === 'navigation'
+        ? `${lane(x.lane)} loaded`
+        : `${lane(x.from)} → ${lane(x.to)}: ${x.label} (${x.state}, ${x.tone})${x.milestone ? ' ★' : ''}`,
+  );
+}
+
+const E = 'embed · dashboard';
+const H = 'host page';
+const cases: Array<[string, () => any[], Omit<FlowOptions, 'tenantOrigin'>, string[]]> = [
+  [
+    'full mode: a post and its delivery are one arrow, sender to receiver',
+    () =>
+      numbered([
+        navigation(PAGE),
+        navigation(EMBED_URL),
+        ...eventPair('svc:event:ready'),
+        ...actionPair('svc:action:set-theme', { theme: 'dark' }),
+        ...eventPair('svc:event:dashboard-loaded'),
+      ]),
+    {},
+    [
+      `${H} loaded`,
+      `${E} loaded`,
+      `${E} → ${H}: ready (delivered, valid) ★`,
+      `${H} → ${E}: set-theme (delivered, valid)`,
+      `${E} → ${H}: dashboard-loaded (delivered, valid) ★`,
+    ],
+  ],
+  [
+    'receive-only: the sender is an embed lane of the origin it came from; a post alone is sent',
+    () =>
+      numbered([
+        rec(msg('svc:event:ready')),
+        rec(msg('svc:event:view')),
+        rec(msg('svc:action:set-color-scheme', { scheme: 'dark' })),
+      ]),
+    {},
+    [
+      `${E} → ${H}: ready (delivered, valid) ★`.replace('delivered', 'received'),
+      `${E} → ${H}: view (received, valid)`,
+      `${H} → ${E}: set-color-scheme (sent, valid)`,
+    ],
+  ],
+  [
+    'a dropped post ends at its target lane; one that threw stays on its lane',
+    () =>
+      numbered([
+        navigation(PAGE),
+        navigation(EMBED_URL),
+        ...eventPair('svc:event:ready'),
+        rec(msg('svc:action:set-theme', { theme: 'dark' }), {
+          targetOrigin: 'https://acme.example.net',
+          dropped: true,
+        }),
+        rec(msg('svc:action:set-theme', { theme: 'dark' }), { targetOrigin: 'nonsense', error: 'SyntaxError: bad' }),
+      ]),
+    {},
+    [
+      `${H} loaded`,
+      `${E} loaded`,
+      `${E} → ${H}: ready (delivered, valid) ★`,
+      `${H} → ${E}: set-theme (dropped, invalid)`,
+      `${H} → ${E}: set-theme (threw, invalid)`,
+    ],
+  ],
+  [
+    'foreign traffic is left out when asked; an error event is a milestone; warnings are their own colour',
+    () =>
+      numbered([
+        rec(msg('svc:event:ready')),
+        foreign,
+        rec(msg('svc:event:download', { format: 'png', target: 'dashboard', rowCount: 3 })),
+        rec(msg('svc:event:error', { message: 'boom', fatal: false })),
+      ]),
+    { includeForeign: false },
+    [
+      `${E} → ${H}: ready (received, valid) ★`,
+      `${E} → ${H}: download (received, warning)`,
+      `${E} → ${H}: error (received, valid) ★`,
+    ],
+  ],
+  [
+    'a pause of a second or more is one row with its length; shorter ones are not',
+    () => {
+      const r = numbered([rec(msg('svc:event:ready')), rec(msg('svc:event:view')), rec(msg('svc:event:view'))]);
+      r[1].time = r[0].time + 999;
+      r[2].time = r[1].time + 65_000;
+      return r;
+    },
+    {},
+    [
+      `${E} → ${H}: ready (received, valid) ★`,
+      `${E} → ${H}: view (received, valid)`,
+      'gap 65000 ms',
+      `${E} → ${H}: view (received, valid)`,
+    ],
+  ],
+];
+
+describe('buildFlow', () => {
+  it.each(cases)('%s', (_name, records, opts, expected) => {
+    expect(rows(flow(records(), opts))).toEqual(expected);
+  });
+
+  it('puts a post and its delivery on one row, whichever the selection names', () => {
+    const records = numbered([navigation(PAGE), navigation(EMBED_URL), ...eventPair('svc:event:ready')]);
+    const m = flow(records);
+    expect(m.rowOf.get(3)).toBe(2);
+    expect(m.rowOf.get(4)).toBe(2);
+    expect(m.items[2]).toMatchObject({ kind: 'arrow', post: 3, delivery: 4, seq: 3 });
+    expect(m.messages).toBe(1);
+  });
+
+  it('shows a pair when either half passes the filter, and only the records it keeps', () => {
+    const records = numbered([
+      ...eventPair('svc:event:ready'),
+      ...actionPair('svc:action:set-theme', { theme: 'dark' }),
+    ]);
+    const keepDeliveryOfReady = (r: FlowInput) => r.seq === 2;
+    const m = buildFlow(records, { tenantOrigin: TENANT, keep: keepDeliveryOfReady });
+    expect(m.items.map((x) => x.kind === 'arrow' && x.label)).toEqual(['ready']);
+  });
+
+  it('lanes: the host first, each embed by surface and origin, the other frames in one lane unless expanded', () => {
+    const other = (n: number) => ({ frameUrl: `https://ads${n}.example/x`, origin: `https://ads${n}.example` });
+    const records = numbered([
+      rec({ hello: 1 }, { kind: 'post', ...other(1), targetOrigin: '*', target: 'parent' }),
+      ...eventPair('svc:event:ready'),
+      rec({ hello: 2 }, { kind: 'post', ...other(2), targetOrigin: '*', target: 'parent' }),
+      rec(msg('svc:event:ready', undefined, { surface: 'chat' }), {
+        kind: 'post',
+        frameUrl: `${TENANT}/embed/chat`,
+        origin: TENANT,
+        targetOrigin: HOST,
+        target: 'parent',
+      }),
+    ]);
+    const collapsed = flow(records).lanes.map((l) => [l.title, l.origin, l.frames].filter((x) => x !== null).join(' '));
+    expect(collapsed).toEqual([`${H} ${HOST} 1`, `${E} ${TENANT} 1`, `embed · chat ${TENANT} 1`, 'other frames (2) 2']);
+    const expanded = flow(records, { expandOthers: true }).lanes.map((l) => `${l.title} ${l.origin}`);
+    expect(expanded).toEqual([
+      `${H} ${HOST}`,
+      `${E} ${TENANT}`,
+      `embed · chat ${TENANT}`,
+      'frame https://ads1.example',
+      'frame https://ads2.example',
+    ]);
+  });
+
+  it('frame ids tell frames apart: the top frame is the host whatever its address', () => {
+    const records = numbered([
+      { ...navigation(`${TENANT}/embed/dashboard/x`), frameId: 0 },
+      { ...navigation(EMBED_URL), frameId: 5 },
+      rec(msg('svc:event:ready'), { frameId: 0, frameUrl: `${TENANT}/embed/dashboard/x` }),
+    ]);
+    const m = flow(records);
+    expect(m.lanes.map((l) => l.role)).toEqual(['host', 'embed']);
+    expect(rows(m)[2]).toBe(`${E} → ${H}: ready (received, valid) ★`);
+  });
+
+  it('never throws on odd records and gives each record at most one row', () => {
+    const odd = [
+      { seq: 1, time: Number.NaN, kind: 'post', frameUrl: '', origin: 'null', data: null },
+      { seq: 2, time: T0, kind: 'receive', frameUrl: 'not a url', origin: '', data: [1, 2], pairedWith: 2 },
+      { seq: 3, time: T0, kind: 'receive', frameUrl: PAGE, origin: TENANT, data: { type: 42 }, pairedWith: 99 },
+      { seq: 4, time: T0, kind: 'receive', frameUrl: PAGE, origin: TENANT, data: {}, navigation: true },
+    ] as FlowInput[];
+    const m = buildFlow(odd);
+    expect(m.items.filter((x) => x.kind === 'arrow').map((x) => x.kind === 'arrow' && x.label)).toEqual([
+      'message',
+      'message',
+      'message',
+    ]);
+    expect(new Set(m.rowOf.values()).size).toBe(m.rowOf.size);
+  });
+
+  it('builds 100,000 records: one row per message, rows in record order', () => {
+    const records: FlowInput[] = [];
+    for (let i = 0; i < 50_000; i++) {
+      const data = msg('svc:event:view', { surface: 'dashboard', path: '/embed/dashboard/dash01', title: `#${i}` });
+      const t = T0 + i * (i % 1000 === 0 ? 2000 : 5);
+      records.push(
+        {
+          seq: 2 * i + 1,
+          time: t,
+          kind: 'post',
+          frameUrl: EMBED_URL,
+          origin: TENANT,
+          targetOrigin: HOST,
+          data,
+          pairedWith: 2 * i + 2,
+        },
+        { seq: 2 * i + 2, time: t + 1, kind: 'receive', frameUrl: PAGE, origin: TENANT, data, pairedWith: 2 * i + 1 },
+      );
+    }
+    const m = buildFlow(records, { tenantOrigin: TENANT });
+    expect(m.messages).toBe(50_000);
+    expect(m.lanes.map((l) => l.role)).toEqual(['host', 'embed']);
+    const seqs = m.items.flatMap((x) => (x.kind === 'arrow' ? [x.seq] : []));
+    expect(seqs.every((s, k) => k === 0 || s > seqs[k - 1])).toBe(true);
+    expect(m.items.filter((x) => x.kind === 'gap')).toHaveLength(49);
+  });
+});
