@@ -1,11 +1,13 @@
 /**
- * `embed-inspector check FILE… [--format text|json|junit] [--tenant-origin ORIGIN] [--expect TYPE[,TYPE…]]
- * [--fail-on error|warning] [--allow-empty] [--all]`: each file is evaluated on its own (verdict.ts).
+ * `embed-inspector check FILE… [--format text|json|junit|mermaid|svg] [--out FILE] [--tenant-origin ORIGIN]
+ * [--expect TYPE[,TYPE…]] [--fail-on error|warning] [--allow-empty] [--all]`: each file is evaluated on its own
+ * (verdict.ts); mermaid and svg draw one file's conversation (check-flow.ts).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { checkCapture, CaptureFormatError } from '../protocol/capture.ts';
 import { readAnyCapture } from '../protocol/har.ts';
 import { oneOf, originFlag, parse, UsageError } from './args.ts';
+import { checkDiagramFlags, writeDiagram } from './check-flow.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
 import { EXPECTABLE_TYPES, evaluate, parseExpect } from './verdict.ts';
 
@@ -17,7 +19,11 @@ panel or Playwright's recordHar) is read too, told by its content: its entries t
 platform operations are checked; another tool's HAR has no window messages.
 
 Options:
-  --format text|json|junit  output format (default: text)
+  --format FORMAT           text, json or junit (default: text); or a diagram of one capture's
+                            conversation, lanes for the host page and each embed, one arrow per
+                            message: mermaid (a sequenceDiagram) or svg (a picture)
+  --out FILE                mermaid, svg: write the diagram to FILE (and say so on stdout) instead
+                            of printing it; svg needs it when stdout is a terminal
   --tenant-origin ORIGIN    the tenant origin (default: the file's, else inferred)
   --expect TYPE[,TYPE…]     fail unless each of these message types is seen (may repeat), e.g.
                             svc:event:dashboard-loaded; svc:event:ready is expected whenever an
@@ -27,7 +33,8 @@ Options:
   --ready-timeout MS        how long an embed frame has to say ready, a dashboard to load and an AI
                             query to be answered; judged at the capture's end, so what started less
                             than this before it is not judged (default: 10000)
-  --all                     text: list every message, not only those with findings
+  --all                     text: list every message, not only those with findings; mermaid, svg:
+                            draw foreign (non svc-embed) messages too
   -h, --help                this help
 
 A file fails when it has no embed traffic (unless --allow-empty; a HAR of another tool with REST calls is
@@ -76,10 +83,14 @@ export async function loadCapture(file: string) {
 
 export async function runCheck(
   argv: string[],
-  io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) },
+  io: { out: (s: string) => void; isTTY?: boolean } = {
+    out: (s) => process.stdout.write(s),
+    isTTY: !!process.stdout.isTTY,
+  },
 ): Promise<number> {
   const { values, positionals } = parse(argv, {
     format: { type: 'string' },
+    out: { type: 'string', short: 'o' },
     'tenant-origin': { type: 'string' },
     expect: { type: 'string', multiple: true },
     'fail-on': { type: 'string' },
@@ -92,7 +103,7 @@ export async function runCheck(
     io.out(CHECK_HELP + '\n');
     return 0;
   }
-  const format = oneOf('format', values.format, ['text', 'json', 'junit'] as const, 'text');
+  const format = oneOf('format', values.format, ['text', 'json', 'junit', 'mermaid', 'svg'] as const, 'text');
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
   const readyTimeout = values['ready-timeout'] === undefined ? undefined : Number(values['ready-timeout']);
   if (readyTimeout !== undefined && (!Number.isInteger(readyTimeout) || readyTimeout < 0)) {
@@ -110,6 +121,7 @@ export async function runCheck(
   if (positionals.length === 0) {
     throw new UsageError('check needs at least one capture file (see embed-inspector check --help)');
   }
+  const diagram = checkDiagramFlags(format, { files: positionals.length, out: values.out, isTTY: !!io.isTTY });
 
   // Read everything first: nothing is printed when any input is unusable.
   const files: FileResult[] = [];
@@ -123,6 +135,11 @@ export async function runCheck(
       where: file,
     });
     files.push({ file, records: capture.messages, result, evaluation });
+  }
+  if (diagram) {
+    const [f] = files;
+    await writeDiagram(format, f.file, f.records, f.result, { out: values.out, all: !!values.all, print: io.out });
+    return f.evaluation?.exitCode !== 0 ? 1 : 0;
   }
   const rendered =
     format === 'json'

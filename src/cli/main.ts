@@ -8,6 +8,7 @@ const HELP = `embed-inspector ${VERSION} — check and record svc-embed window-m
 Usage:
   embed-inspector check FILE… [--format text|json|junit] [--expect TYPE,…] [--fail-on error|warning]
                              [--allow-empty] [--tenant-origin ORIGIN] [--all]
+  embed-inspector check FILE --format mermaid|svg [--out FILE] [options of check]
   embed-inspector record URL --out FILE [--script FLOW.mjs] [--duration MS] [--mode full|receive-only]
                              [--expect TYPE,…] [--fail-on error|warning] [--allow-empty] [--no-redact]
                              [--tenant-origin ORIGIN] [--headful] [--timeline]

@@ -1,0 +1,95 @@
+/**
+ * `embed-inspector check --format mermaid|svg` on a session recorded from the sandbox (the built command line, the
+ * system Chromium): the host's action posted to the wrong origin is a dropped arrow with its note; the Mermaid text
+ * passes the grammar of Mermaid's lexer; the SVG is well-formed, renders in Chromium and shows every message; the
+ * exit status is the capture's verdict.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { startSandbox } from '../../sandbox/server.mjs';
+import { chromiumPath } from '../../src/node/browser-paths.ts';
+import type { Sandbox } from '../helpers/panel.ts';
+import { cliIn } from '../helpers/cli.ts';
+import { parseSequenceDiagram } from '../helpers/mermaid-grammar.ts';
+import { checkWellFormed } from '../helpers/xml-wellformed.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'ei-flow-'));
+const cli = cliIn(dir);
+let sb: Sandbox;
+
+beforeAll(async () => {
+  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+  const r = await cli(
+    'record',
+    `${sb.hostUrl}?faults=action-wrong-origin`,
+    '--duration',
+    '2500',
+    '--out',
+    'wrong.json',
+  );
+  expect(r.code, r.out + r.err).toBe(1);
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('check --format mermaid|svg', () => {
+  it('prints a sequenceDiagram with the dropped action as a cross and its note, and fails as check does', async () => {
+    const r = await cli('check', 'wrong.json', '--format', 'mermaid');
+    expect(r.code, r.err).toBe(1);
+    const parsed = parseSequenceDiagram(r.out);
+    const tenant = JSON.parse(readFileSync(join(dir, 'wrong.json'), 'utf8')).tenantOrigin;
+    expect(parsed.filter((s) => s.kind === 'participant').map((s) => s.kind === 'participant' && s.alias)).toEqual([
+      `host page · ${new URL(sb.hostUrl).origin}`,
+      `embed · dashboard · ${tenant}`,
+    ]);
+    const messages = parsed.flatMap((s) => (s.kind === 'message' ? [`${s.from}${s.arrow}${s.to}: ${s.text}`] : []));
+    expect(messages).toEqual(expect.arrayContaining(['embed1->>host: ready', 'host-xembed1: set-color-scheme']));
+    expect(messages.indexOf('embed1->>host: ready')).toBeLessThan(messages.indexOf('host-xembed1: set-color-scheme'));
+    const notes = parsed.flatMap((s) => (s.kind === 'note' ? [s.text] : []));
+    expect(notes).toContainEqual(expect.stringMatching(/^set-color-scheme dropped by the browser/));
+    expect(notes).toContainEqual(expect.stringMatching(/^✗ origin\.action-target: /));
+  });
+
+  it('writes a self-contained SVG that Chromium renders, with every message', async () => {
+    const r = await cli('check', 'wrong.json', '--format', 'svg', '--out', 'flow.svg');
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toMatch(/^wrote flow\.svg: [1-9]\d* messages in 2 lanes \(svg\)\n$/);
+    const svg = readFileSync(join(dir, 'flow.svg'), 'utf8');
+    checkWellFormed(svg);
+    const mermaid = parseSequenceDiagram((await cli('check', 'wrong.json', '--format', 'mermaid')).out);
+    const labels = mermaid.flatMap((s) =>
+      s.kind === 'message' ? [s.arrow === '-x' ? `${s.text} (dropped)` : s.text] : [],
+    );
+    const browser = await puppeteer.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${join(dir, 'flow.svg')}`);
+      const shown = await page.evaluate(() => ({
+        root: document.documentElement.nodeName,
+        error: document.getElementsByTagName('parsererror').length,
+        texts: [...document.querySelectorAll('text')].map((t) => t.textContent),
+        width: document.documentElement.getBoundingClientRect().width,
+      }));
+      expect(shown).toMatchObject({ root: 'svg', error: 0 });
+      expect(shown.width).toBeGreaterThan(0);
+      for (const l of labels) {
+        expect(shown.texts).toContain(l);
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('prints SVG to a pipe, and refuses --out with a text report', async () => {
+    const piped = await cli('check', 'wrong.json', '--format', 'svg');
+    expect(piped.out).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const bad = await cli('check', 'wrong.json', '--out', 'x.txt');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--out goes with --format mermaid or svg/);
+    expect(bad.out).toBe('');
+  });
+});
