@@ -3,7 +3,7 @@
  * relays of every frame, read by the panels. All listeners are registered synchronously at start, so an
  * event wakes a stopped worker up and reaches them.
  *
- * Each tab's state has one writer, its session (session.ts; the registry: sessions.ts). The relays' ports
+ * Each tab's state has one writer, its session (tab-session.ts; the registry: sessions.ts). The relays' ports
  * (relays.ts), the panels' ports (panels.ts), the navigation events and the automation API below all call the
  * session's methods.
  *
@@ -15,13 +15,7 @@
  * through `runtime.getBackgroundPage()`); the extension's UI does not use it. `setCapture`/`getCapture` set and
  * read the capture scope without a click.
  */
-import {
-  MESSAGES_VERSION,
-  PORT_CAPTURE,
-  PORT_PANEL,
-  type ClassifiedRecord,
-  type TabState,
-} from '../shared/messages.ts';
+import { PORT_CAPTURE, PORT_PANEL, type ClassifiedRecord, type TabState } from '../shared/messages.ts';
 import { browserApi } from '../shared/browser-api.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { originOf } from '../protocol/origin.ts';
@@ -29,7 +23,7 @@ import { encode } from '../protocol/encoding.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { Sessions } from './sessions.ts';
-import type { SetOptions } from './session.ts';
+import type { SetOptions } from './input-checks.ts';
 import { commit, deleteTab, listTabIds, loadTab } from './db.ts';
 import { frameMode, onScopeChange, scope, scopeReady, tabSites, updateScope } from './scope.ts';
 import { ScopeError, scopeFromSetting, settingOf, viewOf, type CaptureSetting } from './scope-model.ts';
@@ -41,7 +35,7 @@ const sessions = new Sessions({
   frameMode,
   async captureMessage(tabId) {
     const sites = await tabSites(tabId);
-    return { v: MESSAGES_VERSION, type: 'capture', scope: viewOf(scope()), sites };
+    return { type: 'capture', scope: viewOf(scope()), sites };
   },
 });
 
@@ -164,7 +158,6 @@ const inspector: EmbedInspectorApi = {
     await new Promise<void>((resolve, reject) => {
       void session.send(
         {
-          v: MESSAGES_VERSION,
           type: 'send',
           tabId,
           id,
@@ -174,12 +167,10 @@ const inspector: EmbedInspectorApi = {
           targetOrigin,
         },
         (m) => {
-          if (m.type === 'send-result') {
-            if (m.ok) {
-              resolve();
-            } else {
-              reject(new Error(`embedInspector.send: ${m.error ?? 'not sent'}`));
-            }
+          if (m.ok) {
+            resolve();
+          } else {
+            reject(new Error(`embedInspector.send: ${m.error ?? 'not sent'}`));
           }
         },
       );

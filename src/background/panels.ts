@@ -2,10 +2,12 @@
  * The panel hop: a panel's port subscribes to a tab, and what it asks for goes to that tab's session (options,
  * tenant origin, Clear, sends to a frame) or to the capture scope (set-capture, with a reload of the tab).
  */
-import { MESSAGES_VERSION, type BackgroundToPanel, type PanelToBackground } from '../shared/messages.ts';
+import type { BackgroundToPanel, PanelToBackground } from '../shared/messages.ts';
 import { browserApi, type Runtime } from '../shared/browser-api.ts';
+import { backgroundPanelChannel, dispatch, type Body } from '../shared/channel.ts';
 import type { Sessions } from './sessions.ts';
 import { withChange, type Scope } from './scope-model.ts';
+import { warnDropped } from './input-checks.ts';
 
 /** What the panel hop needs of the scope (scope.ts; injected: unit tests give fakes). */
 export interface PanelScope {
@@ -14,80 +16,67 @@ export interface PanelScope {
 
 export function onPanelPort(port: Runtime.Port, sessions: Sessions, scope: PanelScope): void {
   let subscribed: number | null = null;
-  const reply = (msg: BackgroundToPanel) => {
+  const panel = backgroundPanelChannel(port, warnDropped);
+  const reply = (body: Body<BackgroundToPanel>) => {
     try {
-      port.postMessage(msg);
+      panel.send(body);
     } catch {
       /* gone */
     }
   };
 
-  port.onMessage.addListener((raw: unknown) => {
-    const msg = raw as PanelToBackground;
-    if (!msg || msg.v !== MESSAGES_VERSION) {
-      console.warn('embed-inspector: panel message of another version dropped', msg);
-      return;
-    }
+  panel.listen((msg: PanelToBackground) => {
     const tabId = msg.tabId;
-    switch (msg.type) {
-      case 'subscribe':
+    dispatch(msg, {
+      subscribe() {
         if (subscribed !== null && subscribed !== tabId) {
-          void sessions.get(subscribed).unsubscribe(port);
+          void sessions.get(subscribed).unsubscribe(panel);
         }
         subscribed = tabId;
-        void sessions.get(tabId).subscribe(port);
-        break;
-      case 'set-capture': {
-        const change = msg.change;
+        void sessions.get(tabId).subscribe(panel);
+      },
+      'set-capture'(m) {
         void scope
-          .updateScope((s) => withChange(s, change))
+          .updateScope((s) => withChange(s, m.change))
           .then(
             async () => {
-              reply({ v: MESSAGES_VERSION, type: 'capture-result', id: msg.id, ok: true });
-              if (msg.reload) {
+              reply({ type: 'capture-result', id: m.id, ok: true });
+              if (m.reload) {
                 await browserApi().tabs.reload(tabId);
               }
             },
-            (e: Error) =>
-              reply({
-                v: MESSAGES_VERSION,
-                type: 'capture-result',
-                id: msg.id,
-                ok: false,
-                error: e?.message ?? String(e),
-              }),
+            (e: Error) => reply({ type: 'capture-result', id: m.id, ok: false, error: e?.message ?? String(e) }),
           );
-        break;
-      }
-      case 'reload':
+      },
+      reload() {
         void Promise.resolve()
           .then(() => browserApi().tabs.reload(tabId))
           .catch(() => {});
-        break;
-      case 'clear':
+      },
+      clear() {
         void sessions.get(tabId).clear();
-        break;
+      },
       // A refused value changes nothing and is logged by the session's chain (the panel checks what it sends).
-      case 'set-tenant-origin':
+      'set-tenant-origin'(m) {
         sessions
           .get(tabId)
-          .setTenantOrigin(msg.origin)
+          .setTenantOrigin(m.origin)
           .catch(() => {});
-        break;
-      case 'set-options':
+      },
+      'set-options'(m) {
         sessions
           .get(tabId)
-          .setOptions(msg.options)
+          .setOptions(m.options)
           .catch(() => {});
-        break;
-      case 'send':
-        void sessions.get(tabId).send(msg, reply);
-        break;
-    }
+      },
+      send(m) {
+        void sessions.get(tabId).send(m, reply);
+      },
+    });
   });
   port.onDisconnect.addListener(() => {
     if (subscribed !== null) {
-      void sessions.get(subscribed).unsubscribe(port);
+      void sessions.get(subscribed).unsubscribe(panel);
     }
   });
 }

@@ -3,20 +3,26 @@
  * gave, and the capture mode of that origin in the scope (null: out of scope, nothing it sends is stored). The
  * object is the only writer of that state; the tab's session holds the relays in scope.
  */
-import { MESSAGES_VERSION, type BackgroundToRelay, type CaptureConfig, type CaptureMode } from '../shared/messages.ts';
+import type { BackgroundToRelay, CaptureConfig, CaptureMode, RelayToBackground } from '../shared/messages.ts';
 import type { Runtime } from '../shared/browser-api.ts';
+import { backgroundRelayChannel, type Body, type Channel } from '../shared/channel.ts';
 
 export class RelayPort {
   private frameOrigin: string | null = null;
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
   private disconnected = false;
+  /** The port as the relay hop's channel (stamps what is sent, checks what comes). */
+  readonly channel: Channel<BackgroundToRelay, RelayToBackground>;
 
   constructor(
     readonly port: Runtime.Port,
     readonly tabId: number,
     readonly frameId: number,
-  ) {}
+    onDrop?: (why: string, raw: unknown) => void,
+  ) {
+    this.channel = backgroundRelayChannel(port, onDrop);
+  }
 
   get origin(): string | null {
     return this.frameOrigin;
@@ -49,9 +55,9 @@ export class RelayPort {
   }
 
   /** Post a message; false when the port is gone. */
-  post(msg: BackgroundToRelay): boolean {
+  post(body: Body<BackgroundToRelay>): boolean {
     try {
-      this.port.postMessage(msg);
+      this.channel.send(body);
       return true;
     } catch {
       return false;
@@ -59,11 +65,11 @@ export class RelayPort {
   }
 
   config(config: CaptureConfig): void {
-    this.post({ v: MESSAGES_VERSION, type: 'config', config });
+    this.post({ type: 'config', config });
   }
 
   /** Every batch up to `batch` is stored (or, out of scope, let go). A lost ack is harmless: the relay resends. */
   ack(batch: number): void {
-    this.post({ v: MESSAGES_VERSION, type: 'ack', batch });
+    this.post({ type: 'ack', batch });
   }
 }

@@ -4,13 +4,15 @@
  * loaded before its site was removed) is told to pause and nothing it sends is stored; it never opens a tab's log.
  * What a relay in scope says goes to its tab's session.
  */
-import { MESSAGES_VERSION, type CaptureMode, type RelayToBackground } from '../shared/messages.ts';
+import type { CaptureMode, RelayToBackground } from '../shared/messages.ts';
 import type { Runtime } from '../shared/browser-api.ts';
+import { dispatch, type Handlers } from '../shared/channel.ts';
 import { originOf } from '../protocol/origin.ts';
-import { configOf } from './session.ts';
+import { configOf } from './tab-relays.ts';
 import type { Sessions } from './sessions.ts';
 import { newState } from './tablog.ts';
 import { RelayPort } from './relay-port.ts';
+import { warnDropped } from './input-checks.ts';
 
 type Sender = Runtime.MessageSender & { documentId?: string; origin?: string };
 
@@ -33,56 +35,52 @@ export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: Cap
     return;
   }
   const tabId: number = senderTab;
-  const relay = new RelayPort(port, tabId, sender?.frameId ?? 0);
+  const relay = new RelayPort(port, tabId, sender?.frameId ?? 0, warnDropped);
 
-  // Messages are handled in the order they came, once the scope is loaded: a frame's batches reach the tab's
-  // chain after its hello (which may start the tab's log).
-  let gate: Promise<void> = scope.ready;
-  port.onMessage.addListener((raw: unknown) => {
-    const msg = raw as RelayToBackground;
-    if (!msg || msg.v !== MESSAGES_VERSION) {
-      console.warn('embed-inspector: message of another version dropped', msg);
-      return;
-    }
-    if (msg.type === 'post-result') {
-      sessions.peek(tabId)?.sendResult(msg);
-      return;
-    }
-    gate = gate.then(
-      () => handle(msg),
-      () => handle(msg),
-    );
-  });
-  function handle(msg: Exclude<RelayToBackground, { type: 'post-result' }>): void {
-    switch (msg.type) {
-      case 'hello': {
-        const origin = originOfSender(sender, msg.frameUrl);
-        const mode = scope.frameMode(origin);
-        relay.hello(origin, mode);
-        if (mode === null) {
-          relay.config(configOf(newState(tabId), null, sessions.maxBytes()));
-          return;
-        }
-        if (relay.frameId === 0) {
-          sessions.setScoped(tabId, true);
-        }
-        void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
+  type InOrder = Exclude<RelayToBackground, { type: 'post-result' }>;
+  const inOrder: Handlers<InOrder> = {
+    hello(msg) {
+      const origin = originOfSender(sender, msg.frameUrl);
+      const mode = scope.frameMode(origin);
+      relay.hello(origin, mode);
+      if (mode === null) {
+        relay.config(configOf(newState(tabId), null, sessions.maxBytes()));
         return;
       }
-      case 'flushed':
-        // After the batches of that hand-over (one port, in order): they are on the session's chain already.
-        sessions.peek(tabId)?.flushed(msg.id);
+      if (relay.frameId === 0) {
+        sessions.setScoped(tabId, true);
+      }
+      void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
+    },
+    flushed(msg) {
+      // After the batches of that hand-over (one port, in order): they are on the session's chain already.
+      sessions.peek(tabId)?.flushed(msg.id);
+    },
+    records(msg) {
+      // Out of scope: not stored, only acknowledged, so that the relay lets the batch go.
+      if (relay.outOfScope) {
+        relay.ack(msg.batch);
         return;
-      case 'records':
-        // Out of scope: not stored, only acknowledged, so that the relay lets the batch go.
-        if (relay.outOfScope) {
-          relay.ack(msg.batch);
-          return;
-        }
-        // Stored now, processed later (session.ts, deferred processing): a burst costs the page little.
-        void sessions.get(tabId).ingest(relay, msg);
-        return;
-    }
+      }
+      // Stored now, processed later (pending-batches.ts): a burst costs the page little.
+      void sessions.get(tabId).ingest(relay, msg);
+    },
+  };
+
+  // Messages are handled in the order they came, once the scope is loaded: a frame's batches reach the tab's
+  // chain after its hello (which may start the tab's log). A send's answer goes to its tab at once.
+  let gate: Promise<void> = scope.ready;
+  relay.channel.listen((msg) =>
+    dispatch(msg, {
+      'post-result': (m) => sessions.peek(tabId)?.sendResult(m),
+      hello: (m) => later(m),
+      flushed: (m) => later(m),
+      records: (m) => later(m),
+    }),
+  );
+  function later(msg: InOrder): void {
+    const handle = () => dispatch(msg, inOrder);
+    gate = gate.then(handle, handle);
   }
   port.onDisconnect.addListener(() => {
     // At once (a hello still waiting for the scope then attaches nothing: see TabSession.attachRelay).

@@ -1,13 +1,13 @@
 /**
- * The registry of tab sessions (session.ts), one per tab opened in this worker, and what applies to every tab:
+ * The registry of tab sessions (tab-session.ts), one per tab opened in this worker, and what applies to every tab:
  * the size cap of one captured message (chrome.storage.local `settings` = {maxBytes}) and which tabs show a page
  * in the capture scope. Its methods are the only writers of both.
  */
 import { DEFAULT_READY_TIMEOUT_MS } from '../protocol/diagnose.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
-import type { BackgroundToPanel, CaptureMode } from '../shared/messages.ts';
+import type { CaptureMode } from '../shared/messages.ts';
 import { findBrowserApi } from '../shared/browser-api.ts';
-import { TabSession, type SessionHost } from './session.ts';
+import { TabSession, type SessionHost } from './tab-session.ts';
 
 /** Smallest size cap accepted: below it even an envelope would not fit. */
 export const MIN_MAX_BYTES = 1024;
@@ -18,7 +18,7 @@ export interface SessionsDeps {
     tabIds(): Promise<number[]>;
   };
   frameMode(origin: string | null): CaptureMode | null;
-  captureMessage(tabId: number): Promise<BackgroundToPanel>;
+  captureMessage: SessionHost['captureMessage'];
 }
 
 export class Sessions {

@@ -24,8 +24,8 @@ const refresh = (n = 0) => ({
 
 function log(max?: number) {
   const l = new TabLog(newState(7, max ? { maxRecords: max } : {}));
-  l.frames.set(0, { frameId: 0, parentFrameId: -1, url: `${HOST}/` });
-  l.frames.set(3, { frameId: 3, parentFrameId: 0, url: EMBED_URL });
+  l.setFrame({ frameId: 0, parentFrameId: -1, url: `${HOST}/` });
+  l.setFrame({ frameId: 3, parentFrameId: 0, url: EMBED_URL });
   return l;
 }
 const hostPost = (data: unknown, targetOrigin = TENANT, time = 1000): RawRecord & { frameId: number } => ({
@@ -98,7 +98,7 @@ describe('TabLog', () => {
 
   it('infers the tenant origin from ready and re-classifies what came before', () => {
     const l = new TabLog(newState(1));
-    l.frames.set(0, { frameId: 0, parentFrameId: -1, url: `${HOST}/` });
+    l.setFrame({ frameId: 0, parentFrameId: -1, url: `${HOST}/` });
     l.add([
       {
         ...hostReceive({ ...ready, type: 'svc:event:view', payload: { surface: 'dashboard', path: '/' } }),
@@ -211,7 +211,9 @@ describe('TabLog', () => {
       l.nextSeq,
       { sessionBase: l.sessionBase },
     );
-    copy.frames = l.frames;
+    for (const f of l.frames.values()) {
+      copy.setFrame(f);
+    }
     const later = copy.add([hostPost(refresh(1), TENANT, 40)]);
     expect(later.added[0].issues).toEqual([]);
     // A new page (top-level navigation) starts new sessions.
@@ -225,7 +227,7 @@ describe('TabLog', () => {
   it("with preserve log, infers the next page's tenant origin anew, for that page's records only", () => {
     const OTHER = 'https://globex.example.com';
     const l = log();
-    l.state.preserveLog = true;
+    l.setPreserveLog(true);
     l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
     expect(l.state).toMatchObject({ tenantOrigin: TENANT, tenantOriginSource: 'ready' });
     const nav = {
@@ -237,10 +239,8 @@ describe('TabLog', () => {
       navigation: true,
       frameId: 0,
     };
-    l.frames = new Map([
-      [0, { frameId: 0, parentFrameId: -1, url: 'https://other-host.example/' }],
-      [5, { frameId: 5, parentFrameId: 0, url: `${OTHER}/embed/dashboard/x` }],
-    ]);
+    l.newTopFrame('https://other-host.example/');
+    l.setFrame({ frameId: 5, parentFrameId: 0, url: `${OTHER}/embed/dashboard/x` });
     l.add([nav]);
     const next = (data: unknown, time: number) => ({
       ...hostReceive(data, time),
@@ -448,7 +448,7 @@ function consistent(l: TabLog) {
 }
 function orderLog() {
   const l = log();
-  l.frames.set(4, { frameId: 4, parentFrameId: 0, url: EMBED2_URL });
+  l.setFrame({ frameId: 4, parentFrameId: 0, url: EMBED2_URL });
   return l;
 }
 function permutations<T>(xs: T[]): T[][] {
@@ -532,9 +532,9 @@ describe('TabLog order', () => {
   // checkpoint, and from the start when it is older than every checkpoint.
   it.each([1, 3, 5, 9, 17, 30])('re-checks the session from a late record %i records back', (depth) => {
     const l = new TabLog(newState(7), [], 1, { checkpointEvery: 4, checkpoints: 2 });
-    l.frames.set(0, { frameId: 0, parentFrameId: -1, url: `${HOST}/` });
-    l.frames.set(3, { frameId: 3, parentFrameId: 0, url: EMBED_URL });
-    l.frames.set(4, { frameId: 4, parentFrameId: 0, url: EMBED2_URL });
+    l.setFrame({ frameId: 0, parentFrameId: -1, url: `${HOST}/` });
+    l.setFrame({ frameId: 3, parentFrameId: 0, url: EMBED_URL });
+    l.setFrame({ frameId: 4, parentFrameId: 0, url: EMBED2_URL });
     const n = 32;
     l.add([embedPost(ready, 100)]);
     const paths = ['/a', '/b'];

@@ -37,7 +37,7 @@ import {
   type RawRecord,
   type TabState,
 } from '../shared/messages.ts';
-import { Pairer, judgeDropped, type FrameTree } from './pairing.ts';
+import { Pairer, judgeDropped, type FrameInfo, type FrameTree } from './pairing.ts';
 import { Eviction, noneDropped } from './eviction.ts';
 
 export { DEFAULT_MAX_RECORDS };
@@ -82,42 +82,51 @@ const bearsOnDiagnosis = (r: ClassifiedRecord): boolean => {
 /** The background's new tab state: the shared one (a panel's copy starts the same). */
 export const newState = (tabId: number, prior?: Partial<TabState>): TabState => newTabState(tabId, prior);
 
+/** What the rest of the background reads of a tab's log (it writes only through TabLog's methods). */
+export type TabLogView = Pick<TabLog, 'records' | 'nextSeq' | 'frames' | 'state' | 'sessionBase'>;
+
+/**
+ * A tab's log. Its fields are its own: the session reads them through read-only views and changes them only
+ * through the named methods below (one writer).
+ */
 export class TabLog {
-  records = new Map<number, ClassifiedRecord>();
-  nextSeq = 1;
-  frames: FrameTree = new Map();
+  private readonly heldRecords = new Map<number, ClassifiedRecord>();
+  private nextSeqNo = 1;
+  private frameTree: FrameTree = new Map();
+  private tabState: TabState;
   private eviction = new Eviction();
   /** Seq of the last message (not navigation) added. */
   private lastMessageSeq = 0;
   /** The session checker's state where the held log starts (after a Clear), null for a fresh one. */
-  sessionBase: SessionState | null;
+  private baseSession: SessionState | null;
   private session: SessionChecker;
   /** `checker`: the session checker's state before the held record `seq` (and those after it) was checked. */
   private checkpoints: Array<{ seq: number; checker: SessionChecker }> = [];
   private sinceCheckpoint = 0;
-  private pairer = new Pairer(() => this.frames);
+  private pairer = new Pairer(() => this.frameTree);
 
   private checkpointEvery: number;
   private checkpointCount: number;
   /** How long an embed has to say ready, a dashboard to load, an AI query its answer (protocol/diagnose.ts). */
-  readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS;
+  private readyLimitMs = DEFAULT_READY_TIMEOUT_MS;
   /** The earliest time a limit runs out (diagnose again then), or null. */
-  nextDiagnosis: number | null = null;
+  private nextLimitAt: number | null = null;
 
   constructor(
-    public state: TabState,
+    state: TabState,
     restored: ClassifiedRecord[] = [],
     nextSeq = 1,
     opts: { checkpointEvery?: number; checkpoints?: number; sessionBase?: SessionState | null } = {},
   ) {
+    this.tabState = state;
     this.checkpointEvery = opts.checkpointEvery ?? CHECKPOINT_EVERY;
     this.checkpointCount = opts.checkpoints ?? CHECKPOINTS;
-    this.sessionBase = opts.sessionBase ?? null;
-    this.state.droppedBy ??= noneDropped();
-    this.session = this.checkerAt(this.sessionBase);
+    this.baseSession = opts.sessionBase ?? null;
+    this.tabState.droppedBy ??= noneDropped();
+    this.session = this.checkerAt(this.baseSession);
     this.restartCheckpoints();
     for (const r of restored) {
-      this.records.set(r.seq, r);
+      this.heldRecords.set(r.seq, r);
       if (!r.navigation) {
         this.lastMessageSeq = r.seq;
       }
@@ -126,21 +135,90 @@ export class TabLog {
         this.pairer.add(r);
       }
     }
-    this.eviction.rebuild(this.records.values(), this.state.maxRecords);
-    this.state.foreignCount = this.eviction.foreignCount;
-    this.nextSeq = Math.max(nextSeq, (restored.at(-1)?.seq ?? 0) + 1);
+    this.eviction.rebuild(this.heldRecords.values(), this.tabState.maxRecords);
+    this.tabState.foreignCount = this.eviction.foreignCount;
+    this.nextSeqNo = Math.max(nextSeq, (restored.at(-1)?.seq ?? 0) + 1);
   }
+
+  // ------------------------------------------------------------------------------------------ read-only views
+
+  /** The held records by seq, in log order. */
+  get records(): ReadonlyMap<number, ClassifiedRecord> {
+    return this.heldRecords;
+  }
+  /** The seq the next record gets. */
+  get nextSeq(): number {
+    return this.nextSeqNo;
+  }
+  /** The tab's frames as the log knows them (pairing and routing read them). */
+  get frames(): ReadonlyMap<number, Readonly<FrameInfo>> {
+    return this.frameTree;
+  }
+  /** Settings and counters (a copy is what leaves the background). */
+  get state(): Readonly<TabState> {
+    return this.tabState;
+  }
+  /** The session checker's state where the held log starts (after a Clear), null for a fresh one. */
+  get sessionBase(): SessionState | null {
+    return this.baseSession;
+  }
+  /** How long an embed has to say ready, a dashboard to load, an AI query its answer (protocol/diagnose.ts). */
+  get readyTimeoutMs(): number {
+    return this.readyLimitMs;
+  }
+  /** The earliest time a limit runs out (diagnose again then), or null. */
+  get nextDiagnosis(): number | null {
+    return this.nextLimitAt;
+  }
+
+  // ------------------------------------------------------------------------------------------ mutators
+
+  setPreserveLog(on: boolean): void {
+    this.tabState.preserveLog = on;
+  }
+  setPaused(on: boolean): void {
+    this.tabState.paused = on;
+  }
+  /** The extension-wide ready limit (judged with it from the next `diagnose`). */
+  setReadyTimeout(ms: number): void {
+    this.readyLimitMs = ms;
+  }
+  /** The top frame's address seen before its navigation (a relay's hello): the page's, unless one is known. */
+  pageSeen(url: string): void {
+    if (!this.tabState.pageUrl) {
+      this.tabState.pageUrl = url;
+    }
+  }
+  /** A frame joined the tab or went to another address. */
+  setFrame(frame: FrameInfo): void {
+    this.frameTree.set(frame.frameId, frame);
+  }
+  /** A new top document: its frames are gone but the top one, now at `url`. */
+  newTopFrame(url: string): void {
+    const top = this.frameTree.get(0);
+    this.frameTree = new Map([[0, { ...(top ?? { parentFrameId: -1 }), frameId: 0, url }]]);
+  }
+  /** The tab's document left the capture scope: none of its frames is known any more. */
+  forgetFrames(): void {
+    this.frameTree = new Map();
+  }
+  /** Records numbered from `seq0` were stored before they were added: the numbering never goes below it. */
+  continueNumberingAt(seq0: number): void {
+    this.nextSeqNo = Math.max(this.nextSeqNo, seq0);
+  }
+
+  // ------------------------------------------------------------------------------------------ the log
 
   /** Start a new log (top-level navigation). Settings and a hand-set tenant origin stay. */
   reset(pageUrl: string | null): void {
-    this.records.clear();
+    this.heldRecords.clear();
     this.eviction.clear();
     this.pairer.clear();
-    this.nextDiagnosis = null;
-    this.sessionBase = null;
-    const manual = this.state.tenantOriginSource === 'manual';
-    this.state = {
-      ...this.state,
+    this.nextLimitAt = null;
+    this.baseSession = null;
+    const manual = this.tabState.tenantOriginSource === 'manual';
+    this.tabState = {
+      ...this.tabState,
       pageUrl,
       dropped: 0,
       foreignCount: 0,
@@ -148,7 +226,7 @@ export class TabLog {
       total: 0,
       pageStartSeq: 0,
       readyBeforeClear: undefined,
-      tenantOrigin: manual ? this.state.tenantOrigin : null,
+      tenantOrigin: manual ? this.tabState.tenantOrigin : null,
       tenantOriginSource: manual ? 'manual' : null,
     };
     this.session = this.checkerAt(null);
@@ -160,20 +238,20 @@ export class TabLog {
    * ready"); the tenant origin, however found, stays.
    */
   clear(): void {
-    this.records.clear();
+    this.heldRecords.clear();
     this.eviction.clear();
-    this.sessionBase = this.session.save();
-    const readySeen = this.sessionBase.sessions.some(([, v]) => v.ready);
-    this.state = {
-      ...this.state,
+    this.baseSession = this.session.save();
+    const readySeen = this.baseSession.sessions.some(([, v]) => v.ready);
+    this.tabState = {
+      ...this.tabState,
       readyBeforeClear: readySeen || undefined,
       dropped: 0,
       foreignCount: 0,
       droppedBy: noneDropped(),
       total: 0,
-      pageStartSeq: this.nextSeq,
+      pageStartSeq: this.nextSeqNo,
     };
-    this.restartCheckpoints(this.nextSeq);
+    this.restartCheckpoints(this.nextSeqNo);
   }
 
   /**
@@ -181,21 +259,21 @@ export class TabLog {
    * from its own embed frames (a hand-set one stays).
    */
   newPage(pageUrl: string): void {
-    this.state.pageUrl = pageUrl;
-    this.state.pageStartSeq = this.nextSeq;
-    this.state.readyBeforeClear = undefined;
-    this.sessionBase = null; // (a top-level navigation ends every session)
-    if (this.state.tenantOriginSource !== 'manual') {
-      this.state.tenantOrigin = null;
-      this.state.tenantOriginSource = null;
+    this.tabState.pageUrl = pageUrl;
+    this.tabState.pageStartSeq = this.nextSeqNo;
+    this.tabState.readyBeforeClear = undefined;
+    this.baseSession = null; // (a top-level navigation ends every session)
+    if (this.tabState.tenantOriginSource !== 'manual') {
+      this.tabState.tenantOrigin = null;
+      this.tabState.tenantOriginSource = null;
       this.session = this.checkerAt(null);
-      this.checkpoints.push({ seq: this.nextSeq, checker: this.session.clone() });
+      this.checkpoints.push({ seq: this.nextSeqNo, checker: this.session.clone() });
       this.sinceCheckpoint = 0;
     }
   }
 
   private checkerAt(base: SessionState | null): SessionChecker {
-    return new SessionChecker({ tenantOrigin: this.state.tenantOrigin }, base);
+    return new SessionChecker({ tenantOrigin: this.tabState.tenantOrigin }, base);
   }
 
   /**
@@ -207,7 +285,7 @@ export class TabLog {
     if (!raws.length) {
       return out;
     }
-    const firstNew = this.nextSeq;
+    const firstNew = this.nextSeqNo;
     const fresh: ClassifiedRecord[] = [];
     /** Held records from this seq on are placed again (Infinity: the new records go after every held one). */
     let cut = Infinity;
@@ -218,11 +296,11 @@ export class TabLog {
       }
       // The raw record becomes the classified one (the caller hands over fresh objects: no copy per record).
       const rec = raw as ClassifiedRecord;
-      rec.seq = this.nextSeq++;
+      rec.seq = this.nextSeqNo++;
       rec.verdict = 'foreign';
       rec.issues = [];
       if (rec.kind === 'post' && !rec.injected) {
-        const dropped = judgeDropped(rec, this.frames);
+        const dropped = judgeDropped(rec, this.frameTree);
         if (dropped) {
           rec.dropped = true;
         }
@@ -241,7 +319,7 @@ export class TabLog {
           partner.injected = true;
         }
       }
-      if (partner && this.records.has(partner.seq)) {
+      if (partner && this.heldRecords.has(partner.seq)) {
         out.updated.push(partner);
         if (partner.kind === 'receive' && rec.kind === 'post') {
           cut = Math.min(cut, partner.seq); // a delivery already held goes after its post
@@ -253,9 +331,9 @@ export class TabLog {
       fresh.push(rec);
     }
     // Held records later than the earliest new one are placed again (usually none: an append).
-    const first = this.records.keys().next().value ?? firstNew;
+    const first = this.heldRecords.keys().next().value ?? firstNew;
     for (let s = firstNew - 1; s >= first; s--) {
-      const r = this.records.get(s);
+      const r = this.heldRecords.get(s);
       if (!r) {
         continue;
       }
@@ -269,7 +347,7 @@ export class TabLog {
       if (rec.navigation) {
         continue;
       }
-      const c = classify(rec, { tenantOrigin: this.state.tenantOrigin, hostOrigin: this.hostOrigin() });
+      const c = classify(rec, { tenantOrigin: this.tabState.tenantOrigin, hostOrigin: this.hostOrigin() });
       rec.verdict = c.verdict;
       rec.issues = c.issues;
     }
@@ -279,7 +357,7 @@ export class TabLog {
       }
     }
     if (out.reclassified) {
-      this.reclassify(this.state.pageStartSeq ?? 0);
+      this.reclassify(this.tabState.pageStartSeq ?? 0);
     } else {
       if (cut !== Infinity) {
         this.resumeFrom(cut);
@@ -289,17 +367,17 @@ export class TabLog {
       }
       // A post and its delivery are one message: the delivery shows the post's issues too (protocol/pairs.ts).
       for (const r of placed) {
-        const partner = r.pairedWith === undefined ? undefined : this.records.get(r.pairedWith);
+        const partner = r.pairedWith === undefined ? undefined : this.heldRecords.get(r.pairedWith);
         if (partner) {
           this.shareSenderIssues(r, partner);
         }
       }
       if (cut === Infinity) {
         for (const r of placed) {
-          this.eviction.add(r, this.state.maxRecords);
+          this.eviction.add(r, this.tabState.maxRecords);
         }
       } else {
-        this.eviction.rebuild(this.records.values(), this.state.maxRecords); // (seqs from the cut on changed)
+        this.eviction.rebuild(this.heldRecords.values(), this.tabState.maxRecords); // (seqs from the cut on changed)
       }
     }
     // What did not happen and the embeds' addresses: judged again when a record that bears on it came, or when
@@ -313,7 +391,7 @@ export class TabLog {
         }
       }
     }
-    this.state.total = (this.state.total ?? 0) + fresh.length;
+    this.tabState.total = (this.tabState.total ?? 0) + fresh.length;
     out.added = cut === Infinity ? placed : fresh.sort((a, b) => a.seq - b.seq);
     if (cut !== Infinity) {
       out.reorderedFrom = cut;
@@ -342,10 +420,10 @@ export class TabLog {
     const moved: ClassifiedRecord[] = [];
     if (cut !== Infinity) {
       for (let s = cut; s < firstNew; s++) {
-        const r = this.records.get(s);
+        const r = this.heldRecords.get(s);
         if (r) {
           moved.push(r);
-          this.records.delete(s);
+          this.heldRecords.delete(s);
         }
       }
     }
@@ -364,7 +442,7 @@ export class TabLog {
         const to = renamed.get(r.seq);
         if (p !== undefined && to !== undefined && !renamed.has(p)) {
           // The partner keeps its seq; if it is held before the cut, it names this record's new one.
-          const partner = this.records.get(p);
+          const partner = this.heldRecords.get(p);
           if (partner && partner.pairedWith === r.seq) {
             partner.pairedWith = to;
             updated.push(partner);
@@ -381,7 +459,7 @@ export class TabLog {
       }
     }
     for (const r of ordered) {
-      this.records.set(r.seq, r);
+      this.heldRecords.set(r.seq, r);
     }
     return ordered;
   }
@@ -392,24 +470,24 @@ export class TabLog {
    */
   setTenantOrigin(origin: string | null): void {
     if (origin) {
-      this.state.tenantOrigin = normalizeOrigin(origin);
-      this.state.tenantOriginSource = 'manual';
+      this.tabState.tenantOrigin = normalizeOrigin(origin);
+      this.tabState.tenantOriginSource = 'manual';
       this.reclassify(0);
       this.diagnose();
       return;
     }
-    const from = this.state.pageStartSeq ?? 0;
+    const from = this.tabState.pageStartSeq ?? 0;
     const inferred = inferTenantOrigin(this.recordsFrom(from));
-    this.state.tenantOrigin = inferred?.origin ?? null;
-    this.state.tenantOriginSource = inferred ? (inferred.source === 'ready' ? 'ready' : 'embed-frame') : null;
+    this.tabState.tenantOrigin = inferred?.origin ?? null;
+    this.tabState.tenantOriginSource = inferred ? (inferred.source === 'ready' ? 'ready' : 'embed-frame') : null;
     this.reclassify(from);
     this.diagnose();
   }
 
   /** Apply a new buffer bound at once. Returns the evicted seqs. */
   setMaxRecords(max: number): number[] {
-    this.state.maxRecords = Math.max(100, Math.floor(max));
-    this.eviction.rebuild(this.records.values(), this.state.maxRecords);
+    this.tabState.maxRecords = Math.max(100, Math.floor(max));
+    this.eviction.rebuild(this.heldRecords.values(), this.tabState.maxRecords);
     const removed: number[] = [];
     this.evict(removed);
     return removed;
@@ -417,27 +495,27 @@ export class TabLog {
 
   exportCapture(createdBy = 'embed-inspector'): CaptureFile {
     const messages: CaptureRecord[] = [];
-    for (const r of this.records.values()) {
+    for (const r of this.heldRecords.values()) {
       const { verdict: _v, issues: _i, ...rest } = r;
       messages.push(rest);
     }
     return {
       format: CAPTURE_FORMAT,
       version: CAPTURE_VERSION,
-      tenantOrigin: this.state.tenantOrigin,
+      tenantOrigin: this.tabState.tenantOrigin,
       messages,
       meta: {
         createdBy,
         createdAt: new Date().toISOString(),
-        dropped: this.state.dropped,
-        pageUrl: this.state.pageUrl ?? undefined,
+        dropped: this.tabState.dropped,
+        pageUrl: this.tabState.pageUrl ?? undefined,
       },
     };
   }
 
   /** The host page's origin (the current page's), for `origin.event-target`. */
   private hostOrigin(): string | null {
-    return originOf(this.state.pageUrl);
+    return originOf(this.tabState.pageUrl);
   }
 
   /**
@@ -446,10 +524,10 @@ export class TabLog {
    * `nextDiagnosis`. An earlier page's records (preserve log) keep theirs: they were that page's.
    */
   diagnose(now = Date.now()): ClassifiedRecord[] {
-    const from = this.state.pageStartSeq ?? 0;
+    const from = this.tabState.pageStartSeq ?? 0;
     const page = [...this.recordsFrom(from)];
-    const d = diagnose(page, { tenantOrigin: this.state.tenantOrigin, now, readyTimeoutMs: this.readyTimeoutMs });
-    this.nextDiagnosis = d.next;
+    const d = diagnose(page, { tenantOrigin: this.tabState.tenantOrigin, now, readyTimeoutMs: this.readyLimitMs });
+    this.nextLimitAt = d.next;
     const changed: ClassifiedRecord[] = [];
     // The records that hold diagnosis issues of their own now (found by looking, not remembered: seqs move when
     // late records are placed, and a restored log holds what the stored snapshot had), and those that get some.
@@ -460,7 +538,7 @@ export class TabLog {
       }
     }
     for (const seq of touch) {
-      const r = this.records.get(seq);
+      const r = this.heldRecords.get(seq);
       if (!r) {
         continue;
       }
@@ -479,7 +557,7 @@ export class TabLog {
         r.verdict = verdictOf(r.issues);
       }
       changed.push(r);
-      const delivery = r.kind === 'post' && r.pairedWith !== undefined ? this.records.get(r.pairedWith) : undefined;
+      const delivery = r.kind === 'post' && r.pairedWith !== undefined ? this.heldRecords.get(r.pairedWith) : undefined;
       if (delivery) {
         const before = delivery.issues;
         applySenderIssues(delivery, r);
@@ -492,7 +570,7 @@ export class TabLog {
   }
 
   private *recordsFrom(seq: number): Iterable<ClassifiedRecord> {
-    for (const r of this.records.values()) {
+    for (const r of this.heldRecords.values()) {
       if (r.seq >= seq) {
         yield r;
       }
@@ -506,12 +584,12 @@ export class TabLog {
   private reclassify(seq: number): void {
     // The held log starts at the last Clear (`sessionBase`) or at this page; an earlier page's sessions ended
     // with its navigation.
-    this.session = this.checkerAt(this.sessionBase);
+    this.session = this.checkerAt(this.baseSession);
     this.restartCheckpoints(seq);
     const redone: ClassifiedRecord[] = [];
     for (const r of this.recordsFrom(seq)) {
       if (!r.navigation) {
-        const c = classify(r, { tenantOrigin: this.state.tenantOrigin, hostOrigin: this.hostOrigin() });
+        const c = classify(r, { tenantOrigin: this.tabState.tenantOrigin, hostOrigin: this.hostOrigin() });
         r.verdict = c.verdict;
         r.issues = c.issues;
       }
@@ -520,14 +598,14 @@ export class TabLog {
     }
     for (const r of redone) {
       if (r.kind === 'receive' && r.pairedWith !== undefined) {
-        const post = this.records.get(r.pairedWith);
+        const post = this.heldRecords.get(r.pairedWith);
         if (post) {
           applySenderIssues(r, post);
         }
       }
     }
-    this.eviction.rebuild(this.records.values(), this.state.maxRecords);
-    this.state.foreignCount = this.eviction.foreignCount;
+    this.eviction.rebuild(this.heldRecords.values(), this.tabState.maxRecords);
+    this.tabState.foreignCount = this.eviction.foreignCount;
   }
 
   /** A post and its delivery are one message: the delivery shows the post's issues too (protocol/pairs.ts). */
@@ -585,19 +663,19 @@ export class TabLog {
       cps.pop();
     }
     const cp = cps.at(-1);
-    this.session = cp ? cp.checker.clone() : new SessionChecker({ tenantOrigin: this.state.tenantOrigin });
+    this.session = cp ? cp.checker.clone() : new SessionChecker({ tenantOrigin: this.tabState.tenantOrigin });
     this.sinceCheckpoint = 0;
     const from = cp?.seq ?? 0;
     if (seq - from <= 4 * this.checkpointEvery) {
       for (let s = from; s < seq; s++) {
-        const r = this.records.get(s);
+        const r = this.heldRecords.get(s);
         if (r) {
           this.advance(r);
         }
       }
       return;
     }
-    for (const r of this.records.values()) {
+    for (const r of this.heldRecords.values()) {
       if (r.seq >= seq) {
         break;
       }
@@ -609,7 +687,7 @@ export class TabLog {
 
   /** Tenant origin inference from this record; true when it changed. */
   private inferTenant(rec: ClassifiedRecord): boolean {
-    const src = this.state.tenantOriginSource;
+    const src = this.tabState.tenantOriginSource;
     if (src === 'manual' || src === 'ready') {
       return false;
     }
@@ -626,13 +704,13 @@ export class TabLog {
       return false;
     }
     const source = found.source === 'ready' ? 'ready' : 'embed-frame';
-    const changed = found.origin !== this.state.tenantOrigin;
-    this.state.tenantOrigin = found.origin;
-    this.state.tenantOriginSource = source;
-    if (changed && this.lastMessageSeq < (this.state.pageStartSeq ?? 0)) {
+    const changed = found.origin !== this.tabState.tenantOrigin;
+    this.tabState.tenantOrigin = found.origin;
+    this.tabState.tenantOriginSource = source;
+    if (changed && this.lastMessageSeq < (this.tabState.pageStartSeq ?? 0)) {
       // Nothing of this page to classify again.
-      this.session = this.checkerAt(this.sessionBase);
-      this.restartCheckpoints(this.state.pageStartSeq ?? 0);
+      this.session = this.checkerAt(this.baseSession);
+      this.restartCheckpoints(this.tabState.pageStartSeq ?? 0);
       return false;
     }
     return changed;
@@ -640,14 +718,14 @@ export class TabLog {
 
   /** Let records go past the bound, least telling first (eviction.ts), and count them by kind. */
   private evict(removed: number[]): void {
-    const droppedBy = (this.state.droppedBy ??= noneDropped());
-    for (const [seq, kind] of this.eviction.evict(this.records.size, this.state.maxRecords)) {
-      if (this.records.delete(seq)) {
-        this.state.dropped++;
+    const droppedBy = (this.tabState.droppedBy ??= noneDropped());
+    for (const [seq, kind] of this.eviction.evict(this.heldRecords.size, this.tabState.maxRecords)) {
+      if (this.heldRecords.delete(seq)) {
+        this.tabState.dropped++;
         droppedBy[kind]++;
         removed.push(seq);
       }
     }
-    this.state.foreignCount = this.eviction.foreignCount;
+    this.tabState.foreignCount = this.eviction.foreignCount;
   }
 }

@@ -1,120 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  MESSAGES_VERSION,
-  type BackgroundToPanel,
-  type BackgroundToRelay,
-  type CaptureMode,
-  type PanelToBackground,
-  type RawRecord,
-  type RelayToBackground,
+import type {
+  BackgroundToPanel,
+  BackgroundToRelay,
+  CaptureMode,
+  PanelToBackground,
+  RawRecord,
+  RelayToBackground,
 } from '../shared/messages.ts';
-import { setBrowserApi, type BrowserApi, type Runtime } from '../shared/browser-api.ts';
-import type { Commit, StoredBatch, TabMeta } from './db.ts';
+import { setBrowserApi, type Runtime } from '../shared/browser-api.ts';
+import { stamp, type Body } from '../shared/channel.ts';
 import { Sessions } from './sessions.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
-import { SETTLE_TIMEOUT_MS } from './session.ts';
+import { SETTLE_TIMEOUT_MS } from './tab-relays.ts';
+import { fakeApi, fakePort, fakeStore } from './test-fakes.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';
 const TENANT = 'https://acme.example.com';
 const EMBED_URL = `${TENANT}/embed/dashboard`;
-
-// ------------------------------------------------------------------------------------------ fakes
-
-/** An in-memory db.ts: what a stopped worker would find again. */
-function fakeStore() {
-  const tabs = new Map<number, TabMeta>();
-  const batches = new Map<number, Map<number, StoredBatch>>();
-  const commits: Commit[] = [];
-  return {
-    commits,
-    async load(tabId: number) {
-      const meta = tabs.get(tabId);
-      if (!meta) {
-        return null;
-      }
-      const b = [...(batches.get(tabId) ?? new Map()).entries()].sort((x, y) => x[0] - y[0]);
-      return { meta: structuredClone(meta), batches: structuredClone(b) };
-    },
-    async commit(c: Commit) {
-      commits.push(c);
-      const id = c.meta.tabId;
-      if (c.clear) {
-        batches.delete(id);
-      }
-      if (c.batch) {
-        const m = batches.get(id) ?? new Map<number, StoredBatch>();
-        m.set(c.batch.n, structuredClone(c.batch.value));
-        batches.set(id, m);
-      }
-      tabs.set(id, structuredClone(c.meta));
-    },
-    async remove(tabId: number) {
-      tabs.delete(tabId);
-      batches.delete(tabId);
-    },
-    async tabIds() {
-      return [...tabs.keys()];
-    },
-    rawBatches: (tabId: number) => [...(batches.get(tabId)?.values() ?? [])].filter((b) => b.kind === 'raw'),
-  };
-}
-
-/** A runtime Port: keeps what the background posts to it; `deliver` plays the other end. */
-function fakePort<In, Out>(name: string, sender?: Runtime.MessageSender) {
-  const onMessage: Array<(m: unknown) => void> = [];
-  const onDisconnect: Array<() => void> = [];
-  const p = {
-    sent: [] as Out[],
-    closed: false,
-    deliver(m: In) {
-      for (const fn of onMessage) {
-        fn(m);
-      }
-    },
-    /** The other end went away. */
-    close() {
-      p.closed = true;
-      for (const fn of onDisconnect) {
-        fn();
-      }
-    },
-    port: {
-      name,
-      sender,
-      postMessage(m: Out) {
-        if (p.closed) {
-          throw new Error('Attempting to use a disconnected port object');
-        }
-        p.sent.push(m);
-      },
-      disconnect() {
-        p.closed = true;
-      },
-      onMessage: { addListener: (fn: (m: unknown) => void) => onMessage.push(fn) },
-      onDisconnect: { addListener: (fn: () => void) => onDisconnect.push(fn) },
-    } as unknown as Runtime.Port,
-  };
-  return p;
-}
-
-function fakeApi() {
-  const sendMessage = vi.fn(async (_tabId: number, _msg: unknown, _opts?: { frameId?: number }): Promise<unknown> => {
-    throw new Error('Could not establish connection. Receiving end does not exist.');
-  });
-  const parents = new Map<number, number>();
-  const api = {
-    tabs: { sendMessage, reload: vi.fn(async () => {}) },
-    webNavigation: {
-      getFrame: async ({ frameId }: { frameId: number }) =>
-        parents.has(frameId) ? { parentFrameId: parents.get(frameId) } : null,
-    },
-    storage: { local: { set: vi.fn(async () => {}), get: async () => ({}) } },
-  };
-  return { api: api as unknown as BrowserApi, sendMessage, parents };
-}
 
 let env: ReturnType<typeof fakeApi>;
 beforeEach(() => {
@@ -136,7 +41,6 @@ function setup(
     store,
     frameMode,
     captureMessage: async () => ({
-      v: MESSAGES_VERSION,
       type: 'capture',
       scope: { all: null, sites: [] },
       sites: [],
@@ -152,7 +56,7 @@ function setup(
       origin: new URL(url).origin,
     } as Runtime.MessageSender);
     onCapturePort(r.port, sessions, scope);
-    const say = (m: Omit<RelayToBackground, 'v'>) => r.deliver({ ...m, v: MESSAGES_VERSION } as never);
+    const say = (m: Body<RelayToBackground>) => r.deliver(stamp<RelayToBackground>(m) as never);
     say({ type: 'hello', docId, frameUrl: url, isTop: frameId === 0, time: start ?? 1, start } as never);
     return {
       ...r,
@@ -171,7 +75,7 @@ function setup(
     const p = fakePort<PanelToBackground, BackgroundToPanel>('panel');
     onPanelPort(p.port, sessions, { updateScope: async () => EMPTY_SCOPE });
     const say = (m: Record<string, unknown>) =>
-      p.deliver({ ...m, v: MESSAGES_VERSION, tabId: TAB } as unknown as PanelToBackground);
+      p.deliver(stamp<PanelToBackground>({ ...m, tabId: TAB } as unknown as Body<PanelToBackground>));
     say({ type: 'subscribe' });
     return {
       ...p,
@@ -548,12 +452,9 @@ describe('relay routing in the background', () => {
   it("falls back to tabs.sendMessage to the frame when its port closed, and relays the frame's reply", async () => {
     const { t, embed, p } = await twoFrames();
     embed.close();
-    env.sendMessage.mockImplementationOnce(async () => ({
-      v: MESSAGES_VERSION,
-      type: 'post-result',
-      id: 's3',
-      ok: true,
-    }));
+    env.sendMessage.mockImplementationOnce(async () =>
+      stamp<RelayToBackground>({ type: 'post-result', id: 's3', ok: true }),
+    );
     p.say(send('embed', 's3', EMBED_URL));
     await t.settle();
     expect(env.sendMessage).toHaveBeenCalledTimes(1);
@@ -580,12 +481,9 @@ describe('relay routing in the background', () => {
     embed.close();
     loaded();
     await t.settle();
-    env.sendMessage.mockImplementationOnce(async () => ({
-      v: MESSAGES_VERSION,
-      type: 'post-result',
-      id: 's5',
-      ok: true,
-    }));
+    env.sendMessage.mockImplementationOnce(async () =>
+      stamp<RelayToBackground>({ type: 'post-result', id: 's5', ok: true }),
+    );
     p.say(send('embed', 's5', EMBED_URL));
     await t.settle();
     expect(env.sendMessage).toHaveBeenCalledTimes(1);

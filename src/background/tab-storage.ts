@@ -1,0 +1,200 @@
+/**
+ * A tab's durable copy (db.ts): the stored batches and the tab's meta. It numbers the stored batches, knows which
+ * batch of each relay document is stored already (a resend after a reconnection is stored once), which top
+ * document the log belongs to, and when a snapshot should replace the stored batches (compaction). It is the only
+ * writer of that state; the tab's session decides what to store and when.
+ */
+import type { ClassifiedRecord, TabState } from '../shared/messages.ts';
+import type { Commit, StoredBatch, TabMeta, loadTab } from './db.ts';
+import { TabLog, newState, type TabLogView } from './tablog.ts';
+import { parseBatch } from './pending-batches.ts';
+
+/** Documents whose last batch number is kept (duplicate batches after a reconnection are dropped). */
+const MAX_DOCS = 500;
+
+/** What the storage needs of db.ts (injected: unit tests give fakes). */
+export interface TabStore {
+  load(tabId: number): ReturnType<typeof loadTab>;
+  commit(c: Commit): Promise<void>;
+}
+
+/** What the replay must not rebuild: settings, page URL, a hand-set tenant origin. */
+function settingsOf(s: TabState): Partial<TabState> {
+  return {
+    preserveLog: s.preserveLog,
+    paused: s.paused,
+    maxRecords: s.maxRecords,
+    pageUrl: s.pageUrl,
+    ...(s.tenantOriginSource === 'manual'
+      ? { tenantOrigin: s.tenantOrigin, tenantOriginSource: 'manual' as const }
+      : {}),
+  };
+}
+
+function keepLast(docs: Record<string, number>): Record<string, number> {
+  const entries = Object.entries(docs);
+  return Object.fromEntries(entries.slice(Math.max(0, entries.length - MAX_DOCS)));
+}
+
+export class TabStorage {
+  private meta: Omit<TabMeta, 'state' | 'frames'>;
+  /** Number of the next stored batch. */
+  private nextBatch = 1;
+  /** Records stored in raw batches since the last snapshot (compaction past the buffer bound). */
+  private sinceSnapshot = 0;
+  private closed = false;
+
+  constructor(
+    private readonly tabId: number,
+    private readonly store: TabStore,
+    /** The tab's log as it is now (the session replaces it when it restores one). */
+    private readonly log: () => TabLogView,
+  ) {
+    this.meta = { tabId, docBatches: {} };
+  }
+
+  /**
+   * The stored log, replayed (numbering, classification and pairing come out as they were), judged with
+   * `readyTimeoutMs`; null when nothing is stored or it cannot be read.
+   */
+  async restore(readyTimeoutMs: number): Promise<TabLog | null> {
+    let loaded: Awaited<ReturnType<typeof loadTab>> = null;
+    try {
+      loaded = await this.store.load(this.tabId);
+    } catch (e) {
+      console.warn('embed-inspector: could not load tab log', e);
+    }
+    if (!loaded) {
+      return null;
+    }
+    const tabId = this.tabId;
+    const { meta, batches } = loaded;
+    this.meta = { tabId, docBatches: meta.docBatches ?? {}, topDocumentId: meta.topDocumentId };
+    const keep = settingsOf(meta.state);
+    const first = batches[0]?.[1];
+    const log =
+      first?.kind === 'snapshot'
+        ? new TabLog({ ...first.state, ...keep }, JSON.parse(first.json) as ClassifiedRecord[], first.nextSeq, {
+            sessionBase: first.session ?? null,
+          })
+        : new TabLog(newState(tabId, keep));
+    log.setReadyTimeout(readyTimeoutMs);
+    for (const f of meta.frames ?? []) {
+      log.setFrame(f);
+    }
+    for (const [n, b] of batches) {
+      this.nextBatch = n + 1;
+      if (b.kind !== 'raw') {
+        continue;
+      }
+      if (b.seq0 !== undefined) {
+        // (batches stored before processing continue the numbering; never below a seq already given)
+        log.continueNumberingAt(b.seq0);
+      }
+      try {
+        const raws = parseBatch(b.frameId, b.json);
+        this.sinceSnapshot += raws.length;
+        log.add(raws);
+      } catch (e) {
+        console.warn('embed-inspector: unreadable stored batch', n, e);
+      }
+    }
+    return log;
+  }
+
+  /** The top document the log belongs to now is `documentId`: false when it was already (once per document). */
+  enterDocument(documentId: string | undefined): boolean {
+    if (documentId && documentId === this.meta.topDocumentId) {
+      return false;
+    }
+    this.meta.topDocumentId = documentId;
+    return true;
+  }
+  get topDocumentId(): string | undefined {
+    return this.meta.topDocumentId;
+  }
+
+  /**
+   * A relay's batch `batch` of document `docId`: `store` runs unless that batch is stored already. When `store`
+   * fails, the batch is not counted as stored (the relay sends it again, and that must not count as a repeat).
+   */
+  async once(docId: string, batch: number, store: () => Promise<void>): Promise<void> {
+    const last = this.meta.docBatches[docId];
+    if (batch <= (last ?? 0)) {
+      return;
+    }
+    this.rememberBatch(docId, batch);
+    try {
+      await store();
+    } catch (e) {
+      if (last === undefined) {
+        delete this.meta.docBatches[docId];
+      } else {
+        this.meta.docBatches[docId] = last;
+      }
+      throw e;
+    }
+  }
+
+  /** A new log: only the last documents' batch numbers are kept. */
+  newLog(): void {
+    this.meta.docBatches = keepLast(this.meta.docBatches);
+  }
+
+  /** Store a frame's raw records as they came (`seq0`: numbered from there, already in the log). */
+  storeRaw(frameId: number, json: string, seq0?: number): Promise<void> {
+    const value: StoredBatch =
+      seq0 === undefined ? { kind: 'raw', frameId, json } : { kind: 'raw', seq0, frameId, json };
+    return this.commit({ meta: this.metaOf(), batch: { n: this.nextBatch++, value } });
+  }
+
+  /** `n` records went into raw batches since the last snapshot. */
+  counted(n: number): void {
+    this.sinceSnapshot += n;
+  }
+
+  /** Compaction: past the buffer bound, a snapshot replaces every stored batch. */
+  snapshotDue(): boolean {
+    return this.sinceSnapshot > Math.max(this.log().state.maxRecords, 1000);
+  }
+
+  /** Replace every stored batch by one snapshot of the held records (a new log, Clear, compaction). */
+  writeSnapshot(): Promise<void> {
+    this.sinceSnapshot = 0;
+    const log = this.log();
+    const value: StoredBatch = {
+      kind: 'snapshot',
+      nextSeq: log.nextSeq,
+      state: { ...log.state },
+      json: JSON.stringify([...log.records.values()]),
+      ...(log.sessionBase ? { session: log.sessionBase } : {}),
+    };
+    return this.commit({ meta: this.metaOf(), clear: true, batch: { n: this.nextBatch++, value } });
+  }
+
+  /** Persist settings and state. */
+  persist(): Promise<void> {
+    return this.commit({ meta: this.metaOf() });
+  }
+
+  /** The tab is gone: nothing is written any more (the registry deletes its log: nothing may write it back). */
+  close(): void {
+    this.closed = true;
+  }
+
+  private metaOf(): TabMeta {
+    const log = this.log();
+    return { ...this.meta, state: { ...log.state }, frames: [...log.frames.values()] };
+  }
+
+  private commit(c: Commit): Promise<void> {
+    return this.closed ? Promise.resolve() : this.store.commit(c);
+  }
+
+  private rememberBatch(docId: string, batch: number): void {
+    this.meta.docBatches[docId] = batch;
+    if (Object.keys(this.meta.docBatches).length > MAX_DOCS * 2) {
+      this.meta.docBatches = keepLast(this.meta.docBatches);
+    }
+  }
+}

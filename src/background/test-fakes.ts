@@ -1,0 +1,100 @@
+/**
+ * Fakes of what the background's parts are given (storage, a runtime Port, the browser API), for their unit tests:
+ * each keeps what the background did to it, so a test asserts what a user of the other end would see.
+ */
+import { vi } from 'vitest';
+import type { BrowserApi, Runtime } from '../shared/browser-api.ts';
+import type { Commit, StoredBatch, TabMeta } from './db.ts';
+
+/** An in-memory db.ts: what a stopped worker would find again. */
+export function fakeStore() {
+  const tabs = new Map<number, TabMeta>();
+  const batches = new Map<number, Map<number, StoredBatch>>();
+  const commits: Commit[] = [];
+  return {
+    commits,
+    async load(tabId: number) {
+      const meta = tabs.get(tabId);
+      if (!meta) {
+        return null;
+      }
+      const b = [...(batches.get(tabId) ?? new Map()).entries()].sort((x, y) => x[0] - y[0]);
+      return { meta: structuredClone(meta), batches: structuredClone(b) };
+    },
+    async commit(c: Commit) {
+      commits.push(c);
+      const id = c.meta.tabId;
+      if (c.clear) {
+        batches.delete(id);
+      }
+      if (c.batch) {
+        const m = batches.get(id) ?? new Map<number, StoredBatch>();
+        m.set(c.batch.n, structuredClone(c.batch.value));
+        batches.set(id, m);
+      }
+      tabs.set(id, structuredClone(c.meta));
+    },
+    async remove(tabId: number) {
+      tabs.delete(tabId);
+      batches.delete(tabId);
+    },
+    async tabIds() {
+      return [...tabs.keys()];
+    },
+    rawBatches: (tabId: number) => [...(batches.get(tabId)?.values() ?? [])].filter((b) => b.kind === 'raw'),
+  };
+}
+
+/** A runtime Port: keeps what the background posts to it; `deliver` plays the other end. */
+export function fakePort<In, Out>(name: string, sender?: Runtime.MessageSender) {
+  const onMessage: Array<(m: unknown) => void> = [];
+  const onDisconnect: Array<() => void> = [];
+  const p = {
+    sent: [] as Out[],
+    closed: false,
+    deliver(m: In) {
+      for (const fn of onMessage) {
+        fn(m);
+      }
+    },
+    /** The other end went away. */
+    close() {
+      p.closed = true;
+      for (const fn of onDisconnect) {
+        fn();
+      }
+    },
+    port: {
+      name,
+      sender,
+      postMessage(m: Out) {
+        if (p.closed) {
+          throw new Error('Attempting to use a disconnected port object');
+        }
+        p.sent.push(m);
+      },
+      disconnect() {
+        p.closed = true;
+      },
+      onMessage: { addListener: (fn: (m: unknown) => void) => onMessage.push(fn) },
+      onDisconnect: { addListener: (fn: () => void) => onDisconnect.push(fn) },
+    } as unknown as Runtime.Port,
+  };
+  return p;
+}
+
+export function fakeApi() {
+  const sendMessage = vi.fn(async (_tabId: number, _msg: unknown, _opts?: { frameId?: number }): Promise<unknown> => {
+    throw new Error('Could not establish connection. Receiving end does not exist.');
+  });
+  const parents = new Map<number, number>();
+  const api = {
+    tabs: { sendMessage, reload: vi.fn(async () => {}) },
+    webNavigation: {
+      getFrame: async ({ frameId }: { frameId: number }) =>
+        parents.has(frameId) ? { parentFrameId: parents.get(frameId) } : null,
+    },
+    storage: { local: { set: vi.fn(async () => {}), get: async () => ({}) } },
+  };
+  return { api: api as unknown as BrowserApi, sendMessage, parents };
+}
