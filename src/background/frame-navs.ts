@@ -11,10 +11,23 @@
  * the record takes the earlier of the two times. Either may come first. A frame nobody captures has no relay: its
  * record is placed at once with the browser's time.
  */
+import type { RawRecord } from '../shared/messages.ts';
+
 export interface FrameNav {
   frameId: number;
   url: string;
   time: number;
+}
+
+/** The log's record of a navigation: a `receive` of the new address, marked as a navigation. */
+export function navigationRecord(nav: FrameNav): RawRecord {
+  let origin = 'null';
+  try {
+    origin = new URL(nav.url).origin;
+  } catch {
+    /* keep */
+  }
+  return { time: nav.time, kind: 'receive', frameUrl: nav.url, origin, data: { url: nav.url }, navigation: true };
 }
 
 /** How long a navigation record waits for its document's relay, and how long a hello waits for its navigation. */

@@ -4,6 +4,7 @@
  * session calls it on its chain.
  */
 import type { CaptureConfig, CaptureMode, TabState } from '../shared/messages.ts';
+import { browserApi } from '../shared/browser-api.ts';
 import type { RelayPort } from './relay-port.ts';
 
 /** A frame asked to hand over (`settle`) has this long to answer; one that does not is not waited for. */
@@ -17,6 +18,16 @@ export function configOf(
 ): CaptureConfig {
   // Out of scope (Firefox matches a captured host on every port): no hook and nothing recorded.
   return { receiveOnly: mode !== 'full', paused: state.paused || mode === null, maxBytes };
+}
+
+/** A subframe's parent as the browser says it now; `known` when the browser cannot tell (the frame is gone). */
+export async function parentFrameOf(tabId: number, frameId: number, known: number): Promise<number> {
+  try {
+    const f = await browserApi().webNavigation?.getFrame({ tabId, frameId });
+    return f ? f.parentFrameId : known;
+  } catch {
+    return known;
+  }
 }
 
 export class TabRelays {

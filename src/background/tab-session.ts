@@ -11,18 +11,18 @@
  * at any time: memory is only a copy). A relay's batch is acknowledged only once stored.
  */
 import type { CaptureMode, ClassifiedRecord, RawRecord, RelayToBackground, TabState } from '../shared/messages.ts';
-import { browserApi } from '../shared/browser-api.ts';
 import type { Body } from '../shared/channel.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { originOf } from '../protocol/origin.ts';
 import { TabLog, newState } from './tablog.ts';
 import type { RelayPort } from './relay-port.ts';
-import { FrameNavs, type FrameNav } from './frame-navs.ts';
+import { FrameNavs, navigationRecord, type FrameNav } from './frame-navs.ts';
 import { checkOptions, checkTenantOrigin, warnDropped } from './input-checks.ts';
 import { PendingBatches, type FrameRecord } from './pending-batches.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
-import { TabRelays, configOf } from './tab-relays.ts';
+import { TabRelays, configOf, parentFrameOf } from './tab-relays.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
+import { LimitTimer } from './limit-timer.ts';
 import { PanelFanout, type FanoutHost, type PanelSink } from './panel-fanout.ts';
 
 /** A tab's frames changed: its panels get its sites anew once the frames settle for this long. */
@@ -37,16 +37,6 @@ export interface SessionHost extends FanoutHost {
   frameMode(origin: string | null): CaptureMode | null;
 }
 
-export function navigationRecord(frameId: number, url: string, time: number): RawRecord {
-  let origin = 'null';
-  try {
-    origin = new URL(url).origin;
-  } catch {
-    /* keep */
-  }
-  return { time, kind: 'receive', frameUrl: url, origin, data: { url }, navigation: true };
-}
-
 export class TabSession {
   private log: TabLog;
   private readonly storage: TabStorage;
@@ -57,8 +47,7 @@ export class TabSession {
   private chain: Promise<unknown>;
   /** Resolves once the stored log is loaded (never rejects). */
   private readonly restored: Promise<void>;
-  /** When a limit of the diagnosis runs out (protocol/diagnose.ts). */
-  private limitTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly limits = new LimitTimer(() => void this.run(() => this.rediagnose()));
   private captureTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   /** Subframe navigation records waiting for their document's relay (frame-navs.ts). */
@@ -233,17 +222,8 @@ export class TabSession {
     return this.run(async () => {
       const { frameId } = relay;
       this.relays.attach(relay);
-      let parentFrameId = frameId === 0 ? -1 : (this.log.frames.get(frameId)?.parentFrameId ?? -1);
-      if (frameId !== 0) {
-        try {
-          const f = await browserApi().webNavigation?.getFrame({ tabId: this.tabId, frameId });
-          if (f) {
-            parentFrameId = f.parentFrameId;
-          }
-        } catch {
-          /* frame gone */
-        }
-      }
+      const known = this.log.frames.get(frameId)?.parentFrameId ?? -1;
+      const parentFrameId = frameId === 0 ? -1 : await parentFrameOf(this.tabId, frameId, known);
       this.log.setFrame({ frameId, parentFrameId, url: hello.frameUrl });
       if (frameId !== 0 && hello.start !== undefined) {
         for (const n of this.navs.started(frameId, hello.frameUrl, hello.start)) {
@@ -346,7 +326,7 @@ export class TabSession {
     this.pending.close();
     this.navs.releaseAll();
     clearTimeout(this.captureTimer);
-    clearTimeout(this.limitTimer);
+    this.limits.close();
   }
 
   // ------------------------------------------------------------------------------------------ private
@@ -372,31 +352,14 @@ export class TabSession {
       this.log = log;
       // The worker may have slept past a limit: judge what did not happen now.
       this.log.diagnose();
-      this.watchLimits();
+      this.limits.watch(this.log.nextDiagnosis);
     }
   }
 
   /** Judge what did not happen again now; the panels get the records that changed; the next limit is watched. */
   private rediagnose(): void {
     this.panels.update(this.log.diagnose());
-    this.watchLimits();
-  }
-
-  /** A limit runs out later (an embed not yet ready…): judge again then. */
-  private watchLimits(): void {
-    clearTimeout(this.limitTimer);
-    this.limitTimer = undefined;
-    const at = this.log.nextDiagnosis;
-    if (at === null || this.closed) {
-      return;
-    }
-    this.limitTimer = setTimeout(
-      () => {
-        this.limitTimer = undefined;
-        void this.run(() => this.rediagnose());
-      },
-      Math.max(0, at - Date.now()) + 5,
-    );
+    this.limits.watch(this.log.nextDiagnosis);
   }
 
   /**
@@ -436,12 +399,12 @@ export class TabSession {
 
   private async addNavigation(nav: FrameNav): Promise<void> {
     if (!this.closed) {
-      await this.addRecords(nav.frameId, [navigationRecord(nav.frameId, nav.url, nav.time)]);
+      await this.addRecords(nav.frameId, [navigationRecord(nav)]);
     }
   }
 
   private published(res: ReturnType<TabLog['add']>): void {
-    this.watchLimits();
+    this.limits.watch(this.log.nextDiagnosis);
     this.panels.added(res);
   }
 
@@ -463,6 +426,6 @@ export class TabSession {
       await this.newLog(url); // an empty snapshot: the new log
     }
     // (with preserve log, the navigation record starts the new page in the log: TabLog.newPage)
-    await this.addRecords(0, [navigationRecord(0, url, time)]);
+    await this.addRecords(0, [navigationRecord({ frameId: 0, url, time })]);
   }
 }

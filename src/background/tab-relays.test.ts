@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { newTabState, type BackgroundToRelay, type CaptureMode, type RelayToBackground } from '../shared/messages.ts';
+import { setBrowserApi } from '../shared/browser-api.ts';
+import { RelayPort } from './relay-port.ts';
+import { SETTLE_TIMEOUT_MS, TabRelays, configOf, parentFrameOf } from './tab-relays.ts';
+import { fakeApi, fakePort } from './test-fakes.ts';
+
+const TAB = 7;
+
+function relay(frameId: number, origin: string, mode: CaptureMode | null = 'full') {
+  const p = fakePort<RelayToBackground, BackgroundToRelay>('capture');
+  const r = new RelayPort(p.port, TAB, frameId);
+  r.hello(origin, mode);
+  return {
+    ...p,
+    relay: r,
+    configs: () => p.sent.flatMap((m) => (m.type === 'config' ? [m.config] : [])),
+    flushes: () => p.sent.flatMap((m) => (m.type === 'flush' ? [m.id] : [])),
+  };
+}
+
+let env: ReturnType<typeof fakeApi>;
+beforeEach(() => {
+  env = fakeApi();
+  setBrowserApi(env.api);
+});
+afterEach(() => {
+  setBrowserApi(null);
+  vi.useRealTimers();
+});
+
+describe('configOf', () => {
+  it.each([
+    ['full mode', false, 'full', { receiveOnly: false, paused: false }],
+    ['receive-only mode', false, 'receive-only', { receiveOnly: true, paused: false }],
+    ['a paused tab', true, 'full', { receiveOnly: false, paused: true }],
+    ['out of scope', false, null, { receiveOnly: true, paused: true }],
+    ['before the hello', false, undefined, { receiveOnly: true, paused: false }],
+  ] as const)('%s', (_what, paused, mode, expected) => {
+    expect(configOf(newTabState(TAB, { paused }), mode, 2048)).toEqual({ ...expected, maxBytes: 2048 });
+  });
+});
+
+describe('tab relays', () => {
+  it('every frame gets its config, stamped', () => {
+    const relays = new TabRelays();
+    const top = relay(0, 'https://host.example');
+    const embed = relay(3, 'https://acme.example.com', 'receive-only');
+    relays.attach(top.relay);
+    relays.attach(embed.relay);
+    relays.pushConfig(newTabState(TAB, { paused: true }), 4096);
+    expect(top.configs()).toEqual([{ receiveOnly: false, paused: true, maxBytes: 4096 }]);
+    expect(embed.configs()).toEqual([{ receiveOnly: true, paused: true, maxBytes: 4096 }]);
+    expect(top.sent[0]).toMatchObject({ v: expect.any(Number), type: 'config' });
+  });
+
+  it('a port closed before it is attached is not kept; a newer relay of the frame outlives the older one', () => {
+    const relays = new TabRelays();
+    const gone = relay(3, 'https://acme.example.com');
+    gone.relay.closed();
+    relays.attach(gone.relay);
+    expect(relays.get(3)).toBeUndefined();
+    const older = relay(3, 'https://acme.example.com');
+    const newer = relay(3, 'https://acme.example.com');
+    relays.attach(older.relay);
+    relays.attach(newer.relay);
+    relays.detach(older.relay);
+    expect(relays.get(3)).toBe(newer.relay);
+    relays.detach(newer.relay);
+    expect(relays.get(3)).toBeUndefined();
+  });
+
+  it('a scope change pauses and lets go the frames whose site left it; the others get their new mode', () => {
+    const relays = new TabRelays();
+    const top = relay(0, 'https://host.example');
+    const embed = relay(3, 'https://acme.example.com');
+    relays.attach(top.relay);
+    relays.attach(embed.relay);
+    const modes: Record<string, CaptureMode> = { 'https://host.example': 'receive-only' };
+    relays.rescope((o) => (o ? (modes[o] ?? null) : null), newTabState(TAB), 1024);
+    expect(embed.configs()).toEqual([{ receiveOnly: true, paused: true, maxBytes: 1024 }]);
+    expect(embed.relay.outOfScope).toBe(true);
+    expect(relays.get(3)).toBeUndefined();
+    expect(top.relay.mode).toBe('receive-only');
+    expect(relays.get(0)).toBe(top.relay);
+  });
+
+  it('a hand-over is waited for until the frame answers; a frame that cannot be asked is not waited for', async () => {
+    const relays = new TabRelays();
+    const top = relay(0, 'https://host.example');
+    const embed = relay(3, 'https://acme.example.com');
+    relays.attach(top.relay);
+    relays.attach(embed.relay);
+    embed.port.disconnect(); // (its disconnect event has not come yet)
+    const answered: string[] = [];
+    const [topDone, embedDone] = relays.handOver();
+    void topDone.then(() => answered.push('top'));
+    await embedDone;
+    await Promise.resolve();
+    expect(answered).toEqual([]);
+    expect(top.flushes()).toHaveLength(1);
+    relays.flushed(top.flushes()[0])?.();
+    await topDone;
+    expect(answered).toEqual(['top']);
+    expect(relays.flushed(top.flushes()[0])).toBeUndefined(); // answered once
+  });
+
+  it('a frame that never answers the hand-over is waited for SETTLE_TIMEOUT_MS at most', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const relays = new TabRelays();
+    relays.attach(relay(0, 'https://host.example').relay);
+    let done = false;
+    void Promise.all(relays.handOver()).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
+  });
+
+  it("a subframe's parent is the browser's, else the one known", async () => {
+    env.parents.set(3, 0);
+    expect(await parentFrameOf(TAB, 3, -1)).toBe(0);
+    expect(await parentFrameOf(TAB, 9, 4)).toBe(4);
+  });
+});

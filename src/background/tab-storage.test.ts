@@ -1,0 +1,146 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RawRecord } from '../shared/messages.ts';
+import { TabStorage } from './tab-storage.ts';
+import { TabLog, newState } from './tablog.ts';
+import { fakeStore } from './test-fakes.ts';
+
+const TAB = 7;
+const HOST = 'https://host.example';
+
+const raw = (n: number): RawRecord => ({
+  time: 1000 + n,
+  kind: 'post',
+  frameUrl: `${HOST}/`,
+  origin: HOST,
+  data: { n },
+});
+
+function setup(store = fakeStore()) {
+  let log = new TabLog(newState(TAB));
+  const storage = new TabStorage(TAB, store, () => log);
+  return {
+    store,
+    storage,
+    log: () => log,
+    /** Records of frame 0 into the log and into storage, as the session adds them. */
+    add: async (...ns: number[]) => {
+      const seq0 = log.nextSeq;
+      const raws = ns.map(raw);
+      log.add(raws.map((r) => ({ ...r, frameId: 0 })));
+      storage.counted(raws.length);
+      await storage.storeRaw(0, JSON.stringify(raws), seq0);
+    },
+    /** A new worker finds the stored log. */
+    restart: async () => {
+      const again = setup(store);
+      const restored = await again.storage.restore(15_000);
+      if (restored) {
+        log = restored;
+      }
+      return { ...again, restored };
+    },
+  };
+}
+
+describe('tab storage', () => {
+  it('stores a relay batch once, whatever number of times it comes', async () => {
+    const { storage, store } = setup();
+    const store1 = vi.fn(async () => {});
+    await storage.once('doc-1', 1, store1);
+    await storage.once('doc-1', 1, store1);
+    await storage.once('doc-1', 2, store1);
+    await storage.once('doc-2', 1, store1);
+    expect(store1).toHaveBeenCalledTimes(3);
+    expect(store.commits).toEqual([]); // (the session stores; the storage only counts)
+  });
+
+  it('does not count a batch whose storage failed: its resend is stored', async () => {
+    const { storage } = setup();
+    await storage.once('doc-1', 1, async () => {});
+    await expect(
+      storage.once('doc-1', 2, async () => {
+        throw new Error('QuotaExceededError');
+      }),
+    ).rejects.toThrow(/Quota/);
+    const again = vi.fn(async () => {});
+    await storage.once('doc-1', 2, again);
+    expect(again).toHaveBeenCalledTimes(1);
+  });
+
+  it('a new worker finds the records, the settings and the frames as they were', async () => {
+    const t = setup();
+    t.log().setPreserveLog(true);
+    t.log().setFrame({ frameId: 3, parentFrameId: 0, url: 'https://acme.example.com/embed/x' });
+    await t.add(1, 2);
+    await t.storage.writeSnapshot();
+    await t.add(3);
+    const { restored } = await t.restart();
+    expect(restored?.state).toMatchObject({ preserveLog: true, tabId: TAB });
+    expect([...(restored?.records.values() ?? [])].map((r) => [r.seq, (r.data as { n: number }).n])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(restored?.frames.get(3)?.url).toBe('https://acme.example.com/embed/x');
+    expect(restored?.readyTimeoutMs).toBe(15_000);
+  });
+
+  it('a snapshot replaces every stored batch (compaction, Clear, a new log)', async () => {
+    const t = setup();
+    await t.add(1);
+    await t.add(2);
+    expect(t.store.rawBatches(TAB)).toHaveLength(2);
+    await t.storage.writeSnapshot();
+    expect(t.store.rawBatches(TAB)).toHaveLength(0);
+    expect(t.store.commits.at(-1)).toMatchObject({ clear: true, batch: { value: { kind: 'snapshot', nextSeq: 3 } } });
+  });
+
+  it('a snapshot is due past the buffer bound, never below 1000 records', async () => {
+    const { storage, log } = setup();
+    log().setMaxRecords(2000);
+    storage.counted(2000);
+    expect(storage.snapshotDue()).toBe(false);
+    storage.counted(1);
+    expect(storage.snapshotDue()).toBe(true);
+    await storage.writeSnapshot();
+    log().setMaxRecords(100);
+    storage.counted(1000);
+    expect(storage.snapshotDue()).toBe(false);
+    storage.counted(1);
+    expect(storage.snapshotDue()).toBe(true);
+    await storage.writeSnapshot();
+    expect(storage.snapshotDue()).toBe(false);
+  });
+
+  it('enters each top document once', () => {
+    const { storage } = setup();
+    expect(storage.enterDocument('doc-a')).toBe(true);
+    expect(storage.enterDocument('doc-a')).toBe(false);
+    expect(storage.topDocumentId).toBe('doc-a');
+    expect(storage.enterDocument('doc-b')).toBe(true);
+    expect(storage.enterDocument(undefined)).toBe(true); // (Firefox gives no document id)
+  });
+
+  it('nothing is restored from an empty store, and a store that cannot load is logged, not fatal', async () => {
+    const t = setup();
+    expect((await t.restart()).restored).toBeNull();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const broken = new TabStorage(
+      TAB,
+      { load: async () => Promise.reject(new Error('no db')), commit: async () => {} },
+      t.log,
+    );
+    expect(await broken.restore(15_000)).toBeNull();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it('writes nothing once the tab is closed', async () => {
+    const t = setup();
+    t.storage.close();
+    await t.add(1);
+    await t.storage.writeSnapshot();
+    await t.storage.persist();
+    expect(t.store.commits).toEqual([]);
+  });
+});
