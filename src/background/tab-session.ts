@@ -13,14 +13,14 @@
 import type { CaptureMode, ClassifiedRecord, RawRecord, RelayToBackground, TabState } from '../shared/messages.ts';
 import type { Body } from '../shared/channel.ts';
 import type { CaptureFile } from '../protocol/record.ts';
-import { originOf } from '../protocol/origin.ts';
 import { TabLog, newState } from './tablog.ts';
 import type { RelayPort } from './relay-port.ts';
-import { FrameNavs, navigationRecord, type FrameNav } from './frame-navs.ts';
+import { navigationRecord, type FrameNav } from './frame-navs.ts';
+import { TabNavigation, type Navigation } from './tab-navigation.ts';
 import { checkOptions, checkTenantOrigin, warnDropped } from './input-checks.ts';
 import { PendingBatches, type FrameRecord } from './pending-batches.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
-import { TabRelays, configOf, parentFrameOf } from './tab-relays.ts';
+import { TabRelays, configOf } from './tab-relays.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
 import { LimitTimer } from './limit-timer.ts';
 import { PanelFanout, type FanoutHost, type PanelSink } from './panel-fanout.ts';
@@ -50,8 +50,7 @@ export class TabSession {
   private readonly limits = new LimitTimer(() => void this.run(() => this.rediagnose()));
   private captureTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
-  /** Subframe navigation records waiting for their document's relay (frame-navs.ts). */
-  private readonly navs = new FrameNavs((nav) => void this.run(() => this.addNavigation(nav)));
+  private readonly navigation: TabNavigation;
 
   constructor(
     readonly tabId: number,
@@ -63,6 +62,16 @@ export class TabSession {
     this.storage = new TabStorage(tabId, host.store, log);
     this.sends = new SendRouting(tabId, log, (frameId) => this.relays.get(frameId), warnDropped);
     this.panels = new PanelFanout(tabId, host, log);
+    this.navigation = new TabNavigation({
+      tabId,
+      log: () => this.log,
+      topDocumentId: () => this.storage.topDocumentId,
+      enterDocument: (id) => this.storage.enterDocument(id),
+      newLog: (pageUrl) => this.newLog(pageUrl),
+      place: (nav) => this.addNavigation(nav),
+      placeLater: (nav) => void this.run(() => this.addNavigation(nav)),
+      frameMode: (origin) => this.host.frameMode(origin),
+    });
     this.restored = this.restore().catch((e) => console.warn('embed-inspector: could not restore tab', tabId, e));
     this.chain = this.restored;
   }
@@ -220,24 +229,8 @@ export class TabSession {
     documentId: string | undefined,
   ): Promise<void> {
     return this.run(async () => {
-      const { frameId } = relay;
       this.relays.attach(relay);
-      const known = this.log.frames.get(frameId)?.parentFrameId ?? -1;
-      const parentFrameId = frameId === 0 ? -1 : await parentFrameOf(this.tabId, frameId, known);
-      this.log.setFrame({ frameId, parentFrameId, url: hello.frameUrl });
-      if (frameId !== 0 && hello.start !== undefined) {
-        for (const n of this.navs.started(frameId, hello.frameUrl, hello.start)) {
-          await this.addNavigation(n);
-        }
-      }
-      if (hello.isTop && frameId === 0) {
-        // Chrome: the navigation event may come later (or never, if the worker was asleep): start the log here.
-        if (documentId && documentId !== this.storage.topDocumentId) {
-          await this.topDocument(hello.frameUrl, documentId, hello.time);
-        } else {
-          this.log.pageSeen(hello.frameUrl);
-        }
-      }
+      await this.navigation.hello(relay.frameId, hello, documentId);
       relay.config(configOf(this.log.state, relay.mode, this.host.maxBytes()));
     });
   }
@@ -280,22 +273,8 @@ export class TabSession {
    * A document committed in one of the tab's frames (its page is in scope): a new top document starts a new log
    * unless preserve log is on, once per document; any navigation becomes a record.
    */
-  navigated(nav: { frameId: number; parentFrameId?: number; url: string; documentId?: string; time: number }) {
-    return this.run(async () => {
-      if (nav.frameId === 0) {
-        await this.topDocument(nav.url, nav.documentId, nav.time);
-        return;
-      }
-      this.log.setFrame({
-        frameId: nav.frameId,
-        parentFrameId: nav.parentFrameId ?? this.log.frames.get(nav.frameId)?.parentFrameId ?? 0,
-        url: nav.url,
-      });
-      const relayComing = this.host.frameMode(originOf(nav.url)) !== null;
-      for (const n of this.navs.committed({ frameId: nav.frameId, url: nav.url, time: nav.time }, relayComing)) {
-        await this.addNavigation(n);
-      }
-    });
+  navigated(nav: Navigation): Promise<void> {
+    return this.run(() => this.navigation.navigated(nav));
   }
 
   /**
@@ -303,15 +282,7 @@ export class TabSession {
    * nothing of the new page is recorded, its address included.
    */
   leftScope(documentId: string | undefined): Promise<void> {
-    return this.run(async () => {
-      if (!this.storage.enterDocument(documentId)) {
-        return;
-      }
-      this.log.forgetFrames();
-      if (!this.log.state.preserveLog) {
-        await this.newLog(null);
-      }
-    });
+    return this.run(() => this.navigation.leftScope(documentId));
   }
 
   /** Resolves once the work queued so far has run. */
@@ -324,7 +295,7 @@ export class TabSession {
     this.closed = true;
     this.storage.close();
     this.pending.close();
-    this.navs.releaseAll();
+    this.navigation.close();
     clearTimeout(this.captureTimer);
     this.limits.close();
   }
@@ -414,18 +385,5 @@ export class TabSession {
     this.storage.newLog();
     await this.storage.writeSnapshot();
     this.panels.snapshot();
-  }
-
-  /** A new top-level document: a new log unless preserve log is on. Once per document. */
-  private async topDocument(url: string, documentId: string | undefined, time: number): Promise<void> {
-    if (!this.storage.enterDocument(documentId)) {
-      return;
-    }
-    this.log.newTopFrame(url);
-    if (!this.log.state.preserveLog) {
-      await this.newLog(url); // an empty snapshot: the new log
-    }
-    // (with preserve log, the navigation record starts the new page in the log: TabLog.newPage)
-    await this.addRecords(0, [navigationRecord({ frameId: 0, url, time })]);
   }
 }

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RelayToBackground } from '../shared/messages.ts';
+import { setBrowserApi } from '../shared/browser-api.ts';
+import { stamp } from '../shared/channel.ts';
+import type { FrameNav } from './frame-navs.ts';
+import { TabNavigation } from './tab-navigation.ts';
+import { TabLog, newState } from './tablog.ts';
+import { fakeApi } from './test-fakes.ts';
+
+const TAB = 7;
+const HOST = 'https://host.example';
+const EMBED_URL = 'https://acme.example.com/embed/dashboard';
+
+let env: ReturnType<typeof fakeApi>;
+beforeEach(() => {
+  env = fakeApi();
+  setBrowserApi(env.api);
+});
+afterEach(() => {
+  setBrowserApi(null);
+});
+
+/** A session as the navigation part sees it: it records the new logs and the navigation records placed. */
+function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
+  const log = new TabLog(newState(TAB, { preserveLog: !!opts.preserveLog }));
+  let top: string | undefined;
+  const events: string[] = [];
+  const nav = new TabNavigation({
+    tabId: TAB,
+    log: () => log,
+    topDocumentId: () => top,
+    enterDocument: (id) => {
+      const fresh = !id || id !== top;
+      top = id;
+      return fresh;
+    },
+    newLog: async (pageUrl) => {
+      log.reset(pageUrl);
+      events.push(`new log ${pageUrl}`);
+    },
+    place: async (n: FrameNav) => {
+      events.push(`record ${n.frameId} ${n.url}`);
+    },
+    placeLater: (n) => events.push(`late ${n.frameId}`),
+    frameMode: (origin) => (origin && (opts.captured ?? []).includes(origin) ? 'full' : null),
+  });
+  return { nav, events, log: () => log };
+}
+
+type Hello = Extract<RelayToBackground, { type: 'hello' }>;
+const hello = (url: string, isTop: boolean, start?: number) =>
+  stamp<Hello>({ type: 'hello', docId: 'd', frameUrl: url, isTop, time: 5, start });
+
+describe('tab navigation', () => {
+  it('a new top document starts a new log and its record, once per document', async () => {
+    const t = setup();
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 2 });
+    await t.nav.hello(0, hello(`${HOST}/a`, true), 'doc-a');
+    expect(t.events).toEqual([`new log ${HOST}/a`, `record 0 ${HOST}/a`]);
+  });
+
+  it('with preserve log, a new top document goes on in the same log', async () => {
+    const t = setup({ preserveLog: true });
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 1 });
+    expect(t.events).toEqual([`record 0 ${HOST}/b`]);
+  });
+
+  it("the top relay's hello starts the log when the navigation event has not come", async () => {
+    const t = setup();
+    await t.nav.hello(0, hello(`${HOST}/c`, true), 'doc-c');
+    expect(t.events).toEqual([`new log ${HOST}/c`, `record 0 ${HOST}/c`]);
+    expect(t.log().frames.get(0)).toMatchObject({ parentFrameId: -1, url: `${HOST}/c` });
+  });
+
+  it('a top hello without a document id only makes the page known', async () => {
+    const t = setup();
+    await t.nav.hello(0, hello(`${HOST}/d`, true), undefined);
+    expect(t.events).toEqual([]);
+    expect(t.log().state.pageUrl).toBe(`${HOST}/d`);
+  });
+
+  it("a subframe joins the tree with the browser's parent; an uncaptured frame's record is placed at once", async () => {
+    const t = setup();
+    await t.nav.navigated({ frameId: 5, parentFrameId: 0, url: 'https://ads.example/x', time: 3 });
+    expect(t.events).toEqual(['record 5 https://ads.example/x']);
+    env.parents.set(6, 5);
+    await t.nav.hello(6, hello(EMBED_URL, false));
+    expect(t.log().frames.get(6)).toMatchObject({ parentFrameId: 5, url: EMBED_URL });
+  });
+
+  it("a captured subframe's record waits for its relay's hello and takes the earlier time", async () => {
+    const t = setup({ captured: ['https://acme.example.com'] });
+    await t.nav.navigated({ frameId: 3, parentFrameId: 0, url: EMBED_URL, time: 3000 });
+    expect(t.events).toEqual([]);
+    await t.nav.hello(3, hello(EMBED_URL, false, 2990));
+    expect(t.events).toEqual([`record 3 ${EMBED_URL}`]);
+    t.nav.close();
+  });
+
+  it('leaving the scope forgets the frames and ends the log, unless preserve log is on', async () => {
+    for (const preserveLog of [false, true]) {
+      const t = setup({ preserveLog });
+      t.log().setFrame({ frameId: 3, parentFrameId: 0, url: EMBED_URL });
+      await t.nav.leftScope('doc-out');
+      await t.nav.leftScope('doc-out');
+      expect(t.events, String(preserveLog)).toEqual(preserveLog ? [] : ['new log null']);
+      expect(t.log().frames.size).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * What a navigation means for a tab's log: a new top document starts a new log (unless preserve log is on), once
+ * per document, whether the browser's navigation event or the top relay's hello tells it first; a document that
+ * left the capture scope ends the log; every frame's navigation joins the frame tree and becomes a record, placed
+ * before what the new document did (frame-navs.ts). The session runs these on its chain.
+ */
+import type { CaptureMode, RelayToBackground } from '../shared/messages.ts';
+import { originOf } from '../protocol/origin.ts';
+import { FrameNavs, type FrameNav } from './frame-navs.ts';
+import { parentFrameOf } from './tab-relays.ts';
+import type { TabLog } from './tablog.ts';
+
+/** What the navigation part does through the session (its log, storage and chain). */
+export interface NavigationSession {
+  readonly tabId: number;
+  log(): TabLog;
+  /** The top document the log belongs to (tab-storage.ts keeps it). */
+  topDocumentId(): string | undefined;
+  /** The top document the log belongs to is now `documentId`: false when it was already. */
+  enterDocument(documentId: string | undefined): boolean;
+  /** A new, empty log (stored, published). */
+  newLog(pageUrl: string | null): Promise<void>;
+  /** Add a navigation record to the log (stored, published). */
+  place(nav: FrameNav): Promise<void>;
+  /** Run a navigation record that waited too long for its relay, on the session's chain. */
+  placeLater(nav: FrameNav): void;
+  frameMode(origin: string | null): CaptureMode | null;
+}
+
+export interface Navigation {
+  frameId: number;
+  parentFrameId?: number;
+  url: string;
+  documentId?: string;
+  time: number;
+}
+
+export class TabNavigation {
+  /** Subframe navigation records waiting for their document's relay (frame-navs.ts). */
+  private readonly navs: FrameNavs;
+
+  constructor(private readonly session: NavigationSession) {
+    this.navs = new FrameNavs((nav) => session.placeLater(nav));
+  }
+
+  /** A relay of frame `frameId` said hello: the frame joins the tree; the top frame's may start the log. */
+  async hello(frameId: number, hello: Extract<RelayToBackground, { type: 'hello' }>, documentId?: string) {
+    const known = this.session.log().frames.get(frameId)?.parentFrameId ?? -1;
+    const parentFrameId = frameId === 0 ? -1 : await parentFrameOf(this.session.tabId, frameId, known);
+    this.session.log().setFrame({ frameId, parentFrameId, url: hello.frameUrl });
+    if (frameId !== 0 && hello.start !== undefined) {
+      for (const n of this.navs.started(frameId, hello.frameUrl, hello.start)) {
+        await this.session.place(n);
+      }
+    }
+    if (hello.isTop && frameId === 0) {
+      // Chrome: the navigation event may come later (or never, if the worker was asleep): start the log here.
+      if (documentId && documentId !== this.session.topDocumentId()) {
+        await this.topDocument(hello.frameUrl, documentId, hello.time);
+      } else {
+        this.session.log().pageSeen(hello.frameUrl);
+      }
+    }
+  }
+
+  /** A document committed in one of the tab's frames (its page is in scope). */
+  async navigated(nav: Navigation): Promise<void> {
+    if (nav.frameId === 0) {
+      await this.topDocument(nav.url, nav.documentId, nav.time);
+      return;
+    }
+    const log = this.session.log();
+    log.setFrame({
+      frameId: nav.frameId,
+      parentFrameId: nav.parentFrameId ?? log.frames.get(nav.frameId)?.parentFrameId ?? 0,
+      url: nav.url,
+    });
+    const relayComing = this.session.frameMode(originOf(nav.url)) !== null;
+    for (const n of this.navs.committed({ frameId: nav.frameId, url: nav.url, time: nav.time }, relayComing)) {
+      await this.session.place(n);
+    }
+  }
+
+  /** The top document left the capture scope: the log ends (kept as it was with preserve log). */
+  async leftScope(documentId: string | undefined): Promise<void> {
+    if (!this.session.enterDocument(documentId)) {
+      return;
+    }
+    this.session.log().forgetFrames();
+    if (!this.session.log().state.preserveLog) {
+      await this.session.newLog(null);
+    }
+  }
+
+  /** The tab is gone: no record waits any more. */
+  close(): void {
+    this.navs.releaseAll();
+  }
+
+  /** A new top-level document: a new log unless preserve log is on. Once per document. */
+  private async topDocument(url: string, documentId: string | undefined, time: number): Promise<void> {
+    if (!this.session.enterDocument(documentId)) {
+      return;
+    }
+    this.session.log().newTopFrame(url);
+    if (!this.session.log().state.preserveLog) {
+      await this.session.newLog(url); // an empty snapshot: the new log
+    }
+    // (with preserve log, the navigation record starts the new page in the log: TabLog.newPage)
+    await this.session.place({ frameId: 0, url, time });
+  }
+}
