@@ -13,6 +13,8 @@ const HOST = 'https://host.example';
 const TENANT = 'https://acme.example.com';
 const EMBED_URL = `${TENANT}/embed/dashboard`;
 const ADS_URL = 'https://ads.example/frame';
+/** A capture script of an older or newer build of the extension. */
+const ANOTHER_VERSION = MESSAGES_VERSION + 1;
 
 let env: ReturnType<typeof fakeApi>;
 beforeEach(() => {
@@ -76,7 +78,7 @@ describe('send routing: which frame posts', () => {
       return;
     }
     expect(t.posts(expected)).toEqual([
-      { v: MESSAGES_VERSION, type: 'post', id: 's1', target: 'parent', data: { type: 'x' }, targetOrigin: '*' },
+      stamp<BackgroundToRelay>({ type: 'post', id: 's1', target: 'parent', data: { type: 'x' }, targetOrigin: '*' }),
     ]);
   });
 
@@ -147,7 +149,10 @@ describe('send routing: the answer', () => {
     ],
     [
       'a capture script of another version answers',
-      async () => ({ v: MESSAGES_VERSION + 1, type: 'post-result', id: 'f', ok: true }),
+      async () => ({
+        ...stamp<RelayToBackground>({ type: 'post-result', id: 'f', ok: true }),
+        v: ANOTHER_VERSION,
+      }),
       { ok: false, error: expect.stringMatching(/another version/) },
     ],
   ])('without a port, tabs.sendMessage reaches the frame: %s', async (_what, answer, expected) => {
@@ -158,7 +163,7 @@ describe('send routing: the answer', () => {
     expect(t.replies[0]).toEqual({ type: 'send-result', id: 'f', ...expected });
     expect(env.sendMessage).toHaveBeenCalledWith(
       TAB,
-      { v: MESSAGES_VERSION, type: 'post', id: 'f', target: 'parent', data: { type: 'x' }, targetOrigin: '*' },
+      stamp<BackgroundToRelay>({ type: 'post', id: 'f', target: 'parent', data: { type: 'x' }, targetOrigin: '*' }),
       { frameId: 3 },
     );
   });
