@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classify, type Severity } from './classify.ts';
-import { ACTION_TYPES, EVENT_TYPES } from './catalog.ts';
+import { ACTION_PREFIX, ACTIONS, ACTION_TYPES, EVENT_PREFIX, EVENTS, EVENT_TYPES } from './catalog.ts';
 import { validPayloads } from '../../test/fixtures/messages.ts';
 import { buildCorpus, TENANT, type CorpusRecord } from '../../bench/corpus.mjs';
 
@@ -111,4 +111,14 @@ describe('the classify benchmark corpora', () => {
       .filter((x) => JSON.stringify(x.got) !== JSON.stringify(x.want));
     expect(wrong).toEqual([]);
   });
+});
+
+describe('the catalog as classify reads it', () => {
+  it.each([...EVENTS, ...ACTIONS].map((m) => [m.type, m.direction] as const))(
+    "%s has the prefix of its direction, %s (classify reads a known type's direction from the catalog)",
+    (type, direction) => {
+      expect(type.startsWith(direction === 'event' ? EVENT_PREFIX : ACTION_PREFIX)).toBe(true);
+      expect(type.startsWith(direction === 'event' ? ACTION_PREFIX : EVENT_PREFIX)).toBe(false);
+    },
+  );
 });

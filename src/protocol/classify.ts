@@ -7,15 +7,16 @@ import type { CaptureRecord } from './record.ts';
 import { isSvcEmbed } from './marker.ts';
 import {
   ACTION_PREFIX,
+  ACTIONS,
   ENVELOPE_FIELDS,
   EVENT_PREFIX,
+  EVENTS,
   SURFACES,
-  specOf,
   type FieldSpec,
   type MessageSpec,
 } from './catalog.ts';
 import { TAG, typeName } from './encoding.ts';
-import { RULES } from './rules.ts';
+import { RULE_LIST } from './rules.ts';
 import { checkFilter, checkLocale, checkTimezone } from './semantics.ts';
 import { normalizeOrigin } from './origin.ts';
 
@@ -49,9 +50,35 @@ const SURFACE_SET: ReadonlySet<unknown> = new Set(SURFACES);
 const EPOCH_MIN = 946_684_800_000; // 2000-01-01
 const EPOCH_MAX = 4_102_444_800_000; // 2100-01-01
 
+const SEVERITY: ReadonlyMap<string, Severity> = new Map(RULE_LIST.map((r) => [r.id, r.severity]));
+
 export function issue(rule: string, path: string, message: string): Issue {
-  return { rule, severity: RULES[rule]?.severity ?? 'error', path, message };
+  return { rule, severity: SEVERITY.get(rule) ?? 'error', path, message };
 }
+
+/** A payload field as the checks read it, with its issue path built once. */
+interface FieldCheck {
+  readonly name: string;
+  readonly path: string;
+  readonly field: FieldSpec;
+}
+/** A catalogued message type with what checking it needs, computed once from the catalog. */
+interface TypeCheck {
+  readonly spec: MessageSpec;
+  readonly fields: readonly FieldCheck[];
+  /** The surfaces an event may come from, when not all of them. */
+  readonly onlySurfaces?: readonly unknown[];
+}
+const TYPE_CHECKS: ReadonlyMap<string, TypeCheck> = new Map(
+  ([...EVENTS, ...ACTIONS] as readonly MessageSpec[]).map((spec) => [
+    spec.type,
+    {
+      spec,
+      fields: Object.entries(spec.fields).map(([name, field]) => ({ name, path: `payload.${name}`, field })),
+      onlySurfaces: spec.surfaces && spec.surfaces.length < SURFACES.length ? spec.surfaces : undefined,
+    },
+  ]),
+);
 
 export { isSvcEmbed };
 
@@ -84,13 +111,13 @@ export function classify(record: ClassifyInput, context: ClassifyContext = {}): 
         ),
       );
     } else {
-      const spec = checkEnvelope(data, issues);
-      if (spec) {
-        checkPayload(spec, data, issues);
+      const check = checkEnvelope(data, issues);
+      if (check) {
+        checkPayload(check, data, issues);
       }
     }
     if (context.tenantOrigin) {
-      checkOrigin(record, data, normalizeOrigin(context.tenantOrigin), issues, context.hostOrigin);
+      checkOrigin(record, data, context.tenantOrigin, issues, context.hostOrigin);
     }
     return { verdict: verdictOf(issues), issues };
   } catch (err) {
@@ -125,7 +152,7 @@ function show(v: unknown): string {
 }
 
 /** `truncated`: `d` is a truncation marker (encoding.ts): its own fields are not the message's, its payload is gone. */
-function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = false): MessageSpec | undefined {
+function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = false): TypeCheck | undefined {
   const direction = d.direction;
   const type = d.type;
   const dirOk = direction === 'event' || direction === 'action';
@@ -133,7 +160,7 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
     out.push(issue('envelope.direction', 'direction', `direction is ${show(direction)}; expected "event" or "action"`));
   }
 
-  let spec: MessageSpec | undefined;
+  let check: TypeCheck | undefined;
   if (typeof type !== 'string') {
     out.push(
       issue(
@@ -143,10 +170,11 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
       ),
     );
   } else {
-    spec = specOf(type);
-    const isEventType = type.startsWith(EVENT_PREFIX),
-      isActionType = type.startsWith(ACTION_PREFIX);
-    if (!spec) {
+    check = TYPE_CHECKS.get(type);
+    // Every catalogued type has its direction's prefix: a known type needs no prefix test.
+    const isEventType = check ? check.spec.direction === 'event' : type.startsWith(EVENT_PREFIX),
+      isActionType = check ? check.spec.direction === 'action' : type.startsWith(ACTION_PREFIX);
+    if (!check) {
       out.push(
         issue(
           'envelope.type',
@@ -185,6 +213,7 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
     );
   }
 
+  const spec = check?.spec;
   const isEvent = spec ? spec.direction === 'event' : direction === 'event';
   const hasSurface = 'surface' in d;
   if (isEvent) {
@@ -205,7 +234,7 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
     return undefined;
   }
   for (const key in d) {
-    if (!(key in ENVELOPE_FIELDS)) {
+    if (!isEnvelopeField(key)) {
       out.push(issue('envelope.unknown-field', key, `envelope field "${key}" is not in the spec`));
     }
   }
@@ -222,16 +251,44 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
     return undefined;
   }
   // Surface rules need the envelope as well as the payload.
-  if (spec?.surfaces && SURFACE_SET.has(d.surface) && !spec.surfaces.includes(d.surface as never)) {
+  if (check?.onlySurfaces && SURFACE_SET.has(d.surface) && !check.onlySurfaces.includes(d.surface)) {
     out.push(
       issue(
         'surface.not-allowed',
         'surface',
-        `${spec.name} is a ${spec.surfaces.join('/')} event; it came from the ${d.surface} surface`,
+        `${check.spec.name} is a ${check.onlySurfaces.join('/')} event; it came from the ${d.surface} surface`,
       ),
     );
   }
-  return spec;
+  return check;
+}
+
+/**
+ * `key in ENVELOPE_FIELDS`, with the six names matched first: a string switch costs far less than `in` with a key
+ * that changes from call to call, and every valid envelope takes it.
+ */
+function isEnvelopeField(key: string): boolean {
+  switch (key) {
+    case 'source':
+    case 'direction':
+    case 'type':
+    case 'payload':
+    case 'timestamp':
+    case 'surface':
+      return true;
+    default:
+      return key in ENVELOPE_FIELDS;
+  }
+}
+
+/** `key in fields` (the payload fields of the type), with the catalogued names compared first, as for the envelope. */
+function isPayloadField(key: string, checks: readonly FieldCheck[], fields: MessageSpec['fields']): boolean {
+  for (const c of checks) {
+    if (c.name === key) {
+      return true;
+    }
+  }
+  return key in fields;
 }
 
 function kindMatches(f: FieldSpec, v: unknown): boolean {
@@ -249,19 +306,18 @@ function kindMatches(f: FieldSpec, v: unknown): boolean {
   }
 }
 
-function checkPayload(spec: MessageSpec, d: Record<string, unknown>, out: Issue[]): void {
+function checkPayload({ spec, fields: checks }: TypeCheck, d: Record<string, unknown>, out: Issue[]): void {
   const p = d.payload as Record<string, unknown>;
   const fields = spec.fields;
-  for (const name in fields) {
-    const f = fields[name];
-    const path = `payload.${name}`;
-    if (!(name in p) || p[name] === undefined) {
+  for (const { name, path, field: f } of checks) {
+    // Absent and undefined are alike: reading the field answers both.
+    const v = p[name];
+    if (v === undefined) {
       if (f.required) {
         out.push(issue('payload.required', path, `${spec.name} payload needs "${name}" (${f.doc})`));
       }
       continue;
     }
-    const v = p[name];
     if (v === null) {
       if (f.nullable) {
         continue;
@@ -287,7 +343,7 @@ function checkPayload(spec: MessageSpec, d: Record<string, unknown>, out: Issue[
   }
   if (!spec.open) {
     for (const key in p) {
-      if (!(key in fields)) {
+      if (!isPayloadField(key, checks, fields)) {
         if (spec.empty) {
           out.push(
             issue(
@@ -365,15 +421,20 @@ function checkPayload(spec: MessageSpec, d: Record<string, unknown>, out: Issue[
   }
 }
 
+/**
+ * `tenantGiven`: the tenant origin as the context gives it. An origin spelled exactly the same way normalises to the
+ * same origin, so it is compared before anything is normalised.
+ */
 function checkOrigin(
   record: ClassifyInput,
   d: Record<string, unknown>,
-  tenant: string,
+  tenantGiven: string,
   out: Issue[],
   hostOrigin?: string | null,
 ): void {
+  const tenant = normalizeOrigin(tenantGiven);
   const direction = d.direction;
-  if (direction === 'event' && typeof record.origin === 'string' && record.origin) {
+  if (direction === 'event' && typeof record.origin === 'string' && record.origin && record.origin !== tenantGiven) {
     const from = normalizeOrigin(record.origin);
     if (from !== tenant) {
       out.push(
@@ -400,6 +461,8 @@ function checkOrigin(
           `action posted with target origin "*"; use the tenant origin ${tenant}`,
         ),
       );
+    } else if (t !== '/' && t === tenantGiven) {
+      // The tenant origin, spelled as the context spells it.
     } else {
       const target = t === '/' ? normalizeOrigin(record.origin ?? '') : normalizeOrigin(t);
       if (target !== tenant) {
@@ -415,7 +478,8 @@ function checkOrigin(
       }
     }
   }
-  const host = hostOrigin ? normalizeOrigin(hostOrigin) : null;
+  // Read only for a dropped post.
+  const host = hostOrigin && record.dropped === true ? normalizeOrigin(hostOrigin) : null;
   // An event to its parent (the host page, for an embed framed by it) at a target origin that is not the host's.
   const to = typeof record.targetOrigin === 'string' ? record.targetOrigin : '';
   if (

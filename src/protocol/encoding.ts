@@ -51,7 +51,9 @@ const PREVIEW_CHARS = 2_000;
 
 const toStringTag = (v: object): string => {
   try {
-    return Object.prototype.toString.call(v).slice(8, -1);
+    const s = Object.prototype.toString.call(v);
+    // Plain objects, the common case, without building a new string.
+    return s === '[object Object]' ? 'Object' : s.slice(8, -1);
   } catch {
     return 'Object';
   }

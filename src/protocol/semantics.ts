@@ -38,8 +38,22 @@ export function checkTimezone(tz: string): { rule: string; message: string } | n
 }
 
 const FILTER = /^f_([^.=\s]+)\.([^=\s]+)=([\s\S]*)$/;
+const filterCache = new Map<string, string | null>();
 /** `set-filter`: `f_<semantic_view>.<dimension>=<JSON>` with JSON that parses. Returns a message, or null. */
 export function checkFilter(value: string): string | null {
+  const hit = filterCache.get(value);
+  if (hit !== undefined) {
+    return hit;
+  }
+  const out = filterProblem(value);
+  if (filterCache.size > 500) {
+    filterCache.clear();
+  }
+  filterCache.set(value, out);
+  return out;
+}
+
+function filterProblem(value: string): string | null {
   const m = FILTER.exec(value);
   if (!m) {
     return `"${value.slice(0, 80)}" is not of the form f_<semantic_view>.<dimension>=<JSON>`;
