@@ -50,18 +50,33 @@ const SURFACE_SET: ReadonlySet<unknown> = new Set(SURFACES);
 const EPOCH_MIN = 946_684_800_000; // 2000-01-01
 const EPOCH_MAX = 4_102_444_800_000; // 2100-01-01
 
-const SEVERITY: ReadonlyMap<string, Severity> = new Map(RULE_LIST.map((r) => [r.id, r.severity]));
+/** Each rule's severity, by id; no prototype, so that no other name has one. */
+const SEVERITY: Readonly<Record<string, Severity | undefined>> = Object.assign(
+  Object.create(null),
+  Object.fromEntries(RULE_LIST.map((r) => [r.id, r.severity])),
+);
 
 export function issue(rule: string, path: string, message: string): Issue {
-  return { rule, severity: SEVERITY.get(rule) ?? 'error', path, message };
+  return { rule, severity: SEVERITY[rule] ?? 'error', path, message };
 }
 
-/** A payload field as the checks read it, with its issue path built once. */
+/** A payload field as the checks read it, with its issue path and the fixed ends of its messages built once. */
 interface FieldCheck {
   readonly name: string;
   readonly path: string;
   readonly field: FieldSpec;
+  /** How a `payload.type` message ends: `; expected string or null`. */
+  readonly expectedKind: string;
+  /** How a `payload.enum` message ends: `; expected one of "a", "b"`. */
+  readonly expectedEnum: string;
 }
+const fieldCheck = (name: string, field: FieldSpec): FieldCheck => ({
+  name,
+  path: `payload.${name}`,
+  field,
+  expectedKind: `; expected ${field.kind}${field.nullable ? ' or null' : ''}`,
+  expectedEnum: field.enum ? `; expected one of ${field.enum.map((e) => `"${e}"`).join(', ')}` : '',
+});
 /** A catalogued message type with what checking it needs, computed once from the catalog. */
 interface TypeCheck {
   readonly spec: MessageSpec;
@@ -74,7 +89,7 @@ const TYPE_CHECKS: ReadonlyMap<string, TypeCheck> = new Map(
     spec.type,
     {
       spec,
-      fields: Object.entries(spec.fields).map(([name, field]) => ({ name, path: `payload.${name}`, field })),
+      fields: Object.entries(spec.fields).map(([name, field]) => fieldCheck(name, field)),
       onlySurfaces: spec.surfaces && spec.surfaces.length < SURFACES.length ? spec.surfaces : undefined,
     },
   ]),
@@ -306,10 +321,13 @@ function kindMatches(f: FieldSpec, v: unknown): boolean {
   }
 }
 
-function checkPayload({ spec, fields: checks }: TypeCheck, d: Record<string, unknown>, out: Issue[]): void {
+function checkPayload(check: TypeCheck, d: Record<string, unknown>, out: Issue[]): void {
   const p = d.payload as Record<string, unknown>;
-  const fields = spec.fields;
-  for (const { name, path, field: f } of checks) {
+  const spec = check.spec;
+  const checks = check.fields;
+  for (let i = 0; i < checks.length; i++) {
+    const c = checks[i];
+    const { name, path, field: f } = c;
     // Absent and undefined are alike: reading the field answers both.
     const v = p[name];
     if (v === undefined) {
@@ -328,22 +346,14 @@ function checkPayload({ spec, fields: checks }: TypeCheck, d: Record<string, unk
       }
     }
     if (!kindMatches(f, v)) {
-      out.push(
-        issue('payload.type', path, `"${name}" is ${show(v)}; expected ${f.kind}${f.nullable ? ' or null' : ''}`),
-      );
+      out.push(issue('payload.type', path, `"${name}" is ${show(v)}${c.expectedKind}`));
     } else if (f.enum && !f.enum.includes(v as string)) {
-      out.push(
-        issue(
-          'payload.enum',
-          path,
-          `"${name}" is ${show(v)}; expected one of ${f.enum.map((e) => `"${e}"`).join(', ')}`,
-        ),
-      );
+      out.push(issue('payload.enum', path, `"${name}" is ${show(v)}${c.expectedEnum}`));
     }
   }
   if (!spec.open) {
     for (const key in p) {
-      if (!isPayloadField(key, checks, fields)) {
+      if (!isPayloadField(key, checks, spec.fields)) {
         if (spec.empty) {
           out.push(
             issue(

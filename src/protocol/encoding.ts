@@ -444,7 +444,9 @@ export function typeName(v: unknown): string {
     if (t !== 'object') {
       return t;
     }
-    const tag = tagOf(v);
+    // tagOf(v), for an object already known not to be an array.
+    const tagged = (v as Record<string, unknown>)[TAG];
+    const tag = typeof tagged === 'string' ? (tagged as EncodedTag) : undefined;
     if (tag) {
       const e = v as Record<string, unknown>;
       if (tag === 'Number') {

@@ -1,10 +1,18 @@
 /** Origin helpers (pure). */
 
 const cache = new Map<string, string>();
+// The last answer, checked first: classify asks for the same tenant origin for every message.
+let lastValue: string | undefined;
+let lastOrigin = '';
 /** `https://Acme.example.com:443/x` → `https://acme.example.com`; anything unparsable is returned as given. */
 export function normalizeOrigin(value: string): string {
+  if (value === lastValue) {
+    return lastOrigin;
+  }
   const hit = cache.get(value);
   if (hit !== undefined) {
+    lastValue = value;
+    lastOrigin = hit;
     return hit;
   }
   let out = value;
@@ -22,6 +30,8 @@ export function normalizeOrigin(value: string): string {
     cache.clear();
   }
   cache.set(value, out);
+  lastValue = value;
+  lastOrigin = out;
   return out;
 }
 
