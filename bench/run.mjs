@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 const suites = [
-  ['classify throughput (issue 2)', './classify.mjs', 'benchClassify'],
+  ['classify throughput (issues 2, 30)', './classify.mjs', 'benchClassify'],
   ['page overhead of capture (issue 4)', './page-overhead.mjs', 'benchPageOverhead'],
   ['panel with 100,000 records (issue 5)', './panel.mjs', 'benchPanel'],
 ];
