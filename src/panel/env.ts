@@ -5,7 +5,7 @@
  * `embed-inspector view` serves.
  */
 import { findBrowserApi } from '../shared/browser-api.ts';
-import type { DevtoolsNetwork } from './rest/network.ts';
+import type { DevtoolsNetwork } from './features/rest/network.ts';
 
 export type Theme = 'light' | 'dark';
 

@@ -1,18 +1,18 @@
 /** Entry of the panel page: picks the transport and theme from the environment, then renders the app. */
 import { render } from 'solid-js/web';
 import './styles.css';
-import { ActApp } from './act/ui/ActApp.tsx';
-import { PanelStore } from './store.ts';
+import { ActApp } from './app/PanelRoot.tsx';
+import { PanelStore } from './link/panel-store.ts';
 import { devtoolsNetwork, readEnv, watchTheme } from './env.ts';
-import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from './transport.ts';
-import { installTestHandle } from './test-handle.ts';
-import { createLiveLink } from './act/live.ts';
-import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';
-import { createRestLog } from './rest/log.ts';
+import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from './link/transports.ts';
+import { installTestHandle } from './app/test-handle.ts';
+import { createLiveLink } from './link/live-link.ts';
+import { HOST_URL, TENANT, syntheticSession } from './app/synthetic.ts';
+import { createRestLog } from './features/rest/rest-log.ts';
 import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
-import { ViewFiles } from './view-files.tsx';
+import { ViewFiles } from './features/view-files/ViewFiles.tsx';
 import { createSignal } from 'solid-js';
-import type { ActController } from './act/ui/controller.ts';
+import type { ActController } from './features/act/act-controller.ts';
 
 const env = readEnv();
 watchTheme(env, (t) => {

@@ -5,8 +5,8 @@
  * Read through the log's accessors; computed when asked (the UI asks at most a few times a second).
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { diagnose, integrationState, DEFAULT_READY_TIMEOUT_MS, type IntegrationState } from '../catalog.ts';
-import type { RecordLog } from './log.ts';
+import { diagnose, integrationState, DEFAULT_READY_TIMEOUT_MS, type IntegrationState } from '../base/protocol.ts';
+import type { RecordLog } from './record-log.ts';
 import { pageStartIndex } from './related.ts';
 
 export interface Integration extends IntegrationState {

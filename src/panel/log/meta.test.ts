@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MetaCache } from './meta.ts';
-import { syntheticSession } from '../synthetic.ts';
+import { syntheticSession } from '../app/synthetic.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 
 const records = syntheticSession(200);

@@ -4,7 +4,7 @@
  * followed, and the session's timing facts. Read-only: they read the log through its accessors.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import type { RecordLog } from './log.ts';
+import type { RecordLog } from './record-log.ts';
 
 /** Records within this window after an action count as "the events that followed it". */
 export const FOLLOW_WINDOW_MS = 10_000;

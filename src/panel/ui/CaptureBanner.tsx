@@ -9,9 +9,9 @@
  */
 import { createSignal, For, Show } from 'solid-js';
 import type { CaptureMode, TabSite } from '../../shared/messages.ts';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
-import { changeScope, RECEIVE_ONLY_UNCHECKED, tabCapture } from '../capture.ts';
+import { changeScope, RECEIVE_ONLY_UNCHECKED, tabCapture } from '../link/capture-scope.ts';
 
 export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
   const tc = () => {

@@ -5,9 +5,9 @@
  */
 import { createSignal, For, Show } from 'solid-js';
 import type { CaptureMode } from '../../shared/messages.ts';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
-import { changeScope } from '../capture.ts';
+import { changeScope } from '../link/capture-scope.ts';
 
 export function CaptureSites(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
   const scope = () => {

@@ -5,12 +5,12 @@
  */
 import { createMemo, createSignal, For, Show, type JSX } from 'solid-js';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { JsonTree } from './JsonTree.tsx';
 import { copyToClipboard } from './clipboard.ts';
-import { ruleSpec, shortType } from '../catalog.ts';
-import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originLabel } from '../format.ts';
+import { ruleSpec, shortType } from '../base/protocol.ts';
+import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originLabel } from './format.ts';
 import { Related } from './Related.tsx';
 import { pageSession } from '../log/related.ts';
 import { TimingTab } from './Timing.tsx';

@@ -1,8 +1,8 @@
 /** What the timeline shows when no row is: waiting for messages, or no message matches the filters. */
 import { Show } from 'solid-js';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
-import { plural } from '../format.ts';
+import { plural } from './format.ts';
 
 export function Empty(p: { store: PanelStore; sig: PanelSignals }) {
   const view = p.store.timeline,

@@ -1,10 +1,10 @@
 /** The filter bar: search box, toggle chips, and multi-select menus (type, surface, frame, origin). */
 import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
-import { isFiltering, type FilterState, type ListFilter } from '../filters.ts';
-import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../catalog.ts';
-import { frameLabel, plural } from '../format.ts';
+import { isFiltering, type FilterState, type ListFilter } from '../timeline/filters.ts';
+import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../base/protocol.ts';
+import { frameLabel, plural } from './format.ts';
 
 export const SEARCH_HELP =
   'Search the messages. Plain words match the message JSON, frame URL and origins. field:value narrows to a field: ' +

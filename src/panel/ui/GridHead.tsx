@@ -1,6 +1,6 @@
 /** The timeline's header row: the column names, and the time column's switch between its two origins. */
 import { For } from 'solid-js';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
 
 export const COLUMNS = ['Time', 'Dir', 'Kind', 'Type', 'Surface', 'Frame', 'Origin → target', 'Verdict', 'Size'];

@@ -5,7 +5,7 @@
  * within five seconds of opening the panel. Judged again at most every 300 ms while records come.
  */
 import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
 

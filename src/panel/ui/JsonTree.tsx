@@ -3,7 +3,7 @@
  * Right/Left expand/collapse, Enter/Space toggles, Ctrl/Cmd+C copies the focused value). Values are text only.
  */
 import { createSignal, For, Show } from 'solid-js';
-import { copyText, describe, valueAt, type TreeNode } from '../jsontree.ts';
+import { copyText, describe, valueAt, type TreeNode } from './jsontree-model.ts';
 import { copyToClipboard } from './clipboard.ts';
 
 export function JsonTree(p: { value: unknown; label: string; onCopied?: (what: string) => void }) {

@@ -4,7 +4,7 @@
  * its original size) — how long an embed has to say ready (protocol/diagnose.ts) — and the captured sites
  * (CaptureSites).
  */
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { CaptureSites } from './CaptureSites.tsx';
 

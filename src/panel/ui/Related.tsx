@@ -2,8 +2,8 @@
 import { For, Show } from 'solid-js';
 import type { DetailContext } from './Detail.tsx';
 import type { PanelSignals } from './bridge.ts';
-import { shortType } from '../catalog.ts';
-import { formatDuration, frameLabel } from '../format.ts';
+import { shortType } from '../base/protocol.ts';
+import { formatDuration, frameLabel } from './format.ts';
 import { followingEvents, paired, precedingAction } from '../log/related.ts';
 
 export function Related(p: { ctx: DetailContext; sig: PanelSignals }) {

@@ -3,13 +3,13 @@
  * row that warms the grid's fonts when the panel opens.
  */
 import { createMemo, createRenderEffect, Show } from 'solid-js';
-import type { PanelStore } from '../store.ts';
-import type { FrameInfo, RecordLog } from '../log/log.ts';
+import type { PanelStore } from '../link/panel-store.ts';
+import type { FrameInfo, RecordLog } from '../log/record-log.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import type { PanelSignals } from './bridge.ts';
-import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originLabel } from '../format.ts';
-import { shortType } from '../catalog.ts';
-import { preview } from '../jsontree.ts';
+import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
+import { shortType } from '../base/protocol.ts';
+import { preview } from './jsontree-model.ts';
 
 /**
  * A hidden row with every font, glyph and badge style a real row uses, laid out when the panel opens: the font

@@ -4,11 +4,11 @@
  * `actions` is a slot for further toolbar buttons (import/export, composer: issue 6).
  */
 import { Show, type JSX } from 'solid-js';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
-import { formatDuration, plural } from '../format.ts';
+import { formatDuration, plural } from './format.ts';
 import { Limits } from './Limits.tsx';
-import { setTabMode, tabCapture } from '../capture.ts';
+import { setTabMode, tabCapture } from '../link/capture-scope.ts';
 import { sessionFacts } from '../log/related.ts';
 import { TenantOrigin } from './TenantOrigin.tsx';
 

@@ -1,6 +1,6 @@
 /** The tenant origin: as inferred or set by hand, and the form that sets it. */
 import { createSignal, Show, untrack } from 'solid-js';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
 
 export function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {

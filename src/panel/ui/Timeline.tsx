@@ -1,13 +1,13 @@
 /**
  * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (see virtual.ts);
- * rows are a ring of slots that read their record from the log by view position (timeline/view.ts), so a filter change re-renders
+ * rows are a ring of slots that read their record from the log by view position (timeline/timeline-view.ts), so a filter change re-renders
  * only the visible rows and a scroll only the rows that come into view.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  */
 import { batch, createComputed, createEffect, createMemo, createSignal, Index, on, Show, untrack } from 'solid-js';
 import { observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { createRowVirtualizer } from './virtual.ts';
-import type { PanelStore } from '../store.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
 import { Row, WarmRow } from './Row.tsx';
 import { Empty } from './Empty.tsx';

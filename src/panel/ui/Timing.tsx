@@ -2,7 +2,7 @@
 import { Show } from 'solid-js';
 import type { DetailContext } from './Detail.tsx';
 import { paired, previousInFrame } from '../log/related.ts';
-import { formatClock, formatDuration, formatRelative } from '../format.ts';
+import { formatClock, formatDuration, formatRelative } from './format.ts';
 
 export function TimingTab(p: { ctx: DetailContext }) {
   const log = p.ctx.store.log;

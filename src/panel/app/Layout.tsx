@@ -1,0 +1,217 @@
+/**
+ * The panel: summary bar, filter bar, timeline, detail pane, status line. Keyboard: arrows move the
+ * selection, Enter opens the details, Esc closes them, Ctrl/Cmd+F focuses the search box.
+ */
+import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import type { PanelStore } from '../link/panel-store.ts';
+import { bindStore, type PanelSignals } from '../ui/bridge.ts';
+import { SummaryBar } from '../ui/SummaryBar.tsx';
+import { Integration } from '../ui/Integration.tsx';
+import { FilterBar } from '../ui/FilterBar.tsx';
+import { Timeline } from '../ui/Timeline.tsx';
+import { Detail, type DetailTab } from '../ui/Detail.tsx';
+import { CaptureBanner } from '../ui/CaptureBanner.tsx';
+import { plural } from '../ui/format.ts';
+
+export interface AppProps {
+  store: PanelStore;
+  /** More detail tabs (issue 6: replay, copy as code). */
+  extraTabs?: DetailTab[];
+  /** More toolbar buttons (issue 6: import, export, composer). */
+  toolbarActions?: JSX.Element;
+  /** A note shown above the timeline (e.g. "not attached to a tab"). */
+  notice?: () => string | null;
+  /** Below the timeline: the composer / replay / export drawer (issue 6). */
+  drawer?: () => JSX.Element;
+}
+
+export function App(p: AppProps) {
+  const store = p.store;
+  const log = store.log;
+  const sig = bindStore(store);
+  const [detailOpen, setDetailOpen] = createSignal(false);
+  const [detailWidth, setDetailWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
+  let grid: HTMLDivElement | undefined;
+  let search: HTMLInputElement | undefined;
+
+  const open = () => {
+    if (store.timeline.selectedSeq !== null) {
+      setDetailOpen(true);
+    }
+  };
+  const close = () => {
+    setDetailOpen(false);
+    grid?.focus({ preventScroll: true });
+  };
+
+  // The panel's own keys. In DevTools, the devtools API forwards keydown events that match DevTools' shortcuts
+  // (Ctrl/Cmd+F: its find bar; Esc: the Console drawer) from a listener on the panel's document; ours runs on the
+  // window in the capture phase, before it, and stops the keys it acts on from reaching it.
+  const owned = (e: KeyboardEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
+      owned(e);
+      search?.focus();
+      search?.select();
+    } else if (
+      e.key === 'Escape' &&
+      detailOpen() &&
+      !(
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement
+      ) &&
+      !(e.target as Element | null)?.closest?.('.act-drawer')
+    ) {
+      owned(e);
+      close();
+    }
+  };
+  onMount(() => {
+    window.addEventListener('keydown', onKey, true);
+    grid?.focus({ preventScroll: true });
+  });
+  onCleanup(() => window.removeEventListener('keydown', onKey, true));
+
+  // Compact the records, count by origin and type and build the lower-cased search text in idle time (never
+  // during a scroll), so that the filter menus open and the first search over a big log run without that work.
+  let indexing = false;
+  let lastScroll = 0;
+  const onAnyScroll = () => {
+    lastScroll = performance.now();
+  };
+  document.addEventListener('scroll', onAnyScroll, true);
+  onCleanup(() => document.removeEventListener('scroll', onAnyScroll, true));
+  type Deadline = { timeRemaining(): number };
+  const ric = (globalThis as { requestIdleCallback?: (f: (d: Deadline) => void) => void }).requestIdleCallback;
+  const idle = (fn: (d?: Deadline) => void) => (ric ? ric(fn) : setTimeout(fn, 50));
+  // A callback works in steps of at most 10 ms, for at most 30 ms and until 5 ms before its idle period ends (up to
+  // 50 ms when nothing else is pending; the margin leaves room for a GC without a long task): a callback asked
+  // again from an idle callback runs only in the next idle period, so one step per callback used a fifth of the
+  // idle time, and the search text of a 100,000-record load was complete ~2 s after it. Each part of a step gets
+  // the time left of the step, so a step never runs past it by more than the parts' own granularity (tens of
+  // records).
+  const indexStep = (d?: Deadline) => {
+    if (performance.now() - lastScroll < 250) {
+      idle(indexStep);
+      return;
+    }
+    const until = performance.now() + (d ? Math.min(30, d.timeRemaining() - 5) : 4);
+    for (;;) {
+      const end = Math.min(until, performance.now() + 10);
+      const left = () => end - performance.now();
+      if (left() < 2) {
+        idle(indexStep);
+        return;
+      }
+      // Shared values first (a smaller heap: shorter GC pauses while scrolling), the counts by origin and type
+      // (the filter menus), then the search text.
+      if (log.compactSome(left()) && log.countSome(left()) && log.indexText(left())) {
+        indexing = false;
+        return;
+      }
+    }
+  };
+  // (on every change of the log's records, whether or not the filters show them)
+  const startIndexing = () => {
+    if (!indexing) {
+      indexing = true;
+      idle(indexStep);
+    }
+  };
+  onCleanup(log.on('batch', startIndexing));
+  onCleanup(log.on('reordered', startIndexing));
+  onCleanup(log.on('replaced', startIndexing));
+
+  const startDrag = (e: PointerEvent) => {
+    const el = e.currentTarget as HTMLElement;
+    el.setPointerCapture(e.pointerId);
+    const move = (ev: PointerEvent) =>
+      setDetailWidth(Math.min(window.innerWidth - 240, Math.max(280, window.innerWidth - ev.clientX)));
+    const up = () => {
+      el.removeEventListener('pointermove', move);
+      el.removeEventListener('pointerup', up);
+    };
+    el.addEventListener('pointermove', move);
+    el.addEventListener('pointerup', up);
+  };
+
+  return (
+    <div class="app">
+      <Integration store={store} sig={sig} />
+      <SummaryBar store={store} sig={sig} actions={p.toolbarActions} />
+      <FilterBar store={store} sig={sig} searchRef={(el) => (search = el)} />
+      <Show when={p.notice?.()}>
+        {(n) => (
+          <div class="notice" role="note">
+            {n()}
+          </div>
+        )}
+      </Show>
+      <CaptureBanner store={store} sig={sig} />
+      <div class="main" style={{ '--detail-width': `${detailWidth()}px` }}>
+        <Timeline store={store} sig={sig} onOpen={open} onClose={close} ref={(el) => (grid = el)} />
+        <Show when={detailOpen()}>
+          <div
+            class="splitter"
+            role="separator"
+            aria-orientation="vertical"
+            aria-label="Resize details"
+            onPointerDown={startDrag}
+          />
+          <Detail store={store} sig={sig} onClose={close} extraTabs={p.extraTabs} />
+        </Show>
+      </div>
+      {p.drawer?.()}
+      <StatusLine store={store} sig={sig} />
+    </div>
+  );
+}
+
+function StatusLine(p: { store: PanelStore; sig: PanelSignals }) {
+  const info = () => {
+    p.sig.view();
+    p.sig.status();
+    p.sig.state();
+    const s = p.store;
+    return {
+      shown: s.timeline.length,
+      total: s.log.count,
+      status: s.status,
+      label: s.transportInfo?.label ?? '',
+      kind: s.transportInfo?.kind,
+      paused: s.log.state.paused,
+    };
+  };
+  const conn = () => {
+    const i = info();
+    if (i.kind === 'file') {
+      return `capture file: ${i.label}`;
+    }
+    if (i.kind === 'memory') {
+      return i.label;
+    }
+    return i.status === 'connected'
+      ? `live: ${i.label}`
+      : i.status === 'disconnected'
+        ? `reconnecting to the extension… (${i.label})`
+        : i.status === 'offline'
+          ? `not connected (${i.label})`
+          : `connecting… (${i.label})`;
+  };
+  return (
+    <footer class="status" role="status" aria-live="polite">
+      <span>
+        {info().shown.toLocaleString('en-US')} / {plural(info().total, 'record')} shown
+      </span>
+      <Show when={info().paused}>
+        <span class="warn">recording paused</span>
+      </Show>
+      <span class="spacer" />
+      <span class={`conn c-${info().status}`}>{conn()}</span>
+    </footer>
+  );
+}

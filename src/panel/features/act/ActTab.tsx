@@ -1,0 +1,96 @@
+/**
+ * The detail pane's "Replay & code" tab: re-send the selected action as captured or edit it first (an event:
+ * simulate it again), and copy as code (the host's sending code for an action, a listener for an event).
+ */
+import { createSignal, Show } from 'solid-js';
+import type { DetailContext } from '../../ui/Detail.tsx';
+import { actionSnippet, listenerSnippet } from './copy-as-code.ts';
+import { draftFromMessage } from './draft.ts';
+import { copyToClipboard } from '../../ui/clipboard.ts';
+import type { ActController } from './act-controller.ts';
+
+const PLACEHOLDER = 'https://YOUR-TENANT.example.com';
+
+export function ActTab(p: { act: ActController; ctx: DetailContext }) {
+  const r = () => p.ctx.record;
+  const direction = () => {
+    const d = r().data as { direction?: unknown } | null;
+    return !r().navigation && r().verdict !== 'foreign' && d && typeof d === 'object' ? d.direction : undefined;
+  };
+  const type = () => (r().data as { type?: unknown }).type;
+  const tenant = () => p.act.target().tenantOrigin ?? p.ctx.store.log.state.tenantOrigin;
+  const code = () => {
+    const opts = { tenantOrigin: tenant() ?? PLACEHOLDER };
+    return direction() === 'action'
+      ? actionSnippet(r().data, opts)
+      : listenerSnippet(typeof type() === 'string' ? (type() as string) : null, opts);
+  };
+  const [note, setNote] = createSignal('');
+  const resend = async () => {
+    setNote('Sending…');
+    const side = direction() === 'event' ? 'event' : 'action';
+    const res = await p.act.send(side, r().data);
+    setNote(
+      res.ok
+        ? side === 'action'
+          ? 'Re-sent as captured: see the new injected post on the timeline.'
+          : 'Emitted again from the embed frame.'
+        : `Not sent: ${res.error}`,
+    );
+  };
+  const copy = () =>
+    copyToClipboard(code()).then((ok) => setNote(ok ? 'Code copied' : 'Copy failed: select the code and copy it'));
+
+  return (
+    <div class="act-tab">
+      <Show
+        when={direction() === 'action' || direction() === 'event'}
+        fallback={
+          <p class="muted">
+            {r().navigation
+              ? 'A frame navigation: nothing to replay.'
+              : 'Not an svc-embed action or event: nothing to replay or generate.'}
+          </p>
+        }
+      >
+        <div class="act-row">
+          <button
+            class="primary a-resend"
+            disabled={!!p.act.target().blocked}
+            onClick={() => void resend()}
+            title={p.act.target().blocked ?? undefined}
+          >
+            {direction() === 'action' ? '↻ Re-send as captured' : '↻ Simulate again'}
+          </button>
+          <button class="a-edit" onClick={() => p.act.openComposer(draftFromMessage(r().data))}>
+            ✎ Edit in composer
+          </button>
+          <Show when={note()}>
+            <span class="muted a-note" role="status">
+              {note()}
+            </span>
+          </Show>
+        </div>
+        <Show when={p.act.target().blocked}>
+          <p class="warn small">{p.act.target().blocked}</p>
+        </Show>
+        <h3 class="act-h">
+          {direction() === 'action'
+            ? 'Copy as code: send this action from the host page'
+            : `Copy as code: a host listener for ${String(type())}`}
+        </h3>
+        <Show when={!tenant()}>
+          <p class="warn small">The tenant origin is unknown: replace {PLACEHOLDER} with yours.</p>
+        </Show>
+        <div class="code-box">
+          <button class="link a-copy" onClick={() => void copy()}>
+            Copy code
+          </button>
+          <pre class="code" tabindex="0" aria-label="Generated code">
+            {code()}
+          </pre>
+        </div>
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,197 @@
+/**
+ * The state the "act" features share (composer, replay, export, import): which drawer is open, the draft to
+ * seed the composer with, the send target, and the switch between the live tab and an imported file.
+ */
+import { createSignal, onCleanup, type Accessor } from 'solid-js';
+import type { PanelStore } from '../../link/panel-store.ts';
+import { createFileTransport, type PanelTransport } from '../../link/transports.ts';
+import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../../link/live-link.ts';
+import { captureOf, readImported } from './capture-file.ts';
+import { diffCaptures, type CaptureDiff } from '../../../protocol/diff.ts';
+import { renderDiffText } from '../../../protocol/diff-text.ts';
+import { defaultDraft, type Draft, type Side } from './draft.ts';
+import type { RestLog } from '../rest/rest-log.ts';
+
+export type DrawerKind = 'compose' | 'replay' | 'export' | 'compare';
+
+export interface ActController {
+  store: PanelStore;
+  link: LiveLink | null;
+  drawer: Accessor<DrawerKind | null>;
+  setDrawer(d: DrawerKind | null): void;
+  /** A draft to load into the composer (bumped on each request). */
+  seed: Accessor<{ draft: Draft; n: number } | null>;
+  /** The composer's draft, kept while the drawer is closed. */
+  draft: Accessor<Draft>;
+  setDraft(d: Draft): void;
+  openComposer(draft?: Draft): void;
+  target: Accessor<SendTarget>;
+  /** The embed frame chosen for sends ('' = the most recent embed frame). */
+  frameChoice: Accessor<string>;
+  setFrameChoice(url: string): void;
+  send(side: Side, data: unknown): Promise<SendOutcome>;
+  /** What the store shows: the live tab, an imported file, or something else (demo, tests). */
+  viewing: Accessor<{ kind: 'live' | 'file' | 'other'; label: string }>;
+  importText(text: string, name: string): boolean;
+  importFile(file: File): Promise<boolean>;
+  importError: Accessor<string | null>;
+  setImportError(e: string | null): void;
+  goLive(): void;
+  /** The text of the last export (tests read it). */
+  lastExport: { name: string; text: string } | null;
+  /** Import → Compare: what is shown now (A) against a file (B), as `embed-inspector diff` says it. */
+  comparison: Accessor<{ a: string; b: string; diff: CaptureDiff; text: string } | null>;
+  compareText(text: string, name: string): boolean;
+  compareFile(file: File): Promise<boolean>;
+  /** The REST calls seen in the Network traffic (DevTools only), or an imported file's: exported with the log. */
+  rest: RestLog | null;
+}
+
+export function createActController(opts: {
+  store: PanelStore;
+  link: LiveLink | null;
+  useTransport: (t: PanelTransport) => void;
+  rest?: RestLog;
+}): ActController {
+  const { store, link } = opts;
+  const [drawer, setDrawer] = createSignal<DrawerKind | null>(null);
+  const [seed, setSeed] = createSignal<{ draft: Draft; n: number } | null>(null);
+  const [draft, setDraft] = createSignal<Draft>(defaultDraft('action'));
+  const [linkVersion, setLinkVersion] = createSignal(0);
+  const [frameChoice, setFrameChoice] = createSignal('');
+  const [importError, setImportError] = createSignal<string | null>(null);
+  const [transportVersion, setTransportVersion] = createSignal(0);
+  const [comparison, setComparison] = createSignal<{ a: string; b: string; diff: CaptureDiff; text: string } | null>(
+    null,
+  );
+  if (link) {
+    onCleanup(link.onChange(() => setLinkVersion((n) => n + 1)));
+  }
+  onCleanup(
+    store.onChange((c) => {
+      if (c.status || c.records) {
+        setTransportVersion((n) => n + 1);
+      }
+    }),
+  );
+
+  const target = () => {
+    linkVersion();
+    return sendTarget(link);
+  };
+  const viewing = () => {
+    transportVersion();
+    const t = store.transportInfo;
+    if (!t) {
+      return { kind: 'other' as const, label: '' };
+    }
+    if (link && t === link.view) {
+      return { kind: 'live' as const, label: t.label };
+    }
+    return { kind: t.kind === 'file' ? ('file' as const) : ('other' as const), label: t.label };
+  };
+  const use = (t: PanelTransport) => {
+    opts.useTransport(t);
+    setTransportVersion((n) => n + 1);
+  };
+
+  const ctl: ActController = {
+    store,
+    link,
+    drawer,
+    setDrawer,
+    seed,
+    draft,
+    setDraft,
+    target,
+    frameChoice,
+    setFrameChoice,
+    viewing,
+    importError,
+    setImportError,
+    lastExport: null,
+    rest: opts.rest ?? null,
+    openComposer(d) {
+      if (d) {
+        setDraft(d);
+        setSeed({ draft: d, n: (seed()?.n ?? 0) + 1 });
+      }
+      setDrawer('compose');
+    },
+    async send(side, data) {
+      const t = target();
+      if (t.blocked) {
+        return { id: '', ok: false, error: t.blocked };
+      }
+      const frames = t.embedFrames;
+      const chosen = frameChoice() && frames.some((f) => f.url === frameChoice()) ? frameChoice() : frames[0]?.url;
+      if (side === 'action') {
+        return link!.send({ from: 'host', data, targetOrigin: t.tenantOrigin!, frameUrl: chosen });
+      }
+      if (!t.hostOrigin) {
+        return { id: '', ok: false, error: 'The host page origin is unknown (no page URL yet): reload the page.' };
+      }
+      return link!.send({ from: 'embed', data, targetOrigin: t.hostOrigin, frameUrl: chosen });
+    },
+    importText(text, name) {
+      const r = readImported(text, name);
+      if ('error' in r) {
+        setImportError(`Could not import ${r.error}. Nothing was changed.`);
+        return false;
+      }
+      setImportError(null);
+      use(createFileTransport(r.file, name));
+      opts.rest?.showFile(r.file.rest ?? []);
+      return true;
+    },
+    async importFile(file) {
+      let text: string;
+      try {
+        text = await file.text();
+      } catch (e) {
+        setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
+        return false;
+      }
+      return ctl.importText(text, file.name);
+    },
+    comparison,
+    compareText(text, name) {
+      const r = readImported(text, name);
+      if ('error' in r) {
+        setImportError(`Could not compare with ${r.error}. Nothing was changed.`);
+        return false;
+      }
+      setImportError(null);
+      const { log } = store;
+      const a = captureOf(log.all(), {
+        tenantOrigin: log.state.tenantOrigin,
+        pageUrl: log.state.pageUrl,
+        redact: false,
+        ...(opts.rest ? { rest: opts.rest.records().map((x) => x.call) } : {}),
+      });
+      const diff = diffCaptures(a, r.file);
+      const label = viewing().label || 'this log';
+      setComparison({ a: label, b: name, diff, text: renderDiffText(diff, { a: label, b: name }) });
+      setDrawer('compare');
+      return true;
+    },
+    async compareFile(file) {
+      let text: string;
+      try {
+        text = await file.text();
+      } catch (e) {
+        setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
+        return false;
+      }
+      return ctl.compareText(text, file.name);
+    },
+    goLive() {
+      if (link) {
+        use(link.view);
+        setImportError(null);
+        opts.rest?.showFile(null);
+      }
+    },
+  };
+  return ctl;
+}

@@ -1,0 +1,61 @@
+/**
+ * The panel served by `embed-inspector view` (no extension): `?view=<list URL>` names a JSON list of capture files
+ * (`[{ name, url }]`) on the same server. The first is opened as an imported file; a select switches between them.
+ * Nothing is live: the files are read, classified here as `check` does, and shown.
+ */
+import { createSignal, For, Show } from 'solid-js';
+import type { ActController } from '../act/act-controller.ts';
+
+export interface ViewFile {
+  name: string;
+  url: string;
+}
+
+export function ViewFiles(p: { list: string; act: () => ActController | undefined }) {
+  const [files, setFiles] = createSignal<ViewFile[]>([]);
+  const [current, setCurrent] = createSignal(0);
+  const [error, setError] = createSignal<string | null>(null);
+  const open = async (i: number) => {
+    const f = files()[i];
+    const act = p.act();
+    if (!f || !act) {
+      return;
+    }
+    try {
+      const res = await fetch(f.url);
+      if (!res.ok) {
+        throw new Error(`${res.status} ${res.statusText}`);
+      }
+      if (act.importText(await res.text(), f.name)) {
+        setCurrent(i);
+        setError(null);
+      }
+    } catch (e) {
+      setError(`Could not read ${f.name}: ${(e as Error).message}`);
+    }
+  };
+  void (async () => {
+    try {
+      const res = await fetch(p.list);
+      setFiles((await res.json()) as ViewFile[]);
+      await open(0);
+    } catch (e) {
+      setError(`Could not read the file list: ${(e as Error).message}`);
+    }
+  })();
+  return (
+    <div class="view-files" data-testid="view-files">
+      <Show when={files().length > 1}>
+        <label>
+          File{' '}
+          <select data-testid="view-file" value={current()} onChange={(e) => void open(Number(e.currentTarget.value))}>
+            <For each={files()}>{(f, i) => <option value={i()}>{f.name}</option>}</For>
+          </select>
+        </label>
+      </Show>
+      <Show when={error()}>
+        <span class="warn">{error()}</span>
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+/**
+ * The panel's link to the background: it wires a transport to the record log (log/record-log.ts: the records and what
+ * belongs to them, the tab state) and to the timeline view (timeline/timeline-view.ts: filters, order, selection, time
+ * base), and holds only what belongs to the link itself — the connection status, the capture scope and the
+ * outcome of commands. It writes no record and no view state: a message from the background becomes a call of a
+ * log method, and the log and the view tell their readers through their own typed events.
+ *
+ * `onChange` sums those events up for the UI, one `Change` per event, by the table `CHANGES` below: the one place
+ * that says which part of the UI an event touches (ui/bridge.ts turns each name into a Solid signal).
+ */
+import type {
+  BackgroundToPanel,
+  CaptureScopeView,
+  ClassifiedRecord,
+  TabSite,
+  TabState,
+} from '../../shared/messages.ts';
+import { RecordLog, type LogEvents } from '../log/record-log.ts';
+import { TimelineView, type KeyValueStorage, type TimelineEvents } from '../timeline/timeline-view.ts';
+import type { ConnectionStatus, PanelCommand, PanelTransport } from './transports.ts';
+
+export type { KeyValueStorage } from '../timeline/timeline-view.ts';
+
+/**
+ * What changed, named by the part of the UI that shows it (each name but `records` and `cleared` is a signal of
+ * ui/bridge.ts).
+ */
+export interface Change {
+  /** The log holds other records or rewrote some in place (a snapshot, a load, a trim, a clear, a reorder). */
+  records?: boolean;
+  /** The view's order, or what its rows show. */
+  view?: boolean;
+  /** A live batch was applied: the number of rows it added at the end of the view (0 when the filters hide them). */
+  appended?: number;
+  /** The log's contents and the tab state: counts, frames, session facts, linked records, limits. */
+  state?: boolean;
+  /** The selected record, or where it is. */
+  selection?: boolean;
+  filters?: boolean;
+  /** The connection to the background. */
+  status?: boolean;
+  /** The capture scope, the tab's sites, scope change results and notes. */
+  capture?: boolean;
+  /** The user cleared the log (the REST calls follow the same rule). */
+  cleared?: boolean;
+}
+
+/** Events of the link itself (connection, capture scope, command outcomes). */
+interface LinkEvents {
+  status: Record<string, never>;
+  capture: Record<string, never>;
+}
+
+/**
+ * Every event the UI hears of, and what it changes. The view handles each change of the log's records before
+ * anyone else (it subscribes to the log first) and sends one event for it, so the log's record events (`batch`,
+ * `reordered`, `replaced`) have no row: the view's `appended` and `rebuilt` stand for them.
+ */
+const CHANGES = {
+  timeline: {
+    appended: (e) =>
+      e.updated
+        ? { view: true, appended: e.count, state: true, selection: true }
+        : { view: true, appended: e.count, state: true },
+    rebuilt: (e) =>
+      e.replaced
+        ? { records: true, view: true, state: true, selection: true }
+        : { view: true, state: true, selection: true },
+    filters: () => ({ view: true, filters: true }),
+    timeBase: () => ({ view: true }),
+    selection: () => ({ selection: true }),
+  } satisfies { [K in keyof TimelineEvents]: (e: TimelineEvents[K]) => Change },
+  log: {
+    state: () => ({ state: true }),
+    cleared: () => ({ cleared: true }),
+  } satisfies { [K in Exclude<keyof LogEvents, 'batch' | 'reordered' | 'replaced'>]: (e: LogEvents[K]) => Change },
+  link: {
+    status: () => ({ status: true, capture: true }),
+    capture: () => ({ capture: true }),
+  } satisfies { [K in keyof LinkEvents]: (e: LinkEvents[K]) => Change },
+};
+
+/** The capture scope and the inspected tab's sites, as the background last said (live tab only). */
+export interface CaptureInfo {
+  scope: CaptureScopeView;
+  sites: TabSite[];
+}
+export interface SendResult {
+  id: string;
+  ok: boolean;
+  error?: string;
+}
+
+export interface StoreOptions {
+  /** How live batches are scheduled (default: next animation frame, with a timer fallback when hidden). */
+  schedule?: (fn: () => void) => void;
+  /** Where filter state persists (default: none). */
+  storage?: KeyValueStorage | null;
+  /** The storage key; a per-tab key is derived from it when a tab id is known. */
+  storageKey?: string;
+  tabId?: number | null;
+}
+
+export class PanelStore {
+  readonly log: RecordLog;
+  readonly timeline: TimelineView;
+  private connection: ConnectionStatus = 'connecting';
+  private scope: CaptureInfo | null = null;
+  private scopeResult: SendResult | null = null;
+  private note: string | null = null;
+  private transport: PanelTransport | null = null;
+  private listeners = new Set<(c: Change) => void>();
+
+  constructor(opts: StoreOptions = {}) {
+    this.log = new RecordLog({ schedule: opts.schedule });
+    this.timeline = new TimelineView(this.log, opts);
+    for (const [type, change] of Object.entries(CHANGES.timeline)) {
+      this.timeline.on(type as keyof TimelineEvents, (e) => this.tell((change as (e: unknown) => Change)(e)));
+    }
+    for (const [type, change] of Object.entries(CHANGES.log)) {
+      this.log.on(type as keyof LogEvents, (e) => this.tell((change as (e: unknown) => Change)(e)));
+    }
+  }
+
+  /** Hear of every change, summed up by `CHANGES`; returns the function that stops it. */
+  onChange(fn: (c: Change) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  private tell(c: Change): void {
+    for (const fn of this.listeners) {
+      fn(c);
+    }
+  }
+  private linkChanged(type: keyof LinkEvents): void {
+    this.tell(CHANGES.link[type]());
+  }
+
+  // ---------------------------------------------------------------------------------------- the link
+  get status(): ConnectionStatus {
+    return this.connection;
+  }
+  /** The capture scope and the tab's sites (null until the background says, and for a capture file). */
+  get capture(): CaptureInfo | null {
+    return this.scope;
+  }
+  /** The last scope change asked for from this panel and its outcome (error: a sentence for the user). */
+  get captureResult(): SendResult | null {
+    return this.scopeResult;
+  }
+  /** A note about a scope change that takes effect on the next load of the page (the mode of its sites). */
+  get captureNote(): string | null {
+    return this.note;
+  }
+  get transportInfo(): PanelTransport | null {
+    return this.transport;
+  }
+
+  /** Connect to a transport; returns the disconnect function. */
+  attach(transport: PanelTransport): () => void {
+    this.transport = transport;
+    const stop = transport.connect(
+      (m) => this.handle(m),
+      (s) => {
+        this.connection = s;
+        this.linkChanged('status');
+      },
+    );
+    return () => {
+      stop();
+      if (this.transport === transport) {
+        this.transport = null;
+      }
+    };
+  }
+
+  command(cmd: PanelCommand): void {
+    this.transport?.send(cmd);
+  }
+
+  /** Clear: the background empties the log (the embed session goes on); the view empties at once. */
+  clearLog(): void {
+    this.command({ type: 'clear' });
+    this.log.clear();
+  }
+
+  /** Set the note shown about a scope change (null clears it). */
+  noteCapture(note: string | null): void {
+    this.note = note;
+    this.linkChanged('capture');
+  }
+
+  handle(msg: BackgroundToPanel): void {
+    const log = this.log;
+    switch (msg.type) {
+      case 'snapshot':
+        log.load(msg.state, msg.records);
+        if (this.note && msg.records.length === 0) {
+          this.noteCapture(null); // a new log: the page reloaded
+        }
+        break;
+      case 'records':
+        log.enqueue(msg.records);
+        break;
+      case 'update':
+        log.enqueue(msg.records, true);
+        break;
+      case 'reorder':
+        log.flush(); // what came before it, first
+        log.reorder(msg.fromSeq, msg.records);
+        break;
+      case 'removed':
+        log.forget(msg.seqs);
+        break;
+      case 'state':
+        log.setState(msg.state);
+        break;
+      // 'send-result' belongs to the composer's live link (link/live-link.ts), which correlates it with its send.
+      case 'capture':
+        this.scope = { scope: msg.scope, sites: msg.sites };
+        this.linkChanged('capture');
+        break;
+      case 'capture-result':
+        this.scopeResult = { id: msg.id, ok: msg.ok, error: msg.error };
+        this.linkChanged('capture');
+        break;
+    }
+  }
+}

@@ -1,0 +1,345 @@
+/**
+ * The panel's only link to the world. The Solid app depends on `PanelTransport`, never on `chrome.*`:
+ *   - `createRuntimeTransport(tabId)`: the extension (DevTools panel or a tab given `?tabId=`), a runtime port
+ *     named PORT_PANEL to the background, reconnected when the service worker restarts;
+ *   - `createMemoryTransport()`: in-memory, for unit tests (it plays a tiny background);
+ *   - `createFileTransport(file)`: an imported capture file, classified locally, nothing live.
+ */
+import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../../shared/messages.ts';
+import { DEFAULT_MAX_RECORDS, MESSAGES_VERSION, newTabState, PORT_PANEL } from '../../shared/messages.ts';
+import type { CaptureFile, CaptureRecord } from '../../protocol/record.ts';
+import { checkRecords } from '../../protocol/capture.ts';
+import { causalOrder } from '../../protocol/order.ts';
+import { sitePattern } from '../../shared/site-pattern.ts';
+import { browserApi, findBrowserApi } from '../../shared/browser-api.ts';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A panel → background message without the version and tab id (the transport adds them). */
+export type PanelCommand = DistributiveOmit<PanelToBackground, 'v' | 'tabId'>;
+export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected' | 'offline';
+
+export interface PanelTransport {
+  readonly kind: 'runtime' | 'memory' | 'file';
+  /** The inspected tab, when there is one. */
+  readonly tabId: number | null;
+  /** Records arrive live (a page is being captured), as opposed to a fixed set (an imported file). */
+  readonly live: boolean;
+  /** A short human description: "tab 12", "capture file session.json". */
+  readonly label: string;
+  /**
+   * Start receiving. The transport delivers a `snapshot` first (and again after a reconnect), then `records`,
+   * `state` and `send-result` messages. Returns a function that disconnects.
+   */
+  connect(onMessage: (msg: BackgroundToPanel) => void, onStatus?: (status: ConnectionStatus) => void): () => void;
+  send(cmd: PanelCommand): void;
+  /**
+   * Ask the browser for host access to these sites (`<all_urls>`: every site). Call it straight from a click:
+   * `permissions.request` needs the user's gesture. Resolves true when access is there.
+   */
+  requestHostAccess?(origins: string[] | '<all_urls>'): Promise<boolean>;
+}
+
+/** The panel's state before a snapshot: the shared new tab state. */
+export const emptyState = (tabId = -1, over: Partial<TabState> = {}): TabState => newTabState(tabId, over);
+
+// ------------------------------------------------------------------------------------------ runtime
+interface RuntimePort {
+  postMessage(msg: unknown): void;
+  disconnect(): void;
+  onMessage: { addListener(fn: (msg: unknown) => void): void };
+  onDisconnect: { addListener(fn: () => void): void };
+}
+type Connect = (info: { name: string }) => RuntimePort;
+
+/** The extension transport. `connectFn` defaults to the extension API's `runtime.connect` (injectable for tests). */
+export function createRuntimeTransport(tabId: number, connectFn?: Connect): PanelTransport {
+  let stopped = false;
+  let port: RuntimePort | null = null;
+  let retry = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const queue: PanelCommand[] = [];
+  const wire = (cmd: PanelCommand) => ({ ...cmd, v: MESSAGES_VERSION, tabId }) as PanelToBackground;
+
+  const getConnect = async (): Promise<Connect> => {
+    if (connectFn) {
+      return connectFn;
+    }
+    const api = browserApi();
+    return (info) => api.runtime.connect(info) as unknown as RuntimePort;
+  };
+
+  return {
+    kind: 'runtime',
+    tabId,
+    live: true,
+    label: `tab ${tabId}`,
+    connect(onMessage, onStatus) {
+      const open = async () => {
+        if (stopped) {
+          return;
+        }
+        onStatus?.('connecting');
+        let p: RuntimePort;
+        try {
+          p = (await getConnect())({ name: PORT_PANEL });
+        } catch (err) {
+          console.warn('[embed-inspector] cannot connect to the background', err);
+          onStatus?.('offline');
+          return;
+        }
+        if (stopped) {
+          p.disconnect();
+          return;
+        }
+        port = p;
+        p.onMessage.addListener((raw) => {
+          const msg = raw as BackgroundToPanel;
+          if (!msg || typeof msg !== 'object') {
+            return;
+          }
+          if (msg.v !== MESSAGES_VERSION) {
+            console.warn('[embed-inspector] dropped a message of version', msg.v);
+            return;
+          }
+          if (msg.type === 'snapshot') {
+            retry = 0;
+            onStatus?.('connected');
+          }
+          onMessage(msg);
+        });
+        p.onDisconnect.addListener(() => {
+          port = null;
+          if (stopped) {
+            return;
+          }
+          onStatus?.('disconnected');
+          // The MV3 service worker was stopped or restarted: reconnect and re-subscribe (a new snapshot follows).
+          const delay = Math.min(5_000, 100 * 2 ** retry++);
+          timer = setTimeout(open, delay);
+        });
+        p.postMessage(wire({ type: 'subscribe' }));
+        for (const cmd of queue.splice(0)) {
+          p.postMessage(wire(cmd));
+        }
+      };
+      void open();
+      return () => {
+        stopped = true;
+        clearTimeout(timer);
+        port?.disconnect();
+        port = null;
+      };
+    },
+    send(cmd) {
+      if (port) {
+        port.postMessage(wire(cmd));
+      } else if (cmd.type !== 'subscribe') {
+        queue.push(cmd);
+      }
+    },
+    requestHostAccess: requestHostAccess,
+  };
+}
+
+interface PermissionsApi {
+  request(p: { origins: string[] }): Promise<boolean>;
+  contains(p: { origins: string[] }): Promise<boolean>;
+}
+/**
+ * Host access for sites about to be captured. The manifest asks for every site at install (automation turns
+ * capture on with no click, which `permissions.request` refuses), so this matters where the user withheld site
+ * access (Chrome: "on click" / "on specific sites"): Chrome asks the user here, from the DevTools panel's click.
+ * Firefox gives a DevTools panel no `permissions` API: there the install-time grant applies (about:addons).
+ */
+export function requestHostAccess(origins: string[] | '<all_urls>'): Promise<boolean> {
+  const perms = findBrowserApi()?.permissions as PermissionsApi | undefined;
+  if (!perms?.request) {
+    return Promise.resolve(true);
+  }
+  const firefox = typeof location !== 'undefined' && location.protocol === 'moz-extension:';
+  const patterns = origins === '<all_urls>' ? ['<all_urls>'] : origins.map((o) => sitePattern(o, firefox));
+  // Without a gesture (a click made by a script) the request is refused: access that is there still counts.
+  return perms.request({ origins: patterns }).catch(() => perms.contains({ origins: patterns }).catch(() => false));
+}
+
+// ------------------------------------------------------------------------------------------ memory
+export interface MemoryTransport extends PanelTransport {
+  /** Commands the panel sent, in order. */
+  readonly sent: PanelCommand[];
+  state: TabState;
+  records: ClassifiedRecord[];
+  /** Deliver a message to the panel as the background would. */
+  emit(msg: DistributiveOmit<BackgroundToPanel, 'v'>): void;
+  /** Append live records (kept, and delivered as a `records` message). */
+  push(records: ClassifiedRecord[]): void;
+  connected(): boolean;
+}
+
+/** An in-memory background: keeps records and state, answers subscribe/clear/set-options/set-tenant-origin/send/set-capture. */
+export function createMemoryTransport(
+  init: {
+    tabId?: number;
+    state?: Partial<TabState>;
+    records?: ClassifiedRecord[];
+    live?: boolean;
+    label?: string;
+  } = {},
+): MemoryTransport {
+  let listener: ((msg: BackgroundToPanel) => void) | null = null;
+  const tabId = init.tabId ?? 1;
+  const t: MemoryTransport = {
+    kind: 'memory',
+    tabId,
+    live: init.live ?? true,
+    label: init.label ?? 'in-memory',
+    sent: [],
+    state: emptyState(tabId, init.state),
+    records: [...(init.records ?? [])],
+    emit(msg) {
+      listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
+    },
+    push(records) {
+      t.records.push(...records);
+      t.emit({ type: 'records', records });
+    },
+    connected: () => listener !== null,
+    connect(onMessage, onStatus) {
+      listener = onMessage;
+      onStatus?.('connected');
+      t.emit({ type: 'snapshot', state: t.state, records: t.records });
+      return () => {
+        listener = null;
+      };
+    },
+    send(cmd) {
+      t.sent.push(cmd);
+      switch (cmd.type) {
+        case 'subscribe':
+          t.emit({ type: 'snapshot', state: t.state, records: t.records });
+          break;
+        case 'clear':
+          t.records = [];
+          t.emit({ type: 'snapshot', state: { ...t.state, dropped: 0 }, records: [] });
+          break;
+        case 'set-options':
+          t.state = { ...t.state, ...cmd.options };
+          t.emit({ type: 'state', state: t.state });
+          break;
+        case 'set-tenant-origin':
+          t.state = { ...t.state, tenantOrigin: cmd.origin, tenantOriginSource: cmd.origin ? 'manual' : null };
+          t.emit({ type: 'state', state: t.state });
+          break;
+        case 'send':
+          t.emit({ type: 'send-result', id: cmd.id, ok: true });
+          break;
+        case 'set-capture':
+          t.emit({ type: 'capture-result', id: cmd.id, ok: true });
+          break;
+      }
+    },
+  };
+  return t;
+}
+
+// ------------------------------------------------------------------------------------------ capture file
+/**
+ * Classify a whole capture as the command line does (`embed-inspector check`): stateless and session rules,
+ * the tenant origin given, else inferred. Returns the records, in causal order, and the tenant origin used.
+ */
+export function checkFileRecords(
+  records: ReadonlyArray<CaptureRecord | ClassifiedRecord>,
+  tenantOrigin: string | null,
+  endedAt?: number,
+): { records: ClassifiedRecord[]; tenantOrigin: string | null; inferred: boolean } {
+  // In causal order, as `check` reads it (a capture made before the log was ordered lists records as they arrived).
+  const plain = causalOrder(
+    records.map((r) => {
+      const { verdict: _v, issues: _i, ...rest } = r as ClassifiedRecord;
+      return rest as CaptureRecord;
+    }),
+  );
+  const res = checkRecords(plain, { tenantOrigin, endedAt });
+  const bySeq = new Map(res.messages.map((m) => [m.seq, m]));
+  const out = plain.map((r) => {
+    const m = bySeq.get(r.seq);
+    // (a navigation has no verdict of its own; its issues are the embed's address and what it never said)
+    return {
+      ...r,
+      verdict: r.navigation ? 'foreign' : (m?.verdict ?? 'foreign'),
+      issues: m?.issues ?? [],
+    } as ClassifiedRecord;
+  });
+  return {
+    records: out,
+    tenantOrigin: res.summary.tenantOrigin,
+    inferred: !tenantOrigin && !!res.summary.tenantOrigin,
+  };
+}
+
+/** An imported capture file: classified here (the same verdicts as `embed-inspector check`), nothing live; editing the tenant origin re-classifies. */
+export function createFileTransport(file: CaptureFile, name = 'capture file'): PanelTransport {
+  // The capture ended when it was written: what did not happen is judged then, as `check` does.
+  const created = file.meta?.createdAt ? Date.parse(file.meta.createdAt) : Number.NaN;
+  const endedAt = Number.isFinite(created) ? created : undefined;
+  const first = checkFileRecords(file.messages, file.tenantOrigin ?? null, endedAt);
+  let state = emptyState(-1, {
+    tenantOrigin: first.tenantOrigin,
+    tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'manual') : null,
+    dropped: file.meta?.dropped ?? 0,
+    pageUrl: file.meta?.pageUrl ?? null,
+    maxRecords: Math.max(DEFAULT_MAX_RECORDS, file.messages.length),
+    foreignCount: first.records.filter((r) => r.verdict === 'foreign' && !r.navigation).length,
+  });
+  let records = first.records;
+  let listener: ((msg: BackgroundToPanel) => void) | null = null;
+  const emit = (msg: DistributiveOmit<BackgroundToPanel, 'v'>) =>
+    listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
+  return {
+    kind: 'file',
+    tabId: null,
+    live: false,
+    label: name,
+    connect(onMessage, onStatus) {
+      listener = onMessage;
+      onStatus?.('offline');
+      emit({ type: 'snapshot', state, records });
+      return () => {
+        listener = null;
+      };
+    },
+    send(cmd) {
+      switch (cmd.type) {
+        case 'subscribe':
+          emit({ type: 'snapshot', state, records });
+          break;
+        case 'clear':
+          records = [];
+          emit({ type: 'snapshot', state, records });
+          break;
+        case 'set-options':
+          state = { ...state, ...cmd.options };
+          emit({ type: 'state', state });
+          break;
+        case 'set-tenant-origin': {
+          const next = checkFileRecords(records, cmd.origin, endedAt);
+          records = next.records;
+          state = {
+            ...state,
+            tenantOrigin: next.tenantOrigin,
+            tenantOriginSource: next.tenantOrigin ? (next.inferred ? 'embed-frame' : 'manual') : null,
+          };
+          emit({ type: 'snapshot', state, records });
+          break;
+        }
+        case 'send':
+          emit({
+            type: 'send-result',
+            id: cmd.id,
+            ok: false,
+            error: 'an imported capture file is not connected to a page',
+          });
+          break;
+      }
+    },
+  };
+}

@@ -1,0 +1,598 @@
+/**
+ * The record log: every record the panel holds, in the background's order, with what belongs to the records —
+ * their facts (`RecordMeta`, shared through the log's own `MetaCache`), counts by verdict, frames, the first
+ * `ready` and `dashboard-loaded`, the tab state, and the caches built from the records (search text, sizes,
+ * compaction, counts by origin and type). Its methods are the only writers of this state; everything else reads
+ * it through the accessors and learns of changes from its typed events (`LogEvents`). Plain TypeScript,
+ * framework-free (unit-tested in node).
+ *
+ * Performance model (100,000 records): per-record facts are computed once at ingestion, O(1) each; live records
+ * are queued and applied once per animation frame (`schedule`), one `batch` event for the lot; the lower-cased
+ * search text is built lazily, in idle time (`indexText`) or on the first plain-text search, and kept as one
+ * string per 1,024 records (few long-lived objects: the major GC's pause grows with their number); the counts by
+ * origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
+ */
+import type { ClassifiedRecord, TabState } from '../../shared/messages.ts';
+import { countsAsMessage } from '../../protocol/pairs.ts';
+import { emptyState } from '../link/transports.ts';
+import { Emitter } from '../base/emitter.ts';
+import { SearchText } from './searchtext.ts';
+import { Compactor } from './compact.ts';
+import { encodedLength } from './size.ts';
+import { MetaCache, type RecordMeta } from './meta.ts';
+import { OriginTypeCounts } from './counts.ts';
+
+export interface FrameInfo {
+  readonly url: string;
+  readonly count: number;
+  readonly surface: string;
+}
+type MutableFrame = { -readonly [K in keyof FrameInfo]: FrameInfo[K] };
+/** Messages by verdict: a post and its delivery count once (protocol/pairs.ts). */
+export interface VerdictCounts {
+  valid: number;
+  invalid: number;
+  foreign: number;
+}
+
+/** What the log tells its readers. Every event is sent after the log's state is consistent again. */
+export interface LogEvents {
+  /** Live records were applied (one event per scheduled batch): records [from, from + count) were appended, and
+   * the records at `updated` (ascending indices below `from`, or within the appended ones) replaced in place. */
+  batch: { from: number; count: number; updated: readonly number[] };
+  /** Records came late and were placed by capture time: the records from index `from` on were rewritten in the new
+   * order (more may follow, appended). `previous`: the records that held [from, from + previous.length) before. */
+  reordered: { from: number; previous: readonly ClassifiedRecord[] };
+  /** The log holds other records (a snapshot, a load, a trim, a clear): every index may have changed, and so may
+   * the tab state (a snapshot brings its own: no `state` event follows it). */
+  replaced: Record<string, never>;
+  /** The user cleared the log (after its `replaced`; the REST calls follow the same rule). */
+  cleared: Record<string, never>;
+  /** The tab state changed (tenant origin, options, bounds, dropped counts). */
+  state: Record<string, never>;
+}
+
+export interface LogOptions {
+  /** How live batches are scheduled (default: next animation frame, with a timer fallback when hidden). */
+  schedule?: (fn: () => void) => void;
+}
+
+/** The issue list of every record without issues (frozen: shared). */
+const NO_ISSUES: ClassifiedRecord['issues'] = Object.freeze([]) as unknown as ClassifiedRecord['issues'];
+/** Most records have no issue: one shared empty list instead of one array each (fewer objects for the GC). */
+const shareEmptyIssues = (r: ClassifiedRecord) => {
+  if (r.issues.length === 0 && r.issues !== NO_ISSUES) {
+    r.issues = NO_ISSUES;
+  }
+};
+/** The log trims in steps (a trim re-builds the view): up to this many records over the bound, at most a tenth of it. */
+const TRIM_SLACK = 2_000;
+const NONE: Record<string, never> = Object.freeze({}) as Record<string, never>;
+const NO_INDICES: readonly number[] = Object.freeze([]) as readonly number[];
+
+export const defaultSchedule = (fn: () => void) => {
+  let done = false;
+  const run = () => {
+    if (!done) {
+      done = true;
+      fn();
+    }
+  };
+  if (typeof requestAnimationFrame === 'function') {
+    requestAnimationFrame(run);
+  }
+  setTimeout(run, 100); // rAF does not fire in a hidden panel; keep the log current anyway
+};
+
+export class RecordLog {
+  private records: ClassifiedRecord[] = [];
+  private metas: RecordMeta[] = [];
+  private metaCache = new MetaCache();
+  private tabState: TabState = emptyState();
+  private verdicts: VerdictCounts = { valid: 0, invalid: 0, foreign: 0 };
+  private frameMap = new Map<string, MutableFrame>();
+  private ready = -1;
+  private loaded = -1;
+  private events = new Emitter<LogEvents>();
+
+  /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
+  private seqSorted = true;
+  private seqMap: Map<number, number> | null = null;
+  private lastFrame: MutableFrame | undefined;
+  private otherFrame: MutableFrame | undefined;
+  private text = new SearchText(() => this.records);
+  /** Folds repeated strings and a pair's two copies of one message into shared values (compact.ts). */
+  private compact = new Compactor();
+  /** Records [0, compacted) went through `compact.record`. */
+  private compacted = 0;
+  /** Records by origin and type, counted lazily (counts.ts). */
+  private byOriginType = new OriginTypeCounts();
+  /** Encoded sizes, worked out as rows show them: size + 1 by record index, 0 when not yet known (a typed array:
+   * rows ask in any order, and a plain array written at scattered indices turns into a dictionary). */
+  private sizes = new Float64Array(0);
+  private pending: ClassifiedRecord[] = [];
+  private pendingUpdate: boolean[] = [];
+  private scheduled = false;
+  private schedule: (fn: () => void) => void;
+  /** Seqs the background let go that this log may still hold (dropped at the next trim). */
+  private gone = new Set<number>();
+
+  constructor(opts: LogOptions = {}) {
+    this.schedule = opts.schedule ?? defaultSchedule;
+  }
+
+  on<K extends keyof LogEvents>(type: K, fn: (e: LogEvents[K]) => void): () => void {
+    return this.events.on(type, fn);
+  }
+
+  // ---------------------------------------------------------------------------------------- reading
+  /** How many records the log holds. */
+  get count(): number {
+    return this.records.length;
+  }
+  /** Record i (0 = the oldest held). */
+  at(i: number): ClassifiedRecord {
+    return this.records[i];
+  }
+  /** Record i's facts (shared, read-only). */
+  metaAt(i: number): RecordMeta {
+    return this.metas[i];
+  }
+  /** Every record, in order: read-only, and changed by the log's next change (appended to, or replaced): copy it
+   * to keep it. */
+  all(): readonly ClassifiedRecord[] {
+    return this.records;
+  }
+  /** Every record's facts, by index (read-only, like `all`). */
+  allMetas(): readonly RecordMeta[] {
+    return this.metas;
+  }
+  get state(): Readonly<TabState> {
+    return this.tabState;
+  }
+  get counts(): Readonly<VerdictCounts> {
+    return this.verdicts;
+  }
+  /** Frames by URL: their record count and surface. */
+  frames(): ReadonlyMap<string, FrameInfo> {
+    return this.frameMap;
+  }
+  /** Index of the first `ready` record, -1 when none. */
+  get readyIndex(): number {
+    return this.ready;
+  }
+  /** Index of the first `dashboard-loaded` record, -1 when none. */
+  get loadedIndex(): number {
+    return this.loaded;
+  }
+  /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
+  origins(): ReadonlyMap<string, number> {
+    this.countSome(Infinity);
+    return this.byOriginType.origins;
+  }
+  /** Records by message type (likewise). */
+  types(): ReadonlyMap<string, number> {
+    this.countSome(Infinity);
+    return this.byOriginType.types;
+  }
+
+  indexOfSeq(seq: number): number {
+    if (!this.seqSorted) {
+      if (!this.seqMap) {
+        const map = new Map<number, number>();
+        this.records.forEach((r, i) => map.set(r.seq, i));
+        this.seqMap = map;
+      }
+      return this.seqMap.get(seq) ?? -1;
+    }
+    const a = this.records;
+    let lo = 0,
+      hi = a.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = a[mid].seq;
+      if (s === seq) {
+        return mid;
+      }
+      if (s < seq) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return -1;
+  }
+  bySeq(seq: number | null): ClassifiedRecord | undefined {
+    if (seq === null) {
+      return undefined;
+    }
+    const i = this.indexOfSeq(seq);
+    return i < 0 ? undefined : this.records[i];
+  }
+
+  /** The lower-cased search text of record i (see `searchTextOf` and searchtext.ts). */
+  textAt(i: number): string {
+    return this.text.at(i);
+  }
+  /** How many records (from the first) have their search text. */
+  get textIndexed(): number {
+    return this.text.indexed;
+  }
+  /** Record i's encoded size (size.ts), measured on first use. */
+  sizeAt(i: number): number {
+    if (i >= this.sizes.length) {
+      const grown = new Float64Array(Math.max(this.records.length, this.sizes.length * 2, 1024));
+      grown.set(this.sizes);
+      this.sizes = grown;
+    }
+    const known = this.sizes[i];
+    if (known > 0) {
+      return known - 1;
+    }
+    const r = this.records[i];
+    const s = typeof r.originalSize === 'number' ? r.originalSize : encodedLength(r.data);
+    this.sizes[i] = s + 1;
+    return s;
+  }
+
+  // ---------------------------------------------------------------------------------------- idle work
+  /** Build search text in the background, for at most about `budgetMs`; returns true when every record has it. */
+  indexText(budgetMs = 8, now: () => number = () => performance.now()): boolean {
+    return this.text.indexSome(budgetMs, now);
+  }
+
+  /**
+   * Fold repeated strings and the second copy of a pair's message into shared values (compact.ts), from where
+   * that stopped, for at most `budgetMs`; true when every record is done. Not part of ingestion (it would
+   * double its cost): done in idle time, before the other idle work, so that the heap is small before the
+   * user scrolls.
+   */
+  compactSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
+    const records = this.records;
+    const n = records.length;
+    let i = this.compacted;
+    if (i >= n) {
+      return true;
+    }
+    const end = budgetMs === Infinity ? Infinity : now() + budgetMs;
+    for (; i < n; i++) {
+      const r = records[i];
+      this.compact.record(r, this.pairedBefore(r, i));
+      // (a record costs at most MAX_COMPARED steps: 32 of them stay within a slice's margin)
+      if ((i & 31) === 31 && now() > end) {
+        i++;
+        break;
+      }
+    }
+    this.compacted = i;
+    return i >= n;
+  }
+
+  /**
+   * Count records by origin and type, from where counting stopped, for at most `budgetMs`; true when all are
+   * counted. Not part of ingestion (the first frame does not show these counts): done on first use or when idle.
+   */
+  countSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
+    return this.byOriginType.countSome(this.records, this.metas, budgetMs, now);
+  }
+
+  // ---------------------------------------------------------------------------------------- writing
+  /** A snapshot: this tab state and these records, nothing queued. */
+  load(state: TabState, records: ClassifiedRecord[]): void {
+    this.gone.clear();
+    this.pending = [];
+    this.pendingUpdate = [];
+    this.tabState = state;
+    this.replace(records); // its `replaced` stands for the new state too: readers of the state update once
+  }
+
+  /** The tab state changed; a lower bound trims the log at once. */
+  setState(state: TabState): void {
+    const before = this.tabState.maxRecords;
+    this.tabState = state;
+    if (state.maxRecords < before) {
+      this.trim();
+    }
+    this.events.emit('state', NONE);
+  }
+
+  /** The background let these records go: the next trim drops them first. */
+  forget(seqs: readonly number[]): void {
+    for (const seq of seqs) {
+      this.gone.add(seq);
+    }
+  }
+
+  /** The user cleared the log: it empties at once. */
+  clear(): void {
+    this.replace([]);
+    this.events.emit('cleared', NONE);
+  }
+
+  /** Queue live records (or updates of records already sent); applied together at the next scheduled tick. */
+  enqueue(records: readonly ClassifiedRecord[], update = false): void {
+    for (const r of records) {
+      this.pending.push(r);
+      this.pendingUpdate.push(update);
+    }
+    if (this.scheduled) {
+      return;
+    }
+    this.scheduled = true;
+    this.schedule(() => this.flush());
+  }
+
+  /** Apply queued live records now. */
+  flush(): void {
+    this.scheduled = false;
+    if (!this.pending.length) {
+      return;
+    }
+    const batch = this.pending,
+      isUpdate = this.pendingUpdate;
+    this.pending = [];
+    this.pendingUpdate = [];
+    const from = this.records.length;
+    let updated: number[] | null = null;
+    for (let k = 0; k < batch.length; k++) {
+      if (!isUpdate[k]) {
+        this.add(batch[k]);
+        continue;
+      }
+      const i = this.indexOfSeq(batch[k].seq);
+      if (i >= 0) {
+        this.updateAt(i, batch[k]);
+        (updated ??= []).push(i);
+      }
+    }
+    if (this.overBound()) {
+      this.trim();
+      return;
+    }
+    if (updated && updated.length > 1) {
+      updated.sort((a, b) => a - b);
+    }
+    this.events.emit('batch', { from, count: this.records.length - from, updated: updated ?? NO_INDICES });
+  }
+
+  /** Hold these records instead (copied: the caller's list is left alone, unless `owned` says it is the log's to keep). */
+  replace(records: ClassifiedRecord[], owned = false): void {
+    this.metas = [];
+    this.metaCache.reset();
+    this.sizes = new Float64Array(0);
+    this.text.reset();
+    this.compact.reset();
+    this.compacted = 0;
+    this.seqSorted = true;
+    this.seqMap = null;
+    this.lastFrame = undefined;
+    this.otherFrame = undefined;
+    this.frameMap.clear();
+    this.byOriginType.reset();
+    this.verdicts = { valid: 0, invalid: 0, foreign: 0 };
+    this.ready = -1;
+    this.loaded = -1;
+    const n = records.length;
+    this.records = owned ? records : records.slice();
+    for (let i = 0; i < n; i++) {
+      this.ingest(i);
+    }
+    this.events.emit('replaced', NONE);
+  }
+
+  /**
+   * Records came late and were placed by capture time: `incoming` (in seq order) replaces every held record from
+   * seq `fromSeq` on. Usually a short tail: it is rewritten in place and the rest appended.
+   */
+  reorder(fromSeq: number, incoming: ClassifiedRecord[]): void {
+    const records = this.records;
+    const n = records.length;
+    if (!this.seqSorted) {
+      this.replace(records.filter((r) => r.seq < fromSeq).concat(incoming), true);
+      return;
+    }
+    let lo = 0,
+      hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (records[mid].seq < fromSeq) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    const j0 = lo;
+    const oldLen = n - j0;
+    if (incoming.length < oldLen) {
+      this.replace(records.slice(0, j0).concat(incoming), true);
+      return;
+    }
+    const previous = records.slice(j0);
+    this.byOriginType.rewritten(j0);
+    this.compacted = Math.min(this.compacted, j0);
+    for (let k = 0; k < oldLen; k++) {
+      const i = j0 + k;
+      const was = this.frameMap.get(records[i].frameUrl);
+      if (was) {
+        was.count--;
+      }
+      const r = incoming[k];
+      let f = this.frameMap.get(r.frameUrl);
+      if (!f) {
+        f = { url: r.frameUrl, count: 0, surface: '' };
+        this.frameMap.set(r.frameUrl, f);
+      }
+      f.count++;
+      this.updateAt(i, r);
+    }
+    for (let k = oldLen; k < incoming.length; k++) {
+      this.add(incoming[k]);
+    }
+    // The first ready / dashboard-loaded, from j0 on.
+    const metas = this.metas;
+    if (this.ready >= j0) {
+      this.ready = -1;
+    }
+    if (this.loaded >= j0) {
+      this.loaded = -1;
+    }
+    for (let i = j0; i < this.records.length; i++) {
+      const type = metas[i].type;
+      if (metas[i].nav && this.records[i].frameId === 0) {
+        // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
+        this.ready = -1;
+        this.loaded = -1;
+      } else if (this.ready < 0 && type === 'svc:event:ready') {
+        this.ready = i;
+      } else if (this.loaded < 0 && type === 'svc:event:dashboard-loaded') {
+        this.loaded = i;
+      }
+    }
+    this.events.emit('reordered', { from: j0, previous });
+    if (this.overBound()) {
+      this.trim();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------- internals
+  private overBound(): boolean {
+    const max = this.tabState.maxRecords;
+    return this.records.length > max + Math.min(TRIM_SLACK, Math.ceil(max / 10));
+  }
+
+  /**
+   * Keep at most `state.maxRecords` records, like the background's log: the records it let go first (it keeps
+   * what tells most: background/eviction.ts), then the oldest.
+   */
+  private trim(): void {
+    const max = Math.max(0, this.tabState.maxRecords);
+    if (this.records.length <= max) {
+      return;
+    }
+    let kept = this.records;
+    if (this.gone.size) {
+      const gone = this.gone;
+      kept = kept.filter((r) => !gone.has(r.seq));
+      this.gone = new Set();
+    }
+    this.replace(kept.length > max ? kept.slice(kept.length - max) : kept, true);
+  }
+
+  /** Put `r` at index i in place of the record there (paired, marked dropped, re-classified). */
+  private updateAt(i: number, r: ClassifiedRecord): void {
+    const old = this.records[i];
+    const oldMeta = this.metas[i];
+    shareEmptyIssues(r);
+    this.compact.record(r, old);
+    const m = this.metaCache.of(r);
+    this.records[i] = r;
+    this.metas[i] = m;
+    if (i < this.sizes.length) {
+      this.sizes[i] = 0;
+    }
+    this.text.updated(i);
+    if (countsAsMessage(old)) {
+      this.tally(old.verdict, -1);
+    }
+    if (countsAsMessage(r)) {
+      this.tally(r.verdict, 1);
+    }
+    this.byOriginType.retyped(i, oldMeta.type, m.type);
+    const f = this.frameMap.get(r.frameUrl);
+    if (f) {
+      r.frameUrl = f.url; // one string per frame URL, as in `ingest`
+    }
+    if (f && m.surface && r.kind === 'post' && m.direction === 'event') {
+      f.surface = m.surface;
+    }
+  }
+
+  private add(r: ClassifiedRecord): void {
+    this.records.push(r);
+    this.ingest(this.records.length - 1);
+  }
+
+  /** Take in record i (already in `records`): its meta, counts, frame, first ready / dashboard-loaded. */
+  private ingest(i: number): void {
+    const records = this.records;
+    const r = records[i];
+    shareEmptyIssues(r);
+    const m = this.metaCache.of(r);
+    if (i > 0 && r.seq <= records[i - 1].seq) {
+      this.seqSorted = false;
+    }
+    this.metas[i] = m; // (i is the meta list's length: an append)
+    if (!this.seqSorted) {
+      this.seqMap?.set(r.seq, i);
+    }
+    if (countsAsMessage(r)) {
+      this.tally(r.verdict, 1);
+    }
+    // The last two frames are tried first (a post and its delivery alternate between two frames): records copied
+    // by the transport each bring their own URL string, which a map lookup would hash every time.
+    let f = this.lastFrame;
+    const url = r.frameUrl;
+    if (f === undefined || f.url !== url) {
+      const other = this.otherFrame;
+      if (other !== undefined && other.url === url) {
+        f = other;
+      } else {
+        f = this.frameMap.get(url);
+        if (!f) {
+          f = { url, count: 0, surface: '' };
+          this.frameMap.set(url, f);
+        }
+      }
+      this.otherFrame = this.lastFrame;
+      this.lastFrame = f;
+    }
+    r.frameUrl = f.url; // one string per frame URL (see compact.ts)
+    f.count++;
+    // A frame's surface: the surface of the events it posts.
+    if (m.surface && r.kind === 'post' && m.direction === 'event') {
+      f.surface = m.surface;
+    }
+    const type = m.type;
+    if (m.nav && r.frameId === 0) {
+      // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
+      this.ready = -1;
+      this.loaded = -1;
+    } else if (type) {
+      if (this.ready < 0 && type === 'svc:event:ready') {
+        this.ready = i;
+      } else if (this.loaded < 0 && type === 'svc:event:dashboard-loaded') {
+        this.loaded = i;
+      }
+    }
+  }
+
+  /** Counts by verdict, without a keyed access by the record's own string (which V8 would look up in its string table). */
+  private tally(verdict: ClassifiedRecord['verdict'], by: number): void {
+    const c = this.verdicts;
+    if (verdict === 'valid') {
+      c.valid += by;
+    } else if (verdict === 'invalid') {
+      c.invalid += by;
+    } else if (verdict === 'foreign') {
+      c.foreign += by;
+    } else {
+      (c as unknown as Record<string, number>)[verdict] = ((c as unknown as Record<string, number>)[verdict] ?? 0) + by;
+    }
+  }
+
+  /** The record paired with record i when it comes before it (usually just before), else undefined. */
+  private pairedBefore(r: ClassifiedRecord, i: number): ClassifiedRecord | undefined {
+    const seq = r.pairedWith;
+    if (seq === undefined || i === 0) {
+      return undefined;
+    }
+    const records = this.records;
+    for (let k = i - 1; k >= 0 && k >= i - 4; k--) {
+      if (records[k].seq === seq) {
+        return records[k];
+      }
+    }
+    const j = this.seqSorted ? this.indexOfSeq(seq) : -1;
+    return j >= 0 && j < i ? records[j] : undefined;
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * The timeline's view of the record log: the filters (persisted in storage), their compiled predicate, the view
+ * order (the indices of the records that pass, ascending), the selection and the time base. Its methods are the
+ * only writers of this state; it follows the log through the log's events and tells its readers through its own
+ * (`TimelineEvents`). Plain TypeScript, framework-free (unit-tested in node).
+ *
+ * A live batch is filtered on its own (O(batch)), never by re-scanning the log; a filter change, a new log, or a
+ * live update that changes which records pass re-scans the log once with the predicate compiled in filters.ts.
+ * The view handles every change of the log's records and sends exactly one event for it, so a reader that follows
+ * the view hears of each change once.
+ */
+import type { ClassifiedRecord } from '../../shared/messages.ts';
+import { Emitter } from '../base/emitter.ts';
+import type { LogEvents, RecordLog } from '../log/record-log.ts';
+import {
+  compileFilter,
+  defaultFilters,
+  parseFilters,
+  serializeFilters,
+  type FilterState,
+  type Predicate,
+  type TimeBase,
+} from './filters.ts';
+
+export interface TimelineEvents {
+  /** A live batch was applied without rebuilding the order: `count` rows were added at its end (0 when the filters
+   * hide every new record); `updated`: records already held were replaced in place (their rows, and the selected
+   * record, may show something new). */
+  appended: { count: number; updated: boolean };
+  /** The order was rebuilt after the log changed (the selection may have moved or gone): `replaced` when the log
+   * holds other records or rewrote some in place (a snapshot, a load, a trim, a clear, a reorder), else a live
+   * update changed which records pass. */
+  rebuilt: { replaced: boolean };
+  /** The filters changed (the order was rebuilt with them). */
+  filters: Record<string, never>;
+  /** The time base changed (the time column's origin). */
+  timeBase: Record<string, never>;
+  selection: Record<string, never>;
+}
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export interface ViewOptions {
+  /** Where filter state persists (default: none). */
+  storage?: KeyValueStorage | null;
+  /** The storage key; a per-tab key is derived from it when a tab id is known. */
+  storageKey?: string;
+  tabId?: number | null;
+}
+
+const NONE: Record<string, never> = Object.freeze({}) as Record<string, never>;
+
+export class TimelineView {
+  private filterState: FilterState;
+  private base: TimeBase = 'ready';
+  private predicate: Predicate;
+  /** Indices into the log of the records passing the filters, ascending. */
+  private view: number[] = [];
+  /** Records [0, seen) of the log were filtered into `view`. */
+  private seen = 0;
+  private selected: number | null = null;
+  private events = new Emitter<TimelineEvents>();
+  private storage: KeyValueStorage | null;
+  private keys: string[];
+  /** The search text of record `this.cur` (one function for every predicate call: no closure per record). */
+  private cur = 0;
+  private curText = () => this.log.textAt(this.cur);
+
+  constructor(
+    private readonly log: RecordLog,
+    opts: ViewOptions = {},
+  ) {
+    this.storage = opts.storage ?? null;
+    const base = opts.storageKey ?? 'embed-inspector:panel:v1';
+    this.keys = opts.tabId != null ? [`${base}:tab:${opts.tabId}`, base] : [base];
+    let saved: { filters?: unknown; timeBase?: unknown } = {};
+    for (const key of this.keys) {
+      const raw = this.safeGet(key);
+      if (raw) {
+        try {
+          saved = JSON.parse(raw);
+        } catch {
+          /* ignore */
+        }
+        break;
+      }
+    }
+    this.filterState = saved.filters ? parseFilters(JSON.stringify(saved.filters)) : defaultFilters();
+    if (saved.timeBase === 'first' || saved.timeBase === 'ready') {
+      this.base = saved.timeBase;
+    }
+    this.predicate = compileFilter(this.filterState);
+    log.on('batch', (e) => this.onBatch(e));
+    log.on('reordered', (e) => this.onReordered(e));
+    log.on('replaced', () => this.onReplaced());
+    this.refilter();
+  }
+
+  on<K extends keyof TimelineEvents>(type: K, fn: (e: TimelineEvents[K]) => void): () => void {
+    return this.events.on(type, fn);
+  }
+
+  // ---------------------------------------------------------------------------------------- reading
+  /** The records passing the filters, as log indices in ascending order (read-only; changed by the view's next
+   * change: appended to, cut or replaced). */
+  get order(): readonly number[] {
+    return this.view;
+  }
+  /** How many rows the view shows. */
+  get length(): number {
+    return this.view.length;
+  }
+  /** The log index of the record at view position `pos`. */
+  indexAt(pos: number): number {
+    return this.view[pos];
+  }
+  get filters(): Readonly<FilterState> {
+    return this.filterState;
+  }
+  get timeBase(): TimeBase {
+    return this.base;
+  }
+  get selectedSeq(): number | null {
+    return this.selected;
+  }
+  /** The log index of the selected record, -1 when none. */
+  selectedIndex(): number {
+    return this.selected === null ? -1 : this.log.indexOfSeq(this.selected);
+  }
+  /** Position in the view of a log index, or -1 (binary search: the view is ascending). */
+  viewPos(index: number): number {
+    const v = this.view;
+    let lo = 0,
+      hi = v.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (v[mid] === index) {
+        return mid;
+      }
+      if (v[mid] < index) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return -1;
+  }
+  selectedViewPos(): number {
+    const i = this.selectedIndex();
+    return i < 0 ? -1 : this.viewPos(i);
+  }
+  /** The time origin of the time column: the first `ready` (when `timeBase` is ready and one was seen) or the first record. */
+  timeOrigin(): { time: number; base: TimeBase } {
+    const log = this.log;
+    if (this.base === 'ready' && log.readyIndex >= 0) {
+      return { time: log.at(log.readyIndex).time, base: 'ready' };
+    }
+    return { time: log.count ? log.at(0).time : 0, base: 'first' };
+  }
+
+  // ---------------------------------------------------------------------------------------- filters
+  setFilters(patch: Partial<FilterState>): void {
+    this.filterState = { ...this.filterState, ...patch };
+    this.predicate = compileFilter(this.filterState);
+    this.refilter();
+    this.persist();
+    this.events.emit('filters', NONE);
+  }
+  resetFilters(): void {
+    this.filterState = defaultFilters();
+    this.setFilters({});
+  }
+  setTimeBase(b: TimeBase): void {
+    this.base = b;
+    this.persist();
+    this.events.emit('timeBase', NONE);
+  }
+
+  // ---------------------------------------------------------------------------------------- selection
+  select(seq: number | null): void {
+    if (seq !== null && this.log.indexOfSeq(seq) < 0) {
+      return;
+    }
+    this.selected = seq;
+    this.events.emit('selection', NONE);
+  }
+  selectAt(viewPos: number): void {
+    if (!this.view.length) {
+      return this.select(null);
+    }
+    const p = Math.max(0, Math.min(this.view.length - 1, viewPos));
+    this.select(this.log.at(this.view[p]).seq);
+  }
+  /** Move the selection by `delta` rows of the view (from the first/last row when nothing is selected). */
+  moveSelection(delta: number): void {
+    const pos = this.selectedViewPos();
+    if (pos < 0) {
+      // nothing selected, or the selected record is filtered out: start from the nearest visible row
+      const i = this.selectedIndex();
+      if (i >= 0) {
+        let lo = 0,
+          hi = this.view.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (this.view[mid] < i) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        return this.selectAt(delta > 0 ? lo : lo - 1);
+      }
+      return this.selectAt(delta > 0 ? 0 : this.view.length - 1);
+    }
+    this.selectAt(pos + delta);
+  }
+
+  // ---------------------------------------------------------------------------------------- following the log
+  private onBatch(e: LogEvents['batch']): void {
+    // An updated record already filtered may now pass or fail: then the whole view is filtered again.
+    for (const i of e.updated) {
+      if (i >= this.seen) {
+        break; // (ascending: the rest are filtered below, with the appended records)
+      }
+      this.cur = i;
+      if (this.predicate(this.log.at(i), this.log.metaAt(i), this.curText) !== this.viewPos(i) >= 0) {
+        this.refilter();
+        this.events.emit('rebuilt', { replaced: false });
+        return;
+      }
+    }
+    const before = this.view.length;
+    this.filterFrom(this.seen);
+    this.events.emit('appended', { count: this.view.length - before, updated: e.updated.length > 0 });
+  }
+
+  private onReordered(e: LogEvents['reordered']): void {
+    const from = e.from;
+    // The selected record stays selected under its new seq (matched on time, kind, frame and origin).
+    const sel = this.selected;
+    if (sel !== null && e.previous.length && sel >= e.previous[0].seq) {
+      const old = e.previous.find((r) => r.seq === sel);
+      if (old) {
+        let same: ClassifiedRecord | undefined;
+        for (let i = from; i < this.log.count && !same; i++) {
+          const r = this.log.at(i);
+          if (r.time === old.time && r.kind === old.kind && r.frameUrl === old.frameUrl && r.origin === old.origin) {
+            same = r;
+          }
+        }
+        this.selected = same ? same.seq : null;
+      }
+    }
+    // The view's tail, from `from` on.
+    const view = this.view;
+    let keep = view.length;
+    while (keep > 0 && view[keep - 1] >= from) {
+      keep--;
+    }
+    view.length = keep;
+    this.filterFrom(Math.min(from, this.seen));
+    this.events.emit('rebuilt', { replaced: true });
+  }
+
+  private onReplaced(): void {
+    this.refilter();
+    if (this.selected !== null && this.log.indexOfSeq(this.selected) < 0) {
+      this.selected = null;
+    }
+    this.events.emit('rebuilt', { replaced: true });
+  }
+
+  /** Filter the log's records [from, count) onto the end of the view. */
+  private filterFrom(from: number): void {
+    const log = this.log,
+      n = log.count,
+      p = this.predicate,
+      view = this.view;
+    for (let i = from; i < n; i++) {
+      this.cur = i;
+      if (p(log.at(i), log.metaAt(i), this.curText)) {
+        view.push(i);
+      }
+    }
+    this.seen = n;
+  }
+
+  private refilter(): void {
+    const p = this.predicate;
+    const n = this.log.count;
+    const view: number[] = [];
+    const records = this.log.all(),
+      metas = this.log.allMetas();
+    let i = 0,
+      textI = -1,
+      textS = '';
+    // Built lazily, only for records that pass the cheaper checks; one slice per record, whatever the number of terms.
+    const text = () => (textI === i ? textS : (textS = this.log.textAt((textI = i))));
+    for (; i < n; i++) {
+      if (p(records[i], metas[i], text)) {
+        view.push(i);
+      }
+    }
+    this.view = view;
+    this.seen = n;
+  }
+
+  private persist(): void {
+    const value = JSON.stringify({ filters: JSON.parse(serializeFilters(this.filterState)), timeBase: this.base });
+    for (const key of this.keys) {
+      try {
+        this.storage?.setItem(key, value);
+      } catch {
+        /* quota, private mode */
+      }
+    }
+  }
+  private safeGet(key: string): string | null {
+    try {
+      return this.storage?.getItem(key) ?? null;
+    } catch {
+      return null;
+    }
+  }
+}
