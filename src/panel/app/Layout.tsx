@@ -1,10 +1,10 @@
 /**
- * The panel: summary bar, filter bar, timeline, detail pane, status line. Keyboard: arrows move the
+ * The panel's layout: summary bar, filter bar, timeline, detail pane, status line. Keyboard: arrows move the
  * selection, Enter opens the details, Esc closes them, Ctrl/Cmd+F focuses the search box.
  */
 import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
-import { bindStore, type PanelSignals } from '../ui/bridge.ts';
+import { usePanel } from '../ui/use-panel.ts';
+import { useApp } from './context.ts';
 import { SummaryBar } from '../ui/SummaryBar.tsx';
 import { Integration } from '../ui/Integration.tsx';
 import { FilterBar } from '../ui/FilterBar.tsx';
@@ -13,22 +13,18 @@ import { Detail, type DetailTab } from '../ui/Detail.tsx';
 import { CaptureBanner } from '../ui/CaptureBanner.tsx';
 import { plural } from '../ui/format.ts';
 
-export interface AppProps {
-  store: PanelStore;
+export interface LayoutProps {
   /** More detail tabs (issue 6: replay, copy as code). */
   extraTabs?: DetailTab[];
   /** More toolbar buttons (issue 6: import, export, composer). */
   toolbarActions?: JSX.Element;
-  /** A note shown above the timeline (e.g. "not attached to a tab"). */
-  notice?: () => string | null;
   /** Below the timeline: the composer / replay / export drawer (issue 6). */
   drawer?: () => JSX.Element;
 }
 
-export function App(p: AppProps) {
-  const store = p.store;
+export function Layout(p: LayoutProps) {
+  const { store, notice } = useApp();
   const log = store.log;
-  const sig = bindStore(store);
   const [detailOpen, setDetailOpen] = createSignal(false);
   const [detailWidth, setDetailWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
   let grid: HTMLDivElement | undefined;
@@ -141,19 +137,19 @@ export function App(p: AppProps) {
 
   return (
     <div class="app">
-      <Integration store={store} sig={sig} />
-      <SummaryBar store={store} sig={sig} actions={p.toolbarActions} />
-      <FilterBar store={store} sig={sig} searchRef={(el) => (search = el)} />
-      <Show when={p.notice?.()}>
+      <Integration />
+      <SummaryBar actions={p.toolbarActions} />
+      <FilterBar searchRef={(el) => (search = el)} />
+      <Show when={notice()}>
         {(n) => (
           <div class="notice" role="note">
             {n()}
           </div>
         )}
       </Show>
-      <CaptureBanner store={store} sig={sig} />
+      <CaptureBanner />
       <div class="main" style={{ '--detail-width': `${detailWidth()}px` }}>
-        <Timeline store={store} sig={sig} onOpen={open} onClose={close} ref={(el) => (grid = el)} />
+        <Timeline onOpen={open} onClose={close} ref={(el) => (grid = el)} />
         <Show when={detailOpen()}>
           <div
             class="splitter"
@@ -162,21 +158,22 @@ export function App(p: AppProps) {
             aria-label="Resize details"
             onPointerDown={startDrag}
           />
-          <Detail store={store} sig={sig} onClose={close} extraTabs={p.extraTabs} />
+          <Detail onClose={close} extraTabs={p.extraTabs} />
         </Show>
       </div>
       {p.drawer?.()}
-      <StatusLine store={store} sig={sig} />
+      <StatusLine />
     </div>
   );
 }
 
-function StatusLine(p: { store: PanelStore; sig: PanelSignals }) {
+function StatusLine() {
+  const { store, sig } = usePanel();
   const info = () => {
-    p.sig.view();
-    p.sig.status();
-    p.sig.state();
-    const s = p.store;
+    sig.view();
+    sig.status();
+    sig.state();
+    const s = store;
     return {
       shown: s.timeline.length,
       total: s.log.count,

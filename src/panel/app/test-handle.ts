@@ -18,6 +18,7 @@ import { syntheticSession } from './synthetic.ts';
 import type { LiveLink } from '../link/live-link.ts';
 import type { ActController } from '../features/act/act-controller.ts';
 import type { RestLog } from '../features/rest/rest-log.ts';
+import type { PanelApp } from './context.ts';
 
 /**
  * The store as the end-to-end tests, the benchmark and the screenshots script read it: one flat object over the
@@ -100,16 +101,21 @@ export interface PanelTestHandle {
   useTransport(t: PanelTransport): void;
   /** The link to the live tab (sends), when the panel is attached to one. */
   link?: LiveLink | null;
-  /** The composer / replay / import controller (set once the UI is up). */
+  /** The composer / replay / import controller. */
   act?: ActController;
   /** REST calls seen in the Network traffic. */
   rest?: RestLog;
 }
 
-export function installTestHandle(store: PanelStore, useTransport: (t: PanelTransport) => void): PanelTestHandle {
+/** Install the handle on the page's global object (app: the composition root's parts). */
+export function installTestHandle(app: PanelApp): PanelTestHandle {
+  const { store, useTransport } = app;
   const hooks: PanelTestHandle = {
     store: storeHandle(store),
     useTransport,
+    link: app.live,
+    act: app.act,
+    rest: app.rest,
     synthetic: (n) => syntheticSession(n),
     load(input, name = 'loaded records') {
       if (Array.isArray(input)) {

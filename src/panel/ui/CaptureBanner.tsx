@@ -9,19 +9,19 @@
  */
 import { createSignal, For, Show } from 'solid-js';
 import type { CaptureMode, TabSite } from '../../shared/messages.ts';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { changeScope, RECEIVE_ONLY_UNCHECKED, tabCapture } from '../link/capture-scope.ts';
+import { usePanel } from './use-panel.ts';
 
-export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
+export function CaptureBanner() {
+  const { store, sig } = usePanel();
   const tc = () => {
-    p.sig.capture();
-    p.sig.status();
-    return p.store.transportInfo?.live ? tabCapture(p.store) : null;
+    sig.capture();
+    sig.status();
+    return store.transportInfo?.live ? tabCapture(store) : null;
   };
   const note = () => {
-    p.sig.capture();
-    return p.store.captureNote;
+    sig.capture();
+    return store.captureNote;
   };
   return (
     <>
@@ -39,14 +39,14 @@ export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
             when={tc()!.missing.length}
             fallback={<p class="muted">This tab shows no web page that can be captured.</p>}
           >
-            <TurnOn store={p.store} sites={tc()!.missing} label="Capture these sites and reload" />
+            <TurnOn sites={tc()!.missing} label="Capture these sites and reload" />
           </Show>
         </section>
       </Show>
       <Show when={tc() && !tc()!.off && tc()!.missing.length}>
         <section class="capture-partial" role="region" aria-label="Sites of this tab not captured">
           <p>Not captured in this tab (their frames' messages are seen only from the other side):</p>
-          <TurnOn store={p.store} sites={tc()!.missing} label="Capture them too and reload" compact />
+          <TurnOn sites={tc()!.missing} label="Capture them too and reload" compact />
         </section>
       </Show>
       <Show when={tc()?.mode === 'receive-only'}>
@@ -62,8 +62,8 @@ export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
             <button
               class="tool cap-reload"
               onClick={() => {
-                p.store.command({ type: 'reload' });
-                p.store.noteCapture(null);
+                store.command({ type: 'reload' });
+                store.noteCapture(null);
               }}
             >
               Reload now
@@ -76,7 +76,8 @@ export function CaptureBanner(p: { store: PanelStore; sig: PanelSignals }) {
 }
 
 /** The sites to turn on (all checked at first), their mode, and the button. */
-function TurnOn(p: { store: PanelStore; sites: TabSite[]; label: string; compact?: boolean }) {
+function TurnOn(p: { sites: TabSite[]; label: string; compact?: boolean }) {
+  const { store } = usePanel();
   const [unchecked, setUnchecked] = createSignal<ReadonlySet<string>>(new Set());
   const [mode, setMode] = createSignal<CaptureMode>('full');
   const [busy, setBusy] = createSignal(false);
@@ -99,7 +100,7 @@ function TurnOn(p: { store: PanelStore; sites: TabSite[]; label: string; compact
     setBusy(true);
     setError('');
     // From the click itself: the browser asks the user for host access only during a gesture.
-    void changeScope(p.store, { op: 'add', sites, mode: mode() }, { reload: true }).then((err) => {
+    void changeScope(store, { op: 'add', sites, mode: mode() }, { reload: true }).then((err) => {
       setBusy(false);
       if (err) {
         setError(err);

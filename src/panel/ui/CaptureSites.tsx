@@ -5,14 +5,14 @@
  */
 import { createSignal, For, Show } from 'solid-js';
 import type { CaptureMode } from '../../shared/messages.ts';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { changeScope } from '../link/capture-scope.ts';
+import { usePanel } from './use-panel.ts';
 
-export function CaptureSites(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
+export function CaptureSites(p: { disabled: () => boolean }) {
+  const { store, sig } = usePanel();
   const scope = () => {
-    p.sig.capture();
-    return p.store.capture?.scope ?? null;
+    sig.capture();
+    return store.capture?.scope ?? null;
   };
   const [error, setError] = createSignal('');
   const run = (promise: Promise<string | null>) => {
@@ -47,15 +47,13 @@ export function CaptureSites(p: { store: PanelStore; sig: PanelSignals; disabled
                 class="cap-all"
                 checked={s().all !== null}
                 disabled={p.disabled()}
-                onChange={(e) =>
-                  run(changeScope(p.store, { op: 'all', mode: e.currentTarget.checked ? 'full' : null }))
-                }
+                onChange={(e) => run(changeScope(store, { op: 'all', mode: e.currentTarget.checked ? 'full' : null }))}
               />{' '}
               Capture on every site
               <Show when={s().all}>
                 {(m) =>
                   modeSelect(m(), 'cap-all-mode', 'Mode on every site', (mode) =>
-                    run(changeScope(p.store, { op: 'all', mode })),
+                    run(changeScope(store, { op: 'all', mode })),
                   )
                 }
               </Show>
@@ -73,14 +71,14 @@ export function CaptureSites(p: { store: PanelStore; sig: PanelSignals; disabled
                     <li>
                       <span class="cap-origin">{site.origin}</span>
                       {modeSelect(site.mode, 'cap-site-mode', `Mode of ${site.origin}`, (mode) =>
-                        run(changeScope(p.store, { op: 'mode', sites: [site.origin], mode })),
+                        run(changeScope(store, { op: 'mode', sites: [site.origin], mode })),
                       )}
                       <button
                         class="tool cap-remove"
                         disabled={p.disabled()}
                         aria-label={`Stop capturing ${site.origin}`}
                         title={`Stop capturing ${site.origin}`}
-                        onClick={() => run(changeScope(p.store, { op: 'remove', sites: [site.origin] }))}
+                        onClick={() => run(changeScope(store, { op: 'remove', sites: [site.origin] }))}
                       >
                         ✕
                       </button>

@@ -5,8 +5,6 @@
  */
 import { createMemo, createSignal, For, Show, type JSX } from 'solid-js';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { JsonTree } from './JsonTree.tsx';
 import { copyToClipboard } from './clipboard.ts';
 import { ruleSpec, shortType } from '../base/protocol.ts';
@@ -14,9 +12,9 @@ import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, o
 import { Related } from './Related.tsx';
 import { pageSession } from '../log/related.ts';
 import { TimingTab } from './Timing.tsx';
+import { usePanel } from './use-panel.ts';
 
 export interface DetailContext {
-  store: PanelStore;
   index: number;
   record: ClassifiedRecord;
 }
@@ -26,8 +24,8 @@ export interface DetailTab {
   render: (ctx: DetailContext) => JSX.Element;
 }
 
-export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () => void; extraTabs?: DetailTab[] }) {
-  const { store, sig } = p;
+export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
+  const { store, sig } = usePanel();
   const [tab, setTab] = createSignal('message');
   const [toast, setToast] = createSignal('');
   const ctx = createMemo<DetailContext | null>(
@@ -35,7 +33,7 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
       sig.selection();
       sig.state();
       const index = store.timeline.selectedIndex();
-      return index < 0 ? null : { store, index, record: store.log.at(index) };
+      return index < 0 ? null : { index, record: store.log.at(index) };
     },
     null,
     { equals: (a, b) => a === b || (!!a && !!b && a.record === b.record && a.index === b.index) },
@@ -55,7 +53,7 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
       label: (c) => `Issues${c.record.issues.length ? ` (${c.record.issues.length})` : ''}`,
       render: (c) => <IssuesTab ctx={c} />,
     },
-    { id: 'related', label: () => 'Related', render: (c) => <Related ctx={c} sig={sig} /> },
+    { id: 'related', label: () => 'Related', render: (c) => <Related ctx={c} /> },
     { id: 'timing', label: () => 'Timing', render: (c) => <TimingTab ctx={c} /> },
     ...(p.extraTabs ?? []),
   ];
@@ -134,8 +132,9 @@ export function Detail(p: { store: PanelStore; sig: PanelSignals; onClose: () =>
 
 /** A page's divider (preserve log): the summary of that page's session, as the summary bar said it then. */
 function PageSummary(p: { ctx: DetailContext }) {
+  const { store } = usePanel();
   const facts = () => {
-    const log = p.ctx.store.log;
+    const log = store.log;
     for (let i = 0; i < log.count; i++) {
       if (log.at(i).seq === p.ctx.record.seq) {
         return pageSession(log, i);
@@ -254,6 +253,7 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
 }
 
 function IssuesTab(p: { ctx: DetailContext }) {
+  const { store } = usePanel();
   const r = () => p.ctx.record;
   return (
     <div class="issues-tab">
@@ -286,7 +286,7 @@ function IssuesTab(p: { ctx: DetailContext }) {
                         sender's
                       </span>
                       <Show when={r().pairedWith !== undefined}>
-                        <button class="link sender-link" onClick={() => p.ctx.store.timeline.select(r().pairedWith!)}>
+                        <button class="link sender-link" onClick={() => store.timeline.select(r().pairedWith!)}>
                           post #{r().pairedWith}
                         </button>
                       </Show>

@@ -1,15 +1,15 @@
 /** What the timeline shows when no row is: waiting for messages, or no message matches the filters. */
 import { Show } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { plural } from './format.ts';
+import { usePanel } from './use-panel.ts';
 
-export function Empty(p: { store: PanelStore; sig: PanelSignals }) {
-  const view = p.store.timeline,
-    log = p.store.log;
+export function Empty() {
+  const { store, sig } = usePanel();
+  const view = store.timeline,
+    log = store.log;
   const info = () => {
-    p.sig.view();
-    p.sig.state();
+    sig.view();
+    sig.state();
     return { total: log.count, shown: view.length, foreign: log.counts.foreign, showForeign: view.filters.showForeign };
   };
   return (

@@ -1,20 +1,19 @@
 /** The filter bar: search box, toggle chips, and multi-select menus (type, surface, frame, origin). */
 import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { isFiltering, type FilterState, type ListFilter } from '../timeline/filters.ts';
 import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../base/protocol.ts';
 import { frameLabel, plural } from './format.ts';
+import { usePanel } from './use-panel.ts';
 
 export const SEARCH_HELP =
   'Search the messages. Plain words match the message JSON, frame URL and origins. field:value narrows to a field: ' +
   'type:ready, surface:app, kind:post, origin:acme, target:*, verdict:invalid, rule:origin, severity:warning, payload.path:/embed, ' +
   'fatal:true, loadDurationMs:>1000; field: alone means "present"; "quoted text"; -term negates.';
 
-export function FilterBar(p: { store: PanelStore; sig: PanelSignals; searchRef: (el: HTMLInputElement) => void }) {
-  const { sig } = p;
-  const view = p.store.timeline,
-    log = p.store.log;
+export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
+  const { store, sig } = usePanel();
+  const view = store.timeline,
+    log = store.log;
   const f = () => {
     sig.filters();
     return view.filters;

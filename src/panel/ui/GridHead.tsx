@@ -1,14 +1,14 @@
 /** The timeline's header row: the column names, and the time column's switch between its two origins. */
 import { For } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
+import { usePanel } from './use-panel.ts';
 
 export const COLUMNS = ['Time', 'Dir', 'Kind', 'Type', 'Surface', 'Frame', 'Origin → target', 'Verdict', 'Size'];
 
-export function GridHead(p: { store: PanelStore; sig: PanelSignals }) {
-  const view = p.store.timeline;
+export function GridHead() {
+  const { store, sig } = usePanel();
+  const view = store.timeline;
   const timeTitle = () => {
-    p.sig.view();
+    sig.view();
     return view.timeOrigin().base === 'ready' ? 'ready' : 'first';
   };
   return (

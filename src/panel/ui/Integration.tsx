@@ -5,21 +5,21 @@
  * within five seconds of opening the panel. Judged again at most every 300 ms while records come.
  */
 import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
+import { usePanel } from './use-panel.ts';
 
 const GOOD = new Set(['healthy', 'warnings']);
 
-export function Integration(p: { store: PanelStore; sig: PanelSignals }) {
-  const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(p.store.log));
+export function Integration() {
+  const { store, sig } = usePanel();
+  const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const judge = () => {
     timer = undefined;
-    setInfo(integrationOf(p.store.log));
+    setInfo(integrationOf(store.log));
   };
   createEffect(
-    on([p.sig.state, p.sig.appended], () => {
+    on([sig.state, sig.appended], () => {
       timer ??= setTimeout(judge, 300);
     }),
   );
@@ -48,7 +48,7 @@ export function Integration(p: { store: PanelStore; sig: PanelSignals }) {
         {(seq) => (
           <button
             class="link i-jump"
-            onClick={() => p.store.timeline.select(seq())}
+            onClick={() => store.timeline.select(seq())}
             title="Select the first record concerned"
           >
             #{seq()}

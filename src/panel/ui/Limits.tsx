@@ -4,21 +4,21 @@
  * its original size) — how long an embed has to say ready (protocol/diagnose.ts) — and the captured sites
  * (CaptureSites).
  */
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { CaptureSites } from './CaptureSites.tsx';
+import { usePanel } from './use-panel.ts';
 
-export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () => boolean }) {
+export function Limits(p: { disabled: () => boolean }) {
+  const { store, sig } = usePanel();
   const st = () => {
-    p.sig.state();
-    return p.store.log.state;
+    sig.state();
+    return store.log.state;
   };
   const apply = (key: 'maxRecords' | 'maxBytes' | 'readyTimeoutMs', raw: string, scale = 1) => {
     const n = Math.floor(Number(raw) * scale);
     if (!Number.isFinite(n) || n <= 0) {
       return;
     }
-    p.store.command({ type: 'set-options', options: { [key]: n } });
+    store.command({ type: 'set-options', options: { [key]: n } });
   };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Enter') {
@@ -84,7 +84,7 @@ export function Limits(p: { store: PanelStore; sig: PanelSignals; disabled: () =
           An embed frame silent this long after it loaded is diagnosed “never ready”; a dashboard that never loaded its
           data and an AI query never answered get a warning (for the whole extension; 1 to 600 s).
         </p>
-        <CaptureSites store={p.store} sig={p.sig} disabled={p.disabled} />
+        <CaptureSites disabled={p.disabled} />
       </div>
     </details>
   );

@@ -1,34 +1,35 @@
 /** Linked records of the selected one: its post/delivery pair, the action it followed, the events that followed it. */
 import { For, Show } from 'solid-js';
 import type { DetailContext } from './Detail.tsx';
-import type { PanelSignals } from './bridge.ts';
 import { shortType } from '../base/protocol.ts';
 import { formatDuration, frameLabel } from './format.ts';
 import { followingEvents, paired, precedingAction } from '../log/related.ts';
+import { usePanel } from './use-panel.ts';
 
-export function Related(p: { ctx: DetailContext; sig: PanelSignals }) {
-  const log = p.ctx.store.log,
-    view = p.ctx.store.timeline;
+export function Related(p: { ctx: DetailContext }) {
+  const { store, sig } = usePanel();
+  const log = store.log,
+    view = store.timeline;
   const i = p.ctx.index;
   const r = p.ctx.record;
   // Re-read on every batch: a delivery or the events answering an action may arrive after it is selected.
   const pairIdx = () => {
-    p.sig.state();
+    sig.state();
     return paired(log, i);
   };
   const beforeIdx = () => {
-    p.sig.state();
+    sig.state();
     return precedingAction(log, i);
   };
   const afterIdx = () => {
-    p.sig.state();
+    sig.state();
     return followingEvents(log, i);
   };
   const Link = (lp: { index: number }) => {
     const x = log.at(lp.index);
     const m = log.metaAt(lp.index);
     const hidden = () => {
-      p.sig.view();
+      sig.view();
       return view.viewPos(lp.index) < 0;
     };
     return (

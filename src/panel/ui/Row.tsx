@@ -3,13 +3,12 @@
  * row that warms the grid's fonts when the panel opens.
  */
 import { createMemo, createRenderEffect, Show } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
 import type { FrameInfo, RecordLog } from '../log/record-log.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import type { PanelSignals } from './bridge.ts';
 import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
 import { shortType } from '../base/protocol.ts';
 import { preview } from './jsontree-model.ts';
+import { usePanel } from './use-panel.ts';
 
 /**
  * A hidden row with every font, glyph and badge style a real row uses, laid out when the panel opens: the font
@@ -37,8 +36,6 @@ export function WarmRow() {
 }
 
 export interface RowProps {
-  store: PanelStore;
-  sig: PanelSignals;
   version: () => number;
   pos: () => number;
   start: () => number;
@@ -122,8 +119,9 @@ const EMPTY: RowCells = {
 };
 
 export function Row(p: RowProps) {
-  const view = p.store.timeline,
-    log = p.store.log;
+  const { store, sig } = usePanel();
+  const view = store.timeline,
+    log = store.log;
   // The same record, time origin and frame surface as last time (live records appended below, a filter change
   // that leaves this row's record in place): the same cells, so nothing in the row is touched.
   let last: { r: ClassifiedRecord; t0: number; surface: string | undefined } | null = null;
@@ -145,7 +143,7 @@ export function Row(p: RowProps) {
     return rowCells(log, i, r, t0, frame);
   }, null);
   const selected = () => {
-    p.sig.selection();
+    sig.selection();
     const c = cells();
     return !!c && c.seq === view.selectedSeq;
   };

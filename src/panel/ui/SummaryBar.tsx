@@ -4,16 +4,15 @@
  * `actions` is a slot for further toolbar buttons (import/export, composer: issue 6).
  */
 import { Show, type JSX } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { formatDuration, plural } from './format.ts';
 import { Limits } from './Limits.tsx';
 import { setTabMode, tabCapture } from '../link/capture-scope.ts';
 import { sessionFacts } from '../log/related.ts';
 import { TenantOrigin } from './TenantOrigin.tsx';
+import { usePanel } from './use-panel.ts';
 
-export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: JSX.Element }) {
-  const { store, sig } = p;
+export function SummaryBar(p: { actions?: JSX.Element }) {
+  const { store, sig } = usePanel();
   const st = () => {
     sig.state();
     return store.log.state;
@@ -48,24 +47,25 @@ export function SummaryBar(p: { store: PanelStore; sig: PanelSignals; actions?: 
         />{' '}
         Preserve log
       </label>
-      <ReceiveOnly store={store} sig={sig} live={live} />
-      <Limits store={store} sig={sig} disabled={() => !live()} />
+      <ReceiveOnly live={live} />
+      <Limits disabled={() => !live()} />
       <span class="sep" aria-hidden="true" />
-      <TenantOrigin store={store} sig={sig} />
+      <TenantOrigin />
       <span class="sep" aria-hidden="true" />
-      <SessionFacts store={store} sig={sig} />
+      <SessionFacts />
       <span class="spacer" />
       {p.actions}
-      <Counts store={store} sig={sig} />
+      <Counts />
     </div>
   );
 }
 
 /** The mode of the tab's captured sites: receive-only records deliveries only, with no hook in the page. */
-function ReceiveOnly(p: { store: PanelStore; sig: PanelSignals; live: () => boolean }) {
+function ReceiveOnly(p: { live: () => boolean }) {
+  const { store, sig } = usePanel();
   const tc = () => {
-    p.sig.capture();
-    return tabCapture(p.store);
+    sig.capture();
+    return tabCapture(store);
   };
   return (
     <label
@@ -83,7 +83,7 @@ function ReceiveOnly(p: { store: PanelStore; sig: PanelSignals; live: () => bool
         checked={tc()?.mode === 'receive-only'}
         disabled={!p.live() || tc()?.off !== false}
         onChange={(e) => {
-          void setTabMode(p.store, e.currentTarget.checked ? 'receive-only' : 'full');
+          void setTabMode(store, e.currentTarget.checked ? 'receive-only' : 'full');
         }}
       />{' '}
       Receive only <span class="muted">(on reload)</span>
@@ -91,18 +91,19 @@ function ReceiveOnly(p: { store: PanelStore; sig: PanelSignals; live: () => bool
   );
 }
 
-function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
+function SessionFacts() {
+  const { store, sig } = usePanel();
   const facts = () => {
-    p.sig.state();
-    return sessionFacts(p.store.log);
+    sig.state();
+    return sessionFacts(store.log);
   };
   const beforeClear = () => {
-    p.sig.state();
-    return !!p.store.log.state.readyBeforeClear;
+    sig.state();
+    return !!store.log.state.readyBeforeClear;
   };
   const jump = (seq: number | null) => {
     if (seq !== null) {
-      p.store.timeline.select(seq);
+      store.timeline.select(seq);
     }
   };
   return (
@@ -167,15 +168,16 @@ function SessionFacts(p: { store: PanelStore; sig: PanelSignals }) {
   );
 }
 
-function Counts(p: { store: PanelStore; sig: PanelSignals }) {
+function Counts() {
+  const { store, sig } = usePanel();
   const c = () => {
-    p.sig.state();
-    return { ...p.store.log.counts, dropped: p.store.log.state.dropped, total: p.store.log.count };
+    sig.state();
+    return { ...store.log.counts, dropped: store.log.state.dropped, total: store.log.count };
   };
   /** What the bound let go, by kind (only the kinds that went). */
   const kinds = () => {
-    p.sig.state();
-    const by = p.store.log.state.droppedBy;
+    sig.state();
+    const by = store.log.state.droppedBy;
     if (!by) {
       return '';
     }

@@ -1,14 +1,14 @@
 /** The tenant origin: as inferred or set by hand, and the form that sets it. */
 import { createSignal, Show, untrack } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
+import { usePanel } from './use-panel.ts';
 
-export function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
+export function TenantOrigin() {
+  const { store, sig } = usePanel();
   const [editing, setEditing] = createSignal(false);
   const [error, setError] = createSignal('');
   const st = () => {
-    p.sig.state();
-    return p.store.log.state;
+    sig.state();
+    return store.log.state;
   };
   const source = () => {
     const s = st().tenantOriginSource;
@@ -23,7 +23,7 @@ export function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
   const commit = (raw: string) => {
     const v = raw.trim();
     if (v === '') {
-      p.store.command({ type: 'set-tenant-origin', origin: null });
+      store.command({ type: 'set-tenant-origin', origin: null });
       setEditing(false);
       setError('');
       return;
@@ -39,7 +39,7 @@ export function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
       setError('not an origin: use https://tenant.example.com');
       return;
     }
-    p.store.command({ type: 'set-tenant-origin', origin });
+    store.command({ type: 'set-tenant-origin', origin });
     setEditing(false);
     setError('');
   };
@@ -67,7 +67,7 @@ export function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
           placeholder="https://tenant.example.com (empty: infer)"
           ref={(el) => {
             // Uncontrolled: live state updates must not overwrite what the user is typing.
-            el.value = untrack(() => p.store.log.state.tenantOrigin ?? '');
+            el.value = untrack(() => store.log.state.tenantOrigin ?? '');
             queueMicrotask(() => {
               el.focus();
               el.select();
@@ -101,7 +101,7 @@ export function TenantOrigin(p: { store: PanelStore; sig: PanelSignals }) {
         <button
           class="link tenant-reset"
           title="Forget the hand-set tenant origin: infer it from the page's embed frames and ready again"
-          onClick={() => p.store.command({ type: 'set-tenant-origin', origin: null })}
+          onClick={() => store.command({ type: 'set-tenant-origin', origin: null })}
         >
           ↺ infer
         </button>

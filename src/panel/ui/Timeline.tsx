@@ -7,26 +7,23 @@
 import { batch, createComputed, createEffect, createMemo, createSignal, Index, on, Show, untrack } from 'solid-js';
 import { observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { createRowVirtualizer } from './virtual.ts';
-import type { PanelStore } from '../link/panel-store.ts';
-import type { PanelSignals } from './bridge.ts';
 import { Row, WarmRow } from './Row.tsx';
 import { Empty } from './Empty.tsx';
 import { COLUMNS, GridHead } from './GridHead.tsx';
+import { usePanel } from './use-panel.ts';
 
 export const ROW_H = 22;
 /** Rows rendered beyond each edge of the viewport. */
 const OVERSCAN = 2;
 
 export interface TimelineProps {
-  store: PanelStore;
-  sig: PanelSignals;
   onOpen: () => void;
   onClose: () => void;
   ref?: (el: HTMLDivElement) => void;
 }
 
 export function Timeline(props: TimelineProps) {
-  const { store, sig } = props;
+  const { store, sig } = usePanel();
   const view = store.timeline,
     log = store.log;
   let scrollEl!: HTMLDivElement;
@@ -269,7 +266,7 @@ export function Timeline(props: TimelineProps) {
         aria-activedescendant={activeId()}
         onKeyDown={onKeyDown}
       >
-        <GridHead store={store} sig={sig} />
+        <GridHead />
         <div
           role="rowgroup"
           class="grid-body"
@@ -288,8 +285,6 @@ export function Timeline(props: TimelineProps) {
                 const pos = createMemo(() => slotItem(slot())?.index ?? -1);
                 return (
                   <Row
-                    store={store}
-                    sig={sig}
                     version={rowsVersion}
                     pos={pos}
                     start={() => pos() * ROW_H}
@@ -301,7 +296,7 @@ export function Timeline(props: TimelineProps) {
             </Index>
           </div>
           <WarmRow />
-          <Empty store={store} sig={sig} />
+          <Empty />
         </div>
       </div>
       <Show when={!follow()}>

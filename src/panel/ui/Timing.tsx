@@ -3,9 +3,11 @@ import { Show } from 'solid-js';
 import type { DetailContext } from './Detail.tsx';
 import { paired, previousInFrame } from '../log/related.ts';
 import { formatClock, formatDuration, formatRelative } from './format.ts';
+import { usePanel } from './use-panel.ts';
 
 export function TimingTab(p: { ctx: DetailContext }) {
-  const log = p.ctx.store.log;
+  const { store } = usePanel();
+  const log = store.log;
   const r = () => p.ctx.record;
   const ready = () => (log.readyIndex >= 0 ? log.at(log.readyIndex) : undefined);
   const prev = () => {
@@ -35,7 +37,7 @@ export function TimingTab(p: { ctx: DetailContext }) {
         {prev() ? (
           <>
             {formatDuration(r().time - prev()!.time)}{' '}
-            <button class="link" onClick={() => p.ctx.store.timeline.select(prev()!.seq)}>
+            <button class="link" onClick={() => store.timeline.select(prev()!.seq)}>
               #{prev()!.seq}
             </button>
           </>

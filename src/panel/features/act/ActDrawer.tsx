@@ -1,6 +1,6 @@
 /** The bottom drawer (composer, replay or export), and the import error banner. Esc closes the drawer. */
 import { createSignal, Match, onCleanup, Show, Switch } from 'solid-js';
-import type { ActController } from './act-controller.ts';
+import { useAct } from './act-controller.ts';
 import { Composer } from './Composer.tsx';
 import { ReplayPanel } from './ReplayPanel.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
@@ -8,8 +8,8 @@ import { headline } from '../../../protocol/diff-text.ts';
 
 const TITLES = { compose: 'Compose', replay: 'Replay', export: 'Export', compare: 'Compare' } as const;
 
-export function ActDrawer(p: { act: ActController }) {
-  const act = p.act;
+export function ActDrawer() {
+  const act = useAct();
   const [version, setVersion] = createSignal(0);
   onCleanup(
     act.store.onChange((c) => {
@@ -61,13 +61,13 @@ export function ActDrawer(p: { act: ActController }) {
             <div class="drawer-body">
               <Switch>
                 <Match when={d() === 'compose'}>
-                  <Composer act={act} />
+                  <Composer />
                 </Match>
                 <Match when={d() === 'replay'}>
-                  <ReplayPanel act={act} version={version} />
+                  <ReplayPanel version={version} />
                 </Match>
                 <Match when={d() === 'export'}>
-                  <ExportPanel act={act} version={version} />
+                  <ExportPanel version={version} />
                 </Match>
                 <Match when={d() === 'compare'}>
                   <Show when={act.comparison()} fallback={<p class="muted">Choose a file with ⇆ Compare.</p>}>

@@ -7,18 +7,19 @@ import type { DetailContext } from '../../ui/Detail.tsx';
 import { actionSnippet, listenerSnippet } from './copy-as-code.ts';
 import { draftFromMessage } from './draft.ts';
 import { copyToClipboard } from '../../ui/clipboard.ts';
-import type { ActController } from './act-controller.ts';
+import { useAct } from './act-controller.ts';
 
 const PLACEHOLDER = 'https://YOUR-TENANT.example.com';
 
-export function ActTab(p: { act: ActController; ctx: DetailContext }) {
+export function ActTab(p: { ctx: DetailContext }) {
+  const act = useAct();
   const r = () => p.ctx.record;
   const direction = () => {
     const d = r().data as { direction?: unknown } | null;
     return !r().navigation && r().verdict !== 'foreign' && d && typeof d === 'object' ? d.direction : undefined;
   };
   const type = () => (r().data as { type?: unknown }).type;
-  const tenant = () => p.act.target().tenantOrigin ?? p.ctx.store.log.state.tenantOrigin;
+  const tenant = () => act.target().tenantOrigin ?? act.store.log.state.tenantOrigin;
   const code = () => {
     const opts = { tenantOrigin: tenant() ?? PLACEHOLDER };
     return direction() === 'action'
@@ -29,7 +30,7 @@ export function ActTab(p: { act: ActController; ctx: DetailContext }) {
   const resend = async () => {
     setNote('Sending…');
     const side = direction() === 'event' ? 'event' : 'action';
-    const res = await p.act.send(side, r().data);
+    const res = await act.send(side, r().data);
     setNote(
       res.ok
         ? side === 'action'
@@ -56,13 +57,13 @@ export function ActTab(p: { act: ActController; ctx: DetailContext }) {
         <div class="act-row">
           <button
             class="primary a-resend"
-            disabled={!!p.act.target().blocked}
+            disabled={!!act.target().blocked}
             onClick={() => void resend()}
-            title={p.act.target().blocked ?? undefined}
+            title={act.target().blocked ?? undefined}
           >
             {direction() === 'action' ? '↻ Re-send as captured' : '↻ Simulate again'}
           </button>
-          <button class="a-edit" onClick={() => p.act.openComposer(draftFromMessage(r().data))}>
+          <button class="a-edit" onClick={() => act.openComposer(draftFromMessage(r().data))}>
             ✎ Edit in composer
           </button>
           <Show when={note()}>
@@ -71,8 +72,8 @@ export function ActTab(p: { act: ActController; ctx: DetailContext }) {
             </span>
           </Show>
         </div>
-        <Show when={p.act.target().blocked}>
-          <p class="warn small">{p.act.target().blocked}</p>
+        <Show when={act.target().blocked}>
+          <p class="warn small">{act.target().blocked}</p>
         </Show>
         <h3 class="act-h">
           {direction() === 'action'

@@ -1,9 +1,9 @@
 /** Toolbar buttons: composer, replay, export, import (file picker); while a file is shown, the way back to the live tab. */
 import { Show } from 'solid-js';
-import type { ActController, DrawerKind } from './act-controller.ts';
+import { useAct, type DrawerKind } from './act-controller.ts';
 
-export function ActToolbar(p: { act: ActController }) {
-  const act = p.act;
+export function ActToolbar() {
+  const act = useAct();
   let input: HTMLInputElement | undefined;
   let compareInput: HTMLInputElement | undefined;
   const toggle = (d: DrawerKind) => act.setDrawer(act.drawer() === d ? null : d);

@@ -17,12 +17,12 @@ import {
   type Draft,
   type Side,
 } from './draft.ts';
-import type { ActController } from './act-controller.ts';
+import { useAct } from './act-controller.ts';
 import { Fields, Suggestions } from './Fields.tsx';
 import { SendBar } from './SendBar.tsx';
 
-export function Composer(p: { act: ActController }) {
-  const act = p.act;
+export function Composer() {
+  const act = useAct();
   const draft = act.draft,
     setDraft = (d: Draft) => act.setDraft(d);
   const [formKey, setFormKey] = createSignal(0);
@@ -183,14 +183,7 @@ export function Composer(p: { act: ActController }) {
           )}
         </Show>
       </Show>
-      <SendBar
-        act={act}
-        side={draft().side}
-        buildErrors={built().errors}
-        check={check()}
-        message={current}
-        watch={draft}
-      />
+      <SendBar side={draft().side} buildErrors={built().errors} check={check()} message={current} watch={draft} />
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { captureOf, exportFileName } from './capture-file.ts';
 import { toHar } from '../../../protocol/har.ts';
 import { generateTest } from '../../../protocol/testgen.ts';
 import { plural } from '../../ui/format.ts';
-import type { ActController } from './act-controller.ts';
+import { useAct } from './act-controller.ts';
 
 /** The extension's version for a HAR's `creator` (none when the panel is served without the extension). */
 function extensionVersion(): string | undefined {
@@ -18,8 +18,9 @@ function extensionVersion(): string | undefined {
   }
 }
 
-export function ExportPanel(p: { act: ActController; version: () => number }) {
-  const store = p.act.store;
+export function ExportPanel(p: { version: () => number }) {
+  const act = useAct();
+  const store = act.store;
   const [filtered, setFiltered] = createSignal(false);
   const [redact, setRedact] = createSignal(true);
   const [format, setFormat] = createSignal<'json' | 'har' | 'spec'>('json');
@@ -28,9 +29,9 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
     p.version();
     return { all: store.log.count, view: store.timeline.order.length };
   };
-  const restCalls = () => p.act.rest?.records() ?? [];
+  const restCalls = () => act.rest?.records() ?? [];
   /** The file has a `rest` where REST calls can be seen (DevTools) or were imported. */
-  const withRest = () => !!p.act.rest && (p.act.rest.available || restCalls().length > 0);
+  const withRest = () => !!act.rest && (act.rest.available || restCalls().length > 0);
 
   const download = () => {
     const { log, timeline } = store;
@@ -65,7 +66,7 @@ export function ExportPanel(p: { act: ActController; version: () => number }) {
       text = JSON.stringify(har ? toHar(file, { redact: false, version: extensionVersion() }) : file, null, 1);
       name = exportFileName(log.state.pageUrl, new Date(), format() as 'json' | 'har');
     }
-    p.act.lastExport = { name, text };
+    act.lastExport = { name, text };
     const url = URL.createObjectURL(
       new Blob([text], { type: format() === 'spec' ? 'text/plain' : 'application/json' }),
     );

@@ -9,13 +9,13 @@ import { replayData, replayItems, type ReplayItem } from './replay-items.ts';
 import type { ClassifiedRecord } from '../../../shared/messages.ts';
 import { shortType } from '../../base/protocol.ts';
 import { formatDuration } from '../../ui/format.ts';
-import type { ActController } from './act-controller.ts';
+import { useAct } from './act-controller.ts';
 
 type Scope = 'view' | 'all' | 'from-selected';
 const SPEEDS = [1, 2, 4, 10] as const;
 
-export function ReplayPanel(p: { act: ActController; version: () => number }) {
-  const act = p.act,
+export function ReplayPanel(p: { version: () => number }) {
+  const act = useAct(),
     store = act.store;
   const [scope, setScope] = createSignal<Scope>('view');
   const [withEvents, setWithEvents] = createSignal(false);

@@ -6,10 +6,9 @@ import { createEffect, createSignal, For, on, onCleanup, Show } from 'solid-js';
 import type { Issue } from '../../../protocol/classify.ts';
 import type { Side } from './draft.ts';
 import { frameLabel } from '../../ui/format.ts';
-import type { ActController } from './act-controller.ts';
+import { useAct } from './act-controller.ts';
 
 export interface SendBarProps {
-  act: ActController;
   side: Side;
   buildErrors: string[];
   check: { verdict: string; issues: Issue[] } | null;
@@ -20,7 +19,7 @@ export interface SendBarProps {
 }
 
 export function SendBar(p: SendBarProps) {
-  const act = p.act;
+  const act = useAct();
   const [confirming, setConfirming] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
   const [outcome, setOutcome] = createSignal<{ ok: boolean; text: string } | null>(null);

@@ -2,7 +2,7 @@
  * The state the "act" features share (composer, replay, export, import): which drawer is open, the draft to
  * seed the composer with, the send target, and the switch between the live tab and an imported file.
  */
-import { createSignal, onCleanup, type Accessor } from 'solid-js';
+import { createContext, createSignal, onCleanup, useContext, type Accessor } from 'solid-js';
 import type { PanelStore } from '../../link/panel-store.ts';
 import { createFileTransport, type PanelTransport } from '../../link/transports.ts';
 import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../../link/live-link.ts';
@@ -45,6 +45,18 @@ export interface ActController {
   compareFile(file: File): Promise<boolean>;
   /** The REST calls seen in the Network traffic (DevTools only), or an imported file's: exported with the log. */
   rest: RestLog | null;
+}
+
+/** The act controller as the composition root hands it to the feature's components. */
+export const ActContext = createContext<ActController>();
+
+/** The act controller; throws outside the composition root's provider (a wiring mistake). */
+export function useAct(): ActController {
+  const act = useContext(ActContext);
+  if (!act) {
+    throw new Error('useAct() is called outside the panel root (app/PanelRoot.tsx)');
+  }
+  return act;
 }
 
 export function createActController(opts: {

@@ -4,21 +4,21 @@
  * Nothing is live: the files are read, classified here as `check` does, and shown.
  */
 import { createSignal, For, Show } from 'solid-js';
-import type { ActController } from '../act/act-controller.ts';
+import { useAct } from '../act/act-controller.ts';
 
 export interface ViewFile {
   name: string;
   url: string;
 }
 
-export function ViewFiles(p: { list: string; act: () => ActController | undefined }) {
+export function ViewFiles(p: { list: string }) {
+  const act = useAct();
   const [files, setFiles] = createSignal<ViewFile[]>([]);
   const [current, setCurrent] = createSignal(0);
   const [error, setError] = createSignal<string | null>(null);
   const open = async (i: number) => {
     const f = files()[i];
-    const act = p.act();
-    if (!f || !act) {
+    if (!f) {
       return;
     }
     try {
