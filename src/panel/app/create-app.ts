@@ -7,7 +7,6 @@
 import { createRoot } from 'solid-js';
 import { PanelStore } from '../link/panel-store.ts';
 import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from '../link/transports.ts';
-import { createLiveLink } from '../link/live-link.ts';
 import { bindStore } from '../ui/bridge.ts';
 import { createRestLog } from '../features/rest/rest-log.ts';
 import { createActController } from '../features/act/act-controller.ts';
@@ -34,7 +33,7 @@ export function createPanelApp(env: PanelEnv): PanelApp {
     };
 
     // The live tab stays linked while an imported file is shown: the composer and replay send to it.
-    const live = env.tabId !== null && !env.fixture ? createLiveLink(createRuntimeTransport(env.tabId)) : null;
+    const live = env.tabId !== null && !env.fixture ? store.connectLive(createRuntimeTransport(env.tabId)) : null;
     if (env.fixture) {
       useTransport(
         createMemoryTransport({

@@ -30,3 +30,4 @@ export {
   DEFAULT_READY_TIMEOUT_MS,
   type IntegrationState,
 } from '../../protocol/diagnose.ts';
+export { originOf } from '../../protocol/origin.ts';

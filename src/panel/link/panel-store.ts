@@ -1,9 +1,12 @@
 /**
- * The panel's link to the background: it wires a transport to the record log (log/record-log.ts: the records and what
- * belongs to them, the tab state) and to the timeline view (timeline/timeline-view.ts: filters, order, selection, time
- * base), and holds only what belongs to the link itself — the connection status, the capture scope and the
- * outcome of commands. It writes no record and no view state: a message from the background becomes a call of a
- * log method, and the log and the view tell their readers through their own typed events.
+ * The panel's link to the background: the one reader of its messages (a handler per type, `Handlers`), from the
+ * source shown — the inspected tab, a capture file, a test's stand-in — and from the inspected tab while another
+ * source is shown (`connectLive`: the composer and replay still send there). It wires them to the record log
+ * (log/record-log.ts: the records and what belongs to them, the tab state) and to the timeline view
+ * (timeline/timeline-view.ts: filters, order, selection, time base), and holds only what belongs to the link
+ * itself — the connection status, the capture scope, the outcome of commands and of sends. It writes no record and
+ * no view state: a message becomes a call of a log method, and the log and the view tell their readers through
+ * their own typed events.
  *
  * `onChange` sums those events up for the UI, one `Change` per event, by the table `CHANGES` below: the one place
  * that says which part of the UI an event touches (ui/bridge.ts turns each name into a Solid signal).
@@ -18,6 +21,8 @@ import type {
 import { RecordLog, type LogEvents } from '../log/record-log.ts';
 import { TimelineView, type KeyValueStorage, type TimelineEvents } from '../timeline/timeline-view.ts';
 import type { ConnectionStatus, PanelCommand, PanelTransport } from './transports.ts';
+import { dispatch, type Handlers } from '../../shared/channel.ts';
+import { PendingSends, type LiveLink } from './live-link.ts';
 
 export type { KeyValueStorage } from '../timeline/timeline-view.ts';
 
@@ -110,8 +115,14 @@ export class PanelStore {
   private note: string | null = null;
   private transport: PanelTransport | null = null;
   private listeners = new Set<(c: Change) => void>();
+  private schedule: StoreOptions['schedule'];
+  /** The link to the inspected tab (connectLive), when there is one. */
+  private live: LiveTab | null = null;
+  /** Where the message being read goes (set by `receive` for its handlers). */
+  private to: { log: RecordLog; shown: boolean; live: boolean } | null = null;
 
   constructor(opts: StoreOptions = {}) {
+    this.schedule = opts.schedule;
     this.log = new RecordLog({ schedule: opts.schedule });
     this.timeline = new TimelineView(this.log, opts);
     for (const [type, change] of Object.entries(CHANGES.timeline)) {
@@ -156,21 +167,99 @@ export class PanelStore {
     return this.transport;
   }
 
-  /** Connect to a transport; returns the disconnect function. */
+  /** Show a transport's records (or the live tab's again: `live.view`); returns the function that detaches it. */
   attach(transport: PanelTransport): () => void {
     this.transport = transport;
+    const live = this.live;
+    if (live && transport === live.view) {
+      this.showLive(live);
+      return () => {
+        if (this.transport === transport) {
+          this.transport = null;
+        }
+        this.hideLive(live);
+      };
+    }
     const stop = transport.connect(
-      (m) => this.handle(m),
-      (s) => {
-        this.connection = s;
-        this.linkChanged('status');
-      },
+      (m) => this.receive(m, this.transport === transport, false),
+      (s) => this.setConnection(s),
     );
     return () => {
       stop();
       if (this.transport === transport) {
         this.transport = null;
       }
+    };
+  }
+
+  /**
+   * Link to the inspected tab through `under`, for as long as the panel lives: its messages come here whatever is
+   * shown. While another source is shown, the live tab's records go on into a log of their own (the sends' frames
+   * and the tab state are read there); `attach(link.view)` shows them again, from a fresh snapshot.
+   */
+  connectLive(under: PanelTransport, opts: { timeoutMs?: number } = {}): LiveLink {
+    const view: PanelTransport = {
+      kind: under.kind,
+      tabId: under.tabId,
+      live: under.live,
+      label: under.label,
+      connect: () => {
+        throw new Error('the live tab is shown through PanelStore.attach(link.view)');
+      },
+      send: (cmd) => under.send(cmd),
+      ...(under.requestHostAccess ? { requestHostAccess: under.requestHostAccess } : {}),
+    };
+    const live: LiveTab = {
+      view,
+      under,
+      shown: false,
+      hidden: null,
+      status: 'connecting',
+      gotSnapshot: false,
+      frameCount: 0,
+      sends: new PendingSends(opts.timeoutMs ?? 8_000),
+      listeners: new Set(),
+      stop: () => {},
+    };
+    this.live = live;
+    for (const type of ['batch', 'reordered', 'replaced'] as const) {
+      this.log.on(type, () => live.shown && this.liveFramesMaybeChanged(live));
+    }
+    live.stop = under.connect(
+      (m) => this.receive(m, live.shown, true),
+      (s) => {
+        live.status = s;
+        if (live.shown) {
+          this.setConnection(s);
+        }
+        this.liveChanged(live);
+      },
+    );
+    return {
+      tabId: under.tabId,
+      view,
+      state: () => (live.gotSnapshot ? this.liveLog(live).state : null),
+      status: () => live.status,
+      frames: () => this.liveLog(live).framesSeen(),
+      send: (req) =>
+        live.sends.start((id) =>
+          under.send({
+            type: 'send',
+            id,
+            from: req.from,
+            data: req.data,
+            targetOrigin: req.targetOrigin,
+            ...(req.frameUrl ? { frameUrl: req.frameUrl } : {}),
+          }),
+        ),
+      onChange: (fn) => {
+        live.listeners.add(fn);
+        return () => live.listeners.delete(fn);
+      },
+      close: () => {
+        live.stop();
+        live.sends.closeAll();
+      },
     };
   }
 
@@ -190,40 +279,141 @@ export class PanelStore {
     this.linkChanged('capture');
   }
 
+  /** A message from the source shown (tests, the test handle). */
   handle(msg: BackgroundToPanel): void {
-    const log = this.log;
-    switch (msg.type) {
-      case 'snapshot':
-        log.load(msg.state, msg.records);
-        if (this.note && msg.records.length === 0) {
-          this.noteCapture(null); // a new log: the page reloaded
-        }
-        break;
-      case 'records':
-        log.enqueue(msg.records);
-        break;
-      case 'update':
-        log.enqueue(msg.records, true);
-        break;
-      case 'reorder':
-        log.flush(); // what came before it, first
-        log.reorder(msg.fromSeq, msg.records);
-        break;
-      case 'removed':
-        log.forget(msg.seqs);
-        break;
-      case 'state':
-        log.setState(msg.state);
-        break;
-      // 'send-result' belongs to the composer's live link (link/live-link.ts), which correlates it with its send.
-      case 'capture':
-        this.scope = { scope: msg.scope, sites: msg.sites };
-        this.linkChanged('capture');
-        break;
-      case 'capture-result':
-        this.scopeResult = { id: msg.id, ok: msg.ok, error: msg.error };
-        this.linkChanged('capture');
-        break;
+    const live = this.live;
+    this.receive(msg, true, !!live && live.shown && this.transport === live.view);
+  }
+
+  /**
+   * The one reader of the background's messages (and of its stand-ins': a capture file, a test): `shown`, the
+   * message is of the source shown; `live`, of the inspected tab. A message of neither is stale and dropped.
+   */
+  private receive(msg: BackgroundToPanel, shown: boolean, live: boolean): void {
+    if (!shown && !live) {
+      return;
+    }
+    const outer = this.to; // (a handler's listener may deliver another message: a memory transport answers at once)
+    this.to = { log: shown ? this.log : this.liveLog(this.live!), shown, live };
+    try {
+      dispatch(msg, this.handlers);
+    } finally {
+      this.to = outer;
     }
   }
+
+  private readonly handlers: Handlers<BackgroundToPanel> = {
+    snapshot: (m) => {
+      const { log, shown, live } = this.to!;
+      log.load(m.state, m.records);
+      if (live) {
+        this.live!.gotSnapshot = true;
+        this.liveChanged(this.live!);
+      }
+      if (shown && this.note && m.records.length === 0) {
+        this.noteCapture(null); // a new log: the page reloaded
+      }
+    },
+    records: (m) => this.to!.log.enqueue(m.records),
+    update: (m) => this.to!.log.enqueue(m.records, true),
+    reorder: (m) => {
+      const { log } = this.to!;
+      log.flush(); // what came before it, first
+      log.reorder(m.fromSeq, m.records);
+    },
+    removed: (m) => this.to!.log.forget(m.seqs),
+    state: (m) => {
+      const { log, live } = this.to!;
+      log.setState(m.state);
+      if (live) {
+        this.liveChanged(this.live!);
+      }
+    },
+    // (the live link's sends: correlated with their send by id)
+    'send-result': (m) => {
+      if (this.to!.live) {
+        this.live!.sends.settle({ id: m.id, ok: m.ok, error: m.error });
+      }
+    },
+    capture: (m) => {
+      if (this.to!.shown) {
+        this.scope = { scope: m.scope, sites: m.sites };
+        this.linkChanged('capture');
+      }
+    },
+    'capture-result': (m) => {
+      if (this.to!.shown) {
+        this.scopeResult = { id: m.id, ok: m.ok, error: m.error };
+        this.linkChanged('capture');
+      }
+    },
+  };
+
+  private setConnection(s: ConnectionStatus): void {
+    this.connection = s;
+    this.linkChanged('status');
+  }
+
+  // ---------------------------------------------------------------------------------------- the live tab
+  /** The log that holds the live tab's records: the one shown, or its own while another source is. */
+  private liveLog(live: LiveTab): RecordLog {
+    if (live.shown) {
+      return this.log;
+    }
+    if (!live.hidden) {
+      const hidden = new RecordLog({ schedule: this.schedule });
+      for (const type of ['batch', 'reordered', 'replaced'] as const) {
+        hidden.on(type, () => live.hidden === hidden && this.liveFramesMaybeChanged(live));
+      }
+      live.hidden = hidden;
+    }
+    return live.hidden;
+  }
+  private showLive(live: LiveTab): void {
+    live.shown = true;
+    live.hidden = null;
+    this.setConnection(live.status);
+    if (live.gotSnapshot) {
+      live.under.send({ type: 'subscribe' }); // a fresh snapshot for the log shown
+    }
+  }
+  /** Another source is about to be shown: the live tab's records so far go on in a log of their own. */
+  private hideLive(live: LiveTab): void {
+    if (!live.shown) {
+      return;
+    }
+    this.log.flush();
+    live.shown = false;
+    live.hidden = null;
+    this.liveLog(live).load(this.log.state, this.log.all() as ClassifiedRecord[]);
+  }
+  private liveFramesMaybeChanged(live: LiveTab): void {
+    const n = this.liveLog(live).framesSeen().length;
+    if (n !== live.frameCount) {
+      live.frameCount = n;
+      this.liveChanged(live);
+    }
+  }
+  private liveChanged(live: LiveTab): void {
+    for (const fn of live.listeners) {
+      fn();
+    }
+  }
+}
+
+/** The inspected tab's link, as the store keeps it. */
+interface LiveTab {
+  /** The source `attach` takes to show the live tab. */
+  view: PanelTransport;
+  under: PanelTransport;
+  shown: boolean;
+  /** The live tab's records while another source is shown. */
+  hidden: RecordLog | null;
+  status: ConnectionStatus;
+  gotSnapshot: boolean;
+  /** How many frames the live log named when last told (a change is told to the link's listeners). */
+  frameCount: number;
+  sends: PendingSends;
+  listeners: Set<() => void>;
+  stop: () => void;
 }

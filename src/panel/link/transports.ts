@@ -6,7 +6,8 @@
  *   - `createFileTransport(file)`: an imported capture file, classified locally, nothing live.
  */
 import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../../shared/messages.ts';
-import { DEFAULT_MAX_RECORDS, MESSAGES_VERSION, newTabState, PORT_PANEL } from '../../shared/messages.ts';
+import { DEFAULT_MAX_RECORDS, newTabState, PORT_PANEL } from '../../shared/messages.ts';
+import { panelChannel, stamp, type Body, type Wall } from '../../shared/channel.ts';
 import type { CaptureFile, CaptureRecord } from '../../protocol/record.ts';
 import { checkRecords } from '../../protocol/capture.ts';
 import { causalOrder } from '../../protocol/order.ts';
@@ -14,8 +15,11 @@ import { sitePattern } from '../../shared/site-pattern.ts';
 import { browserApi, findBrowserApi } from '../../shared/browser-api.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-/** A panel → background message without the version and tab id (the transport adds them). */
+/** A panel → background message without the version and tab id (the channel and the transport add them). */
 export type PanelCommand = DistributiveOmit<PanelToBackground, 'v' | 'tabId'>;
+/** What a stand-in background delivers: the message without its version (`stamp` adds it, as the channel does). */
+const deliver = (to: ((msg: BackgroundToPanel) => void) | null, body: Body<BackgroundToPanel>) =>
+  to?.(stamp<BackgroundToPanel>(body));
 export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected' | 'offline';
 
 export interface PanelTransport {
@@ -43,10 +47,8 @@ export interface PanelTransport {
 export const emptyState = (tabId = -1, over: Partial<TabState> = {}): TabState => newTabState(tabId, over);
 
 // ------------------------------------------------------------------------------------------ runtime
-interface RuntimePort {
-  postMessage(msg: unknown): void;
+interface RuntimePort extends Wall {
   disconnect(): void;
-  onMessage: { addListener(fn: (msg: unknown) => void): void };
   onDisconnect: { addListener(fn: () => void): void };
 }
 type Connect = (info: { name: string }) => RuntimePort;
@@ -57,8 +59,9 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
   let port: RuntimePort | null = null;
   let retry = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let channel: ReturnType<typeof panelChannel> | null = null;
   const queue: PanelCommand[] = [];
-  const wire = (cmd: PanelCommand) => ({ ...cmd, v: MESSAGES_VERSION, tabId }) as PanelToBackground;
+  const post = (cmd: PanelCommand) => channel?.send({ ...cmd, tabId } as Body<PanelToBackground>);
 
   const getConnect = async (): Promise<Connect> => {
     if (connectFn) {
@@ -92,15 +95,8 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
           return;
         }
         port = p;
-        p.onMessage.addListener((raw) => {
-          const msg = raw as BackgroundToPanel;
-          if (!msg || typeof msg !== 'object') {
-            return;
-          }
-          if (msg.v !== MESSAGES_VERSION) {
-            console.warn('[embed-inspector] dropped a message of version', msg.v);
-            return;
-          }
+        channel = panelChannel(p, (why) => console.warn('[embed-inspector]', why));
+        channel.listen((msg) => {
           if (msg.type === 'snapshot') {
             retry = 0;
             onStatus?.('connected');
@@ -109,6 +105,7 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
         });
         p.onDisconnect.addListener(() => {
           port = null;
+          channel = null;
           if (stopped) {
             return;
           }
@@ -117,9 +114,9 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
           const delay = Math.min(5_000, 100 * 2 ** retry++);
           timer = setTimeout(open, delay);
         });
-        p.postMessage(wire({ type: 'subscribe' }));
+        post({ type: 'subscribe' });
         for (const cmd of queue.splice(0)) {
-          p.postMessage(wire(cmd));
+          post(cmd);
         }
       };
       void open();
@@ -128,11 +125,12 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
         clearTimeout(timer);
         port?.disconnect();
         port = null;
+        channel = null;
       };
     },
     send(cmd) {
-      if (port) {
-        port.postMessage(wire(cmd));
+      if (channel) {
+        post(cmd);
       } else if (cmd.type !== 'subscribe') {
         queue.push(cmd);
       }
@@ -169,7 +167,7 @@ export interface MemoryTransport extends PanelTransport {
   state: TabState;
   records: ClassifiedRecord[];
   /** Deliver a message to the panel as the background would. */
-  emit(msg: DistributiveOmit<BackgroundToPanel, 'v'>): void;
+  emit(msg: Body<BackgroundToPanel>): void;
   /** Append live records (kept, and delivered as a `records` message). */
   push(records: ClassifiedRecord[]): void;
   connected(): boolean;
@@ -196,7 +194,7 @@ export function createMemoryTransport(
     state: emptyState(tabId, init.state),
     records: [...(init.records ?? [])],
     emit(msg) {
-      listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
+      deliver(listener, msg);
     },
     push(records) {
       t.records.push(...records);
@@ -292,8 +290,7 @@ export function createFileTransport(file: CaptureFile, name = 'capture file'): P
   });
   let records = first.records;
   let listener: ((msg: BackgroundToPanel) => void) | null = null;
-  const emit = (msg: DistributiveOmit<BackgroundToPanel, 'v'>) =>
-    listener?.({ ...msg, v: MESSAGES_VERSION } as BackgroundToPanel);
+  const emit = (msg: Body<BackgroundToPanel>) => deliver(listener, msg);
   return {
     kind: 'file',
     tabId: null,

@@ -21,6 +21,7 @@ import { Compactor } from './compact.ts';
 import { encodedLength } from './size.ts';
 import { MetaCache, type RecordMeta } from './meta.ts';
 import { OriginTypeCounts } from './counts.ts';
+import { FramesSeen, type FrameSeen } from './frames-seen.ts';
 
 export interface FrameInfo {
   readonly url: string;
@@ -107,6 +108,8 @@ export class RecordLog {
   private compacted = 0;
   /** Records by origin and type, counted lazily (counts.ts). */
   private byOriginType = new OriginTypeCounts();
+  /** Frames posting, receiving or posted to, scanned on demand (frames-seen.ts). */
+  private seen = new FramesSeen();
   /** Encoded sizes, worked out as rows show them: size + 1 by record index, 0 when not yet known (a typed array:
    * rows ask in any order, and a plain array written at scattered indices turns into a dictionary). */
   private sizes = new Float64Array(0);
@@ -156,6 +159,10 @@ export class RecordLog {
   /** Frames by URL: their record count and surface. */
   frames(): ReadonlyMap<string, FrameInfo> {
     return this.frameMap;
+  }
+  /** Frames that posted, received or were posted to, with their latest record's time, most recent first. */
+  framesSeen(): FrameSeen[] {
+    return this.seen.of(this.records);
   }
   /** Index of the first `ready` record, -1 when none. */
   get readyIndex(): number {
@@ -369,6 +376,7 @@ export class RecordLog {
     this.otherFrame = undefined;
     this.frameMap.clear();
     this.byOriginType.reset();
+    this.seen.reset();
     this.verdicts = { valid: 0, invalid: 0, foreign: 0 };
     this.ready = -1;
     this.loaded = -1;
@@ -448,6 +456,7 @@ export class RecordLog {
         this.loaded = i;
       }
     }
+    this.seen.reset(); // (records from j0 on were rewritten)
     this.events.emit('reordered', { from: j0, previous });
     if (this.overBound()) {
       this.trim();

@@ -9,10 +9,11 @@ import {
   withSurface,
   withType,
 } from './draft.ts';
-import { createLiveLink, sendTarget } from '../../link/live-link.ts';
+import { sendTarget } from '../../link/live-link.ts';
+import { PanelStore } from '../../link/panel-store.ts';
 import { captureOf, exportFileName, readImported } from './capture-file.ts';
 import { replayData, replayItems } from './replay-items.ts';
-import { createFileTransport, createMemoryTransport } from '../../link/transports.ts';
+import { createFileTransport, createMemoryTransport, type PanelTransport } from '../../link/transports.ts';
 import { ACTION_TYPES, EVENT_TYPES } from '../../../protocol/catalog.ts';
 import { checkCapture } from '../../../protocol/capture.ts';
 import { encode } from '../../../protocol/encoding.ts';
@@ -221,18 +222,23 @@ describe('composer draft', () => {
 });
 
 describe('live link', () => {
-  it('forwards to the attached view, tracks state and frames, correlates send results', async () => {
+  // The store reads the live tab's messages (live batches applied at once here); the link reads what it keeps.
+  const connectLive = (under: PanelTransport, opts?: { timeoutMs?: number }) => {
+    const store = new PanelStore({ schedule: (fn) => fn() });
+    return { store, link: store.connectLive(under, opts) };
+  };
+  it('shows the live tab when attached, tracks state and frames, correlates send results', async () => {
     const mem = createMemoryTransport({
       tabId: 7,
       state: { tenantOrigin: TENANT, pageUrl: `${HOST}/?x=1` },
       records: [rec(1, { kind: 'receive', frameUrl: `${TENANT}/embed/dashboard/a?session=s`, origin: HOST })],
     });
-    const link = createLiveLink(mem);
+    const { store, link } = connectLive(mem);
     expect(link.state()?.tenantOrigin).toBe(TENANT);
     expect(link.frames().map((f) => f.origin)).toEqual([TENANT]);
-    const got: BackgroundToPanel[] = [];
-    const off = link.view.connect((m) => got.push(m));
-    expect(got[0].type).toBe('snapshot');
+    const off = store.attach(link.view);
+    expect(mem.sent.at(-1)?.type).toBe('subscribe'); // a fresh snapshot for the log shown
+    expect(store.log.all().map((r) => r.seq)).toEqual([1]);
     const t = sendTarget(link);
     expect(t).toMatchObject({ tenantOrigin: TENANT, hostOrigin: HOST, blocked: null });
     expect(t.embedFrames[0].url).toContain('/embed/dashboard/a');
@@ -241,17 +247,40 @@ describe('live link', () => {
     expect(mem.sent.at(-1)).toMatchObject({ type: 'send', from: 'host', targetOrigin: TENANT });
     off();
     mem.push([rec(2, {})]);
-    expect(got.filter((m) => m.type === 'records')).toHaveLength(0); // detached: nothing forwarded
+    expect(store.log.all().map((r) => r.seq)).toEqual([1]); // detached: the log shown is left alone
     expect(link.frames().map((f) => f.origin)).toEqual([HOST, TENANT]); // still tracked, most recent first
+  });
+  it('reads the live tab while an imported file is shown: the send target is the live embed frame', () => {
+    const embedA = `${TENANT}/embed/dashboard/a?session=s`;
+    const embedB = `${TENANT}/embed/dashboard/b?session=s`;
+    const mem = createMemoryTransport({
+      tabId: 7,
+      state: { tenantOrigin: TENANT, pageUrl: `${HOST}/?x=1` },
+      records: [rec(1, { kind: 'receive', frameUrl: embedA, origin: HOST })],
+    });
+    const { store, link } = connectLive(mem);
+    let detach = store.attach(link.view);
+    detach();
+    const fileFrame = `${TENANT}/embed/dashboard/from-the-file`;
+    detach = store.attach(
+      createMemoryTransport({ live: false, records: [rec(9, { kind: 'receive', frameUrl: fileFrame, origin: HOST })] }),
+    );
+    mem.push([rec(2, { kind: 'receive', frameUrl: embedB, origin: HOST })]);
+    expect(store.log.all().map((r) => r.seq)).toEqual([9]); // the file is shown
+    expect(sendTarget(link)).toMatchObject({ tenantOrigin: TENANT, hostOrigin: HOST, blocked: null });
+    expect(sendTarget(link).embedFrames.map((f) => f.url)).toEqual([embedB, embedA]); // the live tab's, latest first
+    detach();
+    store.attach(link.view);
+    expect(store.log.all().map((r) => r.seq)).toEqual([1, 2]); // back to the live tab: a fresh snapshot
   });
   it('says why nothing can be sent: no tab, no tenant origin', () => {
     expect(sendTarget(null).blocked).toMatch(/Not attached/);
-    const link = createLiveLink(createMemoryTransport({ state: { tenantOrigin: null } }));
+    const { link } = connectLive(createMemoryTransport({ state: { tenantOrigin: null } }));
     expect(sendTarget(link).blocked).toMatch(/tenant origin is unknown.*never sends to "\*"/);
   });
   it('a send with no answer times out with a reason', async () => {
     const silent = { ...createMemoryTransport(), send() {} };
-    const link = createLiveLink(silent, { timeoutMs: 10 });
+    const { link } = connectLive(silent, { timeoutMs: 10 });
     expect(await link.send({ from: 'embed', data: 1, targetOrigin: HOST })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/no answer/),
