@@ -92,10 +92,16 @@ const BOUNDARIES: Array<[string, string, string, boolean]> = [
     true,
   ],
   [
-    'a panel component imports protocol and shared',
+    'a panel component imports protocol (through its door) and shared',
     'src/panel/ui',
-    "import { classify } from '../../protocol/classify.ts';\nimport { sitePattern } from '../../shared/site-pattern.ts';\n\nexport const c = [classify, sitePattern];\n",
+    "import { classify } from '../base/protocol.ts';\nimport { sitePattern } from '../../shared/site-pattern.ts';\n\nexport const c = [classify, sitePattern];\n",
     true,
+  ],
+  [
+    'a panel component imports protocol past its door',
+    'src/panel/ui',
+    "import { classify } from '../../protocol/classify.ts';\n\nexport const c = classify;\n",
+    false,
   ],
 ];
 

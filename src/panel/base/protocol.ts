@@ -1,6 +1,7 @@
 /**
- * What the panel needs of the protocol catalog and rule table (src/protocol, owned by the protocol module).
- * One import point, so the panel's filters and detail pane follow the catalog without copying it.
+ * The panel's one door to the protocol module (src/protocol: the catalog, the rule table, classification,
+ * capture files): every panel file but the tests imports it from here (biome.json enforces it), so the panel
+ * follows the protocol without copying it and this file lists all it uses.
  */
 import { ACTION_TYPES, EVENT_TYPES, SURFACES } from '../../protocol/catalog.ts';
 import { RULES, type RuleSpec } from '../../protocol/rules.ts';
@@ -31,3 +32,36 @@ export {
   type IntegrationState,
 } from '../../protocol/diagnose.ts';
 export { originOf } from '../../protocol/origin.ts';
+
+// What else the panel uses of the protocol, by module (the panel imports src/protocol through this file only).
+export { checkRecords, checkRestCalls, readCapture } from '../../protocol/capture.ts';
+export {
+  ACTION_TYPES,
+  ACTIONS,
+  EVENT_TYPES,
+  EVENTS,
+  type FieldSpec,
+  type MessageSpec,
+  specOf,
+  type Surface,
+  SURFACES,
+} from '../../protocol/catalog.ts';
+export { classify, type Issue } from '../../protocol/classify.ts';
+export { decode } from '../../protocol/decode.ts';
+export { headline, renderDiffText } from '../../protocol/diff-text.ts';
+export { type CaptureDiff, diffCaptures } from '../../protocol/diff.ts';
+export { TAG, tagOf } from '../../protocol/encoding.ts';
+export { headersOf, readAnyCapture, toHar } from '../../protocol/har.ts';
+export { causalOrder } from '../../protocol/order.ts';
+export { countsAsMessage } from '../../protocol/pairs.ts';
+export {
+  CAPTURE_FORMAT,
+  CAPTURE_VERSION,
+  type CaptureFile,
+  type CaptureRecord,
+  type RestCall,
+} from '../../protocol/record.ts';
+export { redactCapture } from '../../protocol/redact.ts';
+export { checkRest, matchOperation, type RestExchange, type RestResult } from '../../protocol/rest.ts';
+export { RULES } from '../../protocol/rules.ts';
+export { generateTest } from '../../protocol/testgen.ts';

@@ -8,9 +8,9 @@
 import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../../shared/messages.ts';
 import { DEFAULT_MAX_RECORDS, newTabState, PORT_PANEL } from '../../shared/messages.ts';
 import { panelChannel, stamp, type Body, type Wall } from '../../shared/channel.ts';
-import type { CaptureFile, CaptureRecord } from '../../protocol/record.ts';
-import { checkRecords } from '../../protocol/capture.ts';
-import { causalOrder } from '../../protocol/order.ts';
+import type { CaptureFile, CaptureRecord } from '../base/protocol.ts';
+import { checkRecords } from '../base/protocol.ts';
+import { causalOrder } from '../base/protocol.ts';
 import { sitePattern } from '../../shared/site-pattern.ts';
 import { browserApi, findBrowserApi } from '../../shared/browser-api.ts';
 

@@ -13,7 +13,7 @@
  * origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
 import type { ClassifiedRecord, TabState } from '../../shared/messages.ts';
-import { countsAsMessage } from '../../protocol/pairs.ts';
+import { countsAsMessage } from '../base/protocol.ts';
 import { emptyState } from '../link/transports.ts';
 import { Emitter } from '../base/emitter.ts';
 import { SearchText } from './searchtext.ts';

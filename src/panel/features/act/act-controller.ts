@@ -7,8 +7,8 @@ import type { PanelStore } from '../../link/panel-store.ts';
 import { createFileTransport, type PanelTransport } from '../../link/transports.ts';
 import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../../link/live-link.ts';
 import { captureOf, readImported } from './capture-file.ts';
-import { diffCaptures, type CaptureDiff } from '../../../protocol/diff.ts';
-import { renderDiffText } from '../../../protocol/diff-text.ts';
+import { diffCaptures, type CaptureDiff } from '../../base/protocol.ts';
+import { renderDiffText } from '../../base/protocol.ts';
 import { defaultDraft, type Draft, type Side } from './draft.ts';
 import type { RestLog } from '../rest/rest-log.ts';
 

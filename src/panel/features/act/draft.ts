@@ -2,9 +2,9 @@
  * The composer's draft: what the user is writing (form or raw JSON), the message it makes, and its live
  * validation with the protocol's own classifier, as the receiver would judge the post. Pure.
  */
-import { ACTION_TYPES, EVENT_TYPES, specOf, SURFACES, type Surface } from '../../../protocol/catalog.ts';
-import { classify, type Issue } from '../../../protocol/classify.ts';
-import { decode } from '../../../protocol/decode.ts';
+import { ACTION_TYPES, EVENT_TYPES, specOf, SURFACES, type Surface } from '../../base/protocol.ts';
+import { classify, type Issue } from '../../base/protocol.ts';
+import { decode } from '../../base/protocol.ts';
 import {
   envelope,
   formFields,

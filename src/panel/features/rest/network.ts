@@ -3,10 +3,10 @@
  * spec (protocol/rest.ts). Runs where `chrome.devtools.network` exists (the devtools page and the panel);
  * takes the API as a parameter so that it can be driven by recorded HAR entries in tests.
  */
-import { checkRest, matchOperation, type RestExchange, type RestResult } from '../../../protocol/rest.ts';
-import { checkRestCalls } from '../../../protocol/capture.ts';
-import { headersOf } from '../../../protocol/har.ts';
-import type { RestCall } from '../../../protocol/record.ts';
+import { checkRest, matchOperation, type RestExchange, type RestResult } from '../../base/protocol.ts';
+import { checkRestCalls } from '../../base/protocol.ts';
+import { headersOf } from '../../base/protocol.ts';
+import type { RestCall } from '../../base/protocol.ts';
 
 /** The parts of a HAR 1.2 entry that we read (chrome.devtools.network.Request is a HAR entry). */
 export interface HarEntry {

@@ -7,7 +7,7 @@
  * that file's REST calls (`showFile`), and the live ones again after (`showFile(null)`).
  */
 import { createSignal } from 'solid-js';
-import type { RestCall } from '../../../protocol/record.ts';
+import type { RestCall } from '../../base/protocol.ts';
 import {
   checkHarEntry,
   observeNetwork,
