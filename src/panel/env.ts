@@ -5,7 +5,6 @@
  * `embed-inspector view` serves.
  */
 import { findBrowserApi } from '../shared/browser-api.ts';
-import type { DevtoolsNetwork } from './features/rest/network.ts';
 
 export type Theme = 'light' | 'dark';
 
@@ -22,15 +21,6 @@ interface DevtoolsApi {
 export function devtoolsApi(): DevtoolsApi | undefined {
   try {
     return findBrowserApi()?.devtools as DevtoolsApi | undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** DevTools' Network traffic (`devtools.network`), where the panel runs inside DevTools. */
-export function devtoolsNetwork(): DevtoolsNetwork | undefined {
-  try {
-    return (findBrowserApi()?.devtools as { network?: DevtoolsNetwork } | undefined)?.network;
   } catch {
     return undefined;
   }

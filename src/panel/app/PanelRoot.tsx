@@ -7,7 +7,7 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { render } from 'solid-js/web';
 import { PanelContext } from '../ui/use-panel.ts';
-import type { DetailTab } from '../ui/Detail.tsx';
+import type { DetailTab } from '../ui/detail-context.ts';
 import type { PanelApp } from './context.ts';
 import { Layout } from './Layout.tsx';
 import { ActContext } from '../features/act/act-controller.ts';

@@ -3,7 +3,7 @@
  * reachable by web pages, so this exposes nothing to the inspected page).
  */
 import { DEFAULT_MAX_RECORDS, type BackgroundToPanel, type ClassifiedRecord } from '../../shared/messages.ts';
-import type { CaptureRecord } from '../base/protocol.ts';
+import { type CaptureRecord, readCapture } from '../base/protocol.ts';
 import type { PanelStore } from '../link/panel-store.ts';
 import {
   checkFileRecords,
@@ -13,7 +13,6 @@ import {
   type PanelTransport,
 } from '../link/transports.ts';
 import type { FilterState } from '../timeline/filters.ts';
-import { readCapture } from '../base/protocol.ts';
 import { syntheticSession } from './synthetic.ts';
 import type { LiveLink } from '../link/live-link.ts';
 import type { ActController } from '../features/act/act-controller.ts';

@@ -5,10 +5,11 @@
  * record log even while an imported file is shown, so that the composer and replay still send to the current
  * embed frame; this reads them there.
  */
-import type { TabState } from '../../shared/messages.ts';
+import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../../shared/messages.ts';
 import type { ConnectionStatus, PanelTransport } from './transports.ts';
 import { originOf } from '../base/protocol.ts';
 import type { FrameSeen } from '../log/frames-seen.ts';
+import { RecordLog, type LogOptions } from '../log/record-log.ts';
 
 export type { FrameSeen } from '../log/frames-seen.ts';
 
@@ -77,6 +78,145 @@ export class PendingSends {
       w({ id, ok: false, error: 'closed' });
     }
     this.waiters.clear();
+  }
+}
+
+/**
+ * The inspected tab as the store keeps it (panel-store.ts `connectLive`), and the link the act feature reads.
+ * Its records are in the log shown while the live tab is shown (`show`), else in a log of its own (`hide` copies
+ * what the log shown held), where its frames and tab state are read.
+ */
+export class LiveTab implements LiveLink {
+  readonly tabId: number | null;
+  /** The source the store attaches to show the live tab. */
+  readonly view: PanelTransport;
+  shown = false;
+  private hidden: RecordLog | null = null;
+  private connection: ConnectionStatus = 'connecting';
+  private gotSnapshot = false;
+  /** How many frames the live log named when last told (a change is told to the listeners). */
+  private frameCount = 0;
+  private sends: PendingSends;
+  private listeners = new Set<() => void>();
+  private stop = () => {};
+
+  constructor(
+    private under: PanelTransport,
+    private shownLog: RecordLog,
+    private opts: LogOptions & { timeoutMs?: number },
+  ) {
+    this.tabId = under.tabId;
+    this.sends = new PendingSends(opts.timeoutMs ?? 8_000);
+    this.view = {
+      kind: under.kind,
+      tabId: under.tabId,
+      live: under.live,
+      label: under.label,
+      connect: () => {
+        throw new Error('the live tab is shown through PanelStore.attach(link.view)');
+      },
+      send: (cmd) => under.send(cmd),
+      ...(under.requestHostAccess ? { requestHostAccess: under.requestHostAccess } : {}),
+    };
+    for (const type of ['batch', 'reordered', 'replaced'] as const) {
+      shownLog.on(type, () => this.shown && this.framesMaybeChanged());
+    }
+  }
+
+  /** Connect `under`: its messages go to the store's reader, its status to the store while the tab is shown. */
+  connect(onMessage: (m: BackgroundToPanel) => void, onShownStatus: (s: ConnectionStatus) => void): void {
+    this.stop = this.under.connect(onMessage, (s) => {
+      this.connection = s;
+      if (this.shown) {
+        onShownStatus(s);
+      }
+      this.changed();
+    });
+  }
+
+  /** The log that holds the live tab's records: the one shown, or its own while another source is. */
+  log(): RecordLog {
+    if (this.shown) {
+      return this.shownLog;
+    }
+    if (!this.hidden) {
+      const hidden = new RecordLog({ schedule: this.opts.schedule });
+      for (const type of ['batch', 'reordered', 'replaced'] as const) {
+        hidden.on(type, () => this.hidden === hidden && this.framesMaybeChanged());
+      }
+      this.hidden = hidden;
+    }
+    return this.hidden;
+  }
+  /** The live tab is shown again: a fresh snapshot for the log shown. Returns the connection status. */
+  show(): ConnectionStatus {
+    this.shown = true;
+    this.hidden = null;
+    if (this.gotSnapshot) {
+      this.under.send({ type: 'subscribe' });
+    }
+    return this.connection;
+  }
+  /** Another source is about to be shown: the live tab's records so far go on in a log of their own. */
+  hide(): void {
+    if (!this.shown) {
+      return;
+    }
+    this.shownLog.flush();
+    this.shown = false;
+    this.hidden = null;
+    this.log().load(this.shownLog.state, this.shownLog.all() as ClassifiedRecord[]);
+  }
+  snapshotLoaded(): void {
+    this.gotSnapshot = true;
+    this.changed();
+  }
+  settle(o: SendOutcome): void {
+    this.sends.settle(o);
+  }
+
+  state(): TabState | null {
+    return this.gotSnapshot ? this.log().state : null;
+  }
+  status(): ConnectionStatus {
+    return this.connection;
+  }
+  frames(): FrameSeen[] {
+    return this.log().framesSeen();
+  }
+  send(req: SendRequest): Promise<SendOutcome> {
+    return this.sends.start((id) =>
+      this.under.send({
+        type: 'send',
+        id,
+        from: req.from,
+        data: req.data,
+        targetOrigin: req.targetOrigin,
+        ...(req.frameUrl ? { frameUrl: req.frameUrl } : {}),
+      }),
+    );
+  }
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  close(): void {
+    this.stop();
+    this.sends.closeAll();
+  }
+
+  /** Tell the listeners (the tab state, the status or the frames changed). */
+  changed(): void {
+    for (const fn of this.listeners) {
+      fn();
+    }
+  }
+  private framesMaybeChanged(): void {
+    const n = this.log().framesSeen().length;
+    if (n !== this.frameCount) {
+      this.frameCount = n;
+      this.changed();
+    }
   }
 }
 

@@ -22,7 +22,7 @@ import { RecordLog, type LogEvents } from '../log/record-log.ts';
 import { TimelineView, type KeyValueStorage, type TimelineEvents } from '../timeline/timeline-view.ts';
 import type { ConnectionStatus, PanelCommand, PanelTransport } from './transports.ts';
 import { dispatch, type Handlers } from '../../shared/channel.ts';
-import { PendingSends, type LiveLink } from './live-link.ts';
+import { LiveTab, type LiveLink } from './live-link.ts';
 
 export type { KeyValueStorage } from '../timeline/timeline-view.ts';
 
@@ -172,12 +172,12 @@ export class PanelStore {
     this.transport = transport;
     const live = this.live;
     if (live && transport === live.view) {
-      this.showLive(live);
+      this.setConnection(live.show());
       return () => {
         if (this.transport === transport) {
           this.transport = null;
         }
-        this.hideLive(live);
+        live.hide();
       };
     }
     const stop = transport.connect(
@@ -194,73 +194,16 @@ export class PanelStore {
 
   /**
    * Link to the inspected tab through `under`, for as long as the panel lives: its messages come here whatever is
-   * shown. While another source is shown, the live tab's records go on into a log of their own (the sends' frames
-   * and the tab state are read there); `attach(link.view)` shows them again, from a fresh snapshot.
+   * shown (live-link.ts: while another source is shown, its records go on into a log of their own).
    */
   connectLive(under: PanelTransport, opts: { timeoutMs?: number } = {}): LiveLink {
-    const view: PanelTransport = {
-      kind: under.kind,
-      tabId: under.tabId,
-      live: under.live,
-      label: under.label,
-      connect: () => {
-        throw new Error('the live tab is shown through PanelStore.attach(link.view)');
-      },
-      send: (cmd) => under.send(cmd),
-      ...(under.requestHostAccess ? { requestHostAccess: under.requestHostAccess } : {}),
-    };
-    const live: LiveTab = {
-      view,
-      under,
-      shown: false,
-      hidden: null,
-      status: 'connecting',
-      gotSnapshot: false,
-      frameCount: 0,
-      sends: new PendingSends(opts.timeoutMs ?? 8_000),
-      listeners: new Set(),
-      stop: () => {},
-    };
+    const live = new LiveTab(under, this.log, { schedule: this.schedule, timeoutMs: opts.timeoutMs });
     this.live = live;
-    for (const type of ['batch', 'reordered', 'replaced'] as const) {
-      this.log.on(type, () => live.shown && this.liveFramesMaybeChanged(live));
-    }
-    live.stop = under.connect(
+    live.connect(
       (m) => this.receive(m, live.shown, true),
-      (s) => {
-        live.status = s;
-        if (live.shown) {
-          this.setConnection(s);
-        }
-        this.liveChanged(live);
-      },
+      (s) => this.setConnection(s),
     );
-    return {
-      tabId: under.tabId,
-      view,
-      state: () => (live.gotSnapshot ? this.liveLog(live).state : null),
-      status: () => live.status,
-      frames: () => this.liveLog(live).framesSeen(),
-      send: (req) =>
-        live.sends.start((id) =>
-          under.send({
-            type: 'send',
-            id,
-            from: req.from,
-            data: req.data,
-            targetOrigin: req.targetOrigin,
-            ...(req.frameUrl ? { frameUrl: req.frameUrl } : {}),
-          }),
-        ),
-      onChange: (fn) => {
-        live.listeners.add(fn);
-        return () => live.listeners.delete(fn);
-      },
-      close: () => {
-        live.stop();
-        live.sends.closeAll();
-      },
-    };
+    return live;
   }
 
   command(cmd: PanelCommand): void {
@@ -294,7 +237,7 @@ export class PanelStore {
       return;
     }
     const outer = this.to; // (a handler's listener may deliver another message: a memory transport answers at once)
-    this.to = { log: shown ? this.log : this.liveLog(this.live!), shown, live };
+    this.to = { log: shown ? this.log : this.live!.log(), shown, live };
     try {
       dispatch(msg, this.handlers);
     } finally {
@@ -307,8 +250,7 @@ export class PanelStore {
       const { log, shown, live } = this.to!;
       log.load(m.state, m.records);
       if (live) {
-        this.live!.gotSnapshot = true;
-        this.liveChanged(this.live!);
+        this.live!.snapshotLoaded();
       }
       if (shown && this.note && m.records.length === 0) {
         this.noteCapture(null); // a new log: the page reloaded
@@ -326,13 +268,13 @@ export class PanelStore {
       const { log, live } = this.to!;
       log.setState(m.state);
       if (live) {
-        this.liveChanged(this.live!);
+        this.live!.changed();
       }
     },
     // (the live link's sends: correlated with their send by id)
     'send-result': (m) => {
       if (this.to!.live) {
-        this.live!.sends.settle({ id: m.id, ok: m.ok, error: m.error });
+        this.live!.settle({ id: m.id, ok: m.ok, error: m.error });
       }
     },
     capture: (m) => {
@@ -353,67 +295,4 @@ export class PanelStore {
     this.connection = s;
     this.linkChanged('status');
   }
-
-  // ---------------------------------------------------------------------------------------- the live tab
-  /** The log that holds the live tab's records: the one shown, or its own while another source is. */
-  private liveLog(live: LiveTab): RecordLog {
-    if (live.shown) {
-      return this.log;
-    }
-    if (!live.hidden) {
-      const hidden = new RecordLog({ schedule: this.schedule });
-      for (const type of ['batch', 'reordered', 'replaced'] as const) {
-        hidden.on(type, () => live.hidden === hidden && this.liveFramesMaybeChanged(live));
-      }
-      live.hidden = hidden;
-    }
-    return live.hidden;
-  }
-  private showLive(live: LiveTab): void {
-    live.shown = true;
-    live.hidden = null;
-    this.setConnection(live.status);
-    if (live.gotSnapshot) {
-      live.under.send({ type: 'subscribe' }); // a fresh snapshot for the log shown
-    }
-  }
-  /** Another source is about to be shown: the live tab's records so far go on in a log of their own. */
-  private hideLive(live: LiveTab): void {
-    if (!live.shown) {
-      return;
-    }
-    this.log.flush();
-    live.shown = false;
-    live.hidden = null;
-    this.liveLog(live).load(this.log.state, this.log.all() as ClassifiedRecord[]);
-  }
-  private liveFramesMaybeChanged(live: LiveTab): void {
-    const n = this.liveLog(live).framesSeen().length;
-    if (n !== live.frameCount) {
-      live.frameCount = n;
-      this.liveChanged(live);
-    }
-  }
-  private liveChanged(live: LiveTab): void {
-    for (const fn of live.listeners) {
-      fn();
-    }
-  }
-}
-
-/** The inspected tab's link, as the store keeps it. */
-interface LiveTab {
-  /** The source `attach` takes to show the live tab. */
-  view: PanelTransport;
-  under: PanelTransport;
-  shown: boolean;
-  /** The live tab's records while another source is shown. */
-  hidden: RecordLog | null;
-  status: ConnectionStatus;
-  gotSnapshot: boolean;
-  /** How many frames the live log named when last told (a change is told to the link's listeners). */
-  frameCount: number;
-  sends: PendingSends;
-  listeners: Set<() => void>;
-  stop: () => void;
 }

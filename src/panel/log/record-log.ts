@@ -12,9 +12,8 @@
  * string per 1,024 records (few long-lived objects: the major GC's pause grows with their number); the counts by
  * origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
-import type { ClassifiedRecord, TabState } from '../../shared/messages.ts';
+import { newTabState, type ClassifiedRecord, type TabState } from '../../shared/messages.ts';
 import { countsAsMessage } from '../base/protocol.ts';
-import { emptyState } from '../link/transports.ts';
 import { Emitter } from '../base/emitter.ts';
 import { SearchText } from './searchtext.ts';
 import { Compactor } from './compact.ts';
@@ -89,7 +88,7 @@ export class RecordLog {
   private records: ClassifiedRecord[] = [];
   private metas: RecordMeta[] = [];
   private metaCache = new MetaCache();
-  private tabState: TabState = emptyState();
+  private tabState: TabState = newTabState(-1);
   private verdicts: VerdictCounts = { valid: 0, invalid: 0, foreign: 0 };
   private frameMap = new Map<string, MutableFrame>();
   private ready = -1;

@@ -7,22 +7,16 @@ import { createMemo, createSignal, For, Show, type JSX } from 'solid-js';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import { JsonTree } from './JsonTree.tsx';
 import { copyToClipboard } from './clipboard.ts';
-import { ruleSpec, shortType } from '../base/protocol.ts';
+import { shortType } from '../base/protocol.ts';
 import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originLabel } from './format.ts';
 import { Related } from './Related.tsx';
 import { pageSession } from '../log/related.ts';
 import { TimingTab } from './Timing.tsx';
+import { IssuesTab } from './IssuesTab.tsx';
+import type { DetailContext, DetailTab } from './detail-context.ts';
 import { usePanel } from './use-panel.ts';
 
-export interface DetailContext {
-  index: number;
-  record: ClassifiedRecord;
-}
-export interface DetailTab {
-  id: string;
-  label: (ctx: DetailContext) => string;
-  render: (ctx: DetailContext) => JSX.Element;
-}
+export type { DetailContext, DetailTab } from './detail-context.ts';
 
 export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
   const { store, sig } = usePanel();
@@ -248,72 +242,6 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
         </button>
       </div>
       <JsonTree value={r().data} label={`Message #${r().seq}`} onCopied={p.notify} />
-    </div>
-  );
-}
-
-function IssuesTab(p: { ctx: DetailContext }) {
-  const { store } = usePanel();
-  const r = () => p.ctx.record;
-  return (
-    <div class="issues-tab">
-      <Show
-        when={r().issues.length > 0}
-        fallback={
-          <p class="muted">
-            {r().navigation
-              ? 'A frame navigation: nothing to validate.'
-              : r().verdict === 'foreign'
-                ? 'Not svc-embed traffic: its data has no `source: "svc-embed"`, so no protocol rule applies.'
-                : 'No issues: this message follows the protocol.'}
-          </p>
-        }
-      >
-        <ul class="issues" aria-label="Issues">
-          <For each={r().issues}>
-            {(i) => {
-              const spec = ruleSpec(i.rule);
-              return (
-                <li class={`issue s-${i.severity}`} classList={{ sender: !!i.sender }}>
-                  <div class="issue-head">
-                    <span class={`sev s-${i.severity}`}>{i.severity}</span>
-                    <code class="rule">{i.rule}</code>
-                    <Show when={i.sender}>
-                      <span
-                        class="sender-tag"
-                        title="An issue of the post this delivery came from: the sender's to fix"
-                      >
-                        sender's
-                      </span>
-                      <Show when={r().pairedWith !== undefined}>
-                        <button class="link sender-link" onClick={() => store.timeline.select(r().pairedWith!)}>
-                          post #{r().pairedWith}
-                        </button>
-                      </Show>
-                    </Show>
-                    <Show when={i.path}>
-                      <code class="path muted">{i.path}</code>
-                    </Show>
-                  </div>
-                  <p class="issue-msg">{i.message}</p>
-                  <Show when={spec}>
-                    {(s) => (
-                      <>
-                        <blockquote class="spec" title="The spec sentence this rule enforces">
-                          {s().spec}
-                        </blockquote>
-                        <Show when={s().note}>
-                          <p class="muted small">{s().note}</p>
-                        </Show>
-                      </>
-                    )}
-                  </Show>
-                </li>
-              );
-            }}
-          </For>
-        </ul>
-      </Show>
     </div>
   );
 }

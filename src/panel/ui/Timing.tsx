@@ -1,6 +1,6 @@
 /** The detail pane's Timing tab: when the record was seen, relative to ready, its frame's previous record and its pair. */
 import { Show } from 'solid-js';
-import type { DetailContext } from './Detail.tsx';
+import type { DetailContext } from './detail-context.ts';
 import { paired, previousInFrame } from '../log/related.ts';
 import { formatClock, formatDuration, formatRelative } from './format.ts';
 import { usePanel } from './use-panel.ts';

@@ -3,7 +3,7 @@
  * simulate it again), and copy as code (the host's sending code for an action, a listener for an event).
  */
 import { createSignal, Show } from 'solid-js';
-import type { DetailContext } from '../../ui/Detail.tsx';
+import type { DetailContext } from '../../ui/detail-context.ts';
 import { actionSnippet, listenerSnippet } from './copy-as-code.ts';
 import { draftFromMessage } from './draft.ts';
 import { copyToClipboard } from '../../ui/clipboard.ts';

@@ -4,8 +4,7 @@
  */
 import { createSignal, Show } from 'solid-js';
 import { captureOf, exportFileName } from './capture-file.ts';
-import { toHar } from '../../base/protocol.ts';
-import { generateTest } from '../../base/protocol.ts';
+import { toHar, generateTest } from '../../base/protocol.ts';
 import { plural } from '../../ui/format.ts';
 import { useAct } from './act-controller.ts';
 

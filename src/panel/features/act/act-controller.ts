@@ -7,10 +7,18 @@ import type { PanelStore } from '../../link/panel-store.ts';
 import { createFileTransport, type PanelTransport } from '../../link/transports.ts';
 import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../../link/live-link.ts';
 import { captureOf, readImported } from './capture-file.ts';
-import { diffCaptures, type CaptureDiff } from '../../base/protocol.ts';
-import { renderDiffText } from '../../base/protocol.ts';
+import { diffCaptures, type CaptureDiff, type RestCall, renderDiffText } from '../../base/protocol.ts';
 import { defaultDraft, type Draft, type Side } from './draft.ts';
-import type { RestLog } from '../rest/rest-log.ts';
+
+/**
+ * What the act feature needs of the REST calls (the rest feature's RestLog has it): their records, exported with
+ * the log, and showing an imported file's calls (null: the live ones again).
+ */
+export interface RestCalls {
+  readonly available: boolean;
+  records(): ReadonlyArray<{ call: RestCall }>;
+  showFile(calls: readonly RestCall[] | null): void;
+}
 
 export type DrawerKind = 'compose' | 'replay' | 'export' | 'compare';
 
@@ -44,7 +52,7 @@ export interface ActController {
   compareText(text: string, name: string): boolean;
   compareFile(file: File): Promise<boolean>;
   /** The REST calls seen in the Network traffic (DevTools only), or an imported file's: exported with the log. */
-  rest: RestLog | null;
+  rest: RestCalls | null;
 }
 
 /** The act controller as the composition root hands it to the feature's components. */
@@ -63,7 +71,7 @@ export function createActController(opts: {
   store: PanelStore;
   link: LiveLink | null;
   useTransport: (t: PanelTransport) => void;
-  rest?: RestLog;
+  rest?: RestCalls;
 }): ActController {
   const { store, link } = opts;
   const [drawer, setDrawer] = createSignal<DrawerKind | null>(null);

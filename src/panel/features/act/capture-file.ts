@@ -10,9 +10,9 @@ import {
   type CaptureFile,
   type CaptureRecord,
   type RestCall,
+  readAnyCapture,
+  redactCapture,
 } from '../../base/protocol.ts';
-import { readAnyCapture } from '../../base/protocol.ts';
-import { redactCapture } from '../../base/protocol.ts';
 
 export interface ExportOptions {
   tenantOrigin: string | null;

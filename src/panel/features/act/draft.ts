@@ -2,9 +2,16 @@
  * The composer's draft: what the user is writing (form or raw JSON), the message it makes, and its live
  * validation with the protocol's own classifier, as the receiver would judge the post. Pure.
  */
-import { ACTION_TYPES, EVENT_TYPES, specOf, SURFACES, type Surface } from '../../base/protocol.ts';
-import { classify, type Issue } from '../../base/protocol.ts';
-import { decode } from '../../base/protocol.ts';
+import {
+  ACTION_TYPES,
+  EVENT_TYPES,
+  specOf,
+  SURFACES,
+  type Surface,
+  classify,
+  type Issue,
+  decode,
+} from '../../base/protocol.ts';
 import {
   envelope,
   formFields,

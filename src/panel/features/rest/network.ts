@@ -3,10 +3,16 @@
  * spec (protocol/rest.ts). Runs where `chrome.devtools.network` exists (the devtools page and the panel);
  * takes the API as a parameter so that it can be driven by recorded HAR entries in tests.
  */
-import { checkRest, matchOperation, type RestExchange, type RestResult } from '../../base/protocol.ts';
-import { checkRestCalls } from '../../base/protocol.ts';
-import { headersOf } from '../../base/protocol.ts';
-import type { RestCall } from '../../base/protocol.ts';
+import {
+  checkRest,
+  matchOperation,
+  type RestExchange,
+  type RestResult,
+  checkRestCalls,
+  headersOf,
+  type RestCall,
+} from '../../base/protocol.ts';
+import { findBrowserApi } from '../../../shared/browser-api.ts';
 
 /** The parts of a HAR 1.2 entry that we read (chrome.devtools.network.Request is a HAR entry). */
 export interface HarEntry {
@@ -182,4 +188,13 @@ export function observeNetwork(network: DevtoolsNetwork, onRecord: (r: RestRecor
     stopped = true;
     network.onRequestFinished.removeListener?.(handle);
   };
+}
+
+/** DevTools' Network traffic (`devtools.network`), where the panel runs inside DevTools (else undefined). */
+export function devtoolsNetwork(): DevtoolsNetwork | undefined {
+  try {
+    return (findBrowserApi()?.devtools as { network?: DevtoolsNetwork } | undefined)?.network;
+  } catch {
+    return undefined;
+  }
 }
