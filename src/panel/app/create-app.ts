@@ -5,7 +5,7 @@
  * them (PanelRoot.tsx hands them down through the context).
  */
 import { createRoot } from 'solid-js';
-import { PanelStore } from '../link/panel-store.ts';
+import { createStore } from './create-store.ts';
 import { createMemoryTransport, createRuntimeTransport, type PanelTransport } from '../link/transports.ts';
 import { bindStore } from '../ui/bridge.ts';
 import { createRestLog } from '../features/rest/rest-log.ts';
@@ -26,7 +26,7 @@ function localStorageOrNull(): Storage | null {
 
 export function createPanelApp(env: PanelEnv): PanelApp {
   return createRoot(() => {
-    const store = new PanelStore({ storage: localStorageOrNull(), tabId: env.tabId });
+    const store = createStore({ storage: localStorageOrNull(), tabId: env.tabId });
     let detach = () => {};
     const useTransport = (t: PanelTransport) => {
       detach();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PanelStore } from './panel-store.ts';
+import { createStore } from '../app/create-store.ts';
 import { createMemoryTransport } from './transports.ts';
 import { changeScope, setTabMode, tabCapture } from './capture-scope.ts';
 
@@ -8,7 +8,7 @@ const EMBED = 'http://localhost:4101';
 
 function attached() {
   const t = createMemoryTransport({ tabId: 7 });
-  const store = new PanelStore({ schedule: (fn) => fn() });
+  const store = createStore({ schedule: (fn) => fn() });
   store.attach(t);
   return { t, store };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PanelStore, type KeyValueStorage } from './panel-store.ts';
+import { createStore } from '../app/create-store.ts';
+import type { KeyValueStorage } from '../app/create-store.ts';
 import { createFileTransport, createMemoryTransport } from './transports.ts';
 import { syntheticSession, TENANT } from '../app/synthetic.ts';
 import { MESSAGES_VERSION, type ClassifiedRecord } from '../../shared/messages.ts';
@@ -13,7 +14,7 @@ import { followingEvents, paired, precedingAction, previousInFrame, sessionFacts
 /** A store whose batches run when the test says so. */
 function setup(records = syntheticSession(120), storage: KeyValueStorage | null = null) {
   const ticks: Array<() => void> = [];
-  const store = new PanelStore({ schedule: (fn) => ticks.push(fn), storage, tabId: 7 });
+  const store = createStore({ schedule: (fn) => ticks.push(fn), storage, tabId: 7 });
   const t = createMemoryTransport({ tabId: 7, records: [], state: { tenantOrigin: TENANT } });
   store.attach(t);
   // What the view tells its readers, in order.
@@ -236,14 +237,14 @@ describe('PanelStore on the in-memory transport', () => {
     const a = setup(undefined, storage).store;
     a.timeline.setFilters({ types: ['svc:event:view'], showForeign: true, search: 'x' });
     a.timeline.setTimeBase('first');
-    const b = new PanelStore({ storage, tabId: 7 });
+    const b = createStore({ storage, tabId: 7 });
     expect(b.timeline.filters.types).toEqual(['svc:event:view']);
     expect(b.timeline.filters.showForeign).toBe(true);
     expect(b.timeline.timeBase).toBe('first');
-    const other = new PanelStore({ storage, tabId: 99 });
+    const other = createStore({ storage, tabId: 99 });
     expect(other.timeline.filters.search).toBe('x'); // a new tab starts from the last filters used
     storage.setItem('embed-inspector:panel:v1:tab:7', '{garbage');
-    expect(new PanelStore({ storage, tabId: 7 }).timeline.filters.search).toBe('');
+    expect(createStore({ storage, tabId: 7 }).timeline.filters.search).toBe('');
   });
 
   it('trims to maxRecords like the background buffer', () => {
@@ -541,11 +542,11 @@ describe('search text in chunks', () => {
 describe('loading and sizes', () => {
   it('a load and the same records arriving live give the same log, view, counts and frames', () => {
     const recs = syntheticSession(600);
-    const loaded = new PanelStore({ schedule: () => {} });
+    const loaded = createStore({ schedule: () => {} });
     const input = recs.map((r) => structuredClone(r));
     loaded.log.replace(input);
     expect(input).toHaveLength(600); // the caller's list is left alone
-    const live = new PanelStore({ schedule: () => {} });
+    const live = createStore({ schedule: () => {} });
     live.log.replace([]);
     live.log.enqueue(recs.map((r) => structuredClone(r)));
     live.log.flush();
@@ -571,7 +572,7 @@ describe('loading and sizes', () => {
       .filter((_, i) => !lateIdx.has(i))
       // (pairs before the first late record are as in the final log: counts count a pair once)
       .map((r, i) => ({ ...structuredClone(r), seq: i + 1, pairedWith: i < from - 1 ? r.pairedWith : undefined }));
-    const live = new PanelStore({ schedule: () => {} });
+    const live = createStore({ schedule: () => {} });
     live.log.replace(before);
     live.timeline.setFilters({ showForeign: true });
     live.log.countSome(Infinity);
@@ -585,7 +586,7 @@ describe('loading and sizes', () => {
       fromSeq,
       records: final.filter((r) => r.seq >= fromSeq).map((r) => structuredClone(r)),
     });
-    const loaded = new PanelStore({ schedule: () => {} });
+    const loaded = createStore({ schedule: () => {} });
     loaded.log.replace(final.map((r) => structuredClone(r)));
     loaded.timeline.setFilters({ showForeign: true });
     expect(live.log.all().map((r) => r.seq)).toEqual(loaded.log.all().map((r) => r.seq));
@@ -606,7 +607,7 @@ describe('loading and sizes', () => {
   });
 
   it('sizes are the encoded length, and are measured again when a record is updated or the log replaced', () => {
-    const store = new PanelStore({ schedule: () => {} });
+    const store = createStore({ schedule: () => {} });
     const recs = syntheticSession(50);
     store.log.replace(recs);
     const i = 7;
@@ -627,7 +628,7 @@ describe('loading and sizes', () => {
 describe('file transport', () => {
   it('classifies an imported capture file and re-classifies when the tenant origin changes', () => {
     const messages = syntheticSession(40).map(({ verdict: _v, issues: _i, ...r }) => r);
-    const store = new PanelStore({ schedule: (fn) => fn() });
+    const store = createStore({ schedule: (fn) => fn() });
     const t = createFileTransport(
       { format: CAPTURE_FORMAT, version: 1, tenantOrigin: TENANT, messages, meta: { dropped: 3 } },
       'x.json',

@@ -14,17 +14,13 @@
 import type {
   BackgroundToPanel,
   CaptureScopeView,
-  ClassifiedRecord,
   TabSite,
-  TabState,
 } from '../../shared/messages.ts';
-import { RecordLog, type LogEvents } from '../log/record-log.ts';
-import { TimelineView, type KeyValueStorage, type TimelineEvents } from '../timeline/timeline-view.ts';
+import type { RecordLog, LogEvents } from '../log/record-log.ts';
+import type { TimelineView, TimelineEvents } from '../timeline/timeline-view.ts';
 import type { ConnectionStatus, PanelCommand, PanelTransport } from './transports.ts';
 import { dispatch, type Handlers } from '../../shared/channel.ts';
 import { LiveTab, type LiveLink } from './live-link.ts';
-
-export type { KeyValueStorage } from '../timeline/timeline-view.ts';
 
 /**
  * What changed, named by the part of the UI that shows it (each name but `records` and `cleared` is a signal of
@@ -96,14 +92,12 @@ export interface SendResult {
   error?: string;
 }
 
-export interface StoreOptions {
-  /** How live batches are scheduled (default: next animation frame, with a timer fallback when hidden). */
+/** What the store links: the record log and the timeline view over it (app/create-store.ts makes them). */
+export interface StoreParts {
+  log: RecordLog;
+  timeline: TimelineView;
+  /** How live batches are scheduled (the log's own; a live tab's log while another source is shown uses it too). */
   schedule?: (fn: () => void) => void;
-  /** Where filter state persists (default: none). */
-  storage?: KeyValueStorage | null;
-  /** The storage key; a per-tab key is derived from it when a tab id is known. */
-  storageKey?: string;
-  tabId?: number | null;
 }
 
 export class PanelStore {
@@ -115,16 +109,16 @@ export class PanelStore {
   private note: string | null = null;
   private transport: PanelTransport | null = null;
   private listeners = new Set<(c: Change) => void>();
-  private schedule: StoreOptions['schedule'];
+  private schedule: StoreParts['schedule'];
   /** The link to the inspected tab (connectLive), when there is one. */
   private live: LiveTab | null = null;
   /** Where the message being read goes (set by `receive` for its handlers). */
   private to: { log: RecordLog; shown: boolean; live: boolean } | null = null;
 
-  constructor(opts: StoreOptions = {}) {
-    this.schedule = opts.schedule;
-    this.log = new RecordLog({ schedule: opts.schedule });
-    this.timeline = new TimelineView(this.log, opts);
+  constructor(parts: StoreParts) {
+    this.schedule = parts.schedule;
+    this.log = parts.log;
+    this.timeline = parts.timeline;
     for (const [type, change] of Object.entries(CHANGES.timeline)) {
       this.timeline.on(type as keyof TimelineEvents, (e) => this.tell((change as (e: unknown) => Change)(e)));
     }

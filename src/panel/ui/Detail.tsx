@@ -3,12 +3,11 @@
  * Issues (rule id, what is wrong, the spec sentence), Related (post ↔ delivery, action ↔ following events),
  * Timing. More tabs plug in through `extraTabs` (the composer/replay of issue 6).
  */
-import { createMemo, createSignal, For, Show, type JSX } from 'solid-js';
-import type { ClassifiedRecord } from '../../shared/messages.ts';
+import { createMemo, createSignal, For, Show, } from 'solid-js';
 import { JsonTree } from './JsonTree.tsx';
 import { copyToClipboard } from './clipboard.ts';
 import { shortType } from '../base/protocol.ts';
-import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, originLabel } from './format.ts';
+import { formatBytes, formatClock, formatDuration, frameLabel, originLabel } from './format.ts';
 import { Related } from './Related.tsx';
 import { pageSession } from '../log/related.ts';
 import { TimingTab } from './Timing.tsx';

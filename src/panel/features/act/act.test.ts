@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createStore } from '../../app/create-store.ts';
 import {
   buildMessage,
   defaultDraft,
@@ -10,7 +11,6 @@ import {
   withType,
 } from './draft.ts';
 import { sendTarget } from '../../link/live-link.ts';
-import { PanelStore } from '../../link/panel-store.ts';
 import { captureOf, exportFileName, readImported } from './capture-file.ts';
 import { replayData, replayItems } from './replay-items.ts';
 import { createFileTransport, createMemoryTransport, type PanelTransport } from '../../link/transports.ts';
@@ -224,7 +224,7 @@ describe('composer draft', () => {
 describe('live link', () => {
   // The store reads the live tab's messages (live batches applied at once here); the link reads what it keeps.
   const connectLive = (under: PanelTransport, opts?: { timeoutMs?: number }) => {
-    const store = new PanelStore({ schedule: (fn) => fn() });
+    const store = createStore({ schedule: (fn) => fn() });
     return { store, link: store.connectLive(under, opts) };
   };
   it('shows the live tab when attached, tracks state and frames, correlates send results', async () => {
