@@ -11,11 +11,7 @@
  * `onChange` sums those events up for the UI, one `Change` per event, by the table `CHANGES` below: the one place
  * that says which part of the UI an event touches (ui/bridge.ts turns each name into a Solid signal).
  */
-import type {
-  BackgroundToPanel,
-  CaptureScopeView,
-  TabSite,
-} from '../../shared/messages.ts';
+import type { BackgroundToPanel, CaptureScopeView, TabSite } from '../../shared/messages.ts';
 import type { RecordLog, LogEvents } from '../log/record-log.ts';
 import type { TimelineView, TimelineEvents } from '../timeline/timeline-view.ts';
 import type { ConnectionStatus, PanelCommand, PanelTransport } from './transports.ts';

@@ -3,7 +3,7 @@
  * Issues (rule id, what is wrong, the spec sentence), Related (post ↔ delivery, action ↔ following events),
  * Timing. More tabs plug in through `extraTabs` (the composer/replay of issue 6).
  */
-import { createMemo, createSignal, For, Show, } from 'solid-js';
+import { createMemo, createSignal, For, Show } from 'solid-js';
 import { JsonTree } from './JsonTree.tsx';
 import { copyToClipboard } from './clipboard.ts';
 import { shortType } from '../base/protocol.ts';
