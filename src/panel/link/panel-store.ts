@@ -8,74 +8,17 @@
  * no view state: a message becomes a call of a log method, and the log and the view tell their readers through
  * their own typed events.
  *
- * `onChange` sums those events up for the UI, one `Change` per event, by the table `CHANGES` below: the one place
- * that says which part of the UI an event touches (ui/bridge.ts turns each name into a Solid signal).
+ * `onChange` sums those events and the link's own up for the UI, one `Change` per event (changes.ts).
  */
 import type { BackgroundToPanel, CaptureScopeView, TabSite } from '../../shared/messages.ts';
-import type { RecordLog, LogEvents } from '../log/record-log.ts';
-import type { TimelineView, TimelineEvents } from '../timeline/timeline-view.ts';
+import type { RecordLog } from '../log/record-log.ts';
+import type { TimelineView } from '../timeline/timeline-view.ts';
 import type { ConnectionStatus, PanelCommand, PanelTransport } from './transports.ts';
 import { dispatch, type Handlers } from '../../shared/channel.ts';
 import { LiveTab, type LiveLink } from './live-link.ts';
+import { ChangeFeed, type Change, type LinkEvents } from './changes.ts';
 
-/**
- * What changed, named by the part of the UI that shows it (each name but `records` and `cleared` is a signal of
- * ui/bridge.ts).
- */
-export interface Change {
-  /** The log holds other records or rewrote some in place (a snapshot, a load, a trim, a clear, a reorder). */
-  records?: boolean;
-  /** The view's order, or what its rows show. */
-  view?: boolean;
-  /** A live batch was applied: the number of rows it added at the end of the view (0 when the filters hide them). */
-  appended?: number;
-  /** The log's contents and the tab state: counts, frames, session facts, linked records, limits. */
-  state?: boolean;
-  /** The selected record, or where it is. */
-  selection?: boolean;
-  filters?: boolean;
-  /** The connection to the background. */
-  status?: boolean;
-  /** The capture scope, the tab's sites, scope change results and notes. */
-  capture?: boolean;
-  /** The user cleared the log (the REST calls follow the same rule). */
-  cleared?: boolean;
-}
-
-/** Events of the link itself (connection, capture scope, command outcomes). */
-interface LinkEvents {
-  status: Record<string, never>;
-  capture: Record<string, never>;
-}
-
-/**
- * Every event the UI hears of, and what it changes. The view handles each change of the log's records before
- * anyone else (it subscribes to the log first) and sends one event for it, so the log's record events (`batch`,
- * `reordered`, `replaced`) have no row: the view's `appended` and `rebuilt` stand for them.
- */
-const CHANGES = {
-  timeline: {
-    appended: (e) =>
-      e.updated
-        ? { view: true, appended: e.count, state: true, selection: true }
-        : { view: true, appended: e.count, state: true },
-    rebuilt: (e) =>
-      e.replaced
-        ? { records: true, view: true, state: true, selection: true }
-        : { view: true, state: true, selection: true },
-    filters: () => ({ view: true, filters: true }),
-    timeBase: () => ({ view: true }),
-    selection: () => ({ selection: true }),
-  } satisfies { [K in keyof TimelineEvents]: (e: TimelineEvents[K]) => Change },
-  log: {
-    state: () => ({ state: true }),
-    cleared: () => ({ cleared: true }),
-  } satisfies { [K in Exclude<keyof LogEvents, 'batch' | 'reordered' | 'replaced'>]: (e: LogEvents[K]) => Change },
-  link: {
-    status: () => ({ status: true, capture: true }),
-    capture: () => ({ capture: true }),
-  } satisfies { [K in keyof LinkEvents]: (e: LinkEvents[K]) => Change },
-};
+export type { Change } from './changes.ts';
 
 /** The capture scope and the inspected tab's sites, as the background last said (live tab only). */
 export interface CaptureInfo {
@@ -104,7 +47,7 @@ export class PanelStore {
   private scopeResult: SendResult | null = null;
   private note: string | null = null;
   private transport: PanelTransport | null = null;
-  private listeners = new Set<(c: Change) => void>();
+  private changes: ChangeFeed;
   private schedule: StoreParts['schedule'];
   /** The link to the inspected tab (connectLive), when there is one. */
   private live: LiveTab | null = null;
@@ -115,26 +58,15 @@ export class PanelStore {
     this.schedule = parts.schedule;
     this.log = parts.log;
     this.timeline = parts.timeline;
-    for (const [type, change] of Object.entries(CHANGES.timeline)) {
-      this.timeline.on(type as keyof TimelineEvents, (e) => this.tell((change as (e: unknown) => Change)(e)));
-    }
-    for (const [type, change] of Object.entries(CHANGES.log)) {
-      this.log.on(type as keyof LogEvents, (e) => this.tell((change as (e: unknown) => Change)(e)));
-    }
+    this.changes = new ChangeFeed(this.log, this.timeline);
   }
 
-  /** Hear of every change, summed up by `CHANGES`; returns the function that stops it. */
+  /** Hear of every change, summed up by `CHANGES` (changes.ts); returns the function that stops it. */
   onChange(fn: (c: Change) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-  private tell(c: Change): void {
-    for (const fn of this.listeners) {
-      fn(c);
-    }
+    return this.changes.onChange(fn);
   }
   private linkChanged(type: keyof LinkEvents): void {
-    this.tell(CHANGES.link[type]());
+    this.changes.link(type);
   }
 
   // ---------------------------------------------------------------------------------------- the link

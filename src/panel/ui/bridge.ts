@@ -1,9 +1,10 @@
 /**
  * Bridges the framework-free store to Solid: one signal per part of the UI, bumped when a `Change` names it. Which
- * event names which part is the table `CHANGES` in link/panel-store.ts; this file adds no rule of its own.
+ * event names which part is the table `CHANGES` in link/changes.ts; this file adds no rule of its own.
  */
 import { batch, createSignal, onCleanup, type Accessor } from 'solid-js';
-import type { Change, PanelStore } from '../link/panel-store.ts';
+import type { Change } from '../link/changes.ts';
+import type { PanelStore } from '../link/panel-store.ts';
 
 export interface PanelSignals {
   /** The view's order, or what its rows show (filters, time base, live records, a new log). */
