@@ -3,7 +3,8 @@ import { createStore } from '../app/create-store.ts';
 import type { KeyValueStorage } from '../app/create-store.ts';
 import { createFileTransport, createMemoryTransport } from './transports.ts';
 import { syntheticSession, TENANT } from '../app/synthetic.ts';
-import { MESSAGES_VERSION, type ClassifiedRecord } from '../../shared/messages.ts';
+import type { BackgroundToPanel, ClassifiedRecord } from '../../shared/messages.ts';
+import { stamp } from '../../shared/channel.ts';
 import { CAPTURE_FORMAT } from '../../protocol/record.ts';
 import { countsAsMessage } from '../../protocol/pairs.ts';
 import { compileFilter, defaultFilters } from '../timeline/filters.ts';
@@ -580,12 +581,13 @@ describe('loading and sizes', () => {
     const chosen = before[before.length - 1];
     live.timeline.select(chosen.seq);
     const fromSeq = Math.min(from, before.length + 1);
-    live.handle({
-      v: MESSAGES_VERSION,
-      type: 'reorder',
-      fromSeq,
-      records: final.filter((r) => r.seq >= fromSeq).map((r) => structuredClone(r)),
-    });
+    live.handle(
+      stamp<BackgroundToPanel>({
+        type: 'reorder',
+        fromSeq,
+        records: final.filter((r) => r.seq >= fromSeq).map((r) => structuredClone(r)),
+      }),
+    );
     const loaded = createStore({ schedule: () => {} });
     loaded.log.replace(final.map((r) => structuredClone(r)));
     loaded.timeline.setFilters({ showForeign: true });
