@@ -36,6 +36,21 @@ export function chromiumPath(): string {
   return found;
 }
 
+/** The Firefox binary: $FIREFOX_PATH, or the first Debian/Ubuntu/macOS location that exists. */
+export function firefoxPath(): string {
+  const candidates = [
+    process.env.FIREFOX_PATH,
+    '/usr/bin/firefox-esr',
+    '/usr/bin/firefox',
+    '/Applications/Firefox.app/Contents/MacOS/firefox',
+  ].filter((p): p is string => !!p);
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) {
+    throw new Error(`no Firefox found (tried ${candidates.join(', ')}); install firefox-esr or set FIREFOX_PATH`);
+  }
+  return found;
+}
+
 /**
  * The built Chromium extension: $EMBED_INSPECTOR_EXTENSION, or the `dist/chrome` of this package (found from this
  * module upwards, so it holds in the repo, in dist/node and in an installed package).

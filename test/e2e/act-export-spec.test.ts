@@ -3,40 +3,27 @@
  * embed-session-<host>.spec.ts, the same test `embed-inspector codegen --playwright --assert-payloads` writes from
  * the capture file the panel exports (test/e2e/codegen.test.ts runs such a test). Real Chromium, built extension.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, vi } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchWithExtension, ROOT, sleep } from '../helpers/capture.ts';
-import { hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
-import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
+import { ROOT } from '../helpers/paths.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 
-let sb: Sandbox;
-let launched: Launched;
-let page: Page, panel: Page;
-let dir: string;
-const errors: string[] = [];
+test.override('hostQuery', 'script=full');
+let panel: Page;
+let errors: string[];
+const dir = mkdtempSync(join(tmpdir(), 'ei-export-spec-'));
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ei-export-spec-'));
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  launched = await launchWithExtension();
-  page = await hostPage(launched, sb, 'script=full');
-  await page.waitForFunction(() => (window as any).__sandboxHost.scriptDone(), { timeout: 20_000 });
-  panel = await panelFor(launched, page, errors);
-  await panel.waitForFunction(
-    () => (window as any).__embedInspectorPanel.store.records.filter((r: any) => !r.navigation).length >= 32,
-    { timeout: 10_000 },
-  );
+test.beforeAll(async ({ panel: session }) => {
+  await session.settled();
+  ({ page: panel, errors } = session);
   const cdp = await panel.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
 });
-afterAll(async () => {
-  await launched?.close();
-  await sb?.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -63,7 +50,9 @@ const codegen = (file: string) =>
 const body = (code: string) => code.slice(code.indexOf('\nimport '));
 
 describe('Export → as a Playwright test', () => {
-  it('downloads embed-session-<host>.spec.ts: the host’s actions, the embed’s events, no protocol error', async () => {
+  it('downloads embed-session-<host>.spec.ts: the host’s actions, the embed’s events, no protocol error', async ({
+    sandbox: sb,
+  }) => {
     await panel.click('.t-export');
     await panel.waitForSelector('.export .x-spec');
     const spec = await exportAs('.x-spec');
@@ -76,10 +65,7 @@ describe('Export → as a Playwright test', () => {
     expect(spec.text).toContain('await expect(embed).toHaveReceived("svc:event:ai-query", { status: "completed" });');
     expect(spec.text).toContain('await expect(embed).toHaveNoProtocolErrors();');
     expect(await panel.$eval('.x-done', (e) => e.textContent)).toContain('Saved embed-session-127.0.0.1.spec.ts');
-    const end = Date.now() + 20_000;
-    while (!existsSync(join(dir, spec.name)) && Date.now() < end) {
-      await sleep(100);
-    }
+    await vi.waitUntil(() => existsSync(join(dir, spec.name)), { timeout: 20_000, interval: 100 });
     expect(readFileSync(join(dir, spec.name), 'utf8')).toBe(spec.text);
   });
 

@@ -4,10 +4,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
+import { EXT } from './paths.ts';
 
-export const ROOT = new URL('../..', import.meta.url).pathname;
-/** The built extension; EI_EXTENSION_DIR points at another build (e.g. an older one, to see a test fail on it). */
-export const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
+export { EXT, ROOT } from './paths.ts';
 
 /**
  * Chromium with the built extension, capturing every site in full mode unless `capture` says otherwise (null: the
@@ -43,6 +42,36 @@ export async function tabIdOf(launched: Launched, page: Page): Promise<number> {
     await sleep(100);
   }
   throw new Error(`no tab for ${url}`);
+}
+
+/**
+ * Every frame of the tab hands over what it holds and the background has it in the log (`embedInspector.settle`):
+ * what the page did before the call is there to read. With a panel page: the panel holds what the background holds
+ * too (the same records, up to the same last one).
+ */
+export async function settled(launched: Launched, tabId: number, panel?: Page): Promise<void> {
+  const worker = await launched.worker();
+  await worker.evaluate((id: number) => (globalThis as any).embedInspector.settle(id), tabId);
+  if (!panel) {
+    return;
+  }
+  const held = await worker.evaluate(async (id: number) => {
+    const rs = await (globalThis as any).embedInspector.records(id);
+    return { n: rs.length as number, last: (rs.at(-1)?.seq ?? null) as number | null };
+  }, tabId);
+  await panel
+    .waitForFunction(
+      ({ n, last }) => {
+        const rs = (window as any).__embedInspectorPanel.store.records;
+        return rs.length === n && (rs.at(-1)?.seq ?? null) === last;
+      },
+      { timeout: 15_000, polling: 50 },
+      held,
+    )
+    .catch(async (e) => {
+      const has = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+      throw new Error(`the panel did not catch up with the background (${has} of ${held.n} records): ${e}`);
+    });
 }
 
 export async function records(launched: Launched, tabId: number): Promise<ClassifiedRecord[]> {

@@ -3,13 +3,9 @@ import type { Frame, Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { sleep, tabIdOf } from './capture.ts';
 
-export interface Sandbox {
-  hostOrigin: string;
-  tenantOrigin: string;
-  hostUrl: string;
-  snapshot(): any;
-  close(): Promise<void>;
-}
+import type { Sandbox } from '../../sandbox/server.mjs';
+
+export type { Sandbox } from '../../sandbox/server.mjs';
 
 export async function hostPage(launched: Launched, sb: Sandbox, query = ''): Promise<Page> {
   const page = await launched.browser.newPage();

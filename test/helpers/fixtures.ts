@@ -1,0 +1,65 @@
+/**
+ * The end-to-end tests' fixtures (vitest's `test.extend`): each is set up once per file, when a test or a
+ * `test.beforeAll` of that file first asks for it, and torn down after the file's last test.
+ *
+ * - `sandbox`: the sandbox's host and tenant sites on free ports (sandbox/server.mjs).
+ * - `chromium`: Chromium with the built extension, capturing every site in full mode.
+ * - `firefox`: Firefox with the built extension, capturing nothing until a test sets the scope.
+ * - `panel`: the sandbox host page (with `hostQuery`, '' unless a file overrides it) in `chromium`, and the panel
+ *   page opened for its tab, connected, filters reset; `settled()` waits until the panel holds what the page did.
+ *   A scripted session (`script=full`) has run to its end before the panel opens (the host tab is in front while
+ *   it runs).
+ *
+ * A launch failure fails the tests that use the fixture (never a skip).
+ */
+import type { Page } from 'puppeteer-core';
+import { test as base } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
+import type { Launched } from '../../src/node/chromium.ts';
+import { launchFirefox, type LaunchedFirefox } from '../../src/node/firefox.ts';
+import { launchWithExtension, settled, tabIdOf } from './capture.ts';
+import { hostPage, panelFor } from './panel.ts';
+import { FIREFOX_EXT } from './paths.ts';
+
+export interface PanelSession {
+  /** The sandbox host page. */
+  host: Page;
+  /** The panel page of the host page's tab. */
+  page: Page;
+  tabId: number;
+  /** The panel page's uncaught errors. */
+  errors: string[];
+  /** The page's frames handed over, the background has it all and the panel holds what the background holds. */
+  settled(): Promise<void>;
+}
+
+export const test = base
+  .extend('sandbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<Sandbox> => {
+    const sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
+    onCleanup(() => sb.close());
+    return sb;
+  })
+  .extend('chromium', { scope: 'file' }, async ({}, { onCleanup }): Promise<Launched> => {
+    const launched = await launchWithExtension();
+    onCleanup(() => launched.close());
+    return launched;
+  })
+  .extend('firefox', { scope: 'file' }, async ({}, { onCleanup }): Promise<LaunchedFirefox> => {
+    const launched = await launchFirefox({ extensionDir: FIREFOX_EXT });
+    onCleanup(() => launched.close());
+    return launched;
+  })
+  .extend('hostQuery', { scope: 'file' }, '')
+  .extend('panel', { scope: 'file' }, async ({ chromium, sandbox, hostQuery }): Promise<PanelSession> => {
+    const host = await hostPage(chromium, sandbox, hostQuery);
+    if (new URLSearchParams(hostQuery).get('script') === 'full') {
+      await host.waitForFunction(() => (window as any).__sandboxHost.scriptDone(), { timeout: 30_000 });
+    }
+    const errors: string[] = [];
+    const page = await panelFor(chromium, host, errors);
+    const tabId = await tabIdOf(chromium, host);
+    return { host, page, tabId, errors, settled: () => settled(chromium, tabId, page) };
+  });
+
+export { describe, expect } from 'vitest';
+export const it = test;
