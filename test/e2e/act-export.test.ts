@@ -4,27 +4,27 @@
  * verdicts, nothing replayed), with the way back to the live tab; an unusable file changes nothing.
  * Real Chromium, built extension, sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, vi } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchWithExtension, sleep, ROOT } from '../helpers/capture.ts';
+import { settled, tabIdOf } from '../helpers/capture.ts';
 import { embedFrame, fill, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
 
 let sb: Sandbox;
 let launched: Launched;
 let page: Page, panel: Page;
-let dir: string;
+const dir = mkdtempSync(join(tmpdir(), 'ei-export-'));
 const errors: string[] = [];
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ei-export-'));
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  launched = await launchWithExtension();
+test.beforeAll(async ({ sandbox, chromium }) => {
+  sb = sandbox;
+  launched = chromium;
   page = await hostPage(launched, sb, 'allowExport=true');
   const frame = await embedFrame(page, sb.tenantOrigin);
   await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
@@ -47,9 +47,7 @@ beforeAll(async () => {
   const cdp = await panel.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
 });
-afterAll(async () => {
-  await launched?.close();
-  await sb?.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -72,16 +70,15 @@ async function download(ext = '.json'): Promise<{ name: string; text: string }> 
   };
   const before = written();
   await panel.click('.x-download');
-  const end = Date.now() + 20_000; // a loaded 2-core machine can take seconds to write a download
-  while (Date.now() < end) {
-    const name = [...written()].find(([f, t]) => before.get(f) !== t)?.[0];
-    if (name) {
-      await sleep(100);
-      return { name, text: readFileSync(join(dir, name), 'utf8') };
-    }
-    await sleep(100);
-  }
-  throw new Error(`no download: ${JSON.stringify([...written()])}, before the click ${JSON.stringify([...before])}`);
+  // (the browser renames its .crdownload to the name once written: a file by the name is complete)
+  const name = await vi
+    .waitUntil(() => [...written()].find(([f, t]) => before.get(f) !== t)?.[0], { timeout: 20_000, interval: 100 })
+    .catch(() => {
+      throw new Error(
+        `no download: ${JSON.stringify([...written()])}, before the click ${JSON.stringify([...before])}`,
+      );
+    });
+  return { name, text: readFileSync(join(dir, name), 'utf8') };
 }
 
 function check(file: string): Promise<{ code: number; out: any }> {
@@ -181,7 +178,7 @@ describe('export, check, import', () => {
     expect(await panel.$eval('.viewing-file', (e) => e.textContent)).toContain(exported.name);
     expect(await panel.$eval('.status', (e) => e.textContent)).toContain(`capture file: ${exported.name}`);
     expect(await panelVerdicts()).toEqual(live);
-    await sleep(300);
+    await settled(launched, await tabIdOf(launched, page));
     expect(await frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length)).toBe(acceptedBefore); // nothing was replayed
     expect(await page.evaluate(() => (window as any).__sandboxHost.received.length)).toBe(receivedBefore);
     await panel.click('.t-live');
