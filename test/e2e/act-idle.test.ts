@@ -5,23 +5,19 @@
  * And the plain case of issue 14: after 60 s in which the page sends nothing, a send from the composer arrives.
  * Real Chromium, the built extension, the sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vi } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension, sleep } from '../helpers/capture.ts';
+import { sleep } from '../helpers/capture.ts';
 import { embedFrame, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
 
 let sb: Sandbox;
 let launched: Launched;
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  launched = await launchWithExtension();
-});
-afterAll(async () => {
-  await launched?.close();
-  await sb?.close();
+test.beforeAll(({ sandbox, chromium }) => {
+  sb = sandbox;
+  launched = chromium;
 });
 
 /** Open the sandbox and the panel, let `quiet` pass, then send a refresh from the composer: it must arrive. */
@@ -68,7 +64,13 @@ describe('the composer after a quiet period', () => {
         (globalThis as any).__marker = 'old worker';
       });
       await before.close();
-      await sleep(500);
+      // A worker without the marker is a new one (the panel's reconnection wakes it).
+      await vi.waitUntil(
+        async () =>
+          (await (await launched.worker()).evaluate(() => (globalThis as any).__marker).catch(() => 'gone')) ===
+          undefined,
+        { timeout: 15_000, interval: 100 },
+      );
       await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.status === 'connected', {
         timeout: 15_000,
       });
@@ -78,6 +80,7 @@ describe('the composer after a quiet period', () => {
 
   it('after 60 s of silence, with nothing forced: the send arrives', { timeout: 120_000 }, async () => {
     await sendAfter(async () => {
+      // The deliberate idle: nothing happens for a minute.
       await sleep(61_000);
     });
   });
