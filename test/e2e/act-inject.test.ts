@@ -4,25 +4,21 @@
  * injected post and its delivery. A simulated fatal `error` reaches the host's handler with the tenant
  * origin. Fails (never skips) without Chromium, a build or the sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, vi } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
-import { launchWithExtension, sleep } from '../helpers/capture.ts';
+import { settled, tabIdOf } from '../helpers/capture.ts';
 import { embedFrame, fill, hostPage, openComposer, panelFor, panelRecords, type Sandbox } from '../helpers/panel.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
 
 let sb: Sandbox;
 let launched: Launched;
 const errors: string[] = [];
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  launched = await launchWithExtension();
-});
-afterAll(async () => {
-  await launched?.close();
-  await sb?.close();
+test.beforeAll(({ sandbox, chromium }) => {
+  sb = sandbox;
+  launched = chromium;
 });
 
 const html = (frame: Frame, attr: string) => frame.evaluate((a) => document.documentElement.getAttribute(a), attr);
@@ -41,7 +37,7 @@ async function chooseType(panel: Page, type: string) {
 
 describe('composer: inject actions', () => {
   let page: Page, panel: Page, frame: Frame;
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     page = await hostPage(launched, sb);
     panel = await panelFor(launched, page, errors);
     frame = await embedFrame(page, sb.tenantOrigin);
@@ -108,10 +104,7 @@ describe('composer: inject actions', () => {
       await panel.waitForSelector('.cm-verdict .b-valid', { timeout: 5_000 }); // validated live
       const before = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
       await sendFromComposer(panel);
-      const end = Date.now() + 10_000;
-      while (!(await reacted()) && Date.now() < end) {
-        await sleep(100);
-      }
+      await vi.waitUntil(reacted, { timeout: 10_000, interval: 100 }).catch(() => {});
       expect(await reacted(), `the embed reacted to ${type}`).toBe(true);
       await panel.waitForFunction(
         (t, n) => {
@@ -172,8 +165,8 @@ describe('composer: inject actions', () => {
     expect(await panel.$eval('.cm-confirm', (e) => e.textContent)).toMatch(
       /invalid.*action\.timezone.*Send it anyway/s,
     );
-    await sleep(500);
-    expect(await sentYet()).toBe(false); // nothing sent yet (other records of earlier sends may still come in)
+    await settled(launched, await tabIdOf(launched, page), panel);
+    expect(await sentYet()).toBe(false); // nothing sent yet
     await panel.click('.cm-cancel');
     expect(await panel.$('.cm-confirm')).toBeNull();
     await panel.click('.cm-send');
