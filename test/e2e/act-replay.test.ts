@@ -2,12 +2,12 @@
  * Replay from the panel: three actions the host sent with known gaps are replayed to the embed with their
  * timing (relative gaps roughly preserved), faster, and step by step. Real Chromium, built extension, sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vi } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
-import { launchWithExtension, sleep } from '../helpers/capture.ts';
+import { settled, tabIdOf } from '../helpers/capture.ts';
 import { embedFrame, hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
 
 let sb: Sandbox;
 let launched: Launched;
@@ -16,9 +16,9 @@ const errors: string[] = [];
 const GAPS = [600, 1200];
 const TYPES = ['svc:action:set-locale', 'svc:action:set-color-scheme', 'svc:action:set-timezone'];
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  launched = await launchWithExtension();
+test.beforeAll(async ({ sandbox, chromium }) => {
+  sb = sandbox;
+  launched = chromium;
   page = await hostPage(launched, sb);
   frame = await embedFrame(page, sb.tenantOrigin);
   await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
@@ -47,10 +47,6 @@ beforeAll(async () => {
   await panel.click('.t-replay');
   await panel.waitForSelector('.replay');
 });
-afterAll(async () => {
-  await launched?.close();
-  await sb?.close();
-});
 
 /** Actions the embed accepted from index `from` on: type and the embed's own clock. */
 const accepted = (from: number) =>
@@ -60,13 +56,17 @@ const accepted = (from: number) =>
   ) as Promise<Array<{ type: string; at: number }>>;
 const acceptedCount = () => frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length) as Promise<number>;
 async function waitAccepted(from: number, n: number, timeout = 15_000) {
-  const end = Date.now() + timeout;
-  let got = await accepted(from);
-  while (got.length < n && Date.now() < end) {
-    await sleep(50);
-    got = await accepted(from);
-  }
-  return got;
+  await vi.waitUntil(async () => (await accepted(from)).length >= n, { timeout, interval: 50 }).catch(() => {});
+  return accepted(from);
+}
+/** The replay shows `n / 3 sent — paused` (no step is scheduled while paused) and what was sent has arrived. */
+async function pausedAt(n: number) {
+  await panel.waitForFunction(
+    (k) => document.querySelector('.r-progress')!.textContent!.startsWith(`${k} / 3 sent — paused`),
+    { timeout: 5_000 },
+    n,
+  );
+  await settled(launched, await tabIdOf(launched, page), panel);
 }
 
 describe('replay', () => {
@@ -131,7 +131,7 @@ describe('replay', () => {
         i,
       );
       if (i < 3) {
-        await sleep(GAPS[1] + 300);
+        await pausedAt(i);
         expect((await accepted(from)).length, 'no automatic advance while stepping').toBe(i);
       }
     }
@@ -143,7 +143,7 @@ describe('replay', () => {
     await panel.click('.r-play');
     await waitAccepted(from, 1);
     await panel.click('.r-pause');
-    await sleep(GAPS[0] + GAPS[1] + 300);
+    await pausedAt(1);
     expect((await accepted(from)).length).toBe(1);
     await panel.click('.r-play');
     expect((await waitAccepted(from, 3)).map((a) => a.type)).toEqual(TYPES);
