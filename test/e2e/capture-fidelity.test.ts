@@ -1,9 +1,10 @@
 // A delivery is recorded as the browser delivered it, whatever the page does with its copy afterwards: the relay
 // holds the event and reads its own copy of the data later (deliveries.ts). A plain host/embed pair written here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import { launchWithExtension, messagesOnly, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
+import { messagesOnly, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
 
 // The host mutates every message it gets, keeps the events, and reads them again later; then it dispatches two
 // events of its own making.
@@ -53,12 +54,11 @@ const MOVES = `<!doctype html><script>
 describe('deliveries are recorded as delivered', () => {
   let srv: TwoOrigins;
   let l: Launched;
-  beforeAll(async () => {
+  test.beforeAll(async ({ chromium }) => {
     srv = await twoOrigins({ '/': HOST, '/moves': MOVES }, { '/embed/dashboard/plain': EMBED });
-    l = await launchWithExtension({ capture: { sites: 'all', mode: 'full' } });
+    l = chromium;
   });
   afterAll(async () => {
-    await l?.close();
     await srv?.close();
   });
 
