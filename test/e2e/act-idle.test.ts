@@ -5,9 +5,8 @@
  * And the plain case of issue 14: after 60 s in which the page sends nothing, a send from the composer arrives.
  * Real Chromium, the built extension, the sandbox.
  */
-import { vi } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { sleep } from '../helpers/capture.ts';
+import { restartWorker, sleep } from '../helpers/capture.ts';
 import { embedFrame, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
@@ -59,18 +58,7 @@ describe('the composer after a quiet period', () => {
   it('after the service worker stopped: sends, the embed reacts, the injected post is on the timeline', async () => {
     await sendAfter(async (panel) => {
       // Stop the worker (its ports close); wait until a new worker runs and the panel is back.
-      const before = await launched.worker();
-      await before.evaluate(() => {
-        (globalThis as any).__marker = 'old worker';
-      });
-      await before.close();
-      // A worker without the marker is a new one (the panel's reconnection wakes it).
-      await vi.waitUntil(
-        async () =>
-          (await (await launched.worker()).evaluate(() => (globalThis as any).__marker).catch(() => 'gone')) ===
-          undefined,
-        { timeout: 15_000, interval: 100 },
-      );
+      await restartWorker(launched);
       await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.status === 'connected', {
         timeout: 15_000,
       });

@@ -1,16 +1,17 @@
 // Nothing is lost: a 10,000-message flood, and a service worker stopped in the middle of a stream.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import {
-  launchWithExtension,
-  tabIdOf,
-  waitForRecords,
-  waitForCount,
-  records,
   messagesOnly,
-  sleep,
+  records,
+  restartWorker,
+  settled,
   state,
+  tabIdOf,
+  waitForCount,
+  waitForRecords,
 } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
@@ -33,12 +34,11 @@ const EMBED = `<!doctype html><script>
 describe('lossless capture', () => {
   let srv: TwoOrigins;
   let l: Launched;
-  beforeAll(async () => {
+  test.beforeAll(async ({ chromium }) => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/flood': EMBED });
-    l = await launchWithExtension();
+    l = chromium;
   });
   afterAll(async () => {
-    await l?.close();
     await srv?.close();
   });
 
@@ -55,7 +55,7 @@ describe('lossless capture', () => {
     const navs = (await records(l, tabId)).length;
     await page.evaluate((n) => (window as any).flood(n), N);
     await waitForCount(l, tabId, navs + 2 * N, 45_000);
-    await sleep(300); // nothing more arrives
+    await settled(l, tabId); // nothing more is held anywhere
     const recs = messagesOnly(await records(l, tabId));
     expect(await delivered(page)).toBe(N);
     const posts = recs.filter((r) => r.kind === 'post');
@@ -75,16 +75,11 @@ describe('lossless capture', () => {
     const N = 3000;
     const streaming = page.evaluate((n) => (window as any).stream(n, 10), N);
     await waitForRecords(l, tabId, (rs) => rs.length > 200);
-    const before = await l.worker();
-    await before.evaluate(() => {
-      (globalThis as any).__marker = 'old worker';
-    });
-    await before.close(); // stops the extension's service worker
-    await sleep(300);
+    await restartWorker(l); // stops the extension's service worker; the stream's relays wake a new one
     await streaming;
     const navs = (await records(l, tabId)).filter((r) => r.navigation).length;
     await waitForCount(l, tabId, navs + 2 * N, 45_000);
-    await sleep(300);
+    await settled(l, tabId);
     const recs = messagesOnly(await records(l, tabId));
     expect(await delivered(page)).toBe(N);
     expect(recs.filter((r) => r.kind === 'post').length).toBe(N);

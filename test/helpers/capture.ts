@@ -1,5 +1,6 @@
 /** Reading the extension's capture from its service worker, for end-to-end tests. */
 import type { Page } from 'puppeteer-core';
+import { vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
@@ -72,6 +73,24 @@ export async function settled(launched: Launched, tabId: number, panel?: Page): 
       const has = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
       throw new Error(`the panel did not catch up with the background (${has} of ${held.n} records): ${e}`);
     });
+}
+
+/**
+ * Stop the extension's service worker (as Chrome does when it is idle: its ports close) and wait until a new one
+ * runs, woken by what reconnects to it (a relay with something to send, a panel). The old worker is marked, so a
+ * worker without the mark is a new one.
+ */
+export async function restartWorker(launched: Launched, timeoutMs = 15_000): Promise<void> {
+  const old = await launched.worker();
+  await old.evaluate(() => {
+    (globalThis as any).__marker = 'old worker';
+  });
+  await old.close();
+  await vi.waitUntil(
+    async () =>
+      (await (await launched.worker()).evaluate(() => (globalThis as any).__marker).catch(() => 'gone')) === undefined,
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 export async function records(launched: Launched, tabId: number): Promise<ClassifiedRecord[]> {
