@@ -1,19 +1,12 @@
 // The log is in the order things happened, across frames: a plain host/embed pair written here (two origins),
 // whose host posts its actions from its `ready` handler while the embed keeps talking. No session warning, a post
 // before its delivery, times that never go back in seq order; the panel shows the same log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import {
-  launchWithExtension,
-  tabIdOf,
-  waitForRecords,
-  records,
-  messagesOnly,
-  typeOf,
-  sleep,
-} from '../helpers/capture.ts';
+import { tabIdOf, waitForRecords, records, messagesOnly, typeOf, settled } from '../helpers/capture.ts';
 import { panelFor } from '../helpers/panel.ts';
 import { checkCapture } from '../../src/protocol/capture.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../src/protocol/record.ts';
@@ -83,12 +76,11 @@ function backwards(rs: Array<{ seq: number; time: number }>): string[] {
 describe('the log is in causal order across frames', () => {
   let srv: TwoOrigins;
   let l: Launched;
-  beforeAll(async () => {
+  test.beforeAll(async ({ chromium }) => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/plain': EMBED });
-    l = await launchWithExtension();
+    l = chromium;
   });
   afterAll(async () => {
-    await l?.close();
     await srv?.close();
   });
 
@@ -106,7 +98,7 @@ describe('the log is in causal order across frames', () => {
       });
     // 15 events and 4 actions, each seen on both sides.
     await waitForRecords(l, tabId, (rs) => messagesOnly(rs).filter((r) => r.pairedWith !== undefined).length >= 38);
-    await sleep(300);
+    await settled(l, tabId);
     const all = await records(l, tabId);
     const log = messagesOnly(all);
     expect(log.length).toBe(38);
@@ -138,8 +130,7 @@ describe('the log is in causal order across frames', () => {
     expect(Object.keys(checked.summary.rules).filter((r) => r.startsWith('session.'))).toEqual([]);
 
     // The panel shows the same log: same records in the same order, same verdicts; its Time column never goes back.
-    await panel.waitForFunction((n) => (window as any).__embedInspectorPanel.store.records.length >= n, {}, all.length);
-    await sleep(300);
+    await settled(l, tabId, panel);
     const shown: Array<{ seq: number; time: number; kind: string; navigation: boolean; rules: string[] }> =
       await panel.evaluate(() =>
         (window as any).__embedInspectorPanel.store.records.map((r: any) => ({
