@@ -1,21 +1,12 @@
 // Capture of real sandbox sessions: the scripted session exactly once per message, and every fault mode
 // captured and classified as the fault it is (rule ids of docs/rules.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { startSandbox } from '../../sandbox/server.mjs';
+import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
-import {
-  launchWithExtension,
-  tabIdOf,
-  waitForRecords,
-  messagesOnly,
-  typeOf,
-  sleep,
-  records,
-} from '../helpers/capture.ts';
+import { tabIdOf, waitForRecords, messagesOnly, typeOf, settled, records } from '../helpers/capture.ts';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const EVENTS = ['ready', 'view', 'navigate', 'dashboard-loaded', 'download', 'drilldown', 'ai-query', 'error'].map(
   (t) => `svc:event:${t}`,
 );
@@ -33,13 +24,9 @@ const rules = (r: ClassifiedRecord) => r.issues.map((i) => i.rule);
 describe('capture of sandbox sessions', () => {
   let sb: Sandbox;
   let l: Launched;
-  beforeAll(async () => {
-    sb = await startSandbox({});
-    l = await launchWithExtension();
-  });
-  afterAll(async () => {
-    await l?.close();
-    await sb?.close();
+  test.beforeAll(({ sandbox, chromium }) => {
+    sb = sandbox;
+    l = chromium;
   });
 
   const open = async (query: string): Promise<{ page: Page; tabId: number }> => {
@@ -54,7 +41,7 @@ describe('capture of sandbox sessions', () => {
     await waitForRecords(l, tabId, (rs) =>
       [...EVENTS, ...ACTIONS].every((t) => rs.filter((r) => typeOf(r) === t && r.pairedWith !== undefined).length >= 2),
     );
-    await sleep(300);
+    await settled(l, tabId);
     const all = messagesOnly(await records(l, tabId));
     const svc = all.filter((r) => r.verdict !== 'foreign');
     const hostUrl = `${sb.hostOrigin}/?script=full`;
@@ -197,7 +184,7 @@ describe('capture of sandbox sessions', () => {
     const isFlood = (r: ClassifiedRecord) =>
       typeOf(r) === 'svc:event:view' && /^flood #/.test((r.data as any).payload?.title ?? '');
     const recs = await waitForRecords(l, tabId, (rs) => rs.filter(isFlood).length >= 1600, 30_000);
-    await sleep(500);
+    await settled(l, tabId);
     const flood = (await records(l, tabId)).filter(isFlood);
     expect(flood.filter((r) => r.kind === 'post')).toHaveLength(800);
     expect(flood.filter((r) => r.kind === 'receive')).toHaveLength(800);
