@@ -6,29 +6,27 @@
  * (c) receive-only from a fresh load hooks nothing, and deliveries are recorded.
  * Fails (never skips) without Chromium or a build.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vi } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
-import { startSandbox } from '../../sandbox/server.mjs';
+import type { Sandbox } from '../../sandbox/server.mjs';
 import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE } from '../../src/shared/messages.ts';
 import {
-  EXT,
   launchWithExtension,
   messagesOnly,
   records,
-  sleep,
+  settled,
   tabIdOf,
   typeOf,
   waitForRecords,
 } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 
-let sb: Awaited<ReturnType<typeof startSandbox>>;
-beforeAll(async () => {
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
-});
-afterAll(async () => {
-  await sb?.close();
+// Each test launches the browsers it compares, with the scope it is about.
+let sb: Sandbox;
+test.beforeAll(({ sandbox }) => {
+  sb = sandbox;
 });
 
 /** Counts, in every frame from its first script on, the private DOM events our two worlds would exchange. */
@@ -47,15 +45,13 @@ async function sandboxPage(l: Launched, query = ''): Promise<Page> {
   return page;
 }
 async function embedFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
-    const f = page.frames().find((x) => x.url().startsWith(sb.tenantOrigin));
-    if (f) {
-      await f.waitForFunction(() => document.readyState !== 'loading');
-      return f;
-    }
-    await sleep(100);
-  }
-  throw new Error('no embed frame');
+  const f = await vi
+    .waitUntil(() => page.frames().find((x) => x.url().startsWith(sb.tenantOrigin)), { timeout: 10_000, interval: 100 })
+    .catch(() => {
+      throw new Error('no embed frame');
+    });
+  await f.waitForFunction(() => document.readyState !== 'loading');
+  return f;
 }
 
 /** What a page can see of a script of ours in one frame. */
@@ -187,10 +183,15 @@ describe('capture scope', () => {
         (globalThis as any).__marker = 'old worker';
       });
       await worker.close(); // stops the extension's service worker
-      await sleep(300);
       const wake = await l.browser.newPage(); // an extension page connecting to the background starts a new worker
       await wake.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=1`);
-      const next = await l.worker();
+      const next = await vi.waitUntil(
+        async () => {
+          const w = await l.worker();
+          return (await w.evaluate(() => (globalThis as any).__marker).catch(() => 'gone')) === undefined && w;
+        },
+        { timeout: 15_000, interval: 100 },
+      );
       expect(await next.evaluate(() => (globalThis as any).__marker)).toBeUndefined();
       expect(await next.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
         sites: ['http://localhost:4101'],
@@ -207,12 +208,7 @@ describe('capture scope', () => {
   });
 
   it("(b) the real DevTools panel lists the tab's sites, turns them on, reloads, and captures ready", async () => {
-    const l = await launchChromium({
-      extensionDir: EXT,
-      headless: true,
-      args: ['--auto-open-devtools-for-tabs'],
-      capture: null,
-    });
+    const l = await launchWithExtension({ args: ['--auto-open-devtools-for-tabs'], capture: null });
     try {
       const { page, frame } = await openRealDevtoolsPanel(l.browser, () => sandboxPage(l));
       expect(frame, 'the Embed panel frame').toBeTruthy();
@@ -304,7 +300,7 @@ describe('capture scope', () => {
       expect(await listed()).toEqual([[sb.tenantOrigin, 'receive-only']]);
       expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
       await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
-      await sleep(1500);
+      await settled(l, tabId);
       expect(await hostPosts()).toBe(1);
 
       await panel.click('.cap-all');
@@ -330,7 +326,7 @@ describe('capture scope', () => {
         expect(await hooked(f), f.url()).toEqual([]);
       }
       // Nothing of ours in the page's world: no script, and no private event between two worlds.
-      await sleep(300);
+      await settled(ro, await tabIdOf(ro, page));
       for (const f of frames) {
         expect((await frameFacts(f)).events, f.url()).toBe(0);
       }
