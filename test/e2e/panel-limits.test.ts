@@ -1,10 +1,11 @@
 // Buffer limits from the panel: the log keeps at most N messages (the rest dropped, and counted where the user
 // sees it), and a message over the size cap is kept truncated with its original size — never dropped silently.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import { launchWithExtension, tabIdOf, sleep } from '../helpers/capture.ts';
+import { settled, tabIdOf } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
   const env = (i, extra) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '/p/' + i, ...extra }, timestamp: Date.now() });
@@ -17,15 +18,16 @@ describe('buffer limits set in the panel', () => {
   let l: Launched;
   let page: Page;
   let panel: Page;
+  let tabId: number;
   const store = <T>(fn: string) =>
     panel.evaluate(`(() => { const s = window.__embedInspectorPanel.store; return ${fn}; })()`) as Promise<T>;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ chromium }) => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/limits': '<!doctype html><p>embed</p>' });
-    l = await launchWithExtension();
+    l = chromium;
     page = await l.browser.newPage();
     await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
-    const tabId = await tabIdOf(l, page);
+    tabId = await tabIdOf(l, page);
     panel = await l.browser.newPage();
     await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
     await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.status === 'connected', {
@@ -33,7 +35,6 @@ describe('buffer limits set in the panel', () => {
     });
   });
   afterAll(async () => {
-    await l?.close();
     await srv?.close();
   });
 
@@ -57,7 +58,7 @@ describe('buffer limits set in the panel', () => {
     await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.dropped >= 500, {
       timeout: 15_000,
     });
-    await sleep(300);
+    await settled(l, tabId, panel);
     expect(await store<number>('s.records.length')).toBeLessThanOrEqual(110); // the panel trims in steps of a tenth
     const chip = await panel.$eval('.cnt.dropped', (e) => e.textContent);
     expect(Number(chip!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(500);
@@ -70,7 +71,7 @@ describe('buffer limits set in the panel', () => {
     await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.maxBytes === 2000, {
       timeout: 5_000,
     });
-    await sleep(200); // the new cap reaches the page's frames
+    await settled(l, tabId); // the new cap has reached the page's frames (it goes before the hand-over on their ports)
     await page.evaluate(() => (window as any).big(20_000));
     await panel.waitForFunction(
       () =>
