@@ -3,41 +3,26 @@
  * tab with `?tabId=` of the sandbox tab (no chrome.devtools there), plus one smoke test through the real
  * DevTools panel. Fails (never skips) without Chromium, a build or the sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Frame, Page } from 'puppeteer-core';
-import { launchWithExtension, tabIdOf, sleep } from '../helpers/capture.ts';
+import type { Page } from 'puppeteer-core';
+import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
 import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { launchWithExtension } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import * as helpers from '../helpers/panel.ts';
 
-interface Sandbox {
-  hostOrigin: string;
-  tenantOrigin: string;
-  hostUrl: string;
-  close(): Promise<void>;
-}
 let sandbox: Sandbox;
 let launched: Launched;
 const errors: string[] = [];
 
-async function hostPage(query = ''): Promise<Page> {
-  const page = await launched.browser.newPage();
-  await page.goto(`${sandbox.hostOrigin}/${query ? `?${query}` : ''}`);
-  await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
-  return page;
-}
-async function panelFor(page: Page): Promise<Page> {
-  const tabId = await tabIdOf(launched, page);
-  const panel = await launched.browser.newPage();
-  await panel.setViewport({ width: 1280, height: 760 });
-  panel.on('pageerror', (e) => errors.push(String(e)));
-  await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-  await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.status === 'connected', {
-    timeout: 10_000,
-  });
-  await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters()); // filters persist across panels
-  return panel;
-}
+test.beforeAll(({ sandbox: sb, chromium }) => {
+  sandbox = sb;
+  launched = chromium;
+});
+
+const hostPage = (query = '') => helpers.hostPage(launched, sandbox, query);
+const panelFor = (page: Page) => helpers.panelFor(launched, page, errors);
+const embedFrame = (page: Page) => helpers.embedFrame(page, sandbox.tenantOrigin);
 const types = (panel: Page) =>
   panel.evaluate(() => {
     const s = (window as any).__embedInspectorPanel.store;
@@ -46,25 +31,6 @@ const types = (panel: Page) =>
     );
   }) as Promise<string[]>;
 const gridText = (panel: Page) => panel.$eval('.grid-canvas', (g) => g.textContent ?? '');
-async function embedFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 50; i++) {
-    const f = page.frames().find((x) => x.url().startsWith(sandbox.tenantOrigin));
-    if (f) {
-      return f;
-    }
-    await sleep(100);
-  }
-  throw new Error('no embed frame');
-}
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ hostPort: 0, tenantPort: 0 });
-  launched = await launchWithExtension();
-});
-afterAll(async () => {
-  await launched?.close();
-  await sandbox?.close();
-});
 
 describe('panel on live capture (sandbox)', () => {
   it('shows records live as the page talks, with the session facts', async () => {
@@ -186,7 +152,12 @@ describe('panel on live capture (sandbox)', () => {
         (it.querySelector('.twisty') as HTMLElement).click();
       }
     });
-    await sleep(300);
+    await panel.waitForFunction(
+      () =>
+        document.querySelector('[data-path="$.payload"]')?.getAttribute('aria-expanded') === 'true' &&
+        document.body.textContent!.includes('<img src=x onerror='),
+      { timeout: 5_000 },
+    );
     const r = await panel.evaluate(() => ({
       xss: (window as any).__xss,
       imgs: document.querySelectorAll('img').length,
@@ -237,7 +208,10 @@ describe('panel on live capture (sandbox)', () => {
   });
 
   it('smoke: the real DevTools panel shows the records', async () => {
-    const dev = await launchWithExtensionDevtools();
+    const dev = await launchWithExtension({
+      args: ['--auto-open-devtools-for-tabs'],
+      capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
+    });
     try {
       const {
         page,
@@ -293,7 +267,11 @@ describe('panel on live capture (sandbox)', () => {
       await devtools.keyboard.down('Control');
       await devtools.keyboard.press('f');
       await devtools.keyboard.up('Control');
-      await new Promise((r) => setTimeout(r, 300)); // what DevTools would do with a forwarded key, it does by now
+      await panelFrame!.waitForFunction(
+        () => (document.activeElement as HTMLInputElement | null)?.placeholder?.includes('Filter'),
+        { timeout: 5_000 },
+      );
+      await drawerVisible(); // a round trip through DevTools: what it would do with a forwarded key, it has done
       expect(
         await panelFrame!.evaluate(() => ({
           focused: document.hasFocus(),
@@ -310,7 +288,7 @@ describe('panel on live capture (sandbox)', () => {
       await devtools.keyboard.press('Enter');
       await panelFrame!.waitForSelector('.detail', { timeout: 5_000 });
       await devtools.keyboard.press('Escape');
-      await new Promise((r) => setTimeout(r, 300));
+      await panelFrame!.waitForFunction(() => !document.querySelector('.detail'), { timeout: 5_000 });
       expect(await panelFrame!.$('.detail'), 'Esc closed the detail').toBeNull();
       expect(await drawerVisible(), 'Esc left the Console drawer as it was').toBe(drawerBefore);
     } finally {
@@ -322,14 +300,3 @@ describe('panel on live capture (sandbox)', () => {
     expect(errors).toEqual([]);
   });
 });
-
-async function launchWithExtensionDevtools(): Promise<Launched> {
-  const { launchChromium } = await import('../../src/node/chromium.ts');
-  const { EXT } = await import('../helpers/capture.ts');
-  return launchChromium({
-    extensionDir: EXT,
-    headless: true,
-    args: ['--auto-open-devtools-for-tabs'],
-    capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
-  });
-}
