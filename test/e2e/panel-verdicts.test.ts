@@ -3,11 +3,12 @@
  * test, in real Chromium with the built extension: Clear in the middle of a session, preserve log across two
  * sites, the delivery of an invalid post, and a flood past the log's bound.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import { launchWithExtension, sleep } from '../helpers/capture.ts';
+import { settled, tabIdOf } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { panelFor, panelRecords } from '../helpers/panel.ts';
 
 const HOST = `<!doctype html><title>host</title><script>
@@ -53,9 +54,9 @@ function waitStore(panel: Page, pred: (s: any) => boolean, timeout = 15_000) {
 }
 const rules = (rs: Array<{ rules: string[] }>) => rs.flatMap((r) => r.rules);
 
-beforeAll(async () => {
+test.beforeAll(async ({ chromium }) => {
   [srv, srv2] = await Promise.all([pages(), pages()]);
-  l = await launchWithExtension();
+  l = chromium;
 });
 afterEach(async () => {
   for (const p of opened.splice(0)) {
@@ -63,7 +64,6 @@ afterEach(async () => {
   }
 });
 afterAll(async () => {
-  await l?.close();
   await srv?.close();
   await srv2?.close();
 });
@@ -76,7 +76,7 @@ describe('verdicts on a plain host/embed pair', () => {
     // The session facts say ready came before Clear, not that it was never seen.
     await panel.waitForFunction(() => document.querySelector('.facts')?.textContent?.includes('ready: before Clear'));
     expect(await panel.$eval('.facts', (e) => e.textContent)).not.toContain('not seen');
-    await sleep(300); // the clear reaches the background before the next message
+    await settled(l, await tabIdOf(l, page), panel); // the background has cleared too, before the next message
     await page.evaluate(() => (window as any).act('svc:action:refresh'));
     await waitStore(panel, (s) =>
       s.records.some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:event:dashboard-loaded'),
@@ -202,7 +202,7 @@ describe('verdicts on a plain host/embed pair', () => {
     expect(await page.evaluate(() => (window as any).tryPost('not a url'))).toMatch(/SyntaxError/); // threw
     await page.evaluate(() => (window as any).flood(3000));
     await waitStore(panel, (s) => s.state.dropped >= 5000, 30_000);
-    await sleep(500);
+    await settled(l, await tabIdOf(l, page), panel);
     const held = await panelRecords(panel);
     expect(held.length).toBeLessThanOrEqual(1100);
     expect(held.filter((r) => r.type === 'svc:event:ready').length).toBeGreaterThanOrEqual(1);
