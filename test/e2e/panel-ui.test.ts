@@ -3,10 +3,9 @@
  * session (`?fixture=demo`): grid and tree ARIA, every filter, detail pane, keyboard, theme, persistence,
  * and captured strings staying inert. Fails (never skips) without Chromium or a build.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension } from '../helpers/capture.ts';
 import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 
 let launched: Launched;
 let page: Page;
@@ -46,14 +45,20 @@ const clickChip = (p: Page, group: string, text: string) =>
     group,
     text,
   );
+/** The grid shows every record of the view and two frames were painted since (scrolls and renders done). */
+async function painted(p: Page) {
+  await p.waitForFunction(
+    () =>
+      Number(document.querySelector('[role="grid"]')!.getAttribute('aria-rowcount')) - 1 ===
+      (window as any).__embedInspectorPanel.store.view.length,
+  );
+  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
 const resetFilters = (p: Page) => p.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
 
-beforeAll(async () => {
-  launched = await launchWithExtension();
+test.beforeAll(async ({ chromium }) => {
+  launched = chromium;
   page = await openPanel('fixture=demo&n=400&theme=light');
-});
-afterAll(async () => {
-  await launched?.close();
 });
 
 describe('panel UI (fixture session)', () => {
@@ -307,8 +312,9 @@ describe('panel UI (fixture session)', () => {
     await page.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'onerror' }));
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
-    await page.waitForSelector('[role="tree"]');
-    await new Promise((r) => setTimeout(r, 300));
+    await page.waitForFunction(() =>
+      document.querySelector('section.detail [role="tree"]')?.textContent?.includes('onerror'),
+    );
     const r = await page.evaluate(() => ({
       xss: (window as any).__xss,
       imgs: document.querySelectorAll('img').length,
@@ -387,9 +393,9 @@ describe('panel UI (fixture session)', () => {
     await p.$eval('.grid-body', (b) => {
       b.scrollTop = 0;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await p.waitForSelector('button.follow'); // the timeline stopped following
     await push(20);
-    await new Promise((r) => setTimeout(r, 200));
+    await painted(p);
     expect(await p.$eval('.grid-body', (b) => b.scrollTop)).toBe(0);
     expect(await atBottom()).toBe(false);
     await p.waitForSelector('button.follow');
@@ -399,7 +405,7 @@ describe('panel UI (fixture session)', () => {
       return b.scrollTop + b.clientHeight >= b.scrollHeight - 30;
     });
     await push(5);
-    await new Promise((r) => setTimeout(r, 200));
+    await painted(p);
     expect(await atBottom()).toBe(true);
     await p.close();
   });
