@@ -1,14 +1,11 @@
 // The REST view of the panel: real calls to the sandbox's mock platform API, as DevTools' Network panel
 // would hand them to us (HAR entries), checked against the contract and shown with their issues.
 // (Inside real DevTools the entries come from chrome.devtools.network: see the smoke test in panel-live.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { launchChromium, type Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
-import { EXT } from '../helpers/capture.ts';
+import type { Sandbox } from '../../sandbox/server.mjs';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-let launched: Launched;
+let sandbox: Sandbox;
 let panel: Page;
 
 /** Make a real request to the mock API and describe it as a HAR entry. */
@@ -34,17 +31,12 @@ async function call(method: string, path: string, body: unknown, token: string |
   };
 }
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
-  launched = await launchChromium({ extensionDir: EXT });
-  panel = await launched.browser.newPage();
+test.beforeAll(async ({ sandbox: sb, chromium }) => {
+  sandbox = sb;
+  panel = await chromium.browser.newPage();
   await panel.setViewport({ width: 1280, height: 900 });
-  await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?fixture=demo&n=50&theme=light`);
+  await panel.goto(`chrome-extension://${chromium.extensionId}/src/panel/index.html?fixture=demo&n=50&theme=light`);
   await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.rest);
-});
-afterAll(async () => {
-  await launched?.close();
-  await sandbox?.close();
 });
 
 describe('REST operations in the panel', () => {

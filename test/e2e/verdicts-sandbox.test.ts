@@ -5,16 +5,16 @@
 // - an expired session: the embed's fatal error before ready says the embed failed to start (an info), and the
 //   command line's summary and the panel's say so with its message;
 // - a message over the size cap is judged by the envelope it kept, not by the inspector's placeholder.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { startSandbox } from '../../sandbox/server.mjs';
+import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
 import { checkRecords } from '../../src/protocol/capture.ts';
-import { launchWithExtension, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
 import { panelFor } from '../helpers/panel.ts';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const rules = (r: ClassifiedRecord) => r.issues.map((i) => i.rule);
 const sessionRules = (r: ClassifiedRecord) => rules(r).filter((x) => x.startsWith('session.'));
 
@@ -22,16 +22,14 @@ describe('verdicts on sandbox sessions', () => {
   let sb: Sandbox;
   let l: Launched;
   const pages: Page[] = [];
-  beforeAll(async () => {
-    sb = await startSandbox({});
-    l = await launchWithExtension();
+  test.beforeAll(({ sandbox, chromium }) => {
+    sb = sandbox;
+    l = chromium;
   });
   afterAll(async () => {
     for (const p of pages) {
       await p.close().catch(() => {});
     }
-    await l?.close();
-    await sb?.close();
   });
 
   const open = async (query: string): Promise<{ page: Page; tabId: number }> => {
