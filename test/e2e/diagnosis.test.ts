@@ -5,31 +5,27 @@
  * healthy and the scripted sessions stay at zero issues. The ready limit is set to 2 s (extension-wide, as
  * ⚙ Settings does) so the silent cases are judged quickly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension, ROOT, tabIdOf } from '../helpers/capture.ts';
+import { tabIdOf } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Sandbox } from '../helpers/panel.ts';
+import { ROOT } from '../helpers/paths.ts';
 import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
 
 const LIMIT = 2000;
 const dir = mkdtempSync(join(tmpdir(), 'ei-diagnosis-'));
 let sb: Sandbox;
 let launched: Launched;
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  launched = await launchWithExtension();
+test.beforeAll(async ({ sandbox, chromium }) => {
+  sb = sandbox;
+  launched = chromium;
   const w = await launched.worker();
   await w.evaluate((ms: number) => (globalThis as any).embedInspector.setReadyTimeout(ms), LIMIT);
-});
-afterAll(async () => {
-  await launched?.close();
-  await sb?.close();
 });
 
 interface Rec {
@@ -213,6 +209,7 @@ describe('the panel says what did not happen, and check agrees', () => {
           () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'healthy',
           { timeout: 20_000, polling: 200 },
         );
+        // The silence rules are judged when their limit runs out: this waits that limit out on purpose.
         await new Promise((r) => setTimeout(r, LIMIT + 500));
         const rs = await panelRecords(panel);
         expect(rs.length).toBeGreaterThan(3);
