@@ -3,50 +3,26 @@
  * directions, from the first `ready`, and reaches the panel page opened for that tab (the same app as the real
  * DevTools panel, which panel-firefox-devtools.test.ts smoke-tests through Firefox's own window).
  * Capture is turned on for the sandbox's two sites first, from an extension page through the background page's
- * `embedInspector.setCapture` (test/helpers/firefox.ts); a host on another port of 127.0.0.1 stays out of scope.
+ * `embedInspector.setCapture` (src/node/firefox.ts); a host on another port of 127.0.0.1 stays out of scope.
  * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { startSandbox } from '../../sandbox/server.mjs';
+import type { Page } from 'puppeteer-core';
+import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
+import type { LaunchedFirefox } from '../../src/node/firefox.ts';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
-import { firefoxExtensionPage, setCaptureFirefox } from '../helpers/firefox.ts';
+import { expect, it, test } from '../helpers/fixtures.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const UUID = '11111111-2222-3333-4444-555555555555';
-let sb: Awaited<ReturnType<typeof startSandbox>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-  if (!existsSync(executablePath)) {
-    throw new Error(`no Firefox at ${executablePath}; install firefox-esr or set FIREFOX_PATH`);
-  }
-  if (!existsSync(`${ROOT}dist/firefox/manifest.json`)) {
-    throw new Error('dist/firefox is missing: run npm run build first');
-  }
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
-  browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath,
-    headless: true,
-    args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: {
-      'extensions.webextensions.uuids': JSON.stringify({ 'embed-inspector@embed-inspector.dev': UUID }),
-    },
-  });
-  await browser.installExtension(`${ROOT}dist/firefox`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await sb?.close();
+let sb: Sandbox;
+let firefox: LaunchedFirefox;
+test.beforeAll(({ sandbox, firefox: ff }) => {
+  sb = sandbox;
+  firefox = ff;
 });
 
-const extensionPage = (query: string): Promise<Page> => firefoxExtensionPage(browser, UUID, query);
+const extensionPage = (query: string): Promise<Page> => firefox.extensionPage(query);
 
 it('captures nothing before capture is turned on', async () => {
-  const page = await browser.newPage();
+  const page = await firefox.browser.newPage();
   await page.goto(`${sb.hostOrigin}/`);
   await page.waitForFunction(() => (window as any).__sandboxHost?.isReady?.(), { timeout: 20_000 });
   const ext = await extensionPage('theme=light');
@@ -63,13 +39,11 @@ it('captures nothing before capture is turned on', async () => {
 });
 
 it('captures a scripted sandbox session in Firefox: every event and action, both sides, all valid', async () => {
-  const setter = await extensionPage('theme=light');
-  expect(await setCaptureFirefox(setter, { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' })).toEqual({
+  expect(await firefox.setCapture({ sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' })).toEqual({
     sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
     mode: 'full',
   });
-  await setter.close();
-  const host = await browser.newPage();
+  const host = await firefox.browser.newPage();
   await host.goto(`${sb.hostOrigin}/?script=full`);
   await host.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
 
@@ -124,7 +98,7 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
 it('records nothing from another port of a captured host (a Firefox pattern cannot name the port)', async () => {
   const other = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
   try {
-    const page = await browser.newPage();
+    const page = await firefox.browser.newPage();
     await page.goto(`${other.hostOrigin}/?script=full`);
     await page.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
     const ext = await extensionPage('theme=light');
@@ -132,10 +106,13 @@ it('records nothing from another port of a captured host (a Firefox pattern cann
       ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']),
     );
     const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(other.hostOrigin))?.[0];
-    await new Promise((r) => setTimeout(r, 500));
-    const ids = await ext.evaluate(async () =>
-      (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.tabIds(),
-    );
+    expect(tabId).toBeDefined();
+    // Whatever a frame of that tab would hold is handed over first (none of ours runs there: nothing comes).
+    const ids = await ext.evaluate(async (id: number) => {
+      const api = (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector;
+      await api.settle(id);
+      return api.tabIds();
+    }, tabId!);
     expect(tabId).toBeDefined();
     expect(ids).not.toContain(tabId);
     await page.close();
@@ -146,14 +123,14 @@ it('records nothing from another port of a captured host (a Firefox pattern cann
 });
 
 it('says what did not happen in Firefox too: a mistyped embed path, never ready', async () => {
+  await firefox.setCapture({ sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' });
   const setter = await extensionPage('theme=light');
-  await setCaptureFirefox(setter, { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' });
   // A 2 s limit (extension-wide, as ⚙ Settings sets it), so that the silence is judged quickly.
   await setter.evaluate(async () =>
     (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector.setReadyTimeout(2000),
   );
   await setter.close();
-  const page = await browser.newPage();
+  const page = await firefox.browser.newPage();
   await page.goto(`${sb.hostOrigin}/?faults=bad-path`);
   const finder = await extensionPage('theme=light');
   const tabs = await finder.evaluate(async () =>
