@@ -1,28 +1,11 @@
 // The built extension loads in both browsers (issue 2): Chromium and Firefox ESR, from dist/.
-import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
-import { launchChromium, type Launched } from '../../src/node/chromium.ts';
-
-const root = new URL('../..', import.meta.url).pathname;
-const firefoxPath = () => {
-  const p = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'].find((x) => x && existsSync(x));
-  if (!p) {
-    throw new Error('no Firefox found (install firefox-esr or set FIREFOX_PATH)');
-  }
-  return p;
-};
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { ROOT as root } from '../helpers/paths.ts';
 
 describe('the built extension', () => {
-  let chrome: Launched | undefined;
-  afterAll(async () => {
-    await chrome?.close();
-  });
-
-  it('loads in Chromium: service worker running, devtools page and panel page served', async () => {
-    chrome = await launchChromium({ extensionDir: join(root, 'dist/chrome') });
+  it('loads in Chromium: service worker running, devtools page and panel page served', async ({ chromium: chrome }) => {
     expect(chrome.extensionId).toMatch(/^[a-p]{32}$/);
     const worker = await chrome.worker();
     const manifest = await worker.evaluate(() => (globalThis as any).chrome.runtime.getManifest());
@@ -56,23 +39,10 @@ describe('the built extension', () => {
     expect(existsSync(join(root, 'dist/node/types/protocol/index.d.ts'))).toBe(true);
   });
 
-  it('loads in Firefox (gecko id, MV3 background scripts)', async () => {
+  it('loads in Firefox (gecko id, MV3 background scripts)', async ({ firefox }) => {
     const manifest = JSON.parse(readFileSync(join(root, 'dist/firefox/manifest.json'), 'utf8'));
     expect(manifest.background.scripts?.length).toBeGreaterThan(0);
     expect(manifest.browser_specific_settings.gecko.data_collection_permissions).toEqual({ required: ['none'] });
-    const profile = mkdtempSync(join(tmpdir(), 'ei-firefox-'));
-    const browser = await puppeteer.launch({
-      browser: 'firefox',
-      executablePath: firefoxPath(),
-      headless: true,
-      userDataDir: profile,
-    });
-    try {
-      const id = await browser.installExtension(join(root, 'dist/firefox'));
-      expect(id).toBe(manifest.browser_specific_settings.gecko.id);
-    } finally {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    }
+    expect(firefox.extensionId).toBe(manifest.browser_specific_settings.gecko.id);
   });
 });
