@@ -5,7 +5,7 @@
 // See test/transparency/README.md.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/capture.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { KNOWN_DIFFERENCES } from '../transparency/known-differences.ts';
 import {
   assertCaptured,
@@ -28,6 +28,7 @@ describe('transparency: the allowed differences', () => {
     for (const k of KNOWN_DIFFERENCES) {
       expect(['windows', 'libraries'], k.name).toContain(k.suite);
       expect(k.readme.trim().length, k.name).toBeGreaterThan(0);
+      expect(k.without.length + k.full.length, `${k.name} pins what differs`).toBeGreaterThan(0);
       expect(readme.includes(k.readme.replace(/\s+/g, ' ').trim()), `README.md does not contain: ${k.readme}`).toBe(
         true,
       );

@@ -211,11 +211,64 @@ export function differences(suite: string, none: Observations, other: Observatio
     .map((name) => ({ suite, name, mode, none: none[name] ?? '<absent>', other: other[name] }));
 }
 
-/** Whether a difference is one the README lists as platform-imposed (known-differences.ts). */
+/** An origin of the local test servers, whose port changes from run to run, as the known differences write it. */
+const withoutPort = (s: string) => s.replace(/http:\/\/(127\.0\.0\.1|localhost):\d+/g, 'http://$1:<port>');
+const linesOf = (v: string | string[] | undefined): string[] =>
+  v === undefined ? ['<absent>'] : (Array.isArray(v) ? v : v.split('\n')).map(withoutPort);
+/** The items of `a` not in `b`, counting repeats. */
+function onlyIn(a: string[], b: string[]): string[] {
+  const left = new Map<string, number>();
+  for (const x of b) {
+    left.set(x, (left.get(x) ?? 0) + 1);
+  }
+  return a.filter((x) => {
+    const n = left.get(x) ?? 0;
+    left.set(x, n - 1);
+    return n <= 0;
+  });
+}
+
+/**
+ * What exactly differs between two observations, as known-differences.ts pins it: the lines of a text (the
+ * entries of a transcript) found only without the extension, and only with it; the test servers' ports left out.
+ */
+export function pinnedDifference(
+  none: string | string[] | undefined,
+  other: string | string[] | undefined,
+): { without: string[]; full: string[] } {
+  const a = linesOf(none);
+  const b = linesOf(other);
+  return { without: onlyIn(a, b), full: onlyIn(b, a) };
+}
+
+/** Whether a difference is one the README lists as platform-imposed (known-differences.ts), and as it pins it. */
 export function isKnown(d: Difference, known: KnownDifference[] = KNOWN_DIFFERENCES): boolean {
   return known.some(
     (k) =>
-      k.suite === d.suite && k.name === d.name && d.mode === 'full' && (k.full === undefined || equal(k.full, d.other)),
+      k.suite === d.suite &&
+      k.name === d.name &&
+      d.mode === 'full' &&
+      equal(pinnedDifference(d.none, d.other), { without: k.without, full: k.full }),
+  );
+}
+
+/**
+ * The known differences this comparison covers (every one of the windows suite; a library's when its pages were
+ * observed) that it did not find: each no longer differs, or differs otherwise than pinned.
+ */
+export function staleKnown(
+  suite: string,
+  diffs: Difference[],
+  observed: Observations,
+  known: KnownDifference[] = KNOWN_DIFFERENCES,
+): KnownDifference[] {
+  const libraryOf = (name: string) => name.split(' › ')[0];
+  const libraries = new Set(Object.keys(observed).map(libraryOf));
+  return known.filter(
+    (k) =>
+      k.suite === suite &&
+      (suite === 'windows' || libraries.has(libraryOf(k.name))) &&
+      !diffs.some((d) => d.name === k.name && isKnown(d, [k])),
   );
 }
 
@@ -250,13 +303,34 @@ export function describeDifference(d: Difference): string {
   );
 }
 
-/** Fail (with every unlisted difference named) unless `other` equals `none` up to the known differences. */
+/**
+ * Fail (with every unlisted difference named) unless `other` equals `none` up to the known differences; in full mode,
+ * fail too when a known difference it covers is not found as pinned (a stale entry).
+ */
 export function assertSame(suite: string, none: Observations, other: Observations, mode: CaptureMode): void {
-  const diffs = differences(suite, none, other, mode).filter((d) => !isKnown(d));
+  const all = differences(suite, none, other, mode);
+  const diffs = all.filter((d) => !isKnown(d));
+  const problems: string[] = [];
   if (diffs.length) {
-    throw new Error(
+    problems.push(
       `${diffs.length} difference(s) between no extension and capture ${mode} not listed in test/transparency/known-differences.ts:\n` +
         diffs.map(describeDifference).join('\n'),
     );
+  }
+  const stale = mode === 'full' ? staleKnown(suite, all, none) : [];
+  if (stale.length) {
+    problems.push(
+      `${stale.length} entr(y/ies) of test/transparency/known-differences.ts no longer found as pinned (remove or re-pin them):\n` +
+        stale
+          .map((k) => {
+            const now = all.find((d) => d.name === k.name);
+            const seen = now ? pinnedDifference(now.none, now.other) : { without: [], full: [] };
+            return `• ${k.suite} › ${k.name}\n    pinned: ${clip(JSON.stringify({ without: k.without, full: k.full }))}\n    found:  ${clip(JSON.stringify(seen))}`;
+          })
+          .join('\n'),
+    );
+  }
+  if (problems.length) {
+    throw new Error(problems.join('\n'));
   }
 }
