@@ -1,52 +1,20 @@
 // The sandbox in real Chromium (no extension): the host page and the embed emulator talk over window messaging.
 // Chromium must be there: a missing browser fails this file, it is never skipped.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { Browser, Frame, Page } from 'puppeteer-core';
+import { vi } from 'vitest';
+import type { Sandbox } from '../../sandbox/server.mjs';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 
 let sb: Sandbox;
-let browser: Browser | undefined;
-let launchError: unknown;
-let profile: string;
+let browser: Browser;
 
-beforeAll(async () => {
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0 });
-  profile = mkdtempSync(join(tmpdir(), 'sandbox-e2e-'));
-  // A launch failure is kept and thrown by every test, so that a missing Chromium fails them all (never a skip).
-  try {
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, userDataDir: profile });
-  } catch (err) {
-    launchError = err;
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await sb?.close();
-  if (profile) {
-    rmSync(profile, { recursive: true, force: true });
-  }
+test.beforeAll(({ sandbox, plainChromium }) => {
+  sb = sandbox;
+  browser = plainChromium.browser;
 });
 
 /** Opens the host page with a query string and returns the page and the embed frame once it has a hook. */
 async function openHost(query = ''): Promise<{ page: Page; embed: Frame }> {
-  if (!browser) {
-    throw new Error(`Chromium did not start from ${CHROMIUM} (set CHROMIUM_PATH): ${launchError}`);
-  }
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push((e as Error).message));
@@ -58,15 +26,32 @@ async function openHost(query = ''): Promise<{ page: Page; embed: Frame }> {
   return { page, embed };
 }
 
-async function waitForFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
-    const f = page.frames().find((x) => x.url().startsWith(`${sb.tenantOrigin}/embed/`));
-    if (f) {
-      return f;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the embed frame never appeared');
+function waitForFrame(page: Page): Promise<Frame> {
+  return vi
+    .waitUntil(() => page.frames().find((x) => x.url().startsWith(`${sb.tenantOrigin}/embed/`)), {
+      timeout: 5_000,
+      interval: 50,
+    })
+    .catch(() => {
+      throw new Error('the embed frame never appeared');
+    });
+}
+
+/** Everything either side posted has arrived: the host received what the embed sent, the embed what the host sent. */
+async function delivered(page: Page, embed: Frame): Promise<void> {
+  const counts = async () => [
+    await embed.evaluate(() => (window as any).__sandboxEmbed.sent.length as number),
+    await page.evaluate(() => (window as any).__sandboxHost.received.length as number),
+    await page.evaluate(() => (window as any).__sandboxHost.sent.length as number),
+    await embed.evaluate(() => (window as any).__sandboxEmbed.accepted.length as number),
+  ];
+  await vi.waitUntil(
+    async () => {
+      const [sent, received, hostSent, accepted] = await counts();
+      return sent === received && hostSent === accepted;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 const receivedTypes = (page: Page) => page.evaluate(() => (window as any).__sandboxHost.types() as string[]);
@@ -133,7 +118,7 @@ describe('sandbox host page in Chromium', () => {
   it('script=full: every event type and every action exactly once (the AI query: submitted, completed)', async () => {
     const { page, embed } = await openHost('?script=full');
     await page.waitForFunction(() => (window as any).__sandboxHost.scriptDone(), { timeout: 20_000 });
-    await new Promise((r) => setTimeout(r, 500)); // nothing more should arrive
+    await delivered(page, embed); // all that was posted has arrived
     const types = await receivedTypes(page);
     const events = [
       'ready',

@@ -4,6 +4,7 @@
  *
  * - `sandbox`: the sandbox's host and tenant sites on free ports (sandbox/server.mjs).
  * - `chromium`: Chromium with the built extension, capturing every site in full mode.
+ * - `plainChromium`: Chromium without any extension (the sandbox on its own, the baseline of a comparison).
  * - `firefox`: Firefox with the built extension, capturing nothing until a test sets the scope.
  * - `panel`: the sandbox host page (with `hostQuery`, '' unless a file overrides it) in `chromium`, and the panel
  *   page opened for its tab, connected, filters reset; `settled()` waits until the panel holds what the page did.
@@ -15,7 +16,7 @@
 import type { Page } from 'puppeteer-core';
 import { test as base } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
-import type { Launched } from '../../src/node/chromium.ts';
+import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 import { launchFirefox, type LaunchedFirefox } from '../../src/node/firefox.ts';
 import { launchWithExtension, settled, tabIdOf } from './capture.ts';
 import { hostPage, panelFor } from './panel.ts';
@@ -41,6 +42,11 @@ export const test = base
   })
   .extend('chromium', { scope: 'file' }, async ({}, { onCleanup }): Promise<Launched> => {
     const launched = await launchWithExtension();
+    onCleanup(() => launched.close());
+    return launched;
+  })
+  .extend('plainChromium', { scope: 'file' }, async ({}, { onCleanup }): Promise<Launched> => {
+    const launched = await launchChromium({});
     onCleanup(() => launched.close());
     return launched;
   })
