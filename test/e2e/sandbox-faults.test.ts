@@ -7,9 +7,10 @@
 // later, dashboard-loaded ~0.2 s after view, an ai-query answer 0.4 s after its question; window messages are
 // delivered within milliseconds), so silence over QUIET_MS is the fault, not a slow machine.
 import type { Frame, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/server.mjs';
-import { type Launched, launchChromium } from '../../src/node/chromium.ts';
+import { afterEach, vi } from 'vitest';
+import type { Sandbox } from '../../sandbox/server.mjs';
+import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 
 const QUIET_MS = 3000;
 /** Waits poll on a timer: the default (requestAnimationFrame) does not tick in a frame that does not repaint. */
@@ -19,16 +20,10 @@ const ev = (name: string) => `svc:event:${name}`;
 
 let sb: Sandbox;
 let chromium: Launched | undefined;
-let launchError: unknown;
 
-beforeAll(async () => {
-  sb = await startSandbox();
-  // A launch failure is kept and thrown by every test, so that a missing Chromium fails them all (never a skip).
-  try {
-    chromium = await launchChromium();
-  } catch (err) {
-    launchError = err;
-  }
+test.beforeAll(({ sandbox, plainChromium }) => {
+  sb = sandbox;
+  chromium = plainChromium;
 });
 
 // A failed test leaves its page open: close it, so that it cannot slow the next ones down.
@@ -38,11 +33,6 @@ afterEach(async () => {
       await p.close();
     }
   }
-});
-
-afterAll(async () => {
-  await chromium?.close();
-  await sb?.close();
 });
 
 interface Opened {
@@ -56,10 +46,7 @@ interface Opened {
 
 /** Opens the host page; returns it, the embed frame (whatever it loaded), the embed URL the host built, and logs. */
 async function openHost(query: string): Promise<Opened> {
-  if (!chromium) {
-    throw new Error(`Chromium did not start (set CHROMIUM_PATH): ${launchError}`);
-  }
-  const page = await chromium.browser.newPage();
+  const page = await chromium!.browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push((e as Error).message));
   const responses: [string, number][] = [];
@@ -74,15 +61,15 @@ async function openHost(query: string): Promise<Opened> {
   return { page, embed, url: new URL(built), errors, responses };
 }
 
-async function waitForFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 200; i++) {
-    const f = page.frames().find((x) => x.url().startsWith(`${sb.tenantOrigin}/embed/`));
-    if (f) {
-      return f;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the embed frame never appeared');
+function waitForFrame(page: Page): Promise<Frame> {
+  return vi
+    .waitUntil(() => page.frames().find((x) => x.url().startsWith(`${sb.tenantOrigin}/embed/`)), {
+      timeout: 10_000,
+      interval: 50,
+    })
+    .catch(() => {
+      throw new Error('the embed frame never appeared');
+    });
 }
 
 const hostReceived = (page: Page) => page.evaluate(() => (window as any).__sandboxHost.received as any[]);
@@ -99,6 +86,10 @@ const waitForEvent = (page: Page, type: string, count = 1) =>
     type,
     count,
   );
+/**
+ * A deliberate silence: each fault below is something that never happens (a post, an answer), which no event
+ * marks; the sandbox does it within a second when healthy, so QUIET_MS without it shows it does not.
+ */
 const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
 
 /** A host-side URL fault leaves the messaging healthy: ready, view, dashboard-loaded, nothing ignored, no error. */
