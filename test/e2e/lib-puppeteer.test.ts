@@ -4,38 +4,29 @@
  * emitted through the extension, a redacted capture, an empty log after clear, and a timeout that says what was
  * seen. Fails (never skips) without Chromium or a build.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import { launchWithInspector, EmbedTimeoutError } from '../../src/node/puppeteer.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
-import type { Sandbox } from '../helpers/panel.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { embedFrame as frameOf, type Sandbox } from '../helpers/panel.ts';
 
 let sb: Sandbox;
+// The library's own launcher is what this file tests.
 let inspector: Awaited<ReturnType<typeof launchWithInspector>>;
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+test.beforeAll(async ({ sandbox }) => {
+  sb = sandbox;
   inspector = await launchWithInspector({ capture: { sites: 'all', mode: 'full' } });
 });
 afterAll(async () => {
   await inspector?.close();
-  await sb?.close();
 });
 
-const embedFrame = async (page: Page): Promise<Frame> => {
-  for (let i = 0; i < 100; i++) {
-    const f = page.frames().find((x) => x.url().startsWith(sb.tenantOrigin));
-    if (f) {
-      return f;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('no embed frame');
-};
+const embedFrame = (page: Page): Promise<Frame> => frameOf(page, sb.tenantOrigin);
 
 describe('embed-inspector/puppeteer', () => {
   let page: Page;
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     page = await inspector.browser.newPage();
     await page.goto(`${sb.hostUrl}?session=demo-signed`, { waitUntil: 'load' });
   });

@@ -28,21 +28,21 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The extension's tab id of a page (the tab whose URL is the page's). */
 export async function tabIdOf(launched: Launched, page: Page): Promise<number> {
   const url = page.url();
-  for (let i = 0; i < 50; i++) {
-    // The newest tab showing the URL: a page just opened (a retried test's earlier page may still show it).
-    const id = await (await launched.worker()).evaluate(
+  // The newest tab showing the URL: a page just opened (a retried test's earlier page may still show it).
+  const newest = async () =>
+    (await launched.worker()).evaluate(
       async (u: string) =>
         (await chrome.tabs.query({}))
           .filter((t) => t.url === u && t.id !== undefined)
-          .reduce<number | null>((newest, t) => Math.max(newest ?? -1, t.id!), null),
+          .reduce<number | null>((found, t) => Math.max(found ?? -1, t.id!), null),
       url,
     );
-    if (id !== null) {
-      return id;
-    }
-    await sleep(100);
-  }
-  throw new Error(`no tab for ${url}`);
+  return vi.waitUntil(newest, { timeout: 5_000, interval: 100 }).then(
+    (id) => id!,
+    () => {
+      throw new Error(`no tab for ${url}`);
+    },
+  );
 }
 
 /**
@@ -110,16 +110,14 @@ export async function state(launched: Launched, tabId: number): Promise<TabState
 
 /** Wait until the tab holds at least `n` records (cheap: only the count crosses the DevTools protocol). */
 export async function waitForCount(launched: Launched, tabId: number, n: number, timeoutMs = 30_000): Promise<number> {
-  const end = Date.now() + timeoutMs;
   let c = 0;
-  while (Date.now() < end) {
+  const count = async () => {
     c = await (await launched.worker()).evaluate((id: number) => (globalThis as any).embedInspector.count(id), tabId);
-    if (c >= n) {
-      return c;
-    }
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${n} records; ${c} there`);
+    return c >= n && c;
+  };
+  return vi.waitUntil(count, { timeout: timeoutMs, interval: 50 }).catch(() => {
+    throw new Error(`timed out waiting for ${n} records; ${c} there`);
+  });
 }
 
 /** Wait until `pred(records)` holds (or time out with a description of what was there). */
@@ -129,21 +127,19 @@ export async function waitForRecords(
   pred: (r: ClassifiedRecord[]) => boolean,
   timeoutMs = 15_000,
 ): Promise<ClassifiedRecord[]> {
-  const end = Date.now() + timeoutMs;
   let last: ClassifiedRecord[] = [];
-  while (Date.now() < end) {
+  const holds = async () => {
     last = await records(launched, tabId);
-    if (pred(last)) {
-      return last;
-    }
-    await sleep(100);
-  }
-  throw new Error(
-    `timed out waiting for records; ${last.length} there: ${last
-      .slice(-5)
-      .map((r) => `${r.kind} ${typeOf(r)}`)
-      .join(', ')}`,
-  );
+    return pred(last) && last;
+  };
+  return vi.waitUntil(holds, { timeout: timeoutMs, interval: 100 }).catch(() => {
+    throw new Error(
+      `timed out waiting for records; ${last.length} there: ${last
+        .slice(-5)
+        .map((r) => `${r.kind} ${typeOf(r)}`)
+        .join(', ')}`,
+    );
+  });
 }
 
 export function typeOf(r: { data: unknown }): string | undefined {

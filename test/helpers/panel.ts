@@ -1,7 +1,8 @@
 /** Opening the panel page for a sandbox tab, for the act-* end-to-end tests. */
 import type { Frame, Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
-import { sleep, tabIdOf } from './capture.ts';
+import { vi } from 'vitest';
+import { tabIdOf } from './capture.ts';
 
 import type { Sandbox } from '../../sandbox/server.mjs';
 
@@ -30,15 +31,12 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
   return panel;
 }
 
-export async function embedFrame(page: Page, tenantOrigin: string): Promise<Frame> {
-  for (let i = 0; i < 50; i++) {
-    const f = page.frames().find((x) => x.url().startsWith(tenantOrigin));
-    if (f) {
-      return f;
-    }
-    await sleep(100);
-  }
-  throw new Error('no embed frame');
+export function embedFrame(page: Page, tenantOrigin: string): Promise<Frame> {
+  return vi
+    .waitUntil(() => page.frames().find((x) => x.url().startsWith(tenantOrigin)), { timeout: 5_000, interval: 100 })
+    .catch(() => {
+      throw new Error('no embed frame');
+    });
 }
 
 /** Records of the panel's store, reduced to what tests compare. */
