@@ -3,11 +3,10 @@
  * command line, one healthy and one whose host posts its actions to "*", compared; two healthy recordings compared;
  * JSON with the same content; an unusable file.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../../sandbox/server.mjs';
 import type { Sandbox } from '../helpers/panel.ts';
 import { cliIn } from '../helpers/cli.ts';
 
@@ -26,8 +25,8 @@ const record = async (out: string, query = '') => {
   return r;
 };
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+test.beforeAll(async ({ sandbox }) => {
+  sb = sandbox;
   writeFileSync(
     join(dir, 'loaded.mjs'),
     "export default async ({ embed }) => {\n  await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });\n};\n",
@@ -36,9 +35,6 @@ beforeAll(async () => {
   expect((await record('a2.json')).code).toBe(0);
   expect((await record('b.json', '?faults=action-star')).code).toBe(1);
 }, 120_000);
-afterAll(async () => {
-  await sb?.close();
-});
 
 describe('embed-inspector diff: two recordings of the sandbox', () => {
   it('exits 1 and names the new rule when B’s host posts its actions to "*"', async () => {

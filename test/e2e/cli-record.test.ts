@@ -4,12 +4,12 @@
  * code; the file is redacted; JUnit names do not depend on the recording; receive-only mode records deliveries
  * only; a flow script drives the page, and one that throws exits 2 with the capture so far written.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../../sandbox/server.mjs';
 import type { Sandbox } from '../helpers/panel.ts';
 import { cliIn } from '../helpers/cli.ts';
 
@@ -26,8 +26,8 @@ const script = (name: string, body: string) => {
 };
 const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+test.beforeAll(async ({ sandbox }) => {
+  sb = sandbox;
   plain = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html');
     res.end('<!doctype html><title>No embed here</title><p>A page without any embed.</p>');
@@ -38,7 +38,6 @@ beforeAll(async () => {
   script('loaded.mjs', "  await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });");
 });
 afterAll(async () => {
-  await sb?.close();
   await new Promise((r) => plain?.close(r));
 });
 

@@ -6,15 +6,15 @@
  * they fail, on the fault.
  * Needs the build and the system Chromium; no browser is downloaded.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../../sandbox/server.mjs';
 import type { Sandbox } from '../helpers/panel.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ei-codegen-'));
 let sb: Sandbox;
 
@@ -93,8 +93,8 @@ async function playwright(...files: string[]) {
   return { code: r.code, byFile, errors: json.errors ?? [], output: `${r.out}\n${r.err}` };
 }
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+test.beforeAll(async ({ sandbox }) => {
+  sb = sandbox;
   // A project of a team's own: embed-inspector installed (this package), a Playwright config of its own.
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(ROOT, join(dir, 'node_modules', 'embed-inspector'), 'dir');
@@ -126,7 +126,6 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await sb?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -4,12 +4,12 @@
  * (b) a HAR that Playwright's `recordHar` wrote of the sandbox host page, whose Platform API panel calls the REST
  *     operations, is checked with the rest.* rules: a good call passes, a wrong request body fails the run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { startSandbox } from '../../sandbox/server.mjs';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../src/node/browser-paths.ts';
 import type { Sandbox } from '../helpers/panel.ts';
 import { cliIn } from '../helpers/cli.ts';
@@ -25,11 +25,10 @@ const json = async (...args: string[]) => {
   return { code: r.code, out: JSON.parse(r.out) };
 };
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+test.beforeAll(async ({ sandbox }) => {
+  sb = sandbox;
 });
 afterAll(async () => {
-  await sb?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
