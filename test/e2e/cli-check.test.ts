@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync, readFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { msg, rec } from '../fixtures/messages.ts';
+import { ROOT as root } from '../helpers/paths.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const run = (cmd: string, pre: string[], args: string[]) => {
   const r = spawnSync(cmd, [...pre, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   return {

@@ -3,17 +3,15 @@
  * on loopback, a real browser renders the capture with the same verdicts as `check`, several files switch in one
  * list, Ctrl+C stops it; unusable files stop it before anything is served.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
-import puppeteer from 'puppeteer-core';
-import { CHROMIUM_FLAGS, chromiumPath } from '../../src/node/browser-paths.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { msg, numbered, navigation, eventPair, actionPair, TENANT } from '../fixtures/messages.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const CLI = join(ROOT, 'bin/embed-inspector.js');
 const CLEAN = join(ROOT, 'test/fixtures/captures/clean-session.json');
 const dir = mkdtempSync(join(tmpdir(), 'ei-view-'));
@@ -21,7 +19,7 @@ const bad = join(dir, 'wildcard.json');
 const badHar = join(dir, 'wildcard.har');
 let browser: Browser;
 
-beforeAll(async () => {
+test.beforeAll(async ({ plainChromium }) => {
   writeFileSync(
     bad,
     JSON.stringify({
@@ -39,10 +37,7 @@ beforeAll(async () => {
   // The same session as a HAR: view reads it as it reads a capture.
   const har = spawnSync(process.execPath, [CLI, 'har', bad, '--out', badHar], { encoding: 'utf8' });
   expect(har.status, har.stderr).toBe(0);
-  browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = plainChromium.browser;
 });
 
 /** `view` as a child; resolves with the URL it prints. */

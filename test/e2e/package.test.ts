@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../sandbox/server.mjs';
+import { ROOT } from '../helpers/paths.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const FIXTURE = join(ROOT, 'test/fixtures/captures/clean-session.json');
 const sh = (cmd: string, args: string[], cwd: string, timeout = 120_000) => {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkCapture } from '../../src/protocol/capture.ts';
 import type { CaptureFile } from '../../src/protocol/record.ts';
+import { ROOT } from '../helpers/paths.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const FAILING = 'a host that posts its actions to "*" fails toHaveNoProtocolErrors';
 
 interface Attachment {

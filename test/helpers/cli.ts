@@ -1,8 +1,7 @@
 /** The built command line (bin/embed-inspector.js → dist/node/cli.js), as the end-to-end tests run it. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
+import { ROOT } from './paths.ts';
 
 export interface CliResult {
   code: number | null;

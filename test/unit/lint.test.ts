@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/paths.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const scratch = join(ROOT, 'src', `lint-scratch-${process.pid}.ts`);
 const lint = (file: string) =>
   spawnSync(process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--colors=off', file], {
