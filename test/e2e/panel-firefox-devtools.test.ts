@@ -7,62 +7,23 @@
  * <browser>. Like the Chrome smoke test, this relies on browser internals (the DevTools loader, the toolbox's
  * panel frames); if a Firefox update moves them, this test fails loudly rather than skipping.
  * Capture is turned on for the sandbox's two sites before the tests, as in capture-firefox.test.ts: an extension
- * page of the add-on calls the background page's `embedInspector.setCapture` (test/helpers/firefox.ts).
+ * page of the add-on calls the background page's `embedInspector.setCapture` (src/node/firefox.ts).
  * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import WebSocket from 'ws';
-import { startSandbox } from '../../sandbox/server.mjs';
+import { vi } from 'vitest';
+import type { Sandbox } from '../../sandbox/server.mjs';
+import { SET_CAPTURE_IN_EXTENSION_PAGE } from '../../src/node/firefox.ts';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
-import { SET_CAPTURE_IN_EXTENSION_PAGE } from '../helpers/firefox.ts';
+import { expect, it, test } from '../helpers/fixtures.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-let sb: Awaited<ReturnType<typeof startSandbox>>;
-let ff: ChildProcess;
-let profile: string;
-let ws: WebSocket;
+let sb: Sandbox;
+let connection: { send(method: string, params: object, timeout?: number): Promise<{ result: any }> };
 let chromeContext: string;
 let contentContext: string;
 
-/** A minimal WebDriver BiDi client: commands time out, and fail at once if the connection or Firefox goes away. */
-let nextId = 0;
-const waiting = new Map<
-  number,
-  { resolve: (m: { type: string; result?: any; error?: string; message?: string }) => void; reject: (e: Error) => void }
->();
-const failAll = (why: string) => {
-  for (const w of waiting.values()) {
-    w.reject(new Error(why));
-  }
-  waiting.clear();
-};
-function send(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<any> {
-  const id = ++nextId;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      waiting.delete(id);
-      reject(new Error(`${method}: no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    waiting.set(id, {
-      resolve: (m) => {
-        clearTimeout(timer);
-        if (m.type === 'success') {
-          resolve(m.result);
-        } else {
-          reject(new Error(`${method}: ${m.error} ${m.message ?? ''}`));
-        }
-      },
-      reject: (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    });
-    ws.send(JSON.stringify({ id, method, params }));
-  });
+/** A WebDriver BiDi command on the connection puppeteer holds (it passes Firefox's own parameters, `moz:scope`, on). */
+async function send(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<any> {
+  return (await connection.send(method, params, timeoutMs)).result;
 }
 /** Evaluate an async function body in the browser window (chrome privileges); returns its JSON result, parsed. */
 async function inChrome<T>(body: string): Promise<T> {
@@ -114,67 +75,9 @@ async function panelState(): Promise<PanelState & { error?: string }> {
   `);
 }
 
-beforeAll(async () => {
-  const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-  if (!existsSync(executablePath)) {
-    throw new Error(`no Firefox at ${executablePath}; install firefox-esr or set FIREFOX_PATH`);
-  }
-  if (!existsSync(`${ROOT}dist/firefox/manifest.json`)) {
-    throw new Error('dist/firefox is missing: run npm run build first');
-  }
-  sb = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
-  profile = mkdtempSync(join(tmpdir(), 'ei-ff-devtools-'));
-  ff = spawn(
-    executablePath,
-    [
-      '--headless',
-      '--remote-debugging-port',
-      '0',
-      '--remote-allow-system-access',
-      '--profile',
-      profile,
-      '--no-remote',
-      'about:blank',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  ff.once('exit', (code, signal) => failAll(`Firefox exited (${code ?? signal})`));
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let err = ''; // the line may arrive split over chunks
-    const timer = setTimeout(
-      () => reject(new Error(`Firefox did not open its WebDriver BiDi port within 30 s: ${err.slice(-500)}`)),
-      30_000,
-    );
-    ff.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Firefox exited (${code}) before opening its WebDriver BiDi port: ${err.slice(-500)}`));
-    });
-    ff.stderr!.on('data', (d) => {
-      err += String(d);
-      const m = err.match(/WebDriver BiDi listening on (ws:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
-  ws = new WebSocket(`${endpoint}/session`);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  ws.on('close', () => failAll('the WebDriver BiDi connection closed'));
-  ws.on('error', (e) => failAll(`the WebDriver BiDi connection failed: ${e.message}`));
-  ws.on('message', (d) => {
-    const m = JSON.parse(String(d));
-    const w = m.id ? waiting.get(m.id) : undefined;
-    if (w) {
-      waiting.delete(m.id);
-      w.resolve(m);
-    }
-  });
-  await send('session.new', { capabilities: {} });
-  await send('webExtension.install', { extensionData: { type: 'path', path: `${ROOT}dist/firefox` } });
+test.beforeAll(async ({ sandbox, firefox }) => {
+  sb = sandbox;
+  connection = (firefox.browser as unknown as { connection: typeof connection }).connection;
   chromeContext = (await send('browsingContext.getTree', { 'moz:scope': 'chrome' })).contexts[0].context;
   contentContext = (await send('browsingContext.getTree', {})).contexts[0].context;
   // Capture the sandbox's two sites: from an extension page of the add-on, through the background page.
@@ -214,32 +117,6 @@ beforeAll(async () => {
   await send('browsingContext.navigate', { context: contentContext, url: 'about:blank', wait: 'complete' });
 }, 60_000);
 
-afterAll(async () => {
-  // Close Firefox properly, then wait for it to exit before removing its profile (its processes write there).
-  if (ff && ff.exitCode === null) {
-    const exited = new Promise((r) => ff.once('exit', r));
-    try {
-      await send('browser.close', {}, 5_000);
-    } catch {
-      ff.kill('SIGTERM');
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (ff.exitCode === null) {
-      ff.kill('SIGKILL');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-    }
-  }
-  try {
-    ws?.close();
-  } catch {
-    /* closed */
-  }
-  await sb?.close();
-  if (profile) {
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-  }
-}, 30_000);
-
 it('the toolbox has the Embed panel, and it opens the panel app (not a missing page)', async () => {
   const opened = await inChrome<{ src?: string; title?: string; error?: string }>(`${PANEL_BROWSER}
     for (let k = 0; k < 100 && browser.contentTitle !== 'Embed Inspector'; k++) await new Promise((r) => setTimeout(r, 100));
@@ -249,10 +126,9 @@ it('the toolbox has the Embed panel, and it opens the panel app (not a missing p
   expect(opened.src).toMatch(/^moz-extension:\/\/[^/]+\/src\/panel\/index\.html$/);
   expect(opened.title).toBe('Embed Inspector');
   let state = await panelState();
-  for (let k = 0; k < 40 && !state.hooks; k++) {
-    await new Promise((r) => setTimeout(r, 250));
-    state = await panelState();
-  }
+  await vi
+    .waitUntil(async () => (state = await panelState()).hooks, { timeout: 10_000, interval: 250 })
+    .catch(() => {});
   expect(state.error).toBeUndefined();
   expect(state.hooks).toBe(true); // the app is running in the DevTools panel
 }, 60_000);
@@ -272,10 +148,9 @@ it('shows a sandbox session live in the real panel: every event and action, post
         s.records.some((r) => r.type === t && r.kind === 'receive'),
     );
   let state = await panelState();
-  for (let k = 0; k < 80 && !(state.records && complete(state)); k++) {
-    await new Promise((r) => setTimeout(r, 250));
-    state = await panelState();
-  }
+  await vi
+    .waitUntil(async () => (state = await panelState()).records && complete(state), { timeout: 20_000, interval: 250 })
+    .catch(() => {});
   expect(state.error).toBeUndefined();
   expect(state.valid).toBeGreaterThanOrEqual(expected);
   for (const type of [...EVENT_TYPES, ...ACTION_TYPES]) {
