@@ -1,9 +1,9 @@
 // Transparency: the page behaves the same with the extension as without it, and the capture is exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import type { Launched } from '../../src/node/chromium.ts';
-import { launchChromium } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import { launchWithExtension, tabIdOf, waitForRecords, messagesOnly } from '../helpers/capture.ts';
+import { tabIdOf, waitForRecords, messagesOnly } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
   // A page listener that hides a message from every later listener must not hide it from the capture.
@@ -44,7 +44,9 @@ const HOST = `<!doctype html><script>
     R.portListForm = await new Promise((r) => { ch2.port1.onmessage = (e) => r(e.data); });
     w.postMessage({ source: 'svc-embed', direction: 'action', type: 'svc:action:refresh', payload: {}, timestamp: 2 }, 'http://wrong.example');
     window.postMessage('hidden', '*');
-    await new Promise((r) => setTimeout(r, 50));
+    // Messages are delivered in order: once a later one has arrived, 'hidden' has been dispatched too.
+    window.postMessage('after hidden', '*');
+    await next((e) => e.data === 'after hidden');
     R.hiddenReachedLaterListeners = inbox.some((e) => e.data === 'hidden');
     // Reflection through the window proxies: cross-origin (the embed) and same-origin (about:blank).
     const desc = (d) => d ? [d.configurable, d.enumerable, d.writable, typeof d.value, typeof d.get].join(' ') : 'none';
@@ -86,14 +88,12 @@ describe('capture is transparent to the page', () => {
   let srv: TwoOrigins;
   let withExt: Launched;
   let without: Launched;
-  beforeAll(async () => {
+  test.beforeAll(async ({ chromium, plainChromium }) => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/t1': EMBED });
-    withExt = await launchWithExtension();
-    without = await launchChromium({});
+    withExt = chromium;
+    without = plainChromium;
   });
   afterAll(async () => {
-    await withExt?.close();
-    await without?.close();
     await srv?.close();
   });
 
