@@ -2,13 +2,13 @@
 // (`npm ci --offline`: the dependencies come from the npm cache that installing this repo filled), then its
 // `bin` (check, and record against the sandbox) and its `exports` (the library, the JSON Schema, the types).
 // Needs the build (`npm test` builds first); the record part needs Chromium.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../../sandbox/server.mjs';
 import { ROOT } from '../helpers/paths.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -215,54 +215,52 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
   });
 
-  it('drives a page with `record --script` and with a puppeteer script through `embed-inspector/puppeteer`', async () => {
-    const sb = await startSandbox({ hostPort: 0, tenantPort: 0 });
-    try {
-      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-      delete env.EMBED_INSPECTOR_EXTENSION; // the extension is the one inside the package
-      const run = (cmd: string, args: string[]) =>
-        new Promise<{ code: number | null; text: string }>((resolve) => {
-          const child = spawn(cmd, args, { cwd: dir, env });
-          let text = '';
-          child.stdout.on('data', (d) => {
-            text += d;
-          });
-          child.stderr.on('data', (d) => {
-            text += d;
-          });
-          child.on('close', (code) => resolve({ code, text }));
+  it('drives a page with `record --script` and with a puppeteer script through `embed-inspector/puppeteer`', async ({
+    sandbox: sb,
+  }) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.EMBED_INSPECTOR_EXTENSION; // the extension is the one inside the package
+    const run = (cmd: string, args: string[]) =>
+      new Promise<{ code: number | null; text: string }>((resolve) => {
+        const child = spawn(cmd, args, { cwd: dir, env });
+        let text = '';
+        child.stdout.on('data', (d) => {
+          text += d;
         });
-      // A flow as QA writes it: wait for the embed, then press the host page's refresh button.
-      writeFileSync(
-        join(dir, 'flow.mjs'),
-        `export default async ({ page, embed }) => {
+        child.stderr.on('data', (d) => {
+          text += d;
+        });
+        child.on('close', (code) => resolve({ code, text }));
+      });
+    // A flow as QA writes it: wait for the embed, then press the host page's refresh button.
+    writeFileSync(
+      join(dir, 'flow.mjs'),
+      `export default async ({ page, embed }) => {
           await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });
           await page.click('[data-testid="action-refresh"]');
           await embed.waitFor('svc:action:refresh');
         };\n`,
-      );
-      const out = join(dir, 'flow.json');
-      const rec = await run(bin(), [
-        'record',
-        sb.hostUrl,
-        '--script',
-        'flow.mjs',
-        '--duration',
-        '0',
-        '--expect',
-        'svc:action:refresh',
-        '--out',
-        out,
-      ]);
-      expect(rec.code, rec.text).toBe(0);
-      const types = JSON.parse(readFileSync(out, 'utf8')).messages.map(
-        (m: { data: { type?: string } }) => m.data?.type,
-      );
-      expect(types).toContain('svc:action:refresh');
+    );
+    const out = join(dir, 'flow.json');
+    const rec = await run(bin(), [
+      'record',
+      sb.hostUrl,
+      '--script',
+      'flow.mjs',
+      '--duration',
+      '0',
+      '--expect',
+      'svc:action:refresh',
+      '--out',
+      out,
+    ]);
+    expect(rec.code, rec.text).toBe(0);
+    const types = JSON.parse(readFileSync(out, 'utf8')).messages.map((m: { data: { type?: string } }) => m.data?.type);
+    expect(types).toContain('svc:action:refresh');
 
-      writeFileSync(
-        join(dir, 'qa.mjs'),
-        `import { launchWithInspector } from 'embed-inspector/puppeteer';
+    writeFileSync(
+      join(dir, 'qa.mjs'),
+      `import { launchWithInspector } from 'embed-inspector/puppeteer';
         const { browser, embed, close } = await launchWithInspector({ capture: { sites: 'all', mode: 'full' } });
         try {
           const page = await browser.newPage();
@@ -275,42 +273,34 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
         } finally {
           await close();
         }\n`,
-      );
-      const qa = await run(process.execPath, ['qa.mjs']);
-      expect(qa.code, qa.text).toBe(0);
-      expect(JSON.parse(qa.text.trim().split('\n').at(-1)!)).toEqual({ errors: 0, targetOrigin: sb.tenantOrigin });
-    } finally {
-      await sb.close();
-    }
+    );
+    const qa = await run(process.execPath, ['qa.mjs']);
+    expect(qa.code, qa.text).toBe(0);
+    expect(JSON.parse(qa.text.trim().split('\n').at(-1)!)).toEqual({ errors: 0, targetOrigin: sb.tenantOrigin });
   }, 90_000);
 
-  it('runs `embed-inspector record` with the extension the package carries', async () => {
-    const sb = await startSandbox({ hostPort: 0, tenantPort: 0 });
-    try {
-      const out = join(dir, 'session.json');
-      // Not spawnSync: the sandbox serves the browser from this process.
-      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-      delete env.EMBED_INSPECTOR_EXTENSION; // the extension is the one inside the package
-      const child = spawn(bin(), ['record', `${sb.hostOrigin}/?script=full`, '--out', out, '--duration', '3000'], {
-        cwd: dir,
-        env,
-      });
-      let text = '';
-      child.stdout.on('data', (d) => {
-        text += d;
-      });
-      child.stderr.on('data', (d) => {
-        text += d;
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(code, text).toBe(0);
-      const capture = JSON.parse(readFileSync(out, 'utf8'));
-      expect(capture.format).toBe('embed-inspector-capture');
-      expect(capture.messages.length).toBeGreaterThan(10);
-      const again = sh(bin(), ['check', out], dir);
-      expect(again.code, again.err).toBe(0);
-    } finally {
-      await sb.close();
-    }
+  it('runs `embed-inspector record` with the extension the package carries', async ({ sandbox: sb }) => {
+    const out = join(dir, 'session.json');
+    // Not spawnSync: the sandbox serves the browser from this process.
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.EMBED_INSPECTOR_EXTENSION; // the extension is the one inside the package
+    const child = spawn(bin(), ['record', `${sb.hostOrigin}/?script=full`, '--out', out, '--duration', '3000'], {
+      cwd: dir,
+      env,
+    });
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+    });
+    child.stderr.on('data', (d) => {
+      text += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, text).toBe(0);
+    const capture = JSON.parse(readFileSync(out, 'utf8'));
+    expect(capture.format).toBe('embed-inspector-capture');
+    expect(capture.messages.length).toBeGreaterThan(10);
+    const again = sh(bin(), ['check', out], dir);
+    expect(again.code, again.err).toBe(0);
   }, 60_000);
 });
