@@ -4,36 +4,22 @@
  * passes the grammar of Mermaid's lexer; the SVG is well-formed, renders in Chromium and shows every message; the
  * exit status is the capture's verdict.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
-import { startSandbox } from '../../sandbox/server.mjs';
-import { chromiumPath } from '../../src/node/browser-paths.ts';
-import type { Sandbox } from '../helpers/panel.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { cliIn } from '../helpers/cli.ts';
 import { parseSequenceDiagram } from '../helpers/mermaid-grammar.ts';
 import { checkWellFormed } from '../helpers/xml-wellformed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ei-flow-'));
 const cli = cliIn(dir);
-let sb: Sandbox;
+let hostUrl = '';
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  const r = await cli(
-    'record',
-    `${sb.hostUrl}?faults=action-wrong-origin`,
-    '--duration',
-    '2500',
-    '--out',
-    'wrong.json',
-  );
+test.beforeAll(async ({ sandbox }) => {
+  hostUrl = sandbox.hostUrl;
+  const r = await cli('record', `${hostUrl}?faults=action-wrong-origin`, '--duration', '2500', '--out', 'wrong.json');
   expect(r.code, r.out + r.err).toBe(1);
-});
-afterAll(async () => {
-  await sb?.close();
 });
 
 describe('check --format mermaid|svg', () => {
@@ -43,7 +29,7 @@ describe('check --format mermaid|svg', () => {
     const parsed = parseSequenceDiagram(r.out);
     const tenant = JSON.parse(readFileSync(join(dir, 'wrong.json'), 'utf8')).tenantOrigin;
     expect(parsed.filter((s) => s.kind === 'participant').map((s) => s.kind === 'participant' && s.alias)).toEqual([
-      `host page · ${new URL(sb.hostUrl).origin}`,
+      `host page · ${new URL(hostUrl).origin}`,
       `embed · dashboard · ${tenant}`,
     ]);
     const messages = parsed.flatMap((s) => (s.kind === 'message' ? [`${s.from}${s.arrow}${s.to}: ${s.text}`] : []));
@@ -54,7 +40,7 @@ describe('check --format mermaid|svg', () => {
     expect(notes).toContainEqual(expect.stringMatching(/^✗ origin\.action-target: /));
   });
 
-  it('writes a self-contained SVG that Chromium renders, with every message', async () => {
+  it('writes a self-contained SVG that Chromium renders, with every message', async ({ plainChromium }) => {
     const r = await cli('check', 'wrong.json', '--format', 'svg', '--out', 'flow.svg');
     expect(r.code, r.err).toBe(1);
     expect(r.out).toMatch(/^wrote flow\.svg: [1-9]\d* messages in 2 lanes \(svg\)\n$/);
@@ -64,9 +50,8 @@ describe('check --format mermaid|svg', () => {
     const labels = mermaid.flatMap((s) =>
       s.kind === 'message' ? [s.arrow === '-x' ? `${s.text} (dropped)` : s.text] : [],
     );
-    const browser = await puppeteer.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+    const page = await plainChromium.browser.newPage();
     try {
-      const page = await browser.newPage();
       await page.goto(`file://${join(dir, 'flow.svg')}`);
       const shown = await page.evaluate(() => ({
         root: document.documentElement.nodeName,
@@ -80,7 +65,7 @@ describe('check --format mermaid|svg', () => {
         expect(shown.texts).toContain(l);
       }
     } finally {
-      await browser.close();
+      await page.close();
     }
   });
 

@@ -6,8 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
+import { ROOT } from '../helpers/paths.ts';
 
 describe('npm start with a display', () => {
   it('opens DevTools on the Embed panel and stops on SIGTERM', async () => {
