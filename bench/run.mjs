@@ -1,13 +1,17 @@
 // `npm run bench`: every benchmark, each printing figures measured side by side in one run.
 // Results are recorded in BENCHMARKS.md with the command that produced them.
+// `npm run bench -- --quick`: the page-overhead suite at bursts of 5,000 and 20,000 only, 5 runs each (the default
+// measures 1,000 to 100,000). Other arguments select suites by file name (`npm run bench -- page-overhead`).
 import { existsSync, readFileSync } from 'node:fs';
 
 const suites = [
   ['classify throughput (issues 2, 30)', './classify.mjs', 'benchClassify'],
-  ['page overhead of capture (issue 4)', './page-overhead.mjs', 'benchPageOverhead'],
+  ['page overhead of capture (issues 4, 13, 30)', './page-overhead.mjs', 'benchPageOverhead'],
   ['panel with 100,000 records (issue 5)', './panel.mjs', 'benchPanel'],
 ];
-const only = process.argv.slice(2);
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const quick = process.argv.includes('--quick');
+const options = { './page-overhead.mjs': quick ? { bursts: [5_000, 20_000], reps: 5 } : {} };
 let failed = false;
 for (const [title, file, fn] of suites) {
   if (only.length && !only.some((o) => file.includes(o))) {
@@ -21,7 +25,7 @@ for (const [title, file, fn] of suites) {
   console.log(`\n## ${title}`);
   try {
     const mod = await import(file);
-    await mod[fn]();
+    await mod[fn](options[file] ?? {});
   } catch (err) {
     failed = true;
     console.error(`bench failed: ${err?.stack ?? err}`);
