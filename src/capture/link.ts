@@ -4,8 +4,9 @@
  * stopped at any time: the port then disconnects, the relay buffers, reconnects (which wakes the worker
  * up) and resends. Nothing is dropped.
  */
-import { MESSAGES_VERSION, PORT_CAPTURE, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+import { PORT_CAPTURE, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
 import type { Runtime } from '../shared/browser-api.ts';
+import { relayChannel, type Body, type Channel } from '../shared/channel.ts';
 
 type Port = Runtime.Port;
 /** Batch size bound, in UTF-16 units of JSON. */
@@ -27,6 +28,8 @@ export interface LinkOptions {
 export class Link {
   readonly docId = Math.random().toString(36).slice(2) + Date.now().toString(36);
   private port: Port | null = null;
+  /** The typed channel over `port` (stamps what it sends, drops what is not of this version). */
+  private channel: Channel<RelayToBackground, BackgroundToRelay> | null = null;
   private parts: string[] = [];
   private bytes = 0;
   private unacked = new Map<number, string>();
@@ -56,9 +59,11 @@ export class Link {
     }
   }
 
-  send(msg: RelayToBackground): void {
+  send(msg: Body<RelayToBackground>): void {
     try {
-      this.connect()?.postMessage(msg);
+      if (this.connect()) {
+        this.channel?.send(msg);
+      }
     } catch {
       /* resent state is in unacked */
     }
@@ -99,20 +104,14 @@ export class Link {
     // A new connection resends every unacknowledged batch, this one included.
     const had = this.port;
     const port = this.connect();
-    if (port && port === had) {
-      this.post(port, batch, json);
+    if (port && port === had && this.channel) {
+      this.post(port, this.channel, batch, json);
     }
   }
 
-  private post(port: Port, batch: number, json: string) {
+  private post(port: Port, channel: Channel<RelayToBackground, BackgroundToRelay>, batch: number, json: string) {
     try {
-      port.postMessage({
-        v: MESSAGES_VERSION,
-        type: 'records',
-        docId: this.docId,
-        batch,
-        json,
-      } satisfies RelayToBackground);
+      channel.send({ type: 'records', docId: this.docId, batch, json });
     } catch {
       this.drop(port);
     }
@@ -130,11 +129,9 @@ export class Link {
       return null;
     }
     this.port = port;
-    port.onMessage.addListener((raw: unknown) => {
-      const msg = raw as BackgroundToRelay;
-      if (!msg || msg.v !== MESSAGES_VERSION) {
-        return;
-      }
+    const channel = relayChannel(port);
+    this.channel = channel;
+    channel.listen((msg) => {
       if (msg.type === 'ack') {
         this.retry = 0;
         for (const b of [...this.unacked.keys()]) {
@@ -148,14 +145,9 @@ export class Link {
     });
     port.onDisconnect.addListener(() => this.drop(port));
     try {
-      port.postMessage({
-        v: MESSAGES_VERSION,
-        type: 'hello',
-        docId: this.docId,
-        ...this.opts.hello(),
-      } satisfies RelayToBackground);
+      channel.send({ type: 'hello', docId: this.docId, ...this.opts.hello() });
       for (const [batch, json] of this.unacked) {
-        this.post(port, batch, json);
+        this.post(port, channel, batch, json);
       }
     } catch {
       this.drop(port);
@@ -168,6 +160,7 @@ export class Link {
       return;
     }
     this.port = null;
+    this.channel = null;
     try {
       port.disconnect();
     } catch {

@@ -28,6 +28,7 @@ import {
   type RelayToPage,
   type WindowRelation,
 } from '../shared/messages.ts';
+import { accept } from '../shared/channel.ts';
 import { installHook } from './hook.ts';
 import { relationFinder } from './relation.ts';
 import { joinInChunks, postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
@@ -94,6 +95,7 @@ export function startCapture(): void {
   // No mark on the window: it would be page-visible. One registration per frame injects this once.
   const doc = document;
   const stringify = JSON.stringify;
+  // Captured now: the page may replace JSON.parse later (what readRelayToPage in channel.ts does, with this parse).
   const parse = JSON.parse;
   const perf = performance;
   const perfNow = perf.now.bind(perf);
@@ -232,7 +234,11 @@ export function startCapture(): void {
 
   doc.addEventListener(CHANNEL_RELAY_TO_PAGE, (e) => {
     try {
-      const msg = parse(String((e as CustomEvent).detail)) as RelayToPage;
+      const detail = (e as CustomEvent).detail;
+      const msg = typeof detail === 'string' ? accept<RelayToPage>('relay->page', parse(detail)) : null;
+      if (msg === null) {
+        return;
+      }
       if (msg.type === 'flush') {
         outbox.flush();
         return;

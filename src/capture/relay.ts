@@ -14,12 +14,12 @@ import {
   CHANNEL_COUNTER_ASK,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_RELAY_TO_PAGE,
-  MESSAGES_VERSION,
   type BackgroundToRelay,
   type CaptureConfig,
   type RelayToBackground,
   type RelayToPage,
 } from '../shared/messages.ts';
+import { accept, relayToPageDetail, stamp, type Body } from '../shared/channel.ts';
 import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
 import { Link } from './link.ts';
 import { runPost } from './inject.ts';
@@ -57,15 +57,15 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
   // nothing of ours is dispatched in the page's world either. It becomes true with the first full-mode config or
   // the first posts handed over (a frame loaded in full mode whose site turned receive-only since).
   let mainWorld = false;
-  const toPage = (msg: RelayToPage) =>
-    document.dispatchEvent(new CustomEvent(CHANNEL_RELAY_TO_PAGE, { detail: JSON.stringify(msg) }));
+  const toPage = (msg: Body<RelayToPage>) =>
+    document.dispatchEvent(new CustomEvent(CHANNEL_RELAY_TO_PAGE, { detail: relayToPageDetail(msg) }));
 
-  const post = (msg: Extract<BackgroundToRelay, { type: 'post' }>): RelayToBackground => {
+  const post = (msg: Extract<BackgroundToRelay, { type: 'post' }>): Body<RelayToBackground> => {
     const { result, record } = runPost(msg, window, document, now);
     if (record) {
       link.push(JSON.stringify(record));
     }
-    return { v: MESSAGES_VERSION, type: 'post-result', id: msg.id, ...result };
+    return { type: 'post-result', id: msg.id, ...result };
   };
   let said = false;
   const link = new Link({
@@ -82,7 +82,7 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
         config = msg.config;
         mainWorld ||= !config.receiveOnly;
         if (mainWorld) {
-          toPage({ v: MESSAGES_VERSION, type: 'config', config });
+          toPage({ type: 'config', config });
         }
       } else if (msg.type === 'post') {
         link.send(post(msg));
@@ -90,7 +90,7 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
         pull();
         handOver();
         link.flush();
-        link.send({ v: MESSAGES_VERSION, type: 'flushed', id: msg.id });
+        link.send({ type: 'flushed', id: msg.id });
       }
     },
   });
@@ -99,11 +99,11 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
   // the reply; the record of the post reconnects the port.
   // (answered synchronously through `reply`, so the listener returns nothing: the type only knows `true`)
   const onPost = (raw: unknown, _sender: unknown, reply: (r: RelayToBackground) => void): void => {
-    const msg = raw as BackgroundToRelay;
-    if (!msg || msg.v !== MESSAGES_VERSION || msg.type !== 'post') {
+    const msg = accept<BackgroundToRelay>('background->relay', raw);
+    if (msg?.type !== 'post') {
       return;
     }
-    reply(post(msg));
+    reply(stamp<RelayToBackground>(post(msg)));
   };
   api.runtime.onMessage?.addListener(onPost as unknown as Runtime.OnMessageListener);
 
@@ -116,7 +116,7 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
     if (mainWorld) {
       pulling = true;
       try {
-        toPage({ v: MESSAGES_VERSION, type: 'flush' });
+        toPage({ type: 'flush' });
       } finally {
         pulling = false;
       }
@@ -162,7 +162,7 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
     if (typeof detail === 'string' && detail) {
       if (!mainWorld) {
         mainWorld = true;
-        toPage({ v: MESSAGES_VERSION, type: 'config', config });
+        toPage({ type: 'config', config });
       }
       parsePosts(detail, posts);
       if (!pulling) {
