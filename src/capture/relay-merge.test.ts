@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinInChunks, mergeInOrder, parsePosts, postLine, type PagePost } from './relay-merge.ts';
+import { Drain, joinInChunks, mergeInOrder, parsePosts, postLine, type PagePost } from './relay-merge.ts';
 
 // A frame's story: 'd' a delivery it saw, 'p:x' a post it made. The relay gets the deliveries it numbered and the
 // posts with the count of deliveries seen when each was made; merged, they must tell the story again.
@@ -85,5 +85,64 @@ describe('joinInChunks', () => {
   ] as Array<[string, string[], number, string[]]>)('%s', (_name, parts, max, expected) => {
     expect(run(parts, max)).toEqual(expected);
     expect(run(parts, max).join(',')).toBe(parts.join(','));
+  });
+});
+
+describe('Drain: the hand-overs written in slices keep the frame order', () => {
+  /** A drain whose deferred slices run when `tick` is called; `out` gets each slice's records. */
+  const drainOf = (slice: number) => {
+    const later: Array<() => void> = [];
+    const out: string[][] = [];
+    const drain = new Drain<{ i: number }>(
+      (d) => JSON.stringify(`d${d.i}`),
+      (r) => out.push(r),
+      slice,
+      (fn) => later.push(fn),
+    );
+    const tick = () => {
+      while (later.length) {
+        later.shift()?.();
+      }
+    };
+    return { drain, out, tick, later };
+  };
+  const LONG = ['p:a', 'd0', 'd1', 'p:b', 'p:c', 'd2', 'd3', 'd4', 'p:d', 'd5', 'd6', 'p:e'];
+
+  for (const [name, story] of [...CASES, ['a long story', LONG] as [string, string[]]]) {
+    for (const slice of [1, 2, 3, 100]) {
+      it(`${name}, ${slice} per slice`, () => {
+        const { deliveries, posts } = split(story);
+        const { drain, out, tick } = drainOf(slice);
+        drain.add(deliveries, posts);
+        tick();
+        expect(out.flat()).toEqual(story.map((s) => JSON.stringify(s)));
+        expect(Math.max(...out.map((r) => r.filter((x) => x.startsWith('"d')).length))).toBeLessThanOrEqual(slice);
+        expect(drain.queued).toBe(0);
+      });
+    }
+  }
+
+  it('hand-overs queued while earlier slices wait keep the order across them', () => {
+    const { deliveries, posts } = split(LONG);
+    const { drain, out, tick } = drainOf(2);
+    // The story handed over in three parts: each part's deliveries and the posts made before the next part's.
+    drain.add(deliveries.slice(0, 2), posts.slice(0, 1));
+    drain.add(deliveries.slice(2, 5), posts.slice(1, 3));
+    drain.add(deliveries.slice(5), posts.slice(3));
+    tick();
+    expect(out.flat()).toEqual(LONG.map((s) => JSON.stringify(s)));
+  });
+
+  it('writes the first slice at once and the rest in later tasks; drain writes everything now', () => {
+    const { deliveries, posts } = split(LONG);
+    const { drain, out, later } = drainOf(2);
+    drain.add(deliveries, posts);
+    expect(out).toHaveLength(1);
+    expect(later).toHaveLength(1);
+    drain.drain();
+    expect(out.flat()).toEqual(LONG.map((s) => JSON.stringify(s)));
+    expect(drain.queued).toBe(0);
+    later.shift()?.(); // the slice scheduled before the drain finds nothing left
+    expect(out.flat()).toHaveLength(LONG.length);
   });
 });

@@ -76,3 +76,95 @@ export function mergeInOrder<D extends { i: number }>(
   }
   return out;
 }
+
+/**
+ * The frame's hand-overs in its order, written in slices of at most `slice` deliveries per task: a frame that held
+ * a long burst (up to the outbox's bound) does not stop its page for the whole burst's serialization at once, and
+ * holds at most one slice's record text. Deliveries and posts are queued in the order they are handed over; a
+ * post waits in the queue until the deliveries it follows are written (posts handed over later were made after
+ * every delivery already queued, so each slice is `mergeInOrder` of its deliveries and the posts before its end).
+ * `drain` writes everything still queued at once (the page is going away, or the background asks).
+ */
+export class Drain<D extends { i: number }> {
+  private deliveries: D[] = [];
+  private next = 0;
+  private posts: PagePost[] = [];
+  private nextPost = 0;
+  private scheduled = false;
+
+  /**
+   * `json`: a delivery's record ('' skips it); `emit`: the records of one slice, in order, never empty;
+   * `defer`: runs a function in a later task.
+   */
+  constructor(
+    private readonly json: (d: D) => string,
+    private readonly emit: (records: string[]) => void,
+    private readonly slice: number,
+    private readonly defer: (fn: () => void) => void,
+  ) {}
+
+  /** Queue deliveries (ascending `i`, after every one queued before) and posts (made after those queued before). */
+  add(deliveries: readonly D[], posts: readonly PagePost[]): void {
+    for (let k = 0; k < deliveries.length; k++) {
+      this.deliveries.push(deliveries[k]);
+    }
+    for (let k = 0; k < posts.length; k++) {
+      this.posts.push(posts[k]);
+    }
+    if (!this.scheduled && this.queued) {
+      this.scheduled = true;
+      // The first slice in this task: a short burst leaves as it did before slicing.
+      this.step();
+    }
+  }
+
+  /** Deliveries and posts queued, not yet written. */
+  get queued(): number {
+    return this.deliveries.length - this.next + this.posts.length - this.nextPost;
+  }
+
+  /** Write everything queued now. */
+  drain(): void {
+    while (this.queued) {
+      this.write(this.deliveries.length - this.next);
+    }
+  }
+
+  private step = () => {
+    this.write(this.slice);
+    if (this.queued) {
+      this.defer(this.step);
+    } else {
+      this.scheduled = false;
+    }
+  };
+
+  private write(max: number) {
+    const from = this.next;
+    const end = Math.min(this.deliveries.length, from + max);
+    let postEnd = this.posts.length;
+    if (end < this.deliveries.length) {
+      // Posts made after this slice's last delivery go with a later slice.
+      const last = this.deliveries[end - 1].i;
+      postEnd = this.nextPost;
+      while (postEnd < this.posts.length && this.posts[postEnd].after <= last) {
+        postEnd++;
+      }
+    }
+    const records = mergeInOrder(this.deliveries.slice(from, end), this.posts.slice(this.nextPost, postEnd), this.json);
+    this.next = end;
+    this.nextPost = postEnd;
+    // Written entries are let go (a queue that never empties drops them once they are half of it).
+    if (this.next === this.deliveries.length || (this.next > 4096 && this.next * 2 > this.deliveries.length)) {
+      this.deliveries = this.deliveries.slice(this.next);
+      this.next = 0;
+    }
+    if (this.nextPost === this.posts.length || (this.nextPost > 4096 && this.nextPost * 2 > this.posts.length)) {
+      this.posts = this.posts.slice(this.nextPost);
+      this.nextPost = 0;
+    }
+    if (records.length) {
+      this.emit(records);
+    }
+  }
+}

@@ -27,7 +27,10 @@ import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import { DELIVERY_CHARS, deliveryJson, installDeliveries, type Delivery } from './deliveries.ts';
 import { Outbox } from './outbox.ts';
 import { relationFinder } from './relation.ts';
-import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost } from './relay-merge.ts';
+import { Drain, joinInChunks, MAX_DETAIL_CHARS, parsePosts, type PagePost } from './relay-merge.ts';
+
+/** Deliveries written per task when the frame hands a long burst over. */
+const SLICE = 1000;
 
 (() => {
   const api = findBrowserApi();
@@ -88,7 +91,7 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
         link.send(post(msg));
       } else if (msg.type === 'flush') {
         pull();
-        handOver();
+        handOverAll();
         link.flush();
         link.send({ type: 'flushed', id: msg.id });
       }
@@ -122,13 +125,19 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
       }
     }
   };
+  // Written and sent in slices (relay-merge.ts: a long burst's records are not written in one task), each in
+  // parts of at most ~1M characters (the link batches them).
+  const drain = new Drain<Delivery>(
+    (d) => deliveryJson(d, config.maxBytes),
+    (records) => joinInChunks(records, ',', MAX_DETAIL_CHARS, (part) => link.push(part, true)),
+    SLICE,
+    (fn) => setTimeout(fn, 0),
+  );
   const send = (deliveries: Delivery[]) => {
     pull();
     const mine = posts;
     posts = [];
-    const records = mergeInOrder(deliveries, mine, (d) => deliveryJson(d, config.maxBytes));
-    // (parts of at most ~1M characters: the link batches them)
-    joinInChunks(records, ',', MAX_DETAIL_CHARS, (part) => link.push(part, true));
+    drain.add(deliveries, mine);
   };
   const outbox = new Outbox<Delivery>(now, send);
   const handOver = () => {
@@ -136,6 +145,11 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
     if (posts.length) {
       send([]);
     }
+  };
+  // Everything the frame holds, written now (the page is going away, or the background asks).
+  const handOverAll = () => {
+    handOver();
+    drain.drain();
   };
   const { answer } = installDeliveries(window, {
     now,
@@ -176,7 +190,7 @@ import { joinInChunks, MAX_DETAIL_CHARS, mergeInOrder, parsePosts, type PagePost
   window.addEventListener(
     'pagehide',
     () => {
-      handOver();
+      handOverAll();
       link.flush();
     },
     true,
