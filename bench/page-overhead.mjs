@@ -24,6 +24,8 @@ import puppeteer from 'puppeteer-core';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome'); // A/B: a copy of a variant build
+// A/B in one run: a second build measured in full mode beside the first (a fifth browser, "full B").
+const EXT_B = process.env.EI_EXTENSION_DIR_B;
 // The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
 const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 const FLAGS = CHROMIUM_FLAGS;
@@ -117,14 +119,14 @@ export function serve(host, body) {
  * Chromium without the extension, or with it and `capture` (the argument of `embedInspector.setCapture`, e.g.
  * `{ sites: [hostOrigin, embedOrigin], mode: 'full' }`) set once its worker is up; no capture: nothing captured.
  */
-export async function launch(withExtension, capture = null) {
+export async function launch(withExtension, capture = null, ext = EXT) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
   const browser = await puppeteer.launch({
     executablePath: chromiumPath(),
     headless: true,
     userDataDir,
     ignoreDefaultArgs: withExtension ? ['--disable-extensions'] : undefined,
-    args: [...FLAGS, ...(withExtension ? [`--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`] : [])],
+    args: [...FLAGS, ...(withExtension ? [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`] : [])],
   });
   // The worker is stopped when idle: look it up again each time (the lookup wakes it up when needed).
   const worker = withExtension
@@ -287,6 +289,10 @@ export async function benchPageOverhead({
     'receive-only': await launch(true, { sites, mode: 'receive-only' }),
     full: await launch(true, { sites, mode: 'full' }),
   };
+  if (EXT_B) {
+    browsers['full B'] = await launch(true, { sites, mode: 'full' }, EXT_B);
+    browsers['full B'].mode = 'full';
+  }
   browsers['receive-only'].mode = 'receive-only';
   browsers.full.mode = 'full';
   const kinds = Object.keys(browsers);
@@ -330,7 +336,7 @@ export async function benchPageOverhead({
             lagMs: median(of('full', (x) => x.lagMs)),
             lost: Math.max(...of('full', (x) => x.lost), ...of('receive-only', (x) => x.lost)),
           };
-          for (const k of ['off', 'receive-only', 'full']) {
+          for (const k of kinds.filter((x) => x !== 'without')) {
             row[k] = {
               us: median(of(k, (x) => x.perMsgUs)),
               ratio: median(ratio(k)),
@@ -347,6 +353,12 @@ export async function benchPageOverhead({
           log(
             `| ${row.direction} | ${kB(size)} | ${n} | ${runs} | ${fmt(row.without)} | ${cell('off')} | ${fmt(row['receive-only'].us)} | ${cell('receive-only')} | ${fmt(row.full.us)} | ${cell('full')} | ${fmt(row['receive-only'].added)} | ${fmt(row.full.added)} | ${fmt(row.lagMs, 0)}${row.lost ? ` (${row.lost} missing)` : ''} |`,
           );
+          if (row['full B']) {
+            row.lagMsB = median(of('full B', (x) => x.lagMs));
+            log(
+              `|   full B (${EXT_B}) | | | | | | | | ${fmt(row['full B'].us)} | ${cell('full B')} | | ${fmt(row['full B'].added)} | ${fmt(row.lagMsB, 0)} |`,
+            );
+          }
         }
       }
     }
