@@ -442,7 +442,8 @@ export function chart(results, bursts, dirs, sizes) {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
   ];
-  for (let v = bottom; v <= top; v += (top - bottom) / 5) {
+  const step = 10 * Math.ceil((top - bottom) / 50);
+  for (let v = bottom; v <= top; v += step) {
     out.push(`<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`);
     out.push(`<text x="${L - 4}" y="${y(v) + 4}" text-anchor="end">${Math.round(v)}</text>`);
   }
