@@ -8,7 +8,7 @@ import { useApp } from './context.ts';
 import { SummaryBar } from '../ui/SummaryBar.tsx';
 import { Integration } from '../ui/Integration.tsx';
 import { FilterBar } from '../ui/FilterBar.tsx';
-import { Timeline } from '../ui/Timeline.tsx';
+import { ViewSwitch } from '../features/flow/ViewSwitch.tsx';
 import { Detail, type DetailTab } from '../ui/Detail.tsx';
 import { CaptureBanner } from '../ui/CaptureBanner.tsx';
 import { plural } from '../ui/format.ts';
@@ -149,7 +149,7 @@ export function Layout(p: LayoutProps) {
       </Show>
       <CaptureBanner />
       <div class="main" style={{ '--detail-width': `${detailWidth()}px` }}>
-        <Timeline onOpen={open} onClose={close} ref={(el) => (grid = el)} />
+        <ViewSwitch onOpen={open} onClose={close} ref={(el) => (grid = el)} />
         <Show when={detailOpen()}>
           <div
             class="splitter"

@@ -18,6 +18,7 @@ import type { LiveLink } from '../link/live-link.ts';
 import type { ActController } from '../features/act/act-controller.ts';
 import type { RestLog } from '../features/rest/rest-log.ts';
 import type { PanelApp } from './context.ts';
+import { lastFlowExport } from '../features/flow/FlowExports.tsx';
 
 /**
  * The store as the end-to-end tests, the benchmark and the screenshots script read it: one flat object over the
@@ -104,6 +105,8 @@ export interface PanelTestHandle {
   act?: ActController;
   /** REST calls seen in the Network traffic. */
   rest?: RestLog;
+  /** The flow view's last export (its file name and text). */
+  flowExport?: { name: string; text: string };
 }
 
 /** Install the handle on the page's global object (app: the composition root's parts). */
@@ -115,6 +118,7 @@ export function installTestHandle(app: PanelApp): PanelTestHandle {
     link: app.live,
     act: app.act,
     rest: app.rest,
+    flowExport: lastFlowExport,
     synthetic: (n) => syntheticSession(n),
     load(input, name = 'loaded records') {
       if (Array.isArray(input)) {

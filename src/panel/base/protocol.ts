@@ -65,3 +65,15 @@ export { redactCapture } from '../../protocol/redact.ts';
 export { checkRest, matchOperation, type RestExchange, type RestResult } from '../../protocol/rest.ts';
 export { RULES } from '../../protocol/rules.ts';
 export { generateTest } from '../../protocol/testgen.ts';
+export {
+  buildFlow,
+  type FlowArrow,
+  type FlowItem,
+  type FlowLane,
+  type FlowModel,
+  type FlowNavigation,
+  formatGap,
+  formatOffset,
+} from '../../protocol/flow.ts';
+export { flowToMermaid } from '../../protocol/flow-mermaid.ts';
+export { flowToSvg } from '../../protocol/flow-svg.ts';

@@ -1,0 +1,55 @@
+/**
+ * One row slot of the flow view: a fixed set of SVG elements whose attributes follow the row the slot shows
+ * (flow-geometry.ts), hidden when the slot shows none. A row that stands for a record is an option of the
+ * view's listbox (its id `ei-flow-<seq>`); a gap row is presentation only.
+ */
+import { createMemo, type Accessor } from 'solid-js';
+import type { FlowModel } from '../../base/protocol.ts';
+import { FLOW_ROW_H, MID, rowShape } from './flow-geometry.ts';
+
+export interface FlowRowProps {
+  model: Accessor<FlowModel>;
+  row: Accessor<number>;
+  selectedRow: Accessor<number>;
+  onClick: (row: number) => void;
+}
+
+export function FlowRow(p: FlowRowProps) {
+  const shape = createMemo(() => rowShape(p.model(), p.row()));
+  const selected = () => p.row() >= 0 && p.row() === p.selectedRow();
+  const record = () => shape().seq !== null;
+  return (
+    <div
+      class={`flow-row k-${shape().kind} tone-${shape().tone}${shape().milestone ? ' milestone' : ''}`}
+      role={record() ? 'option' : 'presentation'}
+      id={record() ? `ei-flow-${shape().seq}` : undefined}
+      aria-selected={record() ? selected() : undefined}
+      aria-label={record() ? shape().title.split('\n')[0] : undefined}
+      data-seq={shape().seq ?? undefined}
+      title={shape().title}
+      style={{
+        transform: `translateY(${Math.max(0, p.row()) * FLOW_ROW_H}px)`,
+        display: p.row() < 0 ? 'none' : undefined,
+      }}
+      onClick={() => p.onClick(p.row())}
+    >
+      <svg class="flow-svg" height={FLOW_ROW_H} aria-hidden="true">
+        <text class="flow-time" x="8" y={MID + 4}>
+          {shape().time}
+        </text>
+        <line
+          class={`flow-line${shape().dashed ? ' dashed' : ''}`}
+          x1={shape().x1}
+          x2={shape().x2}
+          y1={MID}
+          y2={MID}
+          visibility={shape().x1 === shape().x2 ? 'hidden' : 'visible'}
+        />
+        <path class="flow-mark" d={shape().mark || 'M0 0'} fill-rule="evenodd" />
+        <text class="flow-label" x={shape().labelX} y={MID - 5} text-anchor={shape().anchor}>
+          {shape().label}
+        </text>
+      </svg>
+    </div>
+  );
+}

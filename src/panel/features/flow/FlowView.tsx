@@ -1,0 +1,225 @@
+/**
+ * The flow view: the records the timeline shows as a conversation between frames (one lane per frame, one arrow
+ * per message, time running down, long pauses compressed). It reads the timeline's filters through the view's
+ * order and shares its selection (TimelineView's, written only through its methods): a click or a key selects a
+ * record and opens the detail pane as a row of the timeline does. Virtualized: rows are a ring of slots
+ * (FlowRow.tsx) positioned by the timeline's virtualizer (ui/virtual.ts); only the rows in view are in the DOM.
+ */
+import { createEffect, createMemo, createSignal, Index, on, onMount, Show, For, untrack } from 'solid-js';
+import { usePanel } from '../../ui/use-panel.ts';
+import { createRowVirtualizer } from '../../ui/virtual.ts';
+import { FLOW_LANE_W, FLOW_ROW_H, FLOW_RULER_W, flowWidth, laneX } from './flow-geometry.ts';
+import { flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
+import { FlowRow } from './FlowRow.tsx';
+import { FlowExports } from './FlowExports.tsx';
+import './flow.css';
+
+const OVERSCAN = 4;
+
+export interface FlowViewProps {
+  onOpen: () => void;
+  onClose: () => void;
+  ref?: (el: HTMLDivElement) => void;
+}
+
+export function FlowView(props: FlowViewProps) {
+  const { store, sig } = usePanel();
+  const view = store.timeline,
+    log = store.log;
+  const [expandOthers, setExpandOthers] = createSignal(false);
+  let scrollEl!: HTMLDivElement;
+  let listEl!: HTMLDivElement;
+  let headEl!: HTMLDivElement;
+
+  // The flow of what the timeline shows: rebuilt when its order changes (filters, search, live records, a new log)
+  // or the tab state does (the tenant origin decides which frames are embeds).
+  const model = createMemo(() => {
+    sig.view();
+    sig.state();
+    return flowOfView(
+      { records: log.all(), order: view.order, tenantOrigin: log.state.tenantOrigin },
+      { expandOthers: expandOthers() },
+    );
+  });
+  const count = () => model().items.length;
+  const selectedRow = createMemo(() => {
+    sig.selection();
+    return rowOfSeq(model(), view.selectedSeq);
+  });
+
+  const virtualizer = createRowVirtualizer({
+    count,
+    getScrollElement: () => scrollEl,
+    estimateSize: () => FLOW_ROW_H,
+    overscan: OVERSCAN,
+  });
+  // A ring of slots, as the timeline's rows (ui/Timeline.tsx): slot s shows the visible row whose index is s modulo
+  // the number of slots, so a scroll by k rows rewrites k slots.
+  const slotCount = createMemo(() =>
+    Math.max(
+      virtualizer.getVirtualItems().length,
+      Math.ceil(virtualizer.getViewportHeight() / FLOW_ROW_H) + 1 + 2 * OVERSCAN,
+    ),
+  );
+  const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
+  const slotRow = (s: number) => {
+    const items = virtualizer.getVirtualItems(),
+      m = slotCount();
+    if (!items.length) {
+      return -1;
+    }
+    const it = items[(((s - items[0].index) % m) + m) % m];
+    return it ? it.index : -1;
+  };
+
+  const scrollToRow = (row: number, align: 'auto' | 'center') => {
+    if (row < 0 || !scrollEl) {
+      return;
+    }
+    const top = row * FLOW_ROW_H;
+    if (
+      align === 'center' ||
+      top < scrollEl.scrollTop ||
+      top + FLOW_ROW_H > scrollEl.scrollTop + scrollEl.clientHeight
+    ) {
+      virtualizer.scrollToIndex(row, { align });
+    }
+  };
+  // The selected record stays in view: when the selection moves (here or in the detail pane), and when the view opens.
+  createEffect(on(selectedRow, (row) => scrollToRow(row, 'auto'), { defer: true }));
+  onMount(() => {
+    const row = untrack(selectedRow);
+    if (row >= 0) {
+      requestAnimationFrame(() => scrollToRow(row, 'center'));
+    }
+  });
+
+  const selectRow = (row: number) => {
+    const seq = seqAtRow(model(), row);
+    if (seq !== null) {
+      view.select(seq);
+    }
+  };
+  const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / FLOW_ROW_H) - 1);
+  const onKeyDown = (e: KeyboardEvent) => {
+    const k = e.key;
+    const m = model();
+    const from = selectedRow();
+    let to: number | null = null;
+    if (k === 'ArrowDown' || k === 'ArrowUp') {
+      to = stepRow(m, from, k === 'ArrowDown' ? 1 : -1);
+    } else if (k === 'PageDown' || k === 'PageUp') {
+      to = stepRow(m, from, k === 'PageDown' ? pageRows() : -pageRows());
+    } else if (k === 'Home') {
+      to = stepRow(m, -1, 1);
+    } else if (k === 'End') {
+      to = stepRow(m, -1, -1);
+    } else if (k === 'Enter') {
+      if (from < 0) {
+        selectRow(stepRow(m, -1, 1));
+      }
+      props.onOpen();
+      e.preventDefault();
+      return;
+    } else if (k === 'Escape') {
+      props.onClose();
+      return;
+    } else {
+      return;
+    }
+    e.preventDefault();
+    if (to !== null && to >= 0) {
+      selectRow(to);
+    }
+  };
+  const onRowClick = (row: number) => {
+    const seq = seqAtRow(model(), row);
+    if (seq === null) {
+      return;
+    }
+    view.select(seq);
+    props.onOpen();
+    listEl.focus({ preventScroll: true });
+  };
+
+  const activeId = () => {
+    const row = selectedRow();
+    const seq = row >= 0 ? seqAtRow(model(), row) : null;
+    return seq === null ? undefined : `ei-flow-${seq}`;
+  };
+  const width = () => flowWidth(model().lanes.length);
+
+  return (
+    <div class="flow">
+      <div class="flow-bar">
+        <span class="flow-count">
+          {model().messages.toLocaleString('en-US')} messages · {model().lanes.length} lanes
+        </span>
+        <Show when={expandOthers()}>
+          <button class="flow-collapse" onClick={() => setExpandOthers(false)} title="One lane for the other frames">
+            Collapse other frames
+          </button>
+        </Show>
+        <span class="spacer" />
+        <FlowExports model={model} />
+      </div>
+      <div class="flow-head" aria-hidden="true">
+        <div class="flow-lanes" ref={headEl} style={{ width: `${width()}px` }}>
+          <div class="flow-ruler-head" style={{ width: `${FLOW_RULER_W}px` }}>
+            time
+          </div>
+          <For each={model().lanes}>
+            {(l) => (
+              <div
+                class={`flow-lane-head lane-${l.role}`}
+                style={{ width: `${FLOW_LANE_W - 12}px`, left: `${laneX(l.index) - (FLOW_LANE_W - 12) / 2}px` }}
+                title={l.url ?? l.origin ?? l.title}
+              >
+                <Show when={l.role === 'others'} fallback={<span class="flow-lane-title">{l.title}</span>}>
+                  <button class="flow-expand" onClick={() => setExpandOthers(true)} title="A lane for each frame">
+                    {l.title} ▸
+                  </button>
+                </Show>
+                <span class="flow-lane-origin">
+                  {l.origin ?? (l.role === 'others' ? 'collapsed' : 'origin unknown')}
+                </span>
+              </div>
+            )}
+          </For>
+        </div>
+      </div>
+      <div
+        class="flow-body"
+        ref={scrollEl}
+        onScroll={() => {
+          headEl.style.transform = `translateX(${-scrollEl.scrollLeft}px)`;
+        }}
+      >
+        <div
+          class="flow-list"
+          role="listbox"
+          tabindex="0"
+          aria-label="Message flow: one lane per frame, one arrow per message, time running down"
+          aria-activedescendant={activeId()}
+          ref={(el) => {
+            listEl = el;
+            props.ref?.(el);
+          }}
+          onKeyDown={onKeyDown}
+          style={{ height: `${virtualizer.getTotalSize()}px`, width: `${width()}px` }}
+        >
+          <For each={model().lanes}>{(l) => <div class="flow-lifeline" style={{ left: `${laneX(l.index)}px` }} />}</For>
+          <Index each={slots()}>
+            {(slot) => {
+              const row = createMemo(() => slotRow(slot()));
+              return <FlowRow model={model} row={row} selectedRow={selectedRow} onClick={onRowClick} />;
+            }}
+          </Index>
+        </div>
+        <Show when={count() === 0}>
+          <div class="flow-empty">No message to draw: the filters show none, or none was recorded yet.</div>
+        </Show>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * What one row of the flow view draws, as plain numbers and strings: a row slot of FlowView binds these to a fixed
+ * set of SVG elements (a line, a path for the head, cross, mark or diamond, a label, the ruler's time), so a
+ * scroll rewrites attributes and never makes or drops elements. Pure; the same picture as the SVG export
+ * (src/protocol/flow-svg.ts) at the panel's sizes.
+ */
+import { formatGap, formatOffset, type FlowArrow, type FlowModel } from '../../base/protocol.ts';
+
+export const FLOW_ROW_H = 26;
+export const FLOW_RULER_W = 84;
+export const FLOW_LANE_W = 180;
+
+/** The x of a lane's lifeline. */
+export const laneX = (lane: number) => FLOW_RULER_W + lane * FLOW_LANE_W + FLOW_LANE_W / 2;
+/** The drawing's width for `lanes` lanes. */
+export const flowWidth = (lanes: number) => FLOW_RULER_W + Math.max(1, lanes) * FLOW_LANE_W;
+
+export interface RowShape {
+  kind: 'arrow' | 'navigation' | 'gap' | 'none';
+  /** The record the row stands for; null for a gap. */
+  seq: number | null;
+  /** `valid`, `warning`, `invalid`, `foreign`; a navigation: `nav` (or the tone of its worst issue); a gap: `gap`. */
+  tone: string;
+  milestone: boolean;
+  /** The line, when the row has one (y is the row's middle). */
+  x1: number;
+  x2: number;
+  /** Dashed: foreign traffic. */
+  dashed: boolean;
+  /** The arrowhead, the cross of a dropped post, the mark of a post that threw, a navigation's diamond. */
+  mark: string;
+  label: string;
+  labelX: number;
+  anchor: 'start' | 'middle' | 'end';
+  /** The ruler's text: the time relative to the first row (a gap: empty). */
+  time: string;
+  /** The tooltip and the row's accessible name. */
+  title: string;
+}
+
+/** The vertical middle of a row, where its line runs. */
+export const MID = 17;
+
+const EMPTY: RowShape = {
+  kind: 'none',
+  seq: null,
+  tone: 'gap',
+  milestone: false,
+  x1: 0,
+  x2: 0,
+  dashed: false,
+  mark: '',
+  label: '',
+  labelX: 0,
+  anchor: 'middle',
+  time: '',
+  title: '',
+};
+
+const n1 = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+
+/** The shape of row `row` of the model (an empty shape past its end). */
+export function rowShape(model: FlowModel, row: number): RowShape {
+  const item = model.items[row];
+  if (!item) {
+    return EMPTY;
+  }
+  if (item.kind === 'gap') {
+    const text = `⋯ ${formatGap(item.ms)} later ⋯`;
+    return {
+      ...EMPTY,
+      kind: 'gap',
+      label: text,
+      labelX: flowWidth(model.lanes.length) / 2,
+      title: `a pause of ${formatGap(item.ms)}, compressed`,
+    };
+  }
+  const time = formatOffset(item.time - model.start);
+  const lane = (i: number | null) => (i === null ? 'an unknown frame' : (model.lanes[i]?.title ?? 'a frame'));
+  if (item.kind === 'navigation') {
+    const x = laneX(item.lane);
+    const worst = item.issues.some((i) => i.severity === 'error')
+      ? 'invalid'
+      : item.issues.some((i) => i.severity === 'warning')
+        ? 'warning'
+        : 'nav';
+    return {
+      ...EMPTY,
+      kind: 'navigation',
+      seq: item.seq,
+      tone: worst,
+      x1: x,
+      x2: x,
+      mark: `M${n1(x)} ${MID - 6} l6 6 l-6 6 l-6 -6 z`,
+      label: `loaded ${pathOf(item.url)}`,
+      labelX: x + 10,
+      anchor: 'start',
+      time,
+      title: [
+        `${lane(item.lane)} loaded ${item.url}`,
+        ...item.issues.map((i) => `${i.severity} ${i.rule}: ${i.message}`),
+      ].join('\n'),
+    };
+  }
+  return arrowShape(item, time, lane(item.from), lane(item.to));
+}
+
+function arrowShape(a: FlowArrow, time: string, fromTitle: string, toTitle: string): RowShape {
+  const x1 = laneX(a.from);
+  const base: RowShape = {
+    ...EMPTY,
+    kind: 'arrow',
+    seq: a.seq,
+    tone: a.tone,
+    milestone: a.milestone,
+    dashed: a.tone === 'foreign',
+    time,
+    title: [
+      `${fromTitle} → ${toTitle}: ${a.type ?? a.label} · ${a.state}${a.targetOrigin ? ` · target origin ${a.targetOrigin}` : ''}`,
+      ...(a.error ? [`postMessage threw ${a.error}`] : []),
+      ...a.issues.map((i) => `${i.severity} ${i.rule}: ${i.message}`),
+    ].join('\n'),
+  };
+  if (a.state === 'threw') {
+    const dir = a.to !== null && a.to < a.from ? -1 : 1;
+    const m = x1 + 34 * dir;
+    return {
+      ...base,
+      x1,
+      x2: x1 + 26 * dir,
+      // a circle with a bar and a dot: "!"
+      mark: `M${n1(m - 7)} ${MID} a7 7 0 1 0 14 0 a7 7 0 1 0 -14 0 z M${n1(m - 1)} ${MID - 4} h2 v5 h-2 z M${n1(m - 1)} ${MID + 2} h2 v2 h-2 z`,
+      label: `${a.label} (threw)`,
+      labelX: x1 + 46 * dir,
+      anchor: dir > 0 ? 'start' : 'end',
+    };
+  }
+  if (a.to === null) {
+    return { ...base, x1, x2: x1 + 58, mark: head(x1 + 60, 1), label: `${a.label} → ?`, labelX: x1 + 30 };
+  }
+  if (a.to === a.from) {
+    return {
+      ...base,
+      x1,
+      x2: x1 + 28,
+      mark: `M${n1(x1)} ${MID + 6} l8 -4 l0 8 z`,
+      label: a.label,
+      labelX: x1 + 34,
+      anchor: 'start',
+    };
+  }
+  const x2 = laneX(a.to);
+  const dir = x2 > x1 ? 1 : -1;
+  if (a.state === 'dropped') {
+    const end = x2 - 16 * dir;
+    return {
+      ...base,
+      x1,
+      x2: end,
+      mark: `M${n1(end - 5)} ${MID - 5} l10 10 M${n1(end - 5)} ${MID + 5} l10 -10`,
+      label: `${a.label} (dropped)`,
+      labelX: (x1 + end) / 2,
+    };
+  }
+  return { ...base, x1, x2: x2 - 2 * dir, mark: head(x2, dir), label: a.label, labelX: (x1 + x2) / 2 };
+}
+
+const head = (x: number, dir: number) => `M${n1(x)} ${MID} l${-8 * dir} -4 l0 8 z`;
+
+/** A URL's path and query, for a navigation's label. */
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    const s = u.pathname + u.search;
+    return s.length > 40 ? `${s.slice(0, 39)}…` : s;
+  } catch {
+    return url.length > 40 ? `${url.slice(0, 39)}…` : url;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The flow view's glue to the protocol's flow model (src/protocol/flow.ts): the flow of what the timeline shows
+ * (its filters and search decide which records are arrows), the rows the keyboard moves between, and the exports
+ * of the view as it is. Plain TypeScript over the record log and the timeline view (their readers only: the
+ * selection stays the view's, written through its methods).
+ */
+import { buildFlow, flowToMermaid, flowToSvg, type FlowModel } from '../../base/protocol.ts';
+import type { ClassifiedRecord, TabState } from '../../../shared/messages.ts';
+
+/** What the flow reads of the log and the timeline view. */
+export interface FlowSource {
+  /** The log's records, in causal order (the log's order). */
+  records: readonly ClassifiedRecord[];
+  /** The log indexes the timeline shows (its filters applied), ascending. */
+  order: readonly number[];
+  tenantOrigin: string | null;
+}
+
+export interface FlowViewOptions {
+  /** One lane per other frame instead of one "other frames" lane. */
+  expandOthers?: boolean;
+}
+
+/** The flow of the records the timeline shows: a post and its delivery are one arrow when either passes the filters. */
+export function flowOfView(src: FlowSource, opts: FlowViewOptions = {}): FlowModel {
+  const shown = new Uint8Array(src.records.length);
+  for (const i of src.order) {
+    shown[i] = 1;
+  }
+  return buildFlow(src.records, {
+    tenantOrigin: src.tenantOrigin,
+    expandOthers: opts.expandOthers ?? false,
+    keep: (_r, i) => shown[i] === 1,
+  });
+}
+
+/** The record a row stands for (an arrow's post or delivery, a navigation); null for a gap or past the end. */
+export function seqAtRow(model: FlowModel, row: number): number | null {
+  const item = model.items[row];
+  return item && item.kind !== 'gap' ? item.seq : null;
+}
+
+/** The row of a record (its arrow's row for either half of a pair), -1 when the flow does not show it. */
+export function rowOfSeq(model: FlowModel, seq: number | null): number {
+  return seq === null ? -1 : (model.rowOf.get(seq) ?? -1);
+}
+
+/**
+ * The row the keyboard moves to from `row` by `delta` rows (gaps are skipped: they stand for no record), clamped to
+ * the first and last rows with a record; from no row (-1), ↓ starts at the first and ↑ at the last. -1 when no row
+ * has a record.
+ */
+export function stepRow(model: FlowModel, row: number, delta: number): number {
+  const n = model.items.length;
+  const first = nextRecordRow(model, 0, 1);
+  const last = nextRecordRow(model, n - 1, -1);
+  if (first < 0) {
+    return -1;
+  }
+  if (row < 0 || row >= n) {
+    return delta >= 0 ? first : last;
+  }
+  const target = Math.max(0, Math.min(n - 1, row + delta));
+  const dir = delta >= 0 ? 1 : -1;
+  const found = nextRecordRow(model, target, dir);
+  return found >= 0 ? found : dir > 0 ? last : first;
+}
+
+/** The first row from `row` on in direction `dir` that stands for a record, -1 when none. */
+export function nextRecordRow(model: FlowModel, row: number, dir: 1 | -1): number {
+  for (let r = row; r >= 0 && r < model.items.length; r += dir) {
+    if (model.items[r].kind !== 'gap') {
+      return r;
+    }
+  }
+  return -1;
+}
+
+/** `flow-example.com-2026-11-26T09-43-07.svg`: the page's host and the time, as the capture export names files. */
+export function flowFileName(pageUrl: string | null | undefined, now: Date, extension: 'svg' | 'mmd'): string {
+  let host = 'session';
+  try {
+    if (pageUrl) {
+      host = new URL(pageUrl).host.replace(/[^A-Za-z0-9.-]+/g, '-') || host;
+    }
+  } catch {
+    /* keep */
+  }
+  const stamp = now.toISOString().slice(0, 19).replace(/:/g, '-');
+  return `flow-${host}-${stamp}.${extension}`;
+}
+
+/** The exports of the flow as shown: a self-contained SVG document and a Mermaid `sequenceDiagram`. */
+export function flowExports(model: FlowModel, state: Pick<TabState, 'pageUrl'>): { svg: string; mermaid: string } {
+  const title = state.pageUrl ? `Embed Inspector flow · ${state.pageUrl}` : 'Embed Inspector flow';
+  return { svg: flowToSvg(model, { title }), mermaid: flowToMermaid(model) };
+}
