@@ -1,0 +1,215 @@
+/**
+ * The flow view through the panel page (a tab with `?tabId=`) on a sandbox session whose host posts its actions to
+ * a wrong origin (`faults=action-wrong-origin`): lanes for the host and the embed, one arrow for a post and its
+ * delivery, the dropped action's cross before the embed's lane, the selection shared with the timeline both ways,
+ * the keyboard, and the exports of the view (a well-formed SVG, a Mermaid text that parses). Fails (never skips)
+ * without Chromium, a build or the sandbox.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { launchWithExtension } from '../helpers/capture.ts';
+import { hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { checkWellFormed } from '../helpers/xml-wellformed.ts';
+import { parseSequenceDiagram } from '../helpers/mermaid-grammar.ts';
+import type { Launched } from '../../src/node/chromium.ts';
+import { startSandbox } from '../../sandbox/server.mjs';
+
+let sb: Sandbox;
+let launched: Launched;
+let panel: Page;
+const errors: string[] = [];
+
+/** The store's records of one type, as `{seq, kind, pairedWith, dropped}`. */
+const recordsOf = (type: string) =>
+  panel.evaluate(
+    (t) =>
+      (window as any).__embedInspectorPanel.store.records
+        .filter((r: any) => r.data?.type === t)
+        .map((r: any) => ({ seq: r.seq, kind: r.kind, pairedWith: r.pairedWith, dropped: !!r.dropped })),
+    type,
+  ) as Promise<Array<{ seq: number; kind: string; pairedWith?: number; dropped: boolean }>>;
+/** The flow rows in the DOM, in row order. */
+const flowRows = () =>
+  panel.$$eval('.flow-row', (rows) =>
+    rows
+      .filter((r) => (r as HTMLElement).style.display !== 'none')
+      .map((r) => ({
+        y: new DOMMatrix(getComputedStyle(r).transform).m42,
+        seq: r.getAttribute('data-seq') === null ? null : Number(r.getAttribute('data-seq')),
+        id: r.id,
+        cls: r.className,
+        label: r.querySelector('.flow-label')?.textContent ?? '',
+        x1: Number(r.querySelector('.flow-line')?.getAttribute('x1')),
+        x2: Number(r.querySelector('.flow-line')?.getAttribute('x2')),
+        selected: r.getAttribute('aria-selected') === 'true',
+      }))
+      .sort((a, b) => a.y - b.y),
+  );
+const selectedSeq = () =>
+  panel.evaluate(() => (window as any).__embedInspectorPanel.store.selectedSeq as number | null);
+const showFlow = async () => {
+  await panel.$eval('.vt-flow', (b) => (b as HTMLButtonElement).click());
+  await panel.waitForSelector('.flow-row[data-seq]');
+};
+
+beforeAll(async () => {
+  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
+  launched = await launchWithExtension();
+  const page = await hostPage(launched, sb, 'faults=action-wrong-origin');
+  panel = await panelFor(launched, page, errors);
+  // ready, its delivery, and the dropped set-color-scheme the host sends right after it
+  await panel.waitForFunction(
+    () => {
+      const rs = (window as any).__embedInspectorPanel.store.records;
+      return (
+        rs.some((r: any) => r.data?.type === 'svc:event:ready' && r.kind === 'receive' && r.pairedWith !== undefined) &&
+        rs.some((r: any) => r.data?.type === 'svc:action:set-color-scheme' && r.dropped)
+      );
+    },
+    { timeout: 20_000 },
+  );
+}, 60_000);
+afterAll(async () => {
+  await launched?.close();
+  await sb?.close();
+});
+
+describe('flow view (sandbox session, action-wrong-origin)', () => {
+  it('shows a lane for the host page and one for the embed, by surface and origin', async () => {
+    await showFlow();
+    const heads = await panel.$$eval('.flow-lane-head', (hs) =>
+      hs.map((h) => ({
+        title: h.querySelector('.flow-lane-title')?.textContent,
+        origin: h.querySelector('.flow-lane-origin')?.textContent,
+      })),
+    );
+    expect(heads).toEqual([
+      { title: 'host page', origin: sb.hostOrigin },
+      { title: 'embed · dashboard', origin: sb.tenantOrigin },
+    ]);
+  });
+
+  it("draws a post and its delivery as one arrow from the sender's lane to the receiver's", async () => {
+    const ready = await recordsOf('svc:event:ready');
+    const post = ready.find((r) => r.kind === 'post')!;
+    const delivery = ready.find((r) => r.kind === 'receive')!;
+    expect(delivery.pairedWith).toBe(post.seq);
+    const rows = (await flowRows()).filter((r) => r.label === 'ready');
+    expect(rows.map((r) => r.seq)).toEqual([post.seq]);
+    const lanes = await panel.$$eval('.flow-lifeline', (ls) =>
+      ls.map((l) => Number.parseFloat((l as HTMLElement).style.left)),
+    );
+    // from the embed's lane (right) to the host's (left), ending at the host's lifeline
+    expect(rows[0].x1).toBe(lanes[1]);
+    expect(Math.abs(rows[0].x2 - lanes[0])).toBeLessThan(4);
+    expect(rows[0].cls).toContain('milestone');
+  });
+
+  it("ends the dropped action in a cross before the embed's lane, coloured invalid", async () => {
+    const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
+    const row = (await flowRows()).find((r) => r.seq === dropped.seq)!;
+    expect(row.label).toBe('set-color-scheme (dropped)');
+    expect(row.cls).toContain('tone-invalid');
+    const lanes = await panel.$$eval('.flow-lifeline', (ls) =>
+      ls.map((l) => Number.parseFloat((l as HTMLElement).style.left)),
+    );
+    expect(row.x1).toBe(lanes[0]);
+    expect(row.x2).toBeGreaterThan(lanes[0]);
+    expect(row.x2).toBeLessThan(lanes[1] - 8);
+    const mark = await panel.$eval(`#ei-flow-${dropped.seq} .flow-mark`, (p) => p.getAttribute('d') ?? '');
+    expect(mark.match(/M/g)).toHaveLength(2); // the two strokes of the cross
+  });
+
+  it('selecting an arrow selects its record and opens the detail pane; the timeline shows it selected', async () => {
+    const post = (await recordsOf('svc:event:ready')).find((r) => r.kind === 'post')!;
+    await panel.$eval(`#ei-flow-${post.seq}`, (r) => (r as HTMLElement).click());
+    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, post.seq);
+    await panel.waitForSelector('section.detail');
+    expect(await panel.$eval(`#ei-flow-${post.seq}`, (r) => r.getAttribute('aria-selected'))).toBe('true');
+    // V switches to the timeline: the same record is selected there, and in view
+    await panel.keyboard.press('v');
+    await panel.waitForSelector(`[role="grid"] #ei-row-${post.seq}[aria-selected="true"]`);
+    await panel.waitForFunction(
+      (s) => {
+        const row = document.getElementById(`ei-row-${s}`)!.getBoundingClientRect();
+        const body = document.querySelector('.grid-body')!.getBoundingClientRect();
+        return row.top >= body.top && row.bottom <= body.bottom;
+      },
+      {},
+      post.seq,
+    );
+  });
+
+  it("selecting the delivery in the timeline selects the arrow in the flow (its post's row)", async () => {
+    const ready = await recordsOf('svc:event:ready');
+    const post = ready.find((r) => r.kind === 'post')!;
+    const delivery = ready.find((r) => r.kind === 'receive')!;
+    await panel.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), delivery.seq);
+    await showFlow();
+    await panel.waitForFunction(
+      (s) => document.querySelector('.flow-list')?.getAttribute('aria-activedescendant') === `ei-flow-${s}`,
+      {},
+      post.seq,
+    );
+    expect((await flowRows()).filter((r) => r.selected).map((r) => r.seq)).toEqual([post.seq]);
+  });
+
+  it('moves the selection with ↑/↓, Home and End over the rows that stand for a record; Enter opens the details', async () => {
+    await panel.focus('.flow-list');
+    await panel.keyboard.press('Home');
+    const rows = (await flowRows()).filter((r) => r.seq !== null);
+    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, rows[0].seq);
+    await panel.keyboard.press('ArrowDown');
+    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, rows[1].seq);
+    await panel.keyboard.press('ArrowUp');
+    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, rows[0].seq);
+    await panel.keyboard.press('End');
+    const last = await panel.evaluate(() => {
+      const rs = [...document.querySelectorAll('.flow-row[data-seq]')] as HTMLElement[];
+      rs.sort(
+        (a, b) => new DOMMatrix(getComputedStyle(a).transform).m42 - new DOMMatrix(getComputedStyle(b).transform).m42,
+      );
+      return Number(rs[rs.length - 1].getAttribute('data-seq'));
+    });
+    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, last);
+    await panel.keyboard.press('Escape');
+    await panel.waitForFunction(() => !document.querySelector('section.detail'));
+    await panel.focus('.flow-list');
+    await panel.keyboard.press('Enter');
+    await panel.waitForSelector('section.detail');
+    expect(await selectedSeq()).toBe(last);
+  });
+
+  it('exports the view as a well-formed SVG with every message shown, and a Mermaid text that parses', async () => {
+    const labels = (await flowRows())
+      .filter((r) => r.cls.includes('k-arrow'))
+      .map((r) => r.label.replace(/ \((dropped|threw)\)$/, ''));
+    await panel.$eval('.flow-svg-export', (b) => (b as HTMLButtonElement).click());
+    const svg = await panel.evaluate(() => (window as any).__embedInspectorPanel.flowExport.text as string);
+    const texts = checkWellFormed(svg).flatMap((e) => (e.name === 'text' ? [e.text] : []));
+    for (const l of labels) {
+      expect(texts.some((t) => t.startsWith(l))).toBe(true);
+    }
+    await panel.$eval('.flow-mermaid-export', (b) => (b as HTMLButtonElement).click());
+    await panel.waitForFunction(() =>
+      (window as any).__embedInspectorPanel.flowExport.text.startsWith('sequenceDiagram'),
+    );
+    const mermaid = await panel.evaluate(() => (window as any).__embedInspectorPanel.flowExport.text as string);
+    const messages = parseSequenceDiagram(mermaid).flatMap((s) =>
+      s.kind === 'message' ? [`${s.from}${s.arrow}${s.to}: ${s.text}`] : [],
+    );
+    expect(messages).toEqual(expect.arrayContaining(['embed1->>host: ready', 'host-xembed1: set-color-scheme']));
+  });
+
+  it("follows the timeline's filters: a search leaves only the matching arrows", async () => {
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'set-color-scheme' }));
+    await panel.waitForFunction(() =>
+      [...document.querySelectorAll('.flow-row.k-arrow')].every((r) =>
+        r.querySelector('.flow-label')!.textContent!.startsWith('set-color-scheme'),
+      ),
+    );
+    expect((await flowRows()).filter((r) => r.cls.includes('k-arrow')).length).toBeGreaterThan(0);
+    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    expect(errors).toEqual([]);
+  });
+});
