@@ -1,5 +1,6 @@
 // `npm run screenshots`: the panel on a live sandbox session, in the light and dark themes, to
-// docs/screenshots/panel-light.png and panel-dark.png (shown by the README). Needs the build (dist/chrome).
+// docs/screenshots/panel-light.png and panel-dark.png, and its flow view to flow-light.png and flow-dark.png
+// (shown by the README). Needs the build (dist/chrome).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,14 @@ try {
     const file = join(OUT, `panel-${theme}.png`);
     await page.screenshot({ path: file });
     console.log(`${file}${live ? '' : ' (synthetic session)'}`);
+    // The flow view of the same session, the same record selected (V switches views).
+    await page.focus('[role="grid"]');
+    await page.keyboard.press('v');
+    await page.waitForSelector('.flow-row[data-seq]');
+    await sleep(400);
+    const flowFile = join(OUT, `flow-${theme}.png`);
+    await page.screenshot({ path: flowFile });
+    console.log(`${flowFile}${live ? '' : ' (synthetic session)'}`);
     await page.close();
   }
 } finally {
