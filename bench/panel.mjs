@@ -1,6 +1,6 @@
 // The panel with 100,000 records in real Chromium (issue 5): time to first render, filter change, scroll
-// frame time and long tasks, JS heap. Goals: first render < 200 ms, filter change < 100 ms, no long task
-// > 50 ms while scrolling, heap < 200 MB. Run: `npm run bench -- panel` (after npm run build), or
+// frame time and long tasks, JS heap; the same for the flow view (issue 27). Goals: first render < 200 ms,
+// filter change < 100 ms, no long task > 50 ms while scrolling, heap < 200 MB. Run: `npm run bench -- panel` (after npm run build), or
 // `node bench/panel.mjs [records]`.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -210,6 +210,81 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     const { usedSize } = await cdp.send('Runtime.getHeapUsage');
     const heapMB = usedSize / 1024 / 1024;
 
+    // The flow view (issue 27) on the same 100,000 records, with the timeline's goals: the switch to it (its
+    // model built from the timeline's order, the rows in view painted), filter changes while it is shown, a
+    // scroll, the heap with it open.
+    const flow = await page.evaluate(async () => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const s = window.__embedInspectorPanel.store;
+      const longTasks = [];
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) {
+          longTasks.push(e.duration);
+        }
+      }).observe({ type: 'longtask' });
+      const t0 = performance.now();
+      document.querySelector('.vt-flow').click();
+      await frame();
+      await new Promise((r) => setTimeout(r, 0));
+      const firstRender = performance.now() - t0;
+      const rows = document.querySelectorAll('.flow-row').length;
+      const arrows = Number(document.querySelector('.flow-count').textContent.split(' messages')[0].replace(/,/g, ''));
+      const filters = {};
+      for (const [name, patch] of [
+        ['verdict invalid', { verdicts: ['invalid'] }],
+        ['clear', { verdicts: [] }],
+        ['type view', { types: ['svc:event:view'] }],
+        ['clear', { types: [] }],
+        ['show foreign', { showForeign: true }],
+        ['clear', { showForeign: false }],
+        ['search text', { search: 'workbook 777' }],
+        ['clear', { search: '' }],
+      ]) {
+        const a = performance.now();
+        s.setFilters(patch);
+        await frame();
+        if (name !== 'clear') {
+          filters[name] = { frame: performance.now() - a, rows: document.querySelectorAll('.flow-row').length };
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      longTasks.length = 0;
+      const body = document.querySelector('.flow-body');
+      const deltas = [];
+      let prev = performance.now();
+      const end = prev + 3000;
+      while (performance.now() < end) {
+        body.scrollTop += 600;
+        await frame();
+        const now = performance.now();
+        deltas.push(now - prev);
+        prev = now;
+      }
+      for (let k = 0; k < 40; k++) {
+        body.scrollTop = Math.random() * body.scrollHeight;
+        await frame();
+        const now = performance.now();
+        deltas.push(now - prev);
+        prev = now;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      deltas.sort((a, b) => a - b);
+      return {
+        firstRender,
+        rows,
+        arrows,
+        filters,
+        frames: deltas.length,
+        frameMedian: deltas[deltas.length >> 1],
+        frameP95: deltas[Math.floor(deltas.length * 0.95)],
+        longTasks: longTasks.length,
+        longTaskMax: longTasks.length ? Math.max(...longTasks) : 0,
+      };
+    });
+    await cdp.send('HeapProfiler.collectGarbage');
+    flow.heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+    flow.worstFilter = Math.max(...Object.values(flow.filters).map((f) => f.frame));
+
     const worstFilter = Math.max(...Object.values(out.filters).map((f) => f.frame));
     log(`records loaded: ${out.total.toLocaleString('en-US')} (${out.rows} rows in the DOM)`);
     log(
@@ -229,7 +304,21 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
       `scroll: ${out.frames} frames, frame time median ${f1(out.frameMedian)} ms, p95 ${f1(out.frameP95)} ms, max ${f1(out.frameMax)} ms; slow scroll (3 rows a frame) median ${f1(out.slowMedian)} ms; long tasks ${out.longTasks} (longest ${f1(out.longTaskMax)} ms)   goal none > 50 ms   ${out.longTaskMax <= 50 ? 'OK' : 'MISSED'}`,
     );
     log(`JS heap after GC: ${f1(heapMB)} MB   goal < 200 MB   ${heapMB < 200 ? 'OK' : 'MISSED'}`);
-    return { ...out, heapMB, worstFilter };
+    log(`flow view: ${flow.arrows.toLocaleString('en-US')} messages, ${flow.rows} rows in the DOM`);
+    log(
+      `flow view, first render (switch from the timeline): ${f1(flow.firstRender)} ms   goal < 200 ms   ${flow.firstRender < 200 ? 'OK' : 'MISSED'}`,
+    );
+    for (const [name, f] of Object.entries(flow.filters)) {
+      log(`flow view, filter change, ${name}: ${f1(f.frame)} ms to the next frame`);
+    }
+    log(
+      `flow view, filter change, worst: ${f1(flow.worstFilter)} ms   goal < 100 ms   ${flow.worstFilter < 100 ? 'OK' : 'MISSED'}`,
+    );
+    log(
+      `flow view, scroll: ${flow.frames} frames, median ${f1(flow.frameMedian)} ms, p95 ${f1(flow.frameP95)} ms; long tasks ${flow.longTasks} (longest ${f1(flow.longTaskMax)} ms)   goal none > 50 ms   ${flow.longTaskMax <= 50 ? 'OK' : 'MISSED'}`,
+    );
+    log(`flow view, JS heap after GC: ${f1(flow.heapMB)} MB   goal < 200 MB   ${flow.heapMB < 200 ? 'OK' : 'MISSED'}`);
+    return { ...out, heapMB, worstFilter, flow };
   } finally {
     await browser.close().catch(() => {});
     rmSync(userDataDir, { recursive: true, force: true });

@@ -200,20 +200,49 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
   const n = records.length;
 
   // ---- the records by seq, and which are shown
-  const indexOf = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
+  // Records in ascending seq order (a log, most capture files) are found by a binary search; others through a map.
+  let ascending = true;
+  for (let i = 0; i < n && ascending; i++) {
     const r = records[i];
-    if (r && typeof r.seq === 'number') {
-      indexOf.set(r.seq, i);
-    }
+    ascending = !!r && typeof r.seq === 'number' && (i === 0 || r.seq > records[i - 1].seq);
   }
+  let indexMap: Map<number, number> | null = null;
+  const indexOf = (seq: number): number => {
+    if (ascending) {
+      let lo = 0;
+      let hi = n - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const s = records[mid].seq;
+        if (s === seq) {
+          return mid;
+        }
+        if (s < seq) {
+          lo = mid + 1;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      return -1;
+    }
+    if (!indexMap) {
+      indexMap = new Map();
+      for (let i = 0; i < n; i++) {
+        const r = records[i];
+        if (r && typeof r.seq === 'number') {
+          indexMap.set(r.seq, i);
+        }
+      }
+    }
+    return indexMap.get(seq) ?? -1;
+  };
   const pairOf = (i: number): number => {
     const r = records[i];
     if (r.pairedWith === undefined || r.navigation) {
       return -1;
     }
-    const j = indexOf.get(r.pairedWith);
-    return j !== undefined && j !== i && records[j].kind !== r.kind && !records[j].navigation ? j : -1;
+    const j = indexOf(r.pairedWith);
+    return j >= 0 && j !== i && records[j].kind !== r.kind && !records[j].navigation ? j : -1;
   };
   const shown = (i: number): boolean => {
     const r = records[i];
@@ -225,6 +254,9 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
 
   // ---- frames: the frames records were observed in, first; senders known only by origin as they come
   const frames = new Map<string, Frame>();
+  // The frames of records, by frame id or by URL (no key string made per record: a log's URLs are shared strings).
+  const byFrameId = new Map<number, Frame>();
+  const byFrameUrl = new Map<string, Frame>();
   const order: Frame[] = [];
   const frameIds = records.some((r) => r && r.frameId !== undefined);
   let host: Frame | null = null;
@@ -249,11 +281,11 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
     return frame;
   };
   const frameOf = (r: FlowInput): Frame => {
-    const key = frameKey(r);
-    const known = frames.get(key);
+    const known = r.frameId !== undefined ? byFrameId.get(r.frameId) : byFrameUrl.get(r.frameUrl);
     if (known) {
       return known;
     }
+    const key = frameKey(r);
     const url = r.navigation && typeof dataOf(r)?.url === 'string' ? (dataOf(r)!.url as string) : r.frameUrl;
     const origin = originOf(url);
     const top =
@@ -261,6 +293,11 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
       (!frameIds && !host && (hostUrl === null ? !isEmbedFrame(url, origin) : r.frameUrl === hostUrl));
     const role = top && !host ? 'host' : isEmbedFrame(url, origin) ? 'embed' : 'other';
     const f = addFrame({ key, role, origin, url, surface: role === 'embed' ? surfaceOfUrl(url) : null });
+    if (r.frameId !== undefined) {
+      byFrameId.set(r.frameId, f);
+    } else {
+      byFrameUrl.set(r.frameUrl, f);
+    }
     if (role === 'host') {
       host = f;
     }

@@ -37,7 +37,12 @@ export function FlowView(props: FlowViewProps) {
     sig.view();
     sig.state();
     return flowOfView(
-      { records: log.all(), order: view.order, tenantOrigin: log.state.tenantOrigin },
+      {
+        records: log.all(),
+        order: view.order,
+        tenantOrigin: log.state.tenantOrigin,
+        indexOfSeq: (seq) => log.indexOfSeq(seq),
+      },
       { expandOthers: expandOthers() },
     );
   });

@@ -14,6 +14,8 @@ export interface FlowSource {
   /** The log indexes the timeline shows (its filters applied), ascending. */
   order: readonly number[];
   tenantOrigin: string | null;
+  /** The log index of a seq, -1 when not held (default: a map of the records). */
+  indexOfSeq?: (seq: number) => number;
 }
 
 export interface FlowViewOptions {
@@ -21,17 +23,57 @@ export interface FlowViewOptions {
   expandOthers?: boolean;
 }
 
-/** The flow of the records the timeline shows: a post and its delivery are one arrow when either passes the filters. */
+/**
+ * The flow of the records the timeline shows: a post and its delivery are one arrow when either passes the filters.
+ * The model is built from the shown records and the other halves of their pairs only (in the log's order), so a
+ * filter that shows few records builds a small flow.
+ */
 export function flowOfView(src: FlowSource, opts: FlowViewOptions = {}): FlowModel {
-  const shown = new Uint8Array(src.records.length);
-  for (const i of src.order) {
-    shown[i] = 1;
+  const { records, order } = src;
+  const n = records.length;
+  let input: readonly ClassifiedRecord[] = records;
+  let shown: Uint8Array;
+  if (order.length === n) {
+    shown = new Uint8Array(n).fill(1);
+  } else {
+    // 1: shown, 2: the other half of a shown record's pair
+    const mark = new Uint8Array(n);
+    for (const i of order) {
+      mark[i] = 1;
+    }
+    const seqIndex = src.indexOfSeq ?? indexBySeq(records);
+    for (const i of order) {
+      const p = records[i].pairedWith;
+      if (p !== undefined) {
+        const j = seqIndex(p);
+        if (j >= 0 && mark[j] === 0) {
+          mark[j] = 2;
+        }
+      }
+    }
+    const subset: ClassifiedRecord[] = [];
+    const keep: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (mark[i] !== 0) {
+        subset.push(records[i]);
+        keep.push(mark[i]);
+      }
+    }
+    input = subset;
+    shown = Uint8Array.from(keep, (m) => (m === 1 ? 1 : 0));
   }
-  return buildFlow(src.records, {
+  return buildFlow(input, {
     tenantOrigin: src.tenantOrigin,
     expandOthers: opts.expandOthers ?? false,
     keep: (_r, i) => shown[i] === 1,
   });
+}
+
+/** A lookup of a record's index by its seq (the log has its own: `RecordLog.indexOfSeq`). */
+function indexBySeq(records: readonly ClassifiedRecord[]): (seq: number) => number {
+  const map = new Map<number, number>();
+  records.forEach((r, i) => map.set(r.seq, i));
+  return (seq) => map.get(seq) ?? -1;
 }
 
 /** The record a row stands for (an arrow's post or delivery, a navigation); null for a gap or past the end. */
