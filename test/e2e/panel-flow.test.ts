@@ -210,6 +210,28 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     );
     expect((await flowRows()).filter((r) => r.cls.includes('k-arrow')).length).toBeGreaterThan(0);
     await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+  });
+
+  it('draws an imported capture file as it drew the live tab', async () => {
+    const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
+    // the session's records as a capture file holds them (no verdicts: the panel checks them on import)
+    const n = await panel.evaluate(() => {
+      const h = (window as any).__embedInspectorPanel;
+      const plain = h.store.records.map(({ verdict, issues, ...r }: any) => r);
+      return h.load(plain, 'session.json');
+    });
+    expect(n).toBeGreaterThan(0);
+    await panel.waitForFunction(
+      () => (window as any).__embedInspectorPanel.store.transportInfo?.label === 'session.json',
+    );
+    await panel.waitForSelector(`#ei-flow-${dropped.seq}.tone-invalid`);
+    expect(await panel.$eval(`#ei-flow-${dropped.seq} .flow-label`, (t) => t.textContent)).toBe(
+      'set-color-scheme (dropped)',
+    );
+    expect(await panel.$$eval('.flow-lane-title', (ts) => ts.map((t) => t.textContent))).toEqual([
+      'host page',
+      'embed · dashboard',
+    ]);
     expect(errors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * record and opens the detail pane as a row of the timeline does. Virtualized: rows are a ring of slots
  * (FlowRow.tsx) positioned by the timeline's virtualizer (ui/virtual.ts); only the rows in view are in the DOM.
  */
-import { createEffect, createMemo, createSignal, Index, on, onMount, Show, For, untrack } from 'solid-js';
+import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMount, Show, untrack } from 'solid-js';
 import { usePanel } from '../../ui/use-panel.ts';
 import { createRowVirtualizer } from '../../ui/virtual.ts';
 import { FLOW_LANE_W, FLOW_ROW_H, FLOW_RULER_W, flowWidth, laneX } from './flow-geometry.ts';
@@ -15,6 +15,9 @@ import { FlowExports } from './FlowExports.tsx';
 import './flow.css';
 
 const OVERSCAN = 4;
+/** From this many records on, live records rebuild the flow at most every LIVE_REBUILD_MS. */
+const BIG_LOG = 20_000;
+const LIVE_REBUILD_MS = 500;
 
 export interface FlowViewProps {
   onOpen: () => void;
@@ -31,16 +34,39 @@ export function FlowView(props: FlowViewProps) {
   let listEl!: HTMLDivElement;
   let headEl!: HTMLDivElement;
 
-  // The flow of what the timeline shows: rebuilt when its order changes (filters, search, live records, a new log)
-  // or the tab state does (the tenant origin decides which frames are embeds).
-  const model = createMemo(() => {
-    sig.view();
+  // The flow of what the timeline shows: rebuilt when the view's order changes (filters, search, a new log) or the
+  // tenant origin does (it decides which frames are embeds). Live records rebuild it at once in a small log, at most
+  // every LIVE_REBUILD_MS in a big one (a rebuild reads the whole log).
+  const [version, setVersion] = createSignal(0);
+  const bump = () => setVersion((v) => v + 1);
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const later = () => {
+    pending ??= setTimeout(() => {
+      pending = undefined;
+      bump();
+    }, LIVE_REBUILD_MS);
+  };
+  onCleanup(view.on('filters', bump));
+  onCleanup(view.on('rebuilt', bump));
+  onCleanup(
+    view.on('appended', (e) => {
+      if (e.count > 0 || e.updated) {
+        (log.count < BIG_LOG ? bump : later)();
+      }
+    }),
+  );
+  onCleanup(() => clearTimeout(pending));
+  const tenantOrigin = createMemo(() => {
     sig.state();
+    return log.state.tenantOrigin;
+  });
+  const model = createMemo(() => {
+    version();
     return flowOfView(
       {
         records: log.all(),
         order: view.order,
-        tenantOrigin: log.state.tenantOrigin,
+        tenantOrigin: tenantOrigin(),
         indexOfSeq: (seq) => log.indexOfSeq(seq),
       },
       { expandOthers: expandOthers() },
