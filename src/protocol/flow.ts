@@ -110,8 +110,9 @@ export interface FlowModel {
   lanes: FlowLane[];
   /** One per row, in row order. */
   items: FlowItem[];
-  /** The row of a record (a post and its delivery share the row of their arrow); absent when it has none. */
-  rowOf: Map<number, number>;
+  /** The row of a record (a post and its delivery share the row of their arrow); absent when it has none. Made
+   * when first read. */
+  readonly rowOf: Map<number, number>;
   /** The time of the first row (epoch ms): the ruler's zero. */
   start: number;
   /** Arrows (messages) among the items. */
@@ -387,7 +388,6 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
 
   // ---- items, in row order
   const items: FlowItem[] = [];
-  const rowOf = new Map<number, number>();
   const arrowFrames: Array<[Frame, Frame | null]> = [];
   const navFrames: Frame[] = [];
   const used = new Set<Frame>();
@@ -418,7 +418,6 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
       const f = frameOf(r);
       place(r.time);
       const url = typeof dataOf(r)?.url === 'string' ? (dataOf(r)!.url as string) : r.frameUrl;
-      rowOf.set(r.seq, items.length);
       items.push({ kind: 'navigation', seq: r.seq, lane: -1, url, issues: r.issues ?? NO_ISSUES, time: r.time });
       navFrames.push(f);
       used.add(f);
@@ -442,65 +441,13 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
       to = frameOf(r);
       from = senderOf(r, to);
     }
+    const arrow = arrowOf(r, post, delivery);
     const d = dataOf(r);
-    const type = typeof d?.type === 'string' ? d.type : null;
-    const error = post && typeof post.error === 'string' ? post.error : null;
-    const state: ArrowState = error
-      ? 'threw'
-      : post?.dropped
-        ? 'dropped'
-        : post && delivery
-          ? 'delivered'
-          : post
-            ? 'sent'
-            : 'received';
-    // (the input's issue lists are shared, not copied, unless a delivery adds issues of its own)
-    let issues: readonly Issue[] = post?.issues ?? NO_ISSUES;
-    const own = delivery?.issues?.length ? delivery.issues.filter((x) => !x.sender) : NO_ISSUES;
-    if (own.length) {
-      issues = post ? [...issues, ...own] : own;
-    }
-    const pv = post?.verdict;
-    const dv = delivery?.verdict;
-    const verdict: Verdict =
-      pv === 'invalid' || dv === 'invalid'
-        ? 'invalid'
-        : (pv === 'foreign' || pv === undefined) && (dv === 'foreign' || dv === undefined) && (pv ?? dv) === 'foreign'
-          ? 'foreign'
-          : verdictOf(issues);
-    let worst = -1;
-    for (const x of issues) {
-      worst = Math.max(worst, SEVERITY_RANK[x.severity] ?? 0);
-    }
-    const tone: FlowTone =
-      verdict === 'invalid' ? 'invalid' : verdict === 'foreign' ? 'foreign' : worst >= 1 ? 'warning' : 'valid';
     if (d && d.source === 'svc-embed' && d.surface && typeof d.surface === 'string' && from.role === 'embed') {
       from.surface ??= d.surface;
     }
-    place(post?.time ?? r.time);
-    const row = items.length;
-    rowOf.set(r.seq, row);
-    if (j >= 0) {
-      rowOf.set(records[j].seq, row);
-    }
-    items.push({
-      kind: 'arrow',
-      seq: r.seq,
-      post: post ? post.seq : null,
-      delivery: delivery ? delivery.seq : null,
-      from: -1,
-      to: null,
-      type,
-      label: type ? shortLabel(type) : 'message',
-      state,
-      verdict,
-      tone,
-      milestone: type !== null && d?.source === 'svc-embed' && MILESTONES.has(type),
-      error,
-      targetOrigin: post?.targetOrigin ?? null,
-      issues,
-      time: post?.time ?? r.time,
-    });
+    place(arrow.time);
+    items.push(arrow);
     arrowFrames.push([from, to]);
     used.add(from);
     if (to) {
@@ -560,7 +507,96 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
       item.lane = laneOf(navFrames[v++]);
     }
   }
-  return { lanes, items, rowOf, start: Number.isFinite(start) ? start : 0, messages };
+  // The rows by seq are made when first asked for (the exports never ask; a loop of Map writes per record is a good
+  // part of a build's time at 100,000 records).
+  let rowOf: Map<number, number> | null = null;
+  return {
+    lanes,
+    items,
+    get rowOf() {
+      rowOf ??= rowsBySeq(items);
+      return rowOf;
+    },
+    start: Number.isFinite(start) ? start : 0,
+    messages,
+  };
+}
+
+/**
+ * The arrow of a message (its lanes not yet known: -1 and null): `r` is the record it stands for, its post and its
+ * delivery when captured. A function of its own, apart from buildFlow's loop: the engine optimizes it on its own,
+ * early, rather than the whole of buildFlow's body on the stack (a long compile while the loop runs slow).
+ */
+function arrowOf(r: FlowInput, post: FlowInput | null, delivery: FlowInput | null): FlowArrow {
+  const d = dataOf(r);
+  const type = typeof d?.type === 'string' ? d.type : null;
+  const error = post && typeof post.error === 'string' ? post.error : null;
+  const state: ArrowState = error
+    ? 'threw'
+    : post?.dropped
+      ? 'dropped'
+      : post && delivery
+        ? 'delivered'
+        : post
+          ? 'sent'
+          : 'received';
+  // (the input's issue lists are shared, not copied, unless a delivery adds issues of its own)
+  let issues: readonly Issue[] = post?.issues ?? NO_ISSUES;
+  const own = delivery?.issues?.length ? delivery.issues.filter((x) => !x.sender) : NO_ISSUES;
+  if (own.length) {
+    issues = post ? [...issues, ...own] : own;
+  }
+  const pv = post?.verdict;
+  const dv = delivery?.verdict;
+  const verdict: Verdict =
+    pv === 'invalid' || dv === 'invalid'
+      ? 'invalid'
+      : (pv === 'foreign' || pv === undefined) && (dv === 'foreign' || dv === undefined) && (pv ?? dv) === 'foreign'
+        ? 'foreign'
+        : verdictOf(issues);
+  let worst = -1;
+  for (const x of issues) {
+    worst = Math.max(worst, SEVERITY_RANK[x.severity] ?? 0);
+  }
+  const tone: FlowTone =
+    verdict === 'invalid' ? 'invalid' : verdict === 'foreign' ? 'foreign' : worst >= 1 ? 'warning' : 'valid';
+  return {
+    kind: 'arrow',
+    seq: r.seq,
+    post: post ? post.seq : null,
+    delivery: delivery ? delivery.seq : null,
+    from: -1,
+    to: null,
+    type,
+    label: type ? shortLabel(type) : 'message',
+    state,
+    verdict,
+    tone,
+    milestone: type !== null && d?.source === 'svc-embed' && MILESTONES.has(type),
+    error,
+    targetOrigin: post?.targetOrigin ?? null,
+    issues,
+    time: post?.time ?? r.time,
+  };
+}
+
+/** The row of each record: an arrow's post and delivery share its row. */
+function rowsBySeq(items: readonly FlowItem[]): Map<number, number> {
+  const rows = new Map<number, number>();
+  items.forEach((item, row) => {
+    if (item.kind === 'navigation') {
+      rows.set(item.seq, row);
+    } else if (item.kind === 'arrow') {
+      rows.set(item.seq, row);
+      if (item.post !== null) {
+        rows.set(item.post, row);
+      }
+      if (item.delivery !== null) {
+        rows.set(item.delivery, row);
+      }
+    }
+  });
+  return rows;
 }
 
 /** The worst severity among issues, for a note's mark; null without issues. */

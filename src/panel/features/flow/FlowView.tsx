@@ -75,7 +75,7 @@ export function FlowView(props: FlowViewProps) {
   const count = () => model().items.length;
   const selectedRow = createMemo(() => {
     sig.selection();
-    return rowOfSeq(model(), view.selectedSeq);
+    return rowOfSeq(model(), view.selectedSeq, (seq) => log.bySeq(seq)?.pairedWith);
   });
 
   const virtualizer = createRowVirtualizer({

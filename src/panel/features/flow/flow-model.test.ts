@@ -55,8 +55,15 @@ describe('flowOfView: the flow of what the timeline shows', () => {
     expect(labels(m)).toEqual(['ready', 'set-theme', 'gap', 'dashboard-loaded']);
     const ready = records.filter((r) => (r.data as { type?: string }).type === 'svc:event:ready');
     expect(ready).toHaveLength(2);
-    expect(rowOfSeq(m, ready[0].seq)).toBe(0);
-    expect(rowOfSeq(m, ready[1].seq)).toBe(0);
+    const pairOf = (seq: number) => records.find((r) => r.seq === seq)?.pairedWith;
+    expect(rowOfSeq(m, ready[0].seq, pairOf)).toBe(0);
+    expect(rowOfSeq(m, ready[1].seq, pairOf)).toBe(0);
+    expect(m.rowOf.get(ready[0].seq)).toBe(0);
+    expect(m.rowOf.get(ready[1].seq)).toBe(0);
+    // every shown record's row, by the search and by the model's map alike; a hidden record has none
+    for (const r of records) {
+      expect(rowOfSeq(m, r.seq, pairOf)).toBe(m.rowOf.get(r.seq) ?? -1);
+    }
   });
 
   it('expands the other frames into a lane each when asked', () => {

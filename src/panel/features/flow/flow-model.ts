@@ -82,9 +82,74 @@ export function seqAtRow(model: FlowModel, row: number): number | null {
   return item && item.kind !== 'gap' ? item.seq : null;
 }
 
-/** The row of a record (its arrow's row for either half of a pair), -1 when the flow does not show it. */
-export function rowOfSeq(model: FlowModel, seq: number | null): number {
-  return seq === null ? -1 : (model.rowOf.get(seq) ?? -1);
+/**
+ * The row of a record (its arrow's row for either half of a pair), -1 when the flow does not show it. `pairOf`
+ * gives a record's other half (`pairedWith`). Rows follow the log's order, so in a log whose seqs ascend, the
+ * rows' seqs do too and a binary search finds the row without the model's map of rows by seq (made when first read).
+ */
+export function rowOfSeq(model: FlowModel, seq: number | null, pairOf?: (seq: number) => number | undefined): number {
+  if (seq === null) {
+    return -1;
+  }
+  if (!ascendingRows(model)) {
+    return model.rowOf.get(seq) ?? -1;
+  }
+  const row = findRow(model, seq);
+  if (row >= 0) {
+    return row;
+  }
+  const other = pairOf?.(seq);
+  if (other === undefined) {
+    return -1;
+  }
+  const at = findRow(model, other);
+  const item = at >= 0 ? model.items[at] : undefined;
+  return item?.kind === 'arrow' && (item.post === seq || item.delivery === seq) ? at : -1;
+}
+
+const ascending = new WeakMap<FlowModel, boolean>();
+/** Whether the seqs of the rows that stand for a record ascend (checked once per model). */
+function ascendingRows(model: FlowModel): boolean {
+  let yes = ascending.get(model);
+  if (yes === undefined) {
+    yes = true;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const item of model.items) {
+      if (item.kind !== 'gap') {
+        if (item.seq <= last) {
+          yes = false;
+          break;
+        }
+        last = item.seq;
+      }
+    }
+    ascending.set(model, yes);
+  }
+  return yes;
+}
+
+/** The row whose own seq is `seq` (a gap row is always followed by a record's row), -1 when none. */
+function findRow(model: FlowModel, seq: number): number {
+  const items = model.items;
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = items[mid].kind === 'gap' ? mid + 1 : mid;
+    const item = items[at];
+    if (!item || item.kind === 'gap') {
+      return -1;
+    }
+    if (item.seq === seq) {
+      return at;
+    }
+    if (item.seq < seq) {
+      lo = at + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return -1;
 }
 
 /**
