@@ -17,6 +17,7 @@ import { startSandbox } from '../../sandbox/server.mjs';
 let sb: Sandbox;
 let launched: Launched;
 let panel: Page;
+let host: Page;
 const errors: string[] = [];
 
 /** The store's records of one type, as `{seq, kind, pairedWith, dropped}`. */
@@ -55,8 +56,8 @@ const showFlow = async () => {
 beforeAll(async () => {
   sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
   launched = await launchWithExtension();
-  const page = await hostPage(launched, sb, 'faults=action-wrong-origin');
-  panel = await panelFor(launched, page, errors);
+  host = await hostPage(launched, sb, 'faults=action-wrong-origin');
+  panel = await panelFor(launched, host, errors);
   // ready, its delivery, and the dropped set-color-scheme the host sends right after it
   await panel.waitForFunction(
     () => {
@@ -210,6 +211,22 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     );
     expect((await flowRows()).filter((r) => r.cls.includes('k-arrow')).length).toBeGreaterThan(0);
     await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+  });
+
+  it('draws live records as they come', async () => {
+    const label = () =>
+      panel.evaluate(() =>
+        [...document.querySelectorAll('.flow-row.k-arrow .flow-label')].some((t) =>
+          t.textContent!.startsWith('set-locale'),
+        ),
+      );
+    expect(await label()).toBe(false);
+    await host.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:set-locale', { locale: 'de-CH' }));
+    await panel.waitForFunction(() =>
+      [...document.querySelectorAll('.flow-row.k-arrow .flow-label')].some((t) =>
+        t.textContent!.startsWith('set-locale'),
+      ),
+    );
   });
 
   it('draws an imported capture file as it drew the live tab', async () => {

@@ -116,13 +116,35 @@ export function FlowView(props: FlowViewProps) {
       virtualizer.scrollToIndex(row, { align });
     }
   };
+  // Live records: a view scrolled to its end (or not filled yet) stays at its end as rows are added.
+  let atEnd = true;
+  const onScroll = () => {
+    headEl.style.transform = `translateX(${-scrollEl.scrollLeft}px)`;
+    atEnd = scrollEl.scrollTop + scrollEl.clientHeight >= scrollEl.scrollHeight - FLOW_ROW_H;
+  };
+  createEffect(
+    on(
+      count,
+      () => {
+        if (atEnd && untrack(selectedRow) < 0) {
+          queueMicrotask(() => {
+            scrollEl.scrollTop = scrollEl.scrollHeight;
+          });
+        }
+      },
+      { defer: true },
+    ),
+  );
   // The selected record stays in view: when the selection moves (here or in the detail pane), and when the view opens.
   createEffect(on(selectedRow, (row) => scrollToRow(row, 'auto'), { defer: true }));
   onMount(() => {
     const row = untrack(selectedRow);
-    if (row >= 0) {
-      requestAnimationFrame(() => scrollToRow(row, 'center'));
-    }
+    requestAnimationFrame(() => {
+      if (row >= 0) {
+        scrollToRow(row, 'center');
+      }
+      onScroll(); // (whether the view opened at its end, when no scroll event says so)
+    });
   });
 
   const selectRow = (row: number) => {
@@ -219,13 +241,7 @@ export function FlowView(props: FlowViewProps) {
           </For>
         </div>
       </div>
-      <div
-        class="flow-body"
-        ref={scrollEl}
-        onScroll={() => {
-          headEl.style.transform = `translateX(${-scrollEl.scrollLeft}px)`;
-        }}
-      >
+      <div class="flow-body" ref={scrollEl} onScroll={onScroll}>
         <div
           class="flow-list"
           role="listbox"
