@@ -5,17 +5,12 @@
  * the keyboard, and the exports of the view (a well-formed SVG, a Mermaid text that parses). Fails (never skips)
  * without Chromium, a build or the sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension } from '../helpers/capture.ts';
-import { hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { hostPage, panelFor } from '../helpers/panel.ts';
 import { checkWellFormed } from '../helpers/xml-wellformed.ts';
 import { parseSequenceDiagram } from '../helpers/mermaid-grammar.ts';
-import type { Launched } from '../../src/node/chromium.ts';
-import { startSandbox } from '../../sandbox/server.mjs';
 
-let sb: Sandbox;
-let launched: Launched;
 let panel: Page;
 let host: Page;
 const errors: string[] = [];
@@ -53,11 +48,9 @@ const showFlow = async () => {
   await panel.waitForSelector('.flow-row[data-seq]');
 };
 
-beforeAll(async () => {
-  sb = (await startSandbox({ hostPort: 0, tenantPort: 0 })) as Sandbox;
-  launched = await launchWithExtension();
-  host = await hostPage(launched, sb, 'faults=action-wrong-origin');
-  panel = await panelFor(launched, host, errors);
+test.beforeAll(async ({ sandbox, chromium }) => {
+  host = await hostPage(chromium, sandbox, 'faults=action-wrong-origin');
+  panel = await panelFor(chromium, host, errors);
   // ready, its delivery, and the dropped set-color-scheme the host sends right after it
   await panel.waitForFunction(
     () => {
@@ -70,13 +63,9 @@ beforeAll(async () => {
     { timeout: 20_000 },
   );
 }, 60_000);
-afterAll(async () => {
-  await launched?.close();
-  await sb?.close();
-});
 
 describe('flow view (sandbox session, action-wrong-origin)', () => {
-  it('shows a lane for the host page and one for the embed, by surface and origin', async () => {
+  it('shows a lane for the host page and one for the embed, by surface and origin', async ({ sandbox: sb }) => {
     await showFlow();
     const heads = await panel.$$eval('.flow-lane-head', (hs) =>
       hs.map((h) => ({
