@@ -49,6 +49,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     // Generate outside the timed part, then time loading them into the panel until the rows are painted.
     const out = await page.evaluate(
       async (n, shared) => {
+        /** @type {import('../src/panel/app/test-handle.ts').PanelTestHandle} */
         const h = window.__embedInspectorPanel;
         // Records reach the panel as copies (structured clones of the background's messages, or parsed JSON of a
         // capture file): every record with its own strings and message objects. The synthetic session shares
@@ -72,13 +73,12 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
         const rows = document.querySelectorAll('.grid-body [role="row"]').length;
 
         // Filter changes: a chip (verdict), a type, plain-text search, a field search; each to the next frame.
-        const s = h.store;
         const timeFilter = async (patch) => {
           const a = performance.now();
-          s.setFilters(patch);
+          h.view.setFilters(patch);
           const sync = performance.now() - a;
           await frame();
-          return { sync, frame: performance.now() - a, shown: s.view.length };
+          return { sync, frame: performance.now() - a, shown: h.view.length };
         };
         const filters = {};
         const cases = [
@@ -100,7 +100,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
         // Plain-text search uses the lower-cased text the panel builds in idle time after a load: measure it
         // once that is done (about a second after loading), and report the cold case apart.
         const t0Index = performance.now();
-        while (s.textIndexed < s.records.length) {
+        while (h.log.textIndexed < h.log.count) {
           await new Promise((r) => setTimeout(r, 50));
         }
         const indexMs = performance.now() - t0Index;
@@ -115,23 +115,23 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
             filters[name] = r;
           }
         }
-        s.replace(s.records.slice()); // forget the search text again
+        h.log.replace(h.log.all().slice()); // forget the search text again
         const cold = await timeFilter({ search: 'workbook 778' });
         await timeFilter({ search: '' });
 
         // A live batch: 500 records appended to the full log, to the next frame.
-        const last = s.records[s.records.length - 1];
+        const last = h.log.at(h.log.count - 1);
         const more = h
           .synthetic(540)
           .slice(-500)
           .map((r, j) => ({ ...r, seq: last.seq + 1 + j, time: last.time + 1 + j, pairedWith: undefined }));
         const la = performance.now();
-        s.handle({ v: 1, type: 'records', records: more });
-        s.flush();
+        h.store.handle({ v: 1, type: 'records', records: more });
+        h.log.flush();
         const liveSync = performance.now() - la;
         await frame();
         const liveFrame = performance.now() - la;
-        while (s.textIndexed < s.records.length) {
+        while (h.log.textIndexed < h.log.count) {
           await new Promise((r) => setTimeout(r, 50));
         }
         await new Promise((r) => setTimeout(r, 100));
@@ -140,7 +140,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
           ingest: tIngest - t0,
           firstRender: tPaint - t0,
           rows,
-          total: s.records.length,
+          total: h.log.count,
           filters,
           liveSync,
           liveFrame,

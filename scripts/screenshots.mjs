@@ -69,7 +69,7 @@ try {
     await page.waitForFunction(() => window.__embedInspectorPanel?.store.status === 'connected', { timeout: 10_000 });
     let live = true;
     try {
-      await page.waitForFunction(() => window.__embedInspectorPanel.store.readyIndex >= 0, { timeout: 8_000 });
+      await page.waitForFunction(() => window.__embedInspectorPanel.log.readyIndex >= 0, { timeout: 8_000 });
     } catch {
       live = false; // capture not available: show the synthetic demo session rather than an empty panel
       console.warn('screenshots: no live records from the sandbox; using the synthetic demo session');
@@ -77,16 +77,17 @@ try {
         window.__embedInspectorPanel.load(window.__embedInspectorPanel.synthetic(120), 'demo session (synthetic)'),
       );
     }
-    await page.evaluate(() => window.__embedInspectorPanel.store.resetFilters());
+    await page.evaluate(() => window.__embedInspectorPanel.view.resetFilters());
     await sleep(300);
     // Select an invalid event and open its details on the Message tab.
     await page.evaluate(() => {
-      const s = window.__embedInspectorPanel.store;
+      /** @type {import('../src/panel/app/test-handle.ts').PanelTestHandle} */
+      const { log, view } = window.__embedInspectorPanel;
       const i =
-        s.view.find((j) => s.records[j].verdict === 'invalid' && s.records[j].kind === 'receive') ??
-        s.view.find((j) => s.records[j].verdict === 'invalid');
+        view.order.find((j) => log.at(j).verdict === 'invalid' && log.at(j).kind === 'receive') ??
+        view.order.find((j) => log.at(j).verdict === 'invalid');
       if (i !== undefined) {
-        s.select(s.records[i].seq);
+        view.select(log.at(i).seq);
       }
     });
     await page.focus('[role="grid"]');

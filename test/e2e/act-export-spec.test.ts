@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 test.override('hostQuery', 'script=full');
 let panel: Page;
@@ -29,13 +30,13 @@ afterAll(() => {
 
 /** Click Download; the export the panel made (its test handle keeps the last one). */
 async function exportAs(format: string): Promise<{ name: string; text: string }> {
-  await panel.evaluate(() => {
-    (window as any).__embedInspectorPanel.act.lastExport = null;
+  await inPanel(panel, (h) => {
+    h.act.lastExport = null;
   });
   await panel.click(format);
   await panel.click('.x-download');
-  await panel.waitForFunction(() => (window as any).__embedInspectorPanel.act.lastExport, { timeout: 10_000 });
-  return panel.evaluate(() => (window as any).__embedInspectorPanel.act.lastExport);
+  await waitInPanel(panel, (h) => h.act.lastExport, { timeout: 10_000 });
+  return (await inPanel(panel, (h) => h.act.lastExport))!;
 }
 
 const codegen = (file: string) =>

@@ -11,7 +11,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { settled, tabIdOf } from '../helpers/capture.ts';
-import { embedFrame, fill, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
+import {
+  embedFrame,
+  fill,
+  hostPage,
+  openComposer,
+  panelFor,
+  type Sandbox,
+  inPanel,
+  waitInPanel,
+} from '../helpers/panel.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
@@ -36,12 +45,11 @@ test.beforeAll(async ({ sandbox, chromium }) => {
   await panel.select('.cm-type', 'svc:action:set-locale');
   await fill(panel, '#cf-locale', 'ja-JP');
   await panel.click('.cm-send');
-  await panel.waitForFunction(
-    () => (window as any).__embedInspectorPanel.store.records.some((r: any) => r.injected && r.kind === 'receive'),
-    { timeout: 10_000 },
-  );
+  await waitInPanel(panel, (h) => h.log.all().some((r: any) => r.injected && r.kind === 'receive'), {
+    timeout: 10_000,
+  });
   await page.evaluate(() => (window as any).__sandboxHost.waitFor('svc:event:download', 1, 5_000));
-  await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.types.has('svc:event:download'), {
+  await waitInPanel(panel, (h) => h.log.types().has('svc:event:download'), {
     timeout: 10_000,
   });
   const cdp = await panel.createCDPSession();
@@ -93,9 +101,10 @@ function check(file: string): Promise<{ code: number; out: any }> {
   });
 }
 const panelVerdicts = () =>
-  panel.evaluate(() =>
+  inPanel(panel, (h) =>
     Object.fromEntries(
-      (window as any).__embedInspectorPanel.store.records
+      h.log
+        .all()
         .filter((r: any) => !r.navigation)
         .map((r: any) => [
           r.seq,
@@ -123,7 +132,7 @@ describe('export, check, import', () => {
       tenantOrigin: sb.tenantOrigin,
       meta: { redacted: true },
     });
-    const n = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+    const n = await inPanel(panel, (h) => h.log.count);
     expect(file.messages).toHaveLength(n);
     expect(file.messages.some((m: any) => m.injected)).toBe(true);
   });
@@ -169,10 +178,10 @@ describe('export, check, import', () => {
     const live = await panelVerdicts();
     const frame = await embedFrame(page, sb.tenantOrigin);
     const acceptedBefore = await frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length);
-    const receivedBefore = await page.evaluate(() => (window as any).__sandboxHost.received.length);
+    const receivedBefore = await inPanel(page, (h) => (window as any).__sandboxHost.received.length);
     const input = await panel.$('.import-input');
     await (input as any).uploadFile(join(dir, exported.name));
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'file', {
+    await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'file', {
       timeout: 5_000,
     });
     expect(await panel.$eval('.viewing-file', (e) => e.textContent)).toContain(exported.name);
@@ -182,10 +191,10 @@ describe('export, check, import', () => {
     expect(await frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length)).toBe(acceptedBefore); // nothing was replayed
     expect(await page.evaluate(() => (window as any).__sandboxHost.received.length)).toBe(receivedBefore);
     await panel.click('.t-live');
-    await panel.waitForFunction(
-      () => {
-        const s = (window as any).__embedInspectorPanel.store;
-        return s.transportInfo.kind === 'runtime' && s.status === 'connected' && s.records.length > 0;
+    await waitInPanel(
+      panel,
+      (h) => {
+        return h.store.transportInfo?.kind === 'runtime' && h.store.status === 'connected' && h.log.count > 0;
       },
       { timeout: 5_000 },
     );
@@ -201,23 +210,18 @@ describe('export, check, import', () => {
       root.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
       root.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, text);
-    await panel.waitForFunction(
-      () => (window as any).__embedInspectorPanel.store.transportInfo.label === 'dropped.json',
-      {
-        timeout: 5_000,
-      },
-    );
-    expect(await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length)).toBe(
-      JSON.parse(text).messages.length,
-    );
+    await waitInPanel(panel, (h) => h.store.transportInfo?.label === 'dropped.json', {
+      timeout: 5_000,
+    });
+    expect(await inPanel(panel, (h) => h.log.count)).toBe(JSON.parse(text).messages.length);
     await panel.click('.t-live');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'runtime', {
+    await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'runtime', {
       timeout: 5_000,
     });
   });
 
   it('an unusable file: a clear error, nothing lost', async () => {
-    const n = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+    const n = await inPanel(panel, (h) => h.log.count);
     const bad = join(dir, 'not-a-capture.json');
     writeFileSync(bad, JSON.stringify({ log: { entries: [] } }));
     const input = await panel.$('.import-input');
@@ -226,9 +230,9 @@ describe('export, check, import', () => {
     expect(await panel.$eval('.import-error', (e) => e.textContent)).toMatch(
       /Could not import not-a-capture\.json: not a capture file.*Nothing was changed/,
     );
-    const after = await panel.evaluate(() => ({
-      kind: (window as any).__embedInspectorPanel.store.transportInfo.kind,
-      n: (window as any).__embedInspectorPanel.store.records.length,
+    const after = await inPanel(panel, (h) => ({
+      kind: h.store.transportInfo?.kind,
+      n: h.log.count,
     }));
     expect(after).toEqual({ kind: 'runtime', n });
   });
@@ -252,12 +256,10 @@ describe('export, check, import', () => {
         response: { status: res.status, content: { text: await res.text(), mimeType: 'application/json' } },
       };
     };
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.rest.clear());
+    await inPanel(panel, (h) => h.rest.clear());
     const entries = [await api('GET', '/workbooks/100'), await api('PUT', '/notifications/900', { isEnabled: 'no' })];
-    expect(await panel.evaluate((e) => (window as any).__embedInspectorPanel.rest.addHar(e), entries)).toBe(2);
-    const panelRest = await panel.evaluate(() =>
-      (window as any).__embedInspectorPanel.rest.records().map((r: any) => `${r.operation} ${r.verdict}`),
-    );
+    expect(await inPanel(panel, (h, e) => h.rest.addHar(e), entries)).toBe(2);
+    const panelRest = await inPanel(panel, (h) => h.rest.records().map((r: any) => `${r.operation} ${r.verdict}`));
     expect(panelRest).toEqual(['getWorkbook valid', 'updateNotification invalid']);
 
     await panel.click('.x-har');
@@ -270,7 +272,7 @@ describe('export, check, import', () => {
     expect(log.entries.map((e: any) => `${e.request.method} ${e.response.status}`)).toEqual(['GET 200', 'PUT 400']);
     expect(log.entries[0].request.headers).toContainEqual({ name: 'Authorization', value: 'Bearer [redacted]' });
     expect(log.entries[0].response.content.text).toContain('"id":100');
-    const n = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+    const n = await inPanel(panel, (h) => h.log.count);
     expect(log._embedMessages).toHaveLength(n);
     expect(log._embedInspector).toMatchObject({ tenantOrigin: sb.tenantOrigin, meta: { redacted: true } });
     expect(har.text).not.toContain('tok-admin');
@@ -292,16 +294,16 @@ describe('export, check, import', () => {
     expect(out.summary).toMatchObject({ restCalls: 2, restValid: 1, restInvalid: 1 });
 
     // Import shows the file's messages and its REST calls; back to the live tab, the live ones
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.rest.clear());
+    await inPanel(panel, (h) => h.rest.clear());
     const input = await panel.$('.import-input');
     await (input as any).uploadFile(join(dir, har.name));
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'file', {
+    await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'file', {
       timeout: 5_000,
     });
-    expect(await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length)).toBe(n);
+    expect(await inPanel(panel, (h) => h.log.count)).toBe(n);
     expect(await panel.$eval('.t-rest', (b) => b.textContent)).toMatch(/^REST 2 · 1 invalid/);
     await panel.click('.t-live');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.transportInfo.kind === 'runtime', {
+    await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'runtime', {
       timeout: 5_000,
     });
     expect(await panel.$eval('.t-rest', (b) => b.textContent)).toMatch(/^REST 0/);

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { restartWorker, sleep } from '../helpers/capture.ts';
-import { embedFrame, hostPage, openComposer, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { embedFrame, hostPage, openComposer, panelFor, type Sandbox, waitInPanel } from '../helpers/panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
 
@@ -25,7 +25,7 @@ async function sendAfter(quiet: (panel: Page) => Promise<void>) {
   const frame = await embedFrame(page, sb.tenantOrigin);
   await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
   const panel = await panelFor(launched, page);
-  await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.tenantOrigin, {
+  await waitInPanel(panel, (h) => h.log.state.tenantOrigin, {
     timeout: 10_000,
   });
   await quiet(panel);
@@ -42,12 +42,15 @@ async function sendAfter(quiet: (panel: Page) => Promise<void>) {
     { timeout: 10_000 },
     refreshes,
   );
-  await panel.waitForFunction(
-    () =>
-      (window as any).__embedInspectorPanel.store.records.some(
-        (r: any) =>
-          r.kind === 'post' && r.injected && r.data?.type === 'svc:action:refresh' && r.pairedWith !== undefined,
-      ),
+  await waitInPanel(
+    panel,
+    (h) =>
+      h.log
+        .all()
+        .some(
+          (r: any) =>
+            r.kind === 'post' && r.injected && r.data?.type === 'svc:action:refresh' && r.pairedWith !== undefined,
+        ),
     { timeout: 10_000 },
   );
   await panel.close();
@@ -59,7 +62,7 @@ describe('the composer after a quiet period', () => {
     await sendAfter(async (panel) => {
       // Stop the worker (its ports close); wait until a new worker runs and the panel is back.
       await restartWorker(launched);
-      await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.status === 'connected', {
+      await waitInPanel(panel, (h) => h.store.status === 'connected', {
         timeout: 15_000,
       });
       expect(await (await launched.worker()).evaluate(() => (globalThis as any).__marker)).toBeUndefined();

@@ -7,7 +7,17 @@
 import { afterAll, vi } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import { settled, tabIdOf } from '../helpers/capture.ts';
-import { embedFrame, fill, hostPage, openComposer, panelFor, panelRecords, type Sandbox } from '../helpers/panel.ts';
+import {
+  embedFrame,
+  fill,
+  hostPage,
+  openComposer,
+  panelFor,
+  panelRecords,
+  type Sandbox,
+  inPanel,
+  waitInPanel,
+} from '../helpers/panel.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
@@ -42,7 +52,7 @@ describe('composer: inject actions', () => {
     panel = await panelFor(launched, page, errors);
     frame = await embedFrame(page, sb.tenantOrigin);
     await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.tenantOrigin, {
+    await waitInPanel(panel, (h) => h.log.state.tenantOrigin, {
       timeout: 10_000,
     });
     await openComposer(panel);
@@ -102,20 +112,20 @@ describe('composer: inject actions', () => {
       await chooseType(panel, type);
       await fillForm(panel);
       await panel.waitForSelector('.cm-verdict .b-valid', { timeout: 5_000 }); // validated live
-      const before = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+      const before = await inPanel(panel, (h) => h.log.count);
       await sendFromComposer(panel);
       await vi.waitUntil(reacted, { timeout: 10_000, interval: 100 }).catch(() => {});
       expect(await reacted(), `the embed reacted to ${type}`).toBe(true);
-      await panel.waitForFunction(
-        (t, n) => {
-          const rs = (window as any).__embedInspectorPanel.store.records.slice(n);
+      await waitInPanel(
+        panel,
+        (h, { t, n }) => {
+          const rs = h.log.all().slice(n);
           return rs.some(
             (r: any) => r.kind === 'post' && r.injected && r.data?.type === t && r.pairedWith !== undefined,
           );
         },
         { timeout: 10_000 },
-        type,
-        before,
+        { t: type, n: before },
       );
       const rs = (await panelRecords(panel)).filter((r) => r.type === type && r.seq > 0);
       const post = rs.find((r) => r.kind === 'post' && r.injected)!;
@@ -125,9 +135,10 @@ describe('composer: inject actions', () => {
       expect(delivery).toMatchObject({ kind: 'receive', injected: true, origin: sb.hostOrigin });
       expect(delivery.frameUrl.startsWith(sb.tenantOrigin)).toBe(true);
       // the timeline row carries the "inj" tag
-      await panel.evaluate(
-        (t) =>
-          (window as any).__embedInspectorPanel.store.setFilters({
+      await inPanel(
+        panel,
+        (h, t) =>
+          h.view.setFilters({
             search: `type:${t.slice(11)} injected:true kind:post`,
           }),
         type,
@@ -135,13 +146,14 @@ describe('composer: inject actions', () => {
       await panel.waitForFunction(() => document.querySelector('.grid-body [role="row"] .tag')?.textContent === 'inj', {
         timeout: 5_000,
       });
-      await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+      await inPanel(panel, (h) => h.view.resetFilters());
     },
   );
 
   it('the sends never use "*": every injected action targets the tenant origin', async () => {
-    const targets = await panel.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.records
+    const targets = await inPanel(panel, (h) =>
+      h.log
+        .all()
         .filter((r: any) => r.injected && r.kind === 'post')
         .map((r: any) => r.targetOrigin),
     );
@@ -156,10 +168,7 @@ describe('composer: inject actions', () => {
       () => [...document.querySelectorAll('.cm-issues .rule')].some((r) => r.textContent === 'action.timezone'),
       { timeout: 5_000 },
     );
-    const sentYet = () =>
-      panel.evaluate(() =>
-        (window as any).__embedInspectorPanel.store.records.some((r: any) => r.data?.payload?.timezone === '+02:00'),
-      );
+    const sentYet = () => inPanel(panel, (h) => h.log.all().some((r: any) => r.data?.payload?.timezone === '+02:00'));
     await panel.click('.cm-send');
     await panel.waitForSelector('.cm-confirm');
     expect(await panel.$eval('.cm-confirm', (e) => e.textContent)).toMatch(
@@ -175,12 +184,15 @@ describe('composer: inject actions', () => {
     await panel.waitForFunction(() => /^Sent/.test(document.querySelector('.cm-outcome')?.textContent ?? ''), {
       timeout: 10_000,
     });
-    await panel.waitForFunction(
-      () =>
-        (window as any).__embedInspectorPanel.store.records.some(
-          (r: any) =>
-            r.injected && r.kind === 'post' && r.data?.payload?.timezone === '+02:00' && r.verdict === 'invalid',
-        ),
+    await waitInPanel(
+      panel,
+      (h) =>
+        h.log
+          .all()
+          .some(
+            (r: any) =>
+              r.injected && r.kind === 'post' && r.data?.payload?.timezone === '+02:00' && r.verdict === 'invalid',
+          ),
       { timeout: 10_000 },
     );
     // the embed ignores a bare offset, as the spec says
@@ -192,9 +204,7 @@ describe('composer: inject actions', () => {
   });
 
   it('copy as code: the selected action as host code with the tenant origin', async () => {
-    await panel.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.setFilters({ search: 'type:set-locale kind:post' }),
-    );
+    await inPanel(panel, (h) => h.view.setFilters({ search: 'type:set-locale kind:post' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-act');
@@ -202,7 +212,7 @@ describe('composer: inject actions', () => {
     expect(code).toContain(`const TENANT_ORIGIN = "${sb.tenantOrigin}";`);
     expect(code).toContain('iframe.contentWindow.postMessage(');
     expect(code).toContain('"svc:action:set-locale"');
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    await inPanel(panel, (h) => h.view.resetFilters());
   });
 
   it('simulate a fatal error: the host handler receives it with the tenant origin', async () => {
@@ -224,11 +234,9 @@ describe('composer: inject actions', () => {
       payload: { message: 'Simulated: the session expired', name: 'SessionExpiredError', fatal: true },
     });
     // the host's listener follows the receiving rules: it accepted it, so event.origin was the tenant origin; the timeline agrees
-    await panel.waitForFunction(
-      () =>
-        (window as any).__embedInspectorPanel.store.records.some(
-          (r: any) => r.kind === 'receive' && r.injected && r.data?.type === 'svc:event:error',
-        ),
+    await waitInPanel(
+      panel,
+      (h) => h.log.all().some((r: any) => r.kind === 'receive' && r.injected && r.data?.type === 'svc:event:error'),
       { timeout: 10_000 },
     );
     const rs = await panelRecords(panel);

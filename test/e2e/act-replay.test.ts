@@ -5,7 +5,7 @@
 import { vi } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import { settled, tabIdOf } from '../helpers/capture.ts';
-import { embedFrame, hostPage, panelFor, type Sandbox } from '../helpers/panel.ts';
+import { embedFrame, hostPage, panelFor, type Sandbox, inPanel, waitInPanel } from '../helpers/panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
 
@@ -33,12 +33,12 @@ test.beforeAll(async ({ sandbox, chromium }) => {
     await wait(gaps[1]);
     h.sendAction('svc:action:set-timezone', { timezone: 'Asia/Tokyo' });
   }, GAPS);
-  await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.types.has('svc:action:set-timezone'), {
+  await waitInPanel(panel, (h) => h.log.types().has('svc:action:set-timezone'), {
     timeout: 10_000,
   });
   // the selection to replay: the host's action posts
-  await panel.evaluate(() =>
-    (window as any).__embedInspectorPanel.store.setFilters({
+  await inPanel(panel, (h) =>
+    h.view.setFilters({
       directions: ['action'],
       kinds: ['post'],
       search: '-injected:true',
@@ -91,15 +91,15 @@ describe('replay', () => {
       timeout: 5_000,
     });
     // the replayed posts are on the timeline, injected, to the tenant origin (they arrive a moment after the embed got them)
-    await panel.waitForFunction(
-      (n) =>
-        (window as any).__embedInspectorPanel.store.records.filter((r: any) => r.injected && r.kind === 'post')
-          .length >= n,
+    await waitInPanel(
+      panel,
+      (h, n) => h.log.all().filter((r: any) => r.injected && r.kind === 'post').length >= n,
       { timeout: 10_000 },
       TYPES.length,
     );
-    const injected = await panel.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.records
+    const injected = await inPanel(panel, (h) =>
+      h.log
+        .all()
         .filter((r: any) => r.injected && r.kind === 'post')
         .map((r: any) => [r.data.type, r.targetOrigin]),
     );

@@ -11,6 +11,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
 import type { LaunchedFirefox } from '../../src/node/firefox.ts';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
 import { expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 let sb: Sandbox;
 let firefox: LaunchedFirefox;
@@ -57,15 +58,16 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
   const panel = await extensionPage(`theme=light&tabId=${tabId}`);
   const expected = EVENT_TYPES.length + ACTION_TYPES.length;
   // (40 s: on a busy 2-core machine, with other browsers beside this one, the session can take over 20 s to arrive)
-  await panel.waitForFunction(
-    // (each message twice: its post and its delivery, one message in the counts)
-    (n) =>
-      (window as any).__embedInspectorPanel.store.records.filter((r: any) => r.verdict === 'valid').length >= 2 * n,
+  // (each message twice: its post and its delivery, one message in the counts)
+  await waitInPanel(
+    panel,
+    (h, n) => h.log.all().filter((r: any) => r.verdict === 'valid').length >= 2 * n,
     { timeout: 40_000 },
     expected,
   );
-  const recs = await panel.evaluate(() =>
-    (window as any).__embedInspectorPanel.store.records
+  const recs = await inPanel(panel, (h) =>
+    h.log
+      .all()
       .filter((r: any) => !r.navigation)
       .map((r: any) => ({
         kind: r.kind,
@@ -144,8 +146,9 @@ it('says what did not happen in Firefox too: a mistyped embed path, never ready'
     () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'never-ready',
     { timeout: 30_000, polling: 200 },
   );
-  const nav = await panel.evaluate(() =>
-    (window as any).__embedInspectorPanel.store.records
+  const nav = await inPanel(panel, (h) =>
+    h.log
+      .all()
       .filter((r: any) => r.navigation && r.frameId !== 0)
       .map((r: any) => r.issues.map((i: any) => i.rule)),
   );

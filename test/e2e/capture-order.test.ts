@@ -7,7 +7,7 @@ import type { Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { tabIdOf, waitForRecords, records, messagesOnly, typeOf, settled } from '../helpers/capture.ts';
-import { panelFor } from '../helpers/panel.ts';
+import { panelFor, inPanel } from '../helpers/panel.ts';
 import { checkCapture } from '../../src/protocol/capture.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../src/protocol/record.ts';
 
@@ -132,8 +132,8 @@ describe('the log is in causal order across frames', () => {
     // The panel shows the same log: same records in the same order, same verdicts; its Time column never goes back.
     await settled(l, tabId, panel);
     const shown: Array<{ seq: number; time: number; kind: string; navigation: boolean; rules: string[] }> =
-      await panel.evaluate(() =>
-        (window as any).__embedInspectorPanel.store.records.map((r: any) => ({
+      await inPanel(panel, (h) =>
+        h.log.all().map((r: any) => ({
           seq: r.seq,
           time: r.time,
           kind: r.kind,

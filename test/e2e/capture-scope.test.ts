@@ -22,6 +22,7 @@ import {
   waitForRecords,
 } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { waitInPanel } from '../helpers/panel.ts';
 
 // Each test launches the browsers it compares, with the scope it is about.
 let sb: Sandbox;
@@ -222,7 +223,7 @@ describe('capture scope', () => {
       expect(await records(l, tabId)).toEqual([]);
 
       await frame!.click('.capture-off .cap-on'); // a real click: the browser's user gesture
-      await frame!.waitForFunction(() => (window as any).__embedInspectorPanel.store.readyIndex >= 0, {
+      await waitInPanel(frame!, (h) => h.log.readyIndex >= 0, {
         timeout: 20_000,
       });
       expect(await frame!.$('.capture-off')).toBeNull();
@@ -255,7 +256,7 @@ describe('capture scope', () => {
       const tabId = await tabIdOf(l, page);
       const panel = await l.browser.newPage();
       await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-      await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.capture, { timeout: 10_000 });
+      await waitInPanel(panel, (h) => h.store.capture, { timeout: 10_000 });
       await panel.click('.limits > summary');
       const listed = () =>
         panel.$$eval('.cap-list li', (lis) =>
@@ -273,11 +274,9 @@ describe('capture scope', () => {
       const scope = () => l.worker().then((w) => w.evaluate(() => (globalThis as any).embedInspector.getCapture()));
 
       await panel.select(`.cap-site-mode[aria-label="Mode of ${sb.tenantOrigin}"]`, 'receive-only');
-      await panel.waitForFunction(
-        (o) =>
-          (window as any).__embedInspectorPanel.store.capture.scope.sites.some(
-            (s: any) => s.origin === o && s.mode === 'receive-only',
-          ),
+      await waitInPanel(
+        panel,
+        (h, o) => h.store.capture?.scope.sites.some((s) => s.origin === o && s.mode === 'receive-only'),
         {},
         sb.tenantOrigin,
       );
@@ -296,7 +295,7 @@ describe('capture scope', () => {
         rs.some((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh'),
       );
       await panel.click(`.cap-remove[aria-label="Stop capturing ${sb.hostOrigin}"]`);
-      await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.capture.scope.sites.length === 1);
+      await waitInPanel(panel, (h) => h.store.capture?.scope.sites.length === 1);
       expect(await listed()).toEqual([[sb.tenantOrigin, 'receive-only']]);
       expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
       await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
@@ -304,10 +303,10 @@ describe('capture scope', () => {
       expect(await hostPosts()).toBe(1);
 
       await panel.click('.cap-all');
-      await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.capture.scope.all === 'full');
+      await waitInPanel(panel, (h) => h.store.capture?.scope.all === 'full');
       expect(await scope()).toEqual({ sites: 'all', mode: 'full', modes: { [sb.tenantOrigin]: 'receive-only' } });
       await panel.click('.cap-all');
-      await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.capture.scope.all === null);
+      await waitInPanel(panel, (h) => h.store.capture?.scope.all === null);
       expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
     } finally {
       await l.close();

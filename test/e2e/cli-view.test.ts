@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { ROOT } from '../helpers/paths.ts';
 import { msg, numbered, navigation, eventPair, actionPair, TENANT } from '../fixtures/messages.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 const CLI = join(ROOT, 'bin/embed-inspector.js');
 const CLEAN = join(ROOT, 'test/fixtures/captures/clean-session.json');
@@ -88,14 +89,15 @@ describe('embed-inspector view', () => {
     try {
       await page.goto(url);
       const verdictsOf = () =>
-        page.evaluate(() =>
+        inPanel(page, (h) =>
           Object.fromEntries(
-            ((window as any).__embedInspectorPanel.store.records as any[])
+            h.log
+              .all()
               .filter((r) => !r.navigation)
               .map((r) => [r.seq, r.verdict]),
           ),
         );
-      await page.waitForFunction(() => (window as any).__embedInspectorPanel?.store.records.length > 0, {
+      await waitInPanel(page, (h) => h.log.count > 0, {
         timeout: 15_000,
         polling: 100,
       });
@@ -103,10 +105,10 @@ describe('embed-inspector view', () => {
       expect(await page.$eval('.status', (e) => e.textContent)).toContain('clean-session.json');
       // The second file, from the list.
       await page.select('[data-testid="view-file"]', '1');
-      await page.waitForFunction(
-        () => ((window as any).__embedInspectorPanel.store.records as any[]).some((r) => r.verdict === 'invalid'),
-        { timeout: 10_000, polling: 100 },
-      );
+      await waitInPanel(page, (h) => h.log.all().some((r) => r.verdict === 'invalid'), {
+        timeout: 10_000,
+        polling: 100,
+      });
       expect(await verdictsOf()).toEqual(checkVerdicts(bad));
       // (the integration line is judged again within 300 ms of a change)
       await page.waitForFunction(
@@ -135,7 +137,7 @@ describe('embed-inspector view', () => {
     const page = await browser.newPage();
     try {
       await page.goto(url);
-      await page.waitForFunction(() => (window as any).__embedInspectorPanel?.store.records.length > 0, {
+      await waitInPanel(page, (h) => h.log.count > 0, {
         timeout: 15_000,
         polling: 100,
       });

@@ -15,6 +15,7 @@ import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Sandbox } from '../helpers/panel.ts';
 import { ROOT } from '../helpers/paths.ts';
 import type { Launched } from '../../src/node/chromium.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 const LIMIT = 2000;
 const dir = mkdtempSync(join(tmpdir(), 'ei-diagnosis-'));
@@ -47,7 +48,7 @@ async function open(query: string): Promise<{ page: Page; panel: Page; tabId: nu
   const panel = await launched.browser.newPage();
   await panel.setViewport({ width: 1280, height: 800 });
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-  await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.status === 'connected', {
+  await waitInPanel(panel, (h) => h.store.status === 'connected', {
     timeout: 10_000,
   });
   return { page, panel, tabId };
@@ -60,8 +61,8 @@ const integration = (panel: Page) =>
   }));
 
 const panelRecords = (panel: Page): Promise<Rec[]> =>
-  panel.evaluate(() =>
-    (window as any).__embedInspectorPanel.store.records.map((r: any) => ({
+  inPanel(panel, (h) =>
+    h.log.all().map((r: any) => ({
       seq: r.seq,
       kind: r.kind,
       navigation: r.navigation,
@@ -140,11 +141,9 @@ describe('the panel says what did not happen, and check agrees', () => {
           { timeout: 20_000, polling: 200 },
           state,
         );
-        await panel.waitForFunction(
-          (r: string) =>
-            (window as any).__embedInspectorPanel.store.records.some((x: any) =>
-              x.issues.some((i: any) => i.rule === r),
-            ),
+        await waitInPanel(
+          panel,
+          (h, r: string) => h.log.all().some((x: any) => x.issues.some((i: any) => i.rule === r)),
           { timeout: 20_000, polling: 200 },
           rule,
         );
@@ -179,10 +178,10 @@ describe('the panel says what did not happen, and check agrees', () => {
       expect(detail).not.toContain('demo-signed');
       expect((await integration(panel)).text).toMatch(/the embed never became ready/);
       await panel.click('[data-testid="integration"] .i-jump');
-      await panel.waitForFunction(
-        () => {
-          const s = (window as any).__embedInspectorPanel.store;
-          const sel = s.timeline?.selectedSeq ?? s.selectedSeq;
+      await waitInPanel(
+        panel,
+        (h) => {
+          const sel = h.view.selectedSeq;
           return sel !== null && sel !== undefined;
         },
         { timeout: 5000, polling: 100 },

@@ -66,8 +66,8 @@ async function panelState(): Promise<PanelState & { error?: string }> {
     const name = 'ei-test-' + Math.random().toString(36).slice(2);
     const got = new Promise((res) => mm.addMessageListener(name, (m) => res(m.data)));
     const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content.wrappedJSObject; const h = w.__embedInspectorPanel; '
-      + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.store.counts.valid : 0, '
-      + 'records: h ? Array.from(h.store.records).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
+      + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.log.counts.valid : 0, '
+      + 'records: h ? Array.from(h.log.all()).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
       + 'rows: content.document.querySelectorAll(".grid-body [role=row]").length }); })())';
     mm.loadFrameScript('data:,' + encodeURIComponent(code), false);
     const data = await Promise.race([got, new Promise((r) => setTimeout(() => r(null), 10000))]);

@@ -6,6 +6,7 @@ import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { settled, tabIdOf } from '../helpers/capture.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 const HOST = `<!doctype html><script>
   const env = (i, extra) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '/p/' + i, ...extra }, timestamp: Date.now() });
@@ -19,8 +20,6 @@ describe('buffer limits set in the panel', () => {
   let page: Page;
   let panel: Page;
   let tabId: number;
-  const store = <T>(fn: string) =>
-    panel.evaluate(`(() => { const s = window.__embedInspectorPanel.store; return ${fn}; })()`) as Promise<T>;
 
   test.beforeAll(async ({ chromium }) => {
     srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/limits': '<!doctype html><p>embed</p>' });
@@ -30,7 +29,7 @@ describe('buffer limits set in the panel', () => {
     tabId = await tabIdOf(l, page);
     panel = await l.browser.newPage();
     await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.status === 'connected', {
+    await waitInPanel(panel, (h) => h.store.status === 'connected', {
       timeout: 10_000,
     });
   });
@@ -51,36 +50,35 @@ describe('buffer limits set in the panel', () => {
 
   it('keeps at most N messages and shows how many were dropped', async () => {
     await setLimit('.lim-records', '100');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.maxRecords === 100, {
+    await waitInPanel(panel, (h) => h.log.state.maxRecords === 100, {
       timeout: 5_000,
     });
     await page.evaluate(() => (window as any).flood(300)); // 300 posts + 300 deliveries
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.dropped >= 500, {
+    await waitInPanel(panel, (h) => h.log.state.dropped >= 500, {
       timeout: 15_000,
     });
     await settled(l, tabId, panel);
-    expect(await store<number>('s.records.length')).toBeLessThanOrEqual(110); // the panel trims in steps of a tenth
+    expect(await inPanel(panel, (h) => h.log.count)).toBeLessThanOrEqual(110); // the panel trims in steps of a tenth
     const chip = await panel.$eval('.cnt.dropped', (e) => e.textContent);
     expect(Number(chip!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(500);
     // the newest are the ones kept
-    expect(await store<string>('s.records.at(-1).data.payload.path')).toBe('/p/299');
+    expect(await inPanel(panel, (h) => (h.log.all().at(-1)?.data as any).payload.path)).toBe('/p/299');
   });
 
   it('keeps a message over the size cap truncated, with its original size', async () => {
     await setLimit('.lim-kb', '2');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.maxBytes === 2000, {
+    await waitInPanel(panel, (h) => h.log.state.maxBytes === 2000, {
       timeout: 5_000,
     });
     await settled(l, tabId); // the new cap has reached the page's frames (it goes before the hand-over on their ports)
     await page.evaluate(() => (window as any).big(20_000));
-    await panel.waitForFunction(
-      () =>
-        (window as any).__embedInspectorPanel.store.records.some(
-          (r: any) => r.originalSize > 20_000 && r.kind === 'post',
-        ),
-      { timeout: 10_000 },
+    await waitInPanel(panel, (h) => h.log.all().some((r: any) => r.originalSize > 20_000 && r.kind === 'post'), {
+      timeout: 10_000,
+    });
+    const rec = await inPanel(
+      panel,
+      (h) => h.log.all().find((r) => (r.originalSize ?? 0) > 20000 && r.kind === 'post') as any,
     );
-    const rec = await store<any>('s.records.find((r) => r.originalSize > 20000 && r.kind === "post")');
     expect(rec.data.$ei).toBe('Truncated');
     expect(rec.data.type).toBe('svc:action:navigate'); // the envelope is kept: still classifiable
     expect(rec.verdict).not.toBe('foreign');
@@ -88,8 +86,8 @@ describe('buffer limits set in the panel', () => {
     const rules = rec.issues.map((i: { rule: string }) => i.rule);
     expect(rules).toContain('envelope.truncated');
     expect(rules.filter((r: string) => r.startsWith('payload.') || r === 'envelope.payload')).toEqual([]);
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'type:navigate' }));
-    expect(await store<boolean>('s.view.some((i) => s.records[i].originalSize > 20000)')).toBe(true);
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    await inPanel(panel, (h) => h.view.setFilters({ search: 'type:navigate' }));
+    expect(await inPanel(panel, (h) => h.view.order.some((i) => (h.log.at(i).originalSize ?? 0) > 20000))).toBe(true);
+    await inPanel(panel, (h) => h.view.resetFilters());
   });
 });

@@ -10,6 +10,7 @@ import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { launchWithExtension } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import * as helpers from '../helpers/panel.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 let sandbox: Sandbox;
 let launched: Launched;
@@ -24,29 +25,24 @@ const hostPage = (query = '') => helpers.hostPage(launched, sandbox, query);
 const panelFor = (page: Page) => helpers.panelFor(launched, page, errors);
 const embedFrame = (page: Page) => helpers.embedFrame(page, sandbox.tenantOrigin);
 const types = (panel: Page) =>
-  panel.evaluate(() => {
-    const s = (window as any).__embedInspectorPanel.store;
-    return s.view.map((i: number) =>
-      s.records[i].navigation ? 'navigation' : `${s.records[i].kind} ${s.meta[i].type}`,
+  inPanel(panel, (h) => {
+    return h.view.order.map((i) =>
+      h.log.at(i).navigation ? 'navigation' : `${h.log.at(i).kind} ${h.log.metaAt(i).type}`,
     );
-  }) as Promise<string[]>;
+  });
 const gridText = (panel: Page) => panel.$eval('.grid-canvas', (g) => g.textContent ?? '');
 
 describe('panel on live capture (sandbox)', () => {
   it('shows records live as the page talks, with the session facts', async () => {
     const page = await hostPage();
     const panel = await panelFor(page);
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.readyIndex >= 0, { timeout: 10_000 });
+    await waitInPanel(panel, (h) => h.log.readyIndex >= 0, { timeout: 10_000 });
     expect((await types(panel)).some((t) => t.endsWith('svc:event:ready'))).toBe(true);
     expect(await gridText(panel)).toContain('ready');
-    const before = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+    const before = await inPanel(panel, (h) => h.log.count);
     // the page talks while the panel is open: the rows appear without any reload
     await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:set-locale', { locale: 'fr-FR' }));
-    await panel.waitForFunction(
-      (n) => (window as any).__embedInspectorPanel.store.records.length > n,
-      { timeout: 10_000 },
-      before,
-    );
+    await waitInPanel(panel, (h, n) => h.log.count > n, { timeout: 10_000 }, before);
     await panel.waitForFunction(() => document.querySelector('.grid-canvas')!.textContent!.includes('set-locale'), {
       timeout: 10_000,
     });
@@ -62,20 +58,23 @@ describe('panel on live capture (sandbox)', () => {
     await page.evaluate(() =>
       (window as any).__sandboxHost.sendAction('svc:action:set-color-scheme', { scheme: 'dark' }),
     );
-    await panel.waitForFunction(
-      () => {
-        const s = (window as any).__embedInspectorPanel.store;
-        return s.types.has('svc:action:set-color-scheme') && s.readyIndex >= 0;
+    await waitInPanel(
+      panel,
+      (h) => {
+        return h.log.types().has('svc:action:set-color-scheme') && h.log.readyIndex >= 0;
       },
       { timeout: 10_000 },
     );
     const all = (await types(panel)).length;
     const narrow = async (patch: object, pred: (t: string) => boolean) => {
-      await panel.evaluate((p) => {
-        const s = (window as any).__embedInspectorPanel.store;
-        s.resetFilters();
-        s.setFilters(p);
-      }, patch);
+      await inPanel(
+        panel,
+        (h, p) => {
+          h.view.resetFilters();
+          h.view.setFilters(p);
+        },
+        patch,
+      );
       const t = await types(panel);
       expect(t.length, JSON.stringify(patch)).toBeGreaterThan(0);
       expect(t.length, JSON.stringify(patch)).toBeLessThan(all);
@@ -87,7 +86,7 @@ describe('panel on live capture (sandbox)', () => {
     await narrow({ types: ['svc:event:ready'] }, (t) => t.endsWith('svc:event:ready'));
     await narrow({ search: 'type:set-color-scheme' }, (t) => t.endsWith('svc:action:set-color-scheme'));
     await narrow({ origins: [sandbox.hostOrigin] }, (t) => t.includes('svc:action:') || t === 'navigation');
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    await inPanel(panel, (h) => h.view.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -95,19 +94,17 @@ describe('panel on live capture (sandbox)', () => {
   it('selecting a fault-mode record shows its issues', async () => {
     const page = await hostPage('faults=missing-surface');
     const panel = await panelFor(page);
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.counts.invalid > 0, {
+    await waitInPanel(panel, (h) => h.log.counts.invalid > 0, {
       timeout: 10_000,
     });
-    await panel.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.setFilters({ verdicts: ['invalid'], search: 'type:view' }),
-    );
+    await inPanel(panel, (h) => h.view.setFilters({ verdicts: ['invalid'], search: 'type:view' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-issues');
     const rules = await panel.$$eval('.issues .rule', (r) => r.map((x) => x.textContent));
     expect(rules).toContain('envelope.surface-missing');
     expect(await panel.$eval('.issues .spec', (s) => s.textContent)).toContain('surface');
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    await inPanel(panel, (h) => h.view.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -133,16 +130,10 @@ describe('panel on live capture (sandbox)', () => {
         host,
       );
     }, sandbox.hostOrigin);
-    await panel.waitForFunction(
-      () =>
-        (window as any).__embedInspectorPanel.store.records.some((r: any) =>
-          JSON.stringify(r.data).includes('onerror'),
-        ),
-      { timeout: 10_000 },
-    );
-    await panel.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.setFilters({ search: 'onerror kind:receive' }),
-    );
+    await waitInPanel(panel, (h) => h.log.all().some((r: any) => JSON.stringify(r.data).includes('onerror')), {
+      timeout: 10_000,
+    });
+    await inPanel(panel, (h) => h.view.setFilters({ search: 'onerror kind:receive' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-message');
@@ -169,7 +160,7 @@ describe('panel on live capture (sandbox)', () => {
     expect(r.links).toBe(0);
     expect(r.text).toContain('<img src=x onerror=');
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    await inPanel(panel, (h) => h.view.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -178,11 +169,11 @@ describe('panel on live capture (sandbox)', () => {
     const page = await hostPage();
     const panel = await panelFor(page);
     await panel.click('.summary .rec');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.paused === true, {
+    await waitInPanel(panel, (h) => h.log.state.paused === true, {
       timeout: 5_000,
     });
     await panel.click('.summary .rec');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.state.paused === false, {
+    await waitInPanel(panel, (h) => h.log.state.paused === false, {
       timeout: 5_000,
     });
     await panel.click('.summary .tenant .value');
@@ -192,15 +183,12 @@ describe('panel on live capture (sandbox)', () => {
     });
     await panel.type('.tenant-input', 'https://other.example');
     await panel.keyboard.press('Enter');
-    await panel.waitForFunction(
-      () => (window as any).__embedInspectorPanel.store.state.tenantOrigin === 'https://other.example',
-      { timeout: 5_000 },
-    );
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.counts.invalid > 0, {
+    await waitInPanel(panel, (h) => h.log.state.tenantOrigin === 'https://other.example', { timeout: 5_000 });
+    await waitInPanel(panel, (h) => h.log.counts.invalid > 0, {
       timeout: 5_000,
     });
     await panel.click('.summary .tool:not(.rec)');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.store.records.length === 0, {
+    await waitInPanel(panel, (h) => h.log.count === 0, {
       timeout: 5_000,
     });
     await panel.close();
@@ -224,14 +212,14 @@ describe('panel on live capture (sandbox)', () => {
         return p;
       });
       expect(panelFrame, 'the Embed panel frame').toBeTruthy();
-      await panelFrame!.waitForFunction(() => (window as any).__embedInspectorPanel?.store.readyIndex >= 0, {
+      await waitInPanel(panelFrame!, (h) => h.log.readyIndex >= 0, {
         timeout: 15_000,
       });
       await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, {
         timeout: 5_000,
       });
-      const info = await panelFrame!.evaluate(() => ({
-        tab: (window as any).__embedInspectorPanel.store.transportInfo.label,
+      const info = await inPanel(panelFrame!, (h) => ({
+        tab: h.store.transportInfo?.label,
         text: document.querySelector('.grid-canvas')!.textContent,
         theme: document.documentElement.dataset.theme,
       }));
@@ -243,15 +231,12 @@ describe('panel on live capture (sandbox)', () => {
         ),
       );
       // The REST view reads the real Network traffic: the embed's GET workbook, checked against the contract.
-      await panelFrame!.waitForFunction(
-        () => (window as any).__embedInspectorPanel.rest.records().some((r: any) => r.operation === 'getWorkbook'),
-        { timeout: 10_000 },
-      );
-      const rest = await panelFrame!.evaluate(() =>
-        (window as any).__embedInspectorPanel.rest.records().find((r: any) => r.operation === 'getWorkbook'),
-      );
+      await waitInPanel(panelFrame!, (h) => h.rest.records().some((r: any) => r.operation === 'getWorkbook'), {
+        timeout: 10_000,
+      });
+      const rest = await inPanel(panelFrame!, (h) => h.rest.records().find((r: any) => r.operation === 'getWorkbook'));
       expect(rest).toMatchObject({ method: 'GET', status: 200, verdict: 'valid' });
-      expect(await panelFrame!.evaluate(() => (window as any).__embedInspectorPanel.rest.available)).toBe(true);
+      expect(await inPanel(panelFrame!, (h) => h.rest.available)).toBe(true);
       expect(info.tab).toMatch(/^tab \d+$/); // the tab id came from chrome.devtools.inspectedWindow
       expect(info.text).toContain('ready');
       expect(['light', 'dark']).toContain(info.theme);
@@ -280,9 +265,8 @@ describe('panel on live capture (sandbox)', () => {
         'Ctrl+F focuses the panel’s filter box; focus stays in the panel',
       ).toMatchObject({ focused: true, filter: expect.stringContaining('Filter') });
       // Esc with a record's detail open closes the detail, not DevTools' drawer.
-      await panelFrame!.evaluate(() => {
-        const s = (window as any).__embedInspectorPanel.store;
-        s.select(s.records[s.readyIndex].seq);
+      await inPanel(panelFrame!, (h) => {
+        h.view.select(h.log.at(h.log.readyIndex).seq);
       });
       await panelFrame!.focus('.grid');
       await devtools.keyboard.press('Enter');

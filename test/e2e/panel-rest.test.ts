@@ -4,6 +4,7 @@
 import type { Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 let sandbox: Sandbox;
 let panel: Page;
@@ -36,7 +37,7 @@ test.beforeAll(async ({ sandbox: sb, chromium }) => {
   panel = await chromium.browser.newPage();
   await panel.setViewport({ width: 1280, height: 900 });
   await panel.goto(`chrome-extension://${chromium.extensionId}/src/panel/index.html?fixture=demo&n=50&theme=light`);
-  await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.rest);
+  await waitInPanel(panel, (h) => h.rest);
 });
 
 describe('REST operations in the panel', () => {
@@ -53,11 +54,11 @@ describe('REST operations in the panel', () => {
       await call('PUT', '/notifications/900', { isEnabled: false }, null),
       await call('GET', '/no-such-thing', undefined, 'tok-admin'),
     ];
-    const added = await panel.evaluate((e) => (window as any).__embedInspectorPanel.rest.addHar(e), entries);
+    const added = await inPanel(panel, (h, e) => h.rest.addHar(e), entries);
     expect(added).toBe(4); // the unknown path is not one of the four operations
 
-    const recs = await panel.evaluate(() =>
-      (window as any).__embedInspectorPanel.rest.records().map((r: any) => ({
+    const recs = await inPanel(panel, (h) =>
+      h.rest.records().map((r: any) => ({
         op: r.operation,
         status: r.status,
         verdict: r.verdict,
@@ -88,15 +89,15 @@ describe('REST operations in the panel', () => {
 
   it('Clear empties the REST calls with the messages', async () => {
     const entries = [await call('GET', '/workbooks/100', undefined, 'tok-admin')];
-    await panel.evaluate((e) => (window as any).__embedInspectorPanel.rest.addHar(e), entries);
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.rest.records().length > 0);
+    await inPanel(panel, (h, e) => h.rest.addHar(e), entries);
+    await waitInPanel(panel, (h) => h.rest.records().length > 0);
     await panel.click('.summary button[title="Clear the log"]');
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel.rest.records().length === 0);
+    await waitInPanel(panel, (h) => h.rest.records().length === 0);
     expect(await panel.$eval('.t-rest', (b) => b.textContent)).toMatch(/^REST 0/);
   });
 
   it('says where Network traffic can be seen when it cannot be here', async () => {
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.rest.clear());
+    await inPanel(panel, (h) => h.rest.clear());
     const text = await panel.$eval('#rest-drawer', (d) => d.textContent);
     expect(text).toContain('only in the DevTools panel');
   });

@@ -5,7 +5,9 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
+import { MESSAGES_VERSION } from '../../src/shared/messages.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 let launched: Launched;
 let page: Page;
@@ -16,22 +18,19 @@ async function openPanel(query: string): Promise<Page> {
   await p.setViewport({ width: 1280, height: 760 });
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?${query}`);
-  await p.waitForFunction(
-    () => !!(window as any).__embedInspectorPanel && document.querySelector('[role="grid"] .grid-body [role="row"]'),
-  );
+  await waitInPanel(p, () => document.querySelector('[role="grid"] .grid-body [role="row"]'));
   return p;
 }
-const shown = (p: Page) => p.evaluate(() => (window as any).__embedInspectorPanel.store.view.length as number);
+const shown = (p: Page) => inPanel(p, (h) => h.view.length as number);
 const rowCount = (p: Page) => p.$eval('[role="grid"]', (g) => Number(g.getAttribute('aria-rowcount')) - 1);
 /** Every record of the current view, as the store holds it (to check what a filter let through). */
 const viewRecords = (p: Page) =>
-  p.evaluate(() => {
-    const s = (window as any).__embedInspectorPanel.store;
-    return s.view.map((i: number) => ({
-      ...s.records[i],
-      type: s.meta[i].type,
-      direction: s.meta[i].direction,
-      surface: s.meta[i].surface,
+  inPanel(p, (h) => {
+    return h.view.order.map((i) => ({
+      ...h.log.at(i),
+      type: h.log.metaAt(i).type,
+      direction: h.log.metaAt(i).direction,
+      surface: h.log.metaAt(i).surface,
     }));
   }) as Promise<any[]>;
 const clickChip = (p: Page, group: string, text: string) =>
@@ -47,14 +46,13 @@ const clickChip = (p: Page, group: string, text: string) =>
   );
 /** The grid shows every record of the view and two frames were painted since (scrolls and renders done). */
 async function painted(p: Page) {
-  await p.waitForFunction(
-    () =>
-      Number(document.querySelector('[role="grid"]')!.getAttribute('aria-rowcount')) - 1 ===
-      (window as any).__embedInspectorPanel.store.view.length,
+  await waitInPanel(
+    p,
+    (h) => Number(document.querySelector('[role="grid"]')!.getAttribute('aria-rowcount')) - 1 === h.view.length,
   );
   await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
-const resetFilters = (p: Page) => p.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+const resetFilters = (p: Page) => inPanel(p, (h) => h.view.resetFilters());
 
 test.beforeAll(async ({ chromium }) => {
   launched = chromium;
@@ -63,7 +61,7 @@ test.beforeAll(async ({ chromium }) => {
 
 describe('panel UI (fixture session)', () => {
   it('renders a virtualized ARIA grid with foreign traffic hidden by default', async () => {
-    const total = await page.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
+    const total = await inPanel(page, (h) => h.log.count);
     const n = await shown(page);
     expect(total).toBe(400);
     expect(n).toBeLessThan(total);
@@ -85,12 +83,13 @@ describe('panel UI (fixture session)', () => {
     // What the grid shows: each row's record (by its id) against the record at its view position (aria-rowindex),
     // and the order in which the row group lists its rows for assistive technology (aria-owns).
     const read = () =>
-      page.evaluate(() => {
-        const s = (window as any).__embedInspectorPanel.store;
+      inPanel(page, (h) => {
         const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
         return {
           mismatched: rows
-            .filter((r) => r.id !== `ei-row-${s.records[s.view[Number(r.getAttribute('aria-rowindex')) - 2]].seq}`)
+            .filter(
+              (r) => r.id !== `ei-row-${h.log.at(h.view.indexAt(Number(r.getAttribute('aria-rowindex')) - 2)).seq}`,
+            )
             .map((r) => r.id),
           byIndex: rows
             .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
@@ -160,15 +159,12 @@ describe('panel UI (fixture session)', () => {
       ],
       [
         'search text',
-        () => page.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'timeout' })),
+        () => inPanel(page, (h) => h.view.setFilters({ search: 'timeout' })),
         (r) => JSON.stringify(r.data).includes('timeout'),
       ],
       [
         'search field',
-        () =>
-          page.evaluate(() =>
-            (window as any).__embedInspectorPanel.store.setFilters({ search: 'payload.path:folder' }),
-          ),
+        () => inPanel(page, (h) => h.view.setFilters({ search: 'payload.path:folder' })),
         (r) => String(r.data?.payload?.path).includes('folder'),
       ],
     ];
@@ -230,7 +226,7 @@ describe('panel UI (fixture session)', () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const sel = await page.evaluate(() => (window as any).__embedInspectorPanel.store.selectedViewPos());
+    const sel = await inPanel(page, (h) => h.view.selectedViewPos());
     expect(sel).toBe(2);
     expect(await page.$eval('[role="grid"]', (g) => g.getAttribute('aria-activedescendant'))).toMatch(/^ei-row-\d+$/);
     expect(await page.$eval('[role="row"][aria-selected="true"]', (r) => r.getAttribute('aria-rowindex'))).toBe('4');
@@ -244,9 +240,7 @@ describe('panel UI (fixture session)', () => {
     await page.keyboard.up('Control');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search messages');
     await page.keyboard.type('type:dashboard-loaded');
-    await page.waitForFunction(
-      () => (window as any).__embedInspectorPanel.store.filters.search === 'type:dashboard-loaded',
-    );
+    await waitInPanel(page, (h) => h.view.filters.search === 'type:dashboard-loaded');
     expect((await viewRecords(page)).every((r) => r.type === 'svc:event:dashboard-loaded')).toBe(true);
     await page.$eval('input.search', (i) => {
       (i as HTMLInputElement).value = '';
@@ -255,9 +249,7 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('selecting an invalid record shows its issues with rule id, message and spec sentence', async () => {
-    await page.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.setFilters({ search: 'rule:envelope.surface-missing' }),
-    );
+    await inPanel(page, (h) => h.view.setFilters({ search: 'rule:envelope.surface-missing' }));
     await page.click('.grid-body [role="row"]');
     await page.waitForSelector('.issue-banner');
     await page.click('#tab-issues');
@@ -273,9 +265,7 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('shows the message as an ARIA tree with encoded values as what they were, and links the delivery', async () => {
-    await page.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.setFilters({ search: 'type:drilldown kind:post' }),
-    );
+    await inPanel(page, (h) => h.view.setFilters({ search: 'type:drilldown kind:post' }));
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
     await page.waitForSelector('[role="tree"] [role="treeitem"]');
@@ -309,7 +299,7 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('renders captured strings as text only: an XSS payload stays inert', async () => {
-    await page.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'onerror' }));
+    await inPanel(page, (h) => h.view.setFilters({ search: 'onerror' }));
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
     await page.waitForFunction(() =>
@@ -331,12 +321,10 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('keeps filter state across reloads', async () => {
-    await page.evaluate(() =>
-      (window as any).__embedInspectorPanel.store.setFilters({ kinds: ['receive'], search: 'view' }),
-    );
+    await inPanel(page, (h) => h.view.setFilters({ kinds: ['receive'], search: 'view' }));
     await page.reload();
-    await page.waitForFunction(() => !!(window as any).__embedInspectorPanel);
-    const f = await page.evaluate(() => (window as any).__embedInspectorPanel.store.filters);
+    await waitInPanel(page, (h) => !!h);
+    const f = await inPanel(page, (h) => h.view.filters);
     expect(f.kinds).toEqual(['receive']);
     expect(f.search).toBe('view');
     expect(await page.$eval('input.search', (i) => (i as HTMLInputElement).value)).toBe('view');
@@ -364,21 +352,23 @@ describe('panel UI (fixture session)', () => {
   it('live tail follows new records until the user scrolls up, and resumes on demand', async () => {
     const p = await openPanel('fixture=demo&n=300');
     const push = (n: number) =>
-      p.evaluate((k) => {
-        const h = (window as any).__embedInspectorPanel;
-        const s = h.store;
-        const last = s.records[s.records.length - 1];
-        const more = h
-          .synthetic(k + 40)
-          .slice(-k)
-          .map((r: any, j: number) => ({
-            ...r,
-            seq: last.seq + 1 + j,
-            time: last.time + 10 + j,
-            pairedWith: undefined,
-          }));
-        s.handle({ v: 1, type: 'records', records: more });
-      }, n);
+      inPanel(
+        p,
+        (h, { k, v }: { k: number; v: typeof MESSAGES_VERSION }) => {
+          const last = h.log.at(h.log.count - 1);
+          const more = h
+            .synthetic(k + 40)
+            .slice(-k)
+            .map((r: any, j: number) => ({
+              ...r,
+              seq: last.seq + 1 + j,
+              time: last.time + 10 + j,
+              pairedWith: undefined,
+            }));
+          h.store.handle({ v, type: 'records', records: more });
+        },
+        { k: n, v: MESSAGES_VERSION },
+      );
     const atBottom = () => p.$eval('.grid-body', (b) => b.scrollTop + b.clientHeight >= b.scrollHeight - 30);
     await p.waitForFunction(() => {
       const b = document.querySelector('.grid-body')!;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
 import { EXT } from './paths.ts';
+import { inPanel, waitInPanel } from './panel-handle.ts';
 
 export { EXT, ROOT } from './paths.ts';
 
@@ -66,21 +67,18 @@ export async function settled(launched: Launched, tabId: number, panel?: Page): 
   }, tabId);
   // The panel may still hold older records the background has evicted (it trims in steps): what counts is that it
   // has the background's, up to the same last one.
-  await panel
-    .waitForFunction(
-      ({ n, first, last }) => {
-        const rs = (window as any).__embedInspectorPanel.store.records;
-        return (
-          (rs.at(-1)?.seq ?? null) === last && (first === null || rs.filter((r: any) => r.seq >= first).length === n)
-        );
-      },
-      { timeout: 15_000, polling: 50 },
-      held,
-    )
-    .catch(async (e) => {
-      const has = await panel.evaluate(() => (window as any).__embedInspectorPanel.store.records.length);
-      throw new Error(`the panel did not catch up with the background (${has} records, ${held.n} there): ${e}`);
-    });
+  await waitInPanel(
+    panel,
+    (h, { n, first, last }) => {
+      const rs = h.log.all();
+      return (rs.at(-1)?.seq ?? null) === last && (first === null || rs.filter((r) => r.seq >= first).length === n);
+    },
+    { timeout: 15_000, polling: 50 },
+    held,
+  ).catch(async (e) => {
+    const has = await inPanel(panel, (h) => h.log.count);
+    throw new Error(`the panel did not catch up with the background (${has} records, ${held.n} there): ${e}`);
+  });
 }
 
 /**

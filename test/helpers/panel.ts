@@ -3,10 +3,13 @@ import type { Frame, Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { vi } from 'vitest';
 import { tabIdOf } from './capture.ts';
+import { inPanel, waitInPanel } from './panel-handle.ts';
 
 import type { Sandbox } from '../../sandbox/server.mjs';
 
 export type { Sandbox } from '../../sandbox/server.mjs';
+
+export { inPanel, type PanelTarget, type PanelTestHandle, waitInPanel } from './panel-handle.ts';
 
 export async function hostPage(launched: Launched, sb: Sandbox, query = ''): Promise<Page> {
   const page = await launched.browser.newPage();
@@ -22,12 +25,8 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
   await panel.setViewport({ width: 1280, height: 900 });
   panel.on('pageerror', (e) => errors.push(String(e)));
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-  await panel.waitForFunction(
-    () =>
-      (window as any).__embedInspectorPanel?.store.status === 'connected' && (window as any).__embedInspectorPanel.act,
-    { timeout: 10_000 },
-  );
-  await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+  await waitInPanel(panel, (h) => h.store.status === 'connected', { timeout: 10_000 });
+  await inPanel(panel, (h) => h.view.resetFilters());
   return panel;
 }
 
@@ -54,18 +53,18 @@ export function panelRecords(panel: Page): Promise<
     rules: string[];
   }>
 > {
-  return panel.evaluate(() =>
-    (window as any).__embedInspectorPanel.store.records.map((r: any) => ({
+  return inPanel(panel, (h) =>
+    h.log.all().map((r) => ({
       seq: r.seq,
       kind: r.kind,
-      type: r.data?.type,
+      type: (r.data as { type?: string } | null)?.type,
       injected: r.injected,
       pairedWith: r.pairedWith,
       frameUrl: r.frameUrl,
       origin: r.origin,
       verdict: r.verdict,
       navigation: r.navigation,
-      rules: r.issues.map((i: any) => i.rule),
+      rules: r.issues.map((i) => i.rule),
     })),
   );
 }

@@ -1,0 +1,44 @@
+/**
+ * The panel's test handle (`window.__embedInspectorPanel`, src/panel/app/test-handle.ts), typed for the tests:
+ * `inPanel(page, (h, arg) => ..., arg)` runs a function with it in the panel page and returns the result.
+ */
+import type { Frame, FrameWaitForFunctionOptions, Page } from 'puppeteer-core';
+import type { PanelTestHandle } from '../../src/panel/app/test-handle.ts';
+
+export type { PanelTestHandle } from '../../src/panel/app/test-handle.ts';
+
+/** A page or frame that shows the panel. */
+export type PanelTarget = Page | Frame;
+
+/**
+ * The expression that calls `fn` with the handle and `arg` in the page: `fn` goes as its source (as puppeteer sends
+ * any function it evaluates), so it reads nothing of the test's scope but `arg`, which goes as JSON.
+ */
+function callInPanel(fn: (h: PanelTestHandle, arg: never) => unknown, arg: unknown): string {
+  const a = arg === undefined ? 'undefined' : JSON.stringify(arg);
+  return `(${fn.toString()})(window.__embedInspectorPanel, ${a})`;
+}
+
+/** Run `fn(handle, arg)` in the panel and return its result (serialised as JSON: plain values only). */
+export function inPanel<R>(target: PanelTarget, fn: (h: PanelTestHandle) => R): Promise<Awaited<R>>;
+export function inPanel<R, A>(target: PanelTarget, fn: (h: PanelTestHandle, arg: A) => R, arg: A): Promise<Awaited<R>>;
+export function inPanel<R, A>(
+  target: PanelTarget,
+  fn: (h: PanelTestHandle, arg: A) => R,
+  arg?: A,
+): Promise<Awaited<R>> {
+  return target.evaluate(callInPanel(fn, arg)) as Promise<Awaited<R>>;
+}
+
+/**
+ * Wait until `fn(handle, arg)` is truthy in the panel (false while the handle is not installed yet, so it can be
+ * the first wait after opening the page). Options as `waitForFunction`'s (timeout, polling).
+ */
+export async function waitInPanel<A = undefined>(
+  target: PanelTarget,
+  fn: (h: PanelTestHandle, arg: A) => unknown,
+  opts: FrameWaitForFunctionOptions = {},
+  arg?: A,
+): Promise<void> {
+  await target.waitForFunction(`!!window.__embedInspectorPanel && ${callInPanel(fn, arg)}`, opts);
+}
