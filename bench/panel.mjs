@@ -215,7 +215,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     // scroll, the heap with it open.
     const flow = await page.evaluate(async () => {
       const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-      const s = window.__embedInspectorPanel.store;
+      const s = window.__embedInspectorPanel.view;
       const longTasks = [];
       new PerformanceObserver((l) => {
         for (const e of l.getEntries()) {

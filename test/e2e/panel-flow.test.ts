@@ -7,7 +7,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { hostPage, panelFor } from '../helpers/panel.ts';
+import { hostPage, inPanel, panelFor, waitInPanel } from '../helpers/panel.ts';
 import { checkWellFormed } from '../helpers/xml-wellformed.ts';
 import { parseSequenceDiagram } from '../helpers/mermaid-grammar.ts';
 
@@ -17,9 +17,11 @@ const errors: string[] = [];
 
 /** The store's records of one type, as `{seq, kind, pairedWith, dropped}`. */
 const recordsOf = (type: string) =>
-  panel.evaluate(
-    (t) =>
-      (window as any).__embedInspectorPanel.store.records
+  inPanel(
+    panel,
+    (h, t) =>
+      h.log
+        .all()
         .filter((r: any) => r.data?.type === t)
         .map((r: any) => ({ seq: r.seq, kind: r.kind, pairedWith: r.pairedWith, dropped: !!r.dropped })),
     type,
@@ -41,8 +43,7 @@ const flowRows = () =>
       }))
       .sort((a, b) => a.y - b.y),
   );
-const selectedSeq = () =>
-  panel.evaluate(() => (window as any).__embedInspectorPanel.store.selectedSeq as number | null);
+const selectedSeq = () => inPanel(panel, (h) => h.view.selectedSeq);
 const showFlow = async () => {
   await panel.$eval('.vt-flow', (b) => (b as HTMLButtonElement).click());
   await panel.waitForSelector('.flow-row[data-seq]');
@@ -52,9 +53,10 @@ test.beforeAll(async ({ sandbox, chromium }) => {
   host = await hostPage(chromium, sandbox, 'faults=action-wrong-origin');
   panel = await panelFor(chromium, host, errors);
   // ready, its delivery, and the dropped set-color-scheme the host sends right after it
-  await panel.waitForFunction(
-    () => {
-      const rs = (window as any).__embedInspectorPanel.store.records;
+  await waitInPanel(
+    panel,
+    (h) => {
+      const rs = h.log.all() as any[];
       return (
         rs.some((r: any) => r.data?.type === 'svc:event:ready' && r.kind === 'receive' && r.pairedWith !== undefined) &&
         rs.some((r: any) => r.data?.type === 'svc:action:set-color-scheme' && r.dropped)
@@ -113,7 +115,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
   it('selecting an arrow selects its record and opens the detail pane; the timeline shows it selected', async () => {
     const post = (await recordsOf('svc:event:ready')).find((r) => r.kind === 'post')!;
     await panel.$eval(`#ei-flow-${post.seq}`, (r) => (r as HTMLElement).click());
-    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, post.seq);
+    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, post.seq);
     await panel.waitForSelector('section.detail');
     expect(await panel.$eval(`#ei-flow-${post.seq}`, (r) => r.getAttribute('aria-selected'))).toBe('true');
     // V switches to the timeline: the same record is selected there, and in view
@@ -134,7 +136,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     const ready = await recordsOf('svc:event:ready');
     const post = ready.find((r) => r.kind === 'post')!;
     const delivery = ready.find((r) => r.kind === 'receive')!;
-    await panel.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), delivery.seq);
+    await inPanel(panel, (h, s) => h.view.select(s), delivery.seq);
     await showFlow();
     await panel.waitForFunction(
       (s) => document.querySelector('.flow-list')?.getAttribute('aria-activedescendant') === `ei-flow-${s}`,
@@ -148,11 +150,11 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     await panel.focus('.flow-list');
     await panel.keyboard.press('Home');
     const rows = (await flowRows()).filter((r) => r.seq !== null);
-    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, rows[0].seq);
+    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, rows[0].seq);
     await panel.keyboard.press('ArrowDown');
-    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, rows[1].seq);
+    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, rows[1].seq);
     await panel.keyboard.press('ArrowUp');
-    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, rows[0].seq);
+    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, rows[0].seq);
     await panel.keyboard.press('End');
     const last = await panel.evaluate(() => {
       const rs = [...document.querySelectorAll('.flow-row[data-seq]')] as HTMLElement[];
@@ -161,7 +163,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
       );
       return Number(rs[rs.length - 1].getAttribute('data-seq'));
     });
-    await panel.waitForFunction((s) => (window as any).__embedInspectorPanel.store.selectedSeq === s, {}, last);
+    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, last);
     await panel.keyboard.press('Escape');
     await panel.waitForFunction(() => !document.querySelector('section.detail'));
     await panel.focus('.flow-list');
@@ -175,16 +177,14 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
       .filter((r) => r.cls.includes('k-arrow'))
       .map((r) => r.label.replace(/ \((dropped|threw)\)$/, ''));
     await panel.$eval('.flow-svg-export', (b) => (b as HTMLButtonElement).click());
-    const svg = await panel.evaluate(() => (window as any).__embedInspectorPanel.flowExport.text as string);
+    const svg = await inPanel(panel, (h) => h.flowExport.text);
     const texts = checkWellFormed(svg).flatMap((e) => (e.name === 'text' ? [e.text] : []));
     for (const l of labels) {
       expect(texts.some((t) => t.startsWith(l))).toBe(true);
     }
     await panel.$eval('.flow-mermaid-export', (b) => (b as HTMLButtonElement).click());
-    await panel.waitForFunction(() =>
-      (window as any).__embedInspectorPanel.flowExport.text.startsWith('sequenceDiagram'),
-    );
-    const mermaid = await panel.evaluate(() => (window as any).__embedInspectorPanel.flowExport.text as string);
+    await waitInPanel(panel, (h) => h.flowExport.text.startsWith('sequenceDiagram'));
+    const mermaid = await inPanel(panel, (h) => h.flowExport.text);
     const messages = parseSequenceDiagram(mermaid).flatMap((s) =>
       s.kind === 'message' ? [`${s.from}${s.arrow}${s.to}: ${s.text}`] : [],
     );
@@ -192,14 +192,14 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
   });
 
   it("follows the timeline's filters: a search leaves only the matching arrows", async () => {
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ search: 'set-color-scheme' }));
+    await inPanel(panel, (h) => h.view.setFilters({ search: 'set-color-scheme' }));
     await panel.waitForFunction(() =>
       [...document.querySelectorAll('.flow-row.k-arrow')].every((r) =>
         r.querySelector('.flow-label')!.textContent!.startsWith('set-color-scheme'),
       ),
     );
     expect((await flowRows()).filter((r) => r.cls.includes('k-arrow')).length).toBeGreaterThan(0);
-    await panel.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    await inPanel(panel, (h) => h.view.resetFilters());
   });
 
   it('draws live records as they come', async () => {
@@ -221,15 +221,12 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
   it('draws an imported capture file as it drew the live tab', async () => {
     const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
     // the session's records as a capture file holds them (no verdicts: the panel checks them on import)
-    const n = await panel.evaluate(() => {
-      const h = (window as any).__embedInspectorPanel;
-      const plain = h.store.records.map(({ verdict, issues, ...r }: any) => r);
+    const n = await inPanel(panel, (h) => {
+      const plain = h.log.all().map(({ verdict, issues, ...r }: any) => r);
       return h.load(plain, 'session.json');
     });
     expect(n).toBeGreaterThan(0);
-    await panel.waitForFunction(
-      () => (window as any).__embedInspectorPanel.store.transportInfo?.label === 'session.json',
-    );
+    await waitInPanel(panel, (h) => h.store.transportInfo?.label === 'session.json');
     await panel.waitForSelector(`#ei-flow-${dropped.seq}.tone-invalid`);
     expect(await panel.$eval(`#ei-flow-${dropped.seq} .flow-label`, (t) => t.textContent)).toBe(
       'set-color-scheme (dropped)',
