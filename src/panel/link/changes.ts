@@ -54,6 +54,7 @@ const CHANGES = {
         : { view: true, state: true, selection: true },
     filters: () => ({ view: true, filters: true }),
     timeBase: () => ({ view: true }),
+    columns: () => ({ view: true }),
     selection: () => ({ selection: true }),
   } satisfies { [K in keyof TimelineEvents]: (e: TimelineEvents[K]) => Change },
   log: {

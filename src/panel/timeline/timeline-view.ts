@@ -21,6 +21,15 @@ import {
   type Predicate,
   type TimeBase,
 } from './filters.ts';
+import {
+  type ColumnId,
+  COLUMN_DEFS,
+  defaultColumns,
+  parseColumns,
+  parseSort,
+  sortIndices,
+  type SortState,
+} from './columns.ts';
 
 export interface TimelineEvents {
   /** A live batch was applied without rebuilding the order: `count` rows were added at its end (0 when the filters
@@ -35,6 +44,8 @@ export interface TimelineEvents {
   filters: Record<string, never>;
   /** The time base changed (the time column's origin). */
   timeBase: Record<string, never>;
+  /** The chosen columns or the sort changed (a new sort rebuilt the order). */
+  columns: Record<string, never>;
   selection: Record<string, never>;
 }
 
@@ -59,9 +70,17 @@ export class TimelineView {
   private predicate: Predicate;
   /** Indices into the log of the records passing the filters, ascending. */
   private view: number[] = [];
+  /** The view in the sort's order (null: no sort, the causal order `view`). */
+  private sorted: number[] | null = null;
+  /** Positions in `sorted` by log index, made when first asked for. */
+  private sortedPos: Map<number, number> | null = null;
+  private sortState: SortState = null;
+  private chosen: ColumnId[] = defaultColumns();
   /** Records [0, seen) of the log were filtered into `view`. */
   private seen = 0;
   private selected: number | null = null;
+  /** The seq of a selection a filter hid: the arrow keys continue from its place. */
+  private anchor: number | null = null;
   private events = new Emitter<TimelineEvents>();
   private storage: KeyValueStorage | null;
   private keys: string[];
@@ -76,7 +95,7 @@ export class TimelineView {
     this.storage = opts.storage ?? null;
     const base = opts.storageKey ?? 'embed-inspector:panel:v1';
     this.keys = opts.tabId != null ? [`${base}:tab:${opts.tabId}`, base] : [base];
-    let saved: { filters?: unknown; timeBase?: unknown } = {};
+    let saved: { filters?: unknown; timeBase?: unknown; columns?: unknown; sort?: unknown } = {};
     for (const key of this.keys) {
       const raw = this.safeGet(key);
       if (raw) {
@@ -92,6 +111,10 @@ export class TimelineView {
     if (saved.timeBase === 'first' || saved.timeBase === 'ready') {
       this.base = saved.timeBase;
     }
+    if (saved.columns !== undefined) {
+      this.chosen = parseColumns(saved.columns);
+    }
+    this.sortState = parseSort(saved.sort);
     this.predicate = compileFilter(this.filterState);
     log.on('batch', (e) => this.onBatch(e));
     log.on('reordered', (e) => this.onReordered(e));
@@ -104,10 +127,14 @@ export class TimelineView {
   }
 
   // ---------------------------------------------------------------------------------------- reading
-  /** The records passing the filters, as log indices in ascending order (read-only; changed by the view's next
-   * change: appended to, cut or replaced). */
+  /** The records passing the filters, as log indices in ascending (causal) order whatever the sort (read-only;
+   * changed by the view's next change: appended to, cut or replaced). */
   get order(): readonly number[] {
     return this.view;
+  }
+  /** The rows as shown: log indices in the sort's order (the causal order when there is no sort). */
+  get rows(): readonly number[] {
+    return this.sorted ?? this.view;
   }
   /** How many rows the view shows. */
   get length(): number {
@@ -115,7 +142,14 @@ export class TimelineView {
   }
   /** The log index of the record at view position `pos`. */
   indexAt(pos: number): number {
-    return this.view[pos];
+    return (this.sorted ?? this.view)[pos];
+  }
+  /** The chosen columns, in screen order (the required ones included). */
+  get columns(): readonly ColumnId[] {
+    return this.chosen;
+  }
+  get sort(): SortState {
+    return this.sortState;
   }
   get filters(): Readonly<FilterState> {
     return this.filterState;
@@ -130,8 +164,18 @@ export class TimelineView {
   selectedIndex(): number {
     return this.selected === null ? -1 : this.log.indexOfSeq(this.selected);
   }
-  /** Position in the view of a log index, or -1 (binary search: the view is ascending). */
+  /** Position in the view (as shown) of a log index, or -1. */
   viewPos(index: number): number {
+    if (this.sorted) {
+      if (!this.sortedPos) {
+        this.sortedPos = new Map(this.sorted.map((i, p) => [i, p]));
+      }
+      return this.sortedPos.get(index) ?? -1;
+    }
+    return this.causalPos(index);
+  }
+  /** Position in the causal order of a log index, or -1 (binary search: the view is ascending). */
+  private causalPos(index: number): number {
     const v = this.view;
     let lo = 0,
       hi = v.length - 1;
@@ -162,12 +206,15 @@ export class TimelineView {
   }
 
   // ---------------------------------------------------------------------------------------- filters
+  /** New filters. The selection follows them: a selected record they hide is no longer selected (the detail pane
+   * never shows a record the list does not). */
   setFilters(patch: Partial<FilterState>): void {
     this.filterState = { ...this.filterState, ...patch };
     this.predicate = compileFilter(this.filterState);
     this.refilter();
     this.persist();
     this.events.emit('filters', NONE);
+    this.dropHiddenSelection();
   }
   resetFilters(): void {
     this.filterState = defaultFilters();
@@ -179,12 +226,39 @@ export class TimelineView {
     this.events.emit('timeBase', NONE);
   }
 
+  // ---------------------------------------------------------------------------------------- columns, sort
+  /** Show or hide an optional column (the required ones stay). */
+  setColumn(id: ColumnId, shown: boolean): void {
+    const set = new Set(this.chosen);
+    if (shown) {
+      set.add(id);
+    } else {
+      set.delete(id);
+    }
+    this.chosen = parseColumns(COLUMN_DEFS.filter((c) => set.has(c.id)).map((c) => c.id));
+    this.persist();
+    this.events.emit('columns', NONE);
+  }
+  resetColumns(): void {
+    this.chosen = defaultColumns();
+    this.persist();
+    this.events.emit('columns', NONE);
+  }
+  /** Sort the rows by a column (null: the causal order). The selection stays on its record. */
+  setSort(sort: SortState): void {
+    this.sortState = sort;
+    this.resort();
+    this.persist();
+    this.events.emit('columns', NONE);
+  }
+
   // ---------------------------------------------------------------------------------------- selection
   select(seq: number | null): void {
     if (seq !== null && this.log.indexOfSeq(seq) < 0) {
       return;
     }
     this.selected = seq;
+    this.anchor = null;
     this.events.emit('selection', NONE);
   }
   selectAt(viewPos: number): void {
@@ -198,9 +272,10 @@ export class TimelineView {
   moveSelection(delta: number): void {
     const pos = this.selectedViewPos();
     if (pos < 0) {
-      // nothing selected, or the selected record is filtered out: start from the nearest visible row
-      const i = this.selectedIndex();
-      if (i >= 0) {
+      // nothing selected (or a filter hid the selected record): start from the nearest visible row
+      const i =
+        this.selected === null && this.anchor !== null ? this.log.indexOfSeq(this.anchor) : this.selectedIndex();
+      if (i >= 0 && !this.sorted) {
         let lo = 0,
           hi = this.view.length;
         while (lo < hi) {
@@ -229,11 +304,18 @@ export class TimelineView {
       if (this.predicate(this.log.at(i), this.log.metaAt(i), this.curText) !== this.viewPos(i) >= 0) {
         this.refilter();
         this.events.emit('rebuilt', { replaced: false });
+        this.dropHiddenSelection();
         return;
       }
     }
     const before = this.view.length;
     this.filterFrom(this.seen);
+    if (this.sortState) {
+      // sorted rows are not appended at the end: the order is made again, and said to be
+      this.resort();
+      this.events.emit('rebuilt', { replaced: false });
+      return;
+    }
     this.events.emit('appended', { count: this.view.length - before, updated: e.updated.length > 0 });
   }
 
@@ -262,6 +344,7 @@ export class TimelineView {
     }
     view.length = keep;
     this.filterFrom(Math.min(from, this.seen));
+    this.resort();
     this.events.emit('rebuilt', { replaced: true });
   }
 
@@ -306,10 +389,31 @@ export class TimelineView {
     }
     this.view = view;
     this.seen = n;
+    this.resort();
+  }
+
+  /** Make the sorted rows again from the causal order (or drop them: no sort). */
+  private resort(): void {
+    this.sortedPos = null;
+    this.sorted = this.sortState ? sortIndices(this.log, this.view, this.sortState) : null;
+  }
+
+  private dropHiddenSelection(): void {
+    const i = this.selectedIndex();
+    if (i >= 0 && this.causalPos(i) < 0) {
+      const seq = this.selected;
+      this.select(null);
+      this.anchor = seq;
+    }
   }
 
   private persist(): void {
-    const value = JSON.stringify({ filters: JSON.parse(serializeFilters(this.filterState)), timeBase: this.base });
+    const value = JSON.stringify({
+      filters: JSON.parse(serializeFilters(this.filterState)),
+      timeBase: this.base,
+      columns: this.chosen,
+      sort: this.sortState,
+    });
     for (const key of this.keys) {
       try {
         this.storage?.setItem(key, value);
