@@ -14,6 +14,11 @@ const GROUPS: Record<string, string> = {
   rest: 'REST operations (Network traffic)',
 };
 
+/** The anchor of a rule's row in docs/rules.md (`#rule-envelope.direction`): the panel's rule links use it. */
+export const ruleAnchor = (id: string): string => `rule-${id}`;
+/** Where the rules doc lives in the repository and the package. */
+export const RULES_DOC_PATH = 'docs/rules.md';
+
 const esc = (s: string) => s.replace(/\|/g, '\\|');
 
 function fieldsTable(m: MessageSpec): string {
@@ -54,7 +59,9 @@ export function rulesMarkdown(): string {
   for (const group of Object.keys(GROUPS)) {
     out.push(`## ${GROUPS[group]}`, '', '| Rule | Severity | Checks | Spec | Note |', '|---|---|---|---|---|');
     for (const r of RULE_LIST.filter((x) => x.group === group)) {
-      out.push(`| \`${r.id}\` | ${r.severity} | ${esc(r.summary)} | ${esc(r.spec)} | ${esc(r.note ?? '')} |`);
+      out.push(
+        `| <a id="${ruleAnchor(r.id)}"></a>\`${r.id}\` | ${r.severity} | ${esc(r.summary)} | ${esc(r.spec)} | ${esc(r.note ?? '')} |`,
+      );
     }
     out.push('');
   }

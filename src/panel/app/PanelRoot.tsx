@@ -14,6 +14,8 @@ import { ActContext } from '../features/act/act-controller.ts';
 import { ActToolbar } from '../features/act/ActToolbar.tsx';
 import { ActDrawer } from '../features/act/ActDrawer.tsx';
 import { ActTab } from '../features/act/ActTab.tsx';
+import { actRowMenu } from '../features/act/row-actions.ts';
+import { RowMenuContext } from '../ui/row-menu-context.ts';
 import { DropImport } from '../features/act/DropImport.tsx';
 import { ViewFiles } from '../features/act/ViewFiles.tsx';
 import { RestButton, RestPanel } from '../features/rest/RestPanel.tsx';
@@ -21,7 +23,9 @@ import { RestButton, RestPanel } from '../features/rest/RestPanel.tsx';
 function Providers(p: { app: PanelApp; children: JSX.Element }) {
   return (
     <PanelContext.Provider value={p.app}>
-      <ActContext.Provider value={p.app.act}>{p.children}</ActContext.Provider>
+      <ActContext.Provider value={p.app.act}>
+        <RowMenuContext.Provider value={actRowMenu(p.app.act)}>{p.children}</RowMenuContext.Provider>
+      </ActContext.Provider>
     </PanelContext.Provider>
   );
 }

@@ -48,6 +48,7 @@ export {
 } from '../../protocol/catalog.ts';
 export { classify, type Issue } from '../../protocol/classify.ts';
 export { decode } from '../../protocol/decode.ts';
+export { RULES_DOC_PATH, ruleAnchor } from '../../protocol/docs.ts';
 export { headline, renderDiffText } from '../../protocol/diff-text.ts';
 export { type CaptureDiff, diffCaptures } from '../../protocol/diff.ts';
 export { TAG, tagOf } from '../../protocol/encoding.ts';

@@ -5,6 +5,7 @@
  */
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { JsonTree } from './JsonTree.tsx';
+import { highlightOf } from './jsontree-model.ts';
 import { copyToClipboard } from './clipboard.ts';
 import { shortType } from '../base/protocol.ts';
 import { formatBytes, formatClock, formatDuration, frameLabel, originLabel } from './format.ts';
@@ -240,7 +241,12 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
           Copy JSON
         </button>
       </div>
-      <JsonTree value={r().data} label={`Message #${r().seq}`} onCopied={p.notify} />
+      <JsonTree
+        value={r().data}
+        label={`Message #${r().seq}`}
+        onCopied={p.notify}
+        highlight={r().issues.map((i) => highlightOf(r().data, i.path))}
+      />
     </div>
   );
 }

@@ -1,40 +1,92 @@
-/** The timeline's header row: the column names, and the time column's switch between its two origins. */
-import { For } from 'solid-js';
+/**
+ * The timeline's header row: a header per shown column (a click sorts by it: ascending, descending, then back to
+ * the causal order; `aria-sort` says which), the time column's switch between its two origins, and the column
+ * chooser (its button, or a right-click on the header).
+ */
+import { For, Show } from 'solid-js';
+import { columnDef, nextSort, type ColumnId } from '../timeline/columns.ts';
 import { usePanel } from './use-panel.ts';
 
-export const COLUMNS = ['Time', 'Dir', 'Kind', 'Type', 'Surface', 'Frame', 'Origin → target', 'Verdict', 'Size'];
+export interface GridHeadProps {
+  /** The columns shown (those chosen that fit). */
+  shown: () => readonly ColumnId[];
+  /** Open the column chooser at a point. */
+  onChooser: (x: number, y: number) => void;
+}
 
-export function GridHead() {
+export function GridHead(p: GridHeadProps) {
   const { store, sig } = usePanel();
   const view = store.timeline;
   const timeTitle = () => {
     sig.view();
     return view.timeOrigin().base === 'ready' ? 'ready' : 'first';
   };
+  const sort = () => {
+    sig.view();
+    return view.sort;
+  };
+  const ariaSort = (id: ColumnId) => {
+    const s = sort();
+    return s && s.column === id ? (s.dir === 'asc' ? 'ascending' : 'descending') : undefined;
+  };
+  const sortTitle = (id: ColumnId) => {
+    const s = sort();
+    const what = columnDef(id).title;
+    if (!s || s.column !== id) {
+      return `${what}. Click to sort by it${s ? '' : ' (now: the causal order)'}`;
+    }
+    return `${what}. Sorted ${s.dir === 'asc' ? 'ascending' : 'descending'}; click for ${s.dir === 'asc' ? 'descending' : 'the causal order'}`;
+  };
   return (
-    <div role="rowgroup" class="grid-head">
+    <div
+      role="rowgroup"
+      class="grid-head"
+      onContextMenu={(e) => {
+        e.preventDefault();
+        p.onChooser(e.clientX, e.clientY);
+      }}
+    >
       <div role="row" class="row head" aria-rowindex={1}>
-        <div role="columnheader" class="c-time">
-          <button
-            class="link"
-            title={`Time since ${timeTitle() === 'ready' ? 'svc:event:ready' : 'the first record'}; click to switch`}
-            onClick={() => view.setTimeBase(view.timeBase === 'ready' ? 'first' : 'ready')}
-          >
-            Time <span class="muted">{timeTitle()}</span>
-          </button>
-        </div>
-        <For each={COLUMNS.slice(1)}>
-          {(c) => (
-            <div
-              role="columnheader"
-              class={`c-${c.split(' ')[0].toLowerCase()}`}
-              title={c === 'Dir' ? 'Direction: ↑ event (embed → host), ↓ action (host → embed)' : undefined}
-            >
-              {c === 'Dir' ? '⇅' : c}
+        <For each={p.shown()}>
+          {(id) => (
+            <div role="columnheader" class={`c-${id}`} aria-sort={ariaSort(id)}>
+              <button class="link sort-btn" title={sortTitle(id)} onClick={() => view.setSort(nextSort(view.sort, id))}>
+                {id === 'dir' ? '⇅' : columnDef(id).label}
+                <Show when={ariaSort(id)}>
+                  {(dir) => (
+                    <span class="sort-mark" aria-hidden="true">
+                      {dir() === 'ascending' ? '▲' : '▼'}
+                    </span>
+                  )}
+                </Show>
+              </button>
+              <Show when={id === 'time'}>
+                <button
+                  class="link muted time-base"
+                  title={`Time since ${timeTitle() === 'ready' ? 'svc:event:ready' : 'the first record'}; click to switch`}
+                  onClick={() => view.setTimeBase(view.timeBase === 'ready' ? 'first' : 'ready')}
+                >
+                  {timeTitle()}
+                </button>
+              </Show>
             </div>
           )}
         </For>
       </div>
+      <button
+        class="col-chooser"
+        aria-label="Columns"
+        aria-haspopup="menu"
+        title="Choose the columns (or right-click the header)"
+        onClick={(e) => {
+          const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+          p.onChooser(r.left, r.bottom);
+        }}
+      >
+        <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
+          <path d="M1 2h10M1 6h10M1 10h10" stroke="currentColor" stroke-width="1.5" />
+        </svg>
+      </button>
     </div>
   );
 }

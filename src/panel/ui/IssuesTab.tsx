@@ -1,12 +1,27 @@
-/** The Issues tab of the detail pane: each issue's rule id, severity, what is wrong and the spec sentence it enforces. */
-import { For, Show } from 'solid-js';
-import { ruleSpec } from '../base/protocol.ts';
+/**
+ * The Issues tab of the detail pane: each issue's rule id (a link to the rule's documentation: its row of
+ * docs/rules.md, opened here), severity, what is wrong, the spec sentence it enforces, and where: its path is a
+ * button that shows the field in the message's tree below, where every issue's field is marked.
+ */
+import { createMemo, createSignal, For, Show } from 'solid-js';
+import { RULES_DOC_PATH, ruleAnchor, ruleSpec } from '../base/protocol.ts';
+import { JsonTree } from './JsonTree.tsx';
+import { highlightOf } from './jsontree-model.ts';
+import './grid.css';
 import type { DetailContext } from './detail-context.ts';
 import { usePanel } from './use-panel.ts';
 
 export function IssuesTab(p: { ctx: DetailContext }) {
   const { store } = usePanel();
   const r = () => p.ctx.record;
+  const marks = createMemo(() => r().issues.map((i) => highlightOf(r().data, i.path)));
+  const [docOpen, setDocOpen] = createSignal<string | null>(null);
+  let treeBox: HTMLDivElement | undefined;
+  const showField = (k: number) => {
+    const el = treeBox?.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(marks()[k].path)}"]`);
+    el?.scrollIntoView({ block: 'nearest' });
+    el?.focus();
+  };
   return (
     <div class="issues-tab">
       <Show
@@ -23,13 +38,24 @@ export function IssuesTab(p: { ctx: DetailContext }) {
       >
         <ul class="issues" aria-label="Issues">
           <For each={r().issues}>
-            {(i) => {
+            {(i, k) => {
               const spec = ruleSpec(i.rule);
               return (
                 <li class={`issue s-${i.severity}`} classList={{ sender: !!i.sender }}>
                   <div class="issue-head">
                     <span class={`sev s-${i.severity}`}>{i.severity}</span>
-                    <code class="rule">{i.rule}</code>
+                    <a
+                      class="rule rule-link"
+                      href={`${RULES_DOC_PATH}#${ruleAnchor(i.rule)}`}
+                      title={`The rule's documentation (${RULES_DOC_PATH})`}
+                      aria-expanded={docOpen() === `${k()}`}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        setDocOpen(docOpen() === `${k()}` ? null : `${k()}`);
+                      }}
+                    >
+                      {i.rule}
+                    </a>
                     <Show when={i.sender}>
                       <span
                         class="sender-tag"
@@ -44,10 +70,29 @@ export function IssuesTab(p: { ctx: DetailContext }) {
                       </Show>
                     </Show>
                     <Show when={i.path}>
-                      <code class="path muted">{i.path}</code>
+                      <button
+                        class="link path"
+                        title={`Show ${i.path} in the message below`}
+                        onClick={() => showField(k())}
+                      >
+                        {i.path}
+                      </button>
                     </Show>
                   </div>
                   <p class="issue-msg">{i.message}</p>
+                  <Show when={docOpen() === `${k()}` && spec}>
+                    {(s) => (
+                      <div class="rule-doc" role="note" aria-label={`Rule ${i.rule}`}>
+                        <div>
+                          <strong>{i.rule}</strong> · {s().severity} · {s().group}
+                        </div>
+                        <div>Checks: {s().summary}</div>
+                        <div class="muted small">
+                          {RULES_DOC_PATH}#{ruleAnchor(i.rule)}
+                        </div>
+                      </div>
+                    )}
+                  </Show>
                   <Show when={spec}>
                     {(s) => (
                       <>
@@ -65,6 +110,9 @@ export function IssuesTab(p: { ctx: DetailContext }) {
             }}
           </For>
         </ul>
+        <div class="issue-tree" ref={treeBox}>
+          <JsonTree value={r().data} label={`Message #${r().seq}, issue fields marked`} highlight={marks()} />
+        </div>
       </Show>
     </div>
   );

@@ -1,12 +1,19 @@
 /**
  * A collapsible, copyable JSON tree (ARIA tree pattern: tree / treeitem / group, roving tabindex; arrows move,
  * Right/Left expand/collapse, Enter/Space toggles, Ctrl/Cmd+C copies the focused value). Values are text only.
+ * `highlight` marks the fields issues point at (jsontree-model.ts `highlightOf`): each is opened to and marked,
+ * a missing field on its parent.
  */
 import { createSignal, For, Show } from 'solid-js';
-import { copyText, describe, valueAt, type TreeNode } from './jsontree-model.ts';
+import { copyText, describe, isAncestorPath, valueAt, type TreeHighlight, type TreeNode } from './jsontree-model.ts';
 import { copyToClipboard } from './clipboard.ts';
 
-export function JsonTree(p: { value: unknown; label: string; onCopied?: (what: string) => void }) {
+export function JsonTree(p: {
+  value: unknown;
+  label: string;
+  onCopied?: (what: string) => void;
+  highlight?: readonly TreeHighlight[];
+}) {
   let root!: HTMLUListElement;
   const items = () => [...root.querySelectorAll<HTMLElement>('[role="treeitem"]')];
   const focusItem = (el: HTMLElement | undefined) => {
@@ -95,7 +102,7 @@ export function JsonTree(p: { value: unknown; label: string; onCopied?: (what: s
         }
       }}
     >
-      <Item node={top()} level={1} pos={1} size={1} first copy={copyNode} />
+      <Item node={top()} level={1} pos={1} size={1} first copy={copyNode} hl={() => p.highlight ?? []} />
     </ul>
   );
 }
@@ -107,10 +114,13 @@ function Item(p: {
   size: number;
   first?: boolean;
   copy: (path: string) => void;
+  hl: () => readonly TreeHighlight[];
 }) {
   const n = p.node;
   const expandable = !!n.children && n.childCount > 0;
-  const [open, setOpen] = createSignal(expandable && p.level <= 3 && n.childCount <= 50);
+  const leadsToMark = () => p.hl().some((h) => isAncestorPath(n.path, h.path));
+  const marks = () => p.hl().filter((h) => h.path === n.path);
+  const [open, setOpen] = createSignal(expandable && ((p.level <= 3 && n.childCount <= 50) || leadsToMark()));
   const [limit, setLimit] = createSignal(200);
   const all = () => (open() && n.children ? n.children() : []);
   const kids = () => all().slice(0, limit());
@@ -123,9 +133,10 @@ function Item(p: {
       aria-expanded={expandable ? open() : undefined}
       tabIndex={p.first ? 0 : -1}
       data-path={n.path}
-      aria-label={`${n.key ? `${n.key}: ` : ''}${n.summary}`}
+      data-highlight={marks().length ? (marks().some((h) => h.exact) ? 'field' : 'missing') : undefined}
+      aria-label={`${n.key ? `${n.key}: ` : ''}${n.summary}${marks().length ? ' (an issue points here)' : ''}`}
     >
-      <div class="node" onDblClick={() => expandable && setOpen(!open())}>
+      <div class="node" classList={{ 'hl-node': marks().length > 0 }} onDblClick={() => expandable && setOpen(!open())}>
         <span
           class="twisty"
           aria-hidden="true"
@@ -161,11 +172,12 @@ function Item(p: {
         >
           ⧉
         </button>
+        <For each={marks().filter((h) => !h.exact)}>{(h) => <span class="hl-missing">missing: {h.missing}</span>}</For>
       </div>
       <Show when={open() && expandable}>
         <ul role="group">
           <For each={kids()}>
-            {(c, i) => <Item node={c} level={p.level + 1} pos={i() + 1} size={n.childCount} copy={p.copy} />}
+            {(c, i) => <Item node={c} level={p.level + 1} pos={i() + 1} size={n.childCount} copy={p.copy} hl={p.hl} />}
           </For>
           <Show when={n.childCount > limit()}>
             <li role="none">

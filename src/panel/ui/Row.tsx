@@ -1,11 +1,13 @@
 /**
  * A timeline row (one slot of the virtualized grid: it shows whichever record its position holds) and the hidden
- * row that warms the grid's fonts when the panel opens.
+ * row that warms the grid's fonts when the panel opens. Every column's cell is there; the grid hides those not
+ * shown (Timeline.tsx, grid.css). The direction cell also shows the kind (a post ↗, its delivery ↙), so the two
+ * rows of one message differ at every width.
  */
 import { createMemo, createRenderEffect, Show } from 'solid-js';
 import type { FrameInfo, RecordLog } from '../log/record-log.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { formatBytes, formatClock, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
+import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
 import { shortType } from '../base/protocol.ts';
 import { preview } from './jsontree-model.ts';
 import { usePanel } from './use-panel.ts';
@@ -19,19 +21,40 @@ export function WarmRow() {
   return (
     <div class="row odd warm" aria-hidden="true">
       <div class="c-time">+0.123 s −0:01.5</div>
-      <div class="c-dir d-event">↑↓⟳·</div>
+      <div class="c-delta">+840 ms</div>
+      <div class="c-clock">09:41:07.123</div>
+      <div class="c-dir d-event">
+        ↑↓⟳·
+        <KindIcon kind="post" />
+      </div>
       <div class="c-kind">post receive nav</div>
       <div class="c-type">view dashboard-loaded</div>
       <div class="c-surface">dashboard</div>
       <div class="c-frame">localhost:5173/embed/app</div>
       <div class="c-origin">127.0.0.1:5173 → localhost *</div>
+      <div class="c-target">https://localhost:5173</div>
       <div class="c-verdict">
         <span class="badge b-valid">valid</span>
         <span class="badge b-invalid">invalid</span>
         <span class="count s-error">2</span>
+        <span class="badge b-dropped">threw</span>
       </div>
       <div class="c-size">1.2 kB 999 B✂</div>
     </div>
+  );
+}
+
+/** The kind as an icon (SVG, no font needed): a post leaves its frame (↗), a delivery arrives (↙). */
+function KindIcon(p: { kind: string }) {
+  return (
+    <svg class={`kind-ico k-${p.kind}`} viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
+      <path
+        d={p.kind === 'receive' ? 'M8.5 1.5 2 8M2 3.5V8h4.5' : p.kind === 'post' ? 'M1.5 8.5 8 2M3.5 2H8v4.5' : ''}
+        fill="none"
+        stroke="currentColor"
+        stroke-width="1.6"
+      />
+    </svg>
   );
 }
 
@@ -41,6 +64,8 @@ export interface RowProps {
   start: () => number;
   onOpen: () => void;
   grid: () => HTMLDivElement;
+  /** Open the row menu of record `seq` at a point. */
+  onMenu: (seq: number, x: number, y: number) => void;
 }
 
 /** What a row shows of record `i` (its text, titles and classes). */
@@ -48,19 +73,24 @@ function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: number, fr
   const m = log.metaAt(i);
   const receiverOrigin = r.kind === 'receive' ? originLabel(r.frameUrl) : (r.targetOrigin ?? '');
   const errors = r.issues.filter((x) => x.severity === 'error').length;
+  const kindWord = r.navigation ? 'navigation' : r.kind === 'post' ? 'post (sent)' : 'receive (delivered)';
   return {
     seq: r.seq,
     time: formatRelative(r.time - t0),
     clock: formatClock(r.time),
+    delta: i > 0 ? `+${formatDuration(r.time - log.at(i - 1).time)}` : '',
+    target: r.kind === 'post' ? (r.targetOrigin ?? '') : '',
     dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
     dirClass: r.navigation ? 'nav' : m.direction || 'none',
-    dirTitle: r.navigation
-      ? 'frame navigation'
-      : m.direction === 'event'
-        ? 'event: embed → host'
-        : m.direction === 'action'
-          ? 'action: host → embed'
-          : 'not an svc-embed message',
+    dirTitle: `${
+      r.navigation
+        ? 'frame navigation'
+        : m.direction === 'event'
+          ? 'event: embed → host'
+          : m.direction === 'action'
+            ? 'action: host → embed'
+            : 'not an svc-embed message'
+    } · ${kindWord}`,
     kind: r.navigation ? 'nav' : r.kind,
     type: r.navigation
       ? `${r.frameId === 0 ? 'page: ' : 'navigated to '}${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
@@ -94,6 +124,8 @@ const EMPTY: RowCells = {
   seq: -1,
   time: '',
   clock: '',
+  delta: '',
+  target: '',
   dir: '',
   dirClass: 'none',
   dirTitle: '',
@@ -161,6 +193,9 @@ export function Row(p: RowProps) {
   // frame, and new nodes are garbage for the DOM's collector. (Plain local names: Solid inserts them as they are;
   // a property read such as `text.time` would get a computation of its own.)
   const tTime = new Text(),
+    tDelta = new Text(),
+    tClock = new Text(),
+    tTarget = new Text(),
     tDir = new Text(),
     tType = new Text(),
     tSurface = new Text(),
@@ -179,6 +214,9 @@ export function Row(p: RowProps) {
   createRenderEffect(() => {
     const x = c();
     put(tTime, x.time);
+    put(tDelta, x.delta);
+    put(tClock, x.clock);
+    put(tTarget, x.target);
     put(tDir, x.dir);
     put(tType, x.type);
     put(tSurface, x.surface);
@@ -196,12 +234,32 @@ export function Row(p: RowProps) {
       aria-selected={shown() ? selected() : undefined}
       style={{ transform: `translateY(${p.start()}px)` }}
       onClick={onClick}
+      onContextMenu={(e) => {
+        const x = cells();
+        if (x) {
+          e.preventDefault();
+          p.onMenu(x.seq, e.clientX, e.clientY);
+        }
+      }}
     >
       <div role="gridcell" class="c-time" title={c().clock}>
         {tTime}
       </div>
-      <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle}>
+      <div role="gridcell" class="c-delta" title="time since the previous record">
+        {tDelta}
+      </div>
+      <div role="gridcell" class="c-clock">
+        {tClock}
+      </div>
+      <div
+        role="gridcell"
+        class={`c-dir d-${c().dirClass}`}
+        title={c().dirTitle}
+        aria-label={c().dirTitle}
+        data-kind={c().kind}
+      >
         {tDir}
+        <KindIcon kind={c().kind} />
       </div>
       <div role="gridcell" class="c-kind">
         {c().kind}
@@ -222,6 +280,9 @@ export function Row(p: RowProps) {
       </div>
       <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>
         {tOrigins}
+      </div>
+      <div role="gridcell" class={`c-target${c().target === '*' ? ' wildcard' : ''}`}>
+        {tTarget}
       </div>
       <div role="gridcell" class="c-verdict">
         <Show when={c().verdict}>

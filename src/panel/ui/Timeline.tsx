@@ -3,14 +3,34 @@
  * rows are a ring of slots that read their record from the log by view position (timeline/timeline-view.ts), so a filter change re-renders
  * only the visible rows and a scroll only the rows that come into view.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
+ * Columns: the chosen ones (the view's, see timeline/columns.ts) that fit the timeline's width; a header click
+ * sorts. Menus: the column chooser, and a row's menu (right-click, the context-menu key or Shift+F10).
  */
-import { batch, createComputed, createEffect, createMemo, createSignal, Index, on, Show, untrack } from 'solid-js';
+import {
+  batch,
+  createComputed,
+  createEffect,
+  createMemo,
+  createSignal,
+  Index,
+  on,
+  onCleanup,
+  onMount,
+  Show,
+  untrack,
+} from 'solid-js';
 import { observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { createRowVirtualizer } from './virtual.ts';
 import { Row, WarmRow } from './Row.tsx';
 import { Empty } from './Empty.tsx';
-import { COLUMNS, GridHead } from './GridHead.tsx';
+import { GridHead } from './GridHead.tsx';
 import { usePanel } from './use-panel.ts';
+import { COLUMN_DEFS, COLUMN_IDS, fitColumns } from '../timeline/columns.ts';
+import { filterPatch, plainJson, rowMenuItems, type RowActionId } from '../timeline/row-menu.ts';
+import { Menu, type MenuEntry } from './Menu.tsx';
+import { useRowMenuFeature } from './row-menu-context.ts';
+import { copyToClipboard } from './clipboard.ts';
+import './grid.css';
 
 export const ROW_H = 22;
 /** Rows rendered beyond each edge of the viewport. */
@@ -33,6 +53,125 @@ export function Timeline(props: TimelineProps) {
   const count = () => {
     sig.view();
     return view.length;
+  };
+
+  // ---- columns: the chosen ones that fit the timeline's width (less the scroll bar's gutter)
+  let rootEl!: HTMLDivElement;
+  const [width, setWidth] = createSignal(1200);
+  onMount(() => {
+    const ro = new ResizeObserver(() => setWidth(rootEl.clientWidth));
+    ro.observe(rootEl);
+    setWidth(rootEl.clientWidth);
+    onCleanup(() => ro.disconnect());
+  });
+  const fit = createMemo(() => {
+    sig.view();
+    return fitColumns(view.columns, width() - 16);
+  });
+  const hiddenCols = () => COLUMN_IDS.filter((id) => !fit().shown.includes(id)).join(' ');
+
+  // ---- menus: the column chooser and a row's menu
+  type MenuState = { kind: 'cols'; x: number; y: number } | { kind: 'row'; seq: number; x: number; y: number };
+  const [menu, setMenu] = createSignal<MenuState | null>(null);
+  const [note, setNote] = createSignal('');
+  let noteTimer: ReturnType<typeof setTimeout> | undefined;
+  const say = (text: string) => {
+    setNote(text);
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(() => setNote(''), 2500);
+  };
+  const feature = useRowMenuFeature();
+  const closeMenu = () => {
+    setMenu(null);
+    gridEl?.focus({ preventScroll: true });
+  };
+  // Esc closes an open menu and goes no further: not to the layout's Esc (closing the details), nor to DevTools
+  // (its Console drawer). Registered as the component is made, before the layout's listener, in the same phase.
+  const escGuard = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && menu()) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      closeMenu();
+    }
+  };
+  window.addEventListener('keydown', escGuard, true);
+  onCleanup(() => window.removeEventListener('keydown', escGuard, true));
+  const chooserItems = (): MenuEntry[] => {
+    const chosen = new Set(view.columns);
+    return [
+      ...COLUMN_DEFS.filter((c) => c.optional).map((c) => ({
+        id: c.id,
+        label: c.id === 'delta' ? 'Time since previous' : c.id === 'clock' ? 'Absolute time' : c.label,
+        checked: chosen.has(c.id),
+      })),
+      { id: '@causal', label: 'Causal order (no sort)', disabled: view.sort ? undefined : 'already in causal order' },
+      { id: '@reset', label: 'Default columns' },
+    ];
+  };
+  const pickColumn = (id: string) => {
+    if (id === '@causal') {
+      view.setSort(null);
+    } else if (id === '@reset') {
+      view.resetColumns();
+    } else {
+      const c = COLUMN_DEFS.find((x) => x.id === id);
+      if (c) {
+        view.setColumn(c.id, !view.columns.includes(c.id));
+      }
+    }
+  };
+  const rowItems = (seq: number): MenuEntry[] => {
+    const i = log.indexOfSeq(seq);
+    return i < 0 ? [] : rowMenuItems(log.at(i), log.metaAt(i), feature?.items(log.at(i)));
+  };
+  const pickRow = (seq: number, id: string) => {
+    const i = log.indexOfSeq(seq);
+    if (i < 0) {
+      return;
+    }
+    const r = log.at(i),
+      m = log.metaAt(i);
+    const action = id as RowActionId;
+    switch (action) {
+      case 'copy-json':
+        void copyToClipboard(plainJson(r.data)).then((ok) => say(ok ? 'Copied the message as JSON' : 'Copy failed'));
+        break;
+      case 'copy-code':
+      case 'replay':
+        if (feature) {
+          void feature.run(action, r).then(say);
+        }
+        break;
+      case 'filter-type':
+      case 'filter-frame':
+      case 'filter-origin':
+        view.setFilters(filterPatch(action, r, m));
+        view.select(seq);
+        break;
+      case 'related':
+        view.select(seq);
+        props.onOpen();
+        // the detail pane is rendered by now (Solid renders synchronously): show its Related tab
+        document.getElementById('tab-related')?.click();
+        break;
+    }
+  };
+  const openRowMenu = (seq: number, x: number, y: number) => {
+    view.select(seq);
+    setMenu({ kind: 'row', seq, x, y });
+  };
+  /** The menu of the selected row (the first when none), from the keyboard. */
+  const openMenuFromKeys = () => {
+    if (view.selectedSeq === null || view.selectedViewPos() < 0) {
+      view.selectAt(0);
+    }
+    const seq = view.selectedSeq;
+    if (seq === null) {
+      return;
+    }
+    const el = document.getElementById(`ei-row-${seq}`);
+    const r = el?.getBoundingClientRect() ?? gridEl.getBoundingClientRect();
+    setMenu({ kind: 'row', seq, x: r.left + 24, y: r.bottom });
   };
 
   // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
@@ -244,6 +383,9 @@ export function Timeline(props: TimelineProps) {
       e.preventDefault();
     } else if (k === 'Escape') {
       props.onClose();
+    } else if (k === 'ContextMenu' || (k === 'F10' && e.shiftKey)) {
+      openMenuFromKeys();
+      e.preventDefault();
     }
     if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') {
       setFollow(false);
@@ -251,22 +393,33 @@ export function Timeline(props: TimelineProps) {
   };
 
   return (
-    <div class="timeline">
+    <div class="timeline" ref={rootEl}>
       <div
-        class="grid"
+        class="grid managed"
         role="grid"
         tabindex="0"
+        style={{ '--cols': fit().template }}
+        data-hide={hiddenCols()}
+        onContextMenu={(e) => {
+          // the context-menu key on the grid itself (a right-click on a row is the row's)
+          if (!e.defaultPrevented) {
+            e.preventDefault();
+            if (!menu()) {
+              openMenuFromKeys();
+            }
+          }
+        }}
         ref={(el) => {
           gridEl = el;
           props.ref?.(el);
         }}
         aria-label="Recorded messages"
         aria-rowcount={count() + 1}
-        aria-colcount={COLUMNS.length}
+        aria-colcount={fit().shown.length}
         aria-activedescendant={activeId()}
         onKeyDown={onKeyDown}
       >
-        <GridHead />
+        <GridHead shown={() => fit().shown} onChooser={(x, y) => setMenu({ kind: 'cols', x, y })} />
         <div
           role="rowgroup"
           class="grid-body"
@@ -290,6 +443,7 @@ export function Timeline(props: TimelineProps) {
                     start={() => pos() * ROW_H}
                     onOpen={props.onOpen}
                     grid={() => gridEl}
+                    onMenu={openRowMenu}
                   />
                 );
               }}
@@ -303,6 +457,28 @@ export function Timeline(props: TimelineProps) {
         <button class="follow" onClick={resume} title="Scroll to the newest record and keep following (End)">
           ↓ {unseen() > 0 ? 'New records — follow' : 'Follow new records'}
         </button>
+      </Show>
+      <Show when={menu()}>
+        {(m) => {
+          const st = m();
+          return st.kind === 'cols' ? (
+            <Menu label="Columns" items={chooserItems()} x={st.x} y={st.y} onPick={pickColumn} onClose={closeMenu} />
+          ) : (
+            <Menu
+              label={`Record #${st.seq}`}
+              items={rowItems(st.seq)}
+              x={st.x}
+              y={st.y}
+              onPick={(id) => pickRow(st.seq, id)}
+              onClose={closeMenu}
+            />
+          );
+        }}
+      </Show>
+      <Show when={note()}>
+        <div class="tl-note" role="status">
+          {note()}
+        </div>
       </Show>
     </div>
   );

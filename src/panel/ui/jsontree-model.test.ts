@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describe as describeNode, preview, valueAt, copyText } from './jsontree-model.ts';
+import { describe as describeNode, preview, valueAt, copyText, highlightOf, isAncestorPath } from './jsontree-model.ts';
 import { encode } from '../../protocol/encoding.ts';
 
 const summaryOf = (v: unknown) => describeNode(encode(v).value).summary;
@@ -60,5 +60,33 @@ describe('JSON tree shows encoded values as what they were', () => {
     expect(copyText(valueAt(enc, '$.payload.path'))).toBe('/a');
     const m = describeNode(enc).children!()[0].children!().find((c) => c.key === 'm')!;
     expect(m.children!()[0]).toMatchObject({ key: '"k" =>', path: '$.payload.m.<value 0>', summary: '"v"' });
+  });
+});
+
+describe("an issue's path marks its field in the tree", () => {
+  const msg = encode({
+    source: 'svc-embed',
+    payload: { filters: [{ field: 'region', op: 'eq' }], 'odd key': 1, timezone: '+02:00' },
+  }).value;
+  it.each([
+    ['payload.timezone', '$.payload.timezone', true, undefined],
+    ['$.payload.timezone', '$.payload.timezone', true, undefined],
+    ['payload.filters[0].field', '$.payload.filters[0].field', true, undefined],
+    ['payload["odd key"]', '$.payload["odd key"]', true, undefined],
+    ['payload.locale', '$.payload', false, 'locale'],
+    ['payload.filters[3].op', '$.payload.filters', false, '3'],
+    ['surface', '$', false, 'surface'],
+    ['$', '$', true, undefined],
+  ])('%s → %s', (issuePath, treePath, exact, missing) => {
+    const h = highlightOf(msg, issuePath);
+    expect(h).toEqual({ path: treePath, exact, ...(missing ? { missing } : {}) });
+    // the marked node is one the tree shows: its value is there
+    expect(valueAt(msg, h.path)).not.toBeUndefined();
+  });
+  it('opens the ancestors of a marked field, and only those', () => {
+    expect(isAncestorPath('$.payload', '$.payload.filters[0].field')).toBe(true);
+    expect(isAncestorPath('$.payload.filters', '$.payload.filters[0].field')).toBe(true);
+    expect(isAncestorPath('$.pay', '$.payload.timezone')).toBe(false);
+    expect(isAncestorPath('$.payload.timezone', '$.payload.timezone')).toBe(false);
   });
 });

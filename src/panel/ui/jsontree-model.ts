@@ -309,3 +309,45 @@ export function valueAt(root: unknown, path: string): unknown {
   }
   return cur;
 }
+
+/**
+ * Where in the tree an issue's path (a rule's `payload.filters[0].field`, `surface`, `$`) points: the tree path of
+ * the deepest node it names that the value has (`$.payload.filters[0]` when `field` is missing), and whether the
+ * whole path is there. A field that is missing is shown on its parent, named in `missing`.
+ */
+export interface TreeHighlight {
+  path: string;
+  exact: boolean;
+  /** The first part of the issue's path that the value does not have (a missing field), when not exact. */
+  missing?: string;
+}
+export function highlightOf(root: unknown, issuePath: string): TreeHighlight {
+  const rel = issuePath.replace(/^\$/, '').replace(/^\./, '');
+  const parts: Array<string | number> = [];
+  const re = /([^.[\]]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(rel)) !== null) {
+    parts.push(m[2] !== undefined ? Number(m[2]) : m[3] !== undefined ? JSON.parse(`"${m[3]}"`) : m[1]);
+  }
+  let path = '$';
+  let cur: unknown = root;
+  for (const part of parts) {
+    const next = typeof part === 'number' ? `${path}[${part}]` : childPath(path, part);
+    const v = valueAt(cur, typeof part === 'number' ? `$[${part}]` : childPath('$', part));
+    const has =
+      cur !== null &&
+      typeof cur === 'object' &&
+      v !== undefined &&
+      (typeof part === 'number' || part in ((tagOf(cur) === 'Object' ? (cur as { v: object }).v : cur) as object));
+    if (!has) {
+      return { path, exact: false, missing: String(part) };
+    }
+    cur = v;
+    path = next;
+  }
+  return { path, exact: true };
+}
+
+/** Is `path` an ancestor of `of` in the tree (so it opens to show it)? */
+export const isAncestorPath = (path: string, of: string): boolean =>
+  of.length > path.length && of.startsWith(path) && (of[path.length] === '.' || of[path.length] === '[');

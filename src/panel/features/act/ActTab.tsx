@@ -4,12 +4,12 @@
  */
 import { createSignal, Show } from 'solid-js';
 import type { DetailContext } from '../../ui/detail-context.ts';
-import { actionSnippet, listenerSnippet } from './copy-as-code.ts';
+import { codeFor, TENANT_PLACEHOLDER as PLACEHOLDER } from './row-actions.ts';
 import { draftFromMessage } from './draft.ts';
 import { copyToClipboard } from '../../ui/clipboard.ts';
 import { useAct } from './act-controller.ts';
-
-const PLACEHOLDER = 'https://YOUR-TENANT.example.com';
+import { recreateOf } from './recreate.ts';
+import '../../ui/grid.css';
 
 export function ActTab(p: { ctx: DetailContext }) {
   const act = useAct();
@@ -20,12 +20,8 @@ export function ActTab(p: { ctx: DetailContext }) {
   };
   const type = () => (r().data as { type?: unknown }).type;
   const tenant = () => act.target().tenantOrigin ?? act.store.log.state.tenantOrigin;
-  const code = () => {
-    const opts = { tenantOrigin: tenant() ?? PLACEHOLDER };
-    return direction() === 'action'
-      ? actionSnippet(r().data, opts)
-      : listenerSnippet(typeof type() === 'string' ? (type() as string) : null, opts);
-  };
+  const again = () => recreateOf(r(), { tenantOrigin: tenant(), hostOrigin: act.target().hostOrigin });
+  const code = () => codeFor(r(), tenant()) ?? '';
   const [note, setNote] = createSignal('');
   const resend = async () => {
     setNote('Sending…');
@@ -55,14 +51,16 @@ export function ActTab(p: { ctx: DetailContext }) {
         }
       >
         <div class="act-row">
-          <button
-            class="primary a-resend"
-            disabled={!!act.target().blocked}
-            onClick={() => void resend()}
-            title={act.target().blocked ?? undefined}
-          >
-            {direction() === 'action' ? '↻ Re-send as captured' : '↻ Simulate again'}
-          </button>
+          <Show when={again() && !again()!.thirdOrigin}>
+            <button
+              class="primary a-resend"
+              disabled={!!act.target().blocked}
+              onClick={() => void resend()}
+              title={act.target().blocked ?? undefined}
+            >
+              {again()!.label}
+            </button>
+          </Show>
           <button class="a-edit" onClick={() => act.openComposer(draftFromMessage(r().data))}>
             ✎ Edit in composer
           </button>
@@ -72,7 +70,8 @@ export function ActTab(p: { ctx: DetailContext }) {
             </span>
           </Show>
         </div>
-        <Show when={act.target().blocked}>
+        <Show when={again()?.thirdOrigin}>{(why) => <p class="muted small a-third-origin">{why()}</p>}</Show>
+        <Show when={act.target().blocked && !again()?.thirdOrigin}>
           <p class="warn small">{act.target().blocked}</p>
         </Show>
         <h3 class="act-h">
