@@ -178,11 +178,12 @@ export const ACTIONS = [
     open: true,
     summary:
       'Apply a brand theme at runtime (an embedTheme object, the same shape the session-generation operation accepts)',
-    // Field types are not shown in the spec: accepted as any value.
+    // The spec names the common fields and their object (embedTheme, as the session-generation operation takes
+    // it) but not their value forms: any value is accepted.
     fields: {
-      primaryColor: opt('any', 'common embedTheme field (type not shown in the spec)'),
-      borderRadius: opt('any', 'common embedTheme field (type not shown in the spec)'),
-      font: opt('any', 'common embedTheme field (type not shown in the spec)'),
+      primaryColor: opt('any', 'the primary (brand) colour; a common embedTheme field, as session generation takes it'),
+      borderRadius: opt('any', 'the corner radius; a common embedTheme field, as session generation takes it'),
+      font: opt('any', 'the font; a common embedTheme field, as session generation takes it'),
     },
   },
   {

@@ -152,8 +152,8 @@ export interface DroppedByKind {
 export interface TabState {
   tabId: number;
   tenantOrigin: string | null;
-  /** 'manual' when set by hand; otherwise how it was inferred. */
-  tenantOriginSource: 'manual' | 'embed-frame' | 'ready' | null;
+  /** 'manual' when set by hand, 'file' when an imported capture file names it; otherwise how it was inferred. */
+  tenantOriginSource: 'manual' | 'file' | 'embed-frame' | 'ready' | null;
   preserveLog: boolean;
   paused: boolean;
   /** Records discarded by the buffer bound since the log started. */

@@ -280,7 +280,7 @@ export function createFileTransport(file: CaptureFile, name = 'capture file'): P
   const first = checkFileRecords(file.messages, file.tenantOrigin ?? null, endedAt);
   let state = emptyState(-1, {
     tenantOrigin: first.tenantOrigin,
-    tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'manual') : null,
+    tenantOriginSource: first.tenantOrigin ? (first.inferred ? 'embed-frame' : 'file') : null,
     dropped: file.meta?.dropped ?? 0,
     pageUrl: file.meta?.pageUrl ?? null,
     maxRecords: Math.max(DEFAULT_MAX_RECORDS, file.messages.length),

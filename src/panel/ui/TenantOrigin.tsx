@@ -1,6 +1,7 @@
-/** The tenant origin: as inferred or set by hand, and the form that sets it. */
+/** The tenant origin, with where it came from (inferred, from the file, set by hand), and the form that sets it. */
 import { createSignal, Show, untrack } from 'solid-js';
 import { usePanel } from './use-panel.ts';
+import { tenantSource } from './tenant-source.ts';
 
 export function TenantOrigin() {
   const { store, sig } = usePanel();
@@ -10,16 +11,7 @@ export function TenantOrigin() {
     sig.state();
     return store.log.state;
   };
-  const source = () => {
-    const s = st().tenantOriginSource;
-    return s === 'manual'
-      ? 'set by hand'
-      : s === 'embed-frame'
-        ? 'from the embed frame'
-        : s === 'ready'
-          ? 'from the ready event'
-          : '';
-  };
+  const source = () => tenantSource(st().tenantOriginSource);
   const commit = (raw: string) => {
     const v = raw.trim();
     if (v === '') {
@@ -51,12 +43,16 @@ export function TenantOrigin() {
         fallback={
           <button
             class="value link"
-            title={`Edit the tenant origin${source() ? ` (${source()})` : ''}. Events from any other origin are reported; actions must target it.`}
+            title={`Edit the tenant origin${source() ? ` (${source()!.title})` : ''}. Events from any other origin are reported; actions must target it.`}
             onClick={() => setEditing(true)}
           >
             {st().tenantOrigin ?? 'unknown — set it'}
             <Show when={source()}>
-              <span class="src-tag">{st().tenantOriginSource === 'manual' ? 'set by hand' : 'auto'}</span>
+              {(s) => (
+                <span class="src-tag" data-source={st().tenantOriginSource}>
+                  {s().tag}
+                </span>
+              )}
             </Show>
           </button>
         }

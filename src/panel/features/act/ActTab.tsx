@@ -2,7 +2,7 @@
  * The detail pane's "Replay & code" tab: re-send the selected action as captured or edit it first (an event:
  * simulate it again), and copy as code (the host's sending code for an action, a listener for an event).
  */
-import { createSignal, Show } from 'solid-js';
+import { createEffect, createSignal, on, Show } from 'solid-js';
 import type { DetailContext } from '../../ui/detail-context.ts';
 import { codeFor, TENANT_PLACEHOLDER as PLACEHOLDER } from './row-actions.ts';
 import { draftFromMessage } from './draft.ts';
@@ -23,6 +23,14 @@ export function ActTab(p: { ctx: DetailContext }) {
   const again = () => recreateOf(r(), { tenantOrigin: tenant(), hostOrigin: act.target().hostOrigin });
   const code = () => codeFor(r(), tenant()) ?? '';
   const [note, setNote] = createSignal('');
+  // what was said of a send or a copy belongs to its record and session
+  createEffect(
+    on(
+      () => [act.session(), r()],
+      () => setNote(''),
+      { defer: true },
+    ),
+  );
   const resend = async () => {
     setNote('Sending…');
     const side = direction() === 'event' ? 'event' : 'action';

@@ -5,7 +5,7 @@
  */
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
 import { ACTIONS, EVENTS, specOf, type Surface } from '../../base/protocol.ts';
-import { surfacesFor } from './composer.ts';
+import { draftNotes, surfacesFor } from './composer.ts';
 import {
   buildMessage,
   defaultDraft,
@@ -183,6 +183,13 @@ export function Composer() {
           )}
         </Show>
       </Show>
+      <For each={draftNotes(built().data)}>
+        {(n) => (
+          <p class="warn small cm-note" role="status">
+            {n}
+          </p>
+        )}
+      </For>
       <SendBar side={draft().side} buildErrors={built().errors} check={check()} message={current} watch={draft} />
     </section>
   );

@@ -22,10 +22,12 @@ export function SendBar(p: SendBarProps) {
   const act = useAct();
   const [confirming, setConfirming] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
-  const [outcome, setOutcome] = createSignal<{ ok: boolean; text: string } | null>(null);
+  // what was said of the last send is the controller's: it belongs to the session it was made in
+  const outcome = act.outcome,
+    setOutcome = act.setOutcome;
   createEffect(
     on(
-      () => p.watch(),
+      () => [p.watch(), act.session()],
       () => setConfirming(false),
       { defer: true },
     ),

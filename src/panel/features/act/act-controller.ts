@@ -38,6 +38,15 @@ export interface ActController {
   frameChoice: Accessor<string>;
   setFrameChoice(url: string): void;
   send(side: Side, data: unknown): Promise<SendOutcome>;
+  /**
+   * The session the act state belongs to: a new one starts when the log is cleared, the inspected page navigates
+   * (its top frame), or another source is shown (an import, back to live). What was said of a send belongs to the
+   * session it was made in: `outcome` is cleared when a new one starts.
+   */
+  session: Accessor<number>;
+  /** What the composer last said of a send ("Sent: …", "Not sent: …"), null once a new session started. */
+  outcome: Accessor<{ ok: boolean; text: string } | null>;
+  setOutcome(o: { ok: boolean; text: string } | null): void;
   /** What the store shows: the live tab, an imported file, or something else (demo, tests). */
   viewing: Accessor<{ kind: 'live' | 'file' | 'other'; label: string }>;
   importText(text: string, name: string): boolean;
@@ -87,6 +96,34 @@ export function createActController(opts: {
   if (link) {
     onCleanup(link.onChange(() => setLinkVersion((n) => n + 1)));
   }
+  const [session, setSession] = createSignal(0);
+  const [outcome, setOutcome] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const newSession = () => {
+    setOutcome(null);
+    setSession((n) => n + 1);
+  };
+  const log = store.log;
+  let pageUrl = log.state.pageUrl;
+  const pageChanged = () => {
+    if (log.state.pageUrl !== pageUrl) {
+      pageUrl = log.state.pageUrl;
+      newSession();
+    }
+  };
+  onCleanup(log.on('cleared', newSession));
+  onCleanup(log.on('state', pageChanged));
+  onCleanup(log.on('replaced', pageChanged));
+  onCleanup(
+    log.on('batch', (e) => {
+      for (let i = e.from; i < e.from + e.count; i++) {
+        const r = log.at(i);
+        if (r.navigation && r.frameId === 0) {
+          newSession();
+          return;
+        }
+      }
+    }),
+  );
   onCleanup(
     store.onChange((c) => {
       if (c.status || c.records) {
@@ -113,6 +150,8 @@ export function createActController(opts: {
   const use = (t: PanelTransport) => {
     opts.useTransport(t);
     setTransportVersion((n) => n + 1);
+    pageUrl = log.state.pageUrl;
+    newSession();
   };
 
   const ctl: ActController = {
@@ -126,6 +165,9 @@ export function createActController(opts: {
     target,
     frameChoice,
     setFrameChoice,
+    session,
+    outcome,
+    setOutcome,
     viewing,
     importError,
     setImportError,

@@ -317,3 +317,20 @@ export function mergeExtraFields(
   }
   return { payload: { ...(extra as Record<string, unknown>), ...payload }, error: null };
 }
+
+/**
+ * What the form says of a message the rules accept but that does nothing: a set-theme with an empty theme (`{}`:
+ * no embedTheme field, so nothing to apply).
+ */
+export function draftNotes(data: unknown): string[] {
+  const d = data as { type?: unknown; payload?: unknown } | null;
+  if (!d || typeof d !== 'object' || d.type !== 'svc:action:set-theme') {
+    return [];
+  }
+  const p = d.payload;
+  if (p && typeof p === 'object' && !Array.isArray(p) && Object.keys(p).length === 0) {
+    const fields = Object.keys(specOf('svc:action:set-theme')?.fields ?? {}).join(', ');
+    return [`An empty theme ({}): nothing to apply. Set at least one embedTheme field (${fields}).`];
+  }
+  return [];
+}

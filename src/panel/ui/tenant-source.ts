@@ -1,0 +1,17 @@
+/** Where the tenant origin came from, in the words the toolbar shows (its tag) and says (its title). */
+import type { TabState } from '../../shared/messages.ts';
+
+export function tenantSource(source: TabState['tenantOriginSource']): { tag: string; title: string } | null {
+  switch (source) {
+    case 'manual':
+      return { tag: 'set by hand', title: 'set by hand' };
+    case 'file':
+      return { tag: 'from the file', title: 'named by the imported capture file' };
+    case 'embed-frame':
+      return { tag: 'inferred', title: "inferred from the embed frame's URL" };
+    case 'ready':
+      return { tag: 'inferred', title: 'inferred from the origin of the first ready event' };
+    default:
+      return null;
+  }
+}
