@@ -45,6 +45,9 @@ export function Menu(p: MenuProps) {
     p.onPick(it.id);
     if (it.checked === undefined) {
       p.onClose();
+    } else {
+      // the items are made again with their new state: the focus stays on the one picked
+      queueMicrotask(() => el.querySelector<HTMLElement>(`[data-id="${CSS.escape(it.id)}"]`)?.focus());
     }
   };
   const onKeyDown = (e: KeyboardEvent) => {

@@ -97,6 +97,7 @@ export function Timeline(props: TimelineProps) {
   window.addEventListener('keydown', escGuard, true);
   onCleanup(() => window.removeEventListener('keydown', escGuard, true));
   const chooserItems = (): MenuEntry[] => {
+    sig.view();
     const chosen = new Set(view.columns);
     return [
       ...COLUMN_DEFS.filter((c) => c.optional).map((c) => ({
