@@ -258,6 +258,25 @@ export function sortKey(src: SortSource, i: number, column: ColumnId): number | 
   }
 }
 
+/** Insert log index `i` into `sorted` (ordered by `sort`, ties by index) where it belongs: O(log n) keys. */
+export function insertSorted(src: SortSource, sorted: number[], i: number, sort: NonNullable<SortState>): void {
+  const k = sortKey(src, i, sort.column);
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  let lo = 0,
+    hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const km = sortKey(src, sorted[mid], sort.column);
+    const c = km < k ? -1 : km > k ? 1 : 0;
+    if ((c !== 0 ? sign * c : sorted[mid] - i) < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  sorted.splice(lo, 0, i);
+}
+
 /** `indices` (causal order) sorted by `sort`, stably; a new array. */
 export function sortIndices(src: SortSource, indices: readonly number[], sort: NonNullable<SortState>): number[] {
   const keys = new Map<number, number | string>();

@@ -80,6 +80,23 @@ describe('timeline sorting', () => {
     expect(store.timeline.length).toBe(store.timeline.order.length);
   });
 
+  it.each(['size', 'type', 'verdict'] as const)(
+    'live records sorted by %s land where a full sort puts them',
+    (column) => {
+      const records = syntheticSession(200);
+      const { store, t, tick } = setup(null, records.slice(0, 100));
+      store.timeline.setSort({ column, dir: 'desc' });
+      for (let k = 100; k < records.length; k += 7) {
+        t.push(records.slice(k, k + 7));
+        tick();
+      }
+      const live = [...store.timeline.rows];
+      store.timeline.setSort(null);
+      store.timeline.setSort({ column, dir: 'desc' });
+      expect(live).toEqual(store.timeline.rows);
+    },
+  );
+
   it('a header click goes ascending, descending, then back to the causal order', () => {
     let s = nextSort(null, 'size');
     expect(s).toEqual({ column: 'size', dir: 'asc' });

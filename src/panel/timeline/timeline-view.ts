@@ -25,6 +25,7 @@ import {
   type ColumnId,
   COLUMN_DEFS,
   defaultColumns,
+  insertSorted,
   parseColumns,
   parseSort,
   sortIndices,
@@ -311,8 +312,17 @@ export class TimelineView {
     const before = this.view.length;
     this.filterFrom(this.seen);
     if (this.sortState) {
-      // sorted rows are not appended at the end: the order is made again, and said to be
-      this.resort();
+      // sorted rows are not appended at the end: a few new ones are put in their places (an updated record's
+      // key may have changed: then, or for many, the order is made again), and the view says it was rebuilt
+      const added = this.view.length - before;
+      if (this.sorted && !e.updated.length && added <= 256) {
+        for (let p = before; p < this.view.length; p++) {
+          insertSorted(this.log, this.sorted, this.view[p], this.sortState);
+        }
+        this.sortedPos = null;
+      } else {
+        this.resort();
+      }
       this.events.emit('rebuilt', { replaced: false });
       return;
     }
