@@ -122,7 +122,8 @@ describe('timeline grid', () => {
   });
 
   it('the column chooser adds and removes columns; the choice and the sort survive a reload', async () => {
-    await page.click('.col-chooser');
+    await page.focus('.col-chooser');
+    await page.keyboard.press('Enter');
     await page.waitForSelector('[role="menu"][aria-label="Columns"]');
     const labels = await menuLabels(page);
     for (const l of ['Time since previous', 'Absolute time', 'Size', 'Frame', 'Target origin']) {
@@ -135,6 +136,8 @@ describe('timeline grid', () => {
     expect(await page.$eval('[role="menu"] [data-id="clock"]', (e) => e.getAttribute('aria-checked'))).toBe('true');
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[role="menu"]'));
+    // the focus is back on the chooser's button
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('col-chooser'))).toBe(true);
     // the clock cells show the time of day
     expect(await page.$eval('.grid-canvas [role="row"] .c-clock', (c) => c.textContent)).toMatch(
       /^\d\d:\d\d:\d\d\.\d{3}$/,

@@ -81,9 +81,17 @@ export function Timeline(props: TimelineProps) {
     noteTimer = setTimeout(() => setNote(''), 2500);
   };
   const feature = useRowMenuFeature();
+  // the focus goes back where the menu was opened from: the chooser's button, else the grid
+  let opener: HTMLElement | null = null;
+  const openMenu = (m: MenuState) => {
+    const active = document.activeElement as HTMLElement | null;
+    opener = active?.classList.contains('col-chooser') ? active : null;
+    setMenu(m);
+  };
   const closeMenu = () => {
     setMenu(null);
-    gridEl?.focus({ preventScroll: true });
+    (opener?.isConnected ? opener : gridEl)?.focus({ preventScroll: true });
+    opener = null;
   };
   // Esc closes an open menu and goes no further: not to the layout's Esc (closing the details), nor to DevTools
   // (its Console drawer). Registered as the component is made, before the layout's listener, in the same phase.
@@ -159,7 +167,7 @@ export function Timeline(props: TimelineProps) {
   };
   const openRowMenu = (seq: number, x: number, y: number) => {
     view.select(seq);
-    setMenu({ kind: 'row', seq, x, y });
+    openMenu({ kind: 'row', seq, x, y });
   };
   /** The menu of the selected row (the first when none), from the keyboard. */
   const openMenuFromKeys = () => {
@@ -172,7 +180,7 @@ export function Timeline(props: TimelineProps) {
     }
     const el = document.getElementById(`ei-row-${seq}`);
     const r = el?.getBoundingClientRect() ?? gridEl.getBoundingClientRect();
-    setMenu({ kind: 'row', seq, x: r.left + 24, y: r.bottom });
+    openMenu({ kind: 'row', seq, x: r.left + 24, y: r.bottom });
   };
 
   // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
@@ -362,6 +370,10 @@ export function Timeline(props: TimelineProps) {
 
   const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / ROW_H) - 1);
   const onKeyDown = (e: KeyboardEvent) => {
+    // a header's buttons (sort, time base, column chooser) keep their own keys
+    if (e.target !== e.currentTarget && (e.target as Element).closest('button')) {
+      return;
+    }
     const k = e.key;
     if (k === 'ArrowDown' || k === 'ArrowUp') {
       view.moveSelection(k === 'ArrowDown' ? 1 : -1);
@@ -420,7 +432,7 @@ export function Timeline(props: TimelineProps) {
         aria-activedescendant={activeId()}
         onKeyDown={onKeyDown}
       >
-        <GridHead shown={() => fit().shown} onChooser={(x, y) => setMenu({ kind: 'cols', x, y })} />
+        <GridHead shown={() => fit().shown} onChooser={(x, y) => openMenu({ kind: 'cols', x, y })} />
         <div
           role="rowgroup"
           class="grid-body"
