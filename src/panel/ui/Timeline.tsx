@@ -25,11 +25,8 @@ import { Row, WarmRow } from './Row.tsx';
 import { Empty } from './Empty.tsx';
 import { GridHead } from './GridHead.tsx';
 import { usePanel } from './use-panel.ts';
-import { COLUMN_DEFS, COLUMN_IDS, fitColumns } from '../timeline/columns.ts';
-import { filterPatch, plainJson, rowMenuItems, type RowActionId } from '../timeline/row-menu.ts';
-import { Menu, type MenuEntry } from './Menu.tsx';
-import { useRowMenuFeature } from './row-menu-context.ts';
-import { copyToClipboard } from './clipboard.ts';
+import { COLUMN_IDS, fitColumns } from '../timeline/columns.ts';
+import { createTimelineMenus } from './timeline-menus.tsx';
 import './grid.css';
 
 export const ROW_H = 22;
@@ -70,118 +67,8 @@ export function Timeline(props: TimelineProps) {
   });
   const hiddenCols = () => COLUMN_IDS.filter((id) => !fit().shown.includes(id)).join(' ');
 
-  // ---- menus: the column chooser and a row's menu
-  type MenuState = { kind: 'cols'; x: number; y: number } | { kind: 'row'; seq: number; x: number; y: number };
-  const [menu, setMenu] = createSignal<MenuState | null>(null);
-  const [note, setNote] = createSignal('');
-  let noteTimer: ReturnType<typeof setTimeout> | undefined;
-  const say = (text: string) => {
-    setNote(text);
-    clearTimeout(noteTimer);
-    noteTimer = setTimeout(() => setNote(''), 2500);
-  };
-  const feature = useRowMenuFeature();
-  // the focus goes back where the menu was opened from: the chooser's button, else the grid
-  let opener: HTMLElement | null = null;
-  const openMenu = (m: MenuState) => {
-    const active = document.activeElement as HTMLElement | null;
-    opener = active?.classList.contains('col-chooser') ? active : null;
-    setMenu(m);
-  };
-  const closeMenu = () => {
-    setMenu(null);
-    (opener?.isConnected ? opener : gridEl)?.focus({ preventScroll: true });
-    opener = null;
-  };
-  // Esc closes an open menu and goes no further: not to the layout's Esc (closing the details), nor to DevTools
-  // (its Console drawer). Registered as the component is made, before the layout's listener, in the same phase.
-  const escGuard = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && menu()) {
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      closeMenu();
-    }
-  };
-  window.addEventListener('keydown', escGuard, true);
-  onCleanup(() => window.removeEventListener('keydown', escGuard, true));
-  const chooserItems = (): MenuEntry[] => {
-    sig.view();
-    const chosen = new Set(view.columns);
-    return [
-      ...COLUMN_DEFS.filter((c) => c.optional).map((c) => ({
-        id: c.id,
-        label: c.id === 'delta' ? 'Time since previous' : c.id === 'clock' ? 'Absolute time' : c.label,
-        checked: chosen.has(c.id),
-      })),
-      { id: '@causal', label: 'Causal order (no sort)', disabled: view.sort ? undefined : 'already in causal order' },
-      { id: '@reset', label: 'Default columns' },
-    ];
-  };
-  const pickColumn = (id: string) => {
-    if (id === '@causal') {
-      view.setSort(null);
-    } else if (id === '@reset') {
-      view.resetColumns();
-    } else {
-      const c = COLUMN_DEFS.find((x) => x.id === id);
-      if (c) {
-        view.setColumn(c.id, !view.columns.includes(c.id));
-      }
-    }
-  };
-  const rowItems = (seq: number): MenuEntry[] => {
-    const i = log.indexOfSeq(seq);
-    return i < 0 ? [] : rowMenuItems(log.at(i), log.metaAt(i), feature?.items(log.at(i)));
-  };
-  const pickRow = (seq: number, id: string) => {
-    const i = log.indexOfSeq(seq);
-    if (i < 0) {
-      return;
-    }
-    const r = log.at(i),
-      m = log.metaAt(i);
-    const action = id as RowActionId;
-    switch (action) {
-      case 'copy-json':
-        void copyToClipboard(plainJson(r.data)).then((ok) => say(ok ? 'Copied the message as JSON' : 'Copy failed'));
-        break;
-      case 'copy-code':
-      case 'replay':
-        if (feature) {
-          void feature.run(action, r).then(say);
-        }
-        break;
-      case 'filter-type':
-      case 'filter-frame':
-      case 'filter-origin':
-        view.setFilters(filterPatch(action, r, m));
-        view.select(seq);
-        break;
-      case 'related':
-        view.select(seq);
-        props.onOpen();
-        // the detail pane is rendered by now (Solid renders synchronously): show its Related tab
-        document.getElementById('tab-related')?.click();
-        break;
-    }
-  };
-  const openRowMenu = (seq: number, x: number, y: number) => {
-    view.select(seq);
-    openMenu({ kind: 'row', seq, x, y });
-  };
-  /** The menu of the selected row (the first when none), from the keyboard. */
-  const openMenuFromKeys = () => {
-    if (view.selectedSeq === null || view.selectedViewPos() < 0) {
-      view.selectAt(0);
-    }
-    const seq = view.selectedSeq;
-    if (seq === null) {
-      return;
-    }
-    const el = document.getElementById(`ei-row-${seq}`);
-    const r = el?.getBoundingClientRect() ?? gridEl.getBoundingClientRect();
-    openMenu({ kind: 'row', seq, x: r.left + 24, y: r.bottom });
-  };
+  // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
+  const menus = createTimelineMenus({ grid: () => gridEl, onOpen: () => props.onOpen() });
 
   // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
   // after the fact. While the timeline follows the tail, a new count (a load, live records, a filter change) would
@@ -397,7 +284,7 @@ export function Timeline(props: TimelineProps) {
     } else if (k === 'Escape') {
       props.onClose();
     } else if (k === 'ContextMenu' || (k === 'F10' && e.shiftKey)) {
-      openMenuFromKeys();
+      menus.openFromKeys();
       e.preventDefault();
     }
     if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') {
@@ -417,8 +304,8 @@ export function Timeline(props: TimelineProps) {
           // the context-menu key on the grid itself (a right-click on a row is the row's)
           if (!e.defaultPrevented) {
             e.preventDefault();
-            if (!menu()) {
-              openMenuFromKeys();
+            if (!menus.isOpen()) {
+              menus.openFromKeys();
             }
           }
         }}
@@ -432,7 +319,7 @@ export function Timeline(props: TimelineProps) {
         aria-activedescendant={activeId()}
         onKeyDown={onKeyDown}
       >
-        <GridHead shown={() => fit().shown} onChooser={(x, y) => openMenu({ kind: 'cols', x, y })} />
+        <GridHead shown={() => fit().shown} onChooser={(x, y) => menus.openChooser(x, y)} />
         <div
           role="rowgroup"
           class="grid-body"
@@ -456,7 +343,7 @@ export function Timeline(props: TimelineProps) {
                     start={() => pos() * ROW_H}
                     onOpen={props.onOpen}
                     grid={() => gridEl}
-                    onMenu={openRowMenu}
+                    onMenu={menus.openRow}
                   />
                 );
               }}
@@ -471,28 +358,7 @@ export function Timeline(props: TimelineProps) {
           ↓ {unseen() > 0 ? 'New records — follow' : 'Follow new records'}
         </button>
       </Show>
-      <Show when={menu()}>
-        {(m) => {
-          const st = m();
-          return st.kind === 'cols' ? (
-            <Menu label="Columns" items={chooserItems()} x={st.x} y={st.y} onPick={pickColumn} onClose={closeMenu} />
-          ) : (
-            <Menu
-              label={`Record #${st.seq}`}
-              items={rowItems(st.seq)}
-              x={st.x}
-              y={st.y}
-              onPick={(id) => pickRow(st.seq, id)}
-              onClose={closeMenu}
-            />
-          );
-        }}
-      </Show>
-      <Show when={note()}>
-        <div class="tl-note" role="status">
-          {note()}
-        </div>
-      </Show>
+      {menus.view()}
     </div>
   );
 }
