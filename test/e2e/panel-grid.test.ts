@@ -5,9 +5,9 @@
  * with their state (the composer's outcome, the tenant origin's source, the selection and the filters, "Simulate
  * again", the set-theme form, badges and panes that fit at 500 px). Fails (never skips) without Chromium or a build.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 import type { Launched } from '../../src/node/chromium.ts';
 import { captureOf } from '../../src/panel/features/act/capture-file.ts';
 import { syntheticSession, TENANT } from '../../src/panel/app/synthetic.ts';
@@ -21,9 +21,7 @@ async function openPanel(query: string, width = 1280): Promise<Page> {
   await p.setViewport({ width, height: 700 });
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?${query}`);
-  await p.waitForFunction(
-    () => !!(window as any).__embedInspectorPanel && document.querySelector('[role="grid"] .grid-body [role="row"]'),
-  );
+  await waitInPanel(p, () => !!document.querySelector('[role="grid"] .grid-body [role="row"]'));
   return p;
 }
 /** The shown rows, top to bottom: their record's seq, from their ids. */
@@ -46,19 +44,19 @@ const pickMenu = async (p: Page, label: string) => {
   }, label);
 };
 const seqOf = (p: Page, pred: string) =>
-  p.evaluate((src) => {
-    const s = (window as any).__embedInspectorPanel.store;
-    const f = new Function('r', 'm', `return ${src}`);
-    const i = s.view.find((k: number) => f(s.records[k], s.meta[k]));
-    return i === undefined ? -1 : (s.records[i].seq as number);
-  }, pred);
+  inPanel(
+    p,
+    (h, src) => {
+      const f = new Function('r', 'm', `return ${src}`);
+      const i = h.view.order.find((k: number) => f(h.log.at(k), h.log.metaAt(k)));
+      return i === undefined ? -1 : (h.log.at(i)!.seq as number);
+    },
+    pred,
+  );
 
-beforeAll(async () => {
-  launched = await launchWithExtension();
+test.beforeAll(async ({ chromium }) => {
+  launched = chromium;
   page = await openPanel('fixture=demo&n=300&theme=light');
-});
-afterAll(async () => {
-  await launched?.close();
 });
 
 describe('timeline grid', () => {
@@ -68,11 +66,8 @@ describe('timeline grid', () => {
       await page.setViewport({ width: w, height: 700 });
       await page.waitForFunction((width) => document.querySelector('.timeline')!.clientWidth <= width, {}, w);
       const post = await seqOf(page, "r.kind === 'post' && r.pairedWith !== undefined && !r.navigation");
-      const recv = await page.evaluate(
-        (seq) => (window as any).__embedInspectorPanel.store.recordBySeq(seq).pairedWith as number,
-        post,
-      );
-      await page.evaluate((seq) => (window as any).__embedInspectorPanel.store.select(seq), post);
+      const recv = await inPanel(page, (h, seq) => h.log.bySeq(seq)!.pairedWith as number, post);
+      await inPanel(page, (h, seq) => h.view.select(seq), post);
       await page.waitForSelector(`#ei-row-${recv}`);
       const cell = (seq: number) =>
         page.$eval(`#ei-row-${seq} .c-dir`, (c) => ({
@@ -170,7 +165,7 @@ describe('row menu', () => {
       };
     });
     const seq = await seqOf(page, "m.type === 'svc:event:drilldown'");
-    await page.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), seq);
+    await inPanel(page, (h, s) => h.view.select(s), seq);
     await page.waitForSelector(`#ei-row-${seq}`);
     await page.click(`#ei-row-${seq} .c-type`, { button: 'right' });
     await page.waitForSelector(`[role="menu"][aria-label="Record #${seq}"]`);
@@ -197,7 +192,7 @@ describe('row menu', () => {
 
   it('from the keyboard (Shift+F10, the context-menu key): filter by this type, then show related', async () => {
     const seq = await seqOf(page, "m.type === 'svc:event:view'");
-    await page.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), seq);
+    await inPanel(page, (h, s) => h.view.select(s), seq);
     await page.focus('[role="grid"]');
     await page.keyboard.down('Shift');
     await page.keyboard.press('F10');
@@ -210,7 +205,7 @@ describe('row menu', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toMatch(/Show only view$/);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => !document.querySelector('[role="menu"]'));
-    const f = await page.evaluate(() => (window as any).__embedInspectorPanel.store.filters.types);
+    const f = await inPanel(page, (h) => h.view.filters.types);
     expect(f).toEqual(['svc:event:view']);
     const types = await page.$$eval('.grid-canvas [role="row"] .c-type', (c) => c.map((x) => x.getAttribute('title')));
     expect(types.length).toBeGreaterThan(0);
@@ -230,14 +225,14 @@ describe('row menu', () => {
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[role="menu"]'));
     expect(await page.$('#tab-related')).not.toBeNull();
-    await page.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    await inPanel(page, (h) => h.view.resetFilters());
   });
 
   it('stays inside the panel when opened at its right edge at 500 px', async () => {
     await page.setViewport({ width: 500, height: 500 });
     await page.keyboard.press('Escape');
     const seq = await seqOf(page, "r.kind === 'post' && !r.navigation");
-    await page.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), seq);
+    await inPanel(page, (h, s) => h.view.select(s), seq);
     await page.waitForSelector(`#ei-row-${seq}`);
     const box = (await (await page.$(`#ei-row-${seq}`))!.boundingBox())!;
     await page.mouse.click(box.x + box.width - 4, box.y + 4, { button: 'right' });
@@ -253,7 +248,7 @@ describe('row menu', () => {
 describe("an issue's field and rule", () => {
   it('marks the field in the message tree; the path shows it; the rule id opens its documentation', async () => {
     const seq = await seqOf(page, "m.type === 'svc:action:set-timezone' && r.kind === 'post'");
-    await page.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), seq);
+    await inPanel(page, (h, s) => h.view.select(s), seq);
     await page.focus('[role="grid"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#tab-message[aria-selected="true"]');
@@ -275,26 +270,26 @@ describe("an issue's field and rule", () => {
 describe('stale words', () => {
   it('a filter that hides the selected record takes it out of the detail pane', async () => {
     const seq = await seqOf(page, "m.type === 'svc:event:ready'");
-    await page.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), seq);
+    await inPanel(page, (h, s) => h.view.select(s), seq);
     await page.focus('[role="grid"]');
     await page.keyboard.press('Enter');
     await page.waitForFunction((s) => document.querySelector('.detail-title')?.textContent?.includes(`#${s}`), {}, seq);
-    await page.evaluate(() => (window as any).__embedInspectorPanel.store.setFilters({ directions: ['action'] }));
+    await inPanel(page, (h) => h.view.setFilters({ directions: ['action'] }));
     await page.waitForFunction(
       (s) => !document.querySelector('.detail-title')?.textContent?.includes(`#${s}`),
       {},
       seq,
     );
-    expect(await page.evaluate(() => (window as any).__embedInspectorPanel.store.selectedSeq)).toBeNull();
-    await page.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+    expect(await inPanel(page, (h) => h.view.selectedSeq)).toBeNull();
+    await inPanel(page, (h) => h.view.resetFilters());
     await page.keyboard.press('Escape');
   });
 
   it('the composer\'s "Sent: …" is cleared by Clear and by an import', async () => {
     const p = await openPanel('fixture=demo&n=120&theme=light');
     const showSent = async () => {
-      await p.evaluate(() => {
-        const act = (window as any).__embedInspectorPanel.act;
+      await inPanel(p, (h) => {
+        const act = h.act;
         act.openComposer();
         act.setOutcome({ ok: true, text: 'Sent: the injected post and its delivery appear on the timeline.' });
       });
@@ -308,9 +303,9 @@ describe('stale words', () => {
     await p.waitForFunction(() => !document.querySelector('.cm-outcome'));
     await showSent();
     const file = JSON.stringify(captureOf(syntheticSession(40), { tenantOrigin: TENANT, redact: false }));
-    const imported = await p.evaluate((f) => (window as any).__embedInspectorPanel.act.importText(f, 'x.json'), file);
+    const imported = await inPanel(p, (h, f) => h.act.importText(f, 'x.json'), file);
     if (!imported) {
-      throw new Error(await p.evaluate(() => (window as any).__embedInspectorPanel.act.importError()));
+      throw new Error((await inPanel(p, (h) => h.act.importError())) ?? 'not imported');
     }
     await p.waitForFunction(() => !document.querySelector('.cm-outcome'));
     // the imported file names the tenant origin: the toolbar says so
@@ -320,19 +315,18 @@ describe('stale words', () => {
 
   it('"Simulate again" only where it re-creates the sender; the threw badge and the panes fit at 500 px', async () => {
     const p = await openPanel('fixture=demo&n=40&theme=light', 500);
-    const seqs = await p.evaluate(() => {
-      const h = (window as any).__embedInspectorPanel;
+    const seqs = await inPanel(p, (h) => {
       const records = h.synthetic(120);
       const ev = records.filter((r: any) => r.data?.direction === 'event' && r.kind === 'post' && !r.issues.length);
       ev[0].origin = 'https://third.example';
-      const post = records.find((r: any) => r.kind === 'post' && r.data?.direction === 'action' && r.issues.length);
+      const post = records.find((r: any) => r.kind === 'post' && r.data?.direction === 'action' && r.issues.length)!;
       post.error = 'DataCloneError: could not be cloned';
       h.load(records, 'crafted');
       h.store.command({ type: 'set-tenant-origin', origin: 'https://acme.svc-embed.example' });
       return { third: ev[0].seq, own: ev[1].seq, threw: post.seq };
     });
     const open = async (seq: number, tab: string) => {
-      await p.evaluate((s) => (window as any).__embedInspectorPanel.store.select(s), seq);
+      await inPanel(p, (h, s) => h.view.select(s), seq);
       await p.focus('[role="grid"]');
       await p.keyboard.press('Enter');
       await p.waitForSelector(`#${tab}`);
@@ -373,7 +367,7 @@ describe('stale words', () => {
   });
 
   it('the set-theme form offers its common fields with their meaning and flags an empty theme', async () => {
-    await page.evaluate(() => (window as any).__embedInspectorPanel.act.openComposer());
+    await inPanel(page, (h) => h.act.openComposer());
     await page.waitForSelector('.cm-type');
     await page.select('.cm-type', 'svc:action:set-theme');
     await page.waitForSelector('.cm-note');
