@@ -14,6 +14,15 @@
  * (`isTrusted` false: its data is the page's live object, copied into this world when read), and every event in
  * Firefox (a content script reads the page's own object through an Xray).
  *
+ * Firefox reads (`pageRealm`): every read through an Xray is a wrapper call, and the page's objects fail
+ * serialize.ts's fast path (their prototypes are the page's), so a delivery's data took the full encoder over the
+ * Xray, and `event.ports` built a frozen array and its Xray per event: in a profile, the two were most of what
+ * the capture added per delivery. So the data of a delivered message (trusted: the browser's structured clone of
+ * it, plain objects, arrays and primitives with no getter, read before any page listener) is read through a
+ * transparent wrapper (`XPCNativeWrapper.unwrap`) and written by the fast path with the page's prototypes, which
+ * calls none of the page's code; anything else takes the Xray and the encoder as before. The ports come from the
+ * page realm's own getter, kept at document_start, called on the event itself. The records are the same.
+ *
  * The count of deliveries is also written into a detached Text node that the MAIN world of a full-mode frame reads
  * at each post (`answer()`, called by relay.ts when page.ts asks: as it starts and at the first post of each task),
  * so that the relay can put posts among deliveries in the frame's order (relay-merge.ts) without a second listener
@@ -23,7 +32,7 @@
  * reference to it and no observer sees it change.
  */
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
-import { dataJson } from './serialize.ts';
+import { dataJson, plainJson, type Protos } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
 import { close, field, head, open, text } from './writer.ts';
 
@@ -61,6 +70,9 @@ export function installDeliveries(
   },
 ): { answer: () => Text } {
   const { now, config, relationTo, eager, hold } = options;
+  if (eager) {
+    page = pageRealm(win);
+  }
   let count = 0;
   let counter: Text | null = null;
   // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its relation
@@ -89,7 +101,7 @@ export function installDeliveries(
         // document.URL, not location.href: Chromium builds a new string at each href read.
         const d: Delivery = { i, time, docUrl: win.document.URL, from: lastRelation, event: m, json: '' };
         if (eager || !trusted) {
-          write(d, config().maxBytes, !eager && !trusted);
+          write(d, config().maxBytes, !eager && !trusted, eager && trusted);
         }
         hold(d, time);
       } catch {
@@ -145,18 +157,49 @@ export function hrefOf(docUrl: string): string {
 let lastUrl: string | undefined;
 let lastHead = '';
 
-function write(d: Delivery, maxBytes: number, copied: boolean): void {
+/** Firefox: what reads the page's own objects without an Xray (null elsewhere, or where unavailable). */
+interface PageRealm {
+  unwrap: (o: unknown) => unknown;
+  protos: Protos;
+  ports: (e: MessageEvent) => ArrayLike<unknown> | null;
+}
+let page: PageRealm | null = null;
+const apply = Reflect.apply;
+
+/** Kept at document_start, before any page script: the page realm's own prototypes and `ports` getter. */
+function pageRealm(win: Window): PageRealm | null {
+  try {
+    const unwrap = (globalThis as { XPCNativeWrapper?: { unwrap?: (o: unknown) => unknown } }).XPCNativeWrapper?.unwrap;
+    const raw = unwrap?.(win) as (Window & typeof globalThis) | undefined;
+    const get = raw && Object.getOwnPropertyDescriptor(raw.MessageEvent.prototype, 'ports')?.get;
+    if (!unwrap || !raw || typeof get !== 'function') {
+      return null;
+    }
+    return {
+      unwrap,
+      protos: { obj: raw.Object.prototype, arr: raw.Array.prototype },
+      ports: (e) => apply(get, unwrap(e), []) as ArrayLike<unknown> | null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** `copied`: the browser copied the data into this world (Chromium); `delivered`: trusted, in Firefox. */
+function write(d: Delivery, maxBytes: number, copied: boolean, delivered = false): void {
   const e = d.event!;
   d.event = null;
   try {
     let data: unknown;
-    let dj: ReturnType<typeof dataJson>;
+    let dj: ReturnType<typeof dataJson> | null = null;
     try {
       data = e.data;
-      dj =
-        copied && data === null
-          ? { json: NOT_COPIED }
-          : dataJson(data, isSvcEmbed(data) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES));
+      const max = isSvcEmbed(data) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES);
+      if (delivered && page && data !== null && typeof data === 'object') {
+        const json = plainJson(page.unwrap(data), max, page.protos);
+        dj = json === null ? null : { json };
+      }
+      dj ??= copied && data === null ? { json: NOT_COPIED } : dataJson(data, max);
     } catch (err) {
       dj = { json: JSON.stringify({ $ei: 'Unknown', kind: 'Unreadable', message: String(err) }) };
     }
@@ -171,7 +214,7 @@ function write(d: Delivery, maxBytes: number, copied: boolean): void {
     if (dj.originalSize !== undefined) {
       json += field('originalSize', String(dj.originalSize));
     }
-    const ports = e.ports;
+    const ports = page ? page.ports(e) : e.ports;
     if (ports && ports.length) {
       json += field('transfer', String(ports.length));
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { runInNewContext } from 'node:vm';
 import { encode } from '../protocol/encoding.ts';
-import { dataJson } from './serialize.ts';
+import { dataJson, plainJson } from './serialize.ts';
 
 const shared = { id: 1 };
 const many = (n: number, extra: Record<string, unknown> = {}) => {
@@ -80,5 +81,50 @@ describe('dataJson: one message as the capture encoding, serialized once', () =>
     expect(got.originalSize).toBe(encode(value, { maxBytes: 100 }).size);
     expect(got.json).toBe(JSON.stringify(encode(value, { maxBytes: 100 }).value));
     expect(got.json.length).toBeLessThan(JSON.stringify(value).length);
+  });
+});
+
+// Another realm's data (Firefox: the page's, read through a transparent wrapper): the fast path with that realm's
+// prototypes writes what the encoder writes of plain data, and declines (null: the caller takes the careful path)
+// anything else, a `toJSON` on that realm's prototypes included.
+describe('plainJson: the fast path over another realm', () => {
+  const realm = () => {
+    const g = runInNewContext('({ Object, Array, make: (src) => eval("(" + src + ")") })') as {
+      Object: ObjectConstructor;
+      Array: ArrayConstructor;
+      make: (src: string) => unknown;
+    };
+    return { g, protos: { obj: g.Object.prototype, arr: g.Array.prototype } };
+  };
+  const rows: Array<[string, string, boolean]> = [
+    ['an envelope', '{ source: "svc-embed", type: "svc:event:ready", payload: { a: [1, "x", null, true] } }', true],
+    ['a string', '"hello"', true],
+    ['a Date', '{ at: new Date(0) }', false],
+    ['a Map', '{ m: new Map() }', false],
+    ['a hole in an array', '[1, , 3]', false],
+    ['-0', '{ n: -0 }', false],
+    ['a repeated object', '(() => { const s = {}; return { a: s, b: s }; })()', false],
+    ['a key of the encoding', '{ $ei: "Date" }', false],
+  ];
+  it.each(rows)('%s', (_, src, fast) => {
+    const { g, protos } = realm();
+    const value = g.make(src);
+    const got = plainJson(value, 1_000_000, protos);
+    expect(got).toBe(fast ? JSON.stringify(encode(value, { maxBytes: 1_000_000 }).value) : null);
+    // (with this realm's prototypes, the other realm's objects are not plain)
+    expect(plainJson(value, 1_000_000)).toBe(typeof value === 'object' ? null : JSON.stringify(value));
+  });
+
+  it("declines while that realm's prototypes have a toJSON, and over the cap", () => {
+    const { g, protos } = realm();
+    const value = g.make('{ a: [1] }');
+    expect(plainJson(value, 1_000_000, protos)).toBe('{"a":[1]}');
+    expect(plainJson(value, 5, protos)).toBeNull();
+    for (const proto of [protos.obj, protos.arr]) {
+      Object.defineProperty(proto, 'toJSON', { value: () => 'theirs', configurable: true });
+      expect(plainJson(value, 1_000_000, protos)).toBeNull();
+      delete (proto as { toJSON?: unknown }).toJSON;
+    }
+    expect(plainJson(value, 1_000_000, protos)).toBe('{"a":[1]}');
   });
 });

@@ -16,9 +16,22 @@ const stringify = JSON.stringify;
 const getProto = Object.getPrototypeOf;
 const keysOf = Object.keys;
 const isArray = Array.isArray;
+const getDesc = Object.getOwnPropertyDescriptor;
 const OBJ = Object.prototype;
 const ARR = Array.prototype;
 const MAX_DEPTH = 64;
+
+/**
+ * The prototypes of plain data: this realm's, or another realm's whose objects are read through a transparent
+ * wrapper (Firefox: the page's, see deliveries.ts).
+ */
+export interface Protos {
+  obj: object;
+  arr: object;
+}
+const OWN: Protos = { obj: OBJ, arr: ARR };
+/** The prototypes of the walk in progress. */
+let protos: Protos = OWN;
 
 export interface DataJson {
   /** JSON text of the encoded data. */
@@ -80,7 +93,7 @@ function plain(v: unknown, depth: number): boolean {
     return false;
   }
   if (isArray(v)) {
-    if (getProto(v) !== ARR) {
+    if (getProto(v) !== protos.arr) {
       return false;
     }
     for (let i = 0; i < v.length; i++) {
@@ -90,7 +103,7 @@ function plain(v: unknown, depth: number): boolean {
     }
     return true;
   }
-  if (getProto(v) !== OBJ) {
+  if (getProto(v) !== protos.obj) {
     return false;
   }
   const keys = keysOf(v as object);
@@ -109,29 +122,53 @@ let walking = false;
 
 /** Never throws. `maxBytes`: cap of the encoded size (UTF-16 units of JSON, as encoding.ts counts). */
 export function dataJson(data: unknown, maxBytes: number): DataJson {
+  const json = plainJson(data, maxBytes, OWN);
+  if (json !== null) {
+    return { json };
+  }
+  return encoded(data, maxBytes);
+}
+
+/**
+ * The fast path alone: the JSON text of data the check proves plain (with the prototypes of `realm`), at most
+ * `maxBytes` long; else null. Of another realm's data, reads nothing but own data properties and the two prototypes'
+ * own `toJSON` slots (no getter of that realm runs), and calls nothing of that realm but what JSON.stringify
+ * looks up: a `toJSON` on plain data's prototypes, which the check proves absent. Never throws.
+ */
+export function plainJson(data: unknown, maxBytes: number, realm: Protos = OWN): string | null {
   try {
     let ok = false;
     if (!walking) {
       walking = true;
+      protos = realm;
       try {
         ok =
-          (OBJ as { toJSON?: unknown }).toJSON === undefined &&
-          (ARR as { toJSON?: unknown }).toJSON === undefined &&
-          plain(data, 0);
+          (realm === OWN
+            ? (OBJ as { toJSON?: unknown }).toJSON === undefined && (ARR as { toJSON?: unknown }).toJSON === undefined
+            : getDesc(realm.obj, 'toJSON') === undefined &&
+              getDesc(realm.arr, 'toJSON') === undefined &&
+              getProto(realm.arr) === realm.obj &&
+              getProto(realm.obj) === null) && plain(data, 0);
       } finally {
         forget();
+        protos = OWN;
         walking = false;
       }
     }
     if (ok) {
       const json = stringify(data);
       if (json.length <= maxBytes) {
-        return { json };
+        return json;
       }
     }
   } catch {
     /* a getter threw or a proxy refused: take the careful path */
   }
+  return null;
+}
+
+/** The full encoder's JSON text (tagged values, references, truncation). */
+function encoded(data: unknown, maxBytes: number): DataJson {
   const enc = encode(data, { maxBytes });
   let json: string | undefined;
   try {
