@@ -7,8 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 const suites = [
   ['classify throughput (issues 2, 30)', './classify.mjs', 'benchClassify'],
   ['page overhead of capture (issues 4, 13, 30)', './page-overhead.mjs', 'benchPageOverhead'],
+  ['page overhead of capture in Firefox (issue 31)', './page-overhead-firefox.mjs', 'benchPageOverheadFirefox'],
   ['panel with 100,000 records (issue 5)', './panel.mjs', 'benchPanel'],
 ];
+// `npm run bench -- page-overhead-firefox`: the suites whose file is named so (`page-overhead` alone: both).
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const quick = process.argv.includes('--quick');
 const options = { './page-overhead.mjs': quick ? { bursts: [5_000, 20_000], reps: 5 } : {} };
