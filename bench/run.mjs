@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing figures measured side by side in one run.
 // Results are recorded in BENCHMARKS.md with the command that produced them.
-// `npm run bench -- --quick`: the page-overhead suite at bursts of 5,000 and 20,000 only, 5 runs each (the default
-// measures 1,000 to 100,000). Other arguments select suites by file name (`npm run bench -- page-overhead`).
+// `npm run bench -- --quick`: the page-overhead suites at fewer rounds (Chromium: bursts of 5,000 and 20,000 only; the
+// default measures 1,000 to 100,000). Other arguments select suites by file name (`npm run bench -- page-overhead`).
 import { existsSync, readFileSync } from 'node:fs';
 
 const suites = [
@@ -13,7 +13,10 @@ const suites = [
 // `npm run bench -- page-overhead-firefox`: the suites whose file is named so (`page-overhead` alone: both).
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const quick = process.argv.includes('--quick');
-const options = { './page-overhead.mjs': quick ? { bursts: [5_000, 20_000], reps: 5 } : {} };
+const options = {
+  './page-overhead.mjs': quick ? { bursts: [5_000, 20_000], reps: 5 } : {},
+  './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
+};
 let failed = false;
 for (const [title, file, fn] of suites) {
   if (only.length && !only.some((o) => file.includes(o))) {
