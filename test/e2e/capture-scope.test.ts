@@ -257,7 +257,7 @@ describe('capture scope', () => {
       const panel = await l.browser.newPage();
       await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
       await waitInPanel(panel, (h) => h.store.capture, { timeout: 10_000 });
-      await panel.click('.limits > summary');
+      await panel.click('.limits-button');
       const listed = () =>
         panel.$$eval('.cap-list li', (lis) =>
           lis.map((li) => [

@@ -38,8 +38,8 @@ describe('buffer limits set in the panel', () => {
   });
 
   async function setLimit(selector: string, value: string) {
-    if (!(await panel.$eval('.limits', (d) => (d as HTMLDetailsElement).open))) {
-      await panel.click('.limits > summary');
+    if (!(await panel.$eval('.limits-button', (b) => b.getAttribute('aria-expanded') === 'true'))) {
+      await panel.click('.limits-button');
     }
     await panel.$eval(selector, (el) => {
       (el as HTMLInputElement).select();

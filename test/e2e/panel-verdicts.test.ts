@@ -184,8 +184,8 @@ describe('verdicts on a plain host/embed pair', () => {
 
   it('a flood past the bound lets valid repeats go and keeps ready and what was wrong, saying what went', async () => {
     const { page, panel } = await open(srv);
-    if (!(await panel.$eval('.limits', (d) => (d as HTMLDetailsElement).open))) {
-      await panel.click('.limits > summary');
+    if (!(await panel.$eval('.limits-button', (b) => b.getAttribute('aria-expanded') === 'true'))) {
+      await panel.click('.limits-button');
     }
     await panel.$eval('.lim-records', (el) => (el as HTMLInputElement).select());
     await panel.type('.lim-records', '1000');

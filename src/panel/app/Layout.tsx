@@ -2,7 +2,7 @@
  * The panel's layout: summary bar, filter bar, timeline, detail pane, status line. Keyboard: arrows move the
  * selection, Enter opens the details, Esc closes them, Ctrl/Cmd+F focuses the search box.
  */
-import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { usePanel } from '../ui/use-panel.ts';
 import { useApp } from './context.ts';
 import { SummaryBar } from '../ui/SummaryBar.tsx';
@@ -16,18 +16,21 @@ import { plural } from '../ui/format.ts';
 export interface LayoutProps {
   /** More detail tabs (issue 6: replay, copy as code). */
   extraTabs?: DetailTab[];
-  /** More toolbar buttons (issue 6: import, export, composer). */
-  toolbarActions?: JSX.Element;
+  /** More toolbar buttons (issue 6: import, export, composer); rendered again in the overflow menu when it is open. */
+  toolbarActions?: () => JSX.Element;
+  /** Above the list: what the panel shows when it is not the live tab (an imported file), with the way back. */
+  source?: () => JSX.Element;
   /** Below the timeline: the composer / replay / export drawer (issue 6). */
   drawer?: () => JSX.Element;
 }
 
 export function Layout(p: LayoutProps) {
-  const { store, notice } = useApp();
+  const { store, notice, sig } = useApp();
   const log = store.log;
   const [detailOpen, setDetailOpen] = createSignal(false);
   const [detailWidth, setDetailWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
   let grid: HTMLDivElement | undefined;
+  let main: HTMLDivElement | undefined;
   let search: HTMLInputElement | undefined;
 
   const open = () => {
@@ -39,6 +42,14 @@ export function Layout(p: LayoutProps) {
     setDetailOpen(false);
     grid?.focus({ preventScroll: true });
   };
+  // The details are those of the selected record: with none (Clear, an import, another source), the list is shown.
+  createEffect(() => {
+    sig.selection();
+    sig.state();
+    if (store.timeline.selectedIndex() < 0) {
+      setDetailOpen(false);
+    }
+  });
 
   // The panel's own keys. In DevTools, the devtools API forwards keydown events that match DevTools' shortcuts
   // (Ctrl/Cmd+F: its find bar; Esc: the Console drawer) from a listener on the panel's document; ours runs on the
@@ -125,8 +136,10 @@ export function Layout(p: LayoutProps) {
   const startDrag = (e: PointerEvent) => {
     const el = e.currentTarget as HTMLElement;
     el.setPointerCapture(e.pointerId);
-    const move = (ev: PointerEvent) =>
-      setDetailWidth(Math.min(window.innerWidth - 240, Math.max(280, window.innerWidth - ev.clientX)));
+    const move = (ev: PointerEvent) => {
+      const box = (main ?? document.body).getBoundingClientRect();
+      setDetailWidth(Math.min(box.width - 240, Math.max(280, box.right - ev.clientX)));
+    };
     const up = () => {
       el.removeEventListener('pointermove', move);
       el.removeEventListener('pointerup', up);
@@ -148,7 +161,15 @@ export function Layout(p: LayoutProps) {
         )}
       </Show>
       <CaptureBanner />
-      <div class="main" style={{ '--detail-width': `${detailWidth()}px` }}>
+      {p.source?.()}
+      {/* The details beside the list, at most the panel's width less the list's minimum; an overlay over the list
+          where the panel is narrower than the two (styles.css: the container query on .main). */}
+      <div
+        class="main"
+        classList={{ 'detail-open': detailOpen() }}
+        ref={(el) => (main = el)}
+        style={{ '--detail-width': `${detailWidth()}px` }}
+      >
         <ViewSwitch onOpen={open} onClose={close} ref={(el) => (grid = el)} />
         <Show when={detailOpen()}>
           <div

@@ -6,11 +6,13 @@
  */
 import { createSignal, Show, type JSX } from 'solid-js';
 import { render } from 'solid-js/web';
-import { PanelContext } from '../ui/use-panel.ts';
+import { PanelContext, usePanel } from '../ui/use-panel.ts';
+import { Icon } from '../ui/icons.tsx';
+import { plural } from '../ui/format.ts';
 import type { DetailTab } from '../ui/detail-context.ts';
 import type { PanelApp } from './context.ts';
 import { Layout } from './Layout.tsx';
-import { ActContext } from '../features/act/act-controller.ts';
+import { ActContext, useAct } from '../features/act/act-controller.ts';
 import { ActToolbar } from '../features/act/ActToolbar.tsx';
 import { ActDrawer } from '../features/act/ActDrawer.tsx';
 import { ActTab } from '../features/act/ActTab.tsx';
@@ -32,19 +34,22 @@ function Providers(p: { app: PanelApp; children: JSX.Element }) {
 
 export function PanelRoot(p: { app: PanelApp }) {
   const rest = p.app.rest;
-  const tabs: DetailTab[] = [{ id: 'act', label: () => 'Replay & code', render: (ctx) => <ActTab ctx={ctx} /> }];
+  const tabs: DetailTab[] = [
+    { id: 'act', label: () => 'Replay & code', icon: 'code', render: (ctx) => <ActTab ctx={ctx} /> },
+  ];
   const [restOpen, setRestOpen] = createSignal(false);
   return (
     <Providers app={p.app}>
       <DropImport>
         <Layout
           extraTabs={tabs}
-          toolbarActions={
+          toolbarActions={() => (
             <>
               <ActToolbar />
               <RestButton log={rest} open={restOpen} toggle={() => setRestOpen(!restOpen())} />
             </>
-          }
+          )}
+          source={() => <FileSource />}
           drawer={() => (
             <>
               <ActDrawer />
@@ -56,6 +61,35 @@ export function PanelRoot(p: { app: PanelApp }) {
         />
       </DropImport>
     </Providers>
+  );
+}
+
+/**
+ * Above the list while an imported file is shown: which file and how many records, and the one way back to the
+ * live tab (the toolbar's own button may be in its overflow menu at this width).
+ */
+function FileSource() {
+  const act = useAct();
+  const { store, sig } = usePanel();
+  const count = () => {
+    sig.state();
+    return store.log.count;
+  };
+  return (
+    <Show when={act.viewing().kind === 'file'}>
+      <div class="source-bar" role="note" data-testid="source-bar">
+        <Icon name="file" />
+        <span>
+          Imported file <strong class="source-name">{act.viewing().label}</strong>: {plural(count(), 'record')}, not the
+          live tab.
+        </span>
+        <Show when={act.link}>
+          <button class="tool src-live" onClick={() => act.goLive()}>
+            <Icon name="back" /> Back to the live tab
+          </button>
+        </Show>
+      </div>
+    </Show>
   );
 }
 

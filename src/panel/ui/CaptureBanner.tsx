@@ -141,8 +141,8 @@ function TurnOn(p: { sites: TabSite[]; label: string; compact?: boolean }) {
       </div>
       <Show when={!p.compact}>
         <p class="muted">
-          Remembered per site until you remove it (⚙ Settings). The tab reloads so that the session is captured from its
-          first message.
+          Remembered per site until you remove it (in Settings). The tab reloads so that the session is captured from
+          its first message.
         </p>
       </Show>
       <Show when={error()}>

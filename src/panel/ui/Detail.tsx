@@ -1,7 +1,9 @@
 /**
  * The detail pane of the selected record, as tabs: Message (record facts + the envelope as a JSON tree),
  * Issues (rule id, what is wrong, the spec sentence), Related (post ↔ delivery, action ↔ following events),
- * Timing. More tabs plug in through `extraTabs` (the composer/replay of issue 6).
+ * Timing. More tabs plug in through `extraTabs` (the composer/replay of issue 6). A title line names the record
+ * shown; the tabs stay on one line (icons alone where the pane is narrow). Layout decides its width, and makes it
+ * an overlay over the list where the panel is narrow (then "List" goes back).
  */
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { JsonTree } from './JsonTree.tsx';
@@ -15,6 +17,7 @@ import { TimingTab } from './Timing.tsx';
 import { IssuesTab } from './IssuesTab.tsx';
 import type { DetailContext, DetailTab } from './detail-context.ts';
 import { usePanel } from './use-panel.ts';
+import { Icon } from './icons.tsx';
 
 export type { DetailContext, DetailTab } from './detail-context.ts';
 
@@ -40,17 +43,27 @@ export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
     {
       id: 'message',
       label: () => 'Message',
+      icon: 'message',
       render: (c) => <MessageTab ctx={c} notify={notify} openIssues={() => setTab('issues')} />,
     },
     {
       id: 'issues',
       label: (c) => `Issues${c.record.issues.length ? ` (${c.record.issues.length})` : ''}`,
+      icon: 'issues',
       render: (c) => <IssuesTab ctx={c} />,
     },
-    { id: 'related', label: () => 'Related', render: (c) => <Related ctx={c} /> },
-    { id: 'timing', label: () => 'Timing', render: (c) => <TimingTab ctx={c} /> },
+    { id: 'related', label: () => 'Related', icon: 'related', render: (c) => <Related ctx={c} /> },
+    { id: 'timing', label: () => 'Timing', icon: 'timing', render: (c) => <TimingTab ctx={c} /> },
     ...(p.extraTabs ?? []),
   ];
+  /** What the pane shows, in words: "#12 ready · post by host.example.com". */
+  const title = (c: DetailContext) => {
+    const r = c.record;
+    const type = store.log.metaAt(c.index).type;
+    const what = type ? shortType(type) : r.navigation ? 'navigation' : 'foreign message';
+    const how = r.navigation ? '' : ` · ${r.kind === 'post' ? 'post by' : 'received by'} ${frameLabel(r.frameUrl)}`;
+    return `#${r.seq} ${what}${how}`;
+  };
   const current = () => tabs().find((t) => t.id === tab()) ?? tabs()[0];
   const onTabKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') {
@@ -78,9 +91,23 @@ export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
         {(c) => (
           <>
             <header class="detail-head">
-              <button class="close" aria-label="Close details (Esc)" title="Close (Esc)" onClick={p.onClose}>
-                ✕
-              </button>
+              <div class="detail-titlebar">
+                <button
+                  class="tool detail-back"
+                  title="Back to the list (Esc)"
+                  aria-label="Back to the list (Esc)"
+                  onClick={p.onClose}
+                >
+                  <Icon name="back" />
+                  <span>List</span>
+                </button>
+                <h2 class="detail-title" title={title(c())}>
+                  {title(c())}
+                </h2>
+                <button class="close" aria-label="Close details (Esc)" title="Close (Esc)" onClick={p.onClose}>
+                  <Icon name="close" />
+                </button>
+              </div>
               <div role="tablist" aria-label="Detail views" onKeyDown={onTabKey}>
                 <For each={tabs()}>
                   {(t) => (
@@ -89,25 +116,23 @@ export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
                       id={`tab-${t.id}`}
                       aria-selected={current().id === t.id}
                       aria-controls="detail-panel"
+                      aria-label={t.label(c())}
+                      title={t.label(c())}
                       tabIndex={current().id === t.id ? 0 : -1}
                       onClick={() => setTab(t.id)}
                       class={
                         t.id === 'issues' && c().record.issues.some((i) => i.severity === 'error') ? 'has-errors' : ''
                       }
                     >
-                      {t.label(c())}
+                      <Show when={t.icon}>{(i) => <Icon name={i()} />}</Show>
+                      <span class="tab-text">{t.label(c())}</span>
+                      <Show when={t.id === 'issues' && c().record.issues.length}>
+                        <span class="tab-count">{c().record.issues.length}</span>
+                      </Show>
                     </button>
                   )}
                 </For>
               </div>
-              <span class="detail-title" title={c().record.kind}>
-                #{c().record.seq}{' '}
-                {store.log.metaAt(c().index).type
-                  ? shortType(store.log.metaAt(c().index).type)
-                  : c().record.navigation
-                    ? 'navigation'
-                    : 'foreign message'}
-              </span>
             </header>
             <div class="detail-body" role="tabpanel" id="detail-panel" aria-labelledby={`tab-${current().id}`}>
               {current().render(c())}
@@ -189,7 +214,8 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
         <dt>{r().kind === 'post' ? 'Posted by' : 'Received by'}</dt>
         <dd title={r().frameUrl}>
           {frameLabel(r().frameUrl)}
-          {r().frameId !== undefined ? ` (frame ${r().frameId})` : ''}
+          {/* (the browser's own frame ids mean nothing to a reader; Firefox's are ten digits long) */}
+          {r().frameId === 0 ? ' (top frame)' : ''}
         </dd>
         <dt>{r().kind === 'post' ? 'From origin' : 'event.origin'}</dt>
         <dd>{r().origin}</dd>

@@ -1,9 +1,15 @@
-/** The filter bar: search box, toggle chips, and multi-select menus (type, surface, frame, origin). */
-import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
+/**
+ * The filter bar: search box, toggle chips, and multi-select menus (type, surface, frame, origin), on one row:
+ * what does not fit goes into its overflow menu (Toolbar.tsx), the search box and the verdicts last.
+ */
+import { For, Show, type JSX } from 'solid-js';
 import { isFiltering, type FilterState, type ListFilter } from '../timeline/filters.ts';
 import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../base/protocol.ts';
 import { frameLabel, plural } from './format.ts';
 import { usePanel } from './use-panel.ts';
+import { Icon } from './icons.tsx';
+import { Popover } from './Popover.tsx';
+import { Toolbar, type ToolbarItem } from './Toolbar.tsx';
 
 export const SEARCH_HELP =
   'Search the messages. Plain words match the message JSON, frame URL and origins. field:value narrows to a field: ' +
@@ -74,101 +80,132 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
     return [...log.origins().entries()].map(([o, n]) => ({ value: o, label: o, count: n }));
   };
 
-  return (
-    <div class="filterbar" role="toolbar" aria-label="Filters">
-      <input
-        ref={p.searchRef}
-        class="search"
-        type="search"
-        placeholder="Filter (text, type:ready, payload.path:/x, -kind:post)"
-        aria-label="Search messages"
-        title={SEARCH_HELP}
-        value={f().search}
-        onInput={(e) => onSearch(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') {
-            clearTimeout(timer);
-            view.setFilters({ search: e.currentTarget.value });
-          }
-          if (e.key === 'Escape' && e.currentTarget.value) {
-            e.currentTarget.value = '';
-            clearTimeout(timer);
-            view.setFilters({ search: '' });
-            e.stopPropagation();
-          }
-        }}
-      />
-      <div class="group" role="group" aria-label="Direction">
-        {chip('directions', 'event', '↑ events', undefined, 'Events: embed → host')}
-        {chip('directions', 'action', '↓ actions', undefined, 'Actions: host → embed')}
-      </div>
-      <div class="group" role="group" aria-label="Kind">
-        {chip('kinds', 'post', 'post', undefined, 'postMessage calls observed in the posting frame')}
-        {chip('kinds', 'receive', 'receive', undefined, 'message events observed in the receiving frame')}
-      </div>
-      <div class="group" role="group" aria-label="Verdict">
-        {chip('verdicts', 'valid', 'valid', () => counts().valid)}
-        {chip('verdicts', 'invalid', 'invalid', () => counts().invalid)}
-        <button
-          class="chip ch-foreign"
-          aria-pressed={f().showForeign}
-          onClick={() => view.setFilters({ showForeign: !view.filters.showForeign })}
-          title="Messages that are not svc-embed (other extensions, libraries): hidden unless shown here"
-        >
-          foreign<span class="n">{counts().foreign.toLocaleString('en-US')}</span>
-        </button>
-      </div>
-      <div class="group" role="group" aria-label="Issue severity">
-        {chip('severities', 'error', 'errors', undefined, 'Records with an error')}
-        {chip('severities', 'warning', 'warnings', undefined, 'Records with a warning')}
-        {chip('severities', 'info', 'info', undefined, 'Records with an info note')}
-      </div>
-      <Menu
-        label="Type"
-        selected={() => f().types}
-        options={typeOptions}
-        onToggle={(v) => toggle('types', v)}
-        onClear={() => view.setFilters({ types: [] })}
-      />
-      <Menu
-        label="Surface"
-        selected={() => f().surfaces}
-        options={() => CATALOG_SURFACES.map((s) => ({ value: s, label: s }))}
-        onToggle={(v) => toggle('surfaces', v)}
-        onClear={() => view.setFilters({ surfaces: [] })}
-      />
-      <Menu
-        label="Frame"
-        selected={() => f().frames}
-        options={frameOptions}
-        onToggle={(v) => toggle('frames', v)}
-        onClear={() => view.setFilters({ frames: [] })}
-      />
-      <Menu
-        label="Origin"
-        selected={() => f().origins}
-        options={originOptions}
-        onToggle={(v) => toggle('origins', v)}
-        onClear={() => view.setFilters({ origins: [] })}
-      />
-      <Show when={isFiltering(f())}>
-        <button
-          class="link"
-          onClick={() => {
-            view.resetFilters();
-          }}
-          title="Clear every filter (foreign traffic stays as it is)"
-        >
-          Reset
-        </button>
-      </Show>
-      <Show when={foreignHidden() > 0}>
-        <span class="muted small" title="Messages that are not svc-embed are hidden by default">
-          {plural(foreignHidden(), 'foreign message')} hidden
-        </span>
-      </Show>
-    </div>
+  const menu = (label: string, key: ListFilter, options: () => Option[]) => (
+    <Menu
+      label={label}
+      selected={() => f()[key] as string[]}
+      options={options}
+      onToggle={(v) => toggle(key, v)}
+      onClear={() => view.setFilters({ [key]: [] } as Partial<FilterState>)}
+    />
   );
+  const items: ToolbarItem[] = [
+    {
+      id: 'search',
+      priority: 0,
+      grow: 150,
+      render: () => (
+        <input
+          ref={p.searchRef}
+          class="search"
+          type="search"
+          placeholder="Filter (text, type:ready, payload.path:/x, -kind:post)"
+          aria-label="Search messages"
+          title={SEARCH_HELP}
+          value={f().search}
+          onInput={(e) => onSearch(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              clearTimeout(timer);
+              view.setFilters({ search: e.currentTarget.value });
+            }
+            if (e.key === 'Escape' && e.currentTarget.value) {
+              e.currentTarget.value = '';
+              clearTimeout(timer);
+              view.setFilters({ search: '' });
+              e.stopPropagation();
+            }
+          }}
+        />
+      ),
+    },
+    {
+      id: 'direction',
+      priority: 2,
+      render: () => (
+        <div class="group" role="group" aria-label="Direction">
+          {chip('directions', 'event', '↑ events', undefined, 'Events: embed → host')}
+          {chip('directions', 'action', '↓ actions', undefined, 'Actions: host → embed')}
+        </div>
+      ),
+    },
+    {
+      id: 'kind',
+      priority: 3,
+      render: () => (
+        <div class="group" role="group" aria-label="Kind">
+          {chip('kinds', 'post', 'post', undefined, 'postMessage calls observed in the posting frame')}
+          {chip('kinds', 'receive', 'receive', undefined, 'message events observed in the receiving frame')}
+        </div>
+      ),
+    },
+    {
+      id: 'verdict',
+      priority: 1,
+      render: () => (
+        <div class="group" role="group" aria-label="Verdict">
+          {chip('verdicts', 'valid', 'valid', () => counts().valid)}
+          {chip('verdicts', 'invalid', 'invalid', () => counts().invalid)}
+          <button
+            class="chip ch-foreign"
+            aria-pressed={f().showForeign}
+            onClick={() => view.setFilters({ showForeign: !view.filters.showForeign })}
+            title="Messages that are not svc-embed (other extensions, libraries): hidden unless shown here"
+          >
+            foreign<span class="n">{counts().foreign.toLocaleString('en-US')}</span>
+          </button>
+        </div>
+      ),
+    },
+    {
+      id: 'severity',
+      priority: 3,
+      render: () => (
+        <div class="group" role="group" aria-label="Issue severity">
+          {chip('severities', 'error', 'errors', undefined, 'Records with an error')}
+          {chip('severities', 'warning', 'warnings', undefined, 'Records with a warning')}
+          {chip('severities', 'info', 'info', undefined, 'Records with an info note')}
+        </div>
+      ),
+    },
+    { id: 'type', priority: 1, render: () => menu('Type', 'types', typeOptions) },
+    {
+      id: 'surface',
+      priority: 2,
+      render: () => menu('Surface', 'surfaces', () => CATALOG_SURFACES.map((s) => ({ value: s, label: s }))),
+    },
+    { id: 'frame', priority: 2, render: () => menu('Frame', 'frames', frameOptions) },
+    { id: 'origin', priority: 2, render: () => menu('Origin', 'origins', originOptions) },
+    {
+      id: 'reset',
+      priority: 0,
+      render: () => (
+        <Show when={isFiltering(f())}>
+          <button
+            class="link"
+            onClick={() => {
+              view.resetFilters();
+            }}
+            title="Clear every filter (foreign traffic stays as it is)"
+          >
+            Reset
+          </button>
+        </Show>
+      ),
+    },
+    {
+      id: 'foreign-hidden',
+      priority: 4,
+      render: () => (
+        <Show when={foreignHidden() > 0}>
+          <span class="muted small" title="Messages that are not svc-embed are hidden by default">
+            {plural(foreignHidden(), 'foreign message')} hidden
+          </span>
+        </Show>
+      ),
+    },
+  ];
+  return <Toolbar label="Filters" class="filterbar" items={items} />;
 }
 
 interface Option {
@@ -186,20 +223,6 @@ function Menu(p: {
   onToggle: (v: string) => void;
   onClear: () => void;
 }) {
-  const [open, setOpen] = createSignal(false);
-  let root!: HTMLDivElement;
-  let button!: HTMLButtonElement;
-  const close = () => {
-    setOpen(false);
-  };
-  const onDoc = (e: MouseEvent) => {
-    if (open() && !root.contains(e.target as Node)) {
-      close();
-    }
-  };
-  document.addEventListener('mousedown', onDoc);
-  onCleanup(() => document.removeEventListener('mousedown', onDoc));
-  const id = `menu-${p.label.toLowerCase()}`;
   const groups = () => {
     const out = new Map<string, Option[]>();
     for (const o of p.options()) {
@@ -220,65 +243,51 @@ function Menu(p: {
         : `${s.length} selected`;
   };
   return (
-    <div
+    <Popover
       class="menu"
-      ref={root}
-      // A native listener (Solid delegates onKeyDown to the document, after DevTools' key forwarder there).
-      on:keydown={(e: KeyboardEvent) => {
-        if (e.key === 'Escape' && open()) {
-          close();
-          button.focus();
-          e.stopPropagation();
-        }
-      }}
+      buttonClass="chip menu-button"
+      pressed={() => p.selected().length > 0}
+      button={
+        <>
+          {p.label}: <span class="menu-summary">{summary()}</span> <Icon name="chevronDown" />
+        </>
+      }
+      label={`${p.label} filter`}
+      panelId={`menu-${p.label.toLowerCase()}`}
+      panelClass="menu-pop"
     >
-      <button
-        ref={button}
-        class="chip menu-button"
-        aria-haspopup="dialog"
-        aria-expanded={open()}
-        aria-controls={id}
-        aria-pressed={p.selected().length > 0}
-        onClick={() => setOpen(!open())}
-      >
-        {p.label}: <span class="menu-summary">{summary()}</span> ▾
-      </button>
-      <Show when={open()}>
-        <div class="popover" id={id} role="dialog" aria-label={`${p.label} filter`}>
-          <Show when={p.options().length === 0}>
-            <div class="muted pad">Nothing recorded yet.</div>
-          </Show>
-          <For each={groups()}>
-            {([g, opts]) => (
-              <fieldset>
-                <Show when={g}>
-                  <legend>{g}</legend>
-                </Show>
-                <For each={opts}>
-                  {(o) => (
-                    <label class="opt" title={o.title ?? o.value}>
-                      <input
-                        type="checkbox"
-                        checked={p.selected().includes(o.value)}
-                        onChange={() => p.onToggle(o.value)}
-                      />
-                      <span class="opt-label">{o.label}</span>
-                      <Show when={o.count !== undefined}>
-                        <span class="n">{(o.count ?? 0).toLocaleString('en-US')}</span>
-                      </Show>
-                    </label>
-                  )}
-                </For>
-              </fieldset>
-            )}
-          </For>
-          <div class="popover-foot">
-            <button class="link" onClick={() => p.onClear()}>
-              All {p.label.toLowerCase()}s
-            </button>
-          </div>
-        </div>
+      <Show when={p.options().length === 0}>
+        <div class="muted pad">Nothing recorded yet.</div>
       </Show>
-    </div>
+      <For each={groups()}>
+        {([g, opts]) => (
+          <fieldset>
+            <Show when={g}>
+              <legend>{g}</legend>
+            </Show>
+            <For each={opts}>
+              {(o) => (
+                <label class="opt" title={o.title ?? o.value}>
+                  <input
+                    type="checkbox"
+                    checked={p.selected().includes(o.value)}
+                    onChange={() => p.onToggle(o.value)}
+                  />
+                  <span class="opt-label">{o.label}</span>
+                  <Show when={o.count !== undefined}>
+                    <span class="n">{(o.count ?? 0).toLocaleString('en-US')}</span>
+                  </Show>
+                </label>
+              )}
+            </For>
+          </fieldset>
+        )}
+      </For>
+      <div class="popover-foot">
+        <button class="link" onClick={() => p.onClear()}>
+          All {p.label.toLowerCase()}s
+        </button>
+      </div>
+    </Popover>
   );
 }

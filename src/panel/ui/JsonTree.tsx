@@ -7,6 +7,7 @@
 import { createSignal, For, Show } from 'solid-js';
 import { copyText, describe, isAncestorPath, valueAt, type TreeHighlight, type TreeNode } from './jsontree-model.ts';
 import { copyToClipboard } from './clipboard.ts';
+import { Icon } from './icons.tsx';
 
 export function JsonTree(p: {
   value: unknown;
@@ -170,7 +171,7 @@ function Item(p: {
             p.copy(n.path);
           }}
         >
-          ⧉
+          <Icon name="copy" />
         </button>
         <For each={marks().filter((h) => !h.exact)}>{(h) => <span class="hl-missing">missing: {h.missing}</span>}</For>
       </div>

@@ -4,7 +4,10 @@
  * its original size) — how long an embed has to say ready (protocol/diagnose.ts) — and the captured sites
  * (CaptureSites).
  */
+import { onCleanup } from 'solid-js';
 import { CaptureSites } from './CaptureSites.tsx';
+import { Icon } from './icons.tsx';
+import { Popover, type PopoverApi } from './Popover.tsx';
 import { usePanel } from './use-panel.ts';
 
 export function Limits(p: { disabled: () => boolean }) {
@@ -25,12 +28,29 @@ export function Limits(p: { disabled: () => boolean }) {
       (e.currentTarget as HTMLInputElement).blur();
     }
   };
+  // A new page, a cleared log or another source starts without the settings over it.
+  let pop: PopoverApi | undefined;
+  const closeIt = () => pop?.close();
+  onCleanup(store.log.on('cleared', closeIt));
+  onCleanup(store.log.on('replaced', closeIt));
   return (
-    <details class="limits">
-      <summary class="tool" title="How much the log keeps; which sites are captured">
-        ⚙ Settings
-      </summary>
-      <div class="limits-pop" role="group" aria-label="Buffer limits">
+    <Popover
+      class="limits"
+      buttonClass="tool limits-button"
+      buttonTitle="How much the log keeps; which sites are captured"
+      button={
+        <>
+          <Icon name="settings" />
+          <span class="tb-text">Settings</span>
+        </>
+      }
+      buttonLabel="Settings"
+      label="Settings"
+      titled
+      panelClass="limits-pop"
+      api={(a) => (pop = a)}
+    >
+      <div role="group" aria-label="Buffer limits">
         <label>
           Keep at most
           <input
@@ -86,6 +106,6 @@ export function Limits(p: { disabled: () => boolean }) {
         </p>
         <CaptureSites disabled={p.disabled} />
       </div>
-    </details>
+    </Popover>
   );
 }

@@ -1,17 +1,20 @@
 /**
  * The summary bar: recording controls (pause/resume, clear, preserve log, receive-only), the tenant origin
  * (editable), session facts (time to ready, dashboard-loaded), counts by verdict and the dropped count.
- * `actions` is a slot for further toolbar buttons (import/export, composer: issue 6).
+ * `actions` is a slot for further toolbar buttons (import/export, composer: issue 6). One row: what does not fit
+ * goes into the overflow menu (Toolbar.tsx), the counts first, the recording controls last.
  */
-import { Show, type JSX } from 'solid-js';
+import { createEffect, Show, type JSX } from 'solid-js';
 import { formatDuration, plural } from './format.ts';
 import { Limits } from './Limits.tsx';
 import { setTabMode, tabCapture } from '../link/capture-scope.ts';
 import { sessionFacts } from '../log/related.ts';
 import { TenantOrigin } from './TenantOrigin.tsx';
 import { usePanel } from './use-panel.ts';
+import { Icon } from './icons.tsx';
+import { Toolbar, type ToolbarItem } from './Toolbar.tsx';
 
-export function SummaryBar(p: { actions?: JSX.Element }) {
+export function SummaryBar(p: { actions?: () => JSX.Element }) {
   const { store, sig } = usePanel();
   const st = () => {
     sig.state();
@@ -21,66 +24,99 @@ export function SummaryBar(p: { actions?: JSX.Element }) {
     sig.status();
     return store.transportInfo?.live ?? false;
   };
-  return (
-    <div class="summary" role="toolbar" aria-label="Recording">
-      <button
-        class={`tool rec ${st().paused ? 'paused' : 'on'}`}
-        aria-pressed={!st().paused}
-        disabled={!live()}
-        title={
-          st().paused ? 'Resume recording' : 'Pause recording (the page keeps running; nothing is captured meanwhile)'
-        }
-        onClick={() => store.command({ type: 'set-options', options: { paused: !store.log.state.paused } })}
-      >
-        <span class="dot" aria-hidden="true" />
-        {st().paused ? 'Resume' : 'Recording'}
-      </button>
-      <button class="tool" title="Clear the log" onClick={() => store.clearLog()}>
-        ⊘ Clear
-      </button>
-      <label class="check" title="Keep the log when the page navigates or reloads">
-        <input
-          type="checkbox"
-          checked={st().preserveLog}
-          disabled={!live()}
-          onChange={(e) => store.command({ type: 'set-options', options: { preserveLog: e.currentTarget.checked } })}
-        />{' '}
-        Preserve log
-      </label>
-      <ReceiveOnly live={live} />
-      <Limits disabled={() => !live()} />
-      <span class="sep" aria-hidden="true" />
-      <TenantOrigin />
-      <span class="sep" aria-hidden="true" />
-      <SessionFacts />
-      <span class="spacer" />
-      {p.actions}
-      <Counts />
-    </div>
-  );
+  // Capture is on unless the background said it is off for this tab's page (before it says, the log is live).
+  const capturing = () => {
+    sig.capture();
+    return live() && tabCapture(store)?.off !== true;
+  };
+  const items: ToolbarItem[] = [
+    {
+      id: 'record',
+      priority: 0,
+      render: () => (
+        <button
+          class={`tool rec ${!capturing() ? 'off' : st().paused ? 'paused' : 'on'}`}
+          aria-pressed={capturing() && !st().paused}
+          disabled={!capturing()}
+          title={
+            !live()
+              ? 'Nothing is recorded: this is not a live tab'
+              : !capturing()
+                ? 'Nothing is recorded: capture is off for this tab (turn it on above the list)'
+                : st().paused
+                  ? 'Resume recording'
+                  : 'Pause recording (the page keeps running; nothing is captured meanwhile)'
+          }
+          onClick={() => store.command({ type: 'set-options', options: { paused: !store.log.state.paused } })}
+        >
+          <Icon name="dot" class="dot" />
+          {!capturing() ? 'Not recording' : st().paused ? 'Resume' : 'Recording'}
+        </button>
+      ),
+    },
+    {
+      id: 'clear',
+      priority: 0,
+      render: () => (
+        <button class="tool t-clear" title="Clear the log" onClick={() => store.clearLog()}>
+          <Icon name="clear" />
+          <span class="tb-text">Clear</span>
+        </button>
+      ),
+    },
+    {
+      id: 'preserve',
+      priority: 2,
+      render: () => (
+        <label class="check" title="Keep the log when the page navigates or reloads">
+          <input
+            type="checkbox"
+            checked={st().preserveLog}
+            disabled={!live()}
+            onChange={(e) => store.command({ type: 'set-options', options: { preserveLog: e.currentTarget.checked } })}
+          />{' '}
+          Preserve log
+        </label>
+      ),
+    },
+    { id: 'receive-only', priority: 2, render: () => <ReceiveOnly live={live} /> },
+    { id: 'settings', priority: 0, render: () => <Limits disabled={() => !live()} /> },
+    { id: 'tenant', priority: 1, render: () => <TenantOrigin /> },
+    { id: 'facts', priority: 3, render: () => <SessionFacts /> },
+    ...(p.actions ? [{ id: 'actions', priority: 1, push: true, render: p.actions }] : []),
+    { id: 'counts', priority: 4, push: !p.actions, render: () => <Counts /> },
+  ];
+  return <Toolbar label="Recording" class="summary" items={items} />;
 }
 
-/** The mode of the tab's captured sites: receive-only records deliveries only, with no hook in the page. */
+/**
+ * The mode of the tab's captured sites: receive-only records deliveries only, with no hook in the page. Mixed
+ * (indeterminate) when the tab's captured sites have different modes.
+ */
 function ReceiveOnly(p: { live: () => boolean }) {
   const { store, sig } = usePanel();
   const tc = () => {
     sig.capture();
     return tabCapture(store);
   };
+  const modes = () => new Set(tc()?.captured.map((s) => s.mode) ?? []);
+  const mixed = () => modes().size > 1;
   return (
     <label
       class="check receive-only"
       title={
         tc()?.off !== false
           ? 'Receive only: capture is off for this tab (turn it on first)'
-          : `Record only message deliveries, not postMessage calls: no hook on the page's windows. Sets the mode of this tab's sites (${tc()!
-              .captured.map((s) => s.origin)
+          : `${mixed() ? "Mixed: some of this tab's sites are receive-only, some full. " : ''}Record only message deliveries, not postMessage calls: no hook on the page's windows. Sets the mode of this tab's sites (${tc()!
+              .captured.map((s) => `${s.origin}: ${s.mode}`)
               .join(', ')}); it takes effect when the page reloads.`
       }
     >
       <input
         type="checkbox"
-        checked={tc()?.mode === 'receive-only'}
+        checked={!mixed() && modes().has('receive-only')}
+        ref={(el) => createEffect(() => (el.indeterminate = mixed()))}
+        aria-checked={mixed() ? 'mixed' : undefined}
         disabled={!p.live() || tc()?.off !== false}
         onChange={(e) => {
           void setTabMode(store, e.currentTarget.checked ? 'receive-only' : 'full');

@@ -1,6 +1,7 @@
 /** Toolbar buttons: composer, replay, export, import (file picker); while a file is shown, the way back to the live tab. */
 import { Show } from 'solid-js';
 import { useAct, type DrawerKind } from './act-controller.ts';
+import { Icon } from '../../ui/icons.tsx';
 
 export function ActToolbar() {
   const act = useAct();
@@ -22,7 +23,7 @@ export function ActToolbar() {
     <span class="act-tools" role="group" aria-label="Act on the embed">
       <Show when={act.viewing().kind === 'file'}>
         <span class="viewing-file" title="An imported capture file: nothing is replayed unless you ask">
-          📄 {act.viewing().label}
+          <Icon name="file" /> {act.viewing().label}
         </span>
         <Show when={act.link}>
           <button class="tool t-live" onClick={() => act.goLive()} title="Show the live log of the inspected tab again">
