@@ -42,7 +42,9 @@ export function Layout(p: LayoutProps) {
     setDetailOpen(false);
     grid?.focus({ preventScroll: true });
   };
-  // The details are those of the selected record: with none (Clear, an import, another source), the list is shown.
+  // The details are those of the selected record: with none (Clear), or with the records replaced (an import,
+  // another source: a selection kept by its seq would name another message), the list is shown.
+  onCleanup(log.on('replaced', () => setDetailOpen(false)));
   createEffect(() => {
     sig.selection();
     sig.state();

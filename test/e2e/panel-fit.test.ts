@@ -1,0 +1,257 @@
+/**
+ * The panel at every width (issue 29), real Chromium with the built extension, on the panel page opened in a tab
+ * with a synthetic session (`?fixture=demo`): at 400, 500, 800 and 1,400 px, light and dark, nothing overflows
+ * sideways, every toolbar control is in its bar or in the bar's overflow menu, the details are inside the panel with
+ * a title and tabs on one line, and after Clear and Import the list is back. Settings as a popover: inside the
+ * panel, closed by Esc, an outside click and ✕, focus back on its button. Fails (never skips) without a build.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { launchWithExtension } from '../helpers/capture.ts';
+import type { Launched } from '../../src/node/chromium.ts';
+
+let launched: Launched;
+const errors: string[] = [];
+
+async function openPanel(width: number, theme: string, height = 600): Promise<Page> {
+  const p = await launched.browser.newPage();
+  await p.setViewport({ width, height });
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?fixture=demo&n=200&theme=${theme}`);
+  await p.waitForFunction(
+    () => !!(window as any).__embedInspectorPanel && document.querySelector('[role="grid"] .grid-body [role="row"]'),
+  );
+  await p.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+  // The toolbars have measured their items (one frame after the first layout).
+  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return p;
+}
+
+/** Every control of each toolbar, by its item id (Toolbar.tsx data-tb). */
+const TOOLBARS: Record<string, string[]> = {
+  summary: ['record', 'clear', 'preserve', 'receive-only', 'settings', 'tenant', 'facts', 'actions', 'counts'],
+  filterbar: ['search', 'direction', 'kind', 'verdict', 'severity', 'type', 'surface', 'frame', 'origin'],
+};
+/** The act feature's buttons (in the summary bar's "actions" item). */
+const ACTIONS = ['.t-compose', '.t-replay', '.t-export', '.t-import', '.t-compare', '.t-rest'];
+
+/** Where each item of a toolbar is: shown whole inside the bar, in the overflow menu, or neither (a fault). */
+async function reach(p: Page, bar: string): Promise<Record<string, 'bar' | 'menu' | 'clipped' | 'missing'>> {
+  const inBar = await p.$eval(`.toolbar.${bar}`, (b) => {
+    const box = b.getBoundingClientRect();
+    const out: Record<string, string> = {};
+    for (const el of b.querySelectorAll<HTMLElement>(':scope > .tb-item')) {
+      if (el.hidden) {
+        continue;
+      }
+      const r = el.getBoundingClientRect();
+      out[el.dataset.tb!] = r.left >= box.left - 0.5 && r.right <= box.right + 0.5 ? 'bar' : 'clipped';
+    }
+    return out;
+  });
+  const more = await p.$(`.toolbar.${bar} .tb-more-button`);
+  let inMenu: string[] = [];
+  if (more) {
+    await more.click();
+    await p.waitForSelector('.tb-menu');
+    inMenu = await p.$$eval('.tb-menu .tb-menu-item', (els) => els.map((e) => (e as HTMLElement).dataset.tb!));
+    const outside = await p.$eval('.tb-menu', (m) => {
+      const r = m.getBoundingClientRect();
+      return r.left < 0 || r.right > document.documentElement.clientWidth;
+    });
+    expect(outside, `${bar}'s overflow menu inside the panel`).toBe(false);
+    await p.keyboard.press('Escape');
+    await p.waitForFunction(() => !document.querySelector('.tb-menu'));
+  }
+  const out: Record<string, 'bar' | 'menu' | 'clipped' | 'missing'> = {};
+  for (const id of TOOLBARS[bar]) {
+    out[id] = (inBar[id] as 'bar' | 'clipped' | undefined) ?? (inMenu.includes(id) ? 'menu' : 'missing');
+  }
+  return out;
+}
+
+const noSideOverflow = (p: Page) =>
+  p.evaluate(() => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    app: (document.querySelector('.app') as HTMLElement).scrollWidth - document.documentElement.clientWidth,
+  }));
+
+async function openDetailOfInvalid(p: Page): Promise<void> {
+  await p.evaluate(() => {
+    const s = (window as any).__embedInspectorPanel.store;
+    const i = s.view.find((j: number) => s.records[j].verdict === 'invalid');
+    s.select(s.records[i].seq);
+  });
+  await p.focus('[role="grid"]');
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('section.detail .detail-title');
+}
+
+beforeAll(async () => {
+  launched = await launchWithExtension();
+});
+afterAll(async () => {
+  await launched?.close();
+});
+
+describe.each(['light', 'dark'])('panel layout, %s theme', (theme) => {
+  it.each([400, 500, 800, 1400])('%i px: no sideways overflow, every toolbar control reachable', async (width) => {
+    const p = await openPanel(width, theme);
+    try {
+      expect(await noSideOverflow(p)).toEqual({ page: 0, app: 0 });
+      for (const bar of Object.keys(TOOLBARS)) {
+        const where = await reach(p, bar);
+        const unreachable = Object.entries(where).filter(([, w]) => w === 'clipped' || w === 'missing');
+        expect(unreachable, `${bar} at ${width} px: ${JSON.stringify(where)}`).toEqual([]);
+        // Each toolbar is one row.
+        expect(await p.$eval(`.toolbar.${bar}`, (b) => b.getBoundingClientRect().height)).toBeLessThan(40);
+      }
+      // The act feature's buttons: in the bar, or in the menu when the bar has no room for them.
+      const where = await reach(p, 'summary');
+      if (where.actions === 'menu') {
+        await p.click('.summary .tb-more-button');
+        await p.waitForSelector('.tb-menu');
+      }
+      const scope = where.actions === 'menu' ? '.tb-menu' : '.summary';
+      for (const sel of ACTIONS) {
+        expect(await p.$(`${scope} ${sel}`), `${sel} at ${width} px`).not.toBeNull();
+      }
+    } finally {
+      await p.close();
+    }
+  });
+
+  it.each([400, 500, 800, 1400])(
+    '%i px: the details are inside the panel, titled, tabs on one line; list and details reachable after Clear and Import',
+    async (width) => {
+      const p = await openPanel(width, theme);
+      try {
+        await openDetailOfInvalid(p);
+        const d = await p.$eval('section.detail', (el) => {
+          const r = el.getBoundingClientRect();
+          const tabs = [...el.querySelectorAll<HTMLElement>('[role="tab"]')].map((t) => t.getBoundingClientRect());
+          const list = el.querySelector('[role="tablist"]') as HTMLElement;
+          return {
+            left: r.left,
+            right: r.right,
+            title: el.querySelector('.detail-title')!.textContent,
+            tabTops: new Set(tabs.map((t) => Math.round(t.top))).size,
+            tabsOverflow: list.scrollWidth - list.clientWidth,
+            tabsInside: tabs.every((t) => t.right <= r.right + 0.5),
+            back: getComputedStyle(el.querySelector('.detail-back')!).display !== 'none',
+            close: !!el.querySelector('.detail-head .close'),
+          };
+        });
+        expect(d.left).toBeGreaterThanOrEqual(0);
+        expect(d.right).toBeLessThanOrEqual(width);
+        expect(d.title).toMatch(/^#\d+ \S+/);
+        expect(d.tabTops, 'the tabs on one line').toBe(1);
+        expect(d.tabsOverflow).toBe(0);
+        expect(d.tabsInside).toBe(true);
+        expect(d.close).toBe(true);
+        expect(await noSideOverflow(p)).toEqual({ page: 0, app: 0 });
+        // Narrow: the details cover the list and say how to go back; wide: both side by side.
+        const covered = await p.evaluate(() => {
+          const g = document.querySelector('.grid')!.getBoundingClientRect();
+          const det = document.querySelector('section.detail')!.getBoundingClientRect();
+          return det.left <= g.left + 1;
+        });
+        expect(d.back).toBe(covered);
+        if (covered) {
+          await p.click('.detail-back');
+          await p.waitForFunction(() => !document.querySelector('section.detail'), { timeout: 5_000 });
+          expect(await p.$eval('.grid-body', (g) => g.getBoundingClientRect().width)).toBeGreaterThan(width / 2);
+          await openDetailOfInvalid(p);
+        }
+
+        // Clear with the details open: the list is shown, and says what it shows.
+        await p.click('.summary .t-clear');
+        await p.waitForFunction(() => !document.querySelector('section.detail'), { timeout: 5_000 });
+        expect(await p.$eval('.empty', (e) => e.getAttribute('data-state'))).toBe('detached');
+
+        // Import with the details open: the imported records are listed, and the details open again.
+        await p.evaluate(() => {
+          const h = (window as any).__embedInspectorPanel;
+          h.load(h.synthetic(60), 'imported.json');
+        });
+        await p.waitForSelector('.grid-body [role="row"]');
+        await openDetailOfInvalid(p);
+        await p.evaluate(() => {
+          const h = (window as any).__embedInspectorPanel;
+          h.load(h.synthetic(40), 'second.json');
+        });
+        await p.waitForFunction(() => !document.querySelector('section.detail'), { timeout: 5_000 });
+        expect(await p.$$eval('.grid-body [role="row"]', (r) => r.length)).toBeGreaterThan(0);
+        await openDetailOfInvalid(p);
+      } finally {
+        await p.close();
+      }
+    },
+  );
+});
+
+describe('Settings popover', () => {
+  let p: Page;
+  beforeAll(async () => {
+    p = await openPanel(554, 'light'); // DevTools' default docked width
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+  const isOpen = () => p.$('.limits-pop').then((x) => x !== null);
+  const focusOnButton = () => p.evaluate(() => document.activeElement?.classList.contains('limits-button') ?? false);
+
+  it('opens inside the panel', async () => {
+    await p.click('.limits-button');
+    await p.waitForSelector('.limits-pop');
+    const r = await p.$eval('.limits-pop', (el) => {
+      const b = el.getBoundingClientRect();
+      return { left: b.left, right: b.right, bottom: b.bottom };
+    });
+    expect(r.left).toBeGreaterThanOrEqual(0);
+    expect(r.right).toBeLessThanOrEqual(554);
+    expect(r.bottom).toBeLessThanOrEqual(600);
+  });
+
+  it('Esc closes it, gives the focus back to its button, and leaves the open details open', async () => {
+    await openDetailOfInvalid(p);
+    if (!(await isOpen())) {
+      await p.click('.limits-button');
+      await p.waitForSelector('.limits-pop');
+    }
+    await p.focus('.lim-records');
+    await p.keyboard.press('Escape');
+    await p.waitForFunction(() => !document.querySelector('.limits-pop'));
+    expect(await focusOnButton()).toBe(true);
+    expect(await p.$('section.detail'), 'the details stay open').not.toBeNull();
+  });
+
+  it('an outside click closes it', async () => {
+    await p.click('.limits-button');
+    await p.waitForSelector('.limits-pop');
+    await p.click('.status');
+    await p.waitForFunction(() => !document.querySelector('.limits-pop'));
+  });
+
+  it('its ✕ closes it and gives the focus back to its button', async () => {
+    await p.click('.limits-button');
+    await p.waitForSelector('.limits-pop .popover-close');
+    await p.click('.limits-pop .popover-close');
+    await p.waitForFunction(() => !document.querySelector('.limits-pop'));
+    expect(await focusOnButton()).toBe(true);
+  });
+
+  it('does not stay open when the log is replaced (a reload, an import)', async () => {
+    await p.click('.limits-button');
+    await p.waitForSelector('.limits-pop');
+    await p.evaluate(() => {
+      const h = (window as any).__embedInspectorPanel;
+      h.load(h.synthetic(20), 'next.json');
+    });
+    await p.waitForFunction(() => !document.querySelector('.limits-pop'));
+  });
+});
+
+it('raised no page errors', () => {
+  expect(errors).toEqual([]);
+});
