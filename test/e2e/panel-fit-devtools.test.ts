@@ -1,0 +1,87 @@
+/**
+ * Smoke test in the real DevTools of Chromium (issue 29): ⚙ Settings opens inside the Embed panel, and Esc closes it
+ * without reaching DevTools, whose key forwarder would open the Console drawer. The proof is ordered: Esc with
+ * Settings open closes it; a second Esc, with nothing of the panel's open, is DevTools' own and shows the drawer. Had
+ * the first reached DevTools too, the drawer would have been toggled twice (shown, then hidden). Fails (never skips)
+ * without Chromium, a build or the sandbox.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox/server.mjs';
+import { launchChromium, type Launched } from '../../src/node/chromium.ts';
+import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { EXT } from '../helpers/capture.ts';
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let dev: Launched;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
+  dev = await launchChromium({
+    extensionDir: EXT,
+    headless: true,
+    args: ['--auto-open-devtools-for-tabs'],
+    capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
+  });
+});
+afterAll(async () => {
+  await dev?.close();
+  await sandbox?.close();
+});
+
+describe('the real DevTools panel', () => {
+  it('Settings opens inside the panel; Esc closes it and never reaches DevTools', async () => {
+    const { devtools, frame } = await openRealDevtoolsPanel(dev.browser, async () => {
+      const p = await dev.browser.newPage();
+      await p.goto(`${sandbox.hostOrigin}/`);
+      await p.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+      return p;
+    });
+    expect(frame, 'the Embed panel frame').toBeTruthy();
+    const panel = frame!;
+    await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.readyIndex >= 0, {
+      timeout: 15_000,
+    });
+    const drawerVisible = () =>
+      devtools.evaluate(`(async () => {
+        const legacy = await import('./ui/legacy/legacy.js');
+        return legacy.InspectorView.InspectorView.instance().drawerVisible();
+      })()`) as Promise<boolean>;
+    /** Whether the drawer is in that state within a hundred of DevTools' frames (each check a round trip). */
+    const drawerBecomes = async (want: boolean) => {
+      for (let i = 0; i < 100; i++) {
+        if ((await drawerVisible()) === want) {
+          return true;
+        }
+        await devtools.evaluate('new Promise((r) => requestAnimationFrame(r))');
+      }
+      return false;
+    };
+    expect(await drawerVisible(), 'the Console drawer is closed at first').toBe(false);
+
+    await panel.click('.limits-button');
+    await panel.waitForSelector('.limits-pop', { timeout: 5_000 });
+    const box = await panel.$eval('.limits-pop', (el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        left: r.left,
+        right: r.right,
+        top: r.top,
+        bottom: r.bottom,
+        width: document.documentElement.clientWidth,
+        height: document.documentElement.clientHeight,
+      };
+    });
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(box.width);
+    expect(box.top).toBeGreaterThanOrEqual(0);
+    expect(box.bottom).toBeLessThanOrEqual(box.height);
+
+    await devtools.keyboard.press('Escape');
+    await panel.waitForFunction(() => !document.querySelector('.limits-pop'), { timeout: 5_000 });
+    expect(await panel.evaluate(() => document.activeElement?.classList.contains('limits-button'))).toBe(true);
+    // Nothing of the panel's is open now: this Esc is DevTools' (its forwarder shows the drawer).
+    await devtools.keyboard.press('Escape');
+    expect(await drawerBecomes(true), 'the drawer shows after the second Esc').toBe(true);
+    expect(await drawerVisible(), 'the drawer toggled once: by the second Esc only').toBe(true);
+  });
+});
