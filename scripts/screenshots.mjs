@@ -1,6 +1,8 @@
 // `npm run screenshots`: the panel on a live sandbox session, in the light and dark themes, to
-// docs/screenshots/panel-light.png and panel-dark.png, and its flow view to flow-light.png and flow-dark.png
-// (shown by the README). Needs the build (dist/chrome).
+// docs/screenshots/panel-light.png and panel-dark.png (shown by the README, 1,400 px wide), and at each width the
+// layout is tested at (panel-<theme>-<width>.png: 400, 500, 800, 1,400 px, the details open; at 400 px also the
+// list and its overflow menu, panel-<theme>-400-list.png), and the flow view at 1,400 px to flow-<theme>.png.
+// Needs the build (dist/chrome).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,9 +64,9 @@ try {
     throw new Error('sandbox tab not found');
   }
 
-  for (const theme of ['light', 'dark']) {
+  for (const [theme, width] of ['light', 'dark'].flatMap((t) => [1400, 800, 500, 400].map((w) => [t, w]))) {
     const page = await browser.newPage();
-    await page.setViewport({ width: 1400, height: 820, deviceScaleFactor: 1 });
+    await page.setViewport({ width, height: width < 800 ? 640 : 820, deviceScaleFactor: 1 });
     await page.goto(`chrome-extension://${extId}/src/panel/index.html?tabId=${tabId}&theme=${theme}`);
     await page.waitForFunction(() => window.__embedInspectorPanel?.store.status === 'connected', { timeout: 10_000 });
     let live = true;
@@ -79,6 +81,15 @@ try {
     }
     await page.evaluate(() => window.__embedInspectorPanel.view.resetFilters());
     await sleep(300);
+    if (width === 400) {
+      await page.click('.summary .tb-more-button');
+      await page.waitForSelector('.tb-menu');
+      const list = join(OUT, `panel-${theme}-${width}-list.png`);
+      await page.screenshot({ path: list });
+      console.log(list);
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('.tb-menu'));
+    }
     // Select an invalid event and open its details on the Message tab.
     await page.evaluate(() => {
       /** @type {import('../src/panel/app/test-handle.ts').PanelTestHandle} */
@@ -94,17 +105,22 @@ try {
     await page.keyboard.press('Enter');
     await page.waitForSelector('section.detail [role="tree"]');
     await sleep(400);
-    const file = join(OUT, `panel-${theme}.png`);
+    const file = join(OUT, `panel-${theme}-${width}.png`);
     await page.screenshot({ path: file });
+    if (width === 1400) {
+      await page.screenshot({ path: join(OUT, `panel-${theme}.png`) });
+    }
     console.log(`${file}${live ? '' : ' (synthetic session)'}`);
-    // The flow view of the same session, the same record selected (V switches views).
-    await page.focus('[role="grid"]');
-    await page.keyboard.press('v');
-    await page.waitForSelector('.flow-row[data-seq]');
-    await sleep(400);
-    const flowFile = join(OUT, `flow-${theme}.png`);
-    await page.screenshot({ path: flowFile });
-    console.log(`${flowFile}${live ? '' : ' (synthetic session)'}`);
+    if (width === 1400) {
+      // The flow view of the same session, the same record selected (V switches views).
+      await page.focus('[role="grid"]');
+      await page.keyboard.press('v');
+      await page.waitForSelector('.flow-row[data-seq]');
+      await sleep(400);
+      const flowFile = join(OUT, `flow-${theme}.png`);
+      await page.screenshot({ path: flowFile });
+      console.log(`${flowFile}${live ? '' : ' (synthetic session)'}`);
+    }
     await page.close();
   }
 } finally {
