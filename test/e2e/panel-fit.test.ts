@@ -190,6 +190,20 @@ describe.each(['light', 'dark'])('panel layout, %s theme', (theme) => {
   );
 });
 
+it('300 px tall, docked at the bottom: the list keeps rows in view and the details open over it', async () => {
+  const p = await openPanel(1400, 'light', 300);
+  try {
+    const rows = await p.$eval('.grid-body', (g) => g.getBoundingClientRect().height);
+    expect(rows).toBeGreaterThanOrEqual(60); // three rows at least
+    await openDetailOfInvalid(p);
+    const body = await p.$eval('.detail-body', (b) => b.getBoundingClientRect().height);
+    expect(body).toBeGreaterThan(40);
+    expect(await noSideOverflow(p)).toEqual({ page: 0, app: 0 });
+  } finally {
+    await p.close();
+  }
+});
+
 describe('Settings popover', () => {
   let p: Page;
   beforeAll(async () => {

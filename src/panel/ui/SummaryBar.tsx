@@ -2,7 +2,8 @@
  * The summary bar: recording controls (pause/resume, clear, preserve log, receive-only), the tenant origin
  * (editable), session facts (time to ready, dashboard-loaded), counts by verdict and the dropped count.
  * `actions` is a slot for further toolbar buttons (import/export, composer: issue 6). One row: what does not fit
- * goes into the overflow menu (Toolbar.tsx), the counts first, the recording controls last.
+ * goes into the overflow menu (Toolbar.tsx): the counts first, then the session facts, the options, the tenant
+ * origin, the act buttons; the recording controls and Settings last.
  */
 import { createEffect, Show, type JSX } from 'solid-js';
 import { formatDuration, plural } from './format.ts';
@@ -66,7 +67,7 @@ export function SummaryBar(p: { actions?: () => JSX.Element }) {
     },
     {
       id: 'preserve',
-      priority: 2,
+      priority: 3,
       render: () => (
         <label class="check" title="Keep the log when the page navigates or reloads">
           <input
@@ -79,12 +80,12 @@ export function SummaryBar(p: { actions?: () => JSX.Element }) {
         </label>
       ),
     },
-    { id: 'receive-only', priority: 2, render: () => <ReceiveOnly live={live} /> },
+    { id: 'receive-only', priority: 3, render: () => <ReceiveOnly live={live} /> },
     { id: 'settings', priority: 0, render: () => <Limits disabled={() => !live()} /> },
-    { id: 'tenant', priority: 1, render: () => <TenantOrigin /> },
-    { id: 'facts', priority: 3, render: () => <SessionFacts /> },
+    { id: 'tenant', priority: 2, render: () => <TenantOrigin /> },
+    { id: 'facts', priority: 4, render: () => <SessionFacts /> },
     ...(p.actions ? [{ id: 'actions', priority: 1, push: true, render: p.actions }] : []),
-    { id: 'counts', priority: 4, push: !p.actions, render: () => <Counts /> },
+    { id: 'counts', priority: 5, push: !p.actions, render: () => <Counts /> },
   ];
   return <Toolbar label="Recording" class="summary" items={items} />;
 }
