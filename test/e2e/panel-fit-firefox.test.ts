@@ -102,7 +102,9 @@ describe.each([400, 800])('Firefox, %i px', (width) => {
     await page.waitForSelector('section.detail .detail-title');
     const d = await page.$eval('section.detail', (el) => {
       const r = el.getBoundingClientRect();
-      const tops = new Set([...el.querySelectorAll('[role="tab"]')].map((t) => Math.round(t.getBoundingClientRect().top)));
+      const tops = new Set(
+        [...el.querySelectorAll('[role="tab"]')].map((t) => Math.round(t.getBoundingClientRect().top)),
+      );
       return {
         right: r.right,
         vw: document.documentElement.clientWidth,
