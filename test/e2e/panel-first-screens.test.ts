@@ -154,6 +154,25 @@ describe('first screens', () => {
     expect((await screen()).state).toBe('waiting');
   });
 
+  it('Settings does not stay open across a reload of the page, with the log preserved or not', async () => {
+    for (const preserve of [false, true]) {
+      await panel.evaluate(
+        (p) =>
+          (window as any).__embedInspectorPanel.store.command({ type: 'set-options', options: { preserveLog: p } }),
+        preserve,
+      );
+      await panel.waitForFunction(
+        (p) => (window as any).__embedInspectorPanel.store.state.preserveLog === p,
+        {},
+        preserve,
+      );
+      await panel.click('.limits-button');
+      await panel.waitForSelector('.limits-pop');
+      await page.reload();
+      await panel.waitForFunction(() => !document.querySelector('.limits-pop'), { timeout: 10_000 });
+    }
+  });
+
   it('raised no page errors', () => {
     expect(errors).toEqual([]);
   });

@@ -28,11 +28,22 @@ export function Limits(p: { disabled: () => boolean }) {
       (e.currentTarget as HTMLInputElement).blur();
     }
   };
-  // A new page, a cleared log or another source starts without the settings over it.
+  // A new page (with the log preserved or not), a cleared log or another source starts without the settings over it.
   let pop: PopoverApi | undefined;
   const closeIt = () => pop?.close();
   onCleanup(store.log.on('cleared', closeIt));
   onCleanup(store.log.on('replaced', closeIt));
+  onCleanup(
+    store.log.on('batch', ({ from, count }) => {
+      for (let i = from; i < from + count; i++) {
+        const r = store.log.at(i);
+        if (r.navigation && r.frameId === 0) {
+          closeIt(); // the page navigated or reloaded (with the log preserved)
+          return;
+        }
+      }
+    }),
+  );
   return (
     <Popover
       class="limits"
