@@ -204,6 +204,26 @@ it('300 px tall, docked at the bottom: the list keeps rows in view and the detai
   }
 });
 
+it("the details never show the browser's internal frame id (Firefox's are ten digits long)", async () => {
+  const p = await openPanel(1400, 'light');
+  try {
+    await p.evaluate(() => {
+      const h = (window as any).__embedInspectorPanel;
+      h.load(
+        h.synthetic(40).map((r: any) => ({ ...r, frameId: 10737418242 })),
+        'firefox-frames.json',
+      );
+    });
+    await p.waitForSelector('.grid-body [role="row"]');
+    await openDetailOfInvalid(p);
+    const text = await p.$eval('section.detail', (d) => d.textContent ?? '');
+    expect(text).toMatch(/Posted by|Received by/);
+    expect(text).not.toContain('10737418242');
+  } finally {
+    await p.close();
+  }
+});
+
 describe('Settings popover', () => {
   let p: Page;
   beforeAll(async () => {
