@@ -59,6 +59,7 @@ const screen = () =>
       turnOn: [...document.querySelectorAll('.cap-on')].map((b) => b.textContent!.trim()),
       receiveOnlyNote: !!document.querySelector('.receive-only-note'),
       rec: { text: rec.textContent!.trim(), disabled: rec.disabled },
+      integration: document.querySelector('[data-testid="integration"]')!.textContent!.trim(),
       receiveOnly: { checked: ro.checked, mixed: ro.indeterminate, aria: ro.getAttribute('aria-checked') },
     };
   });
@@ -87,6 +88,9 @@ describe('first screens', () => {
     expect(s.emptyText).not.toMatch(/reload the page/i);
     expect(s.rec).toEqual({ text: 'Not recording', disabled: true });
     expect(s.receiveOnly.checked).toBe(false);
+    // Nothing recorded is not "no embed": the integration line says it judges nothing.
+    expect(s.integration).toMatch(/capture is off/);
+    expect(s.integration).not.toMatch(/no embed/);
   });
 
   it('part of the sites captured: the banner captures the rest; "Recording"; no second action', async () => {

@@ -6,6 +6,7 @@
  */
 import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
+import { tabCapture } from '../link/capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 
 const GOOD = new Set(['healthy', 'warnings']);
@@ -33,18 +34,35 @@ export function Integration() {
     clearTimeout(timer);
     clearInterval(tick);
   });
-  const state = () => info().state;
+  // With capture off for the tab nothing was recorded, so nothing can be judged: say that, not "no embed".
+  const off = () => {
+    sig.capture();
+    sig.status();
+    return !!store.transportInfo?.live && tabCapture(store)?.off === true;
+  };
+  const shown = (): IntegrationInfo =>
+    off()
+      ? {
+          ...info(),
+          state: 'waiting',
+          text: 'not judged: capture is off for this tab',
+          seq: null,
+          detail: null,
+          notes: [],
+        }
+      : info();
+  const state = () => (off() ? 'capture-off' : info().state);
   return (
     <div
       // (one class string: Solid's class and classList on one element overwrite each other)
-      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : state() === 'waiting' ? '' : 'bad'}`}
+      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : state() === 'waiting' || state() === 'capture-off' ? '' : 'bad'}`}
       role="status"
       aria-live="polite"
       data-testid="integration"
       data-state={state()}
     >
-      <span class="i-label">Integration:</span> <strong class="i-text">{info().text}</strong>
-      <Show when={info().seq}>
+      <span class="i-label">Integration:</span> <strong class="i-text">{shown().text}</strong>
+      <Show when={shown().seq}>
         {(seq) => (
           <button
             class="link i-jump"
@@ -55,15 +73,15 @@ export function Integration() {
           </button>
         )}
       </Show>
-      <Show when={info().detail}>
+      <Show when={shown().detail}>
         {(d) => (
           <p class="i-detail" data-testid="integration-detail">
             {d()}
           </p>
         )}
       </Show>
-      <Show when={info().notes.length}>
-        <span class="i-notes muted">{info().notes.join(' · ')}</span>
+      <Show when={shown().notes.length}>
+        <span class="i-notes muted">{shown().notes.join(' · ')}</span>
       </Show>
     </div>
   );
