@@ -7,9 +7,10 @@
  * differ). The scope is changed through the worker's automation API between states. Fails (never skips) without a
  * build.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { launchWithExtension, tabIdOf } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { setCapture, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../src/protocol/record.ts';
@@ -20,11 +21,12 @@ let page: Page;
 let panel: Page;
 const errors: string[] = [];
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   srv = await twoOrigins(
     { '/': '<!doctype html><title>host</title><iframe src="{{EMBED}}/embed"></iframe>' },
     { '/embed': '<!doctype html><p>embed</p>' },
   );
+  // Capture off at first (the fixture's browser captures every site): launched here, closed below.
   launched = await launchWithExtension({ capture: null });
   page = await launched.browser.newPage();
   await page.goto(`${srv.hostOrigin}/`);
@@ -34,12 +36,11 @@ beforeAll(async () => {
   await panel.setViewport({ width: 800, height: 600 });
   panel.on('pageerror', (e) => errors.push(String(e)));
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-  await panel.waitForFunction(
-    () => (window as any).__embedInspectorPanel?.store.capture?.sites.length === 2 && document.querySelector('.empty'),
-    { timeout: 10_000 },
-  );
+  await waitInPanel(panel, (h) => h.store.capture?.sites.length === 2 && !!document.querySelector('.empty'), {
+    timeout: 10_000,
+  });
 });
-afterAll(async () => {
+test.afterAll(async () => {
   await launched?.close();
   await srv?.close();
 });
@@ -66,10 +67,11 @@ const screen = () =>
 /** Set the scope, and wait until the panel has heard of it (the modes of the tab's two sites). */
 async function scope(setting: CaptureSetting | { sites: [] }, modes: Array<string | null>): Promise<void> {
   await setCapture(await launched.worker(), setting as CaptureSetting);
-  await panel.waitForFunction(
-    (want) => {
-      const sites = (window as any).__embedInspectorPanel.store.capture?.sites ?? [];
-      const got = [...sites].sort((a: any, b: any) => Number(b.top) - Number(a.top)).map((s: any) => s.mode);
+  await waitInPanel(
+    panel,
+    (h, want) => {
+      const sites = h.store.capture?.sites ?? [];
+      const got = [...sites].sort((a, b) => Number(b.top) - Number(a.top)).map((s) => s.mode);
       return JSON.stringify(got) === JSON.stringify(want);
     },
     { timeout: 10_000 },
@@ -138,10 +140,7 @@ describe('first screens', () => {
 
   it('an imported file: says which file, offers the way back to the live tab; an empty one says so', async () => {
     const file = { format: CAPTURE_FORMAT, version: CAPTURE_VERSION, tenantOrigin: null, messages: [] };
-    await panel.evaluate(
-      (text) => (window as any).__embedInspectorPanel.act.importText(text, 'empty-capture.json'),
-      JSON.stringify(file),
-    );
+    await inPanel(panel, (h, text) => h.act.importText(text, 'empty-capture.json'), JSON.stringify(file));
     await panel.waitForSelector('[data-testid="source-bar"]', { timeout: 5_000 });
     const bar = await panel.$eval('[data-testid="source-bar"]', (b) => ({
       text: b.textContent,
@@ -160,16 +159,8 @@ describe('first screens', () => {
 
   it('Settings does not stay open across a reload of the page, with the log preserved or not', async () => {
     for (const preserve of [false, true]) {
-      await panel.evaluate(
-        (p) =>
-          (window as any).__embedInspectorPanel.store.command({ type: 'set-options', options: { preserveLog: p } }),
-        preserve,
-      );
-      await panel.waitForFunction(
-        (p) => (window as any).__embedInspectorPanel.store.state.preserveLog === p,
-        {},
-        preserve,
-      );
+      await inPanel(panel, (h, p) => h.store.command({ type: 'set-options', options: { preserveLog: p } }), preserve);
+      await waitInPanel(panel, (h, p) => h.log.state.preserveLog === p, {}, preserve);
       await panel.click('.limits-button');
       await panel.waitForSelector('.limits-pop');
       await page.reload();

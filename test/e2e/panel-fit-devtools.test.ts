@@ -5,27 +5,26 @@
  * the first reached DevTools too, the drawer would have been toggled twice (shown, then hidden). Fails (never skips)
  * without Chromium, a build or the sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../sandbox/server.mjs';
-import { launchChromium, type Launched } from '../../src/node/chromium.ts';
+import type { Sandbox } from '../../sandbox/server.mjs';
+import type { Launched } from '../../src/node/chromium.ts';
 import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
-import { EXT } from '../helpers/capture.ts';
+import { launchWithExtension } from '../helpers/capture.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { waitInPanel } from '../helpers/panel.ts';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Sandbox;
 let dev: Launched;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
-  dev = await launchChromium({
-    extensionDir: EXT,
-    headless: true,
+// The real DevTools opened with every tab: a browser of its own, launched and closed here.
+test.beforeAll(async ({ sandbox: sb }) => {
+  sandbox = sb;
+  dev = await launchWithExtension({
     args: ['--auto-open-devtools-for-tabs'],
     capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
   });
 });
-afterAll(async () => {
+test.afterAll(async () => {
   await dev?.close();
-  await sandbox?.close();
 });
 
 describe('the real DevTools panel', () => {
@@ -38,9 +37,7 @@ describe('the real DevTools panel', () => {
     });
     expect(frame, 'the Embed panel frame').toBeTruthy();
     const panel = frame!;
-    await panel.waitForFunction(() => (window as any).__embedInspectorPanel?.store.readyIndex >= 0, {
-      timeout: 15_000,
-    });
+    await waitInPanel(panel, (h) => h.log.readyIndex >= 0, { timeout: 15_000 });
     const drawerVisible = () =>
       devtools.evaluate(`(async () => {
         const legacy = await import('./ui/legacy/legacy.js');

@@ -4,54 +4,34 @@
  * opens inside the panel and Esc closes it (focus back on its button), the details are inside the panel and, at
  * 400 px, cover the list with the way back to it. Fails (never skips) without Firefox; FIREFOX_PATH overrides it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
+import type { LaunchedFirefox } from '../../src/node/firefox.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel } from '../helpers/panel.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const UUID = '11111111-2222-3333-4444-555555555556';
-let browser: Browser;
-
-beforeAll(async () => {
-  const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-  if (!existsSync(executablePath)) {
-    throw new Error(`no Firefox at ${executablePath}; install firefox-esr or set FIREFOX_PATH`);
-  }
-  if (!existsSync(`${ROOT}dist/firefox/manifest.json`)) {
-    throw new Error('dist/firefox is missing: run npm run build first');
-  }
-  browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath,
-    headless: true,
-    args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: {
-      'extensions.webextensions.uuids': JSON.stringify({ 'embed-inspector@embed-inspector.dev': UUID }),
-    },
-  });
-  await browser.installExtension(`${ROOT}dist/firefox`);
-});
-afterAll(async () => {
-  await browser?.close();
+let firefox: LaunchedFirefox;
+test.beforeAll(({ firefox: ff }) => {
+  firefox = ff;
 });
 
 async function open(width: number): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await firefox.extensionPage('fixture=demo&n=200&theme=light');
   await page.setViewport({ width, height: 600 });
-  void page.goto(`moz-extension://${UUID}/src/panel/index.html?fixture=demo&n=200&theme=light`).catch(() => {});
   await page.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 5, {
     timeout: 20_000,
   });
-  await page.waitForFunction(() => document.documentElement.clientWidth > 0);
+  await page.waitForFunction((w) => window.innerWidth === w && document.documentElement.clientWidth > 0, {}, width);
+  // The toolbars have measured their items at this width (one frame after the layout).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page;
 }
 
 describe.each([400, 800])('Firefox, %i px', (width) => {
   let page: Page;
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     page = await open(width);
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await page?.close();
   });
 
@@ -92,10 +72,9 @@ describe.each([400, 800])('Firefox, %i px', (width) => {
   });
 
   it('the details are inside the panel, titled; at 400 px over the list with the way back', async () => {
-    await page.evaluate(() => {
-      const s = (window as any).__embedInspectorPanel.store;
-      const i = s.view.find((j: number) => s.records[j].verdict === 'invalid');
-      s.select(s.records[i].seq);
+    await inPanel(page, (h) => {
+      const i = h.view.order.find((j) => h.log.at(j).verdict === 'invalid')!;
+      h.view.select(h.log.at(i).seq);
     });
     await page.focus('[role="grid"]');
     await page.keyboard.press('Enter');

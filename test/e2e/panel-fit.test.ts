@@ -5,10 +5,10 @@
  * a title and tabs on one line, and after Clear and Import the list is back. Settings as a popover: inside the
  * panel, closed by Esc, an outside click and ✕, focus back on its button. Fails (never skips) without a build.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension } from '../helpers/capture.ts';
 import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
 let launched: Launched;
 const errors: string[] = [];
@@ -18,10 +18,8 @@ async function openPanel(width: number, theme: string, height = 600): Promise<Pa
   await p.setViewport({ width, height });
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?fixture=demo&n=200&theme=${theme}`);
-  await p.waitForFunction(
-    () => !!(window as any).__embedInspectorPanel && document.querySelector('[role="grid"] .grid-body [role="row"]'),
-  );
-  await p.evaluate(() => (window as any).__embedInspectorPanel.store.resetFilters());
+  await waitInPanel(p, () => !!document.querySelector('[role="grid"] .grid-body [role="row"]'));
+  await inPanel(p, (h) => h.view.resetFilters());
   // The toolbars have measured their items (one frame after the first layout).
   await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return p;
@@ -77,21 +75,17 @@ const noSideOverflow = (p: Page) =>
   }));
 
 async function openDetailOfInvalid(p: Page): Promise<void> {
-  await p.evaluate(() => {
-    const s = (window as any).__embedInspectorPanel.store;
-    const i = s.view.find((j: number) => s.records[j].verdict === 'invalid');
-    s.select(s.records[i].seq);
+  await inPanel(p, (h) => {
+    const i = h.view.order.find((j) => h.log.at(j).verdict === 'invalid')!;
+    h.view.select(h.log.at(i).seq);
   });
   await p.focus('[role="grid"]');
   await p.keyboard.press('Enter');
   await p.waitForSelector('section.detail .detail-title');
 }
 
-beforeAll(async () => {
-  launched = await launchWithExtension();
-});
-afterAll(async () => {
-  await launched?.close();
+test.beforeAll(({ chromium }) => {
+  launched = chromium;
 });
 
 describe.each(['light', 'dark'])('panel layout, %s theme', (theme) => {
@@ -170,16 +164,10 @@ describe.each(['light', 'dark'])('panel layout, %s theme', (theme) => {
         expect(await p.$eval('.empty', (e) => e.getAttribute('data-state'))).toBe('detached');
 
         // Import with the details open: the imported records are listed, and the details open again.
-        await p.evaluate(() => {
-          const h = (window as any).__embedInspectorPanel;
-          h.load(h.synthetic(60), 'imported.json');
-        });
+        await inPanel(p, (h) => h.load(h.synthetic(60), 'imported.json'));
         await p.waitForSelector('.grid-body [role="row"]');
         await openDetailOfInvalid(p);
-        await p.evaluate(() => {
-          const h = (window as any).__embedInspectorPanel;
-          h.load(h.synthetic(40), 'second.json');
-        });
+        await inPanel(p, (h) => h.load(h.synthetic(40), 'second.json'));
         await p.waitForFunction(() => !document.querySelector('section.detail'), { timeout: 5_000 });
         expect(await p.$$eval('.grid-body [role="row"]', (r) => r.length)).toBeGreaterThan(0);
         await openDetailOfInvalid(p);
@@ -207,13 +195,12 @@ it('300 px tall, docked at the bottom: the list keeps rows in view and the detai
 it("the details never show the browser's internal frame id (Firefox's are ten digits long)", async () => {
   const p = await openPanel(1400, 'light');
   try {
-    await p.evaluate(() => {
-      const h = (window as any).__embedInspectorPanel;
+    await inPanel(p, (h) =>
       h.load(
-        h.synthetic(40).map((r: any) => ({ ...r, frameId: 10737418242 })),
+        h.synthetic(40).map((r) => ({ ...r, frameId: 10737418242 })),
         'firefox-frames.json',
-      );
-    });
+      ),
+    );
     await p.waitForSelector('.grid-body [role="row"]');
     await openDetailOfInvalid(p);
     const text = await p.$eval('section.detail', (d) => d.textContent ?? '');
@@ -226,10 +213,10 @@ it("the details never show the browser's internal frame id (Firefox's are ten di
 
 describe('Settings popover', () => {
   let p: Page;
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     p = await openPanel(554, 'light'); // DevTools' default docked width
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await p?.close();
   });
   const isOpen = () => p.$('.limits-pop').then((x) => x !== null);
@@ -278,10 +265,7 @@ describe('Settings popover', () => {
   it('does not stay open when the log is replaced (a reload, an import)', async () => {
     await p.click('.limits-button');
     await p.waitForSelector('.limits-pop');
-    await p.evaluate(() => {
-      const h = (window as any).__embedInspectorPanel;
-      h.load(h.synthetic(20), 'next.json');
-    });
+    await inPanel(p, (h) => h.load(h.synthetic(20), 'next.json'));
     await p.waitForFunction(() => !document.querySelector('.limits-pop'));
   });
 });
