@@ -31,7 +31,7 @@ function captureScripts(): Plugin {
         });
         const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : []));
         const chunk = outputs.find((o) => o.type === 'chunk' && o.isEntry);
-        if (!chunk || chunk.type !== 'chunk') {
+        if (chunk?.type !== 'chunk') {
           throw new Error(`capture script ${entry}: no output`);
         }
         if (outputs.length !== 1) {

@@ -92,7 +92,7 @@ export const EMBED = (host, fresh = false) => `<!doctype html><script>
   });
 </script>`;
 
-export function serve(host, body) {
+export function serve(host, _body) {
   return new Promise((resolve) => {
     const pages = {};
     const server = createServer((req, res) => {
@@ -309,7 +309,7 @@ export async function benchPageOverhead({
     for (const dir of dirs) {
       for (const size of sizes) {
         for (const k of kinds) {
-          await once(browsers[k], h.origin + '/', dir, 500, size, log); // warm-up
+          await once(browsers[k], `${h.origin}/`, dir, 500, size, log); // warm-up
         }
         for (const n of bursts) {
           const runs = reps ?? defaultReps(n);
@@ -319,7 +319,7 @@ export async function benchPageOverhead({
             const order = kinds.map((_, j) => kinds[(j + i) % kinds.length]);
             const got = {};
             for (const k of order) {
-              got[k] = await once(browsers[k], h.origin + '/', dir, n, size, log);
+              got[k] = await once(browsers[k], `${h.origin}/`, dir, n, size, log);
             }
             rows.push(got);
           }
@@ -469,7 +469,7 @@ export function chart(results, bursts, dirs, sizes) {
     out.push(`<text x="${W - R + 34}" y="${T + 12 + i * 16}">${c.name}</text>`);
   });
   out.push('</svg>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

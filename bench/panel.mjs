@@ -13,7 +13,7 @@ const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
 const { chromiumPath: chromium, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 const FLAGS = [...CHROMIUM_FLAGS];
 
-const median = (xs) => {
+const _median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 };

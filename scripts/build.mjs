@@ -55,7 +55,7 @@ const BUILDS = {
   },
 };
 
-const run = (name, argv, log) =>
+const run = (_name, argv, log) =>
   new Promise((resolve) => {
     const child = spawn(node, argv, {
       cwd: root,

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 const { toJsonSchema, rulesMarkdown } = await import('../dist/node/protocol.js');
 writeFileSync(
   new URL('../schema/svc-embed.schema.json', import.meta.url),
-  JSON.stringify(toJsonSchema(), null, 2) + '\n',
+  `${JSON.stringify(toJsonSchema(), null, 2)}\n`,
 );
 writeFileSync(new URL('../docs/rules.md', import.meta.url), rulesMarkdown());
 console.log('wrote schema/svc-embed.schema.json and docs/rules.md');

@@ -66,7 +66,7 @@ const add = (proc, n, times) => {
 for (let rep = 0; rep < REPS; rep++) {
   for (const n of BURSTS) {
     const page = await b.browser.newPage();
-    await page.goto(h.origin + '/', { waitUntil: 'load' });
+    await page.goto(`${h.origin}/`, { waitUntil: 'load' });
     await page.evaluate((d) => window[d](500, 200), DIR);
     const frameTarget = b.browser.targets().find((t) => t.type() === 'other' && t.url().startsWith(e.origin));
     const sessions = {

@@ -7,7 +7,7 @@ import { processCpu, cpuDelta } from './proc.mjs';
 const variants = process.argv.slice(2);
 const n = Number(process.env.N ?? 20000),
   size = Number(process.env.SIZE ?? 200);
-const { serve, launch } = await import('../page-overhead.mjs');
+const { serve } = await import('../page-overhead.mjs');
 const h = await serve('127.0.0.1');
 h.set(`<!doctype html><script>
   addEventListener('message', (e) => { if (e.data && e.data.source === 'svc-embed') window.got++; });
@@ -26,10 +26,10 @@ for (let rep = 0; rep < Number(process.env.REPS ?? 3); rep++) {
     if (v !== 'none') {
       process.env.EI_EXTENSION_DIR = v;
     }
-    const { launch } = await import('../page-overhead.mjs?' + v);
+    const { launch } = await import(`../page-overhead.mjs?${v}`);
     const b = await launch(v !== 'none', v !== 'none' ? { sites: [h.origin], mode: process.env.MODE ?? 'full' } : null);
     const page = await b.browser.newPage();
-    await page.goto(h.origin + '/', { waitUntil: 'load' });
+    await page.goto(`${h.origin}/`, { waitUntil: 'load' });
     await page.evaluate((s) => window.run(500, s), size);
     await new Promise((r) => setTimeout(r, 800));
     const c0 = processCpu(b.browser.process().pid);

@@ -15,7 +15,7 @@ for (let rep = 0; rep < Number(process.env.REPS ?? 2); rep++) {
     if (v !== 'none') {
       process.env.EI_EXTENSION_DIR = v;
     }
-    const { HOST, EMBED, serve, launch } = await import('../page-overhead.mjs?' + v);
+    const { HOST, EMBED, serve, launch } = await import(`../page-overhead.mjs?${v}`);
     const h = await serve('127.0.0.1');
     const e = await serve('localhost');
     h.set(HOST(e.origin, true));
@@ -26,7 +26,7 @@ for (let rep = 0; rep < Number(process.env.REPS ?? 2); rep++) {
     );
     const pid = b.browser.process().pid;
     const page = await b.browser.newPage();
-    await page.goto(h.origin + '/', { waitUntil: 'load' });
+    await page.goto(`${h.origin}/`, { waitUntil: 'load' });
     await page.evaluate((d) => window[d](500, 200), dir);
     await new Promise((r) => setTimeout(r, 1500));
     const before = processCpu(pid);

@@ -162,7 +162,7 @@ export function appSurface(ctx) {
       }
       return `<div class="app-layout">${side}<div class="app-main">${main}${assistant.html()}</div></div>`;
     },
-    onClick(e, el) {
+    onClick(_e, el) {
       const spec = el.dataset.move;
       if (!spec) {
         return;

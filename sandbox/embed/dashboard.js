@@ -114,7 +114,7 @@ export function dashboardSurface(ctx) {
       : dataExport
         ? [...runs.values()].find((x) => x.status === 'ok')
         : undefined;
-    if ((widgetId || dataExport) && (!r || r.status !== 'ok')) {
+    if ((widgetId || dataExport) && r?.status !== 'ok') {
       return null;
     }
     /** @type {Record<string, unknown>} */
@@ -223,7 +223,7 @@ export function dashboardSurface(ctx) {
       const status = `<p class="status muted" data-testid="load-count" data-count="${s.loadCount}">dashboard-loaded × ${s.loadCount}</p>`;
       return `${tabs}${drillPanel}${main}${status}${assistant.html()}`;
     },
-    onClick(e, el) {
+    onClick(_e, el) {
       if (el.dataset.export) {
         exportData(el.dataset.export, el.dataset.widget);
       } else if (el.dataset.mark !== undefined) {

@@ -346,7 +346,9 @@ function onClick(e) {
   emit: (/** @type {string} */ type, /** @type {unknown} */ payload, /** @type {{surface?: string}} */ opts = {}) =>
     ctx.bus.emit(type, payload, { ...opts, raw: true }),
   navigate: (/** @type {string} */ path) => navigate(path),
-  expireSession: () => void (state.sessionExpired = true),
+  expireSession: () => {
+    state.sessionExpired = true;
+  },
   // Defaults for hooks a surface does not have (e.g. exportData on chat): they do nothing and return null.
   exportData: () => null,
   drill: () => null,

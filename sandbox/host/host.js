@@ -182,7 +182,9 @@ window.addEventListener('message', (event) => {
   }
   received.push(data);
   dispatch(data);
-  watchers.forEach((w) => w());
+  for (const w of watchers) {
+    w();
+  }
 });
 
 /** @param {MessageEvent} event @param {string} reason */

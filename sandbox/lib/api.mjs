@@ -141,8 +141,13 @@ async function platform(store, req, path) {
   }
   /** @type {Record<string, number>} */
   const params = {};
-  route.names.forEach((name, i) => (params[name] = pathId(decodeURIComponent(match[i + 1]), name)));
-  const body = route.body ? await readJsonBody(req) : (req.resume(), undefined);
+  route.names.forEach((name, i) => {
+    params[name] = pathId(decodeURIComponent(match[i + 1]), name);
+  });
+  if (!route.body) {
+    req.resume();
+  }
+  const body = route.body ? await readJsonBody(req) : undefined;
   return route.op(store, user, params, body);
 }
 

@@ -83,7 +83,7 @@ function hostConfig(ctx) {
 
 /** @param {SiteContext} ctx @returns {Handler} */
 export function hostSite(ctx) {
-  return site(ctx, async (req, res, url) => {
+  return site(ctx, async (_req, res, url) => {
     const p = url.pathname;
     if (p === '/' || p === '/index.html') {
       return serveStatic(res, `${ROOT}/host`, 'index.html');
@@ -93,7 +93,8 @@ export function hostSite(ctx) {
       return true;
     }
     if (p === '/favicon.ico') {
-      return res.writeHead(204).end(), true;
+      res.writeHead(204).end();
+      return true;
     }
     const s = staticDir(p, { '/static/host/': 'host', '/static/shared/': 'shared' });
     return s ? serveStatic(res, s.root, s.rel) : false;
@@ -149,7 +150,8 @@ export function tenantSite(ctx) {
       return true;
     }
     if (p === '/favicon.ico') {
-      return res.writeHead(204).end(), true;
+      res.writeHead(204).end();
+      return true;
     }
     const s = staticDir(p, { '/static/embed/': 'embed', '/static/shared/': 'shared' });
     return s ? serveStatic(res, s.root, s.rel) : false;
@@ -158,7 +160,7 @@ export function tenantSite(ctx) {
 
 /** @param {SiteContext} ctx @returns {Handler} */
 export function thirdSite(ctx) {
-  return site(ctx, async (req, res, url) => {
+  return site(ctx, async (_req, res, url) => {
     if (url.pathname === '/rogue.html') {
       return serveStatic(res, `${ROOT}/third`, 'rogue.html');
     }

@@ -177,7 +177,7 @@ const inspector: EmbedInspectorApi = {
     });
   },
   async setCapture(setting) {
-    let next;
+    let next: ReturnType<typeof scopeFromSetting>;
     try {
       next = scopeFromSetting(setting);
     } catch (e) {

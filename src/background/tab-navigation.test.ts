@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RelayToBackground } from '../shared/messages.ts';
 import { setBrowserApi } from '../shared/browser-api.ts';
 import { stamp } from '../shared/channel.ts';

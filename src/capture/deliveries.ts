@@ -86,7 +86,7 @@ export function installDeliveries(
       const m = e as MessageEvent;
       const trusted = m.isTrusted;
       if (counter && !trusted) {
-        counter.data = '' + count;
+        counter.data = `${count}`;
       }
       try {
         if (config().paused) {
@@ -114,9 +114,9 @@ export function installDeliveries(
     /** The counter node, brought up to date (made at the first call). */
     answer: () => {
       if (counter) {
-        counter.data = '' + count;
+        counter.data = `${count}`;
       } else {
-        counter = win.document.createTextNode('' + count);
+        counter = win.document.createTextNode(`${count}`);
       }
       return counter;
     },
@@ -215,7 +215,7 @@ function write(d: Delivery, maxBytes: number, copied: boolean, delivered = false
       json += field('originalSize', String(dj.originalSize));
     }
     const ports = page ? page.ports(e) : e.ports;
-    if (ports && ports.length) {
+    if (ports?.length) {
       json += field('transfer', String(ports.length));
     }
     d.json = json + close(dj.json);

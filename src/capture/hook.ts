@@ -256,7 +256,7 @@ export function installHook(
         }
         // A method reads the same through the descriptor as through `get`; an accessor's functions, called with
         // the Proxy as `this`, run on the real window.
-        if (d && d.configurable) {
+        if (d?.configurable) {
           if (typeof d.value === 'function') {
             d.value = prop === 'postMessage' ? post : methodOf(d.value);
           }

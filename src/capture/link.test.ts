@@ -23,10 +23,15 @@ function fakeRuntime() {
       const p = {
         sent: [] as RelayToBackground[],
         closed: false,
-        deliver: (m: BackgroundToRelay) => onMessage.forEach((fn) => fn(m)),
+        deliver: (m: BackgroundToRelay) =>
+          onMessage.forEach((fn) => {
+            fn(m);
+          }),
         disconnect: () => {
           p.closed = true;
-          onDisconnect.forEach((fn) => fn());
+          for (const fn of onDisconnect) {
+            fn();
+          }
         },
       };
       ports.push(p);

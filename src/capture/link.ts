@@ -96,7 +96,7 @@ export class Link {
     if (!this.parts.length) {
       return;
     }
-    const json = '[' + this.parts.join(',') + ']';
+    const json = `[${this.parts.join(',')}]`;
     this.parts = [];
     this.bytes = 0;
     const batch = this.nextBatch++;

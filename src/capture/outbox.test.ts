@@ -112,7 +112,7 @@ describe('Outbox: one ordered outbox per frame', () => {
     const slots = Array.from({ length: n }, () => box.reserve());
     let chars = 0;
     for (const [i, slot] of slots.entries()) {
-      const json = rec('p' + i, 10_000);
+      const json = rec(`p${i}`, 10_000);
       chars += json.length;
       box.fill(slot, json, json.length);
     }

@@ -18,7 +18,7 @@ export interface PagePost {
   json: string;
 }
 
-export const postLine = (after: number, json: string): string => after + '\t' + json;
+export const postLine = (after: number, json: string): string => `${after}\t${json}`;
 
 /** `parts` joined by `sep` into strings of at most about `max` characters (a longer part goes alone), in order. */
 export function joinInChunks(parts: readonly string[], sep: string, max: number, emit: (joined: string) => void): void {

@@ -60,7 +60,7 @@ describe('record writer', () => {
   });
 
   it('writes only RawRecord fields, in a batch the relay can splice', () => {
-    const batch = '[' + CASES.map((c) => c[1]).join(',') + ']';
+    const batch = `[${CASES.map((c) => c[1]).join(',')}]`;
     const parsed = JSON.parse(batch) as RawRecord[];
     const known: Array<keyof RawRecord> = [
       'time',

@@ -100,7 +100,7 @@ export async function runCheck(
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    io.out(CHECK_HELP + '\n');
+    io.out(`${CHECK_HELP}\n`);
     return 0;
   }
   const format = oneOf('format', values.format, ['text', 'json', 'junit', 'mermaid', 'svg'] as const, 'text');
@@ -147,6 +147,6 @@ export async function runCheck(
       : format === 'junit'
         ? renderJunit(files)
         : renderText(files, { all: values.all });
-  io.out(rendered + '\n');
+  io.out(`${rendered}\n`);
   return files.some((f) => f.evaluation?.exitCode !== 0) ? 1 : 0;
 }

@@ -54,7 +54,7 @@ export async function runDiff(
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    io.out(DIFF_HELP + '\n');
+    io.out(`${DIFF_HELP}\n`);
     return 0;
   }
   const format = oneOf('format', values.format, ['text', 'json'] as const, 'text');
@@ -70,6 +70,6 @@ export async function runDiff(
   const b = await loadCapture(fileB);
   const d = diffCaptures(a, b, { tenantOrigin });
   const files = { a: fileA, b: fileB };
-  io.out((format === 'json' ? renderDiffJson(d, files) : renderDiffText(d, files, COLOURS)) + '\n');
+  io.out(`${format === 'json' ? renderDiffJson(d, files) : renderDiffText(d, files, COLOURS)}\n`);
   return d.exitCode;
 }

@@ -34,7 +34,7 @@ export async function runHar(
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    io.out(HAR_HELP + '\n');
+    io.out(`${HAR_HELP}\n`);
     return 0;
   }
   if (positionals.length === 0) {
@@ -51,7 +51,7 @@ export async function runHar(
   const redact = !values['no-redact'];
   const har = toHar(capture, { redact, version: pkg.version });
   try {
-    await writeFile(values.out, JSON.stringify(har, null, 1) + '\n');
+    await writeFile(values.out, `${JSON.stringify(har, null, 1)}\n`);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(

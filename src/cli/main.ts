@@ -36,11 +36,11 @@ export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     if (!cmd || cmd === '-h' || cmd === '--help' || cmd === 'help') {
-      process.stdout.write(HELP + '\n');
+      process.stdout.write(`${HELP}\n`);
       return cmd ? 0 : 2;
     }
     if (cmd === '-v' || cmd === '--version') {
-      process.stdout.write(VERSION + '\n');
+      process.stdout.write(`${VERSION}\n`);
       return 0;
     }
     const load = commands[cmd];

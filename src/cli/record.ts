@@ -131,7 +131,7 @@ export async function runRecord(
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    io.out(RECORD_HELP + '\n');
+    io.out(`${RECORD_HELP}\n`);
     return 0;
   }
   if (positionals.length !== 1) {
@@ -181,7 +181,7 @@ export async function runRecord(
     capture.tenantOrigin = tenantOrigin;
   }
   try {
-    await writeFile(values.out, JSON.stringify(capture, null, 1) + '\n');
+    await writeFile(values.out, `${JSON.stringify(capture, null, 1)}\n`);
   } catch (e) {
     throw new UsageError(`cannot write ${values.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -197,7 +197,7 @@ export async function runRecord(
   const navs = m.filter((r) => r.navigation).length;
   const dropped = capture.meta?.dropped ? `, ${capture.meta.dropped} discarded by the buffer bound` : '';
   if (values.timeline) {
-    io.out(renderText([{ file: values.out, records: m, result, evaluation: verdict }], { all: true }) + '\n');
+    io.out(`${renderText([{ file: values.out, records: m, result, evaluation: verdict }], { all: true })}\n`);
   }
   io.out(
     `recorded ${plural(m.length - navs, 'record')} (${plural(posts, 'post')}, ${m.length - navs - posts} ${m.length - navs - posts === 1 ? 'delivery' : 'deliveries'}) and ${plural(navs, 'navigation')}${dropped} from ${url.href}${mode === 'receive-only' ? ' (receive-only)' : ''} → ${values.out}${capture.meta?.redacted ? ' (redacted)' : ''}\n`,

@@ -8,7 +8,6 @@ import {
   EMBED_URL,
   HOST,
   T0,
-  TENANT,
   actionPair,
   eventPair,
   foreign,
@@ -144,7 +143,7 @@ interface XmlNode {
   text: string;
 }
 const ENTITY = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/;
-const unescape = (s: string) =>
+const unescapeText = (s: string) =>
   s.replace(/&(amp|lt|gt|quot|apos);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
 /** A strict little XML reader: one root, balanced tags, quoted attributes, no stray `<` or `&`. Throws otherwise. */
 function parseXml(text: string): XmlNode {
@@ -166,7 +165,7 @@ function parseXml(text: string): XmlNode {
       if (stack.length === 1 && chars.trim()) {
         throw new Error('text outside the root');
       }
-      top.text += unescape(chars);
+      top.text += unescapeText(chars);
       continue;
     }
     if (close) {
@@ -181,7 +180,7 @@ function parseXml(text: string): XmlNode {
       if (a[1] in attrs || ENTITY.test(a[2])) {
         throw new Error(`bad attribute ${a[1]} of <${name}>`);
       }
-      attrs[a[1]] = unescape(a[2]);
+      attrs[a[1]] = unescapeText(a[2]);
     }
     const node: XmlNode = { name, attrs, children: [], text: '' };
     top.children.push(node);

@@ -26,7 +26,7 @@ const run = (records: Array<Record<string, unknown>>, opts: EvaluateOptions = {}
   const rs = numbered(records);
   return evaluate(rs, checkRecords(rs), opts);
 };
-const APP = `${HOST}/app`;
+const _APP = `${HOST}/app`;
 const expired = [navigation(EMBED), ...eventPair('svc:event:error', { message: 'session expired', fatal: true })];
 const session = [
   navigation(EMBED),
@@ -114,7 +114,9 @@ describe('evaluate: when a run fails', () => {
     expect(e.exitCode, e.reasons.join('\n')).toBe(exitCode);
     expect(e.passed).toBe(exitCode === 0);
     expect(e.reasons).toHaveLength(reasons.length);
-    reasons.forEach((r, k) => expect(e.reasons[k]).toMatch(r));
+    for (const [k, r] of reasons.entries()) {
+      expect(e.reasons[k]).toMatch(r);
+    }
     // Every reason is a failing check, and a run with no failing check has no reason.
     expect(e.figures.checksFailed > 0).toBe(exitCode === 1);
   });

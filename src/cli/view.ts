@@ -147,7 +147,7 @@ export async function runView(argv: string[], io: Io = { out: (s) => process.std
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    io.out(VIEW_HELP + '\n');
+    io.out(`${VIEW_HELP}\n`);
     return 0;
   }
   if (!positionals.length) {

@@ -9,7 +9,7 @@ export function bytesToBase64(bytes: Uint8Array): string {
   }
   if (i < bytes.length) {
     const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8);
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + '=';
+    out += `${B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=')}=`;
   }
   return out;
 }

@@ -48,9 +48,11 @@ export interface MessageSpec {
 }
 
 type Extra = { readonly nullable?: boolean; readonly enum?: readonly string[] };
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the empty set of extras, so the derived field type gains no key
 function req<const K extends FieldKind, const X extends Extra = {}>(kind: K, doc: string, extra?: X) {
   return { kind, required: true as const, doc, ...(extra as X) };
 }
+// biome-ignore lint/complexity/noBannedTypes: as for req
 function opt<const K extends FieldKind, const X extends Extra = {}>(kind: K, doc: string, extra?: X) {
   return { kind, required: false as const, doc, ...(extra as X) };
 }

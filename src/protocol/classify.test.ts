@@ -261,7 +261,7 @@ describe('origin rules', () => {
   const evt = msg('svc:event:view');
   const act = msg('svc:action:refresh');
   const rows: Array<[rule: string, trips: object, nearMiss: object]> = [
-    ['origin.event', rec(evt, { origin: 'https://evil.example.net' }), rec(evt, { origin: TENANT + ':443' })],
+    ['origin.event', rec(evt, { origin: 'https://evil.example.net' }), rec(evt, { origin: `${TENANT}:443` })],
     [
       'origin.event',
       rec(evt, {

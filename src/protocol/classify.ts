@@ -155,7 +155,7 @@ function describeError(err: unknown): string {
 function show(v: unknown): string {
   try {
     if (typeof v === 'string') {
-      return JSON.stringify(v.length > 60 ? v.slice(0, 60) + '…' : v);
+      return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
     }
     if (typeof v === 'number' || typeof v === 'boolean' || v === null) {
       return String(v);

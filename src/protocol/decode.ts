@@ -53,15 +53,17 @@ export function decode(v: unknown): unknown {
         case 'Map': {
           const m = new Map();
           byPath.set(path, m);
-          (e.v as unknown[][]).forEach(([k, val], i) =>
-            m.set(dec(k, `${path}.<key ${i}>`), dec(val, `${path}.<value ${i}>`)),
-          );
+          (e.v as unknown[][]).forEach(([k, val], i) => {
+            m.set(dec(k, `${path}.<key ${i}>`), dec(val, `${path}.<value ${i}>`));
+          });
           return m;
         }
         case 'Set': {
           const s = new Set();
           byPath.set(path, s);
-          (e.v as unknown[]).forEach((item, i) => s.add(dec(item, `${path}.<item ${i}>`)));
+          (e.v as unknown[]).forEach((item, i) => {
+            s.add(dec(item, `${path}.<item ${i}>`));
+          });
           return s;
         }
         case 'ArrayBuffer':

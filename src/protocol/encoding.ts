@@ -61,7 +61,7 @@ const toStringTag = (v: object): string => {
 const className = (v: object): string => {
   try {
     const proto = Object.getPrototypeOf(v);
-    const name = proto && proto.constructor && proto.constructor.name;
+    const name = proto?.constructor?.name;
     return typeof name === 'string' && name ? name : toStringTag(v);
   } catch {
     return 'Object';
@@ -242,7 +242,7 @@ class Encoder {
         break;
       }
     }
-    if (Object.prototype.hasOwnProperty.call(o, TAG)) {
+    if (Object.hasOwn(o, TAG)) {
       return { [TAG]: 'Object', v: out };
     }
     return out;
@@ -306,7 +306,7 @@ function plainJsonSize(v: unknown, depth: number, seen: Set<object>, budget: num
     return -1;
   }
   for (const k in v as object) {
-    if (!Object.prototype.hasOwnProperty.call(v, k)) {
+    if (!Object.hasOwn(v, k)) {
       return -1;
     }
     if (k === TAG) {
@@ -401,7 +401,7 @@ function previewText(v: unknown, max: number): string {
     }
     out += '{';
     for (const [k, val] of Object.entries(x)) {
-      out += JSON.stringify(k) + ':';
+      out += `${JSON.stringify(k)}:`;
       walk(val);
       out += ',';
       if (out.length >= max) {
@@ -411,7 +411,7 @@ function previewText(v: unknown, max: number): string {
     out += '}';
   };
   walk(v);
-  return out.length > max ? out.slice(0, max) + '…' : out;
+  return out.length > max ? `${out.slice(0, max)}…` : out;
 }
 
 /** Is this value one of the encoding's tagged objects? Returns the tag, or undefined. */

@@ -99,7 +99,7 @@ export function flowToMermaid(model: FlowModel, opts: MermaidOptions = {}): stri
   if (opts.notes?.length && all) {
     issueNotes(all, opts.notes);
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 function arrowLines(a: FlowArrow, ids: string[], over: (a: number, b: number | null) => string, out: string[]): void {

@@ -133,7 +133,7 @@ export function flowToSvg(model: FlowModel, opts: SvgOptions = {}): string {
     ),
     '</svg>',
   );
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** The path of a URL (its secrets left out), for a navigation's label. */

@@ -7,7 +7,7 @@ import type { CaptureFile, CaptureRecord, RestCall } from './record.ts';
 
 export const REDACTED = '[redacted]';
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
-const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+\/=-]{4,}/gi;
+const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
 const SESSION_PARAM = /([?&#](?:session|session_id|sessionId|token|access_token|id_token)=)[^&#\s"']*/gi;
 const SECRET_KEYS =
   /^(authorization|session|sessionId|session_id|token|accessToken|access_token|idToken|id_token|apiKey|api_key|jwt|password|secret)$/i;

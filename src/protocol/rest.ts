@@ -480,7 +480,7 @@ export function checkRest(x: RestExchange): RestResult | null {
       verdict: verdictOf(issues) as Exclude<Verdict, 'foreign'>,
       issues,
     };
-  } catch (err) {
+  } catch (_err) {
     return null;
   }
 }

@@ -109,7 +109,7 @@ describe('never throws, whatever it is given', () => {
     const proxyThrows = new Proxy(
       { source: 'svc-embed' },
       {
-        get(t, k) {
+        get(_t, k) {
           if (k === 'source') {
             return 'svc-embed';
           }

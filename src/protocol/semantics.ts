@@ -18,7 +18,7 @@ export function checkTimezone(tz: string): { rule: string; message: string } | n
       rule: 'action.timezone',
       message: `"${tz}" is a bare UTC offset, which the embed ignores; use an IANA name such as "Etc/GMT-2" or "Europe/Berlin"`,
     };
-  } else if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(t)) {
+  } else if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(t)) {
     out = { rule: 'action.timezone', message: `"${tz}" is not an IANA time zone name` };
   } else {
     try {

@@ -32,7 +32,7 @@ function describe(v: unknown): string {
     return 'an array';
   }
   if (typeof v === 'string') {
-    return `"${v.length > 40 ? v.slice(0, 40) + '…' : v}"`;
+    return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   }
   if (typeof v === 'object') {
     return 'an object';
@@ -125,7 +125,9 @@ export function checkShape(
       bad(`${describe(value)} is not an array`);
       return out;
     }
-    value.forEach((item, i) => checkShape(item, shape.array, `${path}[${i}]`, out, depth + 1));
+    value.forEach((item, i) => {
+      checkShape(item, shape.array, `${path}[${i}]`, out, depth + 1);
+    });
     return out;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

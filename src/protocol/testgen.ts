@@ -241,7 +241,7 @@ function envName(param: string, taken: Set<string>): string {
   return name;
 }
 
-const ENCODED_REDACTED = encodeURIComponent(REDACTED);
+const _ENCODED_REDACTED = encodeURIComponent(REDACTED);
 
 /** The redacted parameters of a URL, in order. */
 function redactedParams(url: string): RedactedParam[] {

@@ -20,7 +20,12 @@ function pipe(): [Wall, Wall] {
   });
   const a = new Set<(m: unknown) => void>();
   const b = new Set<(m: unknown) => void>();
-  return [make((m) => b.forEach((fn) => fn(m)), a), make((m) => a.forEach((fn) => fn(m)), b)];
+  const each = (fns: Set<(m: unknown) => void>, m: unknown) => {
+    for (const fn of fns) {
+      fn(m);
+    }
+  };
+  return [make((m) => each(b, m), a), make((m) => each(a, m), b)];
 }
 
 describe('channel', () => {

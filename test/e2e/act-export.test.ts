@@ -178,7 +178,7 @@ describe('export, check, import', () => {
     const live = await panelVerdicts();
     const frame = await embedFrame(page, sb.tenantOrigin);
     const acceptedBefore = await frame.evaluate(() => (window as any).__sandboxEmbed.accepted.length);
-    const receivedBefore = await inPanel(page, (h) => (window as any).__sandboxHost.received.length);
+    const receivedBefore = await inPanel(page, (_h) => (window as any).__sandboxHost.received.length);
     const input = await panel.$('.import-input');
     await (input as any).uploadFile(join(dir, exported.name));
     await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'file', {

@@ -98,7 +98,7 @@ describe('composer: inject actions', () => {
     [
       'svc:action:navigate',
       async (p) => {
-        const path = new URL(frame.url()).pathname + '/data';
+        const path = `${new URL(frame.url()).pathname}/data`;
         await fill(p, '#cf-path', path);
       },
       async () => ((await html(frame, 'data-path')) ?? '').endsWith('/data'),

@@ -49,7 +49,7 @@ describe('lossless capture', () => {
 
   it('captures a 10,000-message flood completely: every post and every delivery, paired', async () => {
     const page = await l.browser.newPage();
-    await page.goto(srv.hostOrigin + '/', { waitUntil: 'load' });
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
     const tabId = await tabIdOf(l, page);
     const N = 10_000;
     const navs = (await records(l, tabId)).length;
@@ -70,7 +70,7 @@ describe('lossless capture', () => {
 
   it('loses nothing when the service worker is stopped in the middle of a stream', async () => {
     const page = await l.browser.newPage();
-    await page.goto(srv.hostOrigin + '/', { waitUntil: 'load' });
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
     const tabId = await tabIdOf(l, page);
     const N = 3000;
     const streaming = page.evaluate((n) => (window as any).stream(n, 10), N);

@@ -99,7 +99,7 @@ describe('capture is transparent to the page', () => {
 
   const run = async (l: Launched) => {
     const page = await l.browser.newPage();
-    await page.goto(srv.hostOrigin + '/', { waitUntil: 'load' });
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
     const result = await page.evaluate(() => (window as any).runChecks());
     return { page, result };
   };

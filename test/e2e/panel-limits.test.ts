@@ -62,7 +62,7 @@ describe('buffer limits set in the panel', () => {
     const chip = await panel.$eval('.cnt.dropped', (e) => e.textContent);
     expect(Number(chip!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(500);
     // the newest are the ones kept
-    expect(await inPanel(panel, (h) => (h.log.all().at(-1)?.data as any).payload.path)).toBe('/p/299');
+    expect(await inPanel(panel, (h) => (h.log.all().at(-1)?.data as any)?.payload.path)).toBe('/p/299');
   });
 
   it('keeps a message over the size cap truncated, with its original size', async () => {

@@ -15,7 +15,7 @@ const put = (body: unknown, token = 'tok-admin'): Req => ({ method: 'PUT', path:
 /** Only `fields` changed on notification 900; everything else, recipients included, as before. */
 const onlyChanged =
   (...fields: string[]) =>
-  (res: Res, s: SandboxData, b: SandboxData) => {
+  (_res: Res, s: SandboxData, b: SandboxData) => {
     const now = notification(s);
     const was = notification(b);
     for (const key of Object.keys(was)) {

@@ -110,7 +110,7 @@ const disconnectRows: Row[] = [
     name: 'resultLocation alone removes exactly one placement',
     ...del({ resultLocation: 'Summary!B2' }),
     status: 200,
-    after: (res, s, b) => expect(placements(s)).toHaveLength(placements(b).length - 1),
+    after: (_res, s, b) => expect(placements(s)).toHaveLength(placements(b).length - 1),
   },
   {
     name: 'resultLocation that does not name a sheet matches nothing',
@@ -262,7 +262,7 @@ const moveRows: Row[] = [
     name: 'folder to the root',
     ...move({ type: 'FOLDER', id: 11, folderId: null }),
     status: 200,
-    after: (r, s) => expect(parentOf(s, 11)).toBeNull(),
+    after: (_r, s) => expect(parentOf(s, 11)).toBeNull(),
   },
   {
     name: 'folder into a parent with read access only: 403',

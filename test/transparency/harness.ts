@@ -272,7 +272,7 @@ export function staleKnown(
   );
 }
 
-const clip = (s: string, n = 600) => (s.length > n ? s.slice(0, n) + '…' : s);
+const clip = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /** A difference as text: both values, or for lists what one has that the other lacks, and the first reordering. */
 export function describeDifference(d: Difference): string {
