@@ -75,8 +75,8 @@ try {
   e.server.close();
 }
 console.log(`${mode} ${dir} ${size} B × ${n}, ${reps} runs, fission ${fission}; medians (µs/msg)`);
-variants.forEach((v, j) =>
+for (const [j, v] of variants.entries()) {
   console.log(
     `${v.padEnd(20)} wall ${median(runs[j].wall).toFixed(1)}  cpu ${median(runs[j].cpu).toFixed(1)}  busiest process cpu ${median(busiest[j]).toFixed(1)}   [${busiest[j].map((x) => x.toFixed(0)).join(' ')}]`,
-  ),
-);
+  );
+}
