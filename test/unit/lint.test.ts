@@ -1,5 +1,5 @@
 // `npm test` runs `npm run lint` (biome ci) first: a file that breaks the formatting or a lint rule fails it.
-// Each scratch file is written into the tree (so the project's biome.json applies), checked, and removed.
+// Each scratch file is written into the tree (so the project's biome.jsonc applies), checked, and removed.
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

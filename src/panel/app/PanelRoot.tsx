@@ -84,7 +84,7 @@ function FileSource() {
           live tab.
         </span>
         <Show when={act.link}>
-          <button class="tool src-live" onClick={() => act.goLive()}>
+          <button type="button" class="tool src-live" onClick={() => act.goLive()}>
             <Icon name="back" /> Back to the live tab
           </button>
         </Show>

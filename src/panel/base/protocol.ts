@@ -1,6 +1,6 @@
 /**
  * The panel's one door to the protocol module (src/protocol: the catalog, the rule table, classification,
- * capture files): every panel file but the tests imports it from here (biome.json enforces it), so the panel
+ * capture files): every panel file but the tests imports it from here (biome.jsonc enforces it), so the panel
  * follows the protocol without copying it and this file lists all it uses.
  */
 import { ACTION_TYPES, EVENT_TYPES, SURFACES } from '../../protocol/catalog.ts';
@@ -11,7 +11,7 @@ export const CATALOG_SURFACES: readonly string[] = [...SURFACES];
 
 /** The rule table entry (severity, summary, the spec sentence it enforces), when the rule id is known. */
 export function ruleSpec(id: string): RuleSpec | undefined {
-  return Object.prototype.hasOwnProperty.call(RULES, id) ? RULES[id] : undefined;
+  return Object.hasOwn(RULES, id) ? RULES[id] : undefined;
 }
 
 /** `svc:event:ready` → `ready`; other strings unchanged. */

@@ -53,7 +53,7 @@ export function changeScope(
   opts: { reload?: boolean } = {},
 ): Promise<string | null> {
   const t = store.transportInfo;
-  if (!t || !t.live || t.tabId === null) {
+  if (!t?.live || t.tabId === null) {
     return Promise.resolve('Not attached to a tab.');
   }
   const turningOn =

@@ -186,7 +186,9 @@ export class RecordLog {
     if (!this.seqSorted) {
       if (!this.seqMap) {
         const map = new Map<number, number>();
-        this.records.forEach((r, i) => map.set(r.seq, i));
+        for (const [i, r] of this.records.entries()) {
+          map.set(r.seq, i);
+        }
         this.seqMap = map;
       }
       return this.seqMap.get(seq) ?? -1;

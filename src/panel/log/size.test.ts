@@ -14,7 +14,7 @@ const stringified = (v: unknown) => {
 describe('encodedLength is the length of JSON.stringify, without building the text', () => {
   const cyc: Record<string, unknown> = { a: 1 };
   cyc.self = cyc;
-  const sparse = [1, , 3]; // eslint-disable-line no-sparse-arrays
+  const sparse = [1, undefined, 3]; // eslint-disable-line no-sparse-arrays
   const noProto = Object.assign(Object.create(null), { a: 1, b: 'x' });
   it.each([
     ['undefined (nothing)', undefined],

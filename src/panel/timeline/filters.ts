@@ -207,7 +207,7 @@ function getPath(root: unknown, path: string[]): unknown {
       }
       o = (o.v ?? {}) as Record<string, unknown>;
     }
-    if (!Object.prototype.hasOwnProperty.call(o, key)) {
+    if (!Object.hasOwn(o, key)) {
       return undefined;
     }
     cur = o[key];

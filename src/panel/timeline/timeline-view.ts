@@ -264,7 +264,8 @@ export class TimelineView {
   }
   selectAt(viewPos: number): void {
     if (!this.view.length) {
-      return this.select(null);
+      this.select(null);
+      return;
     }
     const p = Math.max(0, Math.min(this.view.length - 1, viewPos));
     this.select(this.log.at(this.view[p]).seq);
@@ -287,9 +288,11 @@ export class TimelineView {
             hi = mid;
           }
         }
-        return this.selectAt(delta > 0 ? lo : lo - 1);
+        this.selectAt(delta > 0 ? lo : lo - 1);
+        return;
       }
-      return this.selectAt(delta > 0 ? 0 : this.view.length - 1);
+      this.selectAt(delta > 0 ? 0 : this.view.length - 1);
+      return;
     }
     this.selectAt(pos + delta);
   }

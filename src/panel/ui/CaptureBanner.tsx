@@ -26,7 +26,7 @@ export function CaptureBanner() {
   return (
     <>
       <Show when={tc()?.off}>
-        <section class="capture-off" role="region" aria-label="Capture is off for this tab">
+        <section class="capture-off" aria-label="Capture is off for this tab">
           <p>
             <strong>Capture is off for this tab.</strong>{' '}
             {tc()!.captured.length
@@ -44,7 +44,7 @@ export function CaptureBanner() {
         </section>
       </Show>
       <Show when={tc() && !tc()!.off && tc()!.missing.length}>
-        <section class="capture-partial" role="region" aria-label="Sites of this tab not captured">
+        <section class="capture-partial" aria-label="Sites of this tab not captured">
           <p>Not captured in this tab (their frames' messages are seen only from the other side):</p>
           <TurnOn sites={tc()!.missing} label="Capture them too and reload" compact />
         </section>
@@ -60,6 +60,7 @@ export function CaptureBanner() {
           <p class="capture-note mode-note" role="note">
             {n()}{' '}
             <button
+              type="button"
               class="tool cap-reload"
               onClick={() => {
                 store.command({ type: 'reload' });
@@ -135,7 +136,7 @@ function TurnOn(p: { sites: TabSite[]; label: string; compact?: boolean }) {
             <option value="receive-only">receive-only: deliveries, no hook in the page</option>
           </select>
         </label>
-        <button class="tool primary cap-on" disabled={busy() || !chosen().length} onClick={go}>
+        <button type="button" class="tool primary cap-on" disabled={busy() || !chosen().length} onClick={go}>
           {busy() ? 'Turning capture on…' : p.label}
         </button>
       </div>

@@ -74,6 +74,7 @@ export function CaptureSites(p: { disabled: () => boolean }) {
                         run(changeScope(store, { op: 'mode', sites: [site.origin], mode })),
                       )}
                       <button
+                        type="button"
                         class="tool cap-remove"
                         disabled={p.disabled()}
                         aria-label={`Stop capturing ${site.origin}`}

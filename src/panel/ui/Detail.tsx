@@ -93,6 +93,7 @@ export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
             <header class="detail-head">
               <div class="detail-titlebar">
                 <button
+                  type="button"
                   class="tool detail-back"
                   title="Back to the list (Esc)"
                   aria-label="Back to the list (Esc)"
@@ -104,7 +105,13 @@ export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
                 <h2 class="detail-title" title={title(c())}>
                   {title(c())}
                 </h2>
-                <button class="close" aria-label="Close details (Esc)" title="Close (Esc)" onClick={p.onClose}>
+                <button
+                  type="button"
+                  class="close"
+                  aria-label="Close details (Esc)"
+                  title="Close (Esc)"
+                  onClick={p.onClose}
+                >
                   <Icon name="close" />
                 </button>
               </div>
@@ -112,6 +119,7 @@ export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
                 <For each={tabs()}>
                   {(t) => (
                     <button
+                      type="button"
                       role="tab"
                       id={`tab-${t.id}`}
                       aria-selected={current().id === t.id}
@@ -199,7 +207,7 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
   return (
     <div class="message-tab">
       <Show when={r().issues.length > 0}>
-        <button class={`issue-banner ${errors() ? 'error' : 'warning'}`} onClick={p.openIssues}>
+        <button type="button" class={`issue-banner ${errors() ? 'error' : 'warning'}`} onClick={p.openIssues}>
           {r().issues.length} issue{r().issues.length === 1 ? '' : 's'}:{' '}
           {r()
             .issues.map((i) => i.rule)
@@ -260,6 +268,7 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
       <div class="tree-toolbar">
         <span class="muted">{r().navigation ? 'Navigation' : 'Message'}</span>
         <button
+          type="button"
           class="link"
           onClick={copyAll}
           title="Copy the message as JSON (values that JSON cannot carry keep their $ei tags)"

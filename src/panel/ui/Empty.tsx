@@ -63,9 +63,15 @@ export function Empty() {
             <p>
               <Show
                 when={!info().showForeign && info().foreign > 0 && info().foreign === info().total}
-                fallback={<button onClick={() => view.resetFilters()}>Reset filters</button>}
+                fallback={
+                  <button type="button" onClick={() => view.resetFilters()}>
+                    Reset filters
+                  </button>
+                }
               >
-                <button onClick={() => view.setFilters({ showForeign: true })}>Show foreign traffic</button>
+                <button type="button" onClick={() => view.setFilters({ showForeign: true })}>
+                  Show foreign traffic
+                </button>
               </Show>
             </p>
           </Match>
@@ -100,6 +106,7 @@ export function Empty() {
             </p>
             <p>
               <button
+                type="button"
                 class="primary"
                 onClick={() => store.command({ type: 'set-options', options: { paused: false } })}
               >
@@ -118,7 +125,7 @@ export function Empty() {
               Reload the page to record its session from the start.
             </p>
             <p>
-              <button class="primary empty-reload" onClick={() => store.command({ type: 'reload' })}>
+              <button type="button" class="primary empty-reload" onClick={() => store.command({ type: 'reload' })}>
                 Reload the page
               </button>
             </p>

@@ -36,6 +36,7 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
   };
   const chip = (key: ListFilter, value: string, label: string, count?: () => number, title?: string) => (
     <button
+      type="button"
       class={`chip ch-${value}`}
       aria-pressed={(f()[key] as readonly string[]).includes(value)}
       onClick={() => toggle(key, value)}
@@ -147,6 +148,7 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
           {chip('verdicts', 'valid', 'valid', () => counts().valid)}
           {chip('verdicts', 'invalid', 'invalid', () => counts().invalid)}
           <button
+            type="button"
             class="chip ch-foreign"
             aria-pressed={f().showForeign}
             onClick={() => view.setFilters({ showForeign: !view.filters.showForeign })}
@@ -182,6 +184,7 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
       render: () => (
         <Show when={isFiltering(f())}>
           <button
+            type="button"
             class="link"
             onClick={() => {
               view.resetFilters();
@@ -284,7 +287,7 @@ function Menu(p: {
         )}
       </For>
       <div class="popover-foot">
-        <button class="link" onClick={() => p.onClear()}>
+        <button type="button" class="link" onClick={() => p.onClear()}>
           All {p.label.toLowerCase()}s
         </button>
       </div>

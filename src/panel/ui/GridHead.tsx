@@ -50,7 +50,12 @@ export function GridHead(p: GridHeadProps) {
         <For each={p.shown()}>
           {(id) => (
             <div role="columnheader" class={`c-${id}`} aria-sort={ariaSort(id)}>
-              <button class="link sort-btn" title={sortTitle(id)} onClick={() => view.setSort(nextSort(view.sort, id))}>
+              <button
+                type="button"
+                class="link sort-btn"
+                title={sortTitle(id)}
+                onClick={() => view.setSort(nextSort(view.sort, id))}
+              >
                 {id === 'dir' ? '⇅' : columnDef(id).label}
                 <Show when={ariaSort(id)}>
                   {(dir) => (
@@ -62,6 +67,7 @@ export function GridHead(p: GridHeadProps) {
               </button>
               <Show when={id === 'time'}>
                 <button
+                  type="button"
                   class="link muted time-base"
                   title={`Time since ${timeTitle() === 'ready' ? 'svc:event:ready' : 'the first record'}; click to switch`}
                   onClick={() => view.setTimeBase(view.timeBase === 'ready' ? 'first' : 'ready')}
@@ -74,6 +80,7 @@ export function GridHead(p: GridHeadProps) {
         </For>
       </div>
       <button
+        type="button"
         class="col-chooser"
         aria-label="Columns"
         aria-haspopup="menu"

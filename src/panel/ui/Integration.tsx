@@ -65,6 +65,7 @@ export function Integration() {
       <Show when={shown().seq}>
         {(seq) => (
           <button
+            type="button"
             class="link i-jump"
             onClick={() => store.timeline.select(seq())}
             title="Select the first record concerned"

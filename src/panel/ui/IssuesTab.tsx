@@ -64,13 +64,18 @@ export function IssuesTab(p: { ctx: DetailContext }) {
                         sender's
                       </span>
                       <Show when={r().pairedWith !== undefined}>
-                        <button class="link sender-link" onClick={() => store.timeline.select(r().pairedWith!)}>
+                        <button
+                          type="button"
+                          class="link sender-link"
+                          onClick={() => store.timeline.select(r().pairedWith!)}
+                        >
                           post #{r().pairedWith}
                         </button>
                       </Show>
                     </Show>
                     <Show when={i.path}>
                       <button
+                        type="button"
                         class="link path"
                         title={`Show ${i.path} in the message below`}
                         onClick={() => showField(k())}

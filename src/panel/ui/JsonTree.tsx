@@ -162,6 +162,7 @@ function Item(p: {
             : n.summary}
         </span>
         <button
+          type="button"
           class="copy"
           tabIndex={-1}
           title={`Copy the value of ${n.path}`}
@@ -182,7 +183,7 @@ function Item(p: {
           </For>
           <Show when={n.childCount > limit()}>
             <li role="none">
-              <button class="link more" onClick={() => setLimit(limit() + 1000)}>
+              <button type="button" class="link more" onClick={() => setLimit(limit() + 1000)}>
                 … {n.childCount - limit()} more
               </button>
             </li>

@@ -34,7 +34,7 @@ export function Related(p: { ctx: DetailContext }) {
     };
     return (
       <li>
-        <button class="link rec-link" onClick={() => view.select(x.seq)}>
+        <button type="button" class="link rec-link" onClick={() => view.select(x.seq)}>
           #{x.seq} {x.kind} {m.type ? shortType(m.type) : 'message'}
         </button>
         <span class="muted">

@@ -36,6 +36,7 @@ export function SummaryBar(p: { actions?: () => JSX.Element }) {
       priority: 0,
       render: () => (
         <button
+          type="button"
           class={`tool rec ${!capturing() ? 'off' : st().paused ? 'paused' : 'on'}`}
           aria-pressed={capturing() && !st().paused}
           disabled={!capturing()}
@@ -59,7 +60,7 @@ export function SummaryBar(p: { actions?: () => JSX.Element }) {
       id: 'clear',
       priority: 0,
       render: () => (
-        <button class="tool t-clear" title="Clear the log" onClick={() => store.clearLog()}>
+        <button type="button" class="tool t-clear" title="Clear the log" onClick={() => store.clearLog()}>
           <Icon name="clear" />
           <span class="tb-text">Clear</span>
         </button>
@@ -164,6 +165,7 @@ function SessionFacts() {
               >
                 {(f) => (
                   <button
+                    type="button"
                     class="fact link failed"
                     onClick={() => jump(f().seq)}
                     title="The embed posted a fatal svc:event:error before svc:event:ready: it could not start (not an ordering fault of the host)"
@@ -181,6 +183,7 @@ function SessionFacts() {
         }
       >
         <button
+          type="button"
           class="fact link"
           onClick={() => jump(facts().readySeq)}
           title={`Time from the ${facts().readyFrom} to svc:event:ready`}
@@ -191,6 +194,7 @@ function SessionFacts() {
       <Show when={facts().loaded}>
         {(l) => (
           <button
+            type="button"
             class="fact link"
             onClick={() => jump(l().seq)}
             title="svc:event:dashboard-loaded: loadDurationMs as the embed reported it"
@@ -230,7 +234,7 @@ function Counts() {
       .join(', ');
   };
   return (
-    <span class="counts" aria-label="Counts">
+    <span class="counts" role="group" aria-label="Counts">
       <span
         class="cnt v-valid"
         title="svc-embed messages that follow the protocol (a post and its delivery count once)"

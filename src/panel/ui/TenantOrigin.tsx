@@ -42,6 +42,7 @@ export function TenantOrigin() {
         when={editing()}
         fallback={
           <button
+            type="button"
             class="value link"
             title={`Edit the tenant origin${source() ? ` (${source()!.title})` : ''}. Events from any other origin are reported; actions must target it.`}
             onClick={() => setEditing(true)}
@@ -95,6 +96,7 @@ export function TenantOrigin() {
       </Show>
       <Show when={!editing() && st().tenantOriginSource === 'manual'}>
         <button
+          type="button"
           class="link tenant-reset"
           title="Forget the hand-set tenant origin: infer it from the page's embed frames and ready again"
           onClick={() => store.command({ type: 'set-tenant-origin', origin: null })}

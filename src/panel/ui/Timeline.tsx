@@ -61,11 +61,11 @@ export function Timeline(props: TimelineProps) {
     setWidth(rootEl.clientWidth);
     onCleanup(() => ro.disconnect());
   });
-  const fit = createMemo(() => {
+  const fitted = createMemo(() => {
     sig.view();
     return fitColumns(view.columns, width() - 16);
   });
-  const hiddenCols = () => COLUMN_IDS.filter((id) => !fit().shown.includes(id)).join(' ');
+  const hiddenCols = () => COLUMN_IDS.filter((id) => !fitted().shown.includes(id)).join(' ');
 
   // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
   const menus = createTimelineMenus({ grid: () => gridEl, onOpen: () => props.onOpen() });
@@ -298,7 +298,7 @@ export function Timeline(props: TimelineProps) {
         class="grid managed"
         role="grid"
         tabindex="0"
-        style={{ '--cols': fit().template }}
+        style={{ '--cols': fitted().template }}
         data-hide={hiddenCols()}
         onContextMenu={(e) => {
           // the context-menu key on the grid itself (a right-click on a row is the row's)
@@ -315,11 +315,11 @@ export function Timeline(props: TimelineProps) {
         }}
         aria-label="Recorded messages"
         aria-rowcount={count() + 1}
-        aria-colcount={fit().shown.length}
+        aria-colcount={fitted().shown.length}
         aria-activedescendant={activeId()}
         onKeyDown={onKeyDown}
       >
-        <GridHead shown={() => fit().shown} onChooser={(x, y) => menus.openChooser(x, y)} />
+        <GridHead shown={() => fitted().shown} onChooser={(x, y) => menus.openChooser(x, y)} />
         <div
           role="rowgroup"
           class="grid-body"
@@ -354,7 +354,12 @@ export function Timeline(props: TimelineProps) {
         </div>
       </div>
       <Show when={!follow()}>
-        <button class="follow" onClick={resume} title="Scroll to the newest record and keep following (End)">
+        <button
+          type="button"
+          class="follow"
+          onClick={resume}
+          title="Scroll to the newest record and keep following (End)"
+        >
           ↓ {unseen() > 0 ? 'New records — follow' : 'Follow new records'}
         </button>
       </Show>

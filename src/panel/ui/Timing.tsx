@@ -37,7 +37,7 @@ export function TimingTab(p: { ctx: DetailContext }) {
         {prev() ? (
           <>
             {formatDuration(r().time - prev()!.time)}{' '}
-            <button class="link" onClick={() => store.timeline.select(prev()!.seq)}>
+            <button type="button" class="link" onClick={() => store.timeline.select(prev()!.seq)}>
               #{prev()!.seq}
             </button>
           </>

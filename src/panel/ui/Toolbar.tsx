@@ -31,7 +31,7 @@ export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] 
   const els = new Map<string, HTMLElement>();
   let bar!: HTMLDivElement;
 
-  const fit = () => {
+  const fitItems = () => {
     if (!bar?.isConnected) {
       return;
     }
@@ -67,7 +67,7 @@ export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] 
       setHidden(next);
     }
   };
-  const observer = new ResizeObserver(() => fit());
+  const observer = new ResizeObserver(() => fitItems());
   onCleanup(() => observer.disconnect());
   const track = (id: string) => (el: HTMLElement) => {
     els.set(id, el);

@@ -147,7 +147,7 @@ function special(e: Record<string, unknown>, path: string, key = ''): TreeNode {
       );
     case 'Ref': {
       const target = String(e.path ?? '$');
-      const circular = path === target || path.startsWith(target + '.') || path.startsWith(target + '[');
+      const circular = path === target || path.startsWith(`${target}.`) || path.startsWith(`${target}[`);
       return node('ref', `[${circular ? 'Circular' : 'Repeated'} → ${target}]`);
     }
     case 'Truncated': {

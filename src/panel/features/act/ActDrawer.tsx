@@ -23,7 +23,7 @@ export function ActDrawer() {
       <Show when={act.importError()}>
         <div class="import-error" role="alert">
           <span>{act.importError()}</span>
-          <button class="link" onClick={() => act.setImportError(null)} aria-label="Dismiss">
+          <button type="button" class="link" onClick={() => act.setImportError(null)} aria-label="Dismiss">
             Dismiss
           </button>
         </div>
@@ -54,7 +54,13 @@ export function ActDrawer() {
                       : 'A capture file, format v1'}
               </span>
               <span class="spacer" />
-              <button class="close" aria-label="Close (Esc)" title="Close (Esc)" onClick={() => act.setDrawer(null)}>
+              <button
+                type="button"
+                class="close"
+                aria-label="Close (Esc)"
+                title="Close (Esc)"
+                onClick={() => act.setDrawer(null)}
+              >
                 ✕
               </button>
             </header>

@@ -61,6 +61,7 @@ export function ActTab(p: { ctx: DetailContext }) {
         <div class="act-row">
           <Show when={again() && !again()!.thirdOrigin}>
             <button
+              type="button"
               class="primary a-resend"
               disabled={!!act.target().blocked}
               onClick={() => void resend()}
@@ -69,7 +70,7 @@ export function ActTab(p: { ctx: DetailContext }) {
               {again()!.label}
             </button>
           </Show>
-          <button class="a-edit" onClick={() => act.openComposer(draftFromMessage(r().data))}>
+          <button type="button" class="a-edit" onClick={() => act.openComposer(draftFromMessage(r().data))}>
             ✎ Edit in composer
           </button>
           <Show when={note()}>
@@ -91,10 +92,10 @@ export function ActTab(p: { ctx: DetailContext }) {
           <p class="warn small">The tenant origin is unknown: replace {PLACEHOLDER} with yours.</p>
         </Show>
         <div class="code-box">
-          <button class="link a-copy" onClick={() => void copy()}>
+          <button type="button" class="link a-copy" onClick={() => void copy()}>
             Copy code
           </button>
-          <pre class="code" tabindex="0" aria-label="Generated code">
+          <pre class="code" tabindex="0" role="region" aria-label="Generated code">
             {code()}
           </pre>
         </div>

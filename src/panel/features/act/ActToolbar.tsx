@@ -10,6 +10,7 @@ export function ActToolbar() {
   const toggle = (d: DrawerKind) => act.setDrawer(act.drawer() === d ? null : d);
   const btn = (d: DrawerKind, label: string, title: string) => (
     <button
+      type="button"
       class={`tool t-${d}`}
       aria-pressed={act.drawer() === d}
       aria-controls="act-drawer"
@@ -26,7 +27,12 @@ export function ActToolbar() {
           <Icon name="file" /> {act.viewing().label}
         </span>
         <Show when={act.link}>
-          <button class="tool t-live" onClick={() => act.goLive()} title="Show the live log of the inspected tab again">
+          <button
+            type="button"
+            class="tool t-live"
+            onClick={() => act.goLive()}
+            title="Show the live log of the inspected tab again"
+          >
             ← Back to live tab
           </button>
         </Show>
@@ -35,6 +41,7 @@ export function ActToolbar() {
       {btn('replay', '▶ Replay', 'Replay captured actions (timed, faster, or step by step)')}
       {btn('export', '⇩ Export', 'Save the log as a capture file or a HAR')}
       <button
+        type="button"
         class="tool t-import"
         title="Open a capture file or HAR to inspect it offline (or drop it on the panel)"
         onClick={() => input?.click()}
@@ -47,7 +54,6 @@ export function ActToolbar() {
         class="import-input"
         accept=".json,.har,application/json"
         hidden
-        aria-hidden="true"
         onChange={(e) => {
           const f = e.currentTarget.files?.[0];
           if (f) {
@@ -57,6 +63,7 @@ export function ActToolbar() {
         }}
       />
       <button
+        type="button"
         class="tool t-compare"
         title="Compare what is shown with a capture file or HAR (what changed: types, issues, order, payload fields, timing)"
         onClick={() => compareInput?.click()}
@@ -69,7 +76,6 @@ export function ActToolbar() {
         class="compare-input"
         accept=".json,.har,application/json"
         hidden
-        aria-hidden="true"
         onChange={(e) => {
           const f = e.currentTarget.files?.[0];
           if (f) {

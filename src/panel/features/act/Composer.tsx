@@ -83,6 +83,7 @@ export function Composer() {
       <div class="act-row">
         <div role="radiogroup" aria-label="What to send" class="seg">
           <button
+            type="button"
             role="radio"
             class="cm-side-action"
             aria-checked={draft().side === 'action'}
@@ -92,6 +93,7 @@ export function Composer() {
             Action → embed
           </button>
           <button
+            type="button"
             role="radio"
             class="cm-side-event"
             aria-checked={draft().side === 'event'}
@@ -132,6 +134,7 @@ export function Composer() {
         <span class="spacer" />
         <div role="radiogroup" aria-label="Editor" class="seg">
           <button
+            type="button"
             role="radio"
             class="cm-mode-form"
             aria-checked={draft().mode === 'form'}
@@ -139,7 +142,13 @@ export function Composer() {
           >
             Form
           </button>
-          <button role="radio" class="cm-mode-raw" aria-checked={draft().mode === 'raw'} onClick={() => setMode('raw')}>
+          <button
+            type="button"
+            role="radio"
+            class="cm-mode-raw"
+            aria-checked={draft().mode === 'raw'}
+            onClick={() => setMode('raw')}
+          >
             JSON
           </button>
         </div>

@@ -152,7 +152,12 @@ export function ExportPanel(p: { version: () => number }) {
         </p>
       </Show>
       <div class="act-row">
-        <button class="primary x-download" disabled={counts().all === 0 && restCalls().length === 0} onClick={download}>
+        <button
+          type="button"
+          class="primary x-download"
+          disabled={counts().all === 0 && restCalls().length === 0}
+          onClick={download}
+        >
           ⇩ Download {format() === 'har' ? 'HAR' : format() === 'spec' ? 'Playwright test' : 'capture file'}
         </button>
         <span class="muted small">

@@ -165,13 +165,19 @@ export function ReplayPanel(p: { version: () => number }) {
         </p>
       </Show>
       <div class="act-row r-controls" role="toolbar" aria-label="Replay controls">
-        <button class="primary r-play" disabled={!!blocked() || !items().length || !!state()?.playing} onClick={play}>
+        <button
+          type="button"
+          class="primary r-play"
+          disabled={!!blocked() || !items().length || !!state()?.playing}
+          onClick={play}
+        >
           ▶ Play
         </button>
-        <button class="r-pause" disabled={!state()?.playing} onClick={pause}>
+        <button type="button" class="r-pause" disabled={!state()?.playing} onClick={pause}>
           ❚❚ Pause
         </button>
         <button
+          type="button"
           class="r-step"
           disabled={!!blocked() || !items().length || !!state()?.playing}
           onClick={step}
@@ -179,7 +185,7 @@ export function ReplayPanel(p: { version: () => number }) {
         >
           Step ›
         </button>
-        <button class="r-stop" disabled={!state()} onClick={stop}>
+        <button type="button" class="r-stop" disabled={!state()} onClick={stop}>
           ■ Stop
         </button>
         <span class="r-progress" role="status" aria-live="polite">

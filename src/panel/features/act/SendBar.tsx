@@ -148,16 +148,22 @@ export function SendBar(p: SendBarProps) {
               : ` (${p.check?.verdict})`}
             : a receiver that follows the spec may ignore or mishandle it. Send it anyway?
           </p>
-          <button class="danger cm-send-anyway" ref={confirmBtn} onClick={() => void send(true)}>
+          <button type="button" class="danger cm-send-anyway" ref={confirmBtn} onClick={() => void send(true)}>
             Send anyway
           </button>
-          <button class="cm-cancel" onClick={() => setConfirming(false)}>
+          <button type="button" class="cm-cancel" onClick={() => setConfirming(false)}>
             Cancel
           </button>
         </div>
       </Show>
       <div class="cm-actions">
-        <button class="primary cm-send" disabled={!canSend()} onClick={() => void send()} title="Ctrl/Cmd+Enter">
+        <button
+          type="button"
+          class="primary cm-send"
+          disabled={!canSend()}
+          onClick={() => void send()}
+          title="Ctrl/Cmd+Enter"
+        >
           {busy() ? 'Sending…' : p.side === 'action' ? 'Send action' : 'Emit event'}
         </button>
         <Show when={outcome()}>

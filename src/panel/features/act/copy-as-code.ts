@@ -32,7 +32,7 @@ export function toJsLiteral(value: unknown, indent = '  ', depth = 0): string {
     return JSON.stringify(value) ?? 'undefined';
   }
   if (value instanceof Date) {
-    return `new Date(${q(isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString())})`;
+    return `new Date(${q(Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString())})`;
   }
   if (value instanceof RegExp) {
     return String(value);
@@ -69,7 +69,7 @@ export function actionSnippet(data: unknown, opts: ActionSnippetOptions): string
   const msg = decode(data) as Record<string, unknown> | null;
   const type = msg && typeof msg.type === 'string' ? msg.type : 'svc:action:refresh';
   const payload = msg && 'payload' in msg ? msg.payload : {};
-  const selector = opts.iframeSelector ?? 'iframe[src^="' + opts.tenantOrigin + '"]';
+  const selector = opts.iframeSelector ?? `iframe[src^="${opts.tenantOrigin}"]`;
   return [
     `const TENANT_ORIGIN = ${q(opts.tenantOrigin)};`,
     `const iframe = document.querySelector(${q(selector)});`,
@@ -108,7 +108,7 @@ export function listenerSnippet(eventType: string | null, opts: { tenantOrigin: 
   if (eventType) {
     lines.push(`    case ${q(eventType)}: {`);
     if (fields.length) {
-      lines.push('      // payload:', ...fields.map((f) => '      ' + f));
+      lines.push('      // payload:', ...fields.map((f) => `      ${f}`));
     }
     lines.push(
       '      const { payload, surface } = data;',

@@ -40,10 +40,16 @@ export function FlowExports(p: { model: Accessor<FlowModel> }) {
       <span class="flow-done" role="status">
         {done()}
       </span>
-      <button class="flow-svg-export" onClick={downloadSvg} title="Download the flow as shown (filters applied) as SVG">
+      <button
+        type="button"
+        class="flow-svg-export"
+        onClick={downloadSvg}
+        title="Download the flow as shown (filters applied) as SVG"
+      >
         Save SVG
       </button>
       <button
+        type="button"
         class="flow-mermaid-export"
         onClick={() => void copyMermaid()}
         title="Copy the flow as shown (filters applied) as a Mermaid sequenceDiagram"

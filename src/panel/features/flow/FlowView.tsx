@@ -209,7 +209,12 @@ export function FlowView(props: FlowViewProps) {
           {model().messages.toLocaleString('en-US')} messages · {model().lanes.length} lanes
         </span>
         <Show when={expandOthers()}>
-          <button class="flow-collapse" onClick={() => setExpandOthers(false)} title="One lane for the other frames">
+          <button
+            type="button"
+            class="flow-collapse"
+            onClick={() => setExpandOthers(false)}
+            title="One lane for the other frames"
+          >
             Collapse other frames
           </button>
         </Show>
@@ -229,7 +234,12 @@ export function FlowView(props: FlowViewProps) {
                 title={l.url ?? l.origin ?? l.title}
               >
                 <Show when={l.role === 'others'} fallback={<span class="flow-lane-title">{l.title}</span>}>
-                  <button class="flow-expand" onClick={() => setExpandOthers(true)} title="A lane for each frame">
+                  <button
+                    type="button"
+                    class="flow-expand"
+                    onClick={() => setExpandOthers(true)}
+                    title="A lane for each frame"
+                  >
                     {l.title} ▸
                   </button>
                 </Show>

@@ -51,6 +51,7 @@ export function ViewSwitch(props: TimelineProps) {
       <div class="view-tabs" role="tablist" aria-label="View">
         {(['timeline', 'flow'] as const).map((name) => (
           <button
+            type="button"
             role="tab"
             class={`view-tab vt-${name}`}
             aria-selected={shown() === name}

@@ -72,7 +72,9 @@ export function flowOfView(src: FlowSource, opts: FlowViewOptions = {}): FlowMod
 /** A lookup of a record's index by its seq (the log has its own: `RecordLog.indexOfSeq`). */
 function indexBySeq(records: readonly ClassifiedRecord[]): (seq: number) => number {
   const map = new Map<number, number>();
-  records.forEach((r, i) => map.set(r.seq, i));
+  for (const [i, r] of records.entries()) {
+    map.set(r.seq, i);
+  }
   return (seq) => map.get(seq) ?? -1;
 }
 

@@ -8,6 +8,7 @@ export function RestButton(p: { log: RestLog; open: () => boolean; toggle: () =>
   const bad = () => p.log.records().filter((r) => r.verdict === 'invalid').length;
   return (
     <button
+      type="button"
       class="tool t-rest"
       aria-pressed={p.open()}
       aria-controls="rest-drawer"
@@ -38,10 +39,10 @@ export function RestPanel(p: { log: RestLog; onClose: () => void }) {
         <strong>REST operations</strong>
         <span class="muted">the four documented platform operations in this tab's Network traffic</span>
         <span class="spacer" />
-        <button class="tool" onClick={() => p.log.clear()}>
+        <button type="button" class="tool" onClick={() => p.log.clear()}>
           Clear
         </button>
-        <button class="tool" aria-label="Close" onClick={() => p.onClose()}>
+        <button type="button" class="tool" aria-label="Close" onClick={() => p.onClose()}>
           ×
         </button>
       </header>

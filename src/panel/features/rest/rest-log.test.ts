@@ -24,8 +24,16 @@ function fakeNetwork() {
   };
   return {
     network,
-    finish: (e: HarEntry) => finished.forEach((fn) => fn(e)),
-    navigate: (url: string) => navigated.forEach((fn) => fn(url)),
+    finish: (e: HarEntry) => {
+      for (const fn of finished) {
+        fn(e);
+      }
+    },
+    navigate: (url: string) => {
+      for (const fn of navigated) {
+        fn(url);
+      }
+    },
   };
 }
 const settle = () => new Promise((r) => setTimeout(r, 0));
