@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { MESSAGES_VERSION, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+import type { BackgroundToRelay, RelayToBackground } from '../shared/messages.ts';
+import { stamp } from '../shared/channel.ts';
 import type { Runtime } from '../shared/browser-api.ts';
 import { Link, type RuntimeLike } from './link.ts';
 
@@ -61,7 +62,7 @@ const link = (runtime: RuntimeLike) =>
   });
 const batches = (sent: RelayToBackground[]) =>
   sent.flatMap((m) => (m.type === 'records' ? [[m.batch, JSON.parse(m.json)] as const] : []));
-const ack = (batch: number): BackgroundToRelay => ({ v: MESSAGES_VERSION, type: 'ack', batch }) as BackgroundToRelay;
+const ack = (batch: number): BackgroundToRelay => stamp<BackgroundToRelay>({ type: 'ack', batch });
 
 describe('the relay link: batches kept until acknowledged, resent after a reconnection', () => {
   it('says hello first, then sends queued records as one numbered batch', () => {

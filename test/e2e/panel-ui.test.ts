@@ -5,7 +5,8 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
-import { MESSAGES_VERSION } from '../../src/shared/messages.ts';
+import type { BackgroundToPanel } from '../../src/shared/messages.ts';
+import { stamp } from '../../src/shared/channel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
@@ -354,7 +355,7 @@ describe('panel UI (fixture session)', () => {
     const push = (n: number) =>
       inPanel(
         p,
-        (h, { k, v }: { k: number; v: typeof MESSAGES_VERSION }) => {
+        (h, { k, batch }: { k: number; batch: Extract<BackgroundToPanel, { type: 'records' }> }) => {
           const last = h.log.at(h.log.count - 1);
           const more = h
             .synthetic(k + 40)
@@ -365,9 +366,9 @@ describe('panel UI (fixture session)', () => {
               time: last.time + 10 + j,
               pairedWith: undefined,
             }));
-          h.store.handle({ v, type: 'records', records: more });
+          h.store.handle({ ...batch, records: more });
         },
-        { k: n, v: MESSAGES_VERSION },
+        { k: n, batch: stamp<Extract<BackgroundToPanel, { type: 'records' }>>({ type: 'records', records: [] }) },
       );
     const atBottom = () => p.$eval('.grid-body', (b) => b.scrollTop + b.clientHeight >= b.scrollHeight - 30);
     await p.waitForFunction(() => {
