@@ -17,7 +17,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { FirefoxLauncher } from 'puppeteer-core/internal/node/FirefoxLauncher.js';
-import { EMBED, HOST, medianInterval, serve } from './page-overhead.mjs';
+import { EMBED, HOST, serve } from './page-overhead.mjs';
+import { medianInterval } from './stats.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/firefox');
