@@ -1,12 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES_VERSION, newTabState, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
-import { setBrowserApi } from '../shared/browser-api.ts';
 import { stamp } from '../shared/channel.ts';
 import type { FrameInfo } from './pairing.ts';
 import { RelayPort } from './relay-port.ts';
 import { SEND_TIMEOUT_MS, SendRouting, type SendRequest } from './send-routing.ts';
 import type { TabLogView } from './tablog.ts';
-import { fakeApi, fakePort } from './test-fakes.ts';
+import { useFakeApi, fakePort } from './test-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';
@@ -16,16 +15,7 @@ const ADS_URL = 'https://ads.example/frame';
 /** A capture script of an older or newer build of the extension. */
 const ANOTHER_VERSION = MESSAGES_VERSION + 1;
 
-let env: ReturnType<typeof fakeApi>;
-beforeEach(() => {
-  env = fakeApi();
-  setBrowserApi(env.api);
-});
-afterEach(() => {
-  setBrowserApi(null);
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+const fake = useFakeApi();
 
 function setup(frames: FrameInfo[], opts: { tenant?: string; ports?: number[] } = {}) {
   const log: TabLogView = {
@@ -157,11 +147,11 @@ describe('send routing: the answer', () => {
     ],
   ])('without a port, tabs.sendMessage reaches the frame: %s', async (_what, answer, expected) => {
     const t = setup([top, embed], { ports: [] });
-    env.sendMessage.mockImplementationOnce(answer);
+    fake.env.sendMessage.mockImplementationOnce(answer);
     t.send({ id: 'f', frameUrl: EMBED_URL });
     await vi.waitFor(() => expect(t.replies).toHaveLength(1));
     expect(t.replies[0]).toEqual({ type: 'send-result', id: 'f', ...expected });
-    expect(env.sendMessage).toHaveBeenCalledWith(
+    expect(fake.env.sendMessage).toHaveBeenCalledWith(
       TAB,
       stamp<BackgroundToRelay>({ type: 'post', id: 'f', target: 'parent', data: { type: 'x' }, targetOrigin: '*' }),
       { frameId: 3 },

@@ -1,24 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RelayToBackground } from '../shared/messages.ts';
-import { setBrowserApi } from '../shared/browser-api.ts';
 import { stamp } from '../shared/channel.ts';
 import type { FrameNav } from './frame-navs.ts';
 import { TabNavigation } from './tab-navigation.ts';
 import { TabLog, newState } from './tablog.ts';
-import { fakeApi } from './test-fakes.ts';
+import { useFakeApi } from './test-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';
 const EMBED_URL = 'https://acme.example.com/embed/dashboard';
 
-let env: ReturnType<typeof fakeApi>;
-beforeEach(() => {
-  env = fakeApi();
-  setBrowserApi(env.api);
-});
-afterEach(() => {
-  setBrowserApi(null);
-});
+const fake = useFakeApi();
 
 /** A session as the navigation part sees it: it records the new logs and the navigation records placed. */
 function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
@@ -84,7 +76,7 @@ describe('tab navigation', () => {
     const t = setup();
     await t.nav.navigated({ frameId: 5, parentFrameId: 0, url: 'https://ads.example/x', time: 3 });
     expect(t.events).toEqual(['record 5 https://ads.example/x']);
-    env.parents.set(6, 5);
+    fake.env.parents.set(6, 5);
     await t.nav.hello(6, hello(EMBED_URL, false));
     expect(t.log().frames.get(6)).toMatchObject({ parentFrameId: 5, url: EMBED_URL });
   });

@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newTabState, type BackgroundToRelay, type CaptureMode, type RelayToBackground } from '../shared/messages.ts';
-import { setBrowserApi } from '../shared/browser-api.ts';
 import { RelayPort } from './relay-port.ts';
 import { SETTLE_TIMEOUT_MS, TabRelays, configOf, parentFrameOf } from './tab-relays.ts';
-import { fakeApi, fakePort } from './test-fakes.ts';
+import { useFakeApi, fakePort } from './test-fakes.ts';
 
 const TAB = 7;
 
@@ -19,15 +18,7 @@ function relay(frameId: number, origin: string, mode: CaptureMode | null = 'full
   };
 }
 
-let env: ReturnType<typeof fakeApi>;
-beforeEach(() => {
-  env = fakeApi();
-  setBrowserApi(env.api);
-});
-afterEach(() => {
-  setBrowserApi(null);
-  vi.useRealTimers();
-});
+const fake = useFakeApi();
 
 describe('configOf', () => {
   it.each([
@@ -120,7 +111,7 @@ describe('tab relays', () => {
   });
 
   it("a subframe's parent is the browser's, else the one known", async () => {
-    env.parents.set(3, 0);
+    fake.env.parents.set(3, 0);
     expect(await parentFrameOf(TAB, 3, -1)).toBe(0);
     expect(await parentFrameOf(TAB, 9, 4)).toBe(4);
   });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type {
   BackgroundToPanel,
   BackgroundToRelay,
@@ -7,13 +7,13 @@ import type {
   RawRecord,
   RelayToBackground,
 } from '../shared/messages.ts';
-import { setBrowserApi, type Runtime } from '../shared/browser-api.ts';
+import type { Runtime } from '../shared/browser-api.ts';
 import { stamp, type Body } from '../shared/channel.ts';
 import { Sessions } from './sessions.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { SETTLE_TIMEOUT_MS } from './tab-relays.ts';
-import { fakeApi, fakePort, fakeStore } from './test-fakes.ts';
+import { useFakeApi, fakePort, fakeStore } from './test-fakes.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
 
 const TAB = 7;
@@ -21,15 +21,7 @@ const HOST = 'https://host.example';
 const TENANT = 'https://acme.example.com';
 const EMBED_URL = `${TENANT}/embed/dashboard`;
 
-let env: ReturnType<typeof fakeApi>;
-beforeEach(() => {
-  env = fakeApi();
-  setBrowserApi(env.api);
-});
-afterEach(() => {
-  setBrowserApi(null);
-  vi.restoreAllMocks();
-});
+const fake = useFakeApi();
 
 function setup(
   opts: { store?: ReturnType<typeof fakeStore>; modes?: Record<string, CaptureMode>; ready?: Promise<void> } = {},
@@ -395,7 +387,7 @@ describe('relay routing in the background', () => {
   const ADS = 'https://ads.example';
   async function twoFrames() {
     const t = setup({ modes: { [HOST]: 'full', [TENANT]: 'full', [ADS]: 'receive-only' } });
-    env.parents.set(3, 0);
+    fake.env.parents.set(3, 0);
     const top = t.relay(0, `${HOST}/`);
     const embed = t.relay(3, EMBED_URL);
     const p = t.panel();
@@ -428,12 +420,12 @@ describe('relay routing in the background', () => {
       { id: 's1', ok: true },
       { id: 's2', ok: false, error: 'no such frame' },
     ]);
-    expect(env.sendMessage).not.toHaveBeenCalled();
+    expect(fake.env.sendMessage).not.toHaveBeenCalled();
   });
 
   it('picks the embed frame by origin, then by the tenant origin; never guesses among several frames', async () => {
     const { t, embed, p } = await twoFrames();
-    env.parents.set(5, 0);
+    fake.env.parents.set(5, 0);
     const other = t.relay(5, `${ADS}/frame`);
     await t.settle();
     p.say(send('embed', 'by-origin', `${TENANT}/other/page`));
@@ -452,15 +444,15 @@ describe('relay routing in the background', () => {
   it("falls back to tabs.sendMessage to the frame when its port closed, and relays the frame's reply", async () => {
     const { t, embed, p } = await twoFrames();
     embed.close();
-    env.sendMessage.mockImplementationOnce(async () =>
+    fake.env.sendMessage.mockImplementationOnce(async () =>
       stamp<RelayToBackground>({ type: 'post-result', id: 's3', ok: true }),
     );
     p.say(send('embed', 's3', EMBED_URL));
     await t.settle();
-    expect(env.sendMessage).toHaveBeenCalledTimes(1);
-    expect(env.sendMessage.mock.calls[0][0]).toBe(TAB);
-    expect(env.sendMessage.mock.calls[0][1]).toMatchObject({ type: 'post', id: 's3', target: 'parent' });
-    expect(env.sendMessage.mock.calls[0][2]).toEqual({ frameId: 3 });
+    expect(fake.env.sendMessage).toHaveBeenCalledTimes(1);
+    expect(fake.env.sendMessage.mock.calls[0][0]).toBe(TAB);
+    expect(fake.env.sendMessage.mock.calls[0][1]).toMatchObject({ type: 'post', id: 's3', target: 'parent' });
+    expect(fake.env.sendMessage.mock.calls[0][2]).toEqual({ frameId: 3 });
     expect(p.last('send-result')).toMatchObject({ id: 's3', ok: true });
     // No capture script answers: the panel is told why.
     p.say(send('embed', 's4', EMBED_URL));
@@ -475,18 +467,18 @@ describe('relay routing in the background', () => {
   it('a relay gone before the scope was loaded (a waking worker) is not attached: sends take the fallback', async () => {
     let loaded = () => {};
     const t = setup({ ready: new Promise<void>((r) => (loaded = r)) });
-    env.parents.set(3, 0);
+    fake.env.parents.set(3, 0);
     const p = t.panel();
     const embed = t.relay(3, EMBED_URL); // its hello waits for the scope
     embed.close();
     loaded();
     await t.settle();
-    env.sendMessage.mockImplementationOnce(async () =>
+    fake.env.sendMessage.mockImplementationOnce(async () =>
       stamp<RelayToBackground>({ type: 'post-result', id: 's5', ok: true }),
     );
     p.say(send('embed', 's5', EMBED_URL));
     await t.settle();
-    expect(env.sendMessage).toHaveBeenCalledTimes(1);
+    expect(fake.env.sendMessage).toHaveBeenCalledTimes(1);
     expect(p.last('send-result')).toMatchObject({ id: 's5', ok: true });
   });
 
@@ -606,7 +598,7 @@ describe('relay routing in the background', () => {
   it('a scope change pauses the frames whose site left it; the others get their new mode', async () => {
     const modes: Record<string, CaptureMode> = { [HOST]: 'full', [TENANT]: 'full' };
     const t = setup({ modes });
-    env.parents.set(3, 0);
+    fake.env.parents.set(3, 0);
     const top = t.relay(0, `${HOST}/`);
     const embed = t.relay(3, EMBED_URL);
     await t.settle();

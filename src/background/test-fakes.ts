@@ -2,8 +2,8 @@
  * Fakes of what the background's parts are given (storage, a runtime Port, the browser API), for their unit tests:
  * each keeps what the background did to it, so a test asserts what a user of the other end would see.
  */
-import { vi } from 'vitest';
-import type { BrowserApi, Runtime } from '../shared/browser-api.ts';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { setBrowserApi, type BrowserApi, type Runtime } from '../shared/browser-api.ts';
 import type { Commit, StoredBatch, TabMeta } from './db.ts';
 
 /** An in-memory db.ts: what a stopped worker would find again. */
@@ -97,4 +97,22 @@ export function fakeApi() {
     storage: { local: { set: vi.fn(async () => {}), get: async () => ({}) } },
   };
   return { api: api as unknown as BrowserApi, sendMessage, parents };
+}
+
+/**
+ * A fresh fake browser API for each test of the calling file (installed before it, removed after it, with real timers
+ * and mocks restored): `fake.env` is the current test's.
+ */
+export function useFakeApi(): { readonly env: ReturnType<typeof fakeApi> } {
+  const holder = { env: fakeApi() };
+  beforeEach(() => {
+    holder.env = fakeApi();
+    setBrowserApi(holder.env.api);
+  });
+  afterEach(() => {
+    setBrowserApi(null);
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+  return holder;
 }
