@@ -26,3 +26,19 @@ export async function copyToClipboard(text: string): Promise<boolean> {
   active?.focus({ preventScroll: true });
   return ok;
 }
+
+/**
+ * Save text as a file through the browser's download (a link to a Blob, clicked); the Blob is let go once the
+ * download has surely taken it.
+ */
+export function saveAsFile(text: string, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

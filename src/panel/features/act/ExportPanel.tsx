@@ -5,6 +5,7 @@
 import { createSignal, Show } from 'solid-js';
 import { captureOf, exportFileName } from './capture-file.ts';
 import { toHar, generateTest } from '../../base/protocol.ts';
+import { saveAsFile } from '../../ui/clipboard.ts';
 import { plural } from '../../ui/format.ts';
 import { useAct } from './act-controller.ts';
 
@@ -66,17 +67,7 @@ export function ExportPanel(p: { version: () => number }) {
       name = exportFileName(log.state.pageUrl, new Date(), format() as 'json' | 'har');
     }
     act.lastExport = { name, text };
-    const url = URL.createObjectURL(
-      new Blob([text], { type: format() === 'spec' ? 'text/plain' : 'application/json' }),
-    );
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    a.style.display = 'none';
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveAsFile(text, name, format() === 'spec' ? 'text/plain' : 'application/json');
     const rest = file.rest && format() !== 'spec' ? `, ${plural(file.rest.length, 'REST call')}` : '';
     setDone(
       `Saved ${name}: ${plural(records.length, 'record')}${rest}${redact() ? ', secrets redacted' : ', NOT redacted'}.`,

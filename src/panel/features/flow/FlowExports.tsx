@@ -4,7 +4,7 @@
  */
 import { createSignal, type Accessor } from 'solid-js';
 import type { FlowModel } from '../../base/protocol.ts';
-import { copyToClipboard } from '../../ui/clipboard.ts';
+import { copyToClipboard, saveAsFile } from '../../ui/clipboard.ts';
 import { usePanel } from '../../ui/use-panel.ts';
 import { flowExports, flowFileName } from './flow-model.ts';
 
@@ -19,15 +19,7 @@ export function FlowExports(p: { model: Accessor<FlowModel> }) {
     const { svg } = make();
     const name = flowFileName(store.log.state.pageUrl, new Date(), 'svg');
     Object.assign(lastFlowExport, { name, text: svg });
-    const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    a.style.display = 'none';
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveAsFile(svg, name, 'image/svg+xml');
     setDone(`Saved ${name}`);
   };
   const copyMermaid = async () => {
