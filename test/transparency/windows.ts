@@ -17,8 +17,6 @@ const runChecks = async (exprs: string[]): Promise<Result[]> => {
   for (const expr of exprs) {
     const code = expr.trimStart().startsWith('{') ? `(async () => ${expr})()` : `(async () => (${expr}))()`;
     try {
-      // biome-ignore lint/security/noGlobalEval: indirect eval runs a page's own script text globally, as the page would
-      // biome-ignore lint/complexity/noCommaOperator: `(0, eval)` is what makes the eval indirect (global scope)
       const v = await (0, eval)(code);
       if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
         out.push({ list: v.slice() });
