@@ -1,6 +1,6 @@
 /** Entry of the panel page: reads the environment, follows the theme, composes the app and renders it. */
-import './styles.css';
-import { readEnv, watchTheme } from './env.ts';
+import './app/styles.css';
+import { readEnv, watchTheme } from './app/env.ts';
 import { createPanelApp } from './app/create-app.ts';
 import { installTestHandle } from './app/test-handle.ts';
 import { mountPanel } from './app/PanelRoot.tsx';

@@ -6,7 +6,7 @@
  */
 import { useContext } from 'solid-js';
 import { PanelContext, type PanelCore } from '../ui/use-panel.ts';
-import type { PanelEnv } from '../env.ts';
+import type { PanelEnv } from './env.ts';
 import type { LiveLink } from '../link/live-link.ts';
 import type { PanelTransport } from '../link/transports.ts';
 import type { ActController } from '../features/act/act-controller.ts';

@@ -10,7 +10,7 @@ import { createMemoryTransport, createRuntimeTransport, type PanelTransport } fr
 import { bindStore } from '../ui/bridge.ts';
 import { createRestLog } from '../features/rest/rest-log.ts';
 import { createActController } from '../features/act/act-controller.ts';
-import type { PanelEnv } from '../env.ts';
+import type { PanelEnv } from './env.ts';
 import { devtoolsNetwork } from '../features/rest/network.ts';
 import { DEFAULT_MAX_RECORDS } from '../../shared/messages.ts';
 import { HOST_URL, TENANT, syntheticSession } from './synthetic.ts';

@@ -4,7 +4,7 @@
  * (screenshots, tests); `?fixture=demo&n=…` shows a synthetic session; `?view=/captures.json` the capture files that
  * `embed-inspector view` serves.
  */
-import { findBrowserApi } from '../shared/browser-api.ts';
+import { findBrowserApi } from '../../shared/browser-api.ts';
 
 export type Theme = 'light' | 'dark';
 
