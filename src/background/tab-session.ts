@@ -1,38 +1,35 @@
 /**
  * One tab's session: the coordinator of the tab's parts, each the only writer of its state:
- * - the log (tablog.ts: order, classification, pairing, bound);
- * - its durable copy (tab-storage.ts) and the batches stored but not yet in the log (pending-batches.ts);
+ * - the log (tablog.ts: order, classification, pairing, bound) and its durable copy (tab-storage.ts);
+ * - how records join the log (record-intake.ts: a relay's batch stored once and pending until due, a navigation's
+ *   record; published, its limits watched);
  * - the relays of its frames (tab-relays.ts) and the sends waiting for a frame's answer (send-routing.ts);
- * - the panels subscribed to it (panel-fanout.ts).
+ * - what a navigation does to the log (tab-navigation.ts);
+ * - the panels subscribed to it (panel-fanout.ts), told of the tab's sites once its frames settle (capture-notice.ts).
  * Whoever changes a tab (a relay, a panel, a navigation, the automation API) calls the session's methods: the
  * same checks (input-checks.ts), storage and publication on every path.
  *
  * Every operation runs in order on the session's chain, after the stored log is loaded (an MV3 worker is stopped
  * at any time: memory is only a copy). A relay's batch is acknowledged only once stored.
  */
-import type { CaptureMode, ClassifiedRecord, RawRecord, RelayToBackground, TabState } from '../shared/messages.ts';
+import type { CaptureMode, ClassifiedRecord, RelayToBackground, TabState } from '../shared/messages.ts';
 import type { Body } from '../shared/channel.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { TabLog, newState } from './tablog.ts';
 import type { RelayPort } from './relay-port.ts';
-import { navigationRecord, type FrameNav } from './frame-navs.ts';
 import { TabNavigation, type Navigation } from './tab-navigation.ts';
 import { checkOptions, checkTenantOrigin, warnDropped } from './input-checks.ts';
-import { PendingBatches, type FrameRecord } from './pending-batches.ts';
+import { applyOptions, type ExtensionSettings } from './tab-options.ts';
+import { RecordIntake, type RecordsBatch } from './record-intake.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
 import { TabRelays, configOf } from './tab-relays.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
-import { LimitTimer } from './limit-timer.ts';
 import { PanelFanout, type FanoutHost, type PanelSink } from './panel-fanout.ts';
-
-/** A tab's frames changed: its panels get its sites anew once the frames settle for this long. */
-export const CAPTURE_NOTICE_MS = 250;
+import { CaptureNotice } from './capture-notice.ts';
 
 /** What a session needs from the rest of the background (injected: unit tests give fakes). */
-export interface SessionHost extends FanoutHost {
+export interface SessionHost extends FanoutHost, ExtensionSettings {
   readonly store: TabStore;
-  setMaxBytes(maxBytes: number): Promise<void>;
-  setReadyTimeout(ms: number): Promise<void>;
   /** The mode a frame of `origin` is captured in now (null: out of scope). */
   frameMode(origin: string | null): CaptureMode | null;
 }
@@ -40,17 +37,15 @@ export interface SessionHost extends FanoutHost {
 export class TabSession {
   private log: TabLog;
   private readonly storage: TabStorage;
-  private readonly pending = new PendingBatches(() => void this.run(() => {}));
+  private readonly intake: RecordIntake;
   private readonly relays = new TabRelays();
   private readonly sends: SendRouting;
   private readonly panels: PanelFanout;
+  private readonly navigation: TabNavigation;
+  private readonly notice = new CaptureNotice(() => void this.run(() => this.panels.capture()));
   private chain: Promise<unknown>;
   /** Resolves once the stored log is loaded (never rejects). */
   private readonly restored: Promise<void>;
-  private readonly limits = new LimitTimer(() => void this.run(() => this.rediagnose()));
-  private captureTimer: ReturnType<typeof setTimeout> | undefined;
-  private closed = false;
-  private readonly navigation: TabNavigation;
 
   constructor(
     readonly tabId: number,
@@ -62,14 +57,20 @@ export class TabSession {
     this.storage = new TabStorage(tabId, host.store, log);
     this.sends = new SendRouting(tabId, log, (frameId) => this.relays.get(frameId), warnDropped);
     this.panels = new PanelFanout(tabId, host, log);
+    this.intake = new RecordIntake({
+      log,
+      storage: this.storage,
+      panels: this.panels,
+      later: (fn) => void this.run(fn),
+    });
     this.navigation = new TabNavigation({
       tabId,
-      log: () => this.log,
+      log,
       topDocumentId: () => this.storage.topDocumentId,
       enterDocument: (id) => this.storage.enterDocument(id),
       newLog: (pageUrl) => this.newLog(pageUrl),
-      place: (nav) => this.addNavigation(nav),
-      placeLater: (nav) => void this.run(() => this.addNavigation(nav)),
+      place: (nav) => this.intake.navigation(nav),
+      placeLater: (nav) => void this.run(() => this.intake.navigation(nav)),
       frameMode: (origin) => this.host.frameMode(origin),
     });
     this.restored = this.restore().catch((e) => console.warn('embed-inspector: could not restore tab', tabId, e));
@@ -114,26 +115,14 @@ export class TabSession {
   // ------------------------------------------------------------------------------------------ settings
 
   /**
-   * Set preserve log, pause, the buffer bound (evicting at once) and the extension-wide size cap. Checked first
-   * (`checkOptions`: a wrong value rejects and changes nothing); the frames get their config, the panels the
-   * state, or a snapshot when records were evicted. Resolves with the state once stored.
+   * Set preserve log, pause, the buffer bound (evicting at once), the extension-wide size cap and ready limit.
+   * Checked first (`checkOptions`: a wrong value rejects and changes nothing), applied (tab-options.ts); the frames
+   * get their config, the panels the state, or a snapshot when records were evicted. Resolves with the state once
+   * stored.
    */
   setOptions(options: unknown): Promise<TabState> {
     return this.run(async () => {
-      const o = checkOptions(options);
-      if (o.preserveLog !== undefined) {
-        this.log.setPreserveLog(o.preserveLog);
-      }
-      if (o.paused !== undefined) {
-        this.log.setPaused(o.paused);
-      }
-      const removed = o.maxRecords !== undefined ? this.log.setMaxRecords(o.maxRecords) : [];
-      if (o.maxBytes !== undefined) {
-        await this.host.setMaxBytes(o.maxBytes);
-      }
-      if (o.readyTimeoutMs !== undefined) {
-        await this.host.setReadyTimeout(o.readyTimeoutMs);
-      }
+      const removed = await applyOptions(this.log, this.host, checkOptions(options));
       this.relays.pushConfig(this.log.state, this.host.maxBytes());
       if (removed.length) {
         this.panels.snapshot();
@@ -171,7 +160,7 @@ export class TabSession {
   readyTimeoutChanged(): void {
     void this.run(() => {
       this.log.setReadyTimeout(this.host.readyTimeoutMs());
-      this.rediagnose();
+      this.intake.rediagnose();
       this.panels.state();
     });
   }
@@ -194,11 +183,7 @@ export class TabSession {
 
   /** The tab's frames changed (a navigation): its panels get its sites anew, once the frames settle. */
   framesChanged(): void {
-    clearTimeout(this.captureTimer);
-    this.captureTimer = setTimeout(() => {
-      this.captureTimer = undefined;
-      void this.run(() => this.panels.capture());
-    }, CAPTURE_NOTICE_MS);
+    this.notice.framesChanged();
   }
 
   /** The scope changed: frames whose site left it stop recording at once; the panels get the new scope. */
@@ -240,31 +225,9 @@ export class TabSession {
     return this.run(() => this.relays.detach(relay));
   }
 
-  /**
-   * A relay's batch (JSON text of raw records of its frame, numbered per document): stored as is unless the tab
-   * is paused, the relay left the scope meanwhile or the batch came already (a resend after a reconnection);
-   * processed later (pending-batches.ts). Acknowledged once stored; not acknowledged when storing fails (the
-   * relay sends it again).
-   */
-  ingest(relay: RelayPort, batch: Extract<RelayToBackground, { type: 'records' }>): Promise<void> {
-    return this.run(
-      async () => {
-        if (!relay.outOfScope) {
-          await this.storage.once(batch.docId, batch.batch, async () => {
-            if (this.log.state.paused) {
-              return;
-            }
-            await this.storage.storeRaw(relay.frameId, batch.json);
-            // Pending only once durable: a batch whose storage failed is not in the log either, so its resend is not doubled.
-            if (this.pending.add(relay.frameId, batch.json, this.panels.live)) {
-              this.processPending();
-            }
-          });
-        }
-        relay.ack(batch.batch);
-      },
-      { lazy: true },
-    );
+  /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
+  ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
+    return this.run(() => this.intake.accept(relay, batch), { lazy: true });
   }
 
   // ------------------------------------------------------------------------------------------ navigation
@@ -292,12 +255,10 @@ export class TabSession {
 
   /** The tab is gone: no more timers and no more writes; queued work finishes (the registry deletes its log). */
   close(): void {
-    this.closed = true;
     this.storage.close();
-    this.pending.close();
+    this.intake.close();
     this.navigation.close();
-    clearTimeout(this.captureTimer);
-    this.limits.close();
+    this.notice.close();
   }
 
   // ------------------------------------------------------------------------------------------ private
@@ -309,7 +270,7 @@ export class TabSession {
   private run<T>(fn: () => Promise<T> | T, opts: { lazy?: boolean } = {}): Promise<T> {
     const next = this.chain.then(() => {
       if (!opts.lazy) {
-        this.processPending();
+        this.intake.process();
       }
       return fn();
     });
@@ -321,62 +282,9 @@ export class TabSession {
     const log = await this.storage.restore(this.host.readyTimeoutMs());
     if (log) {
       this.log = log;
-      // The worker may have slept past a limit: judge what did not happen now.
-      this.log.diagnose();
-      this.limits.watch(this.log.nextDiagnosis);
+      // The worker may have slept past a limit: judge what did not happen now (no panel is subscribed yet).
+      this.intake.rediagnose();
     }
-  }
-
-  /** Judge what did not happen again now; the panels get the records that changed; the next limit is watched. */
-  private rediagnose(): void {
-    this.panels.update(this.log.diagnose());
-    this.limits.watch(this.log.nextDiagnosis);
-  }
-
-  /**
-   * Parse, classify, pair and publish the pending batches. They are added together: the log orders them by
-   * capture time, whatever order they came in (each frame's records stay in the frame's order).
-   */
-  private processPending(): void {
-    const raws = this.pending.take();
-    if (raws) {
-      this.addProcessed(raws);
-    }
-  }
-
-  private addProcessed(raws: FrameRecord[]): void {
-    this.storage.counted(raws.length);
-    this.published(this.log.add(raws));
-    // Compaction, past the bound: the snapshot replaces every stored batch, processed now.
-    if (this.storage.snapshotDue()) {
-      void this.storage.writeSnapshot().catch((e) => console.warn('embed-inspector: snapshot', e));
-    }
-  }
-
-  /** Add raw records of one frame to the log and to storage (compacting past the bound); publish; resolve when durable. */
-  private async addRecords(frameId: number, raws: RawRecord[]): Promise<void> {
-    if (this.log.state.paused) {
-      return;
-    }
-    const seq0 = this.log.nextSeq;
-    const res = this.log.add(raws.map((r) => ({ ...r, frameId })));
-    this.storage.counted(raws.length);
-    const stored = this.storage.snapshotDue()
-      ? this.storage.writeSnapshot()
-      : this.storage.storeRaw(frameId, JSON.stringify(raws), seq0);
-    this.published(res);
-    await stored;
-  }
-
-  private async addNavigation(nav: FrameNav): Promise<void> {
-    if (!this.closed) {
-      await this.addRecords(nav.frameId, [navigationRecord(nav)]);
-    }
-  }
-
-  private published(res: ReturnType<TabLog['add']>): void {
-    this.limits.watch(this.log.nextDiagnosis);
-    this.panels.added(res);
   }
 
   /** A new log (a new top document, or the page left the scope): stored empty, and the panels get it. */
