@@ -94,7 +94,7 @@ const BOUNDARIES: Array<[string, string, string, boolean]> = [
   [
     'a panel component imports protocol (through its door) and shared',
     'src/panel/ui',
-    "import { classify } from '../base/protocol.ts';\nimport { sitePattern } from '../../shared/site-pattern.ts';\n\nexport const c = [classify, sitePattern];\n",
+    "import { classify } from '../log/protocol.ts';\nimport { sitePattern } from '../../shared/site-pattern.ts';\n\nexport const c = [classify, sitePattern];\n",
     true,
   ],
   [

@@ -4,7 +4,7 @@
  * (100,000 records) and the screenshots when no live page is available.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import type { Issue } from '../base/protocol.ts';
+import type { Issue } from '../log/protocol.ts';
 
 export const HOST = 'https://host.example.com';
 export const TENANT = 'https://acme.svc-embed.example';

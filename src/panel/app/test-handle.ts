@@ -5,7 +5,7 @@
  * the few functions it adds load a source in place of the live tab.
  */
 import { DEFAULT_MAX_RECORDS, type ClassifiedRecord } from '../../shared/messages.ts';
-import { type CaptureRecord, readCapture } from '../base/protocol.ts';
+import { type CaptureRecord, readCapture } from '../log/protocol.ts';
 import type { PanelStore } from '../link/panel-store.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { TimelineView } from '../timeline/timeline-view.ts';

@@ -7,7 +7,7 @@
  */
 import type { BackgroundToPanel, ClassifiedRecord, TabState } from '../../shared/messages.ts';
 import type { ConnectionStatus, PanelTransport } from './transports.ts';
-import { originOf } from '../base/protocol.ts';
+import { originOf } from '../log/protocol.ts';
 import type { FrameSeen } from '../log/frames-seen.ts';
 import { RecordLog, type LogOptions } from '../log/record-log.ts';
 

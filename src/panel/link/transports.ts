@@ -8,7 +8,7 @@
 import type { BackgroundToPanel, ClassifiedRecord, PanelToBackground, TabState } from '../../shared/messages.ts';
 import { DEFAULT_MAX_RECORDS, newTabState, PORT_PANEL } from '../../shared/messages.ts';
 import { panelChannel, stamp, type Body, type Wall } from '../../shared/channel.ts';
-import { type CaptureFile, type CaptureRecord, checkRecords, causalOrder } from '../base/protocol.ts';
+import { type CaptureFile, type CaptureRecord, checkRecords, causalOrder } from '../log/protocol.ts';
 import { sitePattern } from '../../shared/site-pattern.ts';
 import { browserApi, findBrowserApi } from '../../shared/browser-api.ts';
 

@@ -6,7 +6,7 @@
  * trim, a reorder).
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { originOf } from '../base/protocol.ts';
+import { originOf } from './protocol.ts';
 
 export interface FrameSeen {
   url: string;

@@ -5,7 +5,7 @@
  * Read through the log's accessors; computed when asked (the UI asks at most a few times a second).
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { diagnose, integrationState, DEFAULT_READY_TIMEOUT_MS, type IntegrationState } from '../base/protocol.ts';
+import { diagnose, integrationState, DEFAULT_READY_TIMEOUT_MS, type IntegrationState } from './protocol.ts';
 import type { RecordLog } from './record-log.ts';
 import { pageStartIndex } from './related.ts';
 

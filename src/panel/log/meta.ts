@@ -4,7 +4,7 @@
  * so it starts empty with each log.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { TAG } from '../base/protocol.ts';
+import { TAG } from './protocol.ts';
 
 export type Direction = 'event' | 'action';
 

@@ -13,8 +13,8 @@
  * origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
 import { newTabState, type ClassifiedRecord, type TabState } from '../../shared/messages.ts';
-import { countsAsMessage } from '../base/protocol.ts';
-import { Emitter } from '../base/emitter.ts';
+import { countsAsMessage } from './protocol.ts';
+import { Emitter } from './emitter.ts';
 import { SearchText } from './searchtext.ts';
 import { Compactor } from './compact.ts';
 import { encodedLength } from './size.ts';

@@ -15,7 +15,7 @@
  *   -term           negation
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { TAG, tagOf } from '../base/protocol.ts';
+import { TAG, tagOf } from '../log/protocol.ts';
 import { SEV_BIT, type Direction, type RecordMeta } from '../log/meta.ts';
 
 export type { Direction } from '../log/meta.ts';

@@ -5,7 +5,7 @@
  * (copy as code, replay) through ui/row-menu-context.ts.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { decode, shortType } from '../base/protocol.ts';
+import { decode, shortType } from '../log/protocol.ts';
 import type { RecordMeta } from '../log/meta.ts';
 import type { FilterState } from './filters.ts';
 

@@ -10,7 +10,7 @@
  * the view hears of each change once.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { Emitter } from '../base/emitter.ts';
+import { Emitter } from '../log/emitter.ts';
 import type { LogEvents, RecordLog } from '../log/record-log.ts';
 import {
   compileFilter,

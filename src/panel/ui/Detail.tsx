@@ -9,7 +9,7 @@ import { createMemo, createSignal, For, Show } from 'solid-js';
 import { JsonTree } from './JsonTree.tsx';
 import { highlightOf } from './jsontree-model.ts';
 import { copyToClipboard } from './clipboard.ts';
-import { shortType } from '../base/protocol.ts';
+import { shortType } from '../log/protocol.ts';
 import { formatBytes, formatClock, formatDuration, frameLabel, originLabel } from './format.ts';
 import { Related } from './Related.tsx';
 import { pageSession } from '../log/related.ts';

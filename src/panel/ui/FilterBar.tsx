@@ -4,7 +4,7 @@
  */
 import { For, Show, type JSX } from 'solid-js';
 import { isFiltering, type FilterState, type ListFilter } from '../timeline/filters.ts';
-import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../base/protocol.ts';
+import { CATALOG_SURFACES, CATALOG_TYPES, shortType } from '../log/protocol.ts';
 import { frameLabel, plural } from './format.ts';
 import { usePanel } from './use-panel.ts';
 import { Icon } from './icons.tsx';

@@ -4,7 +4,7 @@
  * button that shows the field in the message's tree below, where every issue's field is marked.
  */
 import { createMemo, createSignal, For, Show } from 'solid-js';
-import { RULES_DOC_PATH, ruleAnchor, ruleSpec } from '../base/protocol.ts';
+import { RULES_DOC_PATH, ruleAnchor, ruleSpec } from '../log/protocol.ts';
 import { JsonTree } from './JsonTree.tsx';
 import { highlightOf } from './jsontree-model.ts';
 import './grid.css';

@@ -1,7 +1,7 @@
 /** Linked records of the selected one: its post/delivery pair, the action it followed, the events that followed it. */
 import { For, Show } from 'solid-js';
 import type { DetailContext } from './detail-context.ts';
-import { shortType } from '../base/protocol.ts';
+import { shortType } from '../log/protocol.ts';
 import { formatDuration, frameLabel } from './format.ts';
 import { followingEvents, paired, precedingAction } from '../log/related.ts';
 import { usePanel } from './use-panel.ts';

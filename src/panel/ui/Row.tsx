@@ -8,7 +8,7 @@ import { createMemo, createRenderEffect, Show } from 'solid-js';
 import type { FrameInfo, RecordLog } from '../log/record-log.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
-import { shortType } from '../base/protocol.ts';
+import { shortType } from '../log/protocol.ts';
 import { preview } from './jsontree-model.ts';
 import { usePanel } from './use-panel.ts';
 import { KindIcon } from './row-parts.tsx';

@@ -3,7 +3,7 @@
  * `Map(2)`, `[Circular → $.a]`), its children (built lazily), and what "copy" puts on the clipboard.
  * Pure; everything it returns is rendered as text only.
  */
-import { tagOf } from '../base/protocol.ts';
+import { tagOf } from '../log/protocol.ts';
 
 export type NodeKind =
   | 'string'

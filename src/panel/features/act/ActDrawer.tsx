@@ -4,7 +4,7 @@ import { useAct } from './act-controller.ts';
 import { Composer } from './Composer.tsx';
 import { ReplayPanel } from './ReplayPanel.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
-import { headline } from '../../base/protocol.ts';
+import { headline } from '../../log/protocol.ts';
 
 const TITLES = { compose: 'Compose', replay: 'Replay', export: 'Export', compare: 'Compare' } as const;
 

@@ -4,7 +4,7 @@
  * is sent only after a confirmation. Ctrl/Cmd+Enter sends.
  */
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
-import { ACTIONS, EVENTS, specOf, type Surface } from '../../base/protocol.ts';
+import { ACTIONS, EVENTS, specOf, type Surface } from '../../log/protocol.ts';
 import { draftNotes, surfacesFor } from './composer.ts';
 import {
   buildMessage,

@@ -4,7 +4,7 @@
  */
 import { createSignal, Show } from 'solid-js';
 import { captureOf, exportFileName } from './capture-file.ts';
-import { toHar, generateTest } from '../../base/protocol.ts';
+import { toHar, generateTest } from '../../log/protocol.ts';
 import { saveAsFile } from '../../ui/clipboard.ts';
 import { plural } from '../../ui/format.ts';
 import { useAct } from './act-controller.ts';

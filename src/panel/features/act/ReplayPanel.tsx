@@ -7,7 +7,7 @@ import { createMemo, createSignal, For, onCleanup, Show } from 'solid-js';
 import { Replayer, stepsFrom, type ReplayState } from './replay.ts';
 import { replayData, replayItems, type ReplayItem } from './replay-items.ts';
 import type { ClassifiedRecord } from '../../../shared/messages.ts';
-import { shortType } from '../../base/protocol.ts';
+import { shortType } from '../../log/protocol.ts';
 import { formatDuration } from '../../ui/format.ts';
 import { useAct } from './act-controller.ts';
 

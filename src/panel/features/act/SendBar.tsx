@@ -3,7 +3,7 @@
  * send button with the confirmation for invalid messages, and the outcome.
  */
 import { createEffect, createSignal, For, on, onCleanup, Show } from 'solid-js';
-import type { Issue } from '../../base/protocol.ts';
+import type { Issue } from '../../log/protocol.ts';
 import type { Side } from './draft.ts';
 import { frameLabel } from '../../ui/format.ts';
 import { useAct } from './act-controller.ts';

@@ -7,7 +7,7 @@ import type { PanelStore } from '../../link/panel-store.ts';
 import { createFileTransport, type PanelTransport } from '../../link/transports.ts';
 import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../../link/live-link.ts';
 import { captureOf, readImported } from './capture-file.ts';
-import { diffCaptures, type CaptureDiff, type RestCall, renderDiffText } from '../../base/protocol.ts';
+import { diffCaptures, type CaptureDiff, type RestCall, renderDiffText } from '../../log/protocol.ts';
 import { defaultDraft, type Draft, type Side } from './draft.ts';
 
 /**

@@ -12,7 +12,7 @@ import {
   type RestCall,
   readAnyCapture,
   redactCapture,
-} from '../../base/protocol.ts';
+} from '../../log/protocol.ts';
 
 export interface ExportOptions {
   tenantOrigin: string | null;

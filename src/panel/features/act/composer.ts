@@ -10,7 +10,7 @@ import {
   type FieldSpec,
   type MessageSpec,
   type Surface,
-} from '../../base/protocol.ts';
+} from '../../log/protocol.ts';
 
 export type InputKind = 'select' | 'text' | 'number' | 'boolean' | 'json' | 'timezone' | 'locale' | 'filter';
 export interface FormField {

@@ -3,7 +3,7 @@
  * rules (actions to the iframe content window with the tenant origin, never `*`; one `message` listener that
  * checks origin, source marker and direction). Pure.
  */
-import { decode, specOf } from '../../base/protocol.ts';
+import { decode, specOf } from '../../log/protocol.ts';
 
 const q = (s: string) => JSON.stringify(s);
 

@@ -11,7 +11,7 @@ import {
   classify,
   type Issue,
   decode,
-} from '../../base/protocol.ts';
+} from '../../log/protocol.ts';
 import {
   envelope,
   formFields,

@@ -4,7 +4,7 @@
  * when asked (they are simulated from the embed frame). Pure.
  */
 import type { ClassifiedRecord } from '../../../shared/messages.ts';
-import { decode } from '../../base/protocol.ts';
+import { decode } from '../../log/protocol.ts';
 
 export interface ReplayItem {
   seq: number;

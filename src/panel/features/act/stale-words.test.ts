@@ -11,7 +11,7 @@ import { createActController } from './act-controller.ts';
 import { captureOf } from './capture-file.ts';
 import { draftNotes, envelope, formFields } from './composer.ts';
 import { tenantSource } from '../../ui/tenant-source.ts';
-import { readCapture } from '../../base/protocol.ts';
+import { readCapture } from '../../log/protocol.ts';
 import type { ClassifiedRecord } from '../../../shared/messages.ts';
 
 function setup() {

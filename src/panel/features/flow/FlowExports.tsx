@@ -3,7 +3,7 @@
  * downloaded, and a Mermaid `sequenceDiagram`, copied. Both are made on the click, from the view's model.
  */
 import { createSignal, type Accessor } from 'solid-js';
-import type { FlowModel } from '../../base/protocol.ts';
+import type { FlowModel } from '../../log/protocol.ts';
 import { copyToClipboard, saveAsFile } from '../../ui/clipboard.ts';
 import { usePanel } from '../../ui/use-panel.ts';
 import { flowExports, flowFileName } from './flow-model.ts';

@@ -4,7 +4,7 @@
  * view's listbox (its id `ei-flow-<seq>`); a gap row is presentation only.
  */
 import { createMemo, type Accessor } from 'solid-js';
-import type { FlowModel } from '../../base/protocol.ts';
+import type { FlowModel } from '../../log/protocol.ts';
 import { FLOW_ROW_H, MID, rowShape } from './flow-geometry.ts';
 
 export interface FlowRowProps {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowArrow, FlowModel } from '../../base/protocol.ts';
+import type { FlowArrow, FlowModel } from '../../log/protocol.ts';
 import { laneX, rowShape } from './flow-geometry.ts';
 
 const lanes: FlowModel['lanes'] = [

@@ -4,7 +4,7 @@
  * scroll rewrites attributes and never makes or drops elements. Pure; the same picture as the SVG export
  * (src/protocol/flow-svg.ts) at the panel's sizes.
  */
-import { formatGap, formatOffset, type FlowArrow, type FlowModel } from '../../base/protocol.ts';
+import { formatGap, formatOffset, type FlowArrow, type FlowModel } from '../../log/protocol.ts';
 
 export const FLOW_ROW_H = 26;
 export const FLOW_RULER_W = 84;

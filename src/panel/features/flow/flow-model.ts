@@ -4,7 +4,7 @@
  * of the view as it is. Plain TypeScript over the record log and the timeline view (their readers only: the
  * selection stays the view's, written through its methods).
  */
-import { buildFlow, flowToMermaid, flowToSvg, type FlowModel } from '../../base/protocol.ts';
+import { buildFlow, flowToMermaid, flowToSvg, type FlowModel } from '../../log/protocol.ts';
 import type { ClassifiedRecord, TabState } from '../../../shared/messages.ts';
 
 /** What the flow reads of the log and the timeline view. */

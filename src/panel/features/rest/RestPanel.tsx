@@ -2,7 +2,7 @@
 import { createSignal, For, Show } from 'solid-js';
 import type { RestLog } from './rest-log.ts';
 import type { RestRecord } from './network.ts';
-import { RULES } from '../../base/protocol.ts';
+import { RULES } from '../../log/protocol.ts';
 
 export function RestButton(p: { log: RestLog; open: () => boolean; toggle: () => void }) {
   const bad = () => p.log.records().filter((r) => r.verdict === 'invalid').length;

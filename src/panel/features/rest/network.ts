@@ -11,7 +11,7 @@ import {
   checkRestCalls,
   headersOf,
   type RestCall,
-} from '../../base/protocol.ts';
+} from '../../log/protocol.ts';
 import { findBrowserApi } from '../../../shared/browser-api.ts';
 
 /** The parts of a HAR 1.2 entry that we read (chrome.devtools.network.Request is a HAR entry). */

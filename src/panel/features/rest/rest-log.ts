@@ -7,7 +7,7 @@
  * that file's REST calls (`showFile`), and the live ones again after (`showFile(null)`).
  */
 import { createSignal } from 'solid-js';
-import type { RestCall } from '../../base/protocol.ts';
+import type { RestCall } from '../../log/protocol.ts';
 import {
   checkHarEntry,
   observeNetwork,
