@@ -4,7 +4,7 @@
  */
 import { RecordLog } from '../log/record-log.ts';
 import { TimelineView, type KeyValueStorage } from '../timeline/timeline-view.ts';
-import { PanelStore } from '../link/panel-store.ts';
+import { PanelStore } from '../ui/panel-store.ts';
 
 export type { KeyValueStorage } from '../timeline/timeline-view.ts';
 

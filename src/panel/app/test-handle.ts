@@ -6,7 +6,7 @@
  */
 import { DEFAULT_MAX_RECORDS, type ClassifiedRecord } from '../../shared/messages.ts';
 import { type CaptureRecord, readCapture } from '../log/protocol.ts';
-import type { PanelStore } from '../link/panel-store.ts';
+import type { PanelStore } from '../ui/panel-store.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { TimelineView } from '../timeline/timeline-view.ts';
 import {

@@ -9,7 +9,7 @@
  */
 import { createSignal, For, Show } from 'solid-js';
 import type { CaptureMode, TabSite } from '../../shared/messages.ts';
-import { changeScope, RECEIVE_ONLY_UNCHECKED, tabCapture } from '../link/capture-scope.ts';
+import { changeScope, RECEIVE_ONLY_UNCHECKED, tabCapture } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 
 export function CaptureBanner() {

@@ -5,7 +5,7 @@
  */
 import { createSignal, For, Show } from 'solid-js';
 import type { CaptureMode } from '../../shared/messages.ts';
-import { changeScope } from '../link/capture-scope.ts';
+import { changeScope } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 
 export function CaptureSites(p: { disabled: () => boolean }) {

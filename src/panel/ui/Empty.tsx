@@ -10,7 +10,7 @@
  */
 import { Match, Show, Switch } from 'solid-js';
 import { plural } from './format.ts';
-import { tabCapture } from '../link/capture-scope.ts';
+import { tabCapture } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 
 type EmptyState = 'no-match' | 'file' | 'detached' | 'capture-off' | 'partial' | 'paused' | 'waiting';

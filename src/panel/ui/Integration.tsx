@@ -6,7 +6,7 @@
  */
 import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
-import { tabCapture } from '../link/capture-scope.ts';
+import { tabCapture } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 
 const GOOD = new Set(['healthy', 'warnings']);

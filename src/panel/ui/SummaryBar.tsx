@@ -8,7 +8,7 @@
 import { createEffect, Show, type JSX } from 'solid-js';
 import { formatDuration, plural } from './format.ts';
 import { Limits } from './Limits.tsx';
-import { setTabMode, tabCapture } from '../link/capture-scope.ts';
+import { setTabMode, tabCapture } from './capture-scope.ts';
 import { sessionFacts } from '../log/related.ts';
 import { TenantOrigin } from './TenantOrigin.tsx';
 import { usePanel } from './use-panel.ts';

@@ -3,8 +3,8 @@
  * event names which part is the table `CHANGES` in link/changes.ts; this file adds no rule of its own.
  */
 import { batch, createSignal, onCleanup, type Accessor } from 'solid-js';
-import type { Change } from '../link/changes.ts';
-import type { PanelStore } from '../link/panel-store.ts';
+import type { Change } from './changes.ts';
+import type { PanelStore } from './panel-store.ts';
 
 export interface PanelSignals {
   /** The view's order, or what its rows show (filters, time base, live records, a new log). */

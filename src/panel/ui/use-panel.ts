@@ -5,7 +5,7 @@
  * controllers); this is the part the shared UI may see.
  */
 import { createContext, useContext } from 'solid-js';
-import type { PanelStore } from '../link/panel-store.ts';
+import type { PanelStore } from './panel-store.ts';
 import type { PanelSignals } from './bridge.ts';
 
 export interface PanelCore {

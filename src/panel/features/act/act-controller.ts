@@ -3,7 +3,7 @@
  * seed the composer with, the send target, and the switch between the live tab and an imported file.
  */
 import { createContext, createSignal, onCleanup, useContext, type Accessor } from 'solid-js';
-import type { PanelStore } from '../../link/panel-store.ts';
+import type { PanelStore } from '../../ui/panel-store.ts';
 import { createFileTransport, type PanelTransport } from '../../link/transports.ts';
 import { sendTarget, type LiveLink, type SendOutcome, type SendTarget } from '../../link/live-link.ts';
 import { captureOf, readImported } from './capture-file.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStore } from '../app/create-store.ts';
-import { createMemoryTransport } from './transports.ts';
+import { createMemoryTransport } from '../link/transports.ts';
 import { changeScope, setTabMode, tabCapture } from './capture-scope.ts';
 
 const HOST = 'http://127.0.0.1:4100';

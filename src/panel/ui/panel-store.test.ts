@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStore } from '../app/create-store.ts';
 import type { KeyValueStorage } from '../app/create-store.ts';
-import { createFileTransport, createMemoryTransport } from './transports.ts';
+import { createFileTransport, createMemoryTransport } from '../link/transports.ts';
 import { syntheticSession, TENANT } from '../app/synthetic.ts';
 import type { BackgroundToPanel, ClassifiedRecord } from '../../shared/messages.ts';
 import { stamp } from '../../shared/channel.ts';

@@ -13,9 +13,9 @@
 import type { BackgroundToPanel, CaptureScopeView, TabSite } from '../../shared/messages.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { TimelineView } from '../timeline/timeline-view.ts';
-import type { ConnectionStatus, PanelCommand, PanelTransport } from './transports.ts';
+import type { ConnectionStatus, PanelCommand, PanelTransport } from '../link/transports.ts';
 import { dispatch, type Handlers } from '../../shared/channel.ts';
-import { LiveTab, type LiveLink } from './live-link.ts';
+import { LiveTab, type LiveLink } from '../link/live-link.ts';
 import { ChangeFeed, type Change, type LinkEvents } from './changes.ts';
 
 export type { Change } from './changes.ts';
