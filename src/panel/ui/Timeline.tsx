@@ -1,26 +1,14 @@
 /**
- * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (see virtual.ts);
- * rows are a ring of slots that read their record from the log by view position (timeline/timeline-view.ts), so a filter change re-renders
- * only the visible rows and a scroll only the rows that come into view.
+ * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (timeline-rows.ts,
+ * virtual.ts); rows are a ring of slots that read their record from the log by view position
+ * (timeline/timeline-view.ts), so a filter change re-renders only the visible rows and a scroll only the rows that
+ * come into view.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  * Columns: the chosen ones (the view's, see timeline/columns.ts) that fit the timeline's width; a header click
  * sorts. Menus: the column chooser, and a row's menu (right-click, the context-menu key or Shift+F10).
  */
-import {
-  batch,
-  createComputed,
-  createEffect,
-  createMemo,
-  createSignal,
-  Index,
-  on,
-  onCleanup,
-  onMount,
-  Show,
-  untrack,
-} from 'solid-js';
-import { observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
-import { createRowVirtualizer } from './virtual.ts';
+import { createEffect, createMemo, createSignal, Index, on, onCleanup, onMount, Show, untrack } from 'solid-js';
+import { createTimelineRows, ROW_H } from './timeline-rows.ts';
 import { Row, WarmRow } from './Row.tsx';
 import { Empty } from './Empty.tsx';
 import { GridHead } from './GridHead.tsx';
@@ -28,10 +16,6 @@ import { usePanel } from './use-panel.ts';
 import { COLUMN_IDS, fitColumns } from '../timeline/columns.ts';
 import { createTimelineMenus } from './timeline-menus.tsx';
 import './grid.css';
-
-export const ROW_H = 22;
-/** Rows rendered beyond each edge of the viewport. */
-const OVERSCAN = 2;
 
 export interface TimelineProps {
   onOpen: () => void;
@@ -70,118 +54,13 @@ export function Timeline(props: TimelineProps) {
   // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
   const menus = createTimelineMenus({ grid: () => gridEl, onOpen: () => props.onOpen() });
 
-  // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
-  // after the fact. While the timeline follows the tail, a new count (a load, live records, a filter change) would
-  // render the rows at the old offset first, and the rows at the end a frame later, after the scroll event. So
-  // the virtualizer sees a new count only after it was told the end offset, through its own observer callbacks:
-  // the rows at the end render once, and the scroll write that follows (`scrollToEnd`) lands where they are.
-  // The size is read in a microtask, once this update's other changes (summary, filter bar) are in the DOM and
-  // before the new rows are: the layout that read forces does not include them.
-  let reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
-  let reportRect: ((rect: { width: number; height: number }) => void) | null = null;
-  // What the rows show: the count the virtualizer has, and a version bumped with it for every view change (the rows
-  // read this rather than the bridge's view signal, so that they render once the virtualizer has its new range).
-  const [shownCount, setShownCount] = createSignal(0);
-  const [rowsVersion, setRowsVersion] = createSignal(0);
-  const show = (n: number) =>
-    batch(() => {
-      setShownCount(n);
-      setRowsVersion((v) => v + 1);
-    });
-  let tailQueued = false;
-  const showAtEnd = () => {
-    tailQueued = false;
-    const n = count();
-    if (n === shownCount() || !follow() || !scrollEl?.isConnected || !reportOffset || !reportRect) {
-      show(n);
-      return;
-    }
-    const width = scrollEl.clientWidth,
-      height = scrollEl.clientHeight;
-    if (height <= 0) {
-      show(n);
-      return;
-    } // not laid out (a hidden panel): as before, from scroll events
-    const rect = reportRect,
-      offset = reportOffset;
-    batch(() => {
-      rect({ width, height });
-      offset(Math.max(0, n * ROW_H - height), false);
-      show(n);
-    });
-  };
-  createComputed(() => {
-    const n = count();
-    if (untrack(follow) && untrack(shownCount) !== n && reportOffset) {
-      if (!tailQueued) {
-        tailQueued = true;
-        queueMicrotask(showAtEnd);
-      }
-    } else if (!tailQueued) {
-      show(n);
-    }
-  });
-
-  const virtualizer = createRowVirtualizer({
-    count: shownCount,
-    getScrollElement: () => scrollEl,
-    estimateSize: () => ROW_H,
-    overscan: OVERSCAN,
-    observeElementOffset: (instance, cb) => {
-      reportOffset = cb;
-      const stop = observeElementOffset(instance, cb);
-      return () => {
-        stop?.();
-        if (reportOffset === cb) {
-          reportOffset = null;
-        }
-      };
-    },
-    observeElementRect: (instance, cb) => {
-      reportRect = cb;
-      const stop = observeElementRect(instance, cb);
-      return () => {
-        stop?.();
-        if (reportRect === cb) {
-          reportRect = null;
-        }
-      };
-    },
-  });
-
-  // ---- rows: a ring of slots. Slot s shows the visible item whose index is s modulo the number of slots, so a row
-  // keeps its record while that record stays in view: a scroll by k rows rewrites k rows, not every visible one (a
-  // row by slot position would show a new record in every row on every scroll step). The ring holds as many slots
-  // as the viewport can need (rows that fit, one partly shown, the overscan on both sides); it is rebuilt when the
-  // viewport's height changes. A slot with no item keeps its row element, hidden (Row.tsx): scrolling never makes
-  // or drops row elements. The rows' DOM order is rotated: the row group's aria-owns lists them in view order for
-  // assistive technology.
-  const slotCount = createMemo(() =>
-    Math.max(
-      virtualizer.getVirtualItems().length,
-      Math.ceil(virtualizer.getViewportHeight() / ROW_H) + 1 + 2 * OVERSCAN,
-    ),
-  );
-  const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
-  const slotItem = (s: number) => {
-    const items = virtualizer.getVirtualItems(),
-      m = slotCount();
-    if (!items.length) {
-      return undefined;
-    }
-    return items[(((s - items[0].index) % m) + m) % m];
-  };
-  const rowOrder = createMemo(() => {
-    rowsVersion();
-    const items = virtualizer.getVirtualItems();
-    let ids = '';
-    for (const it of items) {
-      const i = view.indexAt(it.index);
-      if (i !== undefined) {
-        ids += (ids ? ' ei-row-' : 'ei-row-') + log.at(i).seq;
-      }
-    }
-    return ids || undefined;
+  // ---- rows: the virtualizer and the ring of row slots (timeline-rows.ts)
+  const { virtualizer, rowsVersion, slots, slotItem, rowOrder } = createTimelineRows({
+    count,
+    follow,
+    scrollEl: () => scrollEl,
+    view,
+    log,
   });
 
   // ---- live tail

@@ -1,0 +1,156 @@
+/**
+ * The timeline's rows: the virtualizer over the view's length, told the end offset before it sees a new count
+ * while the timeline follows the tail, and the ring of row slots over its visible items (Timeline.tsx renders a
+ * Row per slot).
+ */
+import { batch, createComputed, createMemo, createSignal, untrack, type Accessor } from 'solid-js';
+import { observeElementOffset, observeElementRect, type VirtualItem } from '@tanstack/virtual-core';
+import { createRowVirtualizer, type RowVirtualizer } from './virtual.ts';
+import type { RecordLog } from '../log/record-log.ts';
+import type { TimelineView } from '../timeline/timeline-view.ts';
+
+export const ROW_H = 22;
+/** Rows rendered beyond each edge of the viewport. */
+const OVERSCAN = 2;
+
+export interface TimelineRowsOptions {
+  /** The view's length (tracked: it changes with the view). */
+  count: Accessor<number>;
+  /** Whether the timeline follows the tail. */
+  follow: Accessor<boolean>;
+  scrollEl: () => HTMLDivElement | undefined;
+  view: TimelineView;
+  log: RecordLog;
+}
+
+export interface TimelineRows {
+  virtualizer: RowVirtualizer;
+  /** Bumped with every count the virtualizer is given: the rows read it rather than the bridge's view signal. */
+  rowsVersion: Accessor<number>;
+  /** The slots of the ring, 0..n-1 (n changes with the viewport's height). */
+  slots: Accessor<number[]>;
+  /** The visible item slot `s` shows, if any. */
+  slotItem: (s: number) => VirtualItem | undefined;
+  /** The rows' ids in view order, for the row group's aria-owns (their DOM order is rotated). */
+  rowOrder: Accessor<string | undefined>;
+}
+
+export function createTimelineRows(opts: TimelineRowsOptions): TimelineRows {
+  const { count, follow, view, log } = opts;
+  // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
+  // after the fact. While the timeline follows the tail, a new count (a load, live records, a filter change) would
+  // render the rows at the old offset first, and the rows at the end a frame later, after the scroll event. So
+  // the virtualizer sees a new count only after it was told the end offset, through its own observer callbacks:
+  // the rows at the end render once, and the scroll write that follows (`scrollToEnd`) lands where they are.
+  // The size is read in a microtask, once this update's other changes (summary, filter bar) are in the DOM and
+  // before the new rows are: the layout that read forces does not include them.
+  let reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
+  let reportRect: ((rect: { width: number; height: number }) => void) | null = null;
+  // What the rows show: the count the virtualizer has, and a version bumped with it for every view change (the rows
+  // read this rather than the bridge's view signal, so that they render once the virtualizer has its new range).
+  const [shownCount, setShownCount] = createSignal(0);
+  const [rowsVersion, setRowsVersion] = createSignal(0);
+  const show = (n: number) =>
+    batch(() => {
+      setShownCount(n);
+      setRowsVersion((v) => v + 1);
+    });
+  let tailQueued = false;
+  const showAtEnd = () => {
+    tailQueued = false;
+    const n = count();
+    const scrollEl = opts.scrollEl();
+    if (n === shownCount() || !follow() || !scrollEl?.isConnected || !reportOffset || !reportRect) {
+      show(n);
+      return;
+    }
+    const width = scrollEl.clientWidth,
+      height = scrollEl.clientHeight;
+    if (height <= 0) {
+      show(n);
+      return;
+    } // not laid out (a hidden panel): as before, from scroll events
+    const rect = reportRect,
+      offset = reportOffset;
+    batch(() => {
+      rect({ width, height });
+      offset(Math.max(0, n * ROW_H - height), false);
+      show(n);
+    });
+  };
+  createComputed(() => {
+    const n = count();
+    if (untrack(follow) && untrack(shownCount) !== n && reportOffset) {
+      if (!tailQueued) {
+        tailQueued = true;
+        queueMicrotask(showAtEnd);
+      }
+    } else if (!tailQueued) {
+      show(n);
+    }
+  });
+
+  const virtualizer = createRowVirtualizer({
+    count: shownCount,
+    getScrollElement: () => opts.scrollEl() ?? null,
+    estimateSize: () => ROW_H,
+    overscan: OVERSCAN,
+    observeElementOffset: (instance, cb) => {
+      reportOffset = cb;
+      const stop = observeElementOffset(instance, cb);
+      return () => {
+        stop?.();
+        if (reportOffset === cb) {
+          reportOffset = null;
+        }
+      };
+    },
+    observeElementRect: (instance, cb) => {
+      reportRect = cb;
+      const stop = observeElementRect(instance, cb);
+      return () => {
+        stop?.();
+        if (reportRect === cb) {
+          reportRect = null;
+        }
+      };
+    },
+  });
+
+  // A ring of slots. Slot s shows the visible item whose index is s modulo the number of slots, so a row keeps its
+  // record while that record stays in view: a scroll by k rows rewrites k rows, not every visible one (a row by
+  // slot position would show a new record in every row on every scroll step). The ring holds as many slots as the
+  // viewport can need (rows that fit, one partly shown, the overscan on both sides); it is rebuilt when the
+  // viewport's height changes. A slot with no item keeps its row element, hidden (Row.tsx): scrolling never makes
+  // or drops row elements. The rows' DOM order is rotated: the row group's aria-owns lists them in view order for
+  // assistive technology.
+  const slotCount = createMemo(() =>
+    Math.max(
+      virtualizer.getVirtualItems().length,
+      Math.ceil(virtualizer.getViewportHeight() / ROW_H) + 1 + 2 * OVERSCAN,
+    ),
+  );
+  const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
+  const slotItem = (s: number) => {
+    const items = virtualizer.getVirtualItems(),
+      m = slotCount();
+    if (!items.length) {
+      return undefined;
+    }
+    return items[(((s - items[0].index) % m) + m) % m];
+  };
+  const rowOrder = createMemo(() => {
+    rowsVersion();
+    const items = virtualizer.getVirtualItems();
+    let ids = '';
+    for (const it of items) {
+      const i = view.indexAt(it.index);
+      if (i !== undefined) {
+        ids += (ids ? ' ei-row-' : 'ei-row-') + log.at(i).seq;
+      }
+    }
+    return ids || undefined;
+  });
+
+  return { virtualizer, rowsVersion, slots, slotItem, rowOrder };
+}
