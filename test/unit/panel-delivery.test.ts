@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.ts';
 import { createStore } from '../../src/panel/app/create-store.ts';
 import { syntheticSession, TENANT } from '../../src/panel/app/synthetic.ts';
-import { createRuntimeTransport } from '../../src/panel/link/transports.ts';
-import { emptyState } from '../../src/panel/link/transports.ts';
+import { createRuntimeTransport, emptyState } from '../../src/panel/link/transports.ts';
 import { stamp, type Body, type Wall } from '../../src/shared/channel.ts';
 import type { BackgroundToPanel } from '../../src/shared/messages.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The link to the inspected tab as the act feature uses it: what the live tab says (its state, the frames its log
  * names, the connection) and sends correlated with their `send-result` by id. It reads no message itself: the
- * store (panel-store.ts) is the one reader of the background's messages, and keeps the live tab's records in a
+ * store (ui/panel-store.ts) is the one reader of the background's messages, and keeps the live tab's records in a
  * record log even while an imported file is shown, so that the composer and replay still send to the current
  * embed frame; this reads them there.
  */
@@ -82,7 +82,7 @@ export class PendingSends {
 }
 
 /**
- * The inspected tab as the store keeps it (panel-store.ts `connectLive`), and the link the act feature reads.
+ * The inspected tab as the store keeps it (ui/panel-store.ts `connectLive`), and the link the act feature reads.
  * Its records are in the log shown while the live tab is shown (`show`), else in a log of its own (`hide` copies
  * what the log shown held), where its frames and tab state are read.
  */

@@ -165,7 +165,7 @@ export function Row(p: RowProps) {
     }
   };
   // A slot with no record keeps its element, hidden, with no role or id, and what it showed last (`c`): the slot
-  // gets a record again as the view scrolls (see the ring in Timeline.tsx), and a new element would cost more.
+  // gets a record again as the view scrolls (see the ring in timeline-rows.ts), and a new element would cost more.
   const shown = () => cells() !== null;
   const c = createMemo<RowCells>((prev) => cells() ?? prev, EMPTY);
   createRenderEffect(() => {

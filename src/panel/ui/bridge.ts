@@ -1,6 +1,6 @@
 /**
  * Bridges the framework-free store to Solid: one signal per part of the UI, bumped when a `Change` names it. Which
- * event names which part is the table `CHANGES` in link/changes.ts; this file adds no rule of its own.
+ * event names which part is the table `CHANGES` in changes.ts; this file adds no rule of its own.
  */
 import { batch, createSignal, onCleanup, type Accessor } from 'solid-js';
 import type { Change } from './changes.ts';

@@ -3,7 +3,7 @@
  * the total size). Not TanStack's Solid adapter: it reconciles the items into a Solid store on every change, so each
  * scroll frame would make new store proxies and a signal per property read of every visible item (BENCHMARKS.md,
  * the panel with 100,000 records, has the allocation figures).
- * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, see Timeline.tsx).
+ * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, see timeline-rows.ts).
  */
 import { batch, createComputed, createSignal, onCleanup, onMount, untrack } from 'solid-js';
 import {
