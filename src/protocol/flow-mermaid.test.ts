@@ -3,6 +3,7 @@ import { checkRecords } from './capture.ts';
 import { buildFlow, flowOfCapture, type FlowInput } from './flow.ts';
 import { flowToMermaid, mermaidText } from './flow-mermaid.ts';
 import { parseSequenceDiagram } from '../../test/helpers/mermaid-grammar.ts';
+import { AWKWARD, awkwardFlow } from '../../test/helpers/awkward-flow.ts';
 import { EMBED_URL, eventPair, HOST, msg, navigation, numbered, rec, TENANT } from '../../test/fixtures/messages.ts';
 
 const session = () =>
@@ -57,6 +58,7 @@ describe('flowToMermaid', () => {
     ['a style line', 'style:#f00;'],
     ['a colon and quote', 'a: "b"'],
     ['a lone surrogate', 'a\uD800b'],
+    ['KaTeX math', 'svc:event:$$x^2$$'],
   ];
   it.each(hostile)('a message type with %s stays one statement and reads as written', (_what, type) => {
     const records = numbered([rec({ source: 'svc-embed', direction: 'event', type, payload: {}, timestamp: 1 })]);
@@ -67,6 +69,35 @@ describe('flowToMermaid', () => {
     expect(messages[0]).toMatchObject({
       text: label.replace(/\uD800/g, '\uFFFD').replace(/\s+/g, ' '),
     });
+  });
+
+  // (Mermaid itself draws these flows in test/e2e/flow-mermaid-render.test.ts)
+  it.each(AWKWARD)('a flow with %s in every text: one statement a line, each text as written', (_what, s) => {
+    const { model, opts } = awkwardFlow(s);
+    const text = flowToMermaid(model, opts);
+    const parsed = parseSequenceDiagram(text);
+    expect(parsed).toHaveLength(text.trimEnd().split('\n').length - 1);
+    const of = <K extends string>(kind: K) => parsed.filter((p) => p.kind === kind);
+    expect(of('title')).toEqual([{ kind: 'title', text: s }]);
+    expect(of('participant').map((p) => p.kind === 'participant' && p.alias)).toEqual([
+      `host ${s} · https://host.example:8443`,
+      `embed · ${s} · ${s}`,
+      s,
+    ]);
+    expect(of('message').map((m) => m.kind === 'message' && `${m.from}${m.arrow}${m.to}: ${m.text}`)).toEqual([
+      `embed1->>host: ${s}`,
+      `frame1-->>host: ${s}`,
+      `host-xembed1: ${s}`,
+    ]);
+    expect(of('note').map((m) => m.kind === 'note' && m.text)).toEqual([
+      `✗ awkward.rule: ${s}`,
+      `${s} dropped by the browser (target origin ${s})`,
+      `${s}: postMessage threw (${s}), not sent`,
+      `${s} posted to ${s}; its receiver is not in the capture`,
+      '… 3.0 s …',
+      `✗ awkward.rule: ${s}`,
+      `✗ awkward.rule: ${s}`,
+    ]);
   });
 
   it('cuts a long text and never leaves it empty', () => {

@@ -27,6 +27,7 @@ const ENTITIES: Record<string, string> = {
   '&': '#amp;',
   '"': '#quot;',
   ':': '#58;',
+  $: '#36;',
 };
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -41,7 +42,7 @@ export function mermaidText(s: string, max = MAX_TEXT): string {
     t = `${chars.slice(0, max - 1).join('')}…`;
   }
   // (Mermaid strips the last `;` of a line with `style…:…#…;` or `classDef…`: such a text has its `:` encoded too)
-  const special = /style|classDef/.test(t) ? /[#;%<>&":]/g : /[#;%<>&"]/g;
+  const special = /style|classDef/.test(t) ? /[#;%<>&"$:]/g : /[#;%<>&"$]/g;
   return t.replace(special, (c) => ENTITIES[c]) || '(empty)';
 }
 

@@ -2,8 +2,9 @@
  * A small grammar of the part of Mermaid's `sequenceDiagram` that the flow export writes, after Mermaid's own
  * lexer (packages/mermaid/src/diagrams/sequence/parser/sequenceDiagram.jison): entity codes (`#35;`) are taken
  * out before lexing as Mermaid's `encodeEntities` does; a message or note text ends at `#`, `;` or a line break
- * and `%%` starts a comment, so a text holding one of those would lose its end. No maintained package parses
- * sequenceDiagram without a DOM (`@mermaid-js/parser` covers other diagram types), hence this one.
+ * and `%%` starts a comment, so a text holding one of those would lose its end; its renderer draws `$$…$$` as
+ * KaTeX math. No maintained package parses sequenceDiagram without a DOM (`@mermaid-js/parser` covers other
+ * diagram types), hence this one; test/helpers/mermaid-render.ts runs Mermaid itself, in a browser.
  */
 
 export type MermaidStatement =
@@ -74,6 +75,10 @@ function text(s: string, line: number): string {
   const t = s.replace(ENTITY, 'E');
   if (!TEXT.test(t) || !t.trim()) {
     throw new Error(`line ${line}: text "${s}" ends early (a #, ; or line break) or is empty`);
+  }
+  // (Mermaid's renderer draws a text with `$$…$$` as KaTeX math, in place of the text as written)
+  if (/\$\$.*\$\$/.test(t)) {
+    throw new Error(`line ${line}: text "${s}" holds $$…$$, which Mermaid draws as math`);
   }
   return decodeMermaid(s.trim());
 }
