@@ -1,8 +1,8 @@
 /**
  * `embed-inspector check --format mermaid|svg` on a session recorded from the sandbox (the built command line, the
  * system Chromium): the host's action posted to the wrong origin is a dropped arrow with its note; the Mermaid text
- * passes the grammar of Mermaid's lexer; the SVG is well-formed, renders in Chromium and shows every message; the
- * exit status is the capture's verdict.
+ * passes the grammar of Mermaid's lexer and Mermaid itself renders it, naming every participant and message; the
+ * SVG is well-formed, renders in Chromium and shows every message; the exit status is the capture's verdict.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { cliIn } from '../helpers/cli.ts';
 import { parseSequenceDiagram } from '../helpers/mermaid-grammar.ts';
+import { mermaidRenderer } from '../helpers/mermaid-render.ts';
 import { checkWellFormed } from '../helpers/xml-wellformed.ts';
+import { onTestFinished } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'ei-flow-'));
 const cli = cliIn(dir);
@@ -38,6 +40,30 @@ describe('check --format mermaid|svg', () => {
     const notes = parsed.flatMap((s) => (s.kind === 'note' ? [s.text] : []));
     expect(notes).toContainEqual(expect.stringMatching(/^set-color-scheme dropped by the browser/));
     expect(notes).toContainEqual(expect.stringMatching(/^✗ origin\.action-target: /));
+  });
+
+  it('prints a text that Mermaid renders, naming every participant and every message', async ({ plainChromium }) => {
+    const r = await cli('check', 'wrong.json', '--format', 'mermaid');
+    const parsed = parseSequenceDiagram(r.out);
+    const mermaid = await mermaidRenderer(plainChromium.browser);
+    onTestFinished(() => mermaid.close());
+    const drawn = await mermaid.render(r.out);
+    expect(drawn.ok ? '' : drawn.error).toBe('');
+    if (drawn.ok) {
+      expect(drawn.diagramType).toBe('sequence');
+      const wanted = parsed.flatMap((s) =>
+        s.kind === 'participant' ? [s.alias] : s.kind === 'message' || s.kind === 'note' ? [s.text] : [],
+      );
+      expect(wanted).toEqual(expect.arrayContaining(['ready', 'set-color-scheme']));
+      for (const t of wanted) {
+        expect(drawn.texts).toContain(t);
+      }
+    }
+    // the same helper rejects what Mermaid rejects: the text cut after a message's arrow
+    const cut = r.out.replace(/(embed1->>host): ready\n[\s\S]*/, '$1\n');
+    expect(cut).not.toBe(r.out);
+    const broken = await mermaid.render(cut);
+    expect(broken.ok).toBe(false);
   });
 
   it('writes a self-contained SVG that Chromium renders, with every message', async ({ plainChromium }) => {

@@ -2,14 +2,15 @@
  * The flow view through the panel page (a tab with `?tabId=`) on a sandbox session whose host posts its actions to
  * a wrong origin (`faults=action-wrong-origin`): lanes for the host and the embed, one arrow for a post and its
  * delivery, the dropped action's cross before the embed's lane, the selection shared with the timeline both ways,
- * the keyboard, and the exports of the view (a well-formed SVG, a Mermaid text that parses). Fails (never skips)
- * without Chromium, a build or the sandbox.
+ * the keyboard, and the exports of the view (a well-formed SVG, a Mermaid text that parses and that Mermaid itself
+ * renders, in a Chromium of its own). Fails (never skips) without Chromium, a build or the sandbox.
  */
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { hostPage, inPanel, panelFor, waitInPanel } from '../helpers/panel.ts';
 import { checkWellFormed } from '../helpers/xml-wellformed.ts';
 import { parseSequenceDiagram } from '../helpers/mermaid-grammar.ts';
+import { renderMermaid } from '../helpers/mermaid-render.ts';
 
 let panel: Page;
 let host: Page;
@@ -172,7 +173,9 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     expect(await selectedSeq()).toBe(last);
   });
 
-  it('exports the view as a well-formed SVG with every message shown, and a Mermaid text that parses', async () => {
+  it('exports the view as a well-formed SVG with every message shown, and a Mermaid text that renders', async ({
+    plainChromium,
+  }) => {
     const labels = (await flowRows())
       .filter((r) => r.cls.includes('k-arrow'))
       .map((r) => r.label.replace(/ \((dropped|threw)\)$/, ''));
@@ -189,6 +192,21 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
       s.kind === 'message' ? [`${s.from}${s.arrow}${s.to}: ${s.text}`] : [],
     );
     expect(messages).toEqual(expect.arrayContaining(['embed1->>host: ready', 'host-xembed1: set-color-scheme']));
+    // Mermaid draws it: every lane and every arrow the text names, as the view labels them
+    const drawn = await renderMermaid(plainChromium.browser, mermaid);
+    expect(drawn.ok ? '' : drawn.error).toBe('');
+    const shown = drawn.ok ? drawn.texts : [];
+    const heads = await panel.$$eval('.flow-lane-head', (hs) =>
+      hs.map(
+        (h) =>
+          `${h.querySelector('.flow-lane-title')?.textContent} · ${h.querySelector('.flow-lane-origin')?.textContent}`,
+      ),
+    );
+    expect(heads).toHaveLength(2);
+    expect(labels).toEqual(expect.arrayContaining(['ready', 'set-color-scheme']));
+    for (const t of [...heads, ...labels]) {
+      expect(shown).toContain(t);
+    }
   });
 
   it("follows the timeline's filters: a search leaves only the matching arrows", async () => {
