@@ -1,5 +1,7 @@
 /**
- * Smoke test of the real Firefox DevTools panel (the other Firefox tests open the panel page in a tab).
+ * Smoke test of the real Firefox DevTools panel (the other Firefox tests open the panel page in a tab): the panel
+ * app runs in the toolbox, shows a sandbox session live, Settings opens in it, and its Flow tab draws the session's
+ * lanes and handshake arrows.
  *
  * Firefox ESR is driven over WebDriver BiDi with `--remote-allow-system-access`, which lets a script run in the
  * browser's own window (`moz:scope: chrome`): it opens the toolbox on the tab, selects the "Embed" panel that our
@@ -15,6 +17,7 @@ import type { Sandbox } from '../../sandbox/server.mjs';
 import { SET_CAPTURE_IN_EXTENSION_PAGE } from '../../src/node/firefox.ts';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
 import { expect, it, test } from '../helpers/fixtures.ts';
+import { expectHandshakeDrawn, type FlowDrawing, readFlowDrawing } from '../helpers/flow-drawing.ts';
 
 let sb: Sandbox;
 let connection: { send(method: string, params: object, timeout?: number): Promise<{ result: any }> };
@@ -79,6 +82,8 @@ test.beforeAll(async ({ sandbox, firefox }) => {
   sb = sandbox;
   connection = (firefox.browser as unknown as { connection: typeof connection }).connection;
   chromeContext = (await send('browsingContext.getTree', { 'moz:scope': 'chrome' })).contexts[0].context;
+  // The toolbox docked at the bottom, 600 px tall (Firefox's default, 250 px, leaves the panel's lists a row or two).
+  await inChrome<boolean>(`Services.prefs.setIntPref('devtools.toolbox.footer.height', 600); return true;`);
   contentContext = (await send('browsingContext.getTree', {})).contexts[0].context;
   // Capture the sandbox's two sites: from an extension page of the add-on, through the background page.
   const host = await inChrome<string>(
@@ -219,4 +224,26 @@ it('⚙ Settings opens inside the real panel and Esc closes it', async () => {
   expect(await inPanelDoc<boolean>(`d.activeElement === d.querySelector('.limits-button')`), 'focus back on ⚙').toBe(
     true,
   );
+}, 60_000);
+
+it('the Flow tab of the real panel draws the lanes of the host and the embed, and the handshake arrows', async () => {
+  // (the Esc of the test before toggled the split console open: closed, the panel has the toolbox's height)
+  await inChrome<boolean>(`${PANEL_BROWSER}
+    if (toolbox.splitConsole) await toolbox.closeSplitConsole();
+    return true;
+  `);
+  const clicked = await inPanelDoc<boolean>(
+    `(() => { const t = d.querySelector('.vt-flow'); if (t) t.click(); return !!t; })()`,
+  );
+  expect(clicked).toBe(true);
+  // the rows are laid out once the view has measured its viewport
+  const read = () => inPanelDoc<FlowDrawing>(`(${readFlowDrawing.toString()})(d)`);
+  const handshake = (x: FlowDrawing) =>
+    ['ready', 'set-color-scheme'].every((l) => x.arrows?.some((a) => a.label === l));
+  let drawing = await read();
+  await vi
+    .waitUntil(async () => handshake((drawing = await read())), { timeout: 10_000, interval: 100 })
+    .catch(() => {});
+  expect(drawing.error).toBeUndefined();
+  expectHandshakeDrawn(drawing, { host: sb.hostOrigin, tenant: sb.tenantOrigin });
 }, 60_000);
