@@ -7,7 +7,7 @@
  * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
  */
 import type { Page } from 'puppeteer-core';
-import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
+import type { Sandbox } from '../../sandbox/server.mjs';
 import type { LaunchedFirefox } from '../../src/node/firefox.ts';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
 import { expect, it, test } from '../helpers/fixtures.ts';
@@ -97,31 +97,29 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
   expect(recs.find((r: any) => r.kind === 'receive' && r.type?.startsWith('svc:event:'))?.type).toBe('svc:event:ready');
 });
 
-it('records nothing from another port of a captured host (a Firefox pattern cannot name the port)', async () => {
-  const other = await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true });
-  try {
-    const page = await firefox.browser.newPage();
-    await page.goto(`${other.hostOrigin}/?script=full`);
-    await page.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
-    const ext = await extensionPage('theme=light');
-    const tabs = await ext.evaluate(async () =>
-      ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']),
-    );
-    const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(other.hostOrigin))?.[0];
-    expect(tabId).toBeDefined();
-    // Whatever a frame of that tab would hold is handed over first (none of ours runs there: nothing comes).
-    const ids = await ext.evaluate(async (id: number) => {
-      const api = (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector;
-      await api.settle(id);
-      return api.tabIds();
-    }, tabId!);
-    expect(tabId).toBeDefined();
-    expect(ids).not.toContain(tabId);
-    await page.close();
-    await ext.close();
-  } finally {
-    await other.close();
-  }
+it('records nothing from another port of a captured host (a Firefox pattern cannot name the port)', async ({
+  launch,
+}) => {
+  const other = await launch.sandbox();
+  const page = await firefox.browser.newPage();
+  await page.goto(`${other.hostOrigin}/?script=full`);
+  await page.waitForFunction(() => (window as any).__sandboxHost?.scriptDone?.(), { timeout: 20_000 });
+  const ext = await extensionPage('theme=light');
+  const tabs = await ext.evaluate(async () =>
+    ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']),
+  );
+  const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(other.hostOrigin))?.[0];
+  expect(tabId).toBeDefined();
+  // Whatever a frame of that tab would hold is handed over first (none of ours runs there: nothing comes).
+  const ids = await ext.evaluate(async (id: number) => {
+    const api = (await (globalThis as any).browser.runtime.getBackgroundPage()).embedInspector;
+    await api.settle(id);
+    return api.tabIds();
+  }, tabId!);
+  expect(tabId).toBeDefined();
+  expect(ids).not.toContain(tabId);
+  await page.close();
+  await ext.close();
 });
 
 it('says what did not happen in Firefox too: a mistyped embed path, never ready', async () => {

@@ -9,22 +9,14 @@
 import { vi } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
-import { launchChromium, type Launched } from '../../src/node/chromium.ts';
+import type { Launched } from '../../src/node/chromium.ts';
 import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { CHANNEL_PAGE_RECORDS, CHANNEL_RELAY_TO_PAGE } from '../../src/shared/messages.ts';
-import {
-  launchWithExtension,
-  messagesOnly,
-  records,
-  settled,
-  tabIdOf,
-  typeOf,
-  waitForRecords,
-} from '../helpers/capture.ts';
+import { messagesOnly, records, settled, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { waitInPanel } from '../helpers/panel.ts';
 
-// Each test launches the browsers it compares, with the scope it is about.
+// Each test has the browsers it compares launched (the `launch` fixture), with the scope it is about.
 let sb: Sandbox;
 test.beforeAll(({ sandbox }) => {
   sb = sandbox;
@@ -111,243 +103,225 @@ async function hooked(frame: Frame): Promise<string[]> {
 }
 
 describe('capture scope', () => {
-  it('(a) a fresh profile captures nothing: no script of ours in any frame, nothing stored', async () => {
-    const without = await launchChromium({});
-    const fresh = await launchWithExtension({ capture: null });
-    try {
-      const base = await sandboxPage(without);
-      const page = await sandboxPage(fresh);
-      const baseFacts = [await frameFacts(base.mainFrame()), await frameFacts(await embedFrame(base))];
-      const facts = [await frameFacts(page.mainFrame()), await frameFacts(await embedFrame(page))];
-      expect(facts).toEqual(baseFacts); // same own names and symbols on window, same identities
-      expect(facts[0].childIdentity).toBe(true);
-      expect(facts.map((f) => f.events)).toEqual([0, 0]);
-      for (const f of [page.mainFrame(), await embedFrame(page)]) {
-        expect(await hooked(f)).toEqual([]);
-      }
-
-      const worker = await fresh.worker();
-      const tabId = await tabIdOf(fresh, page);
-      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
-        sites: [],
-        mode: 'full',
-      });
-      expect(await worker.evaluate(() => chrome.scripting.getRegisteredContentScripts())).toEqual([]);
-      expect(await worker.evaluate(() => (globalThis as any).embedInspector.tabIds())).toEqual([]);
-      expect(await records(fresh, tabId)).toEqual([]);
-
-      // The probe does see our scripts once capture is on (so the zeros above mean something).
-      await worker.evaluate(
-        (s) => (globalThis as any).embedInspector.setCapture({ sites: s }),
-        [sb.hostOrigin, sb.tenantOrigin],
-      );
-      await page.reload();
-      await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
-      await waitForRecords(fresh, tabId, (rs) => rs.some((r) => typeOf(r) === 'svc:event:ready'));
-      expect((await frameFacts(page.mainFrame())).events).toBeGreaterThan(0);
-      expect(await worker.evaluate(() => (globalThis as any).embedInspector.tabIds())).toEqual([tabId]);
-    } finally {
-      await fresh.close();
-      await without.close();
+  it('(a) a fresh profile captures nothing: no script of ours in any frame, nothing stored', async ({ launch }) => {
+    const without = await launch.plainChromium();
+    const fresh = await launch.chromium({ capture: null });
+    const base = await sandboxPage(without);
+    const page = await sandboxPage(fresh);
+    const baseFacts = [await frameFacts(base.mainFrame()), await frameFacts(await embedFrame(base))];
+    const facts = [await frameFacts(page.mainFrame()), await frameFacts(await embedFrame(page))];
+    expect(facts).toEqual(baseFacts); // same own names and symbols on window, same identities
+    expect(facts[0].childIdentity).toBe(true);
+    expect(facts.map((f) => f.events)).toEqual([0, 0]);
+    for (const f of [page.mainFrame(), await embedFrame(page)]) {
+      expect(await hooked(f)).toEqual([]);
     }
+
+    const worker = await fresh.worker();
+    const tabId = await tabIdOf(fresh, page);
+    expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+      sites: [],
+      mode: 'full',
+    });
+    expect(await worker.evaluate(() => chrome.scripting.getRegisteredContentScripts())).toEqual([]);
+    expect(await worker.evaluate(() => (globalThis as any).embedInspector.tabIds())).toEqual([]);
+    expect(await records(fresh, tabId)).toEqual([]);
+
+    // The probe does see our scripts once capture is on (so the zeros above mean something).
+    await worker.evaluate(
+      (s) => (globalThis as any).embedInspector.setCapture({ sites: s }),
+      [sb.hostOrigin, sb.tenantOrigin],
+    );
+    await page.reload();
+    await page.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+    await waitForRecords(fresh, tabId, (rs) => rs.some((r) => typeOf(r) === 'svc:event:ready'));
+    expect((await frameFacts(page.mainFrame())).events).toBeGreaterThan(0);
+    expect(await worker.evaluate(() => (globalThis as any).embedInspector.tabIds())).toEqual([tabId]);
   });
 
-  it('setCapture refuses what is not a scope, with a clear error; the scope outlives the worker', async () => {
-    const l = await launchWithExtension({ capture: null });
-    try {
-      const worker = await l.worker();
-      const err = (arg: unknown) =>
-        worker.evaluate(
-          (a) =>
-            (globalThis as any).embedInspector.setCapture(a).then(
-              () => 'resolved',
-              (e: Error) => e.message,
-            ),
-          arg as any,
-        );
-      expect(await err({ sites: ['http://127.0.0.1:4100/page'] })).toMatch(
-        /^embedInspector\.setCapture: not an origin: "http:\/\/127\.0\.0\.1:4100\/page"/,
+  it('setCapture refuses what is not a scope, with a clear error; the scope outlives the worker', async ({
+    launch,
+  }) => {
+    const l = await launch.chromium({ capture: null });
+    const worker = await l.worker();
+    const err = (arg: unknown) =>
+      worker.evaluate(
+        (a) =>
+          (globalThis as any).embedInspector.setCapture(a).then(
+            () => 'resolved',
+            (e: Error) => e.message,
+          ),
+        arg as any,
       );
-      expect(await err({ sites: 'everything' })).toMatch(/sites must be 'all' or an array of origins/);
-      expect(await err({ sites: [], mode: 'partial' })).toMatch(/mode must be 'full' or 'receive-only'/);
-      expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
-        sites: [],
-        mode: 'full',
-      });
-      expect(
-        await worker.evaluate(() =>
-          (globalThis as any).embedInspector.setCapture({ sites: ['http://LOCALHOST:4101/'], mode: 'receive-only' }),
-        ),
-      ).toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
-      // Kept in storage, not in the worker's memory: a new worker has it (and the scripts stay registered).
-      await worker.evaluate(() => {
-        (globalThis as any).__marker = 'old worker';
-      });
-      await worker.close(); // stops the extension's service worker
-      const wake = await l.browser.newPage(); // an extension page connecting to the background starts a new worker
-      await wake.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=1`);
-      const next = await vi.waitUntil(
-        async () => {
-          const w = await l.worker();
-          return (await w.evaluate(() => (globalThis as any).__marker).catch(() => 'gone')) === undefined && w;
-        },
-        { timeout: 15_000, interval: 100 },
-      );
-      expect(await next.evaluate(() => (globalThis as any).__marker)).toBeUndefined();
-      expect(await next.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
-        sites: ['http://localhost:4101'],
-        mode: 'receive-only',
-      });
-      expect(
-        await next.evaluate(async () =>
-          (await chrome.scripting.getRegisteredContentScripts()).map((r) => [r.id, r.matches]),
-        ),
-      ).toEqual([['ei-0-relay', ['http://localhost:4101/*']]]);
-    } finally {
-      await l.close();
-    }
+    expect(await err({ sites: ['http://127.0.0.1:4100/page'] })).toMatch(
+      /^embedInspector\.setCapture: not an origin: "http:\/\/127\.0\.0\.1:4100\/page"/,
+    );
+    expect(await err({ sites: 'everything' })).toMatch(/sites must be 'all' or an array of origins/);
+    expect(await err({ sites: [], mode: 'partial' })).toMatch(/mode must be 'full' or 'receive-only'/);
+    expect(await worker.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+      sites: [],
+      mode: 'full',
+    });
+    expect(
+      await worker.evaluate(() =>
+        (globalThis as any).embedInspector.setCapture({ sites: ['http://LOCALHOST:4101/'], mode: 'receive-only' }),
+      ),
+    ).toEqual({ sites: ['http://localhost:4101'], mode: 'receive-only' });
+    // Kept in storage, not in the worker's memory: a new worker has it (and the scripts stay registered).
+    await worker.evaluate(() => {
+      (globalThis as any).__marker = 'old worker';
+    });
+    await worker.close(); // stops the extension's service worker
+    const wake = await l.browser.newPage(); // an extension page connecting to the background starts a new worker
+    await wake.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=1`);
+    const next = await vi.waitUntil(
+      async () => {
+        const w = await l.worker();
+        return (await w.evaluate(() => (globalThis as any).__marker).catch(() => 'gone')) === undefined && w;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    expect(await next.evaluate(() => (globalThis as any).__marker)).toBeUndefined();
+    expect(await next.evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+      sites: ['http://localhost:4101'],
+      mode: 'receive-only',
+    });
+    expect(
+      await next.evaluate(async () =>
+        (await chrome.scripting.getRegisteredContentScripts()).map((r) => [r.id, r.matches]),
+      ),
+    ).toEqual([['ei-0-relay', ['http://localhost:4101/*']]]);
   });
 
-  it("(b) the real DevTools panel lists the tab's sites, turns them on, reloads, and captures ready", async () => {
-    const l = await launchWithExtension({ args: ['--auto-open-devtools-for-tabs'], capture: null });
-    try {
-      const { page, frame } = await openRealDevtoolsPanel(l.browser, () => sandboxPage(l));
-      expect(frame, 'the Embed panel frame').toBeTruthy();
-      await frame!.waitForSelector('.capture-off .cap-site', { timeout: 15_000 });
-      const listed = await frame!.$$eval('.capture-off .cap-sites li', (lis) =>
-        lis.map((li) => li.textContent!.replace(/\s+/g, ' ').trim()),
-      );
-      expect(listed).toEqual([`${sb.hostOrigin} this page`, `${sb.tenantOrigin} a frame`]);
-      expect(await frame!.$eval('.capture-off', (e) => e.textContent)).toContain('Capture is off for this tab');
-      const tabId = await tabIdOf(l, page);
-      expect(await records(l, tabId)).toEqual([]);
+  it("(b) the real DevTools panel lists the tab's sites, turns them on, reloads, and captures ready", async ({
+    launch,
+  }) => {
+    const l = await launch.chromium({ args: ['--auto-open-devtools-for-tabs'], capture: null });
+    const { page, frame } = await openRealDevtoolsPanel(l.browser, () => sandboxPage(l));
+    expect(frame, 'the Embed panel frame').toBeTruthy();
+    await frame!.waitForSelector('.capture-off .cap-site', { timeout: 15_000 });
+    const listed = await frame!.$$eval('.capture-off .cap-sites li', (lis) =>
+      lis.map((li) => li.textContent!.replace(/\s+/g, ' ').trim()),
+    );
+    expect(listed).toEqual([`${sb.hostOrigin} this page`, `${sb.tenantOrigin} a frame`]);
+    expect(await frame!.$eval('.capture-off', (e) => e.textContent)).toContain('Capture is off for this tab');
+    const tabId = await tabIdOf(l, page);
+    expect(await records(l, tabId)).toEqual([]);
 
-      await frame!.click('.capture-off .cap-on'); // a real click: the browser's user gesture
-      await waitInPanel(frame!, (h) => h.log.readyIndex >= 0, {
-        timeout: 20_000,
-      });
-      expect(await frame!.$('.capture-off')).toBeNull();
-      expect(await (await l.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
-        sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
-        mode: 'full',
-      });
-      // From the first byte: the log starts with the reload's navigation, then the embed's ready, posted and delivered.
-      // (each frame hands its records over when it is idle: the embed's post may come after the host's delivery)
-      const both = (rs: Array<{ kind: string; data: unknown }>) =>
-        ['post', 'receive'].every((k) => rs.some((r) => r.kind === k && typeOf(r) === 'svc:event:ready'));
-      const recs = messagesOnly(await waitForRecords(l, tabId, both));
-      const firstEvent = recs.find((r) => typeOf(r)?.startsWith('svc:event:'));
-      expect(firstEvent && typeOf(firstEvent)).toBe('svc:event:ready');
-      expect(
-        recs
-          .filter((r) => typeOf(r) === 'svc:event:ready')
-          .map((r) => r.kind)
-          .sort(),
-      ).toEqual(['post', 'receive']);
-    } finally {
-      await l.close();
-    }
+    await frame!.click('.capture-off .cap-on'); // a real click: the browser's user gesture
+    await waitInPanel(frame!, (h) => h.log.readyIndex >= 0, {
+      timeout: 20_000,
+    });
+    expect(await frame!.$('.capture-off')).toBeNull();
+    expect(await (await l.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture())).toEqual({
+      sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
+      mode: 'full',
+    });
+    // From the first byte: the log starts with the reload's navigation, then the embed's ready, posted and delivered.
+    // (each frame hands its records over when it is idle: the embed's post may come after the host's delivery)
+    const both = (rs: Array<{ kind: string; data: unknown }>) =>
+      ['post', 'receive'].every((k) => rs.some((r) => r.kind === k && typeOf(r) === 'svc:event:ready'));
+    const recs = messagesOnly(await waitForRecords(l, tabId, both));
+    const firstEvent = recs.find((r) => typeOf(r)?.startsWith('svc:event:'));
+    expect(firstEvent && typeOf(firstEvent)).toBe('svc:event:ready');
+    expect(
+      recs
+        .filter((r) => typeOf(r) === 'svc:event:ready')
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['post', 'receive']);
   });
 
-  it('⚙ Settings lists the captured sites: change a mode, remove a site (its open page stops recording), every site', async () => {
-    const l = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
-    try {
-      const page = await sandboxPage(l);
-      const tabId = await tabIdOf(l, page);
-      const panel = await l.browser.newPage();
-      await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
-      await waitInPanel(panel, (h) => h.store.capture, { timeout: 10_000 });
-      await panel.click('.limits-button');
-      const listed = () =>
-        panel.$$eval('.cap-list li', (lis) =>
-          lis.map((li) => [
-            li.querySelector('.cap-origin')!.textContent,
-            (li.querySelector('select') as HTMLSelectElement).value,
-          ]),
-        );
-      expect(await listed()).toEqual(
-        [
-          [sb.hostOrigin, 'full'],
-          [sb.tenantOrigin, 'full'],
-        ].sort(),
+  it('⚙ Settings lists the captured sites: change a mode, remove a site (its open page stops recording), every site', async ({
+    launch,
+  }) => {
+    const l = await launch.chromium({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
+    const page = await sandboxPage(l);
+    const tabId = await tabIdOf(l, page);
+    const panel = await l.browser.newPage();
+    await panel.goto(`chrome-extension://${l.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
+    await waitInPanel(panel, (h) => h.store.capture, { timeout: 10_000 });
+    await panel.click('.limits-button');
+    const listed = () =>
+      panel.$$eval('.cap-list li', (lis) =>
+        lis.map((li) => [
+          li.querySelector('.cap-origin')!.textContent,
+          (li.querySelector('select') as HTMLSelectElement).value,
+        ]),
       );
-      const scope = () => l.worker().then((w) => w.evaluate(() => (globalThis as any).embedInspector.getCapture()));
+    expect(await listed()).toEqual(
+      [
+        [sb.hostOrigin, 'full'],
+        [sb.tenantOrigin, 'full'],
+      ].sort(),
+    );
+    const scope = () => l.worker().then((w) => w.evaluate(() => (globalThis as any).embedInspector.getCapture()));
 
-      await panel.select(`.cap-site-mode[aria-label="Mode of ${sb.tenantOrigin}"]`, 'receive-only');
-      await waitInPanel(
-        panel,
-        (h, o) => h.store.capture?.scope.sites.some((s) => s.origin === o && s.mode === 'receive-only'),
-        {},
-        sb.tenantOrigin,
-      );
-      expect(await scope()).toMatchObject({
-        sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
-        modes: { [sb.hostOrigin]: 'full', [sb.tenantOrigin]: 'receive-only' },
-      });
+    await panel.select(`.cap-site-mode[aria-label="Mode of ${sb.tenantOrigin}"]`, 'receive-only');
+    await waitInPanel(
+      panel,
+      (h, o) => h.store.capture?.scope.sites.some((s) => s.origin === o && s.mode === 'receive-only'),
+      {},
+      sb.tenantOrigin,
+    );
+    expect(await scope()).toMatchObject({
+      sites: [sb.hostOrigin, sb.tenantOrigin].sort(),
+      modes: { [sb.hostOrigin]: 'full', [sb.tenantOrigin]: 'receive-only' },
+    });
 
-      // The host page stays open with its scripts loaded: its posts are recorded until its site is removed, then not.
-      const hostPosts = async () =>
-        (await records(l, tabId)).filter(
-          (r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh',
-        ).length;
-      await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
-      await waitForRecords(l, tabId, (rs) =>
-        rs.some((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh'),
-      );
-      await panel.click(`.cap-remove[aria-label="Stop capturing ${sb.hostOrigin}"]`);
-      await waitInPanel(panel, (h) => h.store.capture?.scope.sites.length === 1);
-      expect(await listed()).toEqual([[sb.tenantOrigin, 'receive-only']]);
-      expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
-      await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
-      await settled(l, tabId);
-      expect(await hostPosts()).toBe(1);
+    // The host page stays open with its scripts loaded: its posts are recorded until its site is removed, then not.
+    const hostPosts = async () =>
+      (await records(l, tabId)).filter(
+        (r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh',
+      ).length;
+    await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
+    await waitForRecords(l, tabId, (rs) =>
+      rs.some((r) => r.kind === 'post' && r.origin === sb.hostOrigin && typeOf(r) === 'svc:action:refresh'),
+    );
+    await panel.click(`.cap-remove[aria-label="Stop capturing ${sb.hostOrigin}"]`);
+    await waitInPanel(panel, (h) => h.store.capture?.scope.sites.length === 1);
+    expect(await listed()).toEqual([[sb.tenantOrigin, 'receive-only']]);
+    expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
+    await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:refresh', {}));
+    await settled(l, tabId);
+    expect(await hostPosts()).toBe(1);
 
-      await panel.click('.cap-all');
-      await waitInPanel(panel, (h) => h.store.capture?.scope.all === 'full');
-      expect(await scope()).toEqual({ sites: 'all', mode: 'full', modes: { [sb.tenantOrigin]: 'receive-only' } });
-      await panel.click('.cap-all');
-      await waitInPanel(panel, (h) => h.store.capture?.scope.all === null);
-      expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
-    } finally {
-      await l.close();
-    }
+    await panel.click('.cap-all');
+    await waitInPanel(panel, (h) => h.store.capture?.scope.all === 'full');
+    expect(await scope()).toEqual({ sites: 'all', mode: 'full', modes: { [sb.tenantOrigin]: 'receive-only' } });
+    await panel.click('.cap-all');
+    await waitInPanel(panel, (h) => h.store.capture?.scope.all === null);
+    expect(await scope()).toEqual({ sites: [sb.tenantOrigin], mode: 'receive-only' });
   });
 
-  it('(c) receive-only from a fresh load hooks nothing; deliveries are recorded', async () => {
-    const ro = await launchWithExtension({
+  it('(c) receive-only from a fresh load hooks nothing; deliveries are recorded', async ({ launch }) => {
+    const ro = await launch.chromium({
       capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'receive-only' },
     });
-    const full = await launchWithExtension({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
-    try {
-      const page = await sandboxPage(ro);
-      const frames = [page.mainFrame(), await embedFrame(page)];
-      for (const f of frames) {
-        expect(await hooked(f), f.url()).toEqual([]);
-      }
-      // Nothing of ours in the page's world: no script, and no private event between two worlds.
-      await settled(ro, await tabIdOf(ro, page));
-      for (const f of frames) {
-        expect((await frameFacts(f)).events, f.url()).toBe(0);
-      }
-      expect((await frameFacts(frames[0])).childIdentity).toBe(true);
-      expect((await frameFacts(frames[1])).parentIsTop).toBe(true);
-      const tabId = await tabIdOf(ro, page);
-      const recs = messagesOnly(
-        await waitForRecords(ro, tabId, (rs) =>
-          rs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready'),
-        ),
-      );
-      expect(recs.filter((r) => r.kind === 'post')).toEqual([]);
-      expect(
-        recs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready' && r.origin === sb.tenantOrigin),
-      ).toBe(true);
-
-      // The same check sees the full mode's hook (so the empty lists above mean something).
-      const fp = await sandboxPage(full);
-      expect(await hooked(fp.mainFrame())).toContain('HTMLIFrameElement.prototype.contentWindow getter');
-    } finally {
-      await ro.close();
-      await full.close();
+    const full = await launch.chromium({ capture: { sites: [sb.hostOrigin, sb.tenantOrigin], mode: 'full' } });
+    const page = await sandboxPage(ro);
+    const frames = [page.mainFrame(), await embedFrame(page)];
+    for (const f of frames) {
+      expect(await hooked(f), f.url()).toEqual([]);
     }
+    // Nothing of ours in the page's world: no script, and no private event between two worlds.
+    await settled(ro, await tabIdOf(ro, page));
+    for (const f of frames) {
+      expect((await frameFacts(f)).events, f.url()).toBe(0);
+    }
+    expect((await frameFacts(frames[0])).childIdentity).toBe(true);
+    expect((await frameFacts(frames[1])).parentIsTop).toBe(true);
+    const tabId = await tabIdOf(ro, page);
+    const recs = messagesOnly(
+      await waitForRecords(ro, tabId, (rs) => rs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready')),
+    );
+    expect(recs.filter((r) => r.kind === 'post')).toEqual([]);
+    expect(
+      recs.some((r) => r.kind === 'receive' && typeOf(r) === 'svc:event:ready' && r.origin === sb.tenantOrigin),
+    ).toBe(true);
+
+    // The same check sees the full mode's hook (so the empty lists above mean something).
+    const fp = await sandboxPage(full);
+    expect(await hooked(fp.mainFrame())).toContain('HTMLIFrameElement.prototype.contentWindow getter');
   });
 });

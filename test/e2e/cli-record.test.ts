@@ -3,10 +3,11 @@
  * with no embed and an embed that never became ready fail; expectations and the failing severity decide the exit
  * code; the file is redacted; JUnit names do not depend on the recording; receive-only mode records deliveries
  * only; a flow script drives the page, and one that throws exits 2 with the capture so far written.
+ *
+ * The browser is the command's own: `record` launches Chromium itself (the product under test), so no browser
+ * fixture applies; the sandbox and the plain page are the fixtures'.
  */
-import { afterAll } from 'vitest';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,6 @@ import { cliIn } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ei-record-'));
 let sb: Sandbox;
-let plain: Server;
 let plainUrl: string;
 
 /** The built command line, run as a child (the sandbox serves from this process). */
@@ -26,19 +26,13 @@ const script = (name: string, body: string) => {
 };
 const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
 
-test.beforeAll(async ({ sandbox }) => {
+test.beforeAll(async ({ sandbox, launchForFile }) => {
   sb = sandbox;
-  plain = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end('<!doctype html><title>No embed here</title><p>A page without any embed.</p>');
+  const plain = await launchForFile.pages({
+    '/': '<!doctype html><title>No embed here</title><p>A page without any embed.</p>',
   });
-  await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
-  const addr = plain.address() as { port: number };
-  plainUrl = `http://127.0.0.1:${addr.port}/`;
+  plainUrl = `${plain.hostOrigin}/`;
   script('loaded.mjs', "  await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });");
-});
-afterAll(async () => {
-  await new Promise((r) => plain?.close(r));
 });
 
 describe('embed-inspector record: no silent pass', () => {

@@ -8,10 +8,10 @@
  * build.
  */
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension, tabIdOf } from '../helpers/capture.ts';
+import { tabIdOf } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { setCapture, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../src/protocol/record.ts';
 
@@ -21,13 +21,13 @@ let page: Page;
 let panel: Page;
 const errors: string[] = [];
 
-test.beforeAll(async () => {
-  srv = await twoOrigins(
+test.beforeAll(async ({ launchForFile }) => {
+  srv = await launchForFile.pages(
     { '/': '<!doctype html><title>host</title><iframe src="{{EMBED}}/embed"></iframe>' },
     { '/embed': '<!doctype html><p>embed</p>' },
   );
-  // Capture off at first (the fixture's browser captures every site): launched here, closed below.
-  launched = await launchWithExtension({ capture: null });
+  // Capture off at first (the `chromium` fixture captures every site): a browser of the file's own.
+  launched = await launchForFile.chromium({ capture: null });
   page = await launched.browser.newPage();
   await page.goto(`${srv.hostOrigin}/`);
   await page.waitForFunction(() => document.querySelector('iframe')?.contentDocument !== undefined);
@@ -39,10 +39,6 @@ test.beforeAll(async () => {
   await waitInPanel(panel, (h) => h.store.capture?.sites.length === 2 && !!document.querySelector('.empty'), {
     timeout: 10_000,
   });
-});
-test.afterAll(async () => {
-  await launched?.close();
-  await srv?.close();
 });
 
 /** What the first screen shows: the list's empty state, its buttons, the banners, and the controls' states. */

@@ -8,23 +8,19 @@
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
 import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
-import { launchWithExtension } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { waitInPanel } from '../helpers/panel.ts';
 
 let sandbox: Sandbox;
 let dev: Launched;
 
-// The real DevTools opened with every tab: a browser of its own, launched and closed here.
-test.beforeAll(async ({ sandbox: sb }) => {
+// The real DevTools opened with every tab: a browser of the file's own.
+test.beforeAll(async ({ sandbox: sb, launchForFile }) => {
   sandbox = sb;
-  dev = await launchWithExtension({
+  dev = await launchForFile.chromium({
     args: ['--auto-open-devtools-for-tabs'],
     capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
   });
-});
-test.afterAll(async () => {
-  await dev?.close();
 });
 
 describe('the real DevTools panel', () => {

@@ -7,7 +7,6 @@ import type { Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
 import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
-import { launchWithExtension } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import * as helpers from '../helpers/panel.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
@@ -195,89 +194,85 @@ describe('panel on live capture (sandbox)', () => {
     await page.close();
   });
 
-  it('smoke: the real DevTools panel shows the records', async () => {
-    const dev = await launchWithExtension({
+  it('smoke: the real DevTools panel shows the records', async ({ launch }) => {
+    const dev = await launch.chromium({
       args: ['--auto-open-devtools-for-tabs'],
       capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
     });
-    try {
-      const {
-        page,
-        devtools,
-        frame: panelFrame,
-      } = await openRealDevtoolsPanel(dev.browser, async () => {
-        const p = await dev.browser.newPage(); // every new tab gets its own DevTools window
-        await p.goto(`${sandbox.hostOrigin}/`);
-        await p.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
-        return p;
-      });
-      expect(panelFrame, 'the Embed panel frame').toBeTruthy();
-      await waitInPanel(panelFrame!, (h) => h.log.readyIndex >= 0, {
-        timeout: 15_000,
-      });
-      await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, {
-        timeout: 5_000,
-      });
-      const info = await inPanel(panelFrame!, (h) => ({
-        tab: h.store.transportInfo?.label,
-        text: document.querySelector('.grid-canvas')!.textContent,
-        theme: document.documentElement.dataset.theme,
-      }));
-      // A call made while the panel is open (DevTools' HAR backlog is empty in headless mode).
-      const embed = page.frames().find((f) => f.url().startsWith(sandbox.tenantOrigin))!;
-      await embed.evaluate(() =>
-        fetch('/api/v1/deployments/1/workbooks/100', { headers: { Authorization: 'Bearer tok-admin' } }).then((r) =>
-          r.text(),
-        ),
-      );
-      // The REST view reads the real Network traffic: the embed's GET workbook, checked against the contract.
-      await waitInPanel(panelFrame!, (h) => h.rest.records().some((r: any) => r.operation === 'getWorkbook'), {
-        timeout: 10_000,
-      });
-      const rest = await inPanel(panelFrame!, (h) => h.rest.records().find((r: any) => r.operation === 'getWorkbook'));
-      expect(rest).toMatchObject({ method: 'GET', status: 200, verdict: 'valid' });
-      expect(await inPanel(panelFrame!, (h) => h.rest.available)).toBe(true);
-      expect(info.tab).toMatch(/^tab \d+$/); // the tab id came from chrome.devtools.inspectedWindow
-      expect(info.text).toContain('ready');
-      expect(['light', 'dark']).toContain(info.theme);
+    const {
+      page,
+      devtools,
+      frame: panelFrame,
+    } = await openRealDevtoolsPanel(dev.browser, async () => {
+      const p = await dev.browser.newPage(); // every new tab gets its own DevTools window
+      await p.goto(`${sandbox.hostOrigin}/`);
+      await p.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+      return p;
+    });
+    expect(panelFrame, 'the Embed panel frame').toBeTruthy();
+    await waitInPanel(panelFrame!, (h) => h.log.readyIndex >= 0, {
+      timeout: 15_000,
+    });
+    await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, {
+      timeout: 5_000,
+    });
+    const info = await inPanel(panelFrame!, (h) => ({
+      tab: h.store.transportInfo?.label,
+      text: document.querySelector('.grid-canvas')!.textContent,
+      theme: document.documentElement.dataset.theme,
+    }));
+    // A call made while the panel is open (DevTools' HAR backlog is empty in headless mode).
+    const embed = page.frames().find((f) => f.url().startsWith(sandbox.tenantOrigin))!;
+    await embed.evaluate(() =>
+      fetch('/api/v1/deployments/1/workbooks/100', { headers: { Authorization: 'Bearer tok-admin' } }).then((r) =>
+        r.text(),
+      ),
+    );
+    // The REST view reads the real Network traffic: the embed's GET workbook, checked against the contract.
+    await waitInPanel(panelFrame!, (h) => h.rest.records().some((r: any) => r.operation === 'getWorkbook'), {
+      timeout: 10_000,
+    });
+    const rest = await inPanel(panelFrame!, (h) => h.rest.records().find((r: any) => r.operation === 'getWorkbook'));
+    expect(rest).toMatchObject({ method: 'GET', status: 200, verdict: 'valid' });
+    expect(await inPanel(panelFrame!, (h) => h.rest.available)).toBe(true);
+    expect(info.tab).toMatch(/^tab \d+$/); // the tab id came from chrome.devtools.inspectedWindow
+    expect(info.text).toContain('ready');
+    expect(['light', 'dark']).toContain(info.theme);
 
-      // Keys in real DevTools (its key forwarder would give Ctrl/Cmd+F to its find bar, Esc to the Console drawer).
-      const drawerVisible = () =>
-        devtools.evaluate(`(async () => {
-          const legacy = await import('./ui/legacy/legacy.js');
-          return legacy.InspectorView.InspectorView.instance().drawerVisible();
-        })()`) as Promise<boolean>;
-      const drawerBefore = await drawerVisible();
-      await panelFrame!.focus('.grid');
-      await devtools.keyboard.down('Control');
-      await devtools.keyboard.press('f');
-      await devtools.keyboard.up('Control');
-      await panelFrame!.waitForFunction(
-        () => (document.activeElement as HTMLInputElement | null)?.placeholder?.includes('Filter'),
-        { timeout: 5_000 },
-      );
-      await drawerVisible(); // a round trip through DevTools: what it would do with a forwarded key, it has done
-      expect(
-        await panelFrame!.evaluate(() => ({
-          focused: document.hasFocus(),
-          filter: (document.activeElement as HTMLInputElement | null)?.placeholder ?? '',
-        })),
-        'Ctrl+F focuses the panel’s filter box; focus stays in the panel',
-      ).toMatchObject({ focused: true, filter: expect.stringContaining('Filter') });
-      // Esc with a record's detail open closes the detail, not DevTools' drawer.
-      await inPanel(panelFrame!, (h) => {
-        h.view.select(h.log.at(h.log.readyIndex).seq);
-      });
-      await panelFrame!.focus('.grid');
-      await devtools.keyboard.press('Enter');
-      await panelFrame!.waitForSelector('.detail', { timeout: 5_000 });
-      await devtools.keyboard.press('Escape');
-      await panelFrame!.waitForFunction(() => !document.querySelector('.detail'), { timeout: 5_000 });
-      expect(await panelFrame!.$('.detail'), 'Esc closed the detail').toBeNull();
-      expect(await drawerVisible(), 'Esc left the Console drawer as it was').toBe(drawerBefore);
-    } finally {
-      await dev.close();
-    }
+    // Keys in real DevTools (its key forwarder would give Ctrl/Cmd+F to its find bar, Esc to the Console drawer).
+    const drawerVisible = () =>
+      devtools.evaluate(`(async () => {
+        const legacy = await import('./ui/legacy/legacy.js');
+        return legacy.InspectorView.InspectorView.instance().drawerVisible();
+      })()`) as Promise<boolean>;
+    const drawerBefore = await drawerVisible();
+    await panelFrame!.focus('.grid');
+    await devtools.keyboard.down('Control');
+    await devtools.keyboard.press('f');
+    await devtools.keyboard.up('Control');
+    await panelFrame!.waitForFunction(
+      () => (document.activeElement as HTMLInputElement | null)?.placeholder?.includes('Filter'),
+      { timeout: 5_000 },
+    );
+    await drawerVisible(); // a round trip through DevTools: what it would do with a forwarded key, it has done
+    expect(
+      await panelFrame!.evaluate(() => ({
+        focused: document.hasFocus(),
+        filter: (document.activeElement as HTMLInputElement | null)?.placeholder ?? '',
+      })),
+      'Ctrl+F focuses the panel’s filter box; focus stays in the panel',
+    ).toMatchObject({ focused: true, filter: expect.stringContaining('Filter') });
+    // Esc with a record's detail open closes the detail, not DevTools' drawer.
+    await inPanel(panelFrame!, (h) => {
+      h.view.select(h.log.at(h.log.readyIndex).seq);
+    });
+    await panelFrame!.focus('.grid');
+    await devtools.keyboard.press('Enter');
+    await panelFrame!.waitForSelector('.detail', { timeout: 5_000 });
+    await devtools.keyboard.press('Escape');
+    await panelFrame!.waitForFunction(() => !document.querySelector('.detail'), { timeout: 5_000 });
+    expect(await panelFrame!.$('.detail'), 'Esc closed the detail').toBeNull();
+    expect(await drawerVisible(), 'Esc left the Console drawer as it was').toBe(drawerBefore);
   });
 
   it('raised no page errors', () => {

@@ -6,6 +6,9 @@
  * - `chromium`: Chromium with the built extension, capturing every site in full mode.
  * - `plainChromium`: Chromium without any extension (the sandbox on its own, the baseline of a comparison).
  * - `firefox`: Firefox with the built extension, capturing nothing until a test sets the scope.
+ * - `launch` (torn down after the test) and `launchForFile` (after the file's last test): launchers for what a test
+ *   needs besides the shared ones (a browser with another capture scope or extra flags, a second sandbox); what
+ *   they launched is closed by the fixture, never by the test.
  * - `panel`: the sandbox host page (with `hostQuery`, '' unless a file overrides it) in `chromium`, and the panel
  *   page opened for its tab, connected, filters reset; `settled()` waits until the panel holds what the page did.
  *   A scripted session (`script=full`) has run to its end before the panel opens (the host tab is in front while
@@ -16,11 +19,12 @@
 import type { Page } from 'puppeteer-core';
 import { test as base } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
-import { launchChromium, type Launched } from '../../src/node/chromium.ts';
+import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import { launchFirefox, type LaunchedFirefox } from '../../src/node/firefox.ts';
 import { launchWithExtension, settled, tabIdOf } from './capture.ts';
 import { hostPage, panelFor } from './panel.ts';
 import { FIREFOX_EXT } from './paths.ts';
+import { twoOrigins, type Pages, type TwoOrigins } from './two-origins.ts';
 
 export interface PanelSession {
   /** The sandbox host page. */
@@ -32,6 +36,35 @@ export interface PanelSession {
   errors: string[];
   /** The page's frames handed over, the background has it all and the panel holds what the background holds. */
   settled(): Promise<void>;
+}
+
+/** Launches what a test needs of its own; the fixture closes each when its scope ends. */
+export interface Launcher {
+  /** Chromium with the built extension (`capture`: as launchWithExtension's, null for the fresh profile's scope). */
+  chromium(opts?: { capture?: CaptureSetting | null; args?: string[] }): Promise<Launched>;
+  /** Chromium without any extension. */
+  plainChromium(): Promise<Launched>;
+  /** Another sandbox (host and tenant sites on free ports). */
+  sandbox(): Promise<Sandbox>;
+  /** The pages given, served on two origins (helpers/two-origins.ts). */
+  pages(host: Pages, embed?: Pages): Promise<TwoOrigins>;
+}
+
+function launcher(onCleanup: (fn: () => Promise<void>) => void): Launcher {
+  const opened: Array<{ close(): Promise<unknown> }> = [];
+  onCleanup(async () => {
+    await Promise.all(opened.splice(0).map((o) => o.close()));
+  });
+  const keep = <T extends { close(): Promise<unknown> }>(o: T): T => {
+    opened.push(o);
+    return o;
+  };
+  return {
+    chromium: async (opts = {}) => keep(await launchWithExtension(opts)),
+    plainChromium: async () => keep(await launchChromium({})),
+    sandbox: async () => keep(await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true })),
+    pages: async (host, embed = {}) => keep(await twoOrigins(host, embed)),
+  };
 }
 
 export const test = base
@@ -55,6 +88,8 @@ export const test = base
     onCleanup(() => launched.close());
     return launched;
   })
+  .extend('launch', async ({}, { onCleanup }): Promise<Launcher> => launcher(onCleanup))
+  .extend('launchForFile', { scope: 'file' }, async ({}, { onCleanup }): Promise<Launcher> => launcher(onCleanup))
   .extend('hostQuery', { scope: 'file' }, '')
   .extend('panel', { scope: 'file' }, async ({ chromium, sandbox, hostQuery }): Promise<PanelSession> => {
     const host = await hostPage(chromium, sandbox, hostQuery);
