@@ -28,10 +28,21 @@ let contentContext: string;
 async function send(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<any> {
   return (await connection.send(method, params, timeoutMs)).result;
 }
+/**
+ * Given to every script in the browser window: `waitFor(condition, ms)` resolves with what `condition()` returns once
+ * it is truthy (checked every 100 ms), or null when `ms` pass first. The one wait of these scripts.
+ */
+const WAIT_FOR = `const waitFor = async (condition, ms) => {
+  for (const end = Date.now() + ms; ; ) {
+    const v = condition();
+    if (v || Date.now() >= end) return v || null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};`;
 /** Evaluate an async function body in the browser window (chrome privileges); returns its JSON result, parsed. */
 async function inChrome<T>(body: string): Promise<T> {
   const r = await send('script.evaluate', {
-    expression: `(async () => JSON.stringify(await (async () => { ${body} })()))()`,
+    expression: `(async () => { ${WAIT_FOR} return JSON.stringify(await (async () => { ${body} })()); })()`,
     target: { context: chromeContext },
     awaitPromise: true,
   });
@@ -46,8 +57,7 @@ const PANEL_BROWSER = `
   const { require } = ChromeUtils.importESModule('resource://devtools/shared/loader/Loader.sys.mjs');
   const { gDevTools } = require('devtools/client/framework/devtools');
   const toolbox = gDevTools.getToolboxForTab(gBrowser.selectedTab) ?? await gDevTools.showToolboxForTab(gBrowser.selectedTab, { toolId: 'webconsole' });
-  let tool;
-  for (let k = 0; k < 200 && !(tool = toolbox.getAdditionalTools().find((t) => t.label === 'Embed')); k++) await new Promise((r) => setTimeout(r, 100));
+  const tool = await waitFor(() => toolbox.getAdditionalTools().find((t) => t.label === 'Embed'), 20000);
   if (!tool) return { error: 'no Embed panel in the toolbox: ' + JSON.stringify(toolbox.getAdditionalTools().map((t) => t.label)) };
   if (toolbox.currentToolId !== tool.id) await toolbox.selectTool(tool.id);
   const browser = toolbox.doc.getElementById('toolbox-panel-iframe-' + tool.id)?.contentDocument?.querySelector('browser');
@@ -67,14 +77,14 @@ async function panelState(): Promise<PanelState & { error?: string }> {
   return inChrome(`${PANEL_BROWSER}
     const mm = browser.messageManager;
     const name = 'ei-test-' + Math.random().toString(36).slice(2);
-    const got = new Promise((res) => mm.addMessageListener(name, (m) => res(m.data)));
+    let data = null;
+    mm.addMessageListener(name, (m) => { data = m.data; });
     const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content.wrappedJSObject; const h = w.__embedInspectorPanel; '
       + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.log.counts.valid : 0, '
       + 'records: h ? Array.from(h.log.all()).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
       + 'rows: content.document.querySelectorAll(".grid-body [role=row]").length }); })())';
     mm.loadFrameScript('data:,' + encodeURIComponent(code), false);
-    const data = await Promise.race([got, new Promise((r) => setTimeout(() => r(null), 10000))]);
-    return data ? JSON.parse(data) : { error: 'the panel document did not answer' };
+    return (await waitFor(() => data, 10000)) ? JSON.parse(data) : { error: 'the panel document did not answer' };
   `);
 }
 
@@ -124,7 +134,7 @@ test.beforeAll(async ({ sandbox, firefox }) => {
 
 it('the toolbox has the Embed panel, and it opens the panel app (not a missing page)', async () => {
   const opened = await inChrome<{ src?: string; title?: string; error?: string }>(`${PANEL_BROWSER}
-    for (let k = 0; k < 100 && browser.contentTitle !== 'Embed Inspector'; k++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => browser.contentTitle === 'Embed Inspector', 10000);
     return { src: browser.currentURI.spec, title: browser.contentTitle };
   `);
   expect(opened.error).toBeUndefined();
@@ -176,11 +186,11 @@ async function inPanelDoc<T>(expr: string): Promise<T & { error?: string }> {
   return inChrome(`${PANEL_BROWSER}
     const mm = browser.messageManager;
     const name = 'ei-test-' + Math.random().toString(36).slice(2);
-    const got = new Promise((res) => mm.addMessageListener(name, (m) => res(m.data)));
+    let data = null;
+    mm.addMessageListener(name, (m) => { data = m.data; });
     const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content; const d = w.document; return JSON.stringify(' + ${JSON.stringify(expr)} + '); })())';
     mm.loadFrameScript('data:,' + encodeURIComponent(code), false);
-    const data = await Promise.race([got, new Promise((r) => setTimeout(() => r(null), 10000))]);
-    return data ? JSON.parse(data) : { error: 'the panel document did not answer' };
+    return (await waitFor(() => data, 10000)) ? JSON.parse(data) : { error: 'the panel document did not answer' };
   `);
 }
 
