@@ -107,6 +107,11 @@ export interface EmbedInspectorApi {
   setReadyTimeout(ms: number): Promise<void>;
   /** Every frame of the tab hands over what it holds; resolves once it is in the log (what the page did so far). */
   settle(tabId: number): Promise<void>;
+  /**
+   * When the tab's diagnosis next judges what did not happen (epoch ms: a limit runs out then, e.g. an embed's time
+   * to say ready), or null when no limit is left to run out: nothing more will be said of the records held.
+   */
+  nextLimit(tabId: number): Promise<number | null>;
   /** Empty the tab's log (the embed sessions go on), as the panel's Clear. */
   clear(tabId: number): Promise<void>;
   /**
@@ -139,6 +144,7 @@ const inspector: EmbedInspectorApi = {
   setMaxBytes: (maxBytes) => sessions.setMaxBytes(maxBytes),
   setReadyTimeout: (ms) => sessions.setReadyTimeout(ms),
   settle: (tabId) => sessions.get(tabId).settle(),
+  nextLimit: (tabId) => sessions.get(tabId).nextLimit(),
   clear: (tabId) => sessions.get(tabId).clear(),
   async send(tabId, message, options = {}) {
     const session = sessions.get(tabId);

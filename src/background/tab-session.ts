@@ -92,6 +92,10 @@ export class TabSession {
   exportCapture(createdBy?: string): Promise<CaptureFile> {
     return this.run(() => this.log.exportCapture(createdBy));
   }
+  /** When the diagnosis next judges what did not happen (epoch ms, a limit runs out then), or null: none is left. */
+  nextLimit(): Promise<number | null> {
+    return this.run(() => this.log.nextDiagnosis);
+  }
 
   /**
    * Every frame of the tab hands over what it holds now (its outbox, the MAIN world's posts); resolves once those

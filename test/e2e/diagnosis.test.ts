@@ -10,7 +10,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { tabIdOf } from '../helpers/capture.ts';
+import { vi } from 'vitest';
+import { records, settled, tabIdOf } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Sandbox } from '../helpers/panel.ts';
 import { ROOT } from '../helpers/paths.ts';
@@ -52,6 +53,23 @@ async function open(query: string): Promise<{ page: Page; panel: Page; tabId: nu
     timeout: 10_000,
   });
   return { page, panel, tabId };
+}
+
+/** Wait until the tab's diagnosis has no limit left to run out: whatever silence it would report, it has. */
+async function noLimitLeft(tabId: number): Promise<void> {
+  let next: number | null = null;
+  await vi
+    .waitUntil(
+      async () =>
+        (next = await (await launched.worker()).evaluate(
+          (id: number) => (globalThis as any).embedInspector.nextLimit(id) as Promise<number | null>,
+          tabId,
+        )) === null,
+      { timeout: LIMIT + 15_000, interval: 100 },
+    )
+    .catch(() => {
+      throw new Error(`a limit of the diagnosis is still to run out (at ${next}, now ${Date.now()})`);
+    });
 }
 
 const integration = (panel: Page) =>
@@ -195,7 +213,7 @@ describe('the panel says what did not happen, and check agrees', () => {
   it.each(['', 'script=full'])(
     'the healthy session (%s) is "healthy" with zero issues on every record',
     async (query) => {
-      const { page, panel } = await open(query);
+      const { page, panel, tabId } = await open(query);
       try {
         await page.waitForFunction(
           (scripted: boolean) =>
@@ -208,8 +226,14 @@ describe('the panel says what did not happen, and check agrees', () => {
           () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'healthy',
           { timeout: 20_000, polling: 200 },
         );
-        // The silence rules are judged when their limit runs out: this waits that limit out on purpose.
-        await new Promise((r) => setTimeout(r, LIMIT + 500));
+        // The silence rules are judged when their limit runs out: wait until no limit is left to run out (each that
+        // ran out has been judged), then read what the background holds and what the panel shows of it.
+        await noLimitLeft(tabId);
+        expect(
+          (await records(launched, tabId)).filter((r) => r.issues.some((i) => !i.sender)).map((r) => r.seq),
+          'records with issues in the background',
+        ).toEqual([]);
+        await settled(launched, tabId, panel);
         const rs = await panelRecords(panel);
         expect(rs.length).toBeGreaterThan(3);
         expect(rs.filter((r) => r.rules.length)).toEqual([]);
