@@ -29,6 +29,7 @@ export function createAssistant(ctx, opts = {}) {
       ctx.render();
       const result = outcome ?? (/fail|error/i.test(query) ? 'error' : 'completed');
       if (result === 'pending') {
+        ctx.state.withheld.push('svc:event:ai-query answer');
         return 'pending';
       }
       await new Promise((r) => setTimeout(r, 400));

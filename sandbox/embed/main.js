@@ -75,6 +75,12 @@ function makeState() {
     allowExport: params.get('allowExport') === 'true',
     refreshCount: 0,
     loadCount: 0,
+    /**
+     * What a fault keeps the embed from ever posting, added where the embed gives it up (nothing of it is left
+     * scheduled): `svc:event:ready` (never-ready), `svc:event:dashboard-loaded` (no-dashboard-loaded),
+     * `svc:event:ai-query answer` (ai-query-stuck).
+     */
+    withheld: /** @type {string[]} */ ([]),
   };
 }
 
@@ -273,6 +279,7 @@ async function boot() {
 
   faults.beforeReady();
   if (faults.has('never-ready')) {
+    state.withheld.push('svc:event:ready');
     return; // stuck on "Authenticating…": no session exchange, no ready, no error
   }
   const sessionId = params.get('session');

@@ -2,17 +2,16 @@
 // page builds, what the embed posts and what the host page receives. Chromium must be there: a missing browser fails
 // this file, it is never skipped.
 //
-// Some cases show that something does NOT happen. Those wait QUIET_MS after the last thing that does happen: in a
-// healthy session every awaited record comes well within that time (ready ~0.1 s after the frame loads, view ~0.2 s
-// later, dashboard-loaded ~0.2 s after view, an ai-query answer 0.4 s after its question; window messages are
-// delivered within milliseconds), so silence over QUIET_MS is the fault, not a slow machine.
+// Some cases show that something does NOT happen, without waiting for time to pass: the embed says it gave up what
+// the fault withholds (its state's `withheld`: nothing of it is left scheduled), then a marker posted from the embed
+// frame after everything it posted reaches the host page (one sender, one receiver: messages arrive in order), so
+// what did not arrive before the marker was never posted, or was dropped on the way.
 import type { Frame, Page } from 'puppeteer-core';
 import { afterEach, vi } from 'vitest';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 
-const QUIET_MS = 3000;
 /** Waits poll on a timer: the default (requestAnimationFrame) does not tick in a frame that does not repaint. */
 const POLL = { polling: 100, timeout: 15_000 };
 const PUBLIC_ID = 'dA7kQ2mXp9Lw';
@@ -51,6 +50,7 @@ async function openHost(query: string): Promise<Opened> {
   page.on('pageerror', (e) => errors.push((e as Error).message));
   const responses: [string, number][] = [];
   page.on('response', (r) => responses.push([r.url(), r.status()]));
+  await page.evaluateOnNewDocument(TAKE_MARKERS);
   await page.goto(`${sb.hostUrl}${query}`);
   await page.waitForFunction(() => (window as any).__sandboxHost !== undefined, POLL);
   const embed = await waitForFrame(page);
@@ -87,10 +87,32 @@ const waitForEvent = (page: Page, type: string, count = 1) =>
     count,
   );
 /**
- * A deliberate silence: each fault below is something that never happens (a post, an answer), which no event
- * marks; the sandbox does it within a second when healthy, so QUIET_MS without it shows it does not.
+ * Installed in the host page before its own scripts, so that it runs first: takes the test's markers (below) and
+ * keeps them from the page, which never sees them.
  */
-const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
+const TAKE_MARKERS = `(() => {
+  const taken = [];
+  Object.defineProperty(window, '__markers', { value: taken });
+  window.addEventListener('message', (e) => {
+    if (e.data && typeof e.data === 'object' && typeof e.data.testMarker === 'string') {
+      e.stopImmediatePropagation();
+      taken.push(e.data.testMarker);
+    }
+  }, true);
+})()`;
+
+/** Everything the embed frame posted so far has reached the host page: a marker posted from the frame after it did. */
+async function allDelivered(o: Opened): Promise<void> {
+  const id = `marker-${Math.random().toString(36).slice(2)}`;
+  await o.embed.evaluate((testMarker: string) => window.parent.postMessage({ testMarker }, '*'), id);
+  await o.page.waitForFunction((m: string) => (window as any).__markers.includes(m), POLL, id);
+}
+
+/** The embed gave `what` up for good (a fault withholds it), and all it posted before has reached the host page. */
+async function withheld(o: Opened, what: string): Promise<void> {
+  await o.embed.waitForFunction((w: string) => (window as any).__sandboxEmbed.state().withheld.includes(w), POLL, what);
+  await allDelivered(o);
+}
 
 /** A host-side URL fault leaves the messaging healthy: ready, view, dashboard-loaded, nothing ignored, no error. */
 async function expectHealthyMessaging(o: Opened) {
@@ -160,8 +182,8 @@ describe('host-side faults', () => {
       0,
       'undefined',
     ]);
-    // Silence: no script runs in the frame, so nothing can be posted; QUIET_MS shows the host gets nothing at all.
-    await quiet();
+    // Silence: no script of the page runs in the frame, so nothing can be posted; and nothing was on the way.
+    await allDelivered(o);
     expect(await hostReceived(o.page)).toEqual([]);
     expect(await hostIgnored(o.page)).toEqual([]);
     expect(await o.page.$eval('[data-testid="embed-status"]', (el) => el.textContent)).toBe('waiting for ready…');
@@ -210,8 +232,8 @@ describe('embed-side faults', () => {
   it('never-ready: the embed loads but posts nothing, not even an error', async () => {
     const o = await openHost('?faults=never-ready');
     await o.embed.waitForFunction(() => (window as any).__sandboxEmbed !== undefined, POLL);
-    // Silence: a healthy embed posts ready ~0.1 s after it loads; QUIET_MS shows it never does.
-    await quiet();
+    // Silence: the embed gave ready up (it stays on "Authenticating…") and nothing it posted is on the way.
+    await withheld(o, ev('ready'));
     expect(await embedSent(o.embed)).toEqual([]);
     expect(await embedState(o.embed)).toMatchObject({ ready: false, down: false });
     expect(await hostReceived(o.page)).toEqual([]);
@@ -229,8 +251,8 @@ describe('embed-side faults', () => {
     );
     expect((await embedSent(o.embed)).map((e) => e.type)).toEqual([ev('ready'), ev('view'), ev('dashboard-loaded')]);
     const wrong = `http://localhost:${new URL(sb.hostOrigin).port}`;
-    // Silence: each of those was posted; a delivered message arrives within milliseconds, QUIET_MS is ample.
-    await quiet();
+    // Silence: each of those was posted before the marker, which arrived: they were dropped on the way.
+    await allDelivered(o);
     expect(await hostReceived(o.page)).toEqual([]);
     expect(await hostIgnored(o.page)).toEqual([]); // dropped by the browser, never seen by the listener
     expect(await o.embed.$eval('[data-testid="embed-debug"] summary', (el) => el.textContent)).toContain(
@@ -254,8 +276,8 @@ describe('embed-side faults', () => {
     for (const c of cases) {
       const o = await openHost(`?surface=${c.surface}&faults=ai-query-stuck`);
       await waitForEvent(o.page, ev('ai-query'));
-      // Silence: a healthy answer comes 0.4 s after its question; QUIET_MS shows it never does.
-      await quiet();
+      // Silence: the embed gave the answer up and nothing it posted is on the way.
+      await withheld(o, `${ev('ai-query')} answer`);
       const received = await hostReceived(o.page);
       const types = received.map((e) => e.type);
       const ai = received.filter((e) => e.type === ev('ai-query'));
@@ -289,8 +311,8 @@ describe('embed-side faults', () => {
       const ws = (window as any).__sandboxEmbed.state().widgets as { status: string }[];
       return ws.length > 1 && ws.slice(0, -1).every((w) => w.status === 'ok');
     }, POLL);
-    // Silence: a healthy dashboard posts dashboard-loaded ~0.2 s after its widgets start; QUIET_MS shows it never does.
-    await quiet();
+    // Silence: the embed gave dashboard-loaded up (its last widget's query never ends) and nothing is on the way.
+    await withheld(o, ev('dashboard-loaded'));
     expect(await hostTypes(o.page)).toEqual([ev('ready'), ev('view')]);
     const widgets = (await embedState(o.embed)).widgets as { id: string; status: string }[];
     const last = widgets.at(-1)!;
