@@ -1,10 +1,9 @@
 // A delivery is recorded as the browser delivered it, whatever the page does with its copy afterwards: the relay
 // holds the event and reads its own copy of the data later (deliveries.ts). A plain host/embed pair written here.
-import { afterAll } from 'vitest';
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
-import { messagesOnly, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
+import { messagesOnly, settled, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
 
 // The host mutates every message it gets, keeps the events, and reads them again later; then it dispatches two
 // events of its own making.
@@ -16,11 +15,11 @@ const HOST = `<!doctype html><script>
     if (e.data && e.data.payload) { e.data.payload.path = '/mutated'; e.data.type = 'svc:event:changed'; }
     if (e.data && e.data.buf) new Uint8Array(e.data.buf)[0] = 99;
   });
-  window.later = () => new Promise((resolve) => setTimeout(() => {
+  window.later = () => {
     const view = window.kept.find((e) => e.data.payload);
     const buf = window.kept.find((e) => e.data.buf);
-    resolve({ path: view && view.data.payload.path, type: view && view.data.type, byte: buf && new Uint8Array(buf.data.buf)[0], length: buf && buf.data.buf.byteLength });
-  }, 300));
+    return { path: view && view.data.payload.path, type: view && view.data.type, byte: buf && new Uint8Array(buf.data.buf)[0], length: buf && buf.data.buf.byteLength };
+  };
   // In one task, between posts: each made-up event is dispatched in the middle of the task that posts.
   window.construct = () => {
     const w = document.querySelector('iframe').contentWindow;
@@ -54,19 +53,19 @@ const MOVES = `<!doctype html><script>
 describe('deliveries are recorded as delivered', () => {
   let srv: TwoOrigins;
   let l: Launched;
-  test.beforeAll(async ({ chromium }) => {
-    srv = await twoOrigins({ '/': HOST, '/moves': MOVES }, { '/embed/dashboard/plain': EMBED });
+  test.beforeAll(async ({ chromium, launchForFile }) => {
+    srv = await launchForFile.pages({ '/': HOST, '/moves': MOVES }, { '/embed/dashboard/plain': EMBED });
     l = chromium;
-  });
-  afterAll(async () => {
-    await srv?.close();
   });
 
   it('the page mutating its copy changes neither the record nor what the page kept; made-up events are honest', async () => {
     const page = await l.browser.newPage();
     await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
     await page.waitForFunction(() => (window as any).kept?.length === 2, { timeout: 20_000 });
-    // The page still sees its own (mutated) copy and its transferred buffer.
+    const tabId = await tabIdOf(l, page);
+    // Once the extension has recorded the deliveries (it read its own copy of their data), the page still sees its
+    // own (mutated) copy and its transferred buffer.
+    await settled(l, tabId);
     expect(await page.evaluate(() => (window as any).later())).toEqual({
       path: '/mutated',
       type: 'svc:event:changed',
@@ -74,7 +73,6 @@ describe('deliveries are recorded as delivered', () => {
       length: 8,
     });
     await page.evaluate(() => (window as any).construct());
-    const tabId = await tabIdOf(l, page);
     const rs = messagesOnly(
       await waitForRecords(
         l,
