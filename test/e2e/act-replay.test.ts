@@ -23,14 +23,15 @@ test.beforeAll(async ({ sandbox, chromium }) => {
   frame = await embedFrame(page, sb.tenantOrigin);
   await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
   panel = await panelFor(launched, page, errors);
-  // The host page sends three actions, 600 ms then 1200 ms apart.
+  // The host page sends three actions, 600 ms then 1200 ms apart. These gaps are the input under test (replay keeps
+  // the recorded timing), not a wait for something to happen.
   await page.evaluate(async (gaps) => {
     const h = (window as any).__sandboxHost;
-    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const gap = (ms: number) => new Promise((r) => setTimeout(r, ms));
     h.sendAction('svc:action:set-locale', { locale: 'de-DE' });
-    await wait(gaps[0]);
+    await gap(gaps[0]);
     h.sendAction('svc:action:set-color-scheme', { scheme: 'dark' });
-    await wait(gaps[1]);
+    await gap(gaps[1]);
     h.sendAction('svc:action:set-timezone', { timezone: 'Asia/Tokyo' });
   }, GAPS);
   await waitInPanel(panel, (h) => h.log.types().has('svc:action:set-timezone'), {
