@@ -3,11 +3,11 @@
 // without the extension and with capture on in `full` and `receive-only` mode. What each document observed
 // (the library's deliveries, acknowledgements, results, errors and the messages it received) must be the
 // same, except what test/transparency/known-differences.ts lists (issue 13). See test/transparency/README.md.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import {
   assertCaptured,
   assertSame,
-  Browsers,
+  type Browsers,
   dump,
   type Captured,
   type CaptureMode,
@@ -15,12 +15,12 @@ import {
   type Observations,
 } from '../transparency/harness.ts';
 import { LIBRARIES, observeLibrary, type Library } from '../transparency/libraries.ts';
-import { serveOrigins, type Origins } from '../transparency/server.ts';
+import type { Origins } from '../transparency/server.ts';
 
 const only = process.env.TRANSPARENCY_LIBS?.split(',');
 
 describe('transparency: messaging libraries', () => {
-  const browsers = new Browsers();
+  let browsers: Browsers;
   let origins: Origins;
   const seen = new Map<string, Promise<{ obs: Observations; captured?: Captured }>>();
   /** What one library's pages observed in one mode, once (a failed comparison drops the mode's, for a retry). */
@@ -39,13 +39,10 @@ describe('transparency: messaging libraries', () => {
     }
     return p;
   };
-  beforeAll(async () => {
-    origins = await serveOrigins();
+  test.beforeAll(({ transparencyServer, transparencyBrowsers }) => {
+    origins = transparencyServer;
+    browsers = transparencyBrowsers;
     browsers.start();
-  });
-  afterAll(async () => {
-    await browsers.close();
-    await origins?.close();
   });
 
   for (const lib of LIBRARIES.filter((l) => !only || only.includes(l))) {

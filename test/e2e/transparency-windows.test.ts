@@ -4,20 +4,20 @@
 // mode; any difference not listed in test/transparency/known-differences.ts fails (issue 13).
 // See test/transparency/README.md.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { KNOWN_DIFFERENCES } from '../transparency/known-differences.ts';
 import {
   assertCaptured,
   assertSame,
-  Browsers,
+  type Browsers,
   dump,
   type Captured,
   type CaptureMode,
   type Mode,
   type Observations,
 } from '../transparency/harness.ts';
-import { serveOrigins, type Origins } from '../transparency/server.ts';
+import type { Origins } from '../transparency/server.ts';
 import { observeWindows } from '../transparency/windows.ts';
 
 describe('transparency: the allowed differences', () => {
@@ -37,7 +37,7 @@ describe('transparency: the allowed differences', () => {
 });
 
 describe('transparency: windows and messaging', () => {
-  const browsers = new Browsers();
+  let browsers: Browsers;
   let origins: Origins;
   const seen = new Map<Mode, Promise<{ obs: Observations; captured?: Captured }>>();
   /** What the checks gave in one mode, observed once (a failed comparison drops the mode's, so that a retry observes it again). */
@@ -55,13 +55,10 @@ describe('transparency: windows and messaging', () => {
     }
     return p;
   };
-  beforeAll(async () => {
-    origins = await serveOrigins();
+  test.beforeAll(({ transparencyServer, transparencyBrowsers }) => {
+    origins = transparencyServer;
+    browsers = transparencyBrowsers;
     browsers.start();
-  });
-  afterAll(async () => {
-    await browsers.close();
-    await origins?.close();
   });
 
   it('without the extension, the checks observe what the platform specifies', async () => {

@@ -9,6 +9,9 @@
  * - `launch` (torn down after the test) and `launchForFile` (after the file's last test): launchers for what a test
  *   needs besides the shared ones (a browser with another capture scope or extra flags, a second sandbox); what
  *   they launched is closed by the fixture, never by the test.
+ * - `transparencyServer`: the transparency suite's two origins serving its pages and libraries (transparency/server.ts).
+ * - `transparencyBrowsers`: its three browsers, one per mode (no extension, capture full, receive-only), launched on
+ *   first use (transparency/harness.ts).
  * - `panel`: the sandbox host page (with `hostQuery`, '' unless a file overrides it) in `chromium`, and the panel
  *   page opened for its tab, connected, filters reset; `settled()` waits until the panel holds what the page did.
  *   A scripted session (`script=full`) has run to its end before the panel opens (the host tab is in front while
@@ -25,6 +28,8 @@ import { launchWithExtension, settled, tabIdOf } from './capture.ts';
 import { hostPage, panelFor } from './panel.ts';
 import { FIREFOX_EXT } from './paths.ts';
 import { twoOrigins, type Pages, type TwoOrigins } from './two-origins.ts';
+import { Browsers } from '../transparency/harness.ts';
+import { serveOrigins, type Origins } from '../transparency/server.ts';
 
 export interface PanelSession {
   /** The sandbox host page. */
@@ -90,6 +95,16 @@ export const test = base
   })
   .extend('launch', async ({}, { onCleanup }): Promise<Launcher> => launcher(onCleanup))
   .extend('launchForFile', { scope: 'file' }, async ({}, { onCleanup }): Promise<Launcher> => launcher(onCleanup))
+  .extend('transparencyServer', { scope: 'file' }, async ({}, { onCleanup }): Promise<Origins> => {
+    const origins = await serveOrigins();
+    onCleanup(() => origins.close());
+    return origins;
+  })
+  .extend('transparencyBrowsers', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browsers> => {
+    const browsers = new Browsers();
+    onCleanup(() => browsers.close());
+    return browsers;
+  })
   .extend('hostQuery', { scope: 'file' }, '')
   .extend('panel', { scope: 'file' }, async ({ chromium, sandbox, hostQuery }): Promise<PanelSession> => {
     const host = await hostPage(chromium, sandbox, hostQuery);

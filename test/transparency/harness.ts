@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'puppeteer-core';
+import { vi } from 'vitest';
 import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 import { EXT, tabIdOf } from '../helpers/capture.ts';
 import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences.ts';
@@ -60,9 +61,8 @@ export interface Captured {
  */
 export async function captured(launched: Launched, page: Page, mode: CaptureMode): Promise<Captured> {
   const tabId = await tabIdOf(launched, page);
-  const end = Date.now() + 5_000;
   let c: Captured = { posts: 0, receives: 0, diagnosis: [] };
-  while (Date.now() < end) {
+  const read = async () => {
     c = await (await launched.worker()).evaluate(async (id: number) => {
       const rs = (await (globalThis as any).embedInspector.records(id)) as Array<{
         kind: string;
@@ -76,11 +76,10 @@ export async function captured(launched: Launched, page: Page, mode: CaptureMode
         ),
       };
     }, tabId);
-    if (c.receives > 0 && (mode === 'receive-only' || c.posts > 0)) {
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return c.receives > 0 && (mode === 'receive-only' || c.posts > 0);
+  };
+  // What is there after 5 s is returned either way: assertCaptured says what is missing.
+  await vi.waitUntil(read, { timeout: 5_000, interval: 100 }).catch(() => {});
   return c;
 }
 
@@ -148,19 +147,20 @@ export async function labelledFrames(browser: Browser): Promise<Array<{ label: s
 }
 
 export async function frameLabelled(browser: Browser, label: string, timeoutMs = 10_000, done = true): Promise<Frame> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
+  const find = async () => {
     for (const { label: l, frame } of await labelledFrames(browser)) {
-      if (l !== label) {
-        continue;
-      }
-      if (!done || (await frame.evaluate(() => (window as any).__t?.done === true).catch(() => false))) {
+      if (
+        l === label &&
+        (!done || (await frame.evaluate(() => (window as any).__t?.done === true).catch(() => false)))
+      ) {
         return frame;
       }
     }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no frame labelled ${label} (done) within ${timeoutMs} ms`);
+    return undefined;
+  };
+  return vi.waitUntil(find, { timeout: timeoutMs, interval: 50 }).catch(() => {
+    throw new Error(`no frame labelled ${label} (done) within ${timeoutMs} ms`);
+  });
 }
 
 /** With TRANSPARENCY_DUMP=<dir>, each mode's observations are also written to <dir>/<suite>-<mode>.json (to study them). */

@@ -1,5 +1,6 @@
 // The transparency suite's page helper, loaded first by every page (test/transparency/pages).
-// It keeps what this document observed in `window.__t` for the test to read (never posting anything itself):
+// It keeps what this document observed in `window.__t` for the test to read (posting nothing itself but the test's
+// markers, after the scenario: `__t.mark`):
 //   entries: what the page's scenario logged, in order (library results, acknowledgements, errors);
 //   got:     what library handlers delivered, in order per sender (`T.got(sender, …)`): deliveries from
 //            different senders interleave as the scheduler pleases, so only each sender's order is compared;
@@ -122,6 +123,49 @@
   function got(sender) {
     (t.got[sender] = t.got[sender] || []).push(text(arguments, 1));
   }
+
+  // Markers, for the test to know when the exchange is over (libraries.ts), once every document is done: `T.mark(n)`
+  // posts marker n to every window this document can reach that could have posted to it or been posted to by it
+  // (the windows that posted to it, its parent, its opener); each document counts the markers it got. A window's
+  // messages to another arrive in the order posted, so once every marker of a round has arrived, so has everything
+  // posted before it. Markers are taken here, before any other listener of the page (this script runs first and
+  // listens in the capture phase), and never counted: the page and its libraries do not see them.
+  var sources = [];
+  var marks = { sent: {}, got: {} };
+  window.addEventListener(
+    'message',
+    function (e) {
+      var d = e.data;
+      var mark = d !== null && typeof d === 'object' ? d.__tMark : undefined;
+      if (typeof mark === 'number') {
+        e.stopImmediatePropagation();
+        marks.got[mark] = (marks.got[mark] || 0) + 1;
+        return;
+      }
+      if (e.source && sources.indexOf(e.source) < 0) {
+        sources.push(e.source);
+      }
+    },
+    true,
+  );
+  t.mark = function (n) {
+    var to = sources.slice();
+    [window.parent, window.opener].forEach(function (w) {
+      if (w && w !== window && to.indexOf(w) < 0) {
+        to.push(w);
+      }
+    });
+    var sent = 0;
+    to.forEach(function (w) {
+      if (w !== window && !w.closed) {
+        w.postMessage({ __tMark: n }, '*');
+        sent++;
+      }
+    });
+    marks.sent[n] = sent;
+    return sent;
+  };
+  t.marks = marks;
 
   // Every message event, counted by its description (order across several senders is up to the scheduler).
   // A message that arrives before the page's script set `T.rawKey` (a peer's handshake can come first, as the
