@@ -4,7 +4,7 @@
  * injected post and its delivery. A simulated fatal `error` reaches the host's handler with the tenant
  * origin. Fails (never skips) without Chromium, a build or the sandbox.
  */
-import { afterAll, vi } from 'vitest';
+import { vi } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
 import { settled, tabIdOf } from '../helpers/capture.ts';
 import {
@@ -18,7 +18,6 @@ import {
   inPanel,
   waitInPanel,
 } from '../helpers/panel.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
 
@@ -256,12 +255,11 @@ describe('composer: inject actions', () => {
 });
 
 describe('composer: no target', () => {
-  let site: TwoOrigins;
-  afterAll(async () => {
-    await site?.close();
-  });
-  it('with the tenant origin unknown, the composer says so and does not send', async () => {
-    site = await twoOrigins({ '/': '<!doctype html><title>no embed</title><p>A page without an embed.</p>' }, {});
+  it('with the tenant origin unknown, the composer says so and does not send', async ({ launch }) => {
+    const site = await launch.pages(
+      { '/': '<!doctype html><title>no embed</title><p>A page without an embed.</p>' },
+      {},
+    );
     const page = await launched.browser.newPage();
     await page.goto(`${site.hostOrigin}/`);
     const panel = await panelFor(launched, page, errors);

@@ -1,8 +1,7 @@
 // Nothing is lost: a 10,000-message flood, and a service worker stopped in the middle of a stream.
-import { afterAll } from 'vitest';
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
 import {
   messagesOnly,
   records,
@@ -34,12 +33,9 @@ const EMBED = `<!doctype html><script>
 describe('lossless capture', () => {
   let srv: TwoOrigins;
   let l: Launched;
-  test.beforeAll(async ({ chromium }) => {
-    srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/flood': EMBED });
+  test.beforeAll(async ({ chromium, launchForFile }) => {
+    srv = await launchForFile.pages({ '/': HOST }, { '/embed/dashboard/flood': EMBED });
     l = chromium;
-  });
-  afterAll(async () => {
-    await srv?.close();
   });
 
   const delivered = async (page: import('puppeteer-core').Page) => {

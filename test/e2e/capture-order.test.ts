@@ -1,11 +1,10 @@
 // The log is in the order things happened, across frames: a plain host/embed pair written here (two origins),
 // whose host posts its actions from its `ready` handler while the embed keeps talking. No session warning, a post
 // before its delivery, times that never go back in seq order; the panel shows the same log.
-import { afterAll } from 'vitest';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { tabIdOf, waitForRecords, records, messagesOnly, typeOf, settled } from '../helpers/capture.ts';
 import { panelFor, inPanel } from '../helpers/panel.ts';
 import { checkCapture } from '../../src/protocol/capture.ts';
@@ -76,12 +75,9 @@ function backwards(rs: Array<{ seq: number; time: number }>): string[] {
 describe('the log is in causal order across frames', () => {
   let srv: TwoOrigins;
   let l: Launched;
-  test.beforeAll(async ({ chromium }) => {
-    srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/plain': EMBED });
+  test.beforeAll(async ({ chromium, launchForFile }) => {
+    srv = await launchForFile.pages({ '/': HOST }, { '/embed/dashboard/plain': EMBED });
     l = chromium;
-  });
-  afterAll(async () => {
-    await srv?.close();
   });
 
   it('a host posting from its ready handler: no session warning, posts before deliveries, time never goes back', async () => {

@@ -1,8 +1,7 @@
 // Transparency: the page behaves the same with the extension as without it, and the capture is exact.
-import { afterAll } from 'vitest';
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { tabIdOf, waitForRecords, messagesOnly } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
@@ -88,13 +87,10 @@ describe('capture is transparent to the page', () => {
   let srv: TwoOrigins;
   let withExt: Launched;
   let without: Launched;
-  test.beforeAll(async ({ chromium, plainChromium }) => {
-    srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/t1': EMBED });
+  test.beforeAll(async ({ chromium, plainChromium, launchForFile }) => {
+    srv = await launchForFile.pages({ '/': HOST }, { '/embed/dashboard/t1': EMBED });
     withExt = chromium;
     without = plainChromium;
-  });
-  afterAll(async () => {
-    await srv?.close();
   });
 
   const run = async (l: Launched) => {

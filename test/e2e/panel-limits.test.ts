@@ -1,10 +1,9 @@
 // Buffer limits from the panel: the log keeps at most N messages (the rest dropped, and counted where the user
 // sees it), and a message over the size cap is kept truncated with its original size — never dropped silently.
-import { afterAll } from 'vitest';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { settled, tabIdOf } from '../helpers/capture.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
 
@@ -21,8 +20,8 @@ describe('buffer limits set in the panel', () => {
   let panel: Page;
   let tabId: number;
 
-  test.beforeAll(async ({ chromium }) => {
-    srv = await twoOrigins({ '/': HOST }, { '/embed/dashboard/limits': '<!doctype html><p>embed</p>' });
+  test.beforeAll(async ({ chromium, launchForFile }) => {
+    srv = await launchForFile.pages({ '/': HOST }, { '/embed/dashboard/limits': '<!doctype html><p>embed</p>' });
     l = chromium;
     page = await l.browser.newPage();
     await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
@@ -32,9 +31,6 @@ describe('buffer limits set in the panel', () => {
     await waitInPanel(panel, (h) => h.store.status === 'connected', {
       timeout: 10_000,
     });
-  });
-  afterAll(async () => {
-    await srv?.close();
   });
 
   async function setLimit(selector: string, value: string) {

@@ -3,10 +3,10 @@
  * test, in real Chromium with the built extension: Clear in the middle of a session, preserve log across two
  * sites, the delivery of an invalid post, and a flood past the log's bound.
  */
-import { afterAll, afterEach } from 'vitest';
+import { afterEach } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
-import { twoOrigins, type TwoOrigins } from '../helpers/two-origins.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { settled, tabIdOf } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { inPanel, type PanelTestHandle, panelFor, panelRecords, waitInPanel } from '../helpers/panel.ts';
@@ -31,7 +31,6 @@ const EMBED = `<!doctype html><script>
   });
   ready();
 </script><p>embed</p>`;
-const pages = (): Promise<TwoOrigins> => twoOrigins({ '/': HOST }, { '/embed/dashboard/d1': EMBED });
 
 let srv: TwoOrigins;
 let srv2: TwoOrigins;
@@ -54,7 +53,8 @@ function waitStore(panel: Page, pred: (h: PanelTestHandle) => boolean, timeout =
 }
 const rules = (rs: Array<{ rules: string[] }>) => rs.flatMap((r) => r.rules);
 
-test.beforeAll(async ({ chromium }) => {
+test.beforeAll(async ({ chromium, launchForFile }) => {
+  const pages = () => launchForFile.pages({ '/': HOST }, { '/embed/dashboard/d1': EMBED });
   [srv, srv2] = await Promise.all([pages(), pages()]);
   l = chromium;
 });
@@ -62,10 +62,6 @@ afterEach(async () => {
   for (const p of opened.splice(0)) {
     await p.close().catch(() => {});
   }
-});
-afterAll(async () => {
-  await srv?.close();
-  await srv2?.close();
 });
 
 describe('verdicts on a plain host/embed pair', () => {
