@@ -9,8 +9,6 @@ import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
-import { CHROMIUM_FLAGS, chromiumPath } from '../../src/node/browser-paths.ts';
 import type { Sandbox } from '../helpers/panel.ts';
 import { cliIn } from '../helpers/cli.ts';
 
@@ -69,39 +67,35 @@ describe('a recorded session as HAR', () => {
 });
 
 describe('a HAR recorded by Playwright', () => {
-  it('its REST calls are checked: a good call passes, a wrong request body fails the run', async () => {
+  it('its REST calls are checked: a good call passes, a wrong request body fails the run', async ({ launch }) => {
     const path = join(dir, 'playwright.har');
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
-    try {
-      const context = await browser.newContext({ recordHar: { path } });
-      const page = await context.newPage();
-      await page.goto(sb.hostUrl);
-      await page.waitForFunction(() => (window as any).__sandboxHost?.received?.length > 0, null, { timeout: 15_000 });
-      const send = async (operation: string, body?: string) => {
-        await page.selectOption('[data-testid="api-operation"]', operation);
-        await page.selectOption('[data-testid="api-token"]', 'tok-admin');
-        if (body !== undefined) {
-          await page.fill('[data-testid="api-body"]', body);
-        }
-        await page.click('[data-testid="api-send"]');
-        await page.waitForFunction(
-          () => /^HTTP \d+$/.test(document.querySelector('[data-testid="api-status"]')?.textContent ?? ''),
-          null,
-          { timeout: 10_000 },
-        );
-        const status = await page.textContent('[data-testid="api-status"]');
-        await page.evaluate(() => {
-          document.querySelector('[data-testid="api-status"]')!.textContent = '…';
-        });
-        return status;
-      };
-      expect(await send('0')).toBe('HTTP 200'); // get workbook: as documented
-      expect(await send('2', '{"externalWorkbookId": "x", "sheetId": "7", "anchorCell": "A1"}')).toBe('HTTP 200'); // matches nothing
-      expect(await send('3', '{"hour": "8"}')).toBe('HTTP 400'); // hour is not an integer
-      await context.close(); // writes the HAR
-    } finally {
-      await browser.close();
-    }
+    const browser = await launch.playwrightChromium();
+    const context = await browser.newContext({ recordHar: { path } });
+    const page = await context.newPage();
+    await page.goto(sb.hostUrl);
+    await page.waitForFunction(() => (window as any).__sandboxHost?.received?.length > 0, null, { timeout: 15_000 });
+    const send = async (operation: string, body?: string) => {
+      await page.selectOption('[data-testid="api-operation"]', operation);
+      await page.selectOption('[data-testid="api-token"]', 'tok-admin');
+      if (body !== undefined) {
+        await page.fill('[data-testid="api-body"]', body);
+      }
+      await page.click('[data-testid="api-send"]');
+      await page.waitForFunction(
+        () => /^HTTP \d+$/.test(document.querySelector('[data-testid="api-status"]')?.textContent ?? ''),
+        null,
+        { timeout: 10_000 },
+      );
+      const status = await page.textContent('[data-testid="api-status"]');
+      await page.evaluate(() => {
+        document.querySelector('[data-testid="api-status"]')!.textContent = '…';
+      });
+      return status;
+    };
+    expect(await send('0')).toBe('HTTP 200'); // get workbook: as documented
+    expect(await send('2', '{"externalWorkbookId": "x", "sheetId": "7", "anchorCell": "A1"}')).toBe('HTTP 200'); // matches nothing
+    expect(await send('3', '{"hour": "8"}')).toBe('HTTP 400'); // hour is not an integer
+    await context.close(); // writes the HAR
     const har = JSON.parse(readFileSync(path, 'utf8'));
     expect(har.log.creator.name).toBe('Playwright');
     expect(har.log._embedMessages).toBeUndefined();

@@ -7,8 +7,8 @@
  * - `plainChromium`: Chromium without any extension (the sandbox on its own, the baseline of a comparison).
  * - `firefox`: Firefox with the built extension, capturing nothing until a test sets the scope.
  * - `launch` (torn down after the test) and `launchForFile` (after the file's last test): launchers for what a test
- *   needs besides the shared ones (a browser with another capture scope or extra flags, a second sandbox); what
- *   they launched is closed by the fixture, never by the test.
+ *   needs besides the shared ones (a browser with another capture scope or extra flags, a second sandbox, pages on
+ *   two origins, Playwright's Chromium); what they launched is closed by the fixture, never by the test.
  * - `transparencyServer`: the transparency suite's two origins serving its pages and libraries (transparency/server.ts).
  * - `transparencyBrowsers`: its three browsers, one per mode (no extension, capture full, receive-only), launched on
  *   first use (transparency/harness.ts).
@@ -19,9 +19,11 @@
  *
  * A launch failure fails the tests that use the fixture (never a skip).
  */
+import type { Browser as PlaywrightBrowser } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { test as base } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
+import { CHROMIUM_FLAGS, chromiumPath } from '../../src/node/browser-paths.ts';
 import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import { launchFirefox, type LaunchedFirefox } from '../../src/node/firefox.ts';
 import { launchWithExtension, settled, tabIdOf } from './capture.ts';
@@ -53,6 +55,8 @@ export interface Launcher {
   sandbox(): Promise<Sandbox>;
   /** The pages given, served on two origins (helpers/two-origins.ts). */
   pages(host: Pages, embed?: Pages): Promise<TwoOrigins>;
+  /** Playwright's Chromium (the system one, with the project's flags), for what Playwright itself records. */
+  playwrightChromium(): Promise<PlaywrightBrowser>;
 }
 
 function launcher(onCleanup: (fn: () => Promise<void>) => void): Launcher {
@@ -69,6 +73,10 @@ function launcher(onCleanup: (fn: () => Promise<void>) => void): Launcher {
     plainChromium: async () => keep(await launchChromium({})),
     sandbox: async () => keep(await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true })),
     pages: async (host, embed = {}) => keep(await twoOrigins(host, embed)),
+    playwrightChromium: async () => {
+      const { chromium } = await import('@playwright/test');
+      return keep(await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS }));
+    },
   };
 }
 
