@@ -74,14 +74,18 @@ describe('timeline grid', () => {
           kind: c.getAttribute('data-kind'),
           label: c.getAttribute('aria-label'),
           visible: (c as HTMLElement).offsetWidth > 20,
-          icon: c.querySelector('svg path')!.getAttribute('d'),
+          // the kind icon (grid.css draws it from data-kind): its image and its turn
+          icon: ((i) => ({ drawn: i.maskImage.startsWith('url(') && i.width === '10px', turn: i.transform }))(
+            getComputedStyle(c, '::after'),
+          ),
         }));
       const a = await cell(post),
         b = await cell(recv);
       expect(a.visible && b.visible).toBe(true);
       expect(a.kind).toBe('post');
       expect(b.kind).toBe('receive');
-      expect(a.icon).not.toBe(b.icon);
+      expect(a.icon.drawn && b.icon.drawn).toBe(true);
+      expect(a.icon.turn).not.toBe(b.icon.turn);
       expect(a.label).toMatch(/post/);
       expect(b.label).toMatch(/receive/);
       // every shown header fits: no horizontal overflow of the grid
@@ -153,6 +157,52 @@ describe('timeline grid', () => {
     await page.waitForSelector('[role="columnheader"].c-size');
     expect(await page.$('[role="columnheader"].c-clock')).toBeNull();
     expect(await page.$$eval('[role="columnheader"][aria-sort]', (h) => h.length)).toBe(0);
+  });
+
+  it('a row has one cell per shown column, and showing a column adds exactly one cell to each row in view', async () => {
+    await page.setViewport({ width: 1280, height: 700 });
+    await page.waitForFunction(() => !document.querySelector('[role="columnheader"].c-delta'));
+    const heads = () => page.$$eval('[role="columnheader"]', (hs) => hs.map((h) => h.className.split(' ')[0]));
+    // Each row in view: its children (a cell's column, or what else it is) and the elements inside its cells that
+    // are not a verdict's badge or count or the kind's tag.
+    const rows = () =>
+      page.$$eval('.grid-canvas [role="row"]', (rs) =>
+        rs.map((r) => ({
+          id: r.id,
+          cells: [...r.children].map((c) =>
+            c.getAttribute('role') === 'gridcell' ? c.className.split(' ')[0] : `not a cell: ${c.tagName}`,
+          ),
+          extra: [...r.querySelectorAll('[role="gridcell"] *')]
+            .filter((e) => !e.matches('.c-verdict > .badge, .c-verdict > .count, .c-kind > .tag'))
+            .map((e) => e.tagName),
+        })),
+      );
+    const shown = await heads();
+    const before = await rows();
+    expect(before.length).toBeGreaterThan(10);
+    for (const r of before) {
+      expect(r.cells).toEqual(shown);
+      expect(r.extra).toEqual([]);
+    }
+    await page.click('.col-chooser');
+    await pickMenu(page, 'Time since previous');
+    await page.waitForSelector('[role="columnheader"].c-delta');
+    await page.keyboard.press('Escape');
+    const more = await heads();
+    expect(more).toEqual(['c-time', 'c-delta', ...shown.slice(1)]);
+    const after = await rows();
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+    for (const r of after) {
+      expect(r.cells).toEqual(more);
+    }
+    // hidden again: the cell leaves every row
+    await page.click('.col-chooser');
+    await pickMenu(page, 'Time since previous');
+    await page.waitForFunction(() => !document.querySelector('[role="columnheader"].c-delta'));
+    await page.keyboard.press('Escape');
+    for (const r of await rows()) {
+      expect(r.cells).toEqual(shown);
+    }
   });
 });
 

@@ -1,17 +1,16 @@
 /**
- * A timeline row (one slot of the virtualized grid: it shows whichever record its position holds; the hidden row
- * that warms the grid's fonts is in row-parts.tsx). Every column's cell is there; the grid hides those not
- * shown (Timeline.tsx, grid.css). The direction cell also shows the kind (a post ↗, its delivery ↙), so the two
- * rows of one message differ at every width.
+ * A timeline row (one slot of the virtualized grid: it shows whichever record its position holds; what a row shows
+ * of a record and the hidden row that warms the grid's fonts are in row-parts.tsx). A row has a cell for each shown
+ * column and no other: a column the chooser hides or the width drops has no element in any row (each row's cells
+ * follow `columns`, so showing a column adds its cell to the rows in view at once). The direction cell also shows
+ * the kind (a post ↗, its delivery ↙; drawn by grid.css from the cell's data-kind, so no element of its own), so
+ * the two rows of one message differ at every width.
  */
-import { createMemo, createRenderEffect, Show } from 'solid-js';
-import type { FrameInfo, RecordLog } from '../log/record-log.ts';
+import { createMemo, createRenderEffect, For, Show, type JSX } from 'solid-js';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
-import { shortType } from '../log/protocol.ts';
-import { preview } from './jsontree-model.ts';
+import type { ColumnId } from '../timeline/columns.ts';
 import { usePanel } from './use-panel.ts';
-import { KindIcon } from './row-parts.tsx';
+import { EMPTY, rowCells, type RowCells } from './row-parts.tsx';
 
 export { WarmRow } from './row-parts.tsx';
 
@@ -23,89 +22,9 @@ export interface RowProps {
   grid: () => HTMLDivElement;
   /** Open the row menu of record `seq` at a point. */
   onMenu: (seq: number, x: number, y: number) => void;
+  /** The shown columns, in screen order: one cell each. */
+  columns: () => readonly ColumnId[];
 }
-
-/** What a row shows of record `i` (its text, titles and classes). */
-function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
-  const m = log.metaAt(i);
-  const receiverOrigin = r.kind === 'receive' ? originLabel(r.frameUrl) : (r.targetOrigin ?? '');
-  const errors = r.issues.filter((x) => x.severity === 'error').length;
-  const kindWord = r.navigation ? 'navigation' : r.kind === 'post' ? 'post (sent)' : 'receive (delivered)';
-  return {
-    seq: r.seq,
-    time: formatRelative(r.time - t0),
-    clock: formatClock(r.time),
-    delta: i > 0 ? `+${formatDuration(r.time - log.at(i - 1).time)}` : '',
-    target: r.kind === 'post' ? (r.targetOrigin ?? '') : '',
-    dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
-    dirClass: r.navigation ? 'nav' : m.direction || 'none',
-    dirTitle: `${
-      r.navigation
-        ? 'frame navigation'
-        : m.direction === 'event'
-          ? 'event: embed → host'
-          : m.direction === 'action'
-            ? 'action: host → embed'
-            : 'not an svc-embed message'
-    } · ${kindWord}`,
-    kind: r.navigation ? 'nav' : r.kind,
-    type: r.navigation
-      ? `${r.frameId === 0 ? 'page: ' : 'navigated to '}${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
-      : m.type
-        ? shortType(m.type)
-        : preview(r.data, 80),
-    typeTitle: m.type || undefined,
-    typeClass: r.navigation || !m.type ? 'muted' : '',
-    surface: m.surface,
-    frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
-    frameUrl: r.frameUrl,
-    origins: `${hostOf(r.origin)} → ${r.targetOrigin === '*' ? '*' : hostOf(receiverOrigin)}`,
-    originsTitle: `${r.origin} → ${r.kind === 'post' ? `target origin ${r.targetOrigin ?? '?'}` : `received in ${receiverOrigin}`}`,
-    wildcard: r.targetOrigin === '*',
-    verdict: r.navigation ? '' : r.verdict,
-    issues: r.issues.length,
-    issueClass: errors ? 'error' : r.issues.some((x) => x.severity === 'warning') ? 'warning' : 'info',
-    size: formatBytes(log.sizeAt(i)),
-    truncated: typeof r.originalSize === 'number',
-    dropped: !!r.dropped,
-    threw: r.error,
-    injected: !!r.injected,
-    /** A top-level navigation: where a page's session starts (a divider, as the Network panel marks navigations). */
-    pageStart: !!r.navigation && r.frameId === 0,
-  };
-}
-
-type RowCells = ReturnType<typeof rowCells>;
-/** What a row slot that never had a record shows (nothing: it is hidden). */
-const EMPTY: RowCells = {
-  seq: -1,
-  time: '',
-  clock: '',
-  delta: '',
-  target: '',
-  dir: '',
-  dirClass: 'none',
-  dirTitle: '',
-  kind: '',
-  type: '',
-  typeTitle: undefined,
-  typeClass: '',
-  surface: '',
-  frame: '',
-  frameUrl: '',
-  origins: '',
-  originsTitle: '',
-  wildcard: false,
-  verdict: '',
-  issues: 0,
-  issueClass: 'info',
-  size: '',
-  truncated: false,
-  dropped: false,
-  threw: undefined,
-  injected: false,
-  pageStart: false,
-};
 
 export function Row(p: RowProps) {
   const { store, sig } = usePanel();
@@ -181,33 +100,24 @@ export function Row(p: RowProps) {
     put(tOrigins, x.origins);
     put(tSize, x.truncated ? `${x.size}✂` : x.size);
   });
-  return (
-    <div
-      role={shown() ? 'row' : undefined}
-      id={shown() ? `ei-row-${c().seq}` : undefined}
-      hidden={!shown()}
-      class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}${c().pageStart ? ' page-start' : ''}`}
-      aria-rowindex={shown() ? p.pos() + 2 : undefined}
-      aria-selected={shown() ? selected() : undefined}
-      style={{ transform: `translateY(${p.start()}px)` }}
-      onClick={onClick}
-      onContextMenu={(e) => {
-        const x = cells();
-        if (x) {
-          e.preventDefault();
-          p.onMenu(x.seq, e.clientX, e.clientY);
-        }
-      }}
-    >
+  // Each column's cell, made when the column is shown (and dropped when it is hidden); its Text node is the row's.
+  const cell: Record<ColumnId, () => JSX.Element> = {
+    time: () => (
       <div role="gridcell" class="c-time" title={c().clock}>
         {tTime}
       </div>
+    ),
+    delta: () => (
       <div role="gridcell" class="c-delta" title="time since the previous record">
         {tDelta}
       </div>
+    ),
+    clock: () => (
       <div role="gridcell" class="c-clock">
         {tClock}
       </div>
+    ),
+    dir: () => (
       <div
         role="gridcell"
         class={`c-dir d-${c().dirClass}`}
@@ -216,8 +126,9 @@ export function Row(p: RowProps) {
         data-kind={c().kind}
       >
         {tDir}
-        <KindIcon kind={c().kind} />
       </div>
+    ),
+    kind: () => (
       <div role="gridcell" class="c-kind">
         {c().kind}
         {c().injected ? (
@@ -226,21 +137,33 @@ export function Row(p: RowProps) {
           </span>
         ) : null}
       </div>
+    ),
+    type: () => (
       <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>
         {tType}
       </div>
+    ),
+    surface: () => (
       <div role="gridcell" class="c-surface">
         {tSurface}
       </div>
+    ),
+    frame: () => (
       <div role="gridcell" class="c-frame" title={c().frameUrl}>
         {tFrame}
       </div>
+    ),
+    origin: () => (
       <div role="gridcell" class={`c-origin${c().wildcard ? ' wildcard' : ''}`} title={c().originsTitle}>
         {tOrigins}
       </div>
+    ),
+    target: () => (
       <div role="gridcell" class={`c-target${c().target === '*' ? ' wildcard' : ''}`}>
         {tTarget}
       </div>
+    ),
+    verdict: () => (
       <div role="gridcell" class="c-verdict">
         <Show when={c().verdict}>
           <span class={`badge b-${c().verdict}`}>{c().verdict}</span>
@@ -261,9 +184,32 @@ export function Row(p: RowProps) {
           </span>
         </Show>
       </div>
+    ),
+    size: () => (
       <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>
         {tSize}
       </div>
+    ),
+  };
+  return (
+    <div
+      role={shown() ? 'row' : undefined}
+      id={shown() ? `ei-row-${c().seq}` : undefined}
+      hidden={!shown()}
+      class={`row ${p.pos() % 2 ? 'odd' : ''} v-${c().verdict || 'nav'}${c().dropped ? ' dropped' : ''}${c().pageStart ? ' page-start' : ''}`}
+      aria-rowindex={shown() ? p.pos() + 2 : undefined}
+      aria-selected={shown() ? selected() : undefined}
+      style={{ transform: `translateY(${p.start()}px)` }}
+      onClick={onClick}
+      onContextMenu={(e) => {
+        const x = cells();
+        if (x) {
+          e.preventDefault();
+          p.onMenu(x.seq, e.clientX, e.clientY);
+        }
+      }}
+    >
+      <For each={p.columns()}>{(id) => cell[id]()}</For>
     </div>
   );
 }

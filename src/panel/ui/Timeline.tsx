@@ -13,7 +13,7 @@ import { Row, WarmRow } from './Row.tsx';
 import { Empty } from './Empty.tsx';
 import { GridHead } from './GridHead.tsx';
 import { usePanel } from './use-panel.ts';
-import { COLUMN_IDS, fitColumns } from '../timeline/columns.ts';
+import { fitColumns, type ColumnId } from '../timeline/columns.ts';
 import { createTimelineMenus } from './timeline-menus.tsx';
 import './grid.css';
 
@@ -49,7 +49,11 @@ export function Timeline(props: TimelineProps) {
     sig.view();
     return fitColumns(view.columns, width() - 16);
   });
-  const hiddenCols = () => COLUMN_IDS.filter((id) => !fitted().shown.includes(id)).join(' ');
+  // The shown columns change only when the choice or the width does: a filter change (which recomputes `fitted`)
+  // leaves the rows' cells alone.
+  const columns = createMemo<readonly ColumnId[]>(() => fitted().shown, [], {
+    equals: (a, b) => a.length === b.length && a.every((id, k) => id === b[k]),
+  });
 
   // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
   const menus = createTimelineMenus({ grid: () => gridEl, onOpen: () => props.onOpen() });
@@ -178,7 +182,6 @@ export function Timeline(props: TimelineProps) {
         role="grid"
         tabindex="0"
         style={{ '--cols': fitted().template }}
-        data-hide={hiddenCols()}
         onContextMenu={(e) => {
           // the context-menu key on the grid itself (a right-click on a row is the row's)
           if (!e.defaultPrevented) {
@@ -194,11 +197,11 @@ export function Timeline(props: TimelineProps) {
         }}
         aria-label="Recorded messages"
         aria-rowcount={count() + 1}
-        aria-colcount={fitted().shown.length}
+        aria-colcount={columns().length}
         aria-activedescendant={activeId()}
         onKeyDown={onKeyDown}
       >
-        <GridHead shown={() => fitted().shown} onChooser={(x, y) => menus.openChooser(x, y)} />
+        <GridHead shown={columns} onChooser={(x, y) => menus.openChooser(x, y)} />
         <div
           role="rowgroup"
           class="grid-body"
@@ -223,6 +226,7 @@ export function Timeline(props: TimelineProps) {
                     onOpen={props.onOpen}
                     grid={() => gridEl}
                     onMenu={menus.openRow}
+                    columns={columns}
                   />
                 );
               }}

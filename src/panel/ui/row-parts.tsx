@@ -1,9 +1,99 @@
-/** A row's parts that hold no state: the kind icon, and the hidden row that warms the grid's fonts. */
+/**
+ * A row's parts that hold no state: what a row shows of a record (its cells' texts, titles and classes), and the
+ * hidden row that warms the grid's fonts.
+ */
+import type { FrameInfo, RecordLog } from '../log/record-log.ts';
+import type { ClassifiedRecord } from '../../shared/messages.ts';
+import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
+import { shortType } from '../log/protocol.ts';
+import { preview } from './jsontree-model.ts';
+
+/** What a row shows of record `i` (its text, titles and classes). */
+export function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
+  const m = log.metaAt(i);
+  const receiverOrigin = r.kind === 'receive' ? originLabel(r.frameUrl) : (r.targetOrigin ?? '');
+  const errors = r.issues.filter((x) => x.severity === 'error').length;
+  const kindWord = r.navigation ? 'navigation' : r.kind === 'post' ? 'post (sent)' : 'receive (delivered)';
+  return {
+    seq: r.seq,
+    time: formatRelative(r.time - t0),
+    clock: formatClock(r.time),
+    delta: i > 0 ? `+${formatDuration(r.time - log.at(i - 1).time)}` : '',
+    target: r.kind === 'post' ? (r.targetOrigin ?? '') : '',
+    dir: r.navigation ? '⟳' : m.direction === 'event' ? '↑' : m.direction === 'action' ? '↓' : '·',
+    dirClass: r.navigation ? 'nav' : m.direction || 'none',
+    dirTitle: `${
+      r.navigation
+        ? 'frame navigation'
+        : m.direction === 'event'
+          ? 'event: embed → host'
+          : m.direction === 'action'
+            ? 'action: host → embed'
+            : 'not an svc-embed message'
+    } · ${kindWord}`,
+    kind: r.navigation ? 'nav' : r.kind,
+    type: r.navigation
+      ? `${r.frameId === 0 ? 'page: ' : 'navigated to '}${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
+      : m.type
+        ? shortType(m.type)
+        : preview(r.data, 80),
+    typeTitle: m.type || undefined,
+    typeClass: r.navigation || !m.type ? 'muted' : '',
+    surface: m.surface,
+    frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
+    frameUrl: r.frameUrl,
+    origins: `${hostOf(r.origin)} → ${r.targetOrigin === '*' ? '*' : hostOf(receiverOrigin)}`,
+    originsTitle: `${r.origin} → ${r.kind === 'post' ? `target origin ${r.targetOrigin ?? '?'}` : `received in ${receiverOrigin}`}`,
+    wildcard: r.targetOrigin === '*',
+    verdict: r.navigation ? '' : r.verdict,
+    issues: r.issues.length,
+    issueClass: errors ? 'error' : r.issues.some((x) => x.severity === 'warning') ? 'warning' : 'info',
+    size: formatBytes(log.sizeAt(i)),
+    truncated: typeof r.originalSize === 'number',
+    dropped: !!r.dropped,
+    threw: r.error,
+    injected: !!r.injected,
+    /** A top-level navigation: where a page's session starts (a divider, as the Network panel marks navigations). */
+    pageStart: !!r.navigation && r.frameId === 0,
+  };
+}
+
+export type RowCells = ReturnType<typeof rowCells>;
+/** What a row slot that never had a record shows (nothing: it is hidden). */
+export const EMPTY: RowCells = {
+  seq: -1,
+  time: '',
+  clock: '',
+  delta: '',
+  target: '',
+  dir: '',
+  dirClass: 'none',
+  dirTitle: '',
+  kind: '',
+  type: '',
+  typeTitle: undefined,
+  typeClass: '',
+  surface: '',
+  frame: '',
+  frameUrl: '',
+  origins: '',
+  originsTitle: '',
+  wildcard: false,
+  verdict: '',
+  issues: 0,
+  issueClass: 'info',
+  size: '',
+  truncated: false,
+  dropped: false,
+  threw: undefined,
+  injected: false,
+  pageStart: false,
+};
 
 /**
- * A hidden row with every font, glyph and badge style a real row uses, laid out when the panel opens: the font
- * lookups (fallback glyphs such as arrows included) and the first shaping then happen before the first records
- * arrive rather than in their first render. Not in the accessibility tree; no role.
+ * A hidden row with every cell, font, glyph, badge style and the kind icon a real row uses, laid out when the panel
+ * opens: the font lookups (fallback glyphs such as arrows included), the icon's image and the first shaping then
+ * happen before the first records arrive rather than in their first render. Not in the accessibility tree; no role.
  */
 export function WarmRow() {
   return (
@@ -11,9 +101,8 @@ export function WarmRow() {
       <div class="c-time">+0.123 s −0:01.5</div>
       <div class="c-delta">+840 ms</div>
       <div class="c-clock">09:41:07.123</div>
-      <div class="c-dir d-event">
+      <div class="c-dir d-event" data-kind="post">
         ↑↓⟳·
-        <KindIcon kind="post" />
       </div>
       <div class="c-kind">post receive nav</div>
       <div class="c-type">view dashboard-loaded</div>
@@ -29,19 +118,5 @@ export function WarmRow() {
       </div>
       <div class="c-size">1.2 kB 999 B✂</div>
     </div>
-  );
-}
-
-/** The kind as an icon (SVG, no font needed): a post leaves its frame (↗), a delivery arrives (↙). */
-export function KindIcon(p: { kind: string }) {
-  return (
-    <svg class={`kind-ico k-${p.kind}`} viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
-      <path
-        d={p.kind === 'receive' ? 'M8.5 1.5 2 8M2 3.5V8h4.5' : p.kind === 'post' ? 'M1.5 8.5 8 2M3.5 2H8v4.5' : ''}
-        fill="none"
-        stroke="currentColor"
-        stroke-width="1.6"
-      />
-    </svg>
   );
 }
