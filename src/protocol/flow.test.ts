@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { checkRecords } from './capture.ts';
-import { buildFlow, flowOfCapture, type FlowInput, type FlowModel, type FlowOptions } from './flow.ts';
+import {
+  buildFlow,
+  flowOfCapture,
+  flowOfIndex,
+  indexFlow,
+  type FlowInput,
+  type FlowModel,
+  type FlowOptions,
+} from './flow.ts';
 import {
   actionPair,
   EMBED_URL,
@@ -228,5 +236,88 @@ describe('buildFlow', () => {
     const seqs = m.items.flatMap((x) => (x.kind === 'arrow' ? [x.seq] : []));
     expect(seqs.every((s, k) => k === 0 || s > seqs[k - 1])).toBe(true);
     expect(m.items.filter((x) => x.kind === 'gap')).toHaveLength(49);
+  });
+});
+
+describe('the index: made once for the records, read by the flow of each filter', () => {
+  /** A session with a navigation, pairs, a post alone, a delivery alone, foreign traffic and a pause. */
+  const session = () => {
+    const r = numbered([
+      navigation(PAGE),
+      navigation(EMBED_URL),
+      ...eventPair('svc:event:ready'),
+      ...actionPair('svc:action:set-theme', { theme: 'dark' }),
+      rec(msg('svc:action:set-filter', { filters: [] }), { kind: 'post', frameUrl: PAGE, origin: HOST }),
+      rec(msg('svc:event:view')),
+      foreign,
+      ...eventPair('svc:event:dashboard-loaded'),
+    ]);
+    for (const x of r.slice(-2)) {
+      x.time += 4000;
+    }
+    const bySeq = new Map(checkRecords(r, { tenantOrigin: TENANT }).messages.map((m) => [m.seq, m]));
+    return r.map((x) => ({
+      ...x,
+      verdict: bySeq.get(x.seq)?.verdict ?? 'valid',
+      issues: bySeq.get(x.seq)?.issues ?? [],
+    }));
+  };
+  const filters: Array<[string, (r: FlowInput) => boolean]> = [
+    ['everything', () => true],
+    ['deliveries only', (r) => r.kind === 'receive' && !r.navigation],
+    ['posts only', (r) => r.kind === 'post' && !r.navigation],
+    ['navigations only', (r) => !!r.navigation],
+    ['no foreign traffic', (r) => r.verdict !== 'foreign'],
+    ['the records after the pause', (r) => r.time > T0 + 3000],
+  ];
+  it.each(filters)('%s: the same rows and lanes as the flow built of those records alone', (_name, keep) => {
+    const records = session();
+    const index = indexFlow(records, { tenantOrigin: TENANT });
+    const shown = Uint8Array.from(records, (r) => (keep(r) ? 1 : 0));
+    const fromIndex = flowOfIndex(index, shown);
+    // the records shown and the other halves of their pairs, built alone
+    const bySeq = new Map(records.map((r) => [r.seq, r]));
+    const alone = records.filter(
+      (r) => keep(r) || records.some((o) => keep(o) && o.pairedWith === r.seq && bySeq.has(r.seq)),
+    );
+    const built = buildFlow(alone, { tenantOrigin: TENANT, keep });
+    expect(rows(fromIndex)).toEqual(rows(built));
+    expect(fromIndex.lanes).toEqual(built.lanes);
+    expect(fromIndex.messages).toBe(built.messages);
+  });
+
+  it('a filter that shows nothing: no row, and the lane of the host page the records name', () => {
+    const records = session();
+    const m = flowOfIndex(indexFlow(records, { tenantOrigin: TENANT }), new Uint8Array(records.length));
+    expect(m.count).toBe(0);
+    expect(m.lanes.map((l) => l.title)).toEqual([H]);
+  });
+
+  it("makes a row's item when asked, the same item each time; seqAt names its record, null for a gap", () => {
+    const records = session();
+    const m = flowOfIndex(indexFlow(records, { tenantOrigin: TENANT }), new Uint8Array(records.length).fill(1));
+    const gap = m.items.findIndex((x) => x.kind === 'gap');
+    expect(gap).toBeGreaterThan(0);
+    expect(m.count).toBe(m.items.length);
+    for (let row = 0; row < m.count; row++) {
+      const x = m.item(row)!;
+      expect(m.item(row)).toBe(x);
+      expect(m.seqAt(row)).toBe(x.kind === 'gap' ? null : x.seq);
+    }
+    expect(m.item(m.count)).toBeUndefined();
+    expect(m.seqAt(-1)).toBeNull();
+  });
+
+  it('gives many deliveries from one sender whose posts are missing the lane the first one got', () => {
+    const deliveries = numbered(
+      Array.from({ length: 6 }, (_, k) =>
+        rec(msg('svc:event:view', undefined, { surface: k < 3 ? 'chat' : undefined })),
+      ),
+    );
+    const m = buildFlow(deliveries, { tenantOrigin: TENANT });
+    const arrows = m.items.flatMap((x) =>
+      x.kind === 'arrow' ? [`${m.lanes[x.from].title} → ${m.lanes[x.to!].title}`] : [],
+    );
+    expect(arrows).toEqual(Array.from({ length: 6 }, () => `embed · chat → ${H}`));
   });
 });

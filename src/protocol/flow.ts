@@ -1,7 +1,9 @@
 /**
  * A capture as a conversation: one lane per frame, one arrow per message (a post and its delivery are one arrow),
  * time running down. The model behind the panel's flow view and the SVG and Mermaid exports (flow-svg.ts,
- * flow-mermaid.ts). Pure, no DOM; one pass over the records and a map by seq, so 100,000 records build in one go.
+ * flow-mermaid.ts). Pure, no DOM. Two steps: `indexFlow` reads the records once into typed arrays (pairs, frames,
+ * times); `flowOfIndex` makes the flow of the records a filter shows in one pass over those arrays, and a row's item
+ * only when it is asked for (a view reads the rows in its viewport, the exports all of them). `buildFlow` does both.
  *
  * - Lanes: the host page (the top frame), each embed frame (labelled by its surface and origin), the other frames
  *   collapsed into one "other frames" lane unless `expandOthers`. A sender seen only by `event.origin` (a delivery
@@ -108,8 +110,15 @@ export type FlowItem = FlowArrow | FlowNavigation | FlowGap;
 
 export interface FlowModel {
   lanes: FlowLane[];
-  /** One per row, in row order. */
-  items: FlowItem[];
+  /** How many rows. */
+  count: number;
+  /** The item of a row (made when first asked for: a view reads only the rows it shows); undefined past the end. */
+  item(row: number): FlowItem | undefined;
+  /** The seq of the record a row stands for (an arrow's post or delivery, a navigation); null for a gap or past
+   * the end. Read from the build's arrays: no item is made. */
+  seqAt(row: number): number | null;
+  /** Every row's item, in row order (made when first read: the exports read them all). */
+  readonly items: readonly FlowItem[];
   /** The row of a record (a post and its delivery share the row of their arrow); absent when it has none. Made
    * when first read. */
   readonly rowOf: Map<number, number>;
@@ -190,31 +199,85 @@ interface Frame {
   origin: string | null;
   url: string | null;
   surface: string | null;
-  lane: number;
+  /** Its place in the order of appearance. */
+  id: number;
 }
 
-/** Build the flow of records given in causal order. O(n); never throws on odd records. */
-export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {}): FlowModel {
-  const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
-  const includeForeign = opts.includeForeign ?? true;
-  const gapMs = opts.gapMs ?? DEFAULT_FLOW_GAP_MS;
-  const n = records.length;
+/** The bits of `FlowIndex.flags`. */
+const NAV = 1;
+const POST = 2;
+const RECEIVE = 4;
+const FOREIGN = 8;
 
-  // ---- the records by seq, and which are shown
-  // Records in ascending seq order (a log, most capture files) are found by a binary search; others through a map.
+/**
+ * What the flow needs of each record, made once for a list of records (in causal order) and read by every flow of
+ * a subset of them (`flowOfIndex`: a filter change is one pass over these arrays, the records left unread). A
+ * record's frames are decided from all the records: its frame, and for a record that stands for an arrow (a post,
+ * a delivery whose post is not there) the frames it goes from and to.
+ */
+export interface FlowIndex {
+  /** The records indexed (the first `flags.length`: a log's list may grow after). */
+  readonly records: readonly FlowInput[];
+  /** The frames, in order of appearance (opaque to readers: lanes are made of them). */
+  readonly frames: readonly unknown[];
+  /** The frame of the host page, -1 when none. */
+  readonly host: number;
+  /** NAV, POST, RECEIVE, FOREIGN (verdict foreign); 0 for a hole in the records. */
+  readonly flags: Uint8Array;
+  /** The other half of a record's pair (its index), -1 when none. */
+  readonly pair: Int32Array;
+  /** A navigation's frame, an arrow's sender; -1 when the record stands for no row of its own (a delivery whose
+   * post is there, a hole). */
+  readonly from: Int32Array;
+  /** An arrow's receiver, -1 when not known. */
+  readonly to: Int32Array;
+  readonly seq: Float64Array;
+  /** Its time (an arrow's is its post's); NaN when not a number. */
+  readonly time: Float64Array;
+}
+
+/** The index of records given in causal order (see FlowIndex). O(n); never throws on odd records. */
+export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions, 'tenantOrigin'> = {}): FlowIndex {
+  const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
+  const n = records.length;
+  const flags = new Uint8Array(n);
+  const seqs = new Float64Array(n);
+  const times = new Float64Array(n);
+  const pairSeq = new Float64Array(n);
+  const recFrame = new Int32Array(n).fill(-1);
+
+  // ---- one read of each record's facts; records in ascending seq order (a log, most capture files) are found
+  // by a binary search over their seqs, others through a map
   let ascending = true;
-  for (let i = 0; i < n && ascending; i++) {
+  for (let i = 0; i < n; i++) {
     const r = records[i];
-    ascending = !!r && typeof r.seq === 'number' && (i === 0 || r.seq > records[i - 1].seq);
+    if (!r) {
+      ascending = false;
+      continue;
+    }
+    const seq = r.seq;
+    ascending &&= typeof seq === 'number' && (i === 0 || seq > seqs[i - 1]);
+    seqs[i] = typeof seq === 'number' ? seq : Number.NaN;
+    times[i] = Number.isFinite(r.time) ? r.time : Number.NaN;
+    flags[i] =
+      (r.navigation ? NAV : 0) |
+      (r.kind === 'post' ? POST : r.kind === 'receive' ? RECEIVE : 0) |
+      (r.verdict === 'foreign' ? FOREIGN : 0);
+    pairSeq[i] = r.pairedWith === undefined || r.navigation ? Number.NaN : r.pairedWith;
   }
   let indexMap: Map<number, number> | null = null;
-  const indexOf = (seq: number): number => {
+  const indexOf = (seq: number, near: number): number => {
     if (ascending) {
+      // seqs are mostly consecutive: where a record `seq - seqs[near]` places after `near` is tried first
+      const guess = near + (seq - seqs[near]);
+      if (guess >= 0 && guess < n && seqs[guess] === seq) {
+        return guess;
+      }
       let lo = 0;
       let hi = n - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        const s = records[mid].seq;
+        const s = seqs[mid];
         if (s === seq) {
           return mid;
         }
@@ -229,29 +292,24 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
     if (!indexMap) {
       indexMap = new Map();
       for (let i = 0; i < n; i++) {
-        const r = records[i];
-        if (r && typeof r.seq === 'number') {
-          indexMap.set(r.seq, i);
+        if (records[i] && typeof records[i].seq === 'number') {
+          indexMap.set(seqs[i], i);
         }
       }
     }
     return indexMap.get(seq) ?? -1;
   };
-  const pairOf = (i: number): number => {
-    const r = records[i];
-    if (r.pairedWith === undefined || r.navigation) {
-      return -1;
+  const KIND = POST | RECEIVE;
+  const pair = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const p = pairSeq[i];
+    if (!Number.isNaN(p)) {
+      const j = indexOf(p, i);
+      if (j >= 0 && j !== i && (flags[j] & KIND) !== (flags[i] & KIND) && (flags[j] & NAV) === 0 && records[j]) {
+        pair[i] = j;
+      }
     }
-    const j = indexOf(r.pairedWith);
-    return j >= 0 && j !== i && records[j].kind !== r.kind && !records[j].navigation ? j : -1;
-  };
-  const shown = (i: number): boolean => {
-    const r = records[i];
-    if (!includeForeign && !r.navigation && r.verdict === 'foreign') {
-      return false;
-    }
-    return opts.keep ? opts.keep(r, i) : true;
-  };
+  }
 
   // ---- frames: the frames records were observed in, first; senders known only by origin as they come
   const frames = new Map<string, Frame>();
@@ -259,6 +317,9 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
   const byFrameId = new Map<number, Frame>();
   const byFrameUrl = new Map<string, Frame>();
   const order: Frame[] = [];
+  // The sender of a delivery with the same facts is the same frame while no frame is added and no surface learned
+  // (the cache is emptied then): a log's many deliveries from a sender whose posts are not captured decide it once.
+  const senders = new Map<string, Frame>();
   const frameIds = records.some((r) => r && r.frameId !== undefined);
   let host: Frame | null = null;
   // Without frame ids, the host page is the frame that received the first event or posted the first action.
@@ -275,8 +336,9 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
   const frameKey = (r: FlowInput) => (r.frameId !== undefined ? `id:${r.frameId}` : `url:${r.frameUrl}`);
   const isEmbedFrame = (url: string | null, origin: string | null) =>
     isEmbedAddress(url) || (tenant !== null && origin === tenant);
-  const addFrame = (f: Omit<Frame, 'lane'>): Frame => {
-    const frame = { ...f, lane: -1 };
+  const addFrame = (f: Omit<Frame, 'id'>): Frame => {
+    const frame = { ...f, id: order.length };
+    senders.clear();
     frames.set(f.key, frame);
     order.push(frame);
     return frame;
@@ -306,7 +368,7 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
   };
   for (let i = 0; i < n; i++) {
     if (records[i]) {
-      frameOf(records[i]);
+      recFrame[i] = frameOf(records[i]).id;
     }
   }
   const byOrigin = (origin: string | null, not: Frame | null, surface: string | null): Frame | null => {
@@ -330,13 +392,23 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
   const originFrames = new Map<string, Frame>();
   /** The frame that sent a delivery whose post is not in the records. */
   const senderOf = (r: FlowInput, receiver: Frame): Frame => {
-    const origin = r.origin && r.origin !== 'null' ? normalizeOrigin(r.origin) : null;
     const d = dataOf(r);
     const surface = typeof d?.surface === 'string' ? d.surface : null;
     const from = (r as { from?: string }).from;
     if (from === 'self') {
       return receiver;
     }
+    const key = `${receiver.id} ${from} ${surface} ${r.origin}`;
+    const known = senders.get(key);
+    if (known) {
+      return known;
+    }
+    const found = decideSender(r, receiver, from, surface);
+    senders.set(key, found);
+    return found;
+  };
+  const decideSender = (r: FlowInput, receiver: Frame, from: string | undefined, surface: string | null): Frame => {
+    const origin = r.origin && r.origin !== 'null' ? normalizeOrigin(r.origin) : null;
     const found = byOrigin(origin, receiver, surface);
     if (found) {
       return found;
@@ -386,105 +458,181 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
     return null;
   };
 
-  // ---- items, in row order
-  const items: FlowItem[] = [];
-  const arrowFrames: Array<[Frame, Frame | null]> = [];
-  const navFrames: Frame[] = [];
-  const used = new Set<Frame>();
+  // ---- the frames of the rows: a navigation's frame; an arrow's sender and receiver (a post and its delivery are
+  // one arrow, at the post)
+  const from = new Int32Array(n).fill(-1);
+  const to = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const f = flags[i];
+    if (recFrame[i] < 0) {
+      continue;
+    }
+    if (f & NAV) {
+      from[i] = recFrame[i];
+      continue;
+    }
+    const j = pair[i];
+    if (j >= 0 && f & RECEIVE && flags[j] & POST) {
+      continue; // the arrow is its post's
+    }
+    const r = records[i];
+    let sender: Frame;
+    let receiver: Frame | null;
+    if (f & POST) {
+      sender = order[recFrame[i]];
+      receiver = j >= 0 ? order[recFrame[j]] : receiverOf(r, sender);
+    } else {
+      receiver = order[recFrame[i]];
+      sender = senderOf(r, receiver);
+    }
+    if (sender.role === 'embed' && sender.surface === null) {
+      const d = dataOf(r);
+      if (d && d.source === 'svc-embed' && d.surface && typeof d.surface === 'string') {
+        sender.surface = d.surface;
+        senders.clear();
+      }
+    }
+    from[i] = sender.id;
+    to[i] = receiver ? receiver.id : -1;
+  }
+  const hostFrame = host as Frame | null;
+  return { records, frames: order, host: hostFrame ? hostFrame.id : -1, flags, pair, from, to, seq: seqs, time: times };
+}
+
+/** Build the flow of records given in causal order. O(n); never throws on odd records. */
+export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {}): FlowModel {
+  const index = indexFlow(records, opts);
+  const includeForeign = opts.includeForeign ?? true;
+  const n = records.length;
+  const shown = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = records[i];
+    if (r && (includeForeign || (index.flags[i] & (NAV | FOREIGN)) !== FOREIGN)) {
+      shown[i] = opts.keep ? (opts.keep(r, i) ? 1 : 0) : 1;
+    }
+  }
+  return flowOfIndex(index, shown, opts);
+}
+
+/**
+ * The flow of the records of an index that `shown` marks (1: shown): a navigation is a row when shown, a post and
+ * its delivery one arrow when either is. One pass over the index's arrays decides the rows, their lanes and the
+ * gaps; an item is made when asked for (`item(row)`), so a view that draws the rows in its viewport makes only those.
+ */
+export function flowOfIndex(
+  index: FlowIndex,
+  shown: Uint8Array,
+  opts: Pick<FlowOptions, 'expandOthers' | 'gapMs'> = {},
+): FlowModel {
+  const { records, flags, pair, from: fromOf, to: toOf, seq: seqs, time: times } = index;
+  const frames = index.frames as readonly Frame[];
+  const gapMs = opts.gapMs ?? DEFAULT_FLOW_GAP_MS;
+  // (the records as they were indexed: a log's list may have grown since)
+  const n = flags.length;
+
+  // ---- rows, in row order: the record a row stands for (its index; -1 for a gap), the other half of its pair
+  // (-1 when none), its seq (NaN for a gap)
+  let cap = Math.max(16, Math.min(n, 1024));
+  let rowRec = new Int32Array(cap);
+  let rowPair = new Int32Array(cap);
+  let rowSeq = new Float64Array(cap);
+  /** A gap row's pause and time (the row before it), by the gap's row. */
+  const gaps = new Map<number, { ms: number; time: number }>();
+  let count = 0;
+  const grow = () => {
+    cap *= 2;
+    const ints = (a: Int32Array) => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    rowRec = ints(rowRec);
+    rowPair = ints(rowPair);
+    const s = new Float64Array(cap);
+    s.set(rowSeq);
+    rowSeq = s;
+  };
+  const used = new Uint8Array(frames.length);
   let lastTime = Number.NaN;
   let start = Number.NaN;
-  const place = (time: number) => {
-    const t = Number.isFinite(time) ? time : lastTime;
-    if (Number.isFinite(lastTime) && Number.isFinite(t) && t - lastTime >= gapMs) {
-      items.push({ kind: 'gap', ms: t - lastTime, time: lastTime });
+  let messages = 0;
+  for (let i = 0; i < n; i++) {
+    const f = fromOf[i];
+    if (f < 0) {
+      continue;
     }
-    if (Number.isFinite(t)) {
-      lastTime = Number.isFinite(lastTime) ? Math.max(lastTime, t) : t;
-      if (!Number.isFinite(start)) {
+    const j = pair[i];
+    if ((flags[i] & NAV) !== 0 ? shown[i] === 0 : shown[i] === 0 && !(j >= 0 && shown[j] === 1)) {
+      continue;
+    }
+    // the time: a pause of at least gapMs since the rows before becomes a gap row
+    const time = times[i];
+    const t = Number.isNaN(time) ? lastTime : time;
+    if (count + 2 > cap) {
+      grow();
+    }
+    if (t - lastTime >= gapMs) {
+      gaps.set(count, { ms: t - lastTime, time: lastTime });
+      rowRec[count] = -1;
+      rowPair[count] = -1;
+      rowSeq[count++] = Number.NaN;
+    }
+    if (!Number.isNaN(t)) {
+      lastTime = Number.isNaN(lastTime) ? t : Math.max(lastTime, t);
+      if (Number.isNaN(start)) {
         start = t;
       }
     }
-  };
-  let messages = 0;
-  for (let i = 0; i < n; i++) {
-    const r = records[i];
-    if (!r) {
-      continue;
-    }
-    if (r.navigation) {
-      if (!shown(i)) {
-        continue;
+    rowRec[count] = i;
+    rowPair[count] = (flags[i] & NAV) !== 0 ? -1 : j;
+    rowSeq[count++] = seqs[i];
+    used[f] = 1;
+    if ((flags[i] & NAV) === 0) {
+      messages++;
+      if (toOf[i] >= 0) {
+        used[toOf[i]] = 1;
       }
-      const f = frameOf(r);
-      place(r.time);
-      const url = typeof dataOf(r)?.url === 'string' ? (dataOf(r)!.url as string) : r.frameUrl;
-      items.push({ kind: 'navigation', seq: r.seq, lane: -1, url, issues: r.issues ?? NO_ISSUES, time: r.time });
-      navFrames.push(f);
-      used.add(f);
-      continue;
     }
-    const j = pairOf(i);
-    if (j >= 0 && r.kind === 'receive' && records[j].kind === 'post') {
-      continue; // one arrow for both, placed at its post
-    }
-    if (!shown(i) && !(j >= 0 && shown(j))) {
-      continue;
-    }
-    const post = r.kind === 'post' ? r : null;
-    const delivery = r.kind === 'receive' ? r : j >= 0 ? records[j] : null;
-    let from: Frame;
-    let to: Frame | null;
-    if (post) {
-      from = frameOf(post);
-      to = delivery ? frameOf(delivery) : receiverOf(post, from);
-    } else {
-      to = frameOf(r);
-      from = senderOf(r, to);
-    }
-    const arrow = arrowOf(r, post, delivery);
-    const d = dataOf(r);
-    if (d && d.source === 'svc-embed' && d.surface && typeof d.surface === 'string' && from.role === 'embed') {
-      from.surface ??= d.surface;
-    }
-    place(arrow.time);
-    items.push(arrow);
-    arrowFrames.push([from, to]);
-    used.add(from);
-    if (to) {
-      used.add(to);
-    }
-    messages++;
   }
 
   // ---- lanes: the host, the embeds, the others (each in order of appearance); only frames with a row, and the host
   const lanes: FlowLane[] = [];
-  const laneOf = (f: Frame): number => {
-    if (f.lane < 0) {
-      f.lane = lanes.length;
+  const laneOfFrame = new Int32Array(frames.length).fill(-1);
+  const laneOf = (id: number): number => {
+    if (laneOfFrame[id] < 0) {
+      const f = frames[id];
+      laneOfFrame[id] = lanes.length;
       const title =
         f.role === 'host' ? 'host page' : f.role === 'embed' ? `embed${f.surface ? ` · ${f.surface}` : ''}` : 'frame';
-      lanes.push({ index: f.lane, role: f.role, title, origin: f.origin, surface: f.surface, url: f.url, frames: 1 });
+      lanes.push({
+        index: lanes.length,
+        role: f.role,
+        title,
+        origin: f.origin,
+        surface: f.surface,
+        url: f.url,
+        frames: 1,
+      });
     }
-    return f.lane;
+    return laneOfFrame[id];
   };
-  const hostFrame = host as Frame | null;
-  if (hostFrame) {
-    laneOf(hostFrame);
+  if (index.host >= 0) {
+    laneOf(index.host);
   }
-  for (const f of order) {
-    if (f.role === 'embed' && used.has(f)) {
-      laneOf(f);
+  for (const f of frames) {
+    if (f.role === 'embed' && used[f.id] === 1) {
+      laneOf(f.id);
     }
   }
-  const others = order.filter((f) => f.role === 'other' && used.has(f));
+  const others = frames.filter((f) => f.role === 'other' && used[f.id] === 1);
   if (opts.expandOthers || others.length === 1) {
     for (const f of others) {
-      laneOf(f);
+      laneOf(f.id);
     }
   } else if (others.length) {
-    const index = lanes.length;
+    const at = lanes.length;
     lanes.push({
-      index,
+      index: at,
       role: 'others',
       title: `other frames (${others.length})`,
       origin: null,
@@ -493,31 +641,76 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
       frames: others.length,
     });
     for (const f of others) {
-      f.lane = index;
+      laneOfFrame[f.id] = at;
     }
   }
-  let a = 0;
-  let v = 0;
-  for (const item of items) {
-    if (item.kind === 'arrow') {
-      const [from, to] = arrowFrames[a++];
-      item.from = laneOf(from);
-      item.to = to ? laneOf(to) : null;
-    } else if (item.kind === 'navigation') {
-      item.lane = laneOf(navFrames[v++]);
+
+  const made: Array<FlowItem | undefined> = [];
+  const item = (row: number): FlowItem | undefined => {
+    if (!(row >= 0 && row < count)) {
+      return undefined;
     }
-  }
-  // The rows by seq are made when first asked for (the exports never ask; a loop of Map writes per record is a good
-  // part of a build's time at 100,000 records).
+    const had = made[row];
+    if (had) {
+      return had;
+    }
+    const i = rowRec[row];
+    let it: FlowItem;
+    if (i < 0) {
+      const g = gaps.get(row) ?? { ms: 0, time: Number.NaN };
+      it = { kind: 'gap', ms: g.ms, time: g.time };
+    } else {
+      const r = records[i];
+      const lane = laneOfFrame[fromOf[i]];
+      if (flags[i] & NAV) {
+        const d = dataOf(r);
+        const url = typeof d?.url === 'string' ? d.url : r.frameUrl;
+        it = { kind: 'navigation', seq: r.seq, lane, url, issues: r.issues ?? NO_ISSUES, time: r.time };
+      } else {
+        const j = rowPair[row];
+        const post = flags[i] & POST ? r : null;
+        const delivery = flags[i] & RECEIVE ? r : j >= 0 ? records[j] : null;
+        const arrow = arrowOf(r, post, delivery);
+        arrow.from = lane;
+        arrow.to = toOf[i] >= 0 ? laneOfFrame[toOf[i]] : null;
+        it = arrow;
+      }
+    }
+    made[row] = it;
+    return it;
+  };
+  let all: FlowItem[] | null = null;
+  // The rows by seq are made when first asked for (the panel finds rows by a binary search over `seqAt`).
   let rowOf: Map<number, number> | null = null;
   return {
     lanes,
-    items,
+    count,
+    item,
+    seqAt: (row) => (row >= 0 && row < count && rowRec[row] >= 0 ? rowSeq[row] : null),
+    get items() {
+      if (!all) {
+        all = new Array<FlowItem>(count);
+        for (let row = 0; row < count; row++) {
+          all[row] = item(row) as FlowItem;
+        }
+      }
+      return all;
+    },
     get rowOf() {
-      rowOf ??= rowsBySeq(items);
+      if (!rowOf) {
+        rowOf = new Map();
+        for (let row = 0; row < count; row++) {
+          if (rowRec[row] >= 0) {
+            rowOf.set(rowSeq[row], row);
+            if (rowPair[row] >= 0) {
+              rowOf.set(seqs[rowPair[row]], row);
+            }
+          }
+        }
+      }
       return rowOf;
     },
-    start: Number.isFinite(start) ? start : 0,
+    start: Number.isNaN(start) ? 0 : start,
     messages,
   };
 }
@@ -580,23 +773,90 @@ function arrowOf(r: FlowInput, post: FlowInput | null, delivery: FlowInput | nul
   };
 }
 
-/** The row of each record: an arrow's post and delivery share its row. */
-function rowsBySeq(items: readonly FlowItem[]): Map<number, number> {
-  const rows = new Map<number, number>();
-  items.forEach((item, row) => {
-    if (item.kind === 'navigation') {
-      rows.set(item.seq, row);
-    } else if (item.kind === 'arrow') {
-      rows.set(item.seq, row);
-      if (item.post !== null) {
-        rows.set(item.post, row);
+/** A model over items already made (`lanes` indexed as the items' lanes). */
+export function flowOfItems(lanes: FlowLane[], items: readonly FlowItem[], start?: number): FlowModel {
+  let rowOf: Map<number, number> | null = null;
+  const first = items.find((x) => x.kind !== 'gap');
+  return {
+    lanes,
+    count: items.length,
+    item: (row) => items[row],
+    seqAt: (row) => {
+      const x = items[row];
+      return x && x.kind !== 'gap' ? x.seq : null;
+    },
+    items,
+    get rowOf() {
+      if (!rowOf) {
+        rowOf = new Map();
+        for (const [row, x] of items.entries()) {
+          if (x.kind === 'navigation') {
+            rowOf.set(x.seq, row);
+          } else if (x.kind === 'arrow') {
+            for (const seq of [x.seq, x.post, x.delivery]) {
+              if (seq !== null) {
+                rowOf.set(seq, row);
+              }
+            }
+          }
+        }
       }
-      if (item.delivery !== null) {
-        rows.set(item.delivery, row);
-      }
+      return rowOf;
+    },
+    start: start ?? first?.time ?? 0,
+    messages: items.reduce((k, x) => k + (x.kind === 'arrow' ? 1 : 0), 0),
+  };
+}
+
+/**
+ * The rows `from` to `to` (both included, in either order, clamped to the model) as a flow of their own: the lanes
+ * its rows use (in the model's order, re-indexed from 0), gaps at either end left out, the ruler's zero at its
+ * first row. Only those rows' items are made.
+ */
+export function sliceFlow(model: FlowModel, from: number, to: number): FlowModel {
+  let a = Math.max(0, Math.min(from, to));
+  let b = Math.min(model.count - 1, Math.max(from, to));
+  while (a <= b && model.seqAt(a) === null) {
+    a++;
+  }
+  while (b >= a && model.seqAt(b) === null) {
+    b--;
+  }
+  const picked: FlowItem[] = [];
+  const usedLanes = new Set<number>();
+  for (let row = a; row <= b; row++) {
+    const x = model.item(row);
+    if (!x) {
+      continue;
     }
-  });
-  return rows;
+    picked.push(x);
+    if (x.kind === 'arrow') {
+      usedLanes.add(x.from);
+      if (x.to !== null) {
+        usedLanes.add(x.to);
+      }
+    } else if (x.kind === 'navigation') {
+      usedLanes.add(x.lane);
+    }
+  }
+  const newIndex = new Map<number, number>();
+  const lanes: FlowLane[] = [];
+  for (const l of model.lanes) {
+    if (usedLanes.has(l.index)) {
+      newIndex.set(l.index, lanes.length);
+      lanes.push({ ...l, index: lanes.length });
+    }
+  }
+  const lane = (i: number) => newIndex.get(i) ?? i;
+  const items = picked.map(
+    (x): FlowItem =>
+      x.kind === 'arrow'
+        ? { ...x, from: lane(x.from), to: x.to === null ? null : lane(x.to) }
+        : x.kind === 'navigation'
+          ? { ...x, lane: lane(x.lane) }
+          : x,
+  );
+  return flowOfItems(lanes, items);
 }
 
 /** The worst severity among issues, for a note's mark; null without issues. */

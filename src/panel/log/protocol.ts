@@ -68,13 +68,18 @@ export { RULES } from '../../protocol/rules.ts';
 export { generateTest } from '../../protocol/testgen.ts';
 export {
   buildFlow,
+  flowOfIndex,
+  indexFlow,
   type FlowArrow,
+  type FlowIndex,
   type FlowItem,
   type FlowLane,
   type FlowModel,
   type FlowNavigation,
+  flowOfItems,
   formatGap,
   formatOffset,
+  sliceFlow,
 } from '../../protocol/flow.ts';
 export { flowToMermaid } from '../../protocol/flow-mermaid.ts';
 export { flowToSvg } from '../../protocol/flow-svg.ts';

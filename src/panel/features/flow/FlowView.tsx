@@ -9,7 +9,8 @@ import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMo
 import { usePanel } from '../../ui/use-panel.ts';
 import { createRowVirtualizer } from '../../ui/virtual.ts';
 import { FLOW_LANE_W, FLOW_ROW_H, FLOW_RULER_W, flowWidth, laneX } from './flow-geometry.ts';
-import { flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
+import type { FlowIndex } from '../../log/protocol.ts';
+import { flowIndexOf, flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
 import { FlowRow } from './FlowRow.tsx';
 import { FlowExports } from './FlowExports.tsx';
 import './flow.css';
@@ -34,11 +35,13 @@ export function FlowView(props: FlowViewProps) {
   let listEl!: HTMLDivElement;
   let headEl!: HTMLDivElement;
 
-  // The flow of what the timeline shows: rebuilt when the view's order changes (filters, search, a new log) or the
-  // tenant origin does (it decides which frames are embeds). Live records rebuild it at once in a small log, at most
-  // every LIVE_REBUILD_MS in a big one (a rebuild reads the whole log).
+  // The flow of what the timeline shows: made again when the view's order changes (filters, search, a new log) or
+  // the tenant origin does (it decides which frames are embeds), from the flow's index of the log (frames, pairs,
+  // times), which is made again only when the log changed since. Live records rebuild it at once in a small log, at
+  // most every LIVE_REBUILD_MS in a big one (the index reads the whole log).
   const [version, setVersion] = createSignal(0);
   const bump = () => setVersion((v) => v + 1);
+  let logChanged = true;
   let pending: ReturnType<typeof setTimeout> | undefined;
   const later = () => {
     pending ??= setTimeout(() => {
@@ -47,9 +50,15 @@ export function FlowView(props: FlowViewProps) {
     }, LIVE_REBUILD_MS);
   };
   onCleanup(view.on('filters', bump));
-  onCleanup(view.on('rebuilt', bump));
+  onCleanup(
+    view.on('rebuilt', () => {
+      logChanged = true;
+      bump();
+    }),
+  );
   onCleanup(
     view.on('appended', (e) => {
+      logChanged = true;
       if (e.count > 0 || e.updated) {
         (log.count < BIG_LOG ? bump : later)();
       }
@@ -60,19 +69,19 @@ export function FlowView(props: FlowViewProps) {
     sig.state();
     return log.state.tenantOrigin;
   });
+  let index: FlowIndex | null = null;
+  let indexTenant: string | null = null;
   const model = createMemo(() => {
     version();
-    return flowOfView(
-      {
-        records: log.all(),
-        order: view.order,
-        tenantOrigin: tenantOrigin(),
-        indexOfSeq: (seq) => log.indexOfSeq(seq),
-      },
-      { expandOthers: expandOthers() },
-    );
+    const src = { records: log.all(), order: view.order, tenantOrigin: tenantOrigin() };
+    if (!index || logChanged || indexTenant !== src.tenantOrigin) {
+      index = flowIndexOf(src);
+      indexTenant = src.tenantOrigin;
+      logChanged = false;
+    }
+    return flowOfView(src, { expandOthers: expandOthers() }, index);
   });
-  const count = () => model().items.length;
+  const count = () => model().count;
   const selectedRow = createMemo(() => {
     sig.selection();
     return rowOfSeq(model(), view.selectedSeq, (seq) => log.bySeq(seq)?.pairedWith);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowArrow, FlowModel } from '../../log/protocol.ts';
+import { flowOfItems, type FlowArrow, type FlowItem, type FlowModel } from '../../log/protocol.ts';
 import { laneX, rowShape } from './flow-geometry.ts';
 
 const lanes: FlowModel['lanes'] = [
@@ -33,13 +33,7 @@ const arrow = (over: Partial<FlowArrow>): FlowArrow => ({
   time: 1000,
   ...over,
 });
-const model = (...items: FlowModel['items']): FlowModel => ({
-  lanes,
-  items,
-  rowOf: new Map(),
-  start: 1000,
-  messages: items.length,
-});
+const model = (...items: FlowItem[]): FlowModel => flowOfItems(lanes, items, 1000);
 
 describe('rowShape: what a row draws', () => {
   const host = laneX(0),

@@ -61,7 +61,7 @@ const n1 = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 
 /** The shape of row `row` of the model (an empty shape past its end). */
 export function rowShape(model: FlowModel, row: number): RowShape {
-  const item = model.items[row];
+  const item = model.item(row);
   if (!item) {
     return EMPTY;
   }

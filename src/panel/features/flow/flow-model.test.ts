@@ -12,7 +12,7 @@ import {
 } from '../../../../test/fixtures/messages.ts';
 import { checkWellFormed } from '../../../../test/helpers/xml-wellformed.ts';
 import { parseSequenceDiagram } from '../../../../test/helpers/mermaid-grammar.ts';
-import { flowExports, flowFileName, flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
+import { flowExports, flowFileName, flowIndexOf, flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
 
 /** A small session as the panel's log holds it: classified, in causal order, with a 5 s pause before the last pair. */
 function session() {
@@ -64,6 +64,19 @@ describe('flowOfView: the flow of what the timeline shows', () => {
     for (const r of records) {
       expect(rowOfSeq(m, r.seq, pairOf)).toBe(m.rowOf.get(r.seq) ?? -1);
     }
+  });
+
+  it('one index of the log serves every filter; a log grown since draws the records it indexed', () => {
+    const records = session();
+    const index = flowIndexOf({ records, tenantOrigin: TENANT });
+    const deliveries = all(records).filter((i) => records[i].kind === 'receive' && !records[i].navigation);
+    for (const order of [all(records), deliveries, []]) {
+      const fresh = flowOfView({ records, order, tenantOrigin: TENANT });
+      expect(labels(flowOfView({ records, order, tenantOrigin: TENANT }, {}, index))).toEqual(labels(fresh));
+    }
+    const grown = [...records, ...session().map((r) => ({ ...r, seq: r.seq + 100 }))];
+    const m = flowOfView({ records: grown, order: all(grown), tenantOrigin: TENANT }, {}, index);
+    expect(labels(m)).toEqual(labels(flowOfView({ records, order: all(records), tenantOrigin: TENANT })));
   });
 
   it('expands the other frames into a lane each when asked', () => {

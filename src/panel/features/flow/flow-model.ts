@@ -4,7 +4,14 @@
  * of the view as it is. Plain TypeScript over the record log and the timeline view (their readers only: the
  * selection stays the view's, written through its methods).
  */
-import { buildFlow, flowToMermaid, flowToSvg, type FlowModel } from '../../log/protocol.ts';
+import {
+  flowOfIndex,
+  flowToMermaid,
+  flowToSvg,
+  indexFlow,
+  type FlowIndex,
+  type FlowModel,
+} from '../../log/protocol.ts';
 import type { ClassifiedRecord, TabState } from '../../../shared/messages.ts';
 
 /** What the flow reads of the log and the timeline view. */
@@ -14,8 +21,6 @@ export interface FlowSource {
   /** The log indexes the timeline shows (its filters applied), ascending. */
   order: readonly number[];
   tenantOrigin: string | null;
-  /** The log index of a seq, -1 when not held (default: a map of the records). */
-  indexOfSeq?: (seq: number) => number;
 }
 
 export interface FlowViewOptions {
@@ -23,65 +28,36 @@ export interface FlowViewOptions {
   expandOthers?: boolean;
 }
 
-/**
- * The flow of the records the timeline shows: a post and its delivery are one arrow when either passes the filters.
- * The model is built from the shown records and the other halves of their pairs only (in the log's order), so a
- * filter that shows few records builds a small flow.
- */
-export function flowOfView(src: FlowSource, opts: FlowViewOptions = {}): FlowModel {
-  const { records, order } = src;
-  const n = records.length;
-  let input: readonly ClassifiedRecord[] = records;
-  let shown: Uint8Array;
-  if (order.length === n) {
-    shown = new Uint8Array(n).fill(1);
-  } else {
-    // 1: shown, 2: the other half of a shown record's pair
-    const mark = new Uint8Array(n);
-    for (const i of order) {
-      mark[i] = 1;
-    }
-    const seqIndex = src.indexOfSeq ?? indexBySeq(records);
-    for (const i of order) {
-      const p = records[i].pairedWith;
-      if (p !== undefined) {
-        const j = seqIndex(p);
-        if (j >= 0 && mark[j] === 0) {
-          mark[j] = 2;
-        }
-      }
-    }
-    const subset: ClassifiedRecord[] = [];
-    const keep: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (mark[i] !== 0) {
-        subset.push(records[i]);
-        keep.push(mark[i]);
-      }
-    }
-    input = subset;
-    shown = Uint8Array.from(keep, (m) => (m === 1 ? 1 : 0));
-  }
-  return buildFlow(input, {
-    tenantOrigin: src.tenantOrigin,
-    expandOthers: opts.expandOthers ?? false,
-    keep: (_r, i) => shown[i] === 1,
-  });
+/** The flow's index of the log's records (frames, pairs, times: `indexFlow`), to be made again when the log or
+ * the tenant origin changes and kept across filter changes. */
+export function flowIndexOf(src: Pick<FlowSource, 'records' | 'tenantOrigin'>): FlowIndex {
+  return indexFlow(src.records, { tenantOrigin: src.tenantOrigin });
 }
 
-/** A lookup of a record's index by its seq (the log has its own: `RecordLog.indexOfSeq`). */
-function indexBySeq(records: readonly ClassifiedRecord[]): (seq: number) => number {
-  const map = new Map<number, number>();
-  for (const [i, r] of records.entries()) {
-    map.set(r.seq, i);
+/**
+ * The flow of the records the timeline shows: a post and its delivery are one arrow when either passes the filters.
+ * `index` is the log's (`flowIndexOf`, made for the same records and tenant origin); a filter change reads only it
+ * and the view's order, not the records.
+ */
+export function flowOfView(
+  src: FlowSource,
+  opts: FlowViewOptions = {},
+  index: FlowIndex = flowIndexOf(src),
+): FlowModel {
+  const { order } = src;
+  const n = index.flags.length;
+  const shown = new Uint8Array(n);
+  for (let k = 0; k < order.length; k++) {
+    if (order[k] < n) {
+      shown[order[k]] = 1;
+    }
   }
-  return (seq) => map.get(seq) ?? -1;
+  return flowOfIndex(index, shown, { expandOthers: opts.expandOthers ?? false });
 }
 
 /** The record a row stands for (an arrow's post or delivery, a navigation); null for a gap or past the end. */
 export function seqAtRow(model: FlowModel, row: number): number | null {
-  const item = model.items[row];
-  return item && item.kind !== 'gap' ? item.seq : null;
+  return model.seqAt(row);
 }
 
 /**
@@ -105,7 +81,7 @@ export function rowOfSeq(model: FlowModel, seq: number | null, pairOf?: (seq: nu
     return -1;
   }
   const at = findRow(model, other);
-  const item = at >= 0 ? model.items[at] : undefined;
+  const item = at >= 0 ? model.item(at) : undefined;
   return item?.kind === 'arrow' && (item.post === seq || item.delivery === seq) ? at : -1;
 }
 
@@ -116,13 +92,14 @@ function ascendingRows(model: FlowModel): boolean {
   if (yes === undefined) {
     yes = true;
     let last = Number.NEGATIVE_INFINITY;
-    for (const item of model.items) {
-      if (item.kind !== 'gap') {
-        if (item.seq <= last) {
+    for (let row = 0; row < model.count; row++) {
+      const seq = model.seqAt(row);
+      if (seq !== null) {
+        if (seq <= last) {
           yes = false;
           break;
         }
-        last = item.seq;
+        last = seq;
       }
     }
     ascending.set(model, yes);
@@ -132,20 +109,19 @@ function ascendingRows(model: FlowModel): boolean {
 
 /** The row whose own seq is `seq` (a gap row is always followed by a record's row), -1 when none. */
 function findRow(model: FlowModel, seq: number): number {
-  const items = model.items;
   let lo = 0;
-  let hi = items.length - 1;
+  let hi = model.count - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const at = items[mid].kind === 'gap' ? mid + 1 : mid;
-    const item = items[at];
-    if (!item || item.kind === 'gap') {
+    const at = model.seqAt(mid) === null ? mid + 1 : mid;
+    const s = model.seqAt(at);
+    if (s === null) {
       return -1;
     }
-    if (item.seq === seq) {
+    if (s === seq) {
       return at;
     }
-    if (item.seq < seq) {
+    if (s < seq) {
       lo = at + 1;
     } else {
       hi = mid - 1;
@@ -160,7 +136,7 @@ function findRow(model: FlowModel, seq: number): number {
  * has a record.
  */
 export function stepRow(model: FlowModel, row: number, delta: number): number {
-  const n = model.items.length;
+  const n = model.count;
   const first = nextRecordRow(model, 0, 1);
   const last = nextRecordRow(model, n - 1, -1);
   if (first < 0) {
@@ -177,8 +153,8 @@ export function stepRow(model: FlowModel, row: number, delta: number): number {
 
 /** The first row from `row` on in direction `dir` that stands for a record, -1 when none. */
 export function nextRecordRow(model: FlowModel, row: number, dir: 1 | -1): number {
-  for (let r = row; r >= 0 && r < model.items.length; r += dir) {
-    if (model.items[r].kind !== 'gap') {
+  for (let r = row; r >= 0 && r < model.count; r += dir) {
+    if (model.seqAt(r) !== null) {
       return r;
     }
   }
