@@ -246,71 +246,6 @@ export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions,
   const pairSeq = new Float64Array(n);
   const recFrame = new Int32Array(n).fill(-1);
 
-  // ---- one read of each record's facts; records in ascending seq order (a log, most capture files) are found
-  // by a binary search over their seqs, others through a map
-  let ascending = true;
-  for (let i = 0; i < n; i++) {
-    const r = records[i];
-    if (!r) {
-      ascending = false;
-      continue;
-    }
-    const seq = r.seq;
-    ascending &&= typeof seq === 'number' && (i === 0 || seq > seqs[i - 1]);
-    seqs[i] = typeof seq === 'number' ? seq : Number.NaN;
-    times[i] = Number.isFinite(r.time) ? r.time : Number.NaN;
-    flags[i] =
-      (r.navigation ? NAV : 0) |
-      (r.kind === 'post' ? POST : r.kind === 'receive' ? RECEIVE : 0) |
-      (r.verdict === 'foreign' ? FOREIGN : 0);
-    pairSeq[i] = r.pairedWith === undefined || r.navigation ? Number.NaN : r.pairedWith;
-  }
-  let indexMap: Map<number, number> | null = null;
-  const indexOf = (seq: number, near: number): number => {
-    if (ascending) {
-      // seqs are mostly consecutive: where a record `seq - seqs[near]` places after `near` is tried first
-      const guess = near + (seq - seqs[near]);
-      if (guess >= 0 && guess < n && seqs[guess] === seq) {
-        return guess;
-      }
-      let lo = 0;
-      let hi = n - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const s = seqs[mid];
-        if (s === seq) {
-          return mid;
-        }
-        if (s < seq) {
-          lo = mid + 1;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      return -1;
-    }
-    if (!indexMap) {
-      indexMap = new Map();
-      for (let i = 0; i < n; i++) {
-        if (records[i] && typeof records[i].seq === 'number') {
-          indexMap.set(seqs[i], i);
-        }
-      }
-    }
-    return indexMap.get(seq) ?? -1;
-  };
-  const KIND = POST | RECEIVE;
-  const pair = new Int32Array(n).fill(-1);
-  for (let i = 0; i < n; i++) {
-    const p = pairSeq[i];
-    if (!Number.isNaN(p)) {
-      const j = indexOf(p, i);
-      if (j >= 0 && j !== i && (flags[j] & KIND) !== (flags[i] & KIND) && (flags[j] & NAV) === 0 && records[j]) {
-        pair[i] = j;
-      }
-    }
-  }
-
   // ---- frames: the frames records were observed in, first; senders known only by origin as they come
   const frames = new Map<string, Frame>();
   // The frames of records, by frame id or by URL (no key string made per record: a log's URLs are shared strings).
@@ -366,11 +301,72 @@ export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions,
     }
     return f;
   };
+  // ---- one read of each record's facts; records in ascending seq order (a log, most capture files) are found
+  // by a binary search over their seqs, others through a map
+  let ascending = true;
   for (let i = 0; i < n; i++) {
-    if (records[i]) {
-      recFrame[i] = frameOf(records[i]).id;
+    const r = records[i];
+    if (!r) {
+      ascending = false;
+      continue;
+    }
+    const seq = r.seq;
+    ascending &&= typeof seq === 'number' && (i === 0 || seq > seqs[i - 1]);
+    seqs[i] = typeof seq === 'number' ? seq : Number.NaN;
+    times[i] = Number.isFinite(r.time) ? r.time : Number.NaN;
+    flags[i] =
+      (r.navigation ? NAV : 0) |
+      (r.kind === 'post' ? POST : r.kind === 'receive' ? RECEIVE : 0) |
+      (r.verdict === 'foreign' ? FOREIGN : 0);
+    pairSeq[i] = r.pairedWith === undefined || r.navigation ? Number.NaN : r.pairedWith;
+    recFrame[i] = frameOf(r).id;
+  }
+  let indexMap: Map<number, number> | null = null;
+  const indexOf = (seq: number, near: number): number => {
+    if (ascending) {
+      // seqs are mostly consecutive: where a record `seq - seqs[near]` places after `near` is tried first
+      const guess = near + (seq - seqs[near]);
+      if (guess >= 0 && guess < n && seqs[guess] === seq) {
+        return guess;
+      }
+      let lo = 0;
+      let hi = n - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const s = seqs[mid];
+        if (s === seq) {
+          return mid;
+        }
+        if (s < seq) {
+          lo = mid + 1;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      return -1;
+    }
+    if (!indexMap) {
+      indexMap = new Map();
+      for (let i = 0; i < n; i++) {
+        if (records[i] && typeof records[i].seq === 'number') {
+          indexMap.set(seqs[i], i);
+        }
+      }
+    }
+    return indexMap.get(seq) ?? -1;
+  };
+  const KIND = POST | RECEIVE;
+  const pair = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const p = pairSeq[i];
+    if (!Number.isNaN(p)) {
+      const j = indexOf(p, i);
+      if (j >= 0 && j !== i && (flags[j] & KIND) !== (flags[i] & KIND) && (flags[j] & NAV) === 0 && records[j]) {
+        pair[i] = j;
+      }
     }
   }
+
   const byOrigin = (origin: string | null, not: Frame | null, surface: string | null): Frame | null => {
     if (!origin) {
       return null;
@@ -532,7 +528,7 @@ export function flowOfIndex(
 
   // ---- rows, in row order: the record a row stands for (its index; -1 for a gap), the other half of its pair
   // (-1 when none), its seq (NaN for a gap)
-  let cap = Math.max(16, Math.min(n, 1024));
+  let cap = n + 16;
   let rowRec = new Int32Array(cap);
   let rowPair = new Int32Array(cap);
   let rowSeq = new Float64Array(cap);
