@@ -5,6 +5,7 @@ import {
   flowOfCapture,
   flowOfIndex,
   indexFlow,
+  sliceFlow,
   type FlowInput,
   type FlowModel,
   type FlowOptions,
@@ -319,5 +320,69 @@ describe('the index: made once for the records, read by the flow of each filter'
       x.kind === 'arrow' ? [`${m.lanes[x.from].title} → ${m.lanes[x.to!].title}`] : [],
     );
     expect(arrows).toEqual(Array.from({ length: 6 }, () => `embed · chat → ${H}`));
+  });
+});
+
+describe('sliceFlow: a range of rows as a flow of its own (the exports of a selected range)', () => {
+  // rows: 0 host loaded, 1 embed loaded, 2 ready, 3 set-theme, 4 gap, 5 view, 6 other frame's message, 7 gap, 8 loaded
+  const model = () => {
+    const r = numbered([
+      navigation(PAGE),
+      navigation(EMBED_URL),
+      ...eventPair('svc:event:ready'),
+      ...actionPair('svc:action:set-theme', { theme: 'dark' }),
+      rec(msg('svc:event:view')),
+      rec(
+        { hello: 1 },
+        { kind: 'post', frameUrl: 'https://ads.example/x', origin: 'https://ads.example', target: 'parent' },
+      ),
+      navigation(EMBED_URL),
+    ]);
+    r[6].time += 5000;
+    r[7].time += 5000;
+    r[8].time += 12_000;
+    return flow(r);
+  };
+  it('the model the cases below cut', () => {
+    expect(rows(model()).map((x) => x.replace(/ \(.*$/, ''))).toEqual([
+      `${H} loaded`,
+      `${E} loaded`,
+      `${E} → ${H}: ready`,
+      `${H} → ${E}: set-theme`,
+      'gap 5020 ms',
+      `${E} → ${H}: view`,
+      'frame → host page: message',
+      'gap 7010 ms',
+      `${E} loaded`,
+    ]);
+  });
+  // [name, from, to, the model's rows it holds, its lanes]
+  const cases: Array<[string, number, number, number[], string[]]> = [
+    ['the whole flow', 0, 8, [0, 1, 2, 3, 4, 5, 6, 7, 8], [H, E, 'frame']],
+    ['two arrows between the host and the embed: only their lanes', 2, 3, [2, 3], [H, E]],
+    ['given from its far end back to the anchor', 3, 2, [2, 3], [H, E]],
+    ['a gap inside kept, gaps at either end left out', 3, 7, [3, 4, 5, 6], [H, E, 'frame']],
+    ['from a gap to a navigation', 7, 8, [8], [E]],
+    ['a gap alone: nothing', 4, 4, [], []],
+    ['clamped to the rows there are', -5, 1, [0, 1], [H, E]],
+  ];
+  it.each(cases)('%s', (_name, from, to, held, lanes) => {
+    const m = model();
+    const sliced = sliceFlow(m, from, to);
+    expect(rows(sliced)).toEqual(held.map((row) => rows(m)[row]));
+    expect(sliced.lanes.map((l) => l.title)).toEqual(lanes);
+    expect(sliced.lanes.map((l) => l.index)).toEqual(lanes.map((_, k) => k));
+    expect(sliced.messages).toBe(sliced.items.filter((x) => x.kind === 'arrow').length);
+    expect(sliced.start).toBe(held.length ? m.item(held[0])!.time : 0);
+  });
+
+  it('finds each record of the range at its row; the rows outside it are not there', () => {
+    const m = model();
+    const sliced = sliceFlow(m, 2, 3);
+    expect(sliced.rowOf.get(3)).toBe(0);
+    expect(sliced.rowOf.get(4)).toBe(0);
+    expect(sliced.rowOf.get(5)).toBe(1);
+    expect(sliced.rowOf.has(1)).toBe(false);
+    expect([0, 1, 2].map((row) => sliced.seqAt(row))).toEqual([3, 5, null]);
   });
 });

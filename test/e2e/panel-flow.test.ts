@@ -209,6 +209,73 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     }
   });
 
+  it('exports only the selected range: Shift+click and Shift+↓ extend it from the selected arrow', async () => {
+    const mermaidTexts = async () => {
+      await inPanel(panel, (h) => {
+        h.flowExport.text = '';
+      });
+      await panel.$eval('.flow-mermaid-export', (b) => (b as HTMLButtonElement).click());
+      await waitInPanel(panel, (h) => h.flowExport.text.startsWith('sequenceDiagram'));
+      const text = await inPanel(panel, (h) => h.flowExport.text);
+      return parseSequenceDiagram(text).flatMap((s) => (s.kind === 'message' ? [s.text] : []));
+    };
+    const arrowText = (label: string) => label.replace(/ \((dropped|threw)\)$/, '').replace(/ → \?$/, '');
+    // two more actions after the dropped one, so that the range is less than the whole flow
+    for (const theme of ['dark', 'light']) {
+      await host.evaluate((t) => (window as any).__sandboxHost.sendAction('svc:action:set-theme', { theme: t }), theme);
+    }
+    await panel.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.flow-row.k-arrow .flow-label')].filter((t) =>
+          t.textContent!.startsWith('set-theme'),
+        ).length === 2,
+    );
+    const whole = await mermaidTexts();
+    const ready = (await recordsOf('svc:event:ready')).find((r) => r.kind === 'post')!;
+    const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
+    await panel.$eval(`#ei-flow-${ready.seq}`, (r) => (r as HTMLElement).click());
+    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, ready.seq);
+    await panel.$eval(`#ei-flow-${dropped.seq}`, (r) =>
+      r.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true })),
+    );
+    await panel.waitForSelector('.flow-range');
+    await panel.keyboard.down('Shift');
+    await panel.keyboard.press('ArrowDown');
+    await panel.keyboard.up('Shift');
+    // the selection stays the anchor; the range runs from its row to the record's row after the dropped action's
+    expect(await selectedSeq()).toBe(ready.seq);
+    let rows = await flowRows();
+    const from = rows.findIndex((r) => r.seq === ready.seq);
+    const next = rows.slice(rows.findIndex((r) => r.seq === dropped.seq) + 1).find((r) => r.seq !== null)!;
+    await panel.waitForSelector(`#ei-flow-${next.seq}.in-range`);
+    const to = rows.indexOf(next);
+    rows = await flowRows();
+    const inRange = rows.filter((r) => r.cls.includes('in-range'));
+    expect(inRange.map((r) => r.seq)).toEqual(rows.slice(from, to + 1).map((r) => r.seq));
+    const expected = inRange.filter((r) => r.cls.includes('k-arrow')).map((r) => arrowText(r.label));
+    expect(expected.length).toBeGreaterThan(1);
+    expect(await panel.$eval('.flow-mermaid-export', (b) => b.getAttribute('title'))).toContain('selected range');
+    const ranged = await mermaidTexts();
+    expect(ranged).toEqual(expected);
+    expect(ranged.length).toBeLessThan(whole.length);
+    await panel.$eval('.flow-svg-export', (b) => (b as HTMLButtonElement).click());
+    const svgTexts = checkWellFormed(await inPanel(panel, (h) => h.flowExport.text)).flatMap((e) =>
+      e.name === 'text' ? [e.text] : [],
+    );
+    for (const l of rows.filter((r) => r.cls.includes('k-arrow')).map((r) => arrowText(r.label))) {
+      expect(svgTexts.some((t) => t.startsWith(l))).toBe(expected.includes(l));
+    }
+    // Esc closes the detail pane first, then clears the range: the exports take the whole flow again
+    await panel.focus('.flow-list');
+    await panel.keyboard.press('Escape');
+    await panel.waitForFunction(() => !document.querySelector('section.detail'));
+    expect(await panel.$('.flow-range')).not.toBeNull();
+    await panel.keyboard.press('Escape');
+    await panel.waitForFunction(() => !document.querySelector('.flow-range'));
+    expect(await panel.$eval('.flow-mermaid-export', (b) => b.getAttribute('title'))).toContain('as shown');
+    expect(await mermaidTexts()).toEqual(whole);
+  });
+
   it("follows the timeline's filters: a search leaves only the matching arrows", async () => {
     await inPanel(panel, (h) => h.view.setFilters({ search: 'set-color-scheme' }));
     await panel.waitForFunction(() =>

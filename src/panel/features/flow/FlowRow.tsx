@@ -11,16 +11,22 @@ export interface FlowRowProps {
   model: Accessor<FlowModel>;
   row: Accessor<number>;
   selectedRow: Accessor<number>;
-  onClick: (row: number) => void;
+  /** The selected range's first and last rows, when there is one. */
+  range: Accessor<readonly [number, number] | null>;
+  onClick: (row: number, shift: boolean) => void;
 }
 
 export function FlowRow(p: FlowRowProps) {
   const shape = createMemo(() => rowShape(p.model(), p.row()));
-  const selected = () => p.row() >= 0 && p.row() === p.selectedRow();
   const record = () => shape().seq !== null;
+  const inRange = () => {
+    const r = p.range();
+    return !!r && p.row() >= r[0] && p.row() <= r[1];
+  };
+  const selected = () => p.row() >= 0 && (p.row() === p.selectedRow() || (inRange() && record()));
   return (
     <div
-      class={`flow-row k-${shape().kind} tone-${shape().tone}${shape().milestone ? ' milestone' : ''}`}
+      class={`flow-row k-${shape().kind} tone-${shape().tone}${shape().milestone ? ' milestone' : ''}${inRange() ? ' in-range' : ''}`}
       role={record() ? 'option' : 'presentation'}
       id={record() ? `ei-flow-${shape().seq}` : undefined}
       aria-selected={record() ? selected() : undefined}
@@ -31,7 +37,7 @@ export function FlowRow(p: FlowRowProps) {
         transform: `translateY(${Math.max(0, p.row()) * FLOW_ROW_H}px)`,
         display: p.row() < 0 ? 'none' : undefined,
       }}
-      onClick={() => p.onClick(p.row())}
+      onClick={(e) => p.onClick(p.row(), e.shiftKey)}
     >
       <svg class="flow-svg" height={FLOW_ROW_H} aria-hidden="true">
         <text class="flow-time" x="8" y={MID + 4}>

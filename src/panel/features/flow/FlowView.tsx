@@ -8,11 +8,13 @@
 import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMount, Show, untrack } from 'solid-js';
 import { usePanel } from '../../ui/use-panel.ts';
 import { createRowVirtualizer } from '../../ui/virtual.ts';
-import { FLOW_LANE_W, FLOW_ROW_H, FLOW_RULER_W, flowWidth, laneX } from './flow-geometry.ts';
+import { FLOW_ROW_H, flowWidth, laneX } from './flow-geometry.ts';
 import type { FlowIndex } from '../../log/protocol.ts';
 import { flowIndexOf, flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
+import { FlowLaneHeads } from './FlowLaneHeads.tsx';
 import { FlowRow } from './FlowRow.tsx';
 import { FlowExports } from './FlowExports.tsx';
+import { createFlowRange } from './flow-range.ts';
 import './flow.css';
 
 const OVERSCAN = 4;
@@ -82,10 +84,17 @@ export function FlowView(props: FlowViewProps) {
     return flowOfView(src, { expandOthers: expandOthers() }, index);
   });
   const count = () => model().count;
+  const pairOf = (seq: number) => log.bySeq(seq)?.pairedWith;
+  const selectedSeq = createMemo(() => {
+    sig.selection();
+    return view.selectedSeq;
+  });
   const selectedRow = createMemo(() => {
     sig.selection();
-    return rowOfSeq(model(), view.selectedSeq, (seq) => log.bySeq(seq)?.pairedWith);
+    return rowOfSeq(model(), view.selectedSeq, pairOf);
   });
+  // The range the exports take (Shift+click, Shift+↑/↓), from the selected arrow to another.
+  const range = createFlowRange({ model, selectedSeq, anchorNow: () => view.selectedSeq, pairOf });
 
   const virtualizer = createRowVirtualizer({
     count,
@@ -168,6 +177,11 @@ export function FlowView(props: FlowViewProps) {
     const m = model();
     const from = selectedRow();
     let to: number | null = null;
+    if ((k === 'ArrowDown' || k === 'ArrowUp') && e.shiftKey) {
+      e.preventDefault();
+      scrollToRow(range.extendBy(k === 'ArrowDown' ? 1 : -1), 'auto');
+      return;
+    }
     if (k === 'ArrowDown' || k === 'ArrowUp') {
       to = stepRow(m, from, k === 'ArrowDown' ? 1 : -1);
     } else if (k === 'PageDown' || k === 'PageUp') {
@@ -184,7 +198,11 @@ export function FlowView(props: FlowViewProps) {
       e.preventDefault();
       return;
     } else if (k === 'Escape') {
-      props.onClose();
+      if (range.rows()) {
+        range.clear();
+      } else {
+        props.onClose();
+      }
       return;
     } else {
       return;
@@ -194,9 +212,13 @@ export function FlowView(props: FlowViewProps) {
       selectRow(to);
     }
   };
-  const onRowClick = (row: number) => {
+  const onRowClick = (row: number, shift: boolean) => {
     const seq = seqAtRow(model(), row);
     if (seq === null) {
+      return;
+    }
+    if (shift && range.extendTo(row)) {
+      listEl.focus({ preventScroll: true });
       return;
     }
     view.select(seq);
@@ -227,39 +249,22 @@ export function FlowView(props: FlowViewProps) {
             Collapse other frames
           </button>
         </Show>
+        <Show when={range.rows()}>
+          <span class="flow-range" role="status">
+            {range.records().toLocaleString('en-US')} rows in the range · Esc clears it
+          </span>
+        </Show>
         <span class="spacer" />
-        <FlowExports model={model} />
+        <FlowExports model={model} range={range.rows} />
       </div>
-      <div class="flow-head" aria-hidden="true">
-        <div class="flow-lanes" ref={headEl} style={{ width: `${width()}px` }}>
-          <div class="flow-ruler-head" style={{ width: `${FLOW_RULER_W}px` }}>
-            time
-          </div>
-          <For each={model().lanes}>
-            {(l) => (
-              <div
-                class={`flow-lane-head lane-${l.role}`}
-                style={{ width: `${FLOW_LANE_W - 12}px`, left: `${laneX(l.index) - (FLOW_LANE_W - 12) / 2}px` }}
-                title={l.url ?? l.origin ?? l.title}
-              >
-                <Show when={l.role === 'others'} fallback={<span class="flow-lane-title">{l.title}</span>}>
-                  <button
-                    type="button"
-                    class="flow-expand"
-                    onClick={() => setExpandOthers(true)}
-                    title="A lane for each frame"
-                  >
-                    {l.title} ▸
-                  </button>
-                </Show>
-                <span class="flow-lane-origin">
-                  {l.origin ?? (l.role === 'others' ? 'collapsed' : 'origin unknown')}
-                </span>
-              </div>
-            )}
-          </For>
-        </div>
-      </div>
+      <FlowLaneHeads
+        lanes={() => model().lanes}
+        width={width}
+        onExpand={() => setExpandOthers(true)}
+        ref={(el) => {
+          headEl = el;
+        }}
+      />
       <div class="flow-body" ref={scrollEl} onScroll={onScroll}>
         <div
           class="flow-list"
@@ -267,6 +272,7 @@ export function FlowView(props: FlowViewProps) {
           tabindex="0"
           aria-label="Message flow: one lane per frame, one arrow per message, time running down"
           aria-activedescendant={activeId()}
+          aria-multiselectable={range.rows() ? 'true' : undefined}
           ref={(el) => {
             listEl = el;
             props.ref?.(el);
@@ -278,7 +284,9 @@ export function FlowView(props: FlowViewProps) {
           <Index each={slots()}>
             {(slot) => {
               const row = createMemo(() => slotRow(slot()));
-              return <FlowRow model={model} row={row} selectedRow={selectedRow} onClick={onRowClick} />;
+              return (
+                <FlowRow model={model} row={row} selectedRow={selectedRow} range={range.rows} onClick={onRowClick} />
+              );
             }}
           </Index>
         </div>

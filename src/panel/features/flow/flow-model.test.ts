@@ -13,6 +13,7 @@ import {
 import { checkWellFormed } from '../../../../test/helpers/xml-wellformed.ts';
 import { parseSequenceDiagram } from '../../../../test/helpers/mermaid-grammar.ts';
 import { flowExports, flowFileName, flowIndexOf, flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
+import { rangeRows } from './flow-range.ts';
 
 /** A small session as the panel's log holds it: classified, in causal order, with a 5 s pause before the last pair. */
 function session() {
@@ -141,5 +142,17 @@ describe('exports of the view', () => {
     const at = new Date(Date.UTC(2026, 10, 26, 9, 43, 7));
     expect(flowFileName(`${HOST}/app`, at, 'svg')).toBe('flow-host.example.org-2026-11-26T09-43-07.svg');
     expect(flowFileName(null, at, 'mmd')).toBe('flow-session-2026-11-26T09-43-07.mmd');
+  });
+});
+
+describe('rangeRows: the selected range from the anchor to its far end', () => {
+  it.each([
+    ['down from the anchor', 3, 7, [3, 7]],
+    ['up from the anchor', 7, 3, [3, 7]],
+    ['the anchor itself: no range', 4, 4, null],
+    ['no anchor row (the selection is not drawn)', -1, 4, null],
+    ['no far end (its record is not drawn)', 4, -1, null],
+  ] as const)('%s', (_name, anchor, end, expected) => {
+    expect(rangeRows(anchor, end)).toEqual(expected);
   });
 });
