@@ -6,7 +6,7 @@
  * Shared by the writer's unit test (Mermaid's grammar) and the end-to-end render test (Mermaid itself).
  */
 import type { Issue } from '../../src/protocol/classify.ts';
-import type { FlowArrow, FlowLane, FlowModel } from '../../src/protocol/flow.ts';
+import { flowOfItems, type FlowArrow, type FlowLane, type FlowModel } from '../../src/protocol/flow.ts';
 import type { MermaidOptions } from '../../src/protocol/flow-mermaid.ts';
 
 /** Strings Mermaid's lexer, its renderer or its sanitizer would read as something other than text. */
@@ -71,13 +71,13 @@ const arrow = (over: Partial<FlowArrow>): FlowArrow => ({
 /** A flow of three lanes with `s` in every text, and the writer's options (title and notes) with it too. */
 export function awkwardFlow(s: string): { model: FlowModel; opts: MermaidOptions } {
   const issue = awkwardIssue(s);
-  const model: FlowModel = {
-    lanes: [
+  const model: FlowModel = flowOfItems(
+    [
       lane(0, 'host', `host ${s}`, 'https://host.example:8443'),
       lane(1, 'embed', `embed · ${s}`, s),
       lane(2, 'other', s, null),
     ],
-    items: [
+    [
       arrow({ label: s, issues: [issue] }),
       arrow({ label: s, tone: 'foreign', from: 2, to: 0 }),
       arrow({ label: s, state: 'dropped', from: 0, to: 1, targetOrigin: s }),
@@ -86,9 +86,7 @@ export function awkwardFlow(s: string): { model: FlowModel; opts: MermaidOptions
       { kind: 'gap', ms: 3000, time: 0 },
       { kind: 'navigation', seq: 9, lane: 2, url: s, issues: [issue], time: 0 },
     ],
-    rowOf: new Map(),
-    start: 0,
-    messages: 5,
-  };
+    0,
+  );
   return { model, opts: { title: s, notes: [issue] } };
 }
