@@ -287,6 +287,42 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     await inPanel(panel, (h) => h.view.resetFilters());
   });
 
+  it("in a pane as short as Firefox's default toolbox, leaves the rows the height the timeline leaves its own", async () => {
+    const heights = async () => {
+      const timelineRows = await (async () => {
+        await panel.$eval('.vt-timeline', (b) => (b as HTMLButtonElement).click());
+        await panel.waitForSelector('.grid-body');
+        return panel.$eval('.grid-body', (b) => b.getBoundingClientRect().height);
+      })();
+      await showFlow();
+      const flow = await panel.$eval('.flow-body', (b) => {
+        const box = b.getBoundingClientRect();
+        const whole = [...document.querySelectorAll('.flow-row')].filter((r) => {
+          const q = r.getBoundingClientRect();
+          return (r as HTMLElement).style.display !== 'none' && q.top >= box.top && q.bottom <= box.bottom;
+        });
+        return { height: box.height, whole: whole.length };
+      });
+      return { timelineRows, flow };
+    };
+    const before = panel.viewport()!;
+    try {
+      // Firefox's toolbox opens 250 px tall: its panel is 221 px.
+      await panel.setViewport({ width: 800, height: 221 });
+      const { timelineRows, flow } = await heights();
+      expect(flow.height).toBeGreaterThanOrEqual(timelineRows - 2);
+      expect(flow.whole).toBeGreaterThanOrEqual(2);
+      // the bar's exports are still in the panel and reachable
+      const save = await panel.$eval('.flow-bar', (b) => {
+        const r = b.getBoundingClientRect();
+        return r.right <= document.documentElement.clientWidth && r.bottom <= document.documentElement.clientHeight;
+      });
+      expect(save).toBe(true);
+    } finally {
+      await panel.setViewport(before);
+    }
+  });
+
   it('draws live records as they come', async () => {
     const label = () =>
       panel.evaluate(() =>

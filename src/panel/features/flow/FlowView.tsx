@@ -13,7 +13,7 @@ import type { FlowIndex } from '../../log/protocol.ts';
 import { flowIndexOf, flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
 import { FlowLaneHeads } from './FlowLaneHeads.tsx';
 import { FlowRow } from './FlowRow.tsx';
-import { FlowExports } from './FlowExports.tsx';
+import { FlowBar } from './FlowBar.tsx';
 import { createFlowRange } from './flow-range.ts';
 import './flow.css';
 
@@ -26,6 +26,8 @@ export interface FlowViewProps {
   onOpen: () => void;
   onClose: () => void;
   ref?: (el: HTMLDivElement) => void;
+  /** Where the view's bar goes (the view switch's tab strip); inline above the lanes when absent. */
+  tools?: HTMLElement;
 }
 
 export function FlowView(props: FlowViewProps) {
@@ -235,28 +237,15 @@ export function FlowView(props: FlowViewProps) {
 
   return (
     <div class="flow">
-      <div class="flow-bar">
-        <span class="flow-count">
-          {model().messages.toLocaleString('en-US')} messages · {model().lanes.length} lanes
-        </span>
-        <Show when={expandOthers()}>
-          <button
-            type="button"
-            class="flow-collapse"
-            onClick={() => setExpandOthers(false)}
-            title="One lane for the other frames"
-          >
-            Collapse other frames
-          </button>
-        </Show>
-        <Show when={range.rows()}>
-          <span class="flow-range" role="status">
-            {range.records().toLocaleString('en-US')} rows in the range · Esc clears it
-          </span>
-        </Show>
-        <span class="spacer" />
-        <FlowExports model={model} range={range.rows} />
-      </div>
+      <FlowBar
+        mount={props.tools}
+        messages={() => model().messages}
+        lanes={() => model().lanes.length}
+        expanded={expandOthers}
+        onCollapse={() => setExpandOthers(false)}
+        range={range}
+        model={model}
+      />
       <FlowLaneHeads
         lanes={() => model().lanes}
         width={width}

@@ -1,7 +1,7 @@
 /**
  * The switch between the timeline and the flow view, and the view it shows: Layout places it where the timeline
  * goes, with the timeline's props. It owns which view is shown; both views read the timeline's filters and share
- * its selection. Keys: V switches (outside text fields). On a switch the selected record is brought into view in
+ * its selection; the shown view may put its bar in the tab strip (`.view-tools`). Keys: V switches (outside text fields). On a switch the selected record is brought into view in
  * the view that opens, and that view takes the keyboard focus.
  */
 import { createSignal, onCleanup, onMount, Show } from 'solid-js';
@@ -20,6 +20,7 @@ const typing = (t: EventTarget | null) =>
 export function ViewSwitch(props: TimelineProps) {
   const { store } = usePanel();
   const [shown, setShown] = createSignal<PanelViewName>('timeline');
+  const [tools, setTools] = createSignal<HTMLElement>();
   let focusEl: HTMLDivElement | undefined;
 
   const show = (name: PanelViewName) => {
@@ -68,9 +69,10 @@ export function ViewSwitch(props: TimelineProps) {
         <span class="view-key" aria-hidden="true">
           V
         </span>
+        <div class="view-tools" ref={setTools} />
       </div>
       <Show when={shown() === 'flow'} fallback={<Timeline onOpen={props.onOpen} onClose={props.onClose} ref={ref} />}>
-        <FlowView onOpen={props.onOpen} onClose={props.onClose} ref={ref} />
+        <FlowView onOpen={props.onOpen} onClose={props.onClose} ref={ref} tools={tools()} />
       </Show>
     </div>
   );
