@@ -18,6 +18,7 @@ import { embedKind, isEmbedAddress } from './address.ts';
 import { normalizeOrigin, originOf, resolveTargetOrigin } from './origin.ts';
 import { causalOrder } from './order.ts';
 import type { CaptureRecord } from './record.ts';
+import { findSorted } from './sorted.ts';
 
 /** What the model reads of a record: a capture record, with its verdict and issues when known (the panel's log). */
 export type FlowInput = Pick<CaptureRecord, 'seq' | 'time' | 'kind' | 'frameUrl' | 'origin' | 'data'> &
@@ -329,21 +330,7 @@ export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions,
       if (guess >= 0 && guess < n && seqs[guess] === seq) {
         return guess;
       }
-      let lo = 0;
-      let hi = n - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const s = seqs[mid];
-        if (s === seq) {
-          return mid;
-        }
-        if (s < seq) {
-          lo = mid + 1;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      return -1;
+      return findSorted(n, (i) => seqs[i], seq);
     }
     if (!indexMap) {
       indexMap = new Map();

@@ -83,3 +83,4 @@ export {
 } from '../../protocol/flow.ts';
 export { flowToMermaid } from '../../protocol/flow-mermaid.ts';
 export { flowToSvg } from '../../protocol/flow-svg.ts';
+export { findSorted } from '../../protocol/sorted.ts';

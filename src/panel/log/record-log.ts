@@ -13,7 +13,7 @@
  * origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
 import { newTabState, type ClassifiedRecord, type TabState } from '../../shared/messages.ts';
-import { countsAsMessage } from './protocol.ts';
+import { countsAsMessage, findSorted } from './protocol.ts';
 import { Emitter } from './emitter.ts';
 import { SearchText } from './searchtext.ts';
 import { Compactor } from './compact.ts';
@@ -194,21 +194,7 @@ export class RecordLog {
       return this.seqMap.get(seq) ?? -1;
     }
     const a = this.records;
-    let lo = 0,
-      hi = a.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const s = a[mid].seq;
-      if (s === seq) {
-        return mid;
-      }
-      if (s < seq) {
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return -1;
+    return findSorted(a.length, (i) => a[i].seq, seq);
   }
   bySeq(seq: number | null): ClassifiedRecord | undefined {
     if (seq === null) {
