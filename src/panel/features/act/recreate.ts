@@ -14,6 +14,22 @@ export interface Recreate {
   thirdOrigin?: string;
 }
 
+/** Per direction: the button, the origin that sends it, and why another sender is not offered. */
+const SIDES = {
+  action: {
+    label: '↻ Re-send as captured',
+    sender: 'hostOrigin',
+    why: (from: string, own: string) =>
+      `Posted from ${from}, not from the host page (${own}): Embed Inspector sends actions from the host page, so a re-send would come from another sender.`,
+  },
+  event: {
+    label: '↻ Simulate again',
+    sender: 'tenantOrigin',
+    why: (from: string, own: string) =>
+      `Sent from ${from}, not from the embed (${own}): Embed Inspector simulates events from the embed frame, so it would come from another sender.`,
+  },
+} as const;
+
 export function recreateOf(
   r: ClassifiedRecord,
   origins: { tenantOrigin: string | null; hostOrigin: string | null },
@@ -22,27 +38,11 @@ export function recreateOf(
   if (r.navigation || r.verdict === 'foreign' || !d || typeof d !== 'object') {
     return null;
   }
-  if (d.direction === 'action') {
-    const host = origins.hostOrigin;
-    return {
-      side: 'action',
-      label: '↻ Re-send as captured',
-      thirdOrigin:
-        host && r.origin !== host
-          ? `Posted from ${r.origin}, not from the host page (${host}): Embed Inspector sends actions from the host page, so a re-send would come from another sender.`
-          : undefined,
-    };
+  const side = d.direction === 'action' || d.direction === 'event' ? d.direction : null;
+  if (!side) {
+    return null;
   }
-  if (d.direction === 'event') {
-    const tenant = origins.tenantOrigin;
-    return {
-      side: 'event',
-      label: '↻ Simulate again',
-      thirdOrigin:
-        tenant && r.origin !== tenant
-          ? `Sent from ${r.origin}, not from the embed (${tenant}): Embed Inspector simulates events from the embed frame, so it would come from another sender.`
-          : undefined,
-    };
-  }
-  return null;
+  const { label, sender, why } = SIDES[side];
+  const own = origins[sender];
+  return { side, label, thirdOrigin: own && r.origin !== own ? why(r.origin, own) : undefined };
 }
