@@ -104,7 +104,7 @@ export function FlowView(props: FlowViewProps) {
     estimateSize: () => FLOW_ROW_H,
     overscan: OVERSCAN,
   });
-  // A ring of slots, as the timeline's rows (ui/Timeline.tsx): slot s shows the visible row whose index is s modulo
+  // A ring of slots, as the timeline's rows (ui/timeline-rows.ts): slot s shows the visible row whose index is s modulo
   // the number of slots, so a scroll by k rows rewrites k slots.
   const slotCount = createMemo(() =>
     Math.max(
