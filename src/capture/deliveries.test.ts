@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hrefOf } from './deliveries.ts';
+import { FOREIGN_MAX_BYTES } from './observe.ts';
+import { type Delivery, deliveryChars, deliveryJson, hrefOf, installDeliveries } from './deliveries.ts';
 
 describe('hrefOf: location.href from document.URL', () => {
   it.each([
@@ -13,5 +14,83 @@ describe('hrefOf: location.href from document.URL', () => {
     ['not a url @ all', 'not a url @ all'],
   ])('%s -> %s', (docUrl, href) => {
     expect(hrefOf(docUrl)).toBe(href);
+  });
+});
+
+describe('a delivery is read at once, its record written from the parts at the hand-over', () => {
+  const config = { receiveOnly: true, paused: false, maxBytes: 1_000_000 };
+  /** A window stand-in: an EventTarget with the document the recorder reads. */
+  const setup = (eager: boolean) => {
+    const win = new EventTarget() as unknown as Window & { document: { URL: string } };
+    (win as { document: unknown }).document = { URL: 'http://user:pw@host.test/p', createTextNode: () => ({}) };
+    const held: Delivery[] = [];
+    installDeliveries(win, {
+      now: () => 1000.5,
+      config: () => config,
+      relationTo: () => 'other',
+      eager,
+      hold: (d) => held.push(d),
+    });
+    return { win, held };
+  };
+  const ports = () => {
+    const c = new MessageChannel();
+    c.port2.close();
+    return c.port1;
+  };
+  const long = 'x'.repeat(70_000);
+  // (data, source, ports) delivered -> the record's fields besides time, kind and frameUrl
+  it.each([
+    ['an envelope', { source: 'svc-embed', type: 'svc:event:ready' }, false, 0, {}],
+    ['a string', 'hello', false, 0, {}],
+    ['a number', 0, false, 0, {}],
+    ['from a window, with two ports', { a: [1, 2] }, true, 2, { from: 'other', transfer: 2 }],
+    ['a foreign message over its cap', { text: long }, false, 0, { originalSize: expect.any(Number) }],
+    ['an envelope over the foreign cap', { source: 'svc-embed', text: long }, false, 0, {}],
+    ['a tagged value', { n: Number.NaN }, false, 0, {}],
+  ])('%s', (_name, data, withSource, portCount, extra) => {
+    for (const eager of [false, true]) {
+      const { win, held } = setup(eager);
+      const transfer = Array.from({ length: portCount }, ports);
+      const source = withSource ? ports() : null;
+      win.dispatchEvent(new MessageEvent('message', { data, origin: 'http://o.test', source, ports: transfer }));
+      expect(held).toHaveLength(1);
+      const [d] = held;
+      expect(d.event).toBeNull();
+      expect(deliveryChars(d)).toBeGreaterThanOrEqual(d.data.length);
+      if (data && typeof data === 'object') {
+        (data as Record<string, unknown>).later = 'a page listener changed it';
+      }
+      const record = JSON.parse(deliveryJson(d, config.maxBytes));
+      const { later: _later, ...sent } = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+      if (data && typeof data === 'object') {
+        delete (data as Record<string, unknown>).later;
+      }
+      expect(record).toMatchObject({
+        time: 1000.5,
+        kind: 'receive',
+        frameUrl: 'http://host.test/p',
+        origin: 'http://o.test',
+        ...extra,
+      });
+      expect(Object.keys(record).sort()).toEqual(
+        ['time', 'kind', 'frameUrl', 'origin', 'data', ...Object.keys(extra)].sort(),
+      );
+      if ('originalSize' in extra) {
+        expect(record.originalSize).toBeGreaterThan(FOREIGN_MAX_BYTES);
+        expect(record.data).toMatchObject({ $ei: 'Truncated' });
+      } else if (data && typeof data === 'object' && !('n' in data)) {
+        expect(record.data).toEqual(sent);
+      } else if (!(data && typeof data === 'object')) {
+        expect(record.data).toEqual(data);
+      } else {
+        expect(record.data.n).toMatchObject({ $ei: 'Number' });
+      }
+      expect(deliveryJson(d, config.maxBytes), 'written once').toBe(JSON.stringify(record));
+      for (const p of transfer) {
+        p.close();
+      }
+      (source as MessagePort | null)?.close();
+    }
   });
 });

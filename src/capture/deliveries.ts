@@ -15,13 +15,17 @@
  * Firefox (a content script reads the page's own object through an Xray).
  *
  * Firefox reads (`pageRealm`): every read through an Xray is a wrapper call, and the page's objects fail
- * serialize.ts's fast path (their prototypes are the page's), so a delivery's data took the full encoder over the
- * Xray, and `event.ports` built a frozen array and its Xray per event: in a profile, the two were most of what
- * the capture added per delivery. So the data of a delivered message (trusted: the browser's structured clone of
- * it, plain objects, arrays and primitives with no getter, read before any page listener) is read through a
- * transparent wrapper (`XPCNativeWrapper.unwrap`) and written by the fast path with the page's prototypes, which
- * calls none of the page's code; anything else takes the Xray and the encoder as before. The ports come from the
- * page realm's own getter, kept at document_start, called on the event itself. The records are the same.
+ * serialize.ts's fast path (their prototypes are the page's). So a delivered message (trusted: its data is the
+ * browser's structured clone, plain objects, arrays and primitives with no getter, and no page listener ran yet)
+ * is read with the page realm's own getters (data, origin, source, ports) and clock, kept at document_start,
+ * called on the event through a transparent wrapper (`XPCNativeWrapper.unwrap`); its data, proven plain with the
+ * page's prototypes, is written by the page realm's own `JSON.stringify`, which calls none of the page's code.
+ * Anything else (an event the page made, data the check declines) takes the Xray and the encoder. The source's
+ * relation is read through the Xray, only when the source changes.
+ *
+ * What must be copied at once is the data (a page listener may change it after ours returns); the record's text
+ * is written from the parts held (`Delivery`) when the frame hands over, so a burst does not pay for it. The
+ * records are the same.
  *
  * The count of deliveries is also written into a detached Text node that the MAIN world of a full-mode frame reads
  * at each post (`answer()`, called by relay.ts when page.ts asks: as it starts and at the first post of each task),
@@ -34,6 +38,7 @@
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
 import { dataJson, plainJson, type Protos } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
+import { SOURCE } from '../protocol/marker.ts';
 import { close, field, head, open, text } from './writer.ts';
 
 export interface Delivery {
@@ -43,13 +48,25 @@ export interface Delivery {
   /** `document.URL` at delivery: as `location.href` but with any credentials, stripped when written (`hrefOf`). */
   docUrl: string;
   from: WindowRelation | undefined;
-  /** Held until the hand-over (Chromium, trusted); null once `json` is written. */
+  /** Held until the hand-over (Chromium, trusted); null once read (`read`). */
   event: MessageEvent | null;
+  /** Read from the event: its origin, how many ports came with it. */
+  origin: string;
+  transfer: number;
+  /** The data's JSON text ('' when the event could not be read at all), and its encoded size when truncated. */
+  data: string;
+  originalSize: number | undefined;
+  /** The record's text, written once at the hand-over (`deliveryJson`). */
   json: string;
 }
 
 /** What a held delivery counts for in the outbox's bounds (a 200-byte envelope's record). */
 export const DELIVERY_CHARS = 400;
+
+/** What a delivery counts for in the outbox's bounds: its data's text once read, with the record's other fields. */
+export function deliveryChars(d: Delivery): number {
+  return d.event ? DELIVERY_CHARS : d.data.length + DELIVERY_CHARS - 200;
+}
 
 /**
  * The record of a message whose data the isolated world could not copy: Chromium gives `null` for a constructed
@@ -69,14 +86,17 @@ export function installDeliveries(
     hold: (d: Delivery, time: number) => void;
   },
 ): { answer: () => Text } {
-  const { now, config, relationTo, eager, hold } = options;
+  const { config, relationTo, eager, hold } = options;
+  let now = options.now;
   if (eager) {
     page = pageRealm(win);
+    now = page?.now ?? now;
   }
   let count = 0;
   let counter: Text | null = null;
   // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its relation
-  // across navigations; a removed child frame sends nothing more.
+  // across navigations; a removed child frame sends nothing more. (Firefox: the source as the page realm's getter
+  // gives it, the relation found from the Xray's.)
   let lastSource: unknown;
   let lastRelation: WindowRelation | undefined;
   win.addEventListener(
@@ -93,15 +113,28 @@ export function installDeliveries(
           return;
         }
         const time = now();
-        const s = m.source;
+        // A delivered message in Firefox: read with the page realm's getters (a browser's event, a MessageEvent).
+        const raw = page !== null && trusted ? page.unwrap(m) : null;
+        const s = raw ? page!.source(raw) : m.source;
         if (s !== lastSource) {
           lastSource = s;
-          lastRelation = s === null || s === undefined ? undefined : relationTo(s);
+          lastRelation = s === null || s === undefined ? undefined : relationTo(raw ? m.source : s);
         }
         // document.URL, not location.href: Chromium builds a new string at each href read.
-        const d: Delivery = { i, time, docUrl: win.document.URL, from: lastRelation, event: m, json: '' };
+        const d: Delivery = {
+          i,
+          time,
+          docUrl: win.document.URL,
+          from: lastRelation,
+          event: m,
+          origin: '',
+          transfer: 0,
+          data: '',
+          originalSize: undefined,
+          json: '',
+        };
         if (eager || !trusted) {
-          write(d, config().maxBytes, !eager && !trusted, eager && trusted);
+          read(d, config().maxBytes, !eager && !trusted, raw);
         }
         hold(d, time);
       } catch {
@@ -126,7 +159,25 @@ export function installDeliveries(
 /** The delivery's record JSON (written once; '' when it cannot be read at all). */
 export function deliveryJson(d: Delivery, maxBytes: number): string {
   if (d.event) {
-    write(d, maxBytes, false);
+    read(d, maxBytes, false, null);
+  }
+  if (!d.json && d.data) {
+    if (d.docUrl !== lastUrl) {
+      lastUrl = d.docUrl;
+      lastHead = head('receive', hrefOf(d.docUrl));
+    }
+    let json = open(d.time, lastHead) + text('origin', d.origin);
+    if (d.from) {
+      json += text('from', d.from);
+    }
+    if (d.originalSize !== undefined) {
+      json += field('originalSize', String(d.originalSize));
+    }
+    if (d.transfer) {
+      json += field('transfer', String(d.transfer));
+    }
+    d.json = json + close(d.data);
+    d.data = '';
   }
   return d.json;
 }
@@ -157,69 +208,115 @@ export function hrefOf(docUrl: string): string {
 let lastUrl: string | undefined;
 let lastHead = '';
 
-/** Firefox: what reads the page's own objects without an Xray (null elsewhere, or where unavailable). */
+/**
+ * Firefox: what reads the page's own objects without an Xray (null elsewhere, or where unavailable). The getters
+ * take the event as `unwrap` gives it (a transparent wrapper of the page's event).
+ */
 interface PageRealm {
   unwrap: (o: unknown) => unknown;
   protos: Protos;
-  ports: (e: MessageEvent) => ArrayLike<unknown> | null;
+  data: (e: unknown) => unknown;
+  origin: (e: unknown) => unknown;
+  source: (e: unknown) => unknown;
+  ports: (e: unknown) => ArrayLike<unknown> | null;
+  /** The capture's clock (`timeOrigin + performance.now()`), read with the page realm's `now`. */
+  now: () => number;
 }
 let page: PageRealm | null = null;
-const apply = Reflect.apply;
+const getDesc = Object.getOwnPropertyDescriptor;
+const callBind = Function.prototype.call.bind(Function.prototype.call) as unknown as (
+  f: unknown,
+  self: unknown,
+) => unknown;
 
-/** Kept at document_start, before any page script: the page realm's own prototypes and `ports` getter. */
+/** Kept at document_start, before any page script: the page realm's own prototypes, getters, stringify, clock. */
 function pageRealm(win: Window): PageRealm | null {
   try {
     const unwrap = (globalThis as { XPCNativeWrapper?: { unwrap?: (o: unknown) => unknown } }).XPCNativeWrapper?.unwrap;
     const raw = unwrap?.(win) as (Window & typeof globalThis) | undefined;
-    const get = raw && Object.getOwnPropertyDescriptor(raw.MessageEvent.prototype, 'ports')?.get;
-    if (!unwrap || !raw || typeof get !== 'function') {
+    if (!unwrap || !raw) {
+      return null;
+    }
+    const proto = raw.MessageEvent.prototype;
+    const getter = (name: string): ((e: unknown) => unknown) => {
+      const get = getDesc(proto, name)?.get;
+      if (typeof get !== 'function') {
+        throw new Error(name);
+      }
+      return (e) => callBind(get, e);
+    };
+    const perf = raw.performance;
+    const nowOf = raw.Performance.prototype.now;
+    const timeOrigin = win.performance.timeOrigin;
+    const stringify = raw.JSON.stringify;
+    if (typeof nowOf !== 'function' || typeof stringify !== 'function' || typeof timeOrigin !== 'number') {
       return null;
     }
     return {
       unwrap,
-      protos: { obj: raw.Object.prototype, arr: raw.Array.prototype },
-      ports: (e) => apply(get, unwrap(e), []) as ArrayLike<unknown> | null,
+      protos: { obj: raw.Object.prototype, arr: raw.Array.prototype, stringify: (v) => stringify(v) },
+      data: getter('data'),
+      origin: getter('origin'),
+      source: getter('source'),
+      ports: getter('ports') as (e: unknown) => ArrayLike<unknown> | null,
+      now: () => timeOrigin + (callBind(nowOf, perf) as number),
     };
   } catch {
     return null;
   }
 }
 
-/** `copied`: the browser copied the data into this world (Chromium); `delivered`: trusted, in Firefox. */
-function write(d: Delivery, maxBytes: number, copied: boolean, delivered = false): void {
+/** An own `source` marker, read without running any getter (the page's prototypes are not looked at). */
+function ownSvc(data: object): boolean {
+  try {
+    return getDesc(data, 'source')?.value === SOURCE;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Read what the record needs from the event, and let it go. `copied`: the browser copied the data into this world
+ * (Chromium, a constructed event); `raw`: a delivered event in Firefox, for the page realm's getters.
+ */
+function read(d: Delivery, maxBytes: number, copied: boolean, raw: unknown): void {
   const e = d.event!;
   d.event = null;
   try {
-    let data: unknown;
-    let dj: ReturnType<typeof dataJson> | null = null;
+    let json: string | null = null;
+    let size: number | undefined;
     try {
-      data = e.data;
-      const max = isSvcEmbed(data) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES);
-      if (delivered && page && data !== null && typeof data === 'object') {
-        const json = plainJson(page.unwrap(data), max, page.protos);
-        dj = json === null ? null : { json };
+      if (raw && page) {
+        const data = page.data(raw);
+        if (data === null || typeof data !== 'object') {
+          const dj = dataJson(data, Math.min(maxBytes, FOREIGN_MAX_BYTES));
+          json = dj.json;
+          size = dj.originalSize;
+        } else {
+          json = plainJson(data, maxBytes, page.protos);
+          if (json !== null && json.length > FOREIGN_MAX_BYTES && !ownSvc(data)) {
+            json = null;
+          }
+        }
       }
-      dj ??= copied && data === null ? { json: NOT_COPIED } : dataJson(data, max);
+      if (json === null) {
+        const data = e.data;
+        const dj =
+          copied && data === null
+            ? { json: NOT_COPIED }
+            : dataJson(data, isSvcEmbed(data) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES));
+        json = dj.json;
+        size = dj.originalSize;
+      }
     } catch (err) {
-      dj = { json: JSON.stringify({ $ei: 'Unknown', kind: 'Unreadable', message: String(err) }) };
+      json = JSON.stringify({ $ei: 'Unknown', kind: 'Unreadable', message: String(err) });
     }
-    if (d.docUrl !== lastUrl) {
-      lastUrl = d.docUrl;
-      lastHead = head('receive', hrefOf(d.docUrl));
-    }
-    let json = open(d.time, lastHead) + text('origin', String(e.origin ?? ''));
-    if (d.from) {
-      json += text('from', d.from);
-    }
-    if (dj.originalSize !== undefined) {
-      json += field('originalSize', String(dj.originalSize));
-    }
-    const ports = page ? page.ports(e) : e.ports;
-    if (ports?.length) {
-      json += field('transfer', String(ports.length));
-    }
-    d.json = json + close(dj.json);
+    d.origin = String((raw && page ? page.origin(raw) : e.origin) ?? '');
+    const ports = raw && page ? page.ports(raw) : page ? page.ports(page.unwrap(e)) : e.ports;
+    d.transfer = ports?.length ?? 0;
+    d.originalSize = size;
+    d.data = json;
   } catch {
-    d.json = '';
+    d.data = '';
   }
 }

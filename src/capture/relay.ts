@@ -24,7 +24,7 @@ import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
 import { Link } from './link.ts';
 import { runPost } from './inject.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
-import { DELIVERY_CHARS, deliveryJson, installDeliveries, type Delivery } from './deliveries.ts';
+import { deliveryChars, deliveryJson, installDeliveries, type Delivery } from './deliveries.ts';
 import { Outbox } from './outbox.ts';
 import { relationFinder } from './relation.ts';
 import { Drain, joinInChunks, MAX_DETAIL_CHARS, parsePosts, type PagePost } from './relay-merge.ts';
@@ -156,7 +156,7 @@ const SLICE = 1000;
     config: () => config,
     relationTo: relationFinder(window as Window & typeof globalThis),
     eager: firefox,
-    hold: (d, time) => outbox.add(d, d.json ? d.json.length : DELIVERY_CHARS, time),
+    hold: (d, time) => outbox.add(d, deliveryChars(d), time),
   });
   // The MAIN world asks for the delivery counter as it starts (before any page script) and at the first post of
   // each task: the answer is synchronous, the counter brought up to date, handed over the first time as a
