@@ -127,4 +127,30 @@ describe('plainJson: the fast path over another realm', () => {
     }
     expect(plainJson(value, 1_000_000, protos)).toBe('{"a":[1]}');
   });
+
+  it('looks at the array prototype, and what it inherits, only for data that holds an array', () => {
+    const { g, protos } = realm();
+    const withArray = g.make('{ a: [1] }');
+    const noArray = g.make('{ a: { b: 1 } }');
+    const theirs = g.make('({ toJSON: () => "theirs" })') as object;
+    const arrProto = protos.arr as object;
+    Object.setPrototypeOf(arrProto, theirs);
+    expect(plainJson(withArray, 1_000_000, protos)).toBeNull();
+    expect(plainJson(noArray, 1_000_000, protos)).toBe(JSON.stringify(noArray));
+    Object.setPrototypeOf(arrProto, protos.obj);
+    Object.defineProperty(arrProto, 'toJSON', { value: () => 'theirs', configurable: true });
+    expect(plainJson(withArray, 1_000_000, protos)).toBeNull();
+    expect(plainJson(noArray, 1_000_000, protos)).toBe(JSON.stringify(noArray));
+    delete (arrProto as { toJSON?: unknown }).toJSON;
+    expect(plainJson(withArray, 1_000_000, protos)).toBe('{"a":[1]}');
+  });
+
+  it("writes with that realm's own stringify what this realm's would write", () => {
+    const { g, protos } = realm();
+    const stringify = (g.make('JSON') as JSON).stringify;
+    for (const [, src, fast] of rows) {
+      const value = g.make(src);
+      expect(plainJson(value, 1_000_000, { ...protos, stringify })).toBe(fast ? JSON.stringify(value) : null);
+    }
+  });
 });

@@ -98,6 +98,7 @@ function plain(v: unknown, depth: number): boolean {
     return false;
   }
   if (isArray(v)) {
+    arrays = true;
     if (getProto(v) !== protos.arr) {
       return false;
     }
@@ -120,6 +121,9 @@ function plain(v: unknown, depth: number): boolean {
   }
   return true;
 }
+
+// Whether the walk met an array (only then does JSON.stringify look at the array prototype's `toJSON`).
+let arrays = false;
 
 // A walk in progress: a page getter read during it may start another (a post from inside the getter); that one
 // takes the full encoder rather than share the objects noted by the outer walk.
@@ -146,14 +150,19 @@ export function plainJson(data: unknown, maxBytes: number, realm: Protos = OWN):
     if (!walking) {
       walking = true;
       protos = realm;
+      arrays = false;
       try {
+        // Another realm's prototypes are read only as far as JSON.stringify will look: the object prototype's
+        // `toJSON` (its own prototype is null, and immutable), and the array prototype's and what it inherits
+        // from only when the data holds an array (each read is a call across compartments in Firefox).
         ok =
-          (realm === OWN
-            ? (OBJ as { toJSON?: unknown }).toJSON === undefined && (ARR as { toJSON?: unknown }).toJSON === undefined
+          realm === OWN
+            ? (OBJ as { toJSON?: unknown }).toJSON === undefined &&
+              (ARR as { toJSON?: unknown }).toJSON === undefined &&
+              plain(data, 0)
             : getDesc(realm.obj, 'toJSON') === undefined &&
-              getDesc(realm.arr, 'toJSON') === undefined &&
-              getProto(realm.arr) === realm.obj &&
-              getProto(realm.obj) === null) && plain(data, 0);
+              plain(data, 0) &&
+              (!arrays || (getDesc(realm.arr, 'toJSON') === undefined && getProto(realm.arr) === realm.obj));
       } finally {
         forget();
         protos = OWN;
