@@ -5,7 +5,7 @@
  */
 import { batch, createComputed, createMemo, createSignal, untrack, type Accessor } from 'solid-js';
 import { observeElementOffset, observeElementRect, type VirtualItem } from '@tanstack/virtual-core';
-import { createRowVirtualizer, type RowVirtualizer } from './virtual.ts';
+import { createRowVirtualizer, createSlotRing, type RowVirtualizer } from './virtual.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { TimelineView } from '../timeline/timeline-view.ts';
 
@@ -117,28 +117,9 @@ export function createTimelineRows(opts: TimelineRowsOptions): TimelineRows {
     },
   });
 
-  // A ring of slots. Slot s shows the visible item whose index is s modulo the number of slots, so a row keeps its
-  // record while that record stays in view: a scroll by k rows rewrites k rows, not every visible one (a row by
-  // slot position would show a new record in every row on every scroll step). The ring holds as many slots as the
-  // viewport can need (rows that fit, one partly shown, the overscan on both sides); it is rebuilt when the
-  // viewport's height changes. A slot with no item keeps its row element, hidden (Row.tsx): scrolling never makes
-  // or drops row elements. The rows' DOM order is rotated: the row group's aria-owns lists them in view order for
+  // The rows' DOM order is rotated by the ring (virtual.ts): the row group's aria-owns lists them in view order for
   // assistive technology.
-  const slotCount = createMemo(() =>
-    Math.max(
-      virtualizer.getVirtualItems().length,
-      Math.ceil(virtualizer.getViewportHeight() / ROW_H) + 1 + 2 * OVERSCAN,
-    ),
-  );
-  const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
-  const slotItem = (s: number) => {
-    const items = virtualizer.getVirtualItems(),
-      m = slotCount();
-    if (!items.length) {
-      return undefined;
-    }
-    return items[(((s - items[0].index) % m) + m) % m];
-  };
+  const { slots, slotItem } = createSlotRing(virtualizer, ROW_H, OVERSCAN);
   const rowOrder = createMemo(() => {
     rowsVersion();
     const items = virtualizer.getVirtualItems();

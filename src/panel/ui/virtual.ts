@@ -5,7 +5,7 @@
  * the panel with 100,000 records, has the allocation figures).
  * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, see timeline-rows.ts).
  */
-import { batch, createComputed, createSignal, onCleanup, onMount, untrack } from 'solid-js';
+import { batch, createComputed, createMemo, createSignal, onCleanup, onMount, untrack, type Accessor } from 'solid-js';
 import {
   elementScroll,
   observeElementOffset,
@@ -71,4 +71,32 @@ export function createRowVirtualizer(opts: Options): RowVirtualizer {
     getViewportHeight: viewportHeight,
     scrollToIndex: (index, o) => v.scrollToIndex(index, o),
   };
+}
+
+/**
+ * A ring of row slots over a virtualizer's items. Slot s shows the visible item whose index is s modulo the number
+ * of slots, so a row keeps its item while that item stays in view: a scroll by k rows rewrites k slots, not every
+ * visible one (a row by slot position would show a new item in every row on every scroll step). The ring holds as
+ * many slots as the viewport can need (rows that fit, one partly shown, the overscan on both sides) and grows or
+ * shrinks when the viewport's height changes; a slot with no item keeps its element (its view hides it), so
+ * scrolling never makes or drops row elements. Used by the timeline's rows and the flow view's.
+ */
+export function createSlotRing(
+  virtualizer: RowVirtualizer,
+  rowHeight: number,
+  overscan: number,
+): { slots: Accessor<number[]>; slotItem: (s: number) => VirtualItem | undefined } {
+  const slotCount = createMemo(() =>
+    Math.max(
+      virtualizer.getVirtualItems().length,
+      Math.ceil(virtualizer.getViewportHeight() / rowHeight) + 1 + 2 * overscan,
+    ),
+  );
+  const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
+  const slotItem = (s: number) => {
+    const items = virtualizer.getVirtualItems();
+    const m = slotCount();
+    return items.length ? items[(((s - items[0].index) % m) + m) % m] : undefined;
+  };
+  return { slots, slotItem };
 }

@@ -7,7 +7,7 @@
  */
 import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMount, Show, untrack } from 'solid-js';
 import { usePanel } from '../../ui/use-panel.ts';
-import { createRowVirtualizer } from '../../ui/virtual.ts';
+import { createRowVirtualizer, createSlotRing } from '../../ui/virtual.ts';
 import { FLOW_ROW_H, flowWidth, laneX } from './flow-geometry.ts';
 import type { FlowIndex } from '../../log/protocol.ts';
 import { flowIndexOf, flowOfView, rowOfSeq, seqAtRow, stepRow } from './flow-model.ts';
@@ -104,24 +104,9 @@ export function FlowView(props: FlowViewProps) {
     estimateSize: () => FLOW_ROW_H,
     overscan: OVERSCAN,
   });
-  // A ring of slots, as the timeline's rows (ui/timeline-rows.ts): slot s shows the visible row whose index is s modulo
-  // the number of slots, so a scroll by k rows rewrites k slots.
-  const slotCount = createMemo(() =>
-    Math.max(
-      virtualizer.getVirtualItems().length,
-      Math.ceil(virtualizer.getViewportHeight() / FLOW_ROW_H) + 1 + 2 * OVERSCAN,
-    ),
-  );
-  const slots = createMemo(() => Array.from({ length: slotCount() }, (_, s) => s));
-  const slotRow = (s: number) => {
-    const items = virtualizer.getVirtualItems(),
-      m = slotCount();
-    if (!items.length) {
-      return -1;
-    }
-    const it = items[(((s - items[0].index) % m) + m) % m];
-    return it ? it.index : -1;
-  };
+  // A ring of slots, as the timeline's rows (ui/virtual.ts): a scroll by k rows rewrites k slots.
+  const { slots, slotItem } = createSlotRing(virtualizer, FLOW_ROW_H, OVERSCAN);
+  const slotRow = (s: number) => slotItem(s)?.index ?? -1;
 
   const scrollToRow = (row: number, align: 'auto' | 'center') => {
     if (row < 0 || !scrollEl) {
