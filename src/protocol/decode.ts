@@ -33,7 +33,7 @@ export function decode(v: unknown): unknown {
           const out: Record<string, unknown> = {};
           byPath.set(path, out);
           for (const [k, val] of Object.entries(src ?? {})) {
-            out[k] = dec(val, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`);
+            setOwn(out, k, dec(val, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`));
             if (isRef(val)) {
               refs.push([out, k, String((val as Record<string, unknown>).path)]);
             }
@@ -97,8 +97,19 @@ export function decode(v: unknown): unknown {
   root.value = dec(v, '$');
   for (const [holder, key, path] of refs) {
     const target = byPath.get(path);
-    (holder as Record<string | number, unknown>)[key] = target;
+    setOwn(holder as Record<string | number, unknown>, key, target);
   }
   return root.value;
 }
 const isRef = (x: unknown) => tagOf(x) === 'Ref';
+/**
+ * `o[k] = v` as an own property: a captured key named `__proto__` (JSON.parse makes it an own key) would otherwise
+ * set the rebuilt object's prototype and vanish from what a replay sends.
+ */
+function setOwn(o: Record<string | number, unknown>, k: string | number, v: unknown): void {
+  if (k === '__proto__') {
+    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  } else {
+    o[k] = v;
+  }
+}

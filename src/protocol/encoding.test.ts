@@ -88,6 +88,20 @@ describe('encode: values JSON cannot carry', () => {
     expect(back.me).toBe(back);
   });
 
+  it('decodes a key named __proto__ as an own key, leaving the prototype alone (a replay sends what was captured)', () => {
+    for (const captured of [
+      '{"__proto__":{"x":1},"y":2}',
+      '{"$ei":"Object","v":{"__proto__":{"x":1},"y":2}}',
+      '{"a":{"__proto__":{"$ei":"Ref","path":"$"}}}',
+    ]) {
+      const back = decode(JSON.parse(captured)) as any;
+      const holder = 'a' in back ? back.a : back;
+      expect(Object.hasOwn(holder, '__proto__'), captured).toBe(true);
+      expect(Object.getPrototypeOf(holder), captured).toBe(Object.prototype);
+    }
+    expect(JSON.stringify(decode(JSON.parse('{"__proto__":{"x":1},"y":2}')))).toBe('{"__proto__":{"x":1},"y":2}');
+  });
+
   it('names encoded and raw types alike', () => {
     for (const [raw, name] of [
       [new Date(), 'Date'],
