@@ -451,7 +451,8 @@ const str = (s: string) => JSON.stringify(s);
 /** Comment text: one line, whatever the input holds. */
 const comment = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, ' ');
 const IDENT = /^[A-Za-z_$][\w$]*$/;
-const key = (k: string) => (k === '__proto__' ? `[${str(k)}]` : IDENT.test(k) ? k : str(k));
+/** An object literal's key for `k`: bare when it is an identifier; `__proto__` computed, so it stays an own key. */
+export const propertyKey = (k: string) => (k === '__proto__' ? `[${str(k)}]` : IDENT.test(k) ? k : str(k));
 const ms = (n: number) => (n >= 10_000 ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '_') : String(n));
 
 /**
@@ -499,14 +500,14 @@ export function literal(value: unknown, indent = '', width = 100): string {
   if (!entries.length) {
     return isArray ? '[]' : '{}';
   }
-  const flatItems = entries.map(([k, x]) => `${k === null ? '' : `${key(k)}: `}${literal(x, '', Infinity)}`);
+  const flatItems = entries.map(([k, x]) => `${k === null ? '' : `${propertyKey(k)}: `}${literal(x, '', Infinity)}`);
   const flat = isArray ? `[${flatItems.join(', ')}]` : `{ ${flatItems.join(', ')} }`;
   if (flat.length <= width - indent.length) {
     return flat;
   }
   const inner = `${indent}  `;
   const items = entries.map(([k, x]) => {
-    const prefix = k === null ? '' : `${key(k)}: `;
+    const prefix = k === null ? '' : `${propertyKey(k)}: `;
     return `${inner}${prefix}${literal(x, inner, width - prefix.length)},`;
   });
   return `${isArray ? '[' : '{'}\n${items.join('\n')}\n${indent}${isArray ? ']' : '}'}`;

@@ -65,7 +65,7 @@ export {
 export { redactCapture } from '../../protocol/redact.ts';
 export { checkRest, matchOperation, type RestExchange, type RestResult } from '../../protocol/rest.ts';
 export { RULES } from '../../protocol/rules.ts';
-export { generateTest } from '../../protocol/testgen.ts';
+export { generateTest, propertyKey } from '../../protocol/testgen.ts';
 export {
   buildFlow,
   flowOfIndex,

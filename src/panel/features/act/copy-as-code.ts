@@ -3,7 +3,7 @@
  * rules (actions to the iframe content window with the tenant origin, never `*`; one `message` listener that
  * checks origin, source marker and direction). Pure.
  */
-import { decode, specOf } from '../../log/protocol.ts';
+import { decode, propertyKey, specOf } from '../../log/protocol.ts';
 
 const q = (s: string) => JSON.stringify(s);
 
@@ -53,8 +53,7 @@ export function toJsLiteral(value: unknown, indent = '  ', depth = 0): string {
   if (entries.length === 0) {
     return '{}';
   }
-  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : q(k));
-  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${toJsLiteral(v, indent, depth + 1)}`).join(',\n')},\n${end}}`;
+  return `{\n${entries.map(([k, v]) => `${pad}${propertyKey(k)}: ${toJsLiteral(v, indent, depth + 1)}`).join(',\n')},\n${end}}`;
 }
 
 export interface ActionSnippetOptions {

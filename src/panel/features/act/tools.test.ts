@@ -40,6 +40,22 @@ describe('copy as code', () => {
     ).toBe('valid');
   });
 
+  it('an action snippet posts a payload key named __proto__ as an own key, not as a prototype', () => {
+    const data = JSON.parse(
+      '{"source":"svc-embed","direction":"action","type":"svc:action:set-filter","payload":{"__proto__":{"x":1},"y":2}}',
+    );
+    const code = actionSnippet(data, { tenantOrigin: TENANT });
+    const posted: unknown[] = [];
+    const document = {
+      querySelector: () => ({ contentWindow: { postMessage: (m: unknown) => posted.push(m) } }),
+    };
+    new Function('document', code)(document);
+    const payload = (posted[0] as any).payload;
+    expect(Object.hasOwn(payload, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
+    expect(JSON.stringify(payload)).toBe('{"__proto__":{"x":1},"y":2}');
+  });
+
   it('a listener snippet follows the three receiving rules', () => {
     const code = listenerSnippet('svc:event:download', { tenantOrigin: TENANT });
     const seen: unknown[] = [];
