@@ -153,6 +153,15 @@ export function createActController(opts: {
     pageUrl = log.state.pageUrl;
     newSession();
   };
+  /** A chosen file's text, or null when it cannot be read (the import error says why; nothing changes). */
+  const readText = async (file: File): Promise<string | null> => {
+    try {
+      return await file.text();
+    } catch (e) {
+      setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
+      return null;
+    }
+  };
 
   const ctl: ActController = {
     store,
@@ -207,14 +216,8 @@ export function createActController(opts: {
       return true;
     },
     async importFile(file) {
-      let text: string;
-      try {
-        text = await file.text();
-      } catch (e) {
-        setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
-        return false;
-      }
-      return ctl.importText(text, file.name);
+      const text = await readText(file);
+      return text !== null && ctl.importText(text, file.name);
     },
     comparison,
     compareText(text, name) {
@@ -238,14 +241,8 @@ export function createActController(opts: {
       return true;
     },
     async compareFile(file) {
-      let text: string;
-      try {
-        text = await file.text();
-      } catch (e) {
-        setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
-        return false;
-      }
-      return ctl.compareText(text, file.name);
+      const text = await readText(file);
+      return text !== null && ctl.compareText(text, file.name);
     },
     goLive() {
       if (link) {
