@@ -3,8 +3,8 @@
  * first, instead of wrapping the bar onto more rows. Items keep their order; an item is shown in the bar only if
  * every item more important than it is too, so the bar hides from the least important end, predictably.
  *
- * Widths are measured as laid out (ResizeObserver on the bar and on each item); an item in the menu keeps the
- * width it last had in the bar. A growing item (the search box) counts its minimum width. Items in the menu are
+ * Widths are measured as laid out (the ResizeObserver's entries for the bar and for each item); an item in the menu
+ * keeps the width it last had in the bar. A growing item (the search box) counts its minimum width. Items in the menu are
  * rendered again there while it is open: they read and write the same store as in the bar.
  */
 import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
@@ -28,31 +28,41 @@ const MORE = 34;
 export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] }) {
   const [hidden, setHidden] = createSignal<ReadonlySet<string>>(new Set());
   const widths = new Map<string, number>();
-  const els = new Map<string, HTMLElement>();
   let bar!: HTMLDivElement;
 
-  const fitItems = () => {
+  let room = 0;
+  let gap: number | undefined;
+
+  // Sizes come from the observer's entries (laid out, as the browser hands them over), never from reading the
+  // layout: a read after another toolbar's callback changed the DOM would force a layout in the middle of the frame.
+  const fitItems = (entries: readonly ResizeObserverEntry[]) => {
     if (!bar?.isConnected) {
       return;
     }
     const was = hidden();
-    for (const it of p.items) {
-      const el = els.get(it.id);
-      if (el && !was.has(it.id)) {
-        widths.set(it.id, it.grow ?? el.offsetWidth);
+    for (const entry of entries) {
+      const size = entry.borderBoxSize?.[0];
+      if (entry.target === bar) {
+        room = entry.contentBoxSize?.[0]?.inlineSize ?? entry.contentRect.width;
+        continue;
+      }
+      const id = (entry.target as HTMLElement).dataset.tb;
+      const it = id === undefined ? undefined : p.items.find((x) => x.id === id);
+      // A hidden item reports no size: it keeps the width it last had in the bar.
+      if (it && !was.has(it.id)) {
+        widths.set(it.id, it.grow ?? size?.inlineSize ?? entry.contentRect.width);
       }
     }
-    const cs = getComputedStyle(bar);
-    const gap = Number.parseFloat(cs.columnGap) || 0;
-    const room = bar.clientWidth - (Number.parseFloat(cs.paddingLeft) || 0) - (Number.parseFloat(cs.paddingRight) || 0);
-    const need = (ids: ToolbarItem[]) => ids.reduce((s, it) => s + (widths.get(it.id) ?? 0) + gap, -gap);
-    let next: Set<string> = new Set();
+    gap ??= Number.parseFloat(getComputedStyle(bar).columnGap) || 0;
+    const g = gap;
+    const need = (ids: ToolbarItem[]) => ids.reduce((s, it) => s + (widths.get(it.id) ?? 0) + g, -g);
+    const next = new Set<string>();
     if (need(p.items) > room) {
       const byPriority = [...p.items].sort((a, b) => a.priority - b.priority);
       let used = MORE;
       let full = false;
       for (const it of byPriority) {
-        const w = (widths.get(it.id) ?? 0) + gap;
+        const w = (widths.get(it.id) ?? 0) + g;
         if (full || used + w > room) {
           full = true;
           next.add(it.id);
@@ -61,18 +71,12 @@ export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] 
         }
       }
     }
-    if (next.size === was.size && [...next].every((id) => was.has(id))) {
-      next = was as Set<string>;
-    } else {
+    if (next.size !== was.size || [...next].some((id) => !was.has(id))) {
       setHidden(next);
     }
   };
-  const observer = new ResizeObserver(() => fitItems());
+  const observer = new ResizeObserver((entries) => fitItems(entries));
   onCleanup(() => observer.disconnect());
-  const track = (id: string) => (el: HTMLElement) => {
-    els.set(id, el);
-    observer.observe(el);
-  };
 
   const inMenu = () => p.items.filter((it) => hidden().has(it.id));
   return (
@@ -88,7 +92,7 @@ export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] 
       <For each={p.items}>
         {(it) => (
           <div
-            ref={track(it.id)}
+            ref={(el) => observer.observe(el)}
             class={`tb-item${it.grow ? ' tb-grow' : ''}${it.push ? ' tb-push' : ''}`}
             style={it.grow ? { 'min-width': `${it.grow}px` } : undefined}
             data-tb={it.id}
