@@ -89,7 +89,7 @@ test.beforeAll(({ chromium }) => {
 });
 
 describe.each(['light', 'dark'])('panel layout, %s theme', (theme) => {
-  it.each([400, 500, 800, 1400])('%i px: no sideways overflow, every toolbar control reachable', async (width) => {
+  it.each([250, 400, 500, 800, 1400])('%i px: no sideways overflow, every toolbar control reachable', async (width) => {
     const p = await openPanel(width, theme);
     try {
       expect(await noSideOverflow(p)).toEqual({ page: 0, app: 0 });
@@ -115,7 +115,7 @@ describe.each(['light', 'dark'])('panel layout, %s theme', (theme) => {
     }
   });
 
-  it.each([400, 500, 800, 1400])(
+  it.each([250, 400, 500, 800, 1400])(
     '%i px: the details are inside the panel, titled, tabs on one line; list and details reachable after Clear and Import',
     async (width) => {
       const p = await openPanel(width, theme);

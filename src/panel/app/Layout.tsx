@@ -231,7 +231,9 @@ function StatusLine() {
         <span class="warn">recording paused</span>
       </Show>
       <span class="spacer" />
-      <span class={`conn c-${info().status}`}>{conn()}</span>
+      <span class={`conn c-${info().status}`} title={conn()}>
+        {conn()}
+      </span>
     </footer>
   );
 }

@@ -33,6 +33,8 @@ export interface ColumnDef {
   track: string;
   /** The least width it needs (px), to decide what fits. */
   min: number;
+  /** The track and least width it takes when even the columns always shown do not fit (a side-docked pane). */
+  narrow?: { track: string; min: number };
   /** The chooser can hide it. The others (time, direction and kind, type, verdict) are always shown: a row is
    * never without its direction and kind, at any width. */
   optional: boolean;
@@ -50,6 +52,7 @@ export const COLUMN_DEFS: readonly ColumnDef[] = [
     title: 'time since the time origin',
     track: '86px',
     min: 86,
+    narrow: { track: '76px', min: 76 },
     optional: false,
     byDefault: true,
     dropOrder: 0,
@@ -81,6 +84,7 @@ export const COLUMN_DEFS: readonly ColumnDef[] = [
       'direction and kind: ↑ event (embed → host), ↓ action (host → embed); a post (sent) or its delivery (received)',
     track: '38px',
     min: 38,
+    narrow: { track: '34px', min: 34 },
     optional: false,
     byDefault: true,
     dropOrder: 0,
@@ -101,6 +105,7 @@ export const COLUMN_DEFS: readonly ColumnDef[] = [
     title: 'message type',
     track: 'minmax(100px, 1.3fr)',
     min: 100,
+    narrow: { track: 'minmax(56px, 1fr)', min: 56 },
     optional: false,
     byDefault: true,
     dropOrder: 0,
@@ -151,6 +156,7 @@ export const COLUMN_DEFS: readonly ColumnDef[] = [
     title: 'valid, invalid, issues, dropped, threw',
     track: '140px',
     min: 140,
+    narrow: { track: 'minmax(48px, 90px)', min: 48 },
     optional: false,
     byDefault: true,
     dropOrder: 0,
@@ -205,7 +211,8 @@ export function nextSort(cur: SortState, column: ColumnId): SortState {
   return cur.dir === 'asc' ? { column, dir: 'desc' } : null;
 }
 
-/** Which chosen columns fit `width` px (the optional ones give way in their drop order) and their grid template. */
+/** Which chosen columns fit `width` px (the optional ones give way in their drop order) and their grid template;
+ * below the always-shown columns' width, their narrow tracks. */
 export function fitColumns(chosen: readonly ColumnId[], width: number): { shown: ColumnId[]; template: string } {
   const shown = new Set(chosen);
   const total = () => COLUMN_DEFS.reduce((n, c) => n + (shown.has(c.id) ? c.min : 0), 0);
@@ -217,7 +224,13 @@ export function fitColumns(chosen: readonly ColumnId[], width: number): { shown:
     shown.delete(c.id);
   }
   const list = COLUMN_DEFS.filter((c) => shown.has(c.id));
-  return { shown: list.map((c) => c.id), template: list.map((c) => c.track).join(' ') };
+  // Narrower than the columns always shown: they shrink (the type and the verdict are cut with an ellipsis; the
+  // row's colour still says its verdict) rather than push the grid past the pane's edge.
+  const narrow = total() > width;
+  return {
+    shown: list.map((c) => c.id),
+    template: list.map((c) => (narrow && c.narrow ? c.narrow.track : c.track)).join(' '),
+  };
 }
 
 /** What a record sorts by in a column (numbers compare as numbers, strings by code units). */

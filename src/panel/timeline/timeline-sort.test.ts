@@ -146,17 +146,25 @@ describe('column preferences', () => {
     expect(parseSort({ column: 'size', dir: 'desc' })).toEqual({ column: 'size', dir: 'desc' });
   });
 
-  // Narrow timelines drop optional columns, never the direction-and-kind column.
-  it.each([400, 500, 800, 1400])('at %i px the direction and kind stay, and the columns fit', (width) => {
-    const all = COLUMN_DEFS.map((c) => c.id);
-    const { shown: cols } = fitColumns(all, width);
-    for (const id of ['time', 'dir', 'type', 'verdict'] as const) {
-      expect(cols).toContain(id);
-    }
-    const min = COLUMN_DEFS.filter((c) => cols.includes(c.id)).reduce((n, c) => n + c.min, 0);
-    const optional = cols.some((id) => COLUMN_DEFS.find((c) => c.id === id)!.optional);
-    expect(min <= width || !optional).toBe(true);
-  });
+  // Narrow timelines drop optional columns, never the direction-and-kind column; below the always-shown columns'
+  // width (a side-docked pane) those take their narrow tracks, and the grid still fits.
+  it.each([230, 250, 300, 360, 400, 500, 800, 1400])(
+    'at %i px the direction and kind stay, and the columns fit',
+    (width) => {
+      const all = COLUMN_DEFS.map((c) => c.id);
+      const { shown: cols, template } = fitColumns(all, width);
+      for (const id of ['time', 'dir', 'type', 'verdict'] as const) {
+        expect(cols).toContain(id);
+      }
+      const defs = COLUMN_DEFS.filter((c) => cols.includes(c.id));
+      const min = defs.reduce((n, c) => n + c.min, 0);
+      const optional = cols.some((id) => COLUMN_DEFS.find((c) => c.id === id)!.optional);
+      expect(min <= width || !optional).toBe(true);
+      const narrow = min > width;
+      expect(template).toBe(defs.map((c) => (narrow ? (c.narrow ?? c).track : c.track)).join(' '));
+      expect(defs.reduce((n, c) => n + (narrow ? (c.narrow ?? c).min : c.min), 0)).toBeLessThanOrEqual(width);
+    },
+  );
 });
 
 describe('the selection follows the filter', () => {
