@@ -152,6 +152,34 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
       process.env.EI_BENCH_SHARED === '1',
     );
 
+    // One scroll for the timeline and the flow view: 3 s at 600 px a frame, optionally 60 frames at 66 px (the slow
+    // scroll's frame times apart), then 40 jumps to random places; each frame's time from the one before.
+    await page.evaluate(() => {
+      window.__benchScroll = async (body, { slow: withSlow }) => {
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+        const deltas = [];
+        const slow = [];
+        let prev = performance.now();
+        const step = async (into, move) => {
+          move();
+          await frame();
+          const now = performance.now();
+          into.push(now - prev);
+          prev = now;
+        };
+        for (const end = prev + 3000; performance.now() < end; ) {
+          await step(deltas, () => (body.scrollTop += 600));
+        }
+        for (let k = 0; withSlow && k < 60; k++) {
+          await step(slow, () => (body.scrollTop += 66));
+        }
+        for (let k = 0; k < 40; k++) {
+          await step(deltas, () => (body.scrollTop = Math.random() * body.scrollHeight));
+        }
+        return { deltas, slow };
+      };
+    });
+
     // Scroll a loaded, settled panel (garbage of the generation and loading collected first).
     const cdp = await page.createCDPSession();
     await cdp.send('HeapProfiler.collectGarbage');
@@ -160,37 +188,14 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
       await page.evaluate(async () => {
         const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
         const longTasks = window.__benchLongTasks;
-        // Scroll: 3 s of continuous scrolling (600 px a frame: 27 rows, most of the visible ones, show a new record), then jumps across the whole list.
+        // Scroll: 3 s of continuous scrolling (600 px a frame: 27 rows, most of the visible ones, show a new record),
+        // 60 frames of a slow scroll (three rows a frame: a mouse wheel, or arrow keys held down), then jumps across
+        // the whole list.
         const body = document.querySelector('.grid-body');
         body.scrollTop = 0;
         await frame();
         longTasks.length = 0;
-        const deltas = [];
-        let prev = performance.now();
-        const end = prev + 3000;
-        while (performance.now() < end) {
-          body.scrollTop += 600;
-          await frame();
-          const now = performance.now();
-          deltas.push(now - prev);
-          prev = now;
-        }
-        // Then 60 frames of a slow scroll, three rows a frame (a mouse wheel, or arrow keys held down).
-        const slow = [];
-        for (let k = 0; k < 60; k++) {
-          body.scrollTop += 66;
-          await frame();
-          const now = performance.now();
-          slow.push(now - prev);
-          prev = now;
-        }
-        for (let k = 0; k < 40; k++) {
-          body.scrollTop = Math.random() * body.scrollHeight;
-          await frame();
-          const now = performance.now();
-          deltas.push(now - prev);
-          prev = now;
-        }
+        const { deltas, slow } = await window.__benchScroll(body, { slow: true });
         await new Promise((r) => setTimeout(r, 100));
         deltas.sort((a, b) => a - b);
         slow.sort((a, b) => a - b);
@@ -249,24 +254,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
       }
       await new Promise((r) => setTimeout(r, 100));
       longTasks.length = 0;
-      const body = document.querySelector('.flow-body');
-      const deltas = [];
-      let prev = performance.now();
-      const end = prev + 3000;
-      while (performance.now() < end) {
-        body.scrollTop += 600;
-        await frame();
-        const now = performance.now();
-        deltas.push(now - prev);
-        prev = now;
-      }
-      for (let k = 0; k < 40; k++) {
-        body.scrollTop = Math.random() * body.scrollHeight;
-        await frame();
-        const now = performance.now();
-        deltas.push(now - prev);
-        prev = now;
-      }
+      const { deltas } = await window.__benchScroll(document.querySelector('.flow-body'), { slow: false });
       await new Promise((r) => setTimeout(r, 100));
       deltas.sort((a, b) => a - b);
       return {
