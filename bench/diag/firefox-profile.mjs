@@ -72,7 +72,8 @@ async function run() {
  * CPU time by function, per content process's main thread (the raw Gecko profile format): each sample weighs its
  * thread CPU delta (the `cpu` feature), and counts for the innermost frame that has a name (a JS function or a
  * profiler label such as `MessageEvent.data` or `EventDispatcher::Dispatch`: native addresses are not symbolicated
- * here); `total` counts each named frame once per sample, for our scripts' frames (moz-extension://).
+ * here); `total` counts each named frame once per sample, for our scripts' frames (moz-extension://, and the MAIN
+ * world's `<anonymous code>`), or every frame with ALL=1; PID=<pid> prints one process.
  */
 function summarise(profile) {
   const threads = [];
@@ -86,8 +87,13 @@ function summarise(profile) {
   };
   walk(profile);
   const named = (l) => !/^0x[0-9a-f]+$/.test(l);
+  // Ours: the isolated world's scripts (moz-extension:// URLs) and the MAIN world's (Firefox compiles a MAIN-world
+  // content script without a URL: `<anonymous code>`).
+  const isOurs = (l) => l.includes('moz-extension://') || l.includes('<anonymous code>');
+  // PID=<pid>: only that process; ALL=1: the `total` list counts every named frame, not only ours.
+  const onlyPid = process.env.PID;
   for (const { t, proc, categories } of threads) {
-    if (t.name !== 'GeckoMain' || !/tab|web|content/i.test(String(proc))) {
+    if (t.name !== 'GeckoMain' || !/tab|web|content/i.test(String(proc)) || (onlyPid && String(t.pid) !== onlyPid)) {
       continue;
     }
     const S = t.samples.schema;
@@ -128,7 +134,7 @@ function summarise(profile) {
           seen.add(l);
           add(total, l, w);
         }
-        mine ||= l.includes('moz-extension://');
+        mine ||= isOurs(l);
       }
       if (mine) {
         ours += w;
@@ -140,7 +146,7 @@ function summarise(profile) {
     }
     const pct = (v) => `${((100 * v) / cpu).toFixed(1).padStart(5)}%`;
     console.log(
-      `\n# ${proc} pid ${t.pid}: ${(cpu / 1000).toFixed(0)} ms of CPU (samples not idle), ${pct(ours)} under a frame of ours (moz-extension://)`,
+      `\n# ${proc} pid ${t.pid}: ${(cpu / 1000).toFixed(0)} ms of CPU (samples not idle), ${pct(ours)} under a frame of ours (moz-extension:// or the MAIN world's <anonymous code>)`,
     );
     console.log(
       `  by category: ${[...byCategory]
@@ -156,7 +162,7 @@ function summarise(profile) {
         .join('\n');
     console.log('## self (innermost named frame)');
     console.log(top(self, TOP));
-    console.log('## total, frames of ours');
-    console.log(top(new Map([...total].filter(([k]) => k.includes('moz-extension://'))), TOP));
+    console.log(process.env.ALL ? '## total, every frame' : '## total, frames of ours');
+    console.log(top(new Map([...total].filter(([k]) => process.env.ALL || isOurs(k))), TOP));
   }
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { FOREIGN_MAX_BYTES } from './observe.ts';
-import { type Delivery, deliveryChars, deliveryJson, hrefOf, installDeliveries } from './deliveries.ts';
+import {
+  type Delivery,
+  deliveryChars,
+  deliveryJson,
+  deliveryReader,
+  fromReader,
+  hrefOf,
+  installDeliveries,
+} from './deliveries.ts';
 
 describe('hrefOf: location.href from document.URL', () => {
   it.each([
@@ -92,5 +100,74 @@ describe('a delivery is read at once, its record written from the parts at the h
       }
       (source as MessagePort | null)?.close();
     }
+  });
+});
+
+describe("the MAIN world's reader: one call reads a delivery, or declines it", () => {
+  const origin = 'http://o.test';
+  const port = () => {
+    const c = new MessageChannel();
+    c.port2.close();
+    return c.port1;
+  };
+  const long = 'x'.repeat(70_000);
+  // data, ports delivered -> read (the data's JSON, as the relay would write it) or declined ('')
+  it.each([
+    ['an envelope', { source: 'svc-embed', type: 'svc:event:ready', payload: { a: [1, { b: 'c' }] } }, 0, true],
+    ['a string', 'hello', 0, true],
+    ['a number', 7, 0, true],
+    ['null', null, 0, true],
+    ['with two ports', { a: [1, 2] }, 2, true],
+    ['an envelope over the foreign cap', { source: 'svc-embed', text: long }, 0, true],
+    ['a foreign message over its cap (truncated by the relay)', { text: long }, 0, false],
+    ['a string over the foreign cap', long, 0, false],
+    ['a tagged value', { n: Number.NaN }, 0, false],
+    ['a Date', { d: new Date(5) }, 0, false],
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what the case is about
+    ['a sparse array', [1, , 3], 0, false],
+    ['a $ei key', { $ei: 'x' }, 0, false],
+  ])('%s', (_name, data, portCount, read) => {
+    const reader = deliveryReader(() => 1234.5)!;
+    const ports = Array.from({ length: portCount }, port);
+    const r = reader(new MessageEvent('message', { data, origin, ports }), 1_000_000);
+    if (!read) {
+      expect(r).toBe('');
+    } else {
+      const d = fromReader(r, 3, 'http://host.test/p');
+      expect(d).toMatchObject({ i: 3, time: 1234.5, origin, transfer: portCount, docUrl: 'http://host.test/p' });
+      expect(JSON.parse(d.data)).toEqual(data);
+      expect(deliveryChars(d)).toBeGreaterThanOrEqual(d.data.length);
+    }
+    for (const p of ports) {
+      p.close();
+    }
+  });
+
+  it('says when the source changes, so that the relay finds a relation only then', () => {
+    const reader = deliveryReader(() => 0)!;
+    const [a, b] = [port(), port()];
+    const changed = (source: MessagePort | null) =>
+      reader(new MessageEvent('message', { data: 1, origin, source }), 100)[0];
+    expect([a, a, b, b, null, null, a].map(changed)).toEqual(['1', '0', '1', '0', '1', '0', '1']);
+    a.close();
+    b.close();
+  });
+
+  it("declines data a page prototype's toJSON would write, without running it", () => {
+    const reader = deliveryReader(() => 0)!;
+    let ran = 0;
+    Object.defineProperty(Object.prototype, 'toJSON', {
+      configurable: true,
+      get() {
+        ran++;
+        return undefined;
+      },
+    });
+    try {
+      expect(reader(new MessageEvent('message', { data: { a: 1 }, origin }), 100)).toBe('');
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON;
+    }
+    expect(ran).toBe(0);
   });
 });

@@ -23,6 +23,13 @@
  * Anything else (an event the page made, data the check declines) takes the Xray and the encoder. The source's
  * relation is read through the Xray, only when the source changes.
  *
+ * Firefox, full mode: each of those reads is still a call across compartments (of the check too, one per object
+ * and property). The MAIN world runs in the page's compartment, so it makes a reader there (`deliveryReader`), as
+ * it starts, and offers it to this listener (CHANNEL_READER) before any page script: one call of it reads the
+ * event with the page realm's getters and clock and writes the data by the same fast path, and gives it all back
+ * as one string; where the data is not plain it declines, and the delivery is read as above. The offer is taken
+ * once, and only while the document holds no script yet (a page cannot hand over a reader of its own).
+ *
  * What must be copied at once is the data (a page listener may change it after ours returns); the record's text
  * is written from the parts held (`Delivery`) when the frame hands over, so a burst does not pay for it. The
  * records are the same.
@@ -94,6 +101,25 @@ export function installDeliveries(
   }
   let count = 0;
   let counter: Text | null = null;
+  // Firefox, full mode: the MAIN world's reader (`deliveryReader`), offered as it starts, before any page script.
+  let reader: Reader | null = null;
+  let readerRelation: WindowRelation | undefined;
+  const doc = win.document;
+  if (eager && page) {
+    const onOffer = (e: Event) => {
+      try {
+        const fn = (page!.unwrap(e) as CustomEvent).detail as unknown;
+        // Taken once, and only before the page's first script: a page cannot hand over a reader of its own.
+        if (reader === null && typeof fn === 'function' && doc.scripts.length === 0) {
+          reader = fn as Reader;
+        }
+      } catch {
+        /* keep reading through the page realm's getters */
+      }
+      doc.removeEventListener(CHANNEL_READER, onOffer);
+    };
+    doc.addEventListener(CHANNEL_READER, onOffer);
+  }
   // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its relation
   // across navigations; a removed child frame sends nothing more. (Firefox: the source as the page realm's getter
   // gives it, the relation found from the Xray's.)
@@ -112,9 +138,28 @@ export function installDeliveries(
         if (config().paused) {
           return;
         }
-        const time = now();
         // A delivered message in Firefox: read with the page realm's getters (a browser's event, a MessageEvent).
         const raw = page !== null && trusted ? page.unwrap(m) : null;
+        if (raw && reader) {
+          // One call into the page's compartment reads and writes it all (full mode); '' where it declined.
+          let r = '';
+          try {
+            r = reader(raw, config().maxBytes);
+          } catch {
+            reader = null; // (its world is gone) read as before
+          }
+          if (r) {
+            const d = fromReader(r, i, win.document.URL);
+            if (r.charCodeAt(0) === 49) {
+              const src = m.source;
+              readerRelation = src === null || src === undefined ? undefined : relationTo(src);
+            }
+            d.from = readerRelation;
+            hold(d, d.time);
+            return;
+          }
+        }
+        const time = now();
         const s = raw ? page!.source(raw) : m.source;
         if (s !== lastSource) {
           lastSource = s;
@@ -153,6 +198,86 @@ export function installDeliveries(
       }
       return counter;
     },
+  };
+}
+
+/**
+ * Firefox, full mode: the MAIN world offers the relay a reader of deliveries (a CustomEvent of this type on
+ * `document`, its `detail` the function), as it starts, before any page script.
+ */
+export const CHANNEL_READER = 'embed-inspector:v8:reader';
+
+/**
+ * A delivery's parts as one string: `<source changed: 1|0>\t<transfer>\t<time>\t<origin>\t<data JSON>`, or ''
+ * where its data is not plain (the relay then reads it as before).
+ */
+type Reader = (e: unknown, maxBytes: number) => string;
+
+/**
+ * The reader, made in the MAIN world (Firefox: the page's compartment) as it starts, before any page script and
+ * before the hook wraps `source`: it reads a delivered event with the page realm's own getters and clock, and writes
+ * its data by the fast path (serialize.ts) with the page realm's prototypes, which it reads without running any
+ * getter, in one call from the relay: where the relay's own reads are each a call across compartments. It runs
+ * nothing of the page's (the data is the browser's structured clone, read before any page listener), writes
+ * nothing, and keeps only the last source (so that the relay finds a relation only when it changes).
+ */
+export function deliveryReader(now: () => number): Reader | null {
+  try {
+    const proto = MessageEvent.prototype;
+    const get = (name: string): ((this: unknown) => unknown) => {
+      const g = getDesc(proto, name)?.get;
+      if (typeof g !== 'function') {
+        throw new Error(name);
+      }
+      return g;
+    };
+    const [data, origin, source, ports] = [get('data'), get('origin'), get('source'), get('ports')];
+    const apply = Reflect.apply;
+    const realm: Protos = { obj: Object.prototype, arr: Array.prototype };
+    let last: unknown = realm; // no source is this object: the first delivery's source is a change
+    return (e, maxBytes) => {
+      const time = now();
+      const v = apply(data, e, []);
+      let json: string | null;
+      if (v === null || typeof v !== 'object') {
+        json = plainJson(v, Math.min(maxBytes, FOREIGN_MAX_BYTES), realm);
+      } else {
+        json = plainJson(v, maxBytes, realm);
+        if (json !== null && json.length > FOREIGN_MAX_BYTES && !ownSvc(v)) {
+          json = null;
+        }
+      }
+      if (json === null) {
+        return '';
+      }
+      const s = apply(source, e, []);
+      const changed = s !== last;
+      last = s;
+      const p = apply(ports, e, []) as ArrayLike<unknown> | null;
+      return `${changed ? 1 : 0}\t${p?.length ?? 0}\t${time}\t${String(apply(origin, e, []) ?? '')}\t${json}`;
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The delivery a reader's string describes (its relation is the caller's to set). */
+export function fromReader(r: string, i: number, docUrl: string): Delivery {
+  const a = r.indexOf('\t');
+  const b = r.indexOf('\t', a + 1);
+  const c = r.indexOf('\t', b + 1);
+  const o = r.indexOf('\t', c + 1);
+  return {
+    i,
+    time: +r.slice(b + 1, c),
+    docUrl,
+    from: undefined,
+    event: null,
+    origin: r.slice(c + 1, o),
+    transfer: +r.slice(a + 1, b),
+    data: r.slice(o + 1),
+    originalSize: undefined,
+    json: '',
   };
 }
 

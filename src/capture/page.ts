@@ -30,6 +30,7 @@ import {
 } from '../shared/messages.ts';
 import { accept } from '../shared/channel.ts';
 import { installHook } from './hook.ts';
+import { CHANNEL_READER, deliveryReader } from './deliveries.ts';
 import { relationFinder } from './relation.ts';
 import { joinInChunks, postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
 import { Outbox } from './outbox.ts';
@@ -136,6 +137,12 @@ export function startCapture(): void {
     );
   }
   const deliveriesSeen = read ? () => +read() : () => seen;
+  // Firefox: the relay reads each delivery with one call of this reader (deliveries.ts), made now, before the hook
+  // wraps `source` and before any page script. (Chromium's relay takes no function from this world.)
+  const reader = read ? deliveryReader(now) : null;
+  if (reader) {
+    dispatch(new CE(CHANNEL_READER, { detail: reader }));
+  }
   // The relay writes its counter when asked (and at each delivery dispatched within a task): asked at the first
   // post of each task, it is exact for every post of that task. The browser's deliveries are tasks of their own.
   const ask = read ? () => dispatch(new CE(CHANNEL_COUNTER_ASK)) : () => {};
