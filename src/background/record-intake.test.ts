@@ -7,7 +7,7 @@ import { RecordIntake, type RecordsBatch } from './record-intake.ts';
 import { RelayPort } from './relay-port.ts';
 import { TabStorage } from './tab-storage.ts';
 import { TabLog, newState } from './tablog.ts';
-import { fakePort, fakeStore } from './test-fakes.ts';
+import { fakePort, fakeStore, holdCommits } from './test-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';
@@ -60,6 +60,12 @@ async function setup(opts: { paused?: boolean; panel?: boolean; maxRecords?: num
     later: (fn) => {
       chained++;
       fn();
+    },
+    afterWrites: (fn) => {
+      void intake.stored().then(() => {
+        intake.process();
+        fn();
+      });
     },
   });
   const port = fakePort<RelayToBackground, BackgroundToRelay>('capture');
@@ -150,6 +156,87 @@ describe('record intake: a relay batch', () => {
     expect(t.store.rawBatches(TAB)).toEqual([]);
     const restored = await new TabStorage(TAB, t.store, () => t.log).restore(10_000);
     expect(restored?.records.size).toBe(t.log.records.size);
+  });
+});
+
+describe('record intake: batches in a burst', () => {
+  it('are written one after another without waiting for the one before, and acknowledged only once stored', async () => {
+    const t = await setup();
+    const gate = holdCommits(t.store);
+    const accepted = [1, 2, 3].map((n) => t.intake.accept(t.relay, batch(n, n)));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(gate.held).toBe(3);
+    expect(t.acks()).toEqual([]);
+    await gate.release();
+    expect(t.acks()).toEqual([1]);
+    t.intake.process();
+    expect([...t.log.records.values()].map((r) => r.data)).toEqual([{ n: 1 }]);
+    await gate.release();
+    await gate.release();
+    await Promise.all(accepted);
+    expect(t.acks()).toEqual([1, 2, 3]);
+    t.intake.process();
+    expect([...t.log.records.values()].map((r) => r.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(t.store.rawBatches(TAB)).toHaveLength(3);
+  });
+
+  it('whose storage fails, is not acknowledged while the next one is written; its resend is stored once', async () => {
+    const t = await setup();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const commit = t.store.commit;
+    vi.spyOn(t.store, 'commit').mockRejectedValueOnce(new Error('QuotaExceededError'));
+    const first = t.intake.accept(t.relay, batch(1, 1));
+    t.store.commit = commit;
+    const other = stamp<RelayToBackground>({ ...batch(1, 2), docId: 'doc-1' }) as RecordsBatch;
+    const second = t.intake.accept(t.relay, other);
+    await expect(first).rejects.toThrow(/Quota/);
+    await second;
+    expect(t.acks()).toEqual([1]);
+    await t.intake.accept(t.relay, batch(1, 1));
+    t.intake.process();
+    expect(t.store.rawBatches(TAB)).toHaveLength(2);
+    expect(t.log.records.size).toBe(2);
+  });
+
+  it('sent again while it is being written is acknowledged only once stored, and not if that fails', async () => {
+    const t = await setup();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const gate = holdCommits(t.store);
+    const first = t.intake.accept(t.relay, batch(1, 1));
+    const again = t.intake.accept(t.relay, batch(1, 1));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(t.acks()).toEqual([]);
+    await gate.release();
+    await Promise.all([first, again]);
+    expect(t.acks()).toEqual([1, 1]);
+    vi.spyOn(t.store, 'commit').mockRejectedValueOnce(new Error('QuotaExceededError'));
+    const failing = t.intake.accept(t.relay, batch(2, 2));
+    const resent = t.intake.accept(t.relay, batch(2, 2));
+    await expect(failing).rejects.toThrow(/Quota/);
+    await expect(resent).rejects.toThrow(/Quota/);
+    expect(t.acks()).toEqual([1, 1]);
+    t.intake.process();
+    expect(t.log.records.size).toBe(1);
+  });
+
+  it('past the buffer bound: the snapshot waits for the batches being written, and keeps them', async () => {
+    const t = await setup({ maxRecords: 100 });
+    const gate = holdCommits(t.store);
+    const big = t.intake.accept(t.relay, batch(1, ...Array.from({ length: 1001 }, (_, i) => i)));
+    await gate.release();
+    await big;
+    const next = t.intake.accept(t.relay, batch(2, 5000));
+    await new Promise((r) => setTimeout(r, 0));
+    t.intake.process();
+    expect(t.store.commits.some((c) => c.batch?.value.kind === 'snapshot')).toBe(false);
+    await gate.release();
+    await next;
+    await vi.waitFor(() => expect(gate.held).toBe(1));
+    await gate.release();
+    expect(t.store.commits.at(-1)?.batch?.value.kind).toBe('snapshot');
+    expect(t.store.rawBatches(TAB)).toEqual([]);
+    const restored = await new TabStorage(TAB, t.store, () => t.log).restore(10_000);
+    expect([...(restored?.records.values() ?? [])].at(-1)?.data).toEqual({ n: 5000 });
   });
 });
 

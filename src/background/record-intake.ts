@@ -24,8 +24,13 @@ export interface IntakeSession {
   log(): TabLog;
   readonly storage: Pick<TabStorage, 'once' | 'storeRaw' | 'counted' | 'snapshotDue' | 'writeSnapshot'>;
   readonly panels: Pick<PanelFanout, 'live' | 'added' | 'update'>;
-  /** Run `fn` on the session's chain (a timer ran out). */
+  /**
+   * Run `fn` on the session's chain (a timer ran out, or the pending batches are past their bound), without
+   * waiting for the batches still being written: it processes those stored so far.
+   */
   later(fn: () => void): void;
+  /** Run `fn` on the session's chain once the batches accepted before it are stored and processed. */
+  afterWrites(fn: () => void): void;
 }
 
 /** The relay end of an accepted batch: its frame, whether it is in scope, its acknowledgement. */
@@ -34,37 +39,77 @@ export type BatchSender = Pick<RelayPort, 'frameId' | 'outOfScope' | 'ack'>;
 export class RecordIntake {
   private readonly pending = new PendingBatches(() => this.session.later(() => this.process()));
   private readonly limits = new LimitTimer(() => this.session.later(() => this.rediagnose()));
+  /** The accepted batches' writes, in order, and how many have not ended. */
+  private writes: Promise<void> = Promise.resolve();
+  private writing = 0;
+  /** The writes not ended yet, by relay document and batch number. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** A snapshot waits for the batches being written (the session processes them, and it is written then). */
+  private compacting = false;
   private closed = false;
 
   constructor(private readonly session: IntakeSession) {}
 
   /**
    * A relay's batch (JSON text of raw records of its frame, numbered per document): stored as is unless the tab
-   * is paused, the relay left the scope meanwhile or the batch came already; pending until due (or processed now,
-   * past the pending bound). Acknowledged once stored; not acknowledged when storing fails (the relay sends it
-   * again), so the resend is neither lost nor doubled.
+   * is paused, the relay left the scope meanwhile or the batch came already; pending until due (or processed soon,
+   * past the pending bound). Its storage starts now and the session's chain goes on without waiting for it: the
+   * tab's writes complete in the order they were started (one IndexedDB transaction each, same stores), so a burst's
+   * batches are written while the next ones arrive. Resolves once stored and acknowledged; not acknowledged when
+   * storing fails (rejects: the relay sends it again), so the resend is neither lost nor doubled.
    */
-  async accept(relay: BatchSender, batch: RecordsBatch): Promise<void> {
-    if (!relay.outOfScope) {
-      const { storage, panels } = this.session;
-      await storage.once(batch.docId, batch.batch, async () => {
+  accept(relay: BatchSender, batch: RecordsBatch): Promise<void> {
+    if (relay.outOfScope) {
+      relay.ack(batch.batch);
+      return Promise.resolve();
+    }
+    const { storage } = this.session;
+    let kept = false;
+    // A resend of a batch still being written (the relay reconnected meanwhile) is stored once: it stands or
+    // falls with that write.
+    const key = `${batch.docId} ${batch.batch}`;
+    const write =
+      this.inFlight.get(key) ??
+      storage.once(batch.docId, batch.batch, () => {
         if (this.session.log().state.paused) {
-          return;
+          return Promise.resolve();
         }
-        await storage.storeRaw(relay.frameId, batch.json);
-        // Pending only once durable: a batch whose storage failed is not in the log either.
-        if (this.pending.add(relay.frameId, batch.json, panels.live)) {
-          this.process();
+        kept = true;
+        return storage.storeRaw(relay.frameId, batch.json);
+      });
+    if (kept) {
+      this.inFlight.set(key, write);
+    }
+    // In the order accepted: pending and acknowledged only once durable (and after every batch before it).
+    this.writing++;
+    const done = this.writes
+      .then(async () => {
+        await write;
+        if (kept && this.pending.add(relay.frameId, batch.json, this.session.panels.live)) {
+          this.session.later(() => this.process());
+        }
+        relay.ack(batch.batch);
+      })
+      .finally(() => {
+        this.writing--;
+        if (this.inFlight.get(key) === write) {
+          this.inFlight.delete(key);
         }
       });
-    }
-    relay.ack(batch.batch);
+    this.writes = done.catch((e) => console.warn('embed-inspector:', e));
+    return done;
+  }
+
+  /** Resolves once every batch accepted so far is stored (and pending) or its storage failed; never rejects. */
+  stored(): Promise<void> {
+    return this.writes;
   }
 
   /**
    * Parse, classify, pair and publish the pending batches. They are added together: the log orders them by
    * capture time, whatever order they came in (each frame's records stay in the frame's order). Their batches are
-   * stored already; past the bound a snapshot replaces them.
+   * stored already; past the bound a snapshot replaces them, once no batch is being written (a snapshot replaces
+   * every stored batch, and one still being written is not in the log yet: the snapshot then waits for it).
    */
   process(): void {
     const raws = this.pending.take();
@@ -73,8 +118,16 @@ export class RecordIntake {
     }
     this.session.storage.counted(raws.length);
     this.published(this.session.log().add(raws));
-    if (this.session.storage.snapshotDue()) {
+    if (!this.session.storage.snapshotDue()) {
+      return;
+    }
+    if (this.writing === 0) {
       void this.session.storage.writeSnapshot().catch((e) => console.warn('embed-inspector: snapshot', e));
+    } else if (!this.compacting) {
+      this.compacting = true;
+      this.session.afterWrites(() => {
+        this.compacting = false;
+      });
     }
   }
 

@@ -13,7 +13,7 @@ import { Sessions } from './sessions.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { SETTLE_TIMEOUT_MS } from './tab-relays.ts';
-import { useFakeApi, fakePort, fakeStore } from './test-fakes.ts';
+import { useFakeApi, fakePort, fakeStore, holdCommits } from './test-fakes.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
 
 const TAB = 7;
@@ -557,6 +557,25 @@ describe('relay routing in the background', () => {
     expect(again.acks()).toEqual([1, 2, 3]);
     expect(t.store.rawBatches(TAB).length).toBe(3);
     expect(await t.session().count()).toBe(3);
+  });
+
+  it("writes a burst's batches without waiting for each to be stored, and acknowledges each once stored", async () => {
+    const store = fakeStore();
+    const t = setup({ store });
+    const top = t.relay(0, `${HOST}/`, 'doc-1');
+    await t.settle();
+    const gate = holdCommits(store);
+    top.batch(1, [post(1)]);
+    top.batch(2, [post(2)]);
+    await vi.waitFor(() => expect(gate.held).toBe(2));
+    expect(top.acks()).toEqual([]);
+    await gate.release();
+    expect(top.acks()).toEqual([1]);
+    expect(await t.session().count()).toBe(1);
+    const all = t.session().records();
+    await gate.release();
+    expect((await all).map((r) => (r.data as { timestamp: number }).timestamp)).toEqual([1, 2]);
+    expect(top.acks()).toEqual([1, 2]);
   });
 
   it('a batch whose storage failed is not acknowledged, and its resend is stored once', async () => {

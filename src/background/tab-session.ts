@@ -61,7 +61,8 @@ export class TabSession {
       log,
       storage: this.storage,
       panels: this.panels,
-      later: (fn) => void this.run(fn),
+      later: (fn) => void this.run(fn, { wait: false }),
+      afterWrites: (fn) => void this.run(fn),
     });
     this.navigation = new TabNavigation({
       tabId,
@@ -86,8 +87,9 @@ export class TabSession {
   records(): Promise<ClassifiedRecord[]> {
     return this.run(() => [...this.log.records.values()]);
   }
+  /** The records in the log, those of the batches stored so far included (a batch still being written is not). */
   count(): Promise<number> {
-    return this.run(() => this.log.records.size);
+    return this.run(() => this.log.records.size, { wait: false });
   }
   exportCapture(createdBy?: string): Promise<CaptureFile> {
     return this.run(() => this.log.exportCapture(createdBy));
@@ -231,7 +233,17 @@ export class TabSession {
 
   /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
-    return this.run(() => this.intake.accept(relay, batch), { lazy: true });
+    let stored: Promise<void> = Promise.resolve();
+    // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
+    const started = this.run(
+      () => {
+        stored = this.intake.accept(relay, batch);
+      },
+      { lazy: true },
+    );
+    const result = started.then(() => stored);
+    result.catch(() => {}); // a failure is reported by the intake; a caller that does not wait is not told again
+    return result;
   }
 
   // ------------------------------------------------------------------------------------------ navigation
@@ -255,6 +267,7 @@ export class TabSession {
   /** Resolves once the work queued so far has run. */
   async drain(): Promise<void> {
     await this.chain;
+    await this.intake.stored();
   }
 
   /** The tab is gone: no more timers and no more writes; queued work finishes (the registry deletes its log). */
@@ -268,12 +281,16 @@ export class TabSession {
   // ------------------------------------------------------------------------------------------ private
 
   /**
-   * Run `fn` on the chain (after everything queued before it). The pending batches are processed first, so `fn`
-   * sees the whole log; `lazy` (ingestion only) leaves them pending.
+   * Run `fn` on the chain (after everything queued before it). The batches accepted before it are stored and the
+   * pending ones processed first, so `fn` sees the whole log; `wait: false` (a count, a timer) processes the
+   * batches stored so far without waiting for the others; `lazy` (ingestion only) neither waits nor processes.
    */
-  private run<T>(fn: () => Promise<T> | T, opts: { lazy?: boolean } = {}): Promise<T> {
-    const next = this.chain.then(() => {
+  private run<T>(fn: () => Promise<T> | T, opts: { lazy?: boolean; wait?: boolean } = {}): Promise<T> {
+    const next = this.chain.then(async () => {
       if (!opts.lazy) {
+        if (opts.wait !== false) {
+          await this.intake.stored();
+        }
         this.intake.process();
       }
       return fn();

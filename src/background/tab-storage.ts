@@ -127,10 +127,13 @@ export class TabStorage {
     try {
       await store();
     } catch (e) {
-      if (last === undefined) {
-        delete this.meta.docBatches[docId];
-      } else {
-        this.meta.docBatches[docId] = last;
+      // (unless a later batch of the document was taken meanwhile: that one stands)
+      if (this.meta.docBatches[docId] === batch) {
+        if (last === undefined) {
+          delete this.meta.docBatches[docId];
+        } else {
+          this.meta.docBatches[docId] = last;
+        }
       }
       throw e;
     }
@@ -184,7 +187,13 @@ export class TabStorage {
 
   private metaOf(): TabMeta {
     const log = this.log();
-    return { ...this.meta, state: { ...log.state }, frames: [...log.frames.values()] };
+    // A copy: the commit may clone it after later batches were taken.
+    return {
+      ...this.meta,
+      docBatches: { ...this.meta.docBatches },
+      state: { ...log.state },
+      frames: [...log.frames.values()],
+    };
   }
 
   private commit(c: Commit): Promise<void> {

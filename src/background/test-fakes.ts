@@ -45,6 +45,26 @@ export function fakeStore() {
   };
 }
 
+/** The store's commits wait until released, one by one in the order they came (an IndexedDB under load). */
+export function holdCommits(store: ReturnType<typeof fakeStore>) {
+  const commit = store.commit;
+  const held: Array<() => void> = [];
+  store.commit = (c) =>
+    new Promise<void>((resolve, reject) => {
+      held.push(() => commit(c).then(resolve, reject));
+    });
+  return {
+    get held() {
+      return held.length;
+    },
+    /** Let the first held commit complete. */
+    async release() {
+      held.shift()?.();
+      await new Promise((r) => setTimeout(r, 0));
+    },
+  };
+}
+
 /** A runtime Port: keeps what the background posts to it; `deliver` plays the other end. */
 export function fakePort<In, Out>(name: string, sender?: Runtime.MessageSender) {
   const onMessage: Array<(m: unknown) => void> = [];
