@@ -3,17 +3,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 // The outbox captures the timer functions when it loads (before any page script could replace them):
 // load it under fake timers.
 vi.useFakeTimers();
-const {
-  LIGHT_WAIT_MS,
-  MAX_HELD_CHARS,
-  MAX_HELD_ENTRIES,
-  MAX_QUIET_MS,
-  MAX_WAIT_MS,
-  PER_POST_CHAR_MS,
-  PER_POST_MS,
-  QUIET_MS,
-  Outbox,
-} = await import('./outbox.ts');
+const { LIGHT_CHARS, LIGHT_WAIT_MS, MAX_HELD_CHARS, MAX_HELD_ENTRIES, MAX_WAIT_MS, QUIET_MS, Outbox } = await import(
+  './outbox.ts'
+);
 // The fake clock (Date.now is faked with the timers).
 const clock = () => Date.now();
 
@@ -97,8 +89,10 @@ describe('Outbox: one ordered outbox per frame', () => {
   it('a burst is held while it lasts (not past MAX_WAIT_MS) and leaves once the frame is quiet', () => {
     const { box, events, flat } = outbox();
     const n = 3000;
+    // One record a ms, twice as heavy as a light stream.
+    const pad = (2 * LIGHT_CHARS) / LIGHT_WAIT_MS;
     for (let i = 0; i < n; i++) {
-      add(box, rec(String(i), 1000));
+      add(box, rec(String(i), pad));
       vi.advanceTimersByTime(1);
     }
     expect(events).toEqual([]);
@@ -106,22 +100,75 @@ describe('Outbox: one ordered outbox per frame', () => {
     expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
   });
 
-  it('a frame that posted waits longer, by what it posted: its receivers are still taking the posts', () => {
+  // When a frame hands over: each row, what it recorded ('p' posts of one task, 'r' deliveries, one a ms), at which
+  // ms after the first entry; the hand-over is due QUIET_MS after the last entry (a heavy burst: nothing leaves
+  // earlier), whatever the frame posted, and not a timer period later.
+  const QUIET_CASES: Array<[string, Array<[at: number, kind: 'p' | 'r', n: number, pad: number]>]> = [
+    ['5,000 posts of 200 B in one task', [[0, 'p', 5000, 200]]],
+    ['1,000 posts of 10 KB in one task', [[0, 'p', 1000, 10_000]]],
+    ['a burst of deliveries, its last 30 ms after its first', [[0, 'r', 31, 4000]]],
+    [
+      'posts, then deliveries that end 20 ms later',
+      [
+        [0, 'p', 500, 200],
+        [0, 'r', 21, 4000],
+      ],
+    ],
+    [
+      'deliveries, then posts from a handler 10 ms later',
+      [
+        [0, 'r', 1, 70_000],
+        [10, 'p', 2000, 200],
+      ],
+    ],
+  ];
+  for (const [name, steps] of QUIET_CASES) {
+    it(`hands over QUIET_MS after its last entry: ${name}`, () => {
+      const { box, flat } = outbox();
+      const ids: string[] = [];
+      let t = 0;
+      for (const [at, kind, n, pad] of steps) {
+        vi.advanceTimersByTime(at - t);
+        t = at;
+        if (kind === 'p') {
+          const slots = Array.from({ length: n }, () => box.reserve());
+          for (const [i, slot] of slots.entries()) {
+            const json = rec(`p${at}.${i}`, pad);
+            box.fill(slot, json, json.length);
+            ids.push(`p${at}.${i}`);
+          }
+        } else {
+          for (let i = 0; i < n; i++) {
+            if (i > 0) {
+              vi.advanceTimersByTime(1);
+              t++;
+            }
+            add(box, rec(`r${t}`, pad));
+            ids.push(`r${t}`);
+          }
+        }
+      }
+      vi.advanceTimersByTime(QUIET_MS - 1);
+      expect(flat()).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(flat()).toEqual(ids);
+    });
+  }
+
+  it('a steady stream of 10 small envelopes every 4 ms is handed over while it lasts', () => {
     const { box, flat } = outbox();
-    const n = 1000;
-    const slots = Array.from({ length: n }, () => box.reserve());
-    let chars = 0;
-    for (const [i, slot] of slots.entries()) {
-      const json = rec(`p${i}`, 10_000);
-      chars += json.length;
-      box.fill(slot, json, json.length);
+    const envelope = rec('x', 300);
+    let n = 0;
+    for (let t = 0; t < 1000; t += 4) {
+      for (let k = 0; k < 10; k++) {
+        add(box, rec(String(n++), envelope.length - rec('', 0).length));
+      }
+      vi.advanceTimersByTime(4);
     }
-    const quiet = Math.min(MAX_QUIET_MS, QUIET_MS + n * PER_POST_MS + chars * PER_POST_CHAR_MS);
-    expect(quiet).toBeGreaterThan(4 * QUIET_MS);
-    vi.advanceTimersByTime(quiet - QUIET_MS);
-    expect(flat()).toEqual([]);
-    vi.advanceTimersByTime(2 * QUIET_MS);
-    expect(flat()).toHaveLength(n);
+    // Everything but the last LIGHT_WAIT_MS of the stream has left before it ends.
+    expect(flat().length).toBeGreaterThan(n - (LIGHT_WAIT_MS / 4 + 1) * 10);
+    vi.advanceTimersByTime(QUIET_MS);
+    expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
   });
 
   it('a stream that never goes quiet hands over by MAX_WAIT_MS', () => {

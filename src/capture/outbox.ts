@@ -3,14 +3,17 @@
  * (moving bytes to the background costs CPU in this renderer, the browser and the service worker, which a
  * burst on a machine with few cores pays for in its own throughput), in the order the frame saw it, and is
  * handed over (`handOver`, see page.ts and relay.ts):
- * - after a quiet period: QUIET_MS without a new entry, longer for a frame that holds posts (each post is
- *   work for its receiver, still in progress when the posting task ends): PER_POST_MS per post and
- *   PER_POST_CHAR_MS per character of post JSON, at most MAX_QUIET_MS;
+ * - after a quiet period: QUIET_MS without a new entry, the same for posts and deliveries (a frame that posted
+ *   hands over while its receivers may still take the posts: they run in another task queue, as a rule another
+ *   process, and what the hand-over costs there was not measurable against the burst, BENCHMARKS.md, issue 30);
  * - when a steady light stream never goes quiet: once the oldest entry is LIGHT_WAIT_MS old while the frame
  *   holds less than LIGHT_CHARS;
  * - when the oldest entry is MAX_WAIT_MS old, whatever the traffic;
  * - at once past MAX_HELD_CHARS or MAX_HELD_ENTRIES (the bounds of what a frame holds);
  * - synchronously on `flush` (the page is going away: pagehide; or the other world asks).
+ * The timer runs out when the earliest of these is due if nothing more comes (a new entry only moves the quiet
+ * period's end, checked when the timer runs out), so a frame hands over at the time its rule says, not up to a
+ * period later.
  * The background orders records of all frames by capture time, so when a frame hands over does not change
  * the order of the log. A post still being written (reserved) holds back what follows it.
  */
@@ -24,16 +27,15 @@ export const MAX_HELD_CHARS = 64_000_000;
  * for it as the burst began.
  */
 export const MAX_HELD_ENTRIES = 150_000;
-/** Quiet period of a frame that holds no post. */
+/** Quiet period: no new entry for this long, and the frame hands over. */
 export const QUIET_MS = 50;
-/** Added to the quiet period per post held, and per character of post JSON held. */
-export const PER_POST_MS = 0.15;
-export const PER_POST_CHAR_MS = 0.00005;
-/** The longest quiet period. */
-export const MAX_QUIET_MS = 4000;
-/** A light stream (under LIGHT_CHARS held: ~650,000 characters a second) leaves once its oldest record is this old. */
+/**
+ * A light stream (under LIGHT_CHARS held: ~1.3M characters a second, e.g. 2,500 small envelopes a second) leaves
+ * once its oldest record is this old, so that a live panel sees it while it lasts. A burst in one task on a quiet
+ * machine (~20,000 messages a second) is several times heavier and is held until it ends.
+ */
 export const LIGHT_WAIT_MS = 50;
-export const LIGHT_CHARS = 32_768;
+export const LIGHT_CHARS = 65_536;
 /** The longest a record waits. */
 export const MAX_WAIT_MS = 5000;
 // Captured at document_start, before the page can replace them.
@@ -52,9 +54,6 @@ export class Outbox<T> {
   /** Entries handed over so far (a slot number minus this is its index in `entries`). */
   private base = 0;
   private chars = 0;
-  /** Posts held, and their characters (they lengthen the quiet period). */
-  private posts = 0;
-  private postChars = 0;
   /** When the oldest held record and the last one came (clock ms). */
   private first = 0;
   private last = 0;
@@ -86,10 +85,6 @@ export class Outbox<T> {
     this.entries[slot - this.base] = entry;
     this.sizes[slot - this.base] = entry === SKIP ? 0 : chars;
     this.reserved--;
-    if (entry !== SKIP) {
-      this.posts++;
-      this.postChars += chars;
-    }
     this.added(entry === SKIP ? 0 : chars, t);
   }
 
@@ -118,23 +113,25 @@ export class Outbox<T> {
     }
   }
 
-  /** Whether what is held should leave now. */
-  private due(t: number): boolean {
+  /** How long until what is held should leave (0: now). */
+  private wait(t: number): number {
     const age = t - this.first;
-    if (age >= MAX_WAIT_MS || (this.chars < LIGHT_CHARS && age >= LIGHT_WAIT_MS)) {
-      return true;
+    let ms = Math.min(MAX_WAIT_MS - age, QUIET_MS - (t - this.last));
+    if (this.chars < LIGHT_CHARS) {
+      ms = Math.min(ms, LIGHT_WAIT_MS - age);
     }
-    const quiet = Math.min(MAX_QUIET_MS, QUIET_MS + this.posts * PER_POST_MS + this.postChars * PER_POST_CHAR_MS);
-    return t - this.last >= quiet;
+    return Math.max(0, ms);
   }
 
   private onTick = () => {
     this.timer = undefined;
     // A post of this task is still being written: its `fill` arms the timer again.
-    if (this.reserved === 0 && this.due(this.now())) {
+    const ms = this.reserved === 0 ? this.wait(this.now()) : QUIET_MS;
+    if (ms === 0) {
       this.flush();
     } else if (this.chars > 0 || this.reserved > 0) {
-      this.timer = setTimer(this.onTick, QUIET_MS);
+      // Checked again when it would be due if nothing more came.
+      this.timer = setTimer(this.onTick, Math.ceil(ms));
     }
   };
 
@@ -162,10 +159,8 @@ export class Outbox<T> {
     this.entries = end === entries.length ? [] : entries.slice(end);
     this.sizes = end === sizes.length ? [] : sizes.slice(end);
     this.base += end;
-    // What stays (after a reserved post) counts as new: its posts are counted again when filled.
+    // What stays (after a reserved post) counts as new.
     this.chars = 0;
-    this.posts = 0;
-    this.postChars = 0;
     for (const n of this.sizes) {
       this.chars += n;
     }
