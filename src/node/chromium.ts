@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import puppeteer, { type Browser, type WebWorker } from 'puppeteer-core';
+import puppeteer, { type Browser, type Target, type WebWorker } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, chromiumPath } from './browser-paths.ts';
 
 export { CHROMIUM_FLAGS, chromiumPath, extensionPath } from './browser-paths.ts';
@@ -75,9 +75,59 @@ export async function extensionWorker(browser: Browser, timeoutMs = 15_000): Pro
         lastError = err;
       }
     }
+    const own = target ? await workerOverSession(target) : null;
+    if (own) {
+      return own;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`extension service worker not reachable${lastError ? `: ${(lastError as Error).message}` : ''}`);
+}
+
+const ownSessions = new WeakMap<Target, WebWorker>();
+
+/**
+ * The worker of `target` through a CDP session of its own, or null when it does not answer. Puppeteer's handle of
+ * a worker target takes the target's first execution context only: a worker stopped and woken again at once (a
+ * relay reconnecting within milliseconds) keeps its target, and that handle then fails on every call ("detached
+ * ... worker") while the new worker runs. This handle evaluates in whatever context the target has now, once the
+ * worker's script has run; `evaluate` takes a function and JSON arguments and returns the result by value, as
+ * puppeteer's does.
+ */
+async function workerOverSession(target: Target): Promise<WebWorker | null> {
+  let w = ownSessions.get(target);
+  if (!w) {
+    const session = await target.createCDPSession().catch(() => null);
+    if (!session) {
+      return null;
+    }
+    // A worker started under the browser's auto-attach waits for a debugger before its script runs.
+    await session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+    const evaluate = async (fn: string | ((...args: never[]) => unknown), ...args: unknown[]) => {
+      const expression = typeof fn === 'string' ? fn : `(${fn.toString()})(...${JSON.stringify(args)})`;
+      const r = await session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+      if (r.exceptionDetails) {
+        throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+      }
+      return r.result.value;
+    };
+    const close = async () => {
+      const { targetInfo } = await session.send('Target.getTargetInfo');
+      await session.connection()?.send('Target.closeTarget', { targetId: targetInfo.targetId });
+    };
+    w = { evaluate, close, url: () => target.url() } as unknown as WebWorker;
+    ownSessions.set(target, w);
+  }
+  try {
+    // Up once its script has run (background/index.ts installs the automation API last).
+    if (!(await w.evaluate(() => 'embedInspector' in globalThis))) {
+      return null;
+    }
+    return w;
+  } catch {
+    ownSessions.delete(target);
+    return null;
+  }
 }
 
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched> {
