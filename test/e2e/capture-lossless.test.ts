@@ -19,9 +19,9 @@ const HOST = `<!doctype html><script>
   const env = (i) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '/p/' + i }, timestamp: Date.now() });
   // A burst: n posts in one task.
   window.flood = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage(env(i), '{{EMBED}}'); };
-  // A stream: n posts spread over time, 'per' per tick.
-  window.stream = (n, per) => new Promise((done) => {
-    const w = document.querySelector('iframe').contentWindow; let i = 0;
+  // A stream: n posts spread over time, 'per' per tick, numbered from 'from'.
+  window.stream = (n, per, from = 0) => new Promise((done) => {
+    const w = document.querySelector('iframe').contentWindow; let i = from; n += from;
     const t = setInterval(() => { for (let k = 0; k < per && i < n; k++, i++) w.postMessage(env(i), '{{EMBED}}'); if (i >= n) { clearInterval(t); done(); } }, 4);
   });
 </script><iframe src="{{EMBED}}/embed/dashboard/flood"></iframe>`;
@@ -69,10 +69,15 @@ describe('lossless capture', () => {
     await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
     const tabId = await tabIdOf(l, page);
     const N = 3000;
-    const streaming = page.evaluate((n) => (window as any).stream(n, 10), N);
+    // The stream's first half runs while the worker is stopped; its second half starts once it is, so the page
+    // has something to send whatever the machine's speed, and what reconnects to send it wakes a new worker.
+    const first = page.evaluate((n) => (window as any).stream(n, 10), N / 2);
     await waitForRecords(l, tabId, (rs) => rs.length > 200);
-    await restartWorker(l); // stops the extension's service worker; the stream's relays wake a new one
-    await streaming;
+    let second: Promise<unknown> = Promise.resolve();
+    await restartWorker(l, 15_000, async () => {
+      second = first.then(() => page.evaluate((n) => (window as any).stream(n, 10, n), N / 2));
+    });
+    await second;
     const navs = (await records(l, tabId)).filter((r) => r.navigation).length;
     await waitForCount(l, tabId, navs + 2 * N, 45_000);
     await settled(l, tabId);

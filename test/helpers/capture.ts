@@ -84,14 +84,20 @@ export async function settled(launched: Launched, tabId: number, panel?: Page): 
 /**
  * Stop the extension's service worker (as Chrome does when it is idle: its ports close) and wait until a new one
  * runs, woken by what reconnects to it (a relay with something to send, a panel). The old worker is marked, so a
- * worker without the mark is a new one.
+ * worker without the mark is a new one. `then` runs once the old worker is stopped (what the page does next, which
+ * must wake the new one: a worker with nothing to do is not woken).
  */
-export async function restartWorker(launched: Launched, timeoutMs = 15_000): Promise<void> {
+export async function restartWorker(
+  launched: Launched,
+  timeoutMs = 15_000,
+  then: () => Promise<unknown> = async () => {},
+): Promise<void> {
   const old = await launched.worker();
   await old.evaluate(() => {
     (globalThis as any).__marker = 'old worker';
   });
   await old.close();
+  await then();
   await vi.waitUntil(
     async () =>
       (await (await launched.worker()).evaluate(() => (globalThis as any).__marker).catch(() => 'gone')) === undefined,
