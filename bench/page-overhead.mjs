@@ -9,8 +9,13 @@
 //   added µs/msg: the capture's per-message cost (median of the runs' differences): flat when the cost does not
 //     grow with the burst's length
 //   capture lag: last delivery → the last record stored by the extension (full mode)
+//   completeness: each capturing tab's log bound is set to hold its burst whole (as a user does in ⚙ Settings;
+//     --default-bound leaves it at 50,000); after each burst, every record that did not come is "lost" (a fault),
+//     one the bound let go is "evicted" (counted in the `dropped` the panel and the command line show), and a
+//     burst held out of order or twice is said; a burst that does not end within --burst-timeout seconds
+//     (default 300) is a failed run, on a line of its own, left out of the figures
 // Usage: node bench/page-overhead.mjs [--quick] [--bursts 1000,5000,20000,100000] [--reps N] [--sizes 200,10000]
-//   [--dirs h2e,e2h] [--reuse] [--each] [--svg path|-]
+//   [--dirs h2e,e2h] [--reuse] [--each] [--svg path|-] [--default-bound] [--burst-timeout S]
 //   (--quick: bursts 5,000 and 20,000, 5 runs each; --reps: runs per case, default 9 up to 5,000 messages, 5 above;
 //    --each: each run's figures before its case's row; --svg: where the chart of added µs/msg goes, '-' none,
 //    default bench/page-overhead.svg)
@@ -125,6 +130,8 @@ export async function launch(withExtension, capture = null, ext = EXT) {
   const browser = await puppeteer.launch({
     executablePath: chromiumPath(),
     headless: true,
+    // A flood's page evaluation may take minutes: the bench's own deadline (--burst-timeout) ends it, said.
+    protocolTimeout: 1_200_000,
     userDataDir,
     ignoreDefaultArgs: withExtension ? ['--disable-extensions'] : undefined,
     args: [...FLAGS, ...(withExtension ? [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`] : [])],
@@ -157,7 +164,7 @@ export async function launch(withExtension, capture = null, ext = EXT) {
   };
 }
 
-const interval = ([lo, hi]) => `${lo.toFixed(2)}–${hi.toFixed(2)}`;
+const interval = ([lo, hi]) => (Number.isFinite(lo) ? `${lo.toFixed(2)}–${hi.toFixed(2)}` : '–');
 
 /** Busy and total jiffies of the whole machine (/proc/stat), or null where there is no /proc. */
 function cpuTimes() {
@@ -188,48 +195,153 @@ export async function settle() {
   }
 }
 
+/**
+ * What the log of tab `tabId` holds of the bursts and what its bound let go; evaluated in the service worker (no
+ * closure). `total`: records captured since the log started (held + let go by the bound, `dropped`: the count the
+ * panel's summary bar shows, and the command line's "discarded by the buffer bound"). `posts`/`deliveries`: the
+ * burst's svc-embed records held (each burst numbers its envelopes 0…n-1 in `timestamp`): how many, how many
+ * distinct, and whether they are in the order they were posted.
+ */
+export async function burstAudit(tabId) {
+  const api = globalThis.embedInspector;
+  const st = await api.state(tabId);
+  const rs = await api.records(tabId);
+  const side = (kind) => {
+    let n = 0;
+    let inOrder = true;
+    let prev = -1;
+    const seen = new Set();
+    for (const r of rs) {
+      const d = r.data;
+      if (r.kind !== kind || !d || d.source !== 'svc-embed' || typeof d.timestamp !== 'number') {
+        continue;
+      }
+      n++;
+      if (d.timestamp <= prev) {
+        inOrder = false;
+      }
+      prev = d.timestamp;
+      seen.add(d.timestamp);
+    }
+    return { n, distinct: seen.size, inOrder };
+  };
+  let seqsAscending = true;
+  for (let i = 1; i < rs.length; i++) {
+    if (rs[i].seq <= rs[i - 1].seq) {
+      seqsAscending = false;
+    }
+  }
+  return {
+    held: rs.length,
+    total: st.total ?? 0,
+    dropped: st.dropped,
+    droppedBy: st.droppedBy,
+    maxRecords: st.maxRecords,
+    seqsAscending,
+    posts: side('post'),
+    deliveries: side('receive'),
+  };
+}
+
 /** Records the extension stores per burst of `n` beside the burst's own: the bench's two control messages. */
 const records = (mode, n) => (mode === 'full' ? 2 * n + 4 : n + 2);
 
-async function once(b, url, dir, n, size, log = console.log) {
+/** The burst's own records held in order, each once (`burstAudit`'s figures for a burst of `n`, fresh envelopes). */
+const whole = (a, mode, n) =>
+  a.posts.inOrder &&
+  a.deliveries.inOrder &&
+  a.deliveries.n === a.deliveries.distinct &&
+  a.posts.n === a.posts.distinct &&
+  a.deliveries.n === n &&
+  a.posts.n === (mode === 'full' ? n : 0);
+
+/** A promise's value, or `fallback` after `ms` (it is not waited for any more). */
+const within = (p, ms, fallback) => Promise.race([p, new Promise((res) => setTimeout(() => res(fallback), ms))]);
+
+/**
+ * One burst in a new tab of browser `b`. Where it captures: the tab's log bound is set to hold the whole burst
+ * (`bound` 'whole', as a user does in the panel's ⚙ Settings) or left at its default ('default'); once the
+ * burst is over, the records are counted as they come (held + let go by the bound: the log's `total`), until all
+ * came or none came for a while, and then sorted into held, evicted by the bound (counted in the `dropped` the
+ * user sees) and lost (never came: a fault). A burst that does not end within `burstTimeoutS` is a failed run,
+ * said on a line of its own.
+ */
+async function once(
+  b,
+  url,
+  dir,
+  n,
+  size,
+  { log = console.log, bound = 'whole', burstTimeoutS = 300, fresh = true } = {},
+) {
   const page = await b.browser.newPage();
   await page.goto(url, { waitUntil: 'load' });
   let tabId = null,
-    base = 0;
+    base = null;
+  const api = async (fn, ...args) => (await b.worker()).evaluate(fn, ...args);
+  const total = async () => (await api((id) => globalThis.embedInspector.state(id), tabId)).total ?? 0;
+  const expected = records(b.mode, n);
   if (b.captures) {
-    tabId = await (await b.worker()).evaluate(
-      async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
-      page.url(),
-    );
-    await new Promise((r) => setTimeout(r, 200));
-    base = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
+    tabId = await api(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, page.url());
+    await api((id) => globalThis.embedInspector.settle(id), tabId); // the page's navigations are in
+    base = await api((id) => globalThis.embedInspector.state(id), tabId);
+    if (bound === 'whole') {
+      const max = Math.max(base.maxRecords, (base.total ?? 0) + expected + 100);
+      await api((id, m) => globalThis.embedInspector.setOptions(id, { maxRecords: m }), tabId, max);
+    }
   }
   await settle();
-  const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
+  const what = `${b.name} ${dirName(dir)} ${kB(size)} × ${n}`;
+  const r = await within(
+    page.evaluate((d, n, s) => window[d](n, s), dir, n, size).catch((e) => ({ error: String(e) })),
+    burstTimeoutS * 1000,
+    { error: `did not end within ${burstTimeoutS} s` },
+  );
+  if (r.error) {
+    log(`  (${what}: the burst failed, not measured: ${r.error})`);
+    await within(page.close(), 10_000);
+    return { perMsgUs: NaN, loopUs: NaN, lagMs: NaN, failed: true };
+  }
   const out = { perMsgUs: ((r.last - r.t0) / n) * 1000, loopUs: (r.loop / n) * 1000, lagMs: null };
   if (b.captures) {
-    const target = base + records(b.mode, n);
-    // A flood of 100,000 × 10 KB is 1 GB to store: give it time.
-    const give_up = Date.now() + Math.max(60_000, (n * size) / 10_000);
+    const target = (base.total ?? 0) + expected;
+    // Until every record came (held or let go by the bound), or none came for 20 s (a flood of 10 KB is 1 GB).
     let c = 0;
-    for (;;) {
-      c = await (await b.worker()).evaluate((id) => globalThis.embedInspector.count(id), tabId);
-      if (c >= target || Date.now() > give_up) {
+    for (let last = -1, since = Date.now(); ; ) {
+      c = await total();
+      if (c >= target || Date.now() - since > 20_000) {
         break;
+      }
+      if (c !== last) {
+        last = c;
+        since = Date.now();
       }
       await new Promise((res) => setTimeout(res, 5));
     }
     out.lagMs = c >= target ? Date.now() - Math.round(r.last) : NaN;
-    out.lost = Math.max(0, target - c);
-    if (c < target) {
+    const a = await api(burstAudit, tabId);
+    out.came = a.total - (base.total ?? 0);
+    out.evicted = a.dropped - base.dropped;
+    out.lost = Math.max(0, expected - out.came);
+    out.disordered = fresh && out.evicted === 0 && !whole(a, b.mode, n);
+    if (out.lost || out.disordered || (bound === 'whole' && out.evicted)) {
       log(
-        `  (${b.mode}: capture incomplete: ${c - base} of ${target - base} records after ${Math.round((give_up - r.last) / 1000)} s)`,
+        `  (${what}: ${out.came} of ${expected} records came ${Math.round((Date.now() - r.last) / 1000)} s after the burst; ${out.evicted} evicted by the log's bound; ${out.lost} lost${out.disordered ? '; the burst held out of order or not each once' : ''})`,
       );
     }
   }
-  await page.close();
+  await within(page.close(), 10_000);
   return out;
 }
+
+/** What a row's runs did not capture whole, or '' (lost: never came; evicted: let go by the bound, told). */
+const completeness = (r) =>
+  [
+    r.failed ? ` ${r.failed} failed run${r.failed > 1 ? 's' : ''}` : '',
+    r.lost ? ` ${r.lost} records lost` : '',
+    r.evicted ? ` ${r.evicted} evicted by the log's bound (told to the user)` : '',
+    r.disordered ? ` ${r.disordered} runs out of order` : '',
+  ].join('');
 
 /** Default runs per case: more for the short bursts, whose ratios are noisier. */
 export const defaultReps = (burst) => (burst <= 5_000 ? 9 : 5);
@@ -252,6 +364,8 @@ export async function benchPageOverhead({
   fresh = true,
   each = false,
   svg = join(root, 'bench/page-overhead.svg'),
+  bound = 'whole',
+  burstTimeoutS = 300,
   log = console.log,
 } = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) {
@@ -275,11 +389,15 @@ export async function benchPageOverhead({
   browsers['receive-only'].mode = 'receive-only';
   browsers.full.mode = 'full';
   const kinds = Object.keys(browsers);
+  for (const k of kinds) {
+    browsers[k].name = k;
+  }
+  const opts = { log, bound, burstTimeoutS, fresh };
   const results = [];
   const t0 = Date.now();
   try {
     log(
-      `bursts of ${bursts.join(', ')} messages; four browsers alternated per run (order turning); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}`,
+      `bursts of ${bursts.join(', ')} messages; four browsers alternated per run (order turning); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}; the log's bound ${bound === 'whole' ? 'set to hold each burst whole' : 'left at its default (--default-bound)'}`,
     );
     log(
       '| direction | size | burst | runs | µs/msg without | out of scope | receive-only | ratio (90%) | full | ratio (90%) | added µs/msg receive-only | full | capture lag ms |',
@@ -288,7 +406,7 @@ export async function benchPageOverhead({
     for (const dir of dirs) {
       for (const size of sizes) {
         for (const k of kinds) {
-          await once(browsers[k], `${h.origin}/`, dir, 500, size, log); // warm-up
+          await once(browsers[k], `${h.origin}/`, dir, 500, size, opts); // warm-up
         }
         for (const n of bursts) {
           const runs = reps ?? defaultReps(n);
@@ -298,11 +416,14 @@ export async function benchPageOverhead({
             const order = kinds.map((_, j) => kinds[(j + i) % kinds.length]);
             const got = {};
             for (const k of order) {
-              got[k] = await once(browsers[k], `${h.origin}/`, dir, n, size, log);
+              got[k] = await once(browsers[k], `${h.origin}/`, dir, n, size, opts);
             }
             rows.push(got);
           }
-          const of = (k, f) => rows.map((r) => f(r[k], r.without));
+          // A run in which a browser's burst failed is left out of the paired figures (and counted).
+          const ok = rows.filter((r) => !kinds.some((k) => r[k].failed));
+          const of = (k, f) => ok.map((r) => f(r[k], r.without));
+          const sum = (f) => rows.reduce((t, r) => t + kinds.reduce((u, k) => u + (f(r[k]) || 0), 0), 0);
           const ratio = (k) => of(k, (x, a) => x.perMsgUs / a.perMsgUs);
           const added = (k) => of(k, (x, a) => x.perMsgUs - a.perMsgUs);
           const row = {
@@ -313,7 +434,12 @@ export async function benchPageOverhead({
             runs,
             without: median(of('without', (x) => x.perMsgUs)),
             lagMs: median(of('full', (x) => x.lagMs)),
-            lost: Math.max(...of('full', (x) => x.lost), ...of('receive-only', (x) => x.lost)),
+            // Over every run of every capturing browser: records that never came, records the bound let go
+            // (counted in the `dropped` the user sees), runs whose burst was held out of order, failed runs.
+            lost: sum((x) => x.lost),
+            evicted: sum((x) => x.evicted),
+            disordered: sum((x) => x.disordered),
+            failed: sum((x) => x.failed),
           };
           for (const k of kinds.filter((x) => x !== 'without')) {
             row[k] = {
@@ -330,7 +456,7 @@ export async function benchPageOverhead({
           }
           const cell = (k) => `${fmt(row[k].ratio, 2)}× (${interval(row[k].interval)})`;
           log(
-            `| ${row.direction} | ${kB(size)} | ${n} | ${runs} | ${fmt(row.without)} | ${cell('off')} | ${fmt(row['receive-only'].us)} | ${cell('receive-only')} | ${fmt(row.full.us)} | ${cell('full')} | ${fmt(row['receive-only'].added)} | ${fmt(row.full.added)} | ${fmt(row.lagMs, 0)}${row.lost ? ` (${row.lost} missing)` : ''} |`,
+            `| ${row.direction} | ${kB(size)} | ${n} | ${runs} | ${fmt(row.without)} | ${cell('off')} | ${fmt(row['receive-only'].us)} | ${cell('receive-only')} | ${fmt(row.full.us)} | ${cell('full')} | ${fmt(row['receive-only'].added)} | ${fmt(row.full.added)} | ${fmt(row.lagMs, 0)}${completeness(row)} |`,
           );
           if (row['full B']) {
             row.lagMsB = median(of('full B', (x) => x.lagMs));
@@ -378,8 +504,8 @@ export async function benchPageOverhead({
         `${r.direction} ${kB(r.size)} × 5000: capture lag ${fmt(r.lagMs, 0)} ms (goal ${LAG_GOALS[r.size]} ms)`,
       );
     }
-    if (r.lost) {
-      misses.push(`${r.direction} ${kB(r.size)} × ${r.burst}: ${r.lost} records missing`);
+    if (r.lost || r.disordered || r.failed || (bound === 'whole' && r.evicted)) {
+      misses.push(`${r.direction} ${kB(r.size)} × ${r.burst}:${completeness(r)}`);
     }
   }
   log(misses.length ? `Goals missed:\n  ${misses.join('\n  ')}` : 'Every goal met.');
@@ -463,6 +589,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const dirs = list('--dirs', ['h2e', 'e2h']);
   const bursts = list('--bursts', quick ? ['5000', '20000'] : ['1000', '5000', '20000', '100000']).map(Number);
   const reps = value('--reps') !== undefined ? Number(value('--reps')) : quick ? 5 : null;
+  const burstTimeoutS = value('--burst-timeout') !== undefined ? Number(value('--burst-timeout')) : 300;
   const bad =
     !sizes.length || sizes.some((x) => !Number.isInteger(x) || x < 100)
       ? '--sizes takes envelope sizes in bytes, e.g. 200,10000 (at least 100)'
@@ -472,7 +599,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           ? '--bursts takes messages per burst, e.g. 1000,5000,20000,100000'
           : reps !== null && !(Number.isInteger(reps) && reps > 0)
             ? '--reps takes a number of runs per case'
-            : null;
+            : !(burstTimeoutS > 0)
+              ? '--burst-timeout takes seconds'
+              : null;
   if (bad) {
     console.error(`page-overhead: ${bad}`);
     process.exit(2);
@@ -485,5 +614,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     svg: value('--svg') ?? join(root, 'bench/page-overhead.svg'),
     sizes,
     dirs,
+    bound: has('--default-bound') ? 'default' : 'whole',
+    burstTimeoutS,
   });
 }
