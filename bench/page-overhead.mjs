@@ -225,6 +225,19 @@ export async function burstAudit(tabId) {
     }
     return { n, distinct: seen.size, inOrder };
   };
+  // Posts paired with their delivery, and of those, how many come before it in the log.
+  const bySeq = new Map(rs.map((r) => [r.seq, r]));
+  let paired = 0;
+  let postFirst = 0;
+  for (const r of rs) {
+    const d = r.kind === 'post' && r.pairedWith !== undefined ? bySeq.get(r.pairedWith) : undefined;
+    if (d && d.kind === 'receive' && d.data?.timestamp === r.data?.timestamp) {
+      paired++;
+      if (d.seq > r.seq) {
+        postFirst++;
+      }
+    }
+  }
   let seqsAscending = true;
   for (let i = 1; i < rs.length; i++) {
     if (rs[i].seq <= rs[i - 1].seq) {
@@ -238,6 +251,8 @@ export async function burstAudit(tabId) {
     droppedBy: st.droppedBy,
     maxRecords: st.maxRecords,
     seqsAscending,
+    paired,
+    postFirst,
     posts: side('post'),
     deliveries: side('receive'),
   };
