@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeDropped, type FrameTree } from './pairing.ts';
+import { judgeDropped, Pairer, type FrameTree } from './pairing.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
 
 const HOST = 'https://host.example';
@@ -57,5 +57,43 @@ describe('judgeDropped (a post the browser did not deliver: its target origin ma
     ],
   ] as Array<[string, ClassifiedRecord, FrameTree, boolean | undefined]>)('%s', (_name, rec, tree, want) => {
     expect(judgeDropped(rec, tree)).toBe(want);
+  });
+});
+
+describe('Pairer: a flood whose posts all come before their deliveries', () => {
+  const tree = frames(top, embed);
+  const rec = (kind: 'post' | 'receive', i: number): ClassifiedRecord =>
+    ({
+      seq: kind === 'post' ? i : 1_000_000 + i,
+      time: i,
+      kind,
+      frameUrl: kind === 'post' ? `${HOST}/` : `${TENANT}/embed/dashboard/a`,
+      origin: HOST,
+      target: kind === 'post' ? 'child' : undefined,
+      targetOrigin: kind === 'post' ? TENANT : undefined,
+      from: kind === 'receive' ? 'parent' : undefined,
+      data: { n: i },
+      frameId: kind === 'post' ? 0 : 3,
+      verdict: 'foreign',
+      issues: [],
+    }) as ClassifiedRecord;
+  // (flood size, the tab's log bound, posts paired): every post is paired while the flood fits the bound.
+  it.each([
+    [3_000, 50_000, 3_000],
+    [30_000, 50_000, 30_000],
+    [100_000, 200_000, 100_000],
+  ])('%i posts, then their deliveries, with a log bound of %i: %i paired', (n, bound, paired) => {
+    const pairer = new Pairer(
+      () => tree,
+      () => bound,
+    );
+    const posts = Array.from({ length: n }, (_, i) => rec('post', i));
+    for (const p of posts) {
+      expect(pairer.add(p)).toBeNull();
+    }
+    for (let i = 0; i < n; i++) {
+      pairer.add(rec('receive', i));
+    }
+    expect(posts.filter((p) => p.pairedWith === 1_000_000 + p.seq).length).toBe(paired);
   });
 });

@@ -18,6 +18,7 @@ export interface FrameInfo {
 }
 export type FrameTree = Map<number, FrameInfo>;
 
+/** Unpaired records held at least (the tab's log bound, if larger: a flood's posts wait for their deliveries). */
 const MAX_WAITING = 20_000;
 const MAX_AGE_MS = 60_000;
 const SKEW_MS = 100;
@@ -189,7 +190,15 @@ export class Pairer {
   private receives = new Map<string, ClassifiedRecord[]>();
   private count = 0;
 
-  constructor(private frames: () => FrameTree) {}
+  /** `bound`: how many unpaired records may wait (the tab's log bound); never fewer than MAX_WAITING. */
+  constructor(
+    private frames: () => FrameTree,
+    private bound: () => number = () => MAX_WAITING,
+  ) {}
+
+  private max(): number {
+    return Math.max(MAX_WAITING, this.bound());
+  }
 
   /**
    * Offer a new record; when it pairs, both records get `pairedWith` and the partner (already stored) is
@@ -238,7 +247,7 @@ export class Pairer {
     } else {
       mine.set(key, [rec]);
     }
-    if (++this.count > MAX_WAITING) {
+    if (++this.count > this.max()) {
       this.expire(rec.time);
     }
     return null;
@@ -260,7 +269,7 @@ export class Pairer {
     // Then the oldest keys, in one pass per map (not one `keys().next()` per deletion: see protocol/maps.ts).
     for (const map of [this.posts, this.receives]) {
       for (const [k, list] of map) {
-        if (this.count <= MAX_WAITING / 2) {
+        if (this.count <= this.max() / 2) {
           break;
         }
         this.count -= list.length;

@@ -103,7 +103,10 @@ export class TabLog {
   /** `checker`: the session checker's state before the held record `seq` (and those after it) was checked. */
   private checkpoints: Array<{ seq: number; checker: SessionChecker }> = [];
   private sinceCheckpoint = 0;
-  private pairer = new Pairer(() => this.frameTree);
+  private pairer = new Pairer(
+    () => this.frameTree,
+    () => this.tabState.maxRecords,
+  );
 
   private checkpointEvery: number;
   private checkpointCount: number;
