@@ -15,7 +15,13 @@
  * through `runtime.getBackgroundPage()`); the extension's UI does not use it. `setCapture`/`getCapture` set and
  * read the capture scope without a click.
  */
-import { PORT_CAPTURE, PORT_PANEL, type ClassifiedRecord, type TabState } from '../shared/messages.ts';
+import {
+  PORT_CAPTURE,
+  PORT_PANEL,
+  type ClassifiedRecord,
+  type SettleResult,
+  type TabState,
+} from '../shared/messages.ts';
 import { browserApi } from '../shared/browser-api.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { originOf } from '../protocol/origin.ts';
@@ -105,8 +111,11 @@ export interface EmbedInspectorApi {
   setMaxBytes(maxBytes: number): Promise<void>;
   /** How long an embed has to say ready (a dashboard to load, an AI query its answer), ms, extension-wide (1 s–10 min). */
   setReadyTimeout(ms: number): Promise<void>;
-  /** Every frame of the tab hands over what it holds; resolves once it is in the log (what the page did so far). */
-  settle(tabId: number): Promise<void>;
+  /**
+   * Every frame of the tab hands over what it holds; resolves once it is in the log (what the page did so far),
+   * with how many frames were asked and how many stayed silent (a page busy in a long task: settle again).
+   */
+  settle(tabId: number): Promise<SettleResult>;
   /**
    * When the tab's diagnosis next judges what did not happen (epoch ms: a limit runs out then, e.g. an embed's time
    * to say ready), or null when no limit is left to run out: nothing more will be said of the records held.

@@ -96,18 +96,50 @@ describe('tab relays', () => {
     expect(relays.flushed(top.flushes()[0])).toBeUndefined(); // answered once
   });
 
-  it('a frame that never answers the hand-over is waited for SETTLE_TIMEOUT_MS at most', async () => {
+  it('a frame that never answers the hand-over is waited for SETTLE_TIMEOUT_MS at most, and counts as silent', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const relays = new TabRelays();
     relays.attach(relay(0, 'https://host.example').relay);
-    let done = false;
-    void Promise.all(relays.handOver()).then(() => {
-      done = true;
+    let answers: boolean[] | null = null;
+    void Promise.all(relays.handOver()).then((a) => {
+      answers = a;
     });
     await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
-    expect(done).toBe(false);
+    expect(answers).toBeNull();
     await vi.advanceTimersByTimeAsync(1);
-    expect(done).toBe(true);
+    expect(answers).toEqual([false]);
+  });
+
+  // A frame handing over a long burst sends batches for longer than SETTLE_TIMEOUT_MS before it can answer: each
+  // batch gives it the time again. Its port closing ends the wait (what it handed over came before).
+  it.each([
+    ['a batch every SETTLE_TIMEOUT_MS - 1, then the answer', 'answer', [true]],
+    ['a batch every SETTLE_TIMEOUT_MS - 1, then the port closes', 'close', [true]],
+    ['a batch every SETTLE_TIMEOUT_MS - 1, then nothing', 'nothing', [false]],
+  ] as const)('%s', async (_what, end, expected) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const relays = new TabRelays();
+    const top = relay(0, 'https://host.example');
+    relays.attach(top.relay);
+    let answers: boolean[] | null = null;
+    void Promise.all(relays.handOver()).then((a) => {
+      answers = a;
+    });
+    for (let k = 0; k < 5; k++) {
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
+      relays.progress(top.relay);
+    }
+    expect(answers).toBeNull(); // 5 × SETTLE_TIMEOUT_MS in, still handing over
+    if (end === 'answer') {
+      const done = relays.flushed(top.flushes()[0]);
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS); // the answer's batches on the chain: no time-out meanwhile
+      expect(answers).toBeNull();
+      done!();
+    } else if (end === 'close') {
+      relays.detach(top.relay);
+    }
+    await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS);
+    expect(answers).toEqual(expected);
   });
 
   it("a subframe's parent is the browser's, else the one known", async () => {

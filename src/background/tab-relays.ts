@@ -7,8 +7,19 @@ import type { CaptureConfig, CaptureMode, TabState } from '../shared/messages.ts
 import { browserApi } from '../shared/browser-api.ts';
 import type { RelayPort } from './relay-port.ts';
 
-/** A frame asked to hand over (`settle`) has this long to answer; one that does not is not waited for. */
+/**
+ * A frame asked to hand over (`settle`) has this long to answer, counted again from each batch it sends meanwhile
+ * (a frame handing over a long burst is slow, not silent); one that sends nothing for this long is not waited for.
+ */
 export const SETTLE_TIMEOUT_MS = 3000;
+
+/** A hand-over asked for and not answered yet. */
+interface Asked {
+  relay: RelayPort;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Stops the wait: `answered` false when the frame went silent. */
+  end: (answered: boolean) => void;
+}
 
 /** A frame's config: the tab's pause, its site's mode (null: out of scope), the extension's size cap. */
 export function configOf(
@@ -32,8 +43,8 @@ export async function parentFrameOf(tabId: number, frameId: number, known: numbe
 
 export class TabRelays {
   private readonly relays = new Map<number, RelayPort>();
-  /** Hand-overs asked for by `handOver`, waiting for their frame's answer: request id → callback. */
-  private readonly flushes = new Map<string, () => void>();
+  /** Hand-overs asked for by `handOver`, waiting for their frame's answer, by request id. */
+  private readonly asked = new Map<string, Asked>();
 
   /** The relay of `frameId`, if its port is open. */
   get(frameId: number): RelayPort | undefined {
@@ -47,10 +58,25 @@ export class TabRelays {
     }
   }
 
-  /** A relay's port closed (a newer relay of the same frame stays). */
+  /** A relay's port closed (a newer relay of the same frame stays); a hand-over it was asked for is not waited for
+   * (what it handed over came before the close). */
   detach(relay: RelayPort): void {
     if (this.relays.get(relay.frameId) === relay) {
       this.relays.delete(relay.frameId);
+    }
+    for (const a of [...this.asked.values()]) {
+      if (a.relay === relay) {
+        a.end(true);
+      }
+    }
+  }
+
+  /** A batch came from `relay`: a hand-over it was asked for has SETTLE_TIMEOUT_MS again. */
+  progress(relay: RelayPort): void {
+    for (const a of this.asked.values()) {
+      if (a.relay === relay) {
+        this.arm(a);
+      }
     }
   }
 
@@ -75,33 +101,48 @@ export class TabRelays {
 
   /**
    * Every frame is asked to hand over what it holds now; one promise per frame, resolved when it answers
-   * (`flushed`, run by the caller), or when it cannot be asked, or after SETTLE_TIMEOUT_MS.
+   * (`flushed`, run by the caller), when it cannot be asked or its port closes (true), or once it has sent
+   * nothing for SETTLE_TIMEOUT_MS (false).
    */
-  handOver(): Array<Promise<void>> {
+  handOver(): Array<Promise<boolean>> {
     return [...this.relays.values()].map(
       (relay) =>
-        new Promise<void>((resolve) => {
+        new Promise<boolean>((resolve) => {
           const id = `settle-${Math.random().toString(36).slice(2)}`;
-          const timer = setTimeout(() => {
-            this.flushes.delete(id);
-            resolve();
-          }, SETTLE_TIMEOUT_MS);
-          this.flushes.set(id, () => {
-            clearTimeout(timer);
-            resolve();
-          });
+          const a: Asked = {
+            relay,
+            timer: undefined,
+            end: (answered) => {
+              clearTimeout(a.timer);
+              this.asked.delete(id);
+              resolve(answered);
+            },
+          };
+          this.asked.set(id, a);
+          this.arm(a);
           if (!relay.post({ type: 'flush', id })) {
-            this.flushes.get(id)?.();
-            this.flushes.delete(id);
+            a.end(true);
           }
         }),
     );
   }
 
-  /** A frame answered the hand-over `id`: what resolves its wait (undefined: not waited for any more). */
+  /**
+   * A frame answered the hand-over `id`: its wait stops timing out now, and ends when the caller runs what this
+   * returns (after the batches before the answer; undefined: not waited for any more).
+   */
   flushed(id: string): (() => void) | undefined {
-    const done = this.flushes.get(id);
-    this.flushes.delete(id);
-    return done;
+    const a = this.asked.get(id);
+    if (!a) {
+      return undefined;
+    }
+    this.asked.delete(id);
+    clearTimeout(a.timer);
+    return () => a.end(true);
+  }
+
+  private arm(a: Asked): void {
+    clearTimeout(a.timer);
+    a.timer = setTimeout(() => a.end(false), SETTLE_TIMEOUT_MS);
   }
 }

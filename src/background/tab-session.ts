@@ -12,7 +12,7 @@
  * Every operation runs in order on the session's chain, after the stored log is loaded (an MV3 worker is stopped
  * at any time: memory is only a copy). A relay's batch is acknowledged only once stored.
  */
-import type { CaptureMode, ClassifiedRecord, RelayToBackground, TabState } from '../shared/messages.ts';
+import type { CaptureMode, ClassifiedRecord, RelayToBackground, SettleResult, TabState } from '../shared/messages.ts';
 import type { Body } from '../shared/channel.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { TabLog, newState } from './tablog.ts';
@@ -102,12 +102,14 @@ export class TabSession {
   /**
    * Every frame of the tab hands over what it holds now (its outbox, the MAIN world's posts); resolves once those
    * records are in the log, so a reader sees everything the page did before the call. A frame that does not answer
-   * within SETTLE_TIMEOUT_MS (a stale script, a frame going away) is not waited for longer.
+   * within SETTLE_TIMEOUT_MS of its last batch (a page stuck in a long task) is not waited for longer: it counts
+   * as silent, and the caller may settle again.
    */
-  async settle(): Promise<void> {
-    await Promise.all(await this.run(() => this.relays.handOver()));
+  async settle(): Promise<SettleResult> {
+    const answers = await Promise.all(await this.run(() => this.relays.handOver()));
     // The batches came before each answer, so they are stored; reading processes them.
     await this.run(() => undefined);
+    return { frames: answers.length, silent: answers.filter((a) => !a).length };
   }
 
   /** A relay answered a `settle` hand-over: its batches were handed to this chain before this call. */
@@ -233,6 +235,7 @@ export class TabSession {
 
   /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
+    this.relays.progress(relay); // (a frame handing over a long burst is still answering a settle)
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(

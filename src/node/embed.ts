@@ -7,7 +7,7 @@
  * Every read settles first (`embedInspector.settle`: each frame hands over what it holds), so a test sees what the
  * page did before the call, never a guess of when the frame's batching ends.
  */
-import type { ClassifiedRecord, TabState } from '../shared/messages.ts';
+import type { ClassifiedRecord, SettleResult, TabState } from '../shared/messages.ts';
 import type { CaptureFile, RecordKind } from '../protocol/record.ts';
 import type { Issue, Severity } from '../protocol/classify.ts';
 import { redactCapture, redactString } from '../protocol/redact.ts';
@@ -64,8 +64,11 @@ export interface Outgoing {
   [field: string]: unknown;
 }
 
+/** How long a read waits, in all, for frames that stay silent when asked to hand over (a page in a long task). */
+export const SETTLE_PATIENCE_MS = 60_000;
+
 type Api = {
-  settle(tabId: number): Promise<void>;
+  settle(tabId: number): Promise<SettleResult>;
   records(tabId: number): Promise<ClassifiedRecord[]>;
   state(tabId: number): Promise<TabState>;
   exportCapture(tabId: number, createdBy?: string): Promise<CaptureFile>;
@@ -223,12 +226,22 @@ export class Embed {
     return this.tab();
   }
 
-  /** Every frame hands over what it holds; resolves once that is in the log. */
-  settle(): Promise<void> {
-    return this.call(
-      ({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.settle(tabId),
-      {},
-    );
+  /**
+   * Every frame hands over what it holds; resolves once that is in the log. A frame that stayed silent (its page
+   * busy in a long task, or still handing over a flood) is asked again, for up to SETTLE_PATIENCE_MS in all.
+   */
+  async settle(): Promise<void> {
+    const deadline = Date.now() + SETTLE_PATIENCE_MS;
+    for (;;) {
+      const r = await this.call(
+        ({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.settle(tabId),
+        {},
+      );
+      // (an extension older than this library answers nothing: settled as it says)
+      if (!r?.silent || Date.now() >= deadline) {
+        return;
+      }
+    }
   }
 
   /** The tab's state: tenant origin and how it was found, page URL, counters. */

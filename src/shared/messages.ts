@@ -138,6 +138,12 @@ export interface ClassifiedRecord extends CaptureRecord {
 /** How many records a tab's log keeps unless the user sets another bound (the background and the panel alike). */
 export const DEFAULT_MAX_RECORDS = 50_000;
 
+/** What `settle` found: the frames asked to hand over, and those that sent nothing for SETTLE_TIMEOUT_MS (busy). */
+export interface SettleResult {
+  frames: number;
+  silent: number;
+}
+
 /**
  * Records let go by the log's bound, by kind (background/eviction.ts): foreign traffic, valid repeats of a type
  * already seen from the same frame, records with an error or a warning (or a session's ready) past their reserve,

@@ -53,7 +53,13 @@ export async function tabIdOf(launched: Launched, page: Page): Promise<number> {
  */
 export async function settled(launched: Launched, tabId: number, panel?: Page): Promise<void> {
   const worker = await launched.worker();
-  await worker.evaluate((id: number) => (globalThis as any).embedInspector.settle(id), tabId);
+  // A frame that stayed silent (busy handing over a flood) is asked again, as the test library does.
+  for (const end = Date.now() + 60_000; Date.now() < end; ) {
+    const r = await worker.evaluate((id: number) => (globalThis as any).embedInspector.settle(id), tabId);
+    if (!r.silent) {
+      break;
+    }
+  }
   if (!panel) {
     return;
   }
