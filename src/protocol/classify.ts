@@ -12,6 +12,7 @@ import {
   EVENT_PREFIX,
   EVENTS,
   SURFACES,
+  type FieldKind,
   type FieldSpec,
   type MessageSpec,
 } from './catalog.ts';
@@ -46,7 +47,6 @@ export interface ClassifyContext {
 /** What classify needs of a record; a bare `{data}` works for library users. */
 export type ClassifyInput = Partial<Omit<CaptureRecord, 'data'>> & { data: unknown };
 
-const SURFACE_SET: ReadonlySet<unknown> = new Set(SURFACES);
 const EPOCH_MIN = 946_684_800_000; // 2000-01-01
 const EPOCH_MAX = 4_102_444_800_000; // 2100-01-01
 
@@ -60,40 +60,143 @@ export function issue(rule: string, path: string, message: string): Issue {
   return { rule, severity: SEVERITY[rule] ?? 'error', path, message };
 }
 
-/** A payload field as the checks read it, with its issue path and the fixed ends of its messages built once. */
+/** A rule and its severity, looked up once: the checks below build their issues from these. */
+interface RuleRef {
+  readonly rule: string;
+  readonly severity: Severity;
+}
+const ruleRef = (rule: string): RuleRef => ({ rule, severity: SEVERITY[rule] ?? 'error' });
+const R = {
+  direction: ruleRef('envelope.direction'),
+  type: ruleRef('envelope.type'),
+  typeDirection: ruleRef('envelope.type-direction'),
+  timestamp: ruleRef('envelope.timestamp'),
+  timestampEpoch: ruleRef('envelope.timestamp-epoch'),
+  surfaceMissing: ruleRef('envelope.surface-missing'),
+  surface: ruleRef('envelope.surface'),
+  surfaceOnAction: ruleRef('envelope.surface-on-action'),
+  unknownEnvelopeField: ruleRef('envelope.unknown-field'),
+  payload: ruleRef('envelope.payload'),
+  notAllowed: ruleRef('surface.not-allowed'),
+  required: ruleRef('payload.required'),
+  null: ruleRef('payload.null'),
+  kind: ruleRef('payload.type'),
+  enum: ruleRef('payload.enum'),
+  refreshPayload: ruleRef('action.refresh-payload'),
+  unknownPayloadField: ruleRef('payload.unknown-field'),
+  payloadMismatch: ruleRef('surface.payload-mismatch'),
+  widgetId: ruleRef('download.widget-id'),
+  rowCount: ruleRef('download.row-count'),
+  filter: ruleRef('action.filter'),
+  locale: ruleRef('action.locale'),
+};
+/** `issue(r.rule, path, message)`, with the severity already known. */
+const at = (r: RuleRef, path: string, message: string): Issue => ({
+  rule: r.rule,
+  severity: r.severity,
+  path,
+  message,
+});
+
+/** The kinds of FieldKind as numbers, so that the check of a value is a switch on small integers. */
+const KIND_CODE = { any: 0, string: 1, number: 2, boolean: 3, object: 4 } as const satisfies Record<FieldKind, number>;
+
+/** A payload field as the checks read it, with its issue path and the fixed parts of its messages built once. */
 interface FieldCheck {
   readonly name: string;
   readonly path: string;
-  readonly field: FieldSpec;
+  readonly kind: number;
+  readonly required: boolean;
+  readonly nullable: boolean;
+  readonly enum: readonly string[] | undefined;
+  /** The whole `payload.required` message. */
+  readonly requiredMessage: string;
+  /** The whole `payload.null` message. */
+  readonly nullMessage: string;
+  /** The whole `payload.type` message for a null value. */
+  readonly nullKindMessage: string;
+  /** How `payload.type` and `payload.enum` messages start: `"name" is `. */
+  readonly is: string;
   /** How a `payload.type` message ends: `; expected string or null`. */
   readonly expectedKind: string;
   /** How a `payload.enum` message ends: `; expected one of "a", "b"`. */
   readonly expectedEnum: string;
 }
-const fieldCheck = (name: string, field: FieldSpec): FieldCheck => ({
-  name,
-  path: `payload.${name}`,
-  field,
-  expectedKind: `; expected ${field.kind}${field.nullable ? ' or null' : ''}`,
-  expectedEnum: field.enum ? `; expected one of ${field.enum.map((e) => `"${e}"`).join(', ')}` : '',
-});
+const fieldCheck = (spec: MessageSpec, name: string, field: FieldSpec): FieldCheck => {
+  const expectedKind = `; expected ${field.kind}${field.nullable ? ' or null' : ''}`;
+  return {
+    name,
+    path: `payload.${name}`,
+    kind: KIND_CODE[field.kind],
+    required: field.required,
+    nullable: field.nullable === true,
+    enum: field.enum,
+    requiredMessage: `${spec.name} payload needs "${name}" (${field.doc})`,
+    nullMessage: `"${name}" is null; it is optional but not nullable: omit it`,
+    nullKindMessage: `"${name}" is null${expectedKind}`,
+    is: `"${name}" is `,
+    expectedKind,
+    expectedEnum: field.enum ? `; expected one of ${field.enum.map((e) => `"${e}"`).join(', ')}` : '',
+  };
+};
+/** The rules across fields of a type, by the type's name (a switch on small integers, not on names). */
+const CROSS_NONE = 0,
+  CROSS_SURFACE = 1,
+  CROSS_DOWNLOAD = 2,
+  CROSS_TIMEZONE = 3,
+  CROSS_FILTER = 4,
+  CROSS_LOCALE = 5;
+const CROSS: Readonly<Record<string, number>> = {
+  ready: CROSS_SURFACE,
+  view: CROSS_SURFACE,
+  download: CROSS_DOWNLOAD,
+  'set-timezone': CROSS_TIMEZONE,
+  'set-filter': CROSS_FILTER,
+  'set-locale': CROSS_LOCALE,
+};
 /** A catalogued message type with what checking it needs, computed once from the catalog. */
 interface TypeCheck {
   readonly spec: MessageSpec;
+  readonly name: string;
+  readonly isEvent: boolean;
+  readonly isAction: boolean;
   readonly fields: readonly FieldCheck[];
+  /** The fields' names, in the catalog's order (`fields[i].name`). */
+  readonly names: readonly string[];
+  readonly open: boolean;
+  readonly empty: boolean;
+  readonly cross: number;
   /** The surfaces an event may come from, when not all of them. */
   readonly onlySurfaces?: readonly unknown[];
 }
 const TYPE_CHECKS: ReadonlyMap<string, TypeCheck> = new Map(
-  ([...EVENTS, ...ACTIONS] as readonly MessageSpec[]).map((spec) => [
-    spec.type,
-    {
+  ([...EVENTS, ...ACTIONS] as readonly MessageSpec[]).map((spec) => {
+    const fields = Object.entries(spec.fields).map(([name, field]) => fieldCheck(spec, name, field));
+    const check: TypeCheck = {
       spec,
-      fields: Object.entries(spec.fields).map(([name, field]) => fieldCheck(name, field)),
+      name: spec.name,
+      isEvent: spec.direction === 'event',
+      isAction: spec.direction === 'action',
+      fields,
+      names: fields.map((f) => f.name),
+      open: spec.open === true,
+      empty: spec.empty === true,
+      cross: Object.hasOwn(CROSS, spec.name) ? CROSS[spec.name] : CROSS_NONE,
       onlySurfaces: spec.surfaces && spec.surfaces.length < SURFACES.length ? spec.surfaces : undefined,
-    },
-  ]),
+    };
+    return [spec.type, check];
+  }),
 );
+
+/** `SURFACE_SET.has(v)`, compared in place. */
+function isSurface(v: unknown): boolean {
+  for (let i = 0; i < SURFACES.length; i++) {
+    if (SURFACES[i] === v) {
+      return true;
+    }
+  }
+  return false;
+}
 
 export { isSvcEmbed };
 
@@ -172,36 +275,28 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
   const type = d.type;
   const dirOk = direction === 'event' || direction === 'action';
   if (!dirOk) {
-    out.push(issue('envelope.direction', 'direction', `direction is ${show(direction)}; expected "event" or "action"`));
+    out.push(at(R.direction, 'direction', `direction is ${show(direction)}; expected "event" or "action"`));
   }
 
   let check: TypeCheck | undefined;
   if (typeof type !== 'string') {
     out.push(
-      issue(
-        'envelope.type',
-        'type',
-        `type is ${type === undefined ? 'missing' : show(type)}; expected an event or action name`,
-      ),
+      at(R.type, 'type', `type is ${type === undefined ? 'missing' : show(type)}; expected an event or action name`),
     );
   } else {
     check = TYPE_CHECKS.get(type);
     // Every catalogued type has its direction's prefix: a known type needs no prefix test.
-    const isEventType = check ? check.spec.direction === 'event' : type.startsWith(EVENT_PREFIX),
-      isActionType = check ? check.spec.direction === 'action' : type.startsWith(ACTION_PREFIX);
+    const isEventType = check ? check.isEvent : type.startsWith(EVENT_PREFIX),
+      isActionType = check ? check.isAction : type.startsWith(ACTION_PREFIX);
     if (!check) {
       out.push(
-        issue(
-          'envelope.type',
-          'type',
-          `unknown ${isEventType ? 'event' : isActionType ? 'action' : 'message'} type ${show(type)}`,
-        ),
+        at(R.type, 'type', `unknown ${isEventType ? 'event' : isActionType ? 'action' : 'message'} type ${show(type)}`),
       );
     }
     if (dirOk && ((direction === 'event' && isActionType) || (direction === 'action' && isEventType))) {
       out.push(
-        issue(
-          'envelope.type-direction',
+        at(
+          R.typeDirection,
           'type',
           `${show(type)} is ${isEventType ? 'an event' : 'an action'} type but direction is "${direction}"`,
         ),
@@ -212,37 +307,32 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
   const ts = d.timestamp;
   if (typeof ts !== 'number' || !Number.isFinite(ts)) {
     out.push(
-      issue(
-        'envelope.timestamp',
+      at(
+        R.timestamp,
         'timestamp',
         `timestamp is ${ts === undefined ? 'missing' : show(ts)}; expected epoch milliseconds`,
       ),
     );
   } else if (ts < EPOCH_MIN || ts > EPOCH_MAX) {
     out.push(
-      issue(
-        'envelope.timestamp-epoch',
+      at(
+        R.timestampEpoch,
         'timestamp',
         `timestamp ${ts} is not epoch milliseconds between 2000 and 2100${ts > 1e8 && ts < 1e10 ? ' (seconds?)' : ''}`,
       ),
     );
   }
 
-  const spec = check?.spec;
-  const isEvent = spec ? spec.direction === 'event' : direction === 'event';
+  const isEvent = check ? check.isEvent : direction === 'event';
   const hasSurface = 'surface' in d;
   if (isEvent) {
     if (!hasSurface || d.surface === undefined) {
-      out.push(
-        issue('envelope.surface-missing', 'surface', 'event has no surface; every event carries the envelope surface'),
-      );
-    } else if (!SURFACE_SET.has(d.surface)) {
-      out.push(
-        issue('envelope.surface', 'surface', `surface is ${show(d.surface)}; expected "dashboard", "app" or "chat"`),
-      );
+      out.push(at(R.surfaceMissing, 'surface', 'event has no surface; every event carries the envelope surface'));
+    } else if (!isSurface(d.surface)) {
+      out.push(at(R.surface, 'surface', `surface is ${show(d.surface)}; expected "dashboard", "app" or "chat"`));
     }
-  } else if ((spec ? spec.direction === 'action' : direction === 'action') && hasSurface) {
-    out.push(issue('envelope.surface-on-action', 'surface', 'actions never carry a surface'));
+  } else if ((check ? check.isAction : direction === 'action') && hasSurface) {
+    out.push(at(R.surfaceOnAction, 'surface', 'actions never carry a surface'));
   }
 
   if (truncated) {
@@ -250,15 +340,15 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
   }
   for (const key in d) {
     if (!isEnvelopeField(key)) {
-      out.push(issue('envelope.unknown-field', key, `envelope field "${key}" is not in the spec`));
+      out.push(at(R.unknownEnvelopeField, key, `envelope field "${key}" is not in the spec`));
     }
   }
 
   const payload = d.payload;
   if (typeName(payload) !== 'object') {
     out.push(
-      issue(
-        'envelope.payload',
+      at(
+        R.payload,
         'payload',
         `payload is ${payload === undefined ? 'missing' : typeName(payload)}; expected an object`,
       ),
@@ -266,12 +356,12 @@ function checkEnvelope(d: Record<string, unknown>, out: Issue[], truncated = fal
     return undefined;
   }
   // Surface rules need the envelope as well as the payload.
-  if (check?.onlySurfaces && SURFACE_SET.has(d.surface) && !check.onlySurfaces.includes(d.surface)) {
+  if (check?.onlySurfaces && isSurface(d.surface) && !check.onlySurfaces.includes(d.surface)) {
     out.push(
-      issue(
-        'surface.not-allowed',
+      at(
+        R.notAllowed,
         'surface',
-        `${check.spec.name} is a ${check.onlySurfaces.join('/')} event; it came from the ${d.surface} surface`,
+        `${check.name} is a ${check.onlySurfaces.join('/')} event; it came from the ${d.surface} surface`,
       ),
     );
   }
@@ -297,98 +387,94 @@ function isEnvelopeField(key: string): boolean {
 }
 
 /** `key in fields` (the payload fields of the type), with the catalogued names compared first, as for the envelope. */
-function isPayloadField(key: string, checks: readonly FieldCheck[], fields: MessageSpec['fields']): boolean {
-  for (const c of checks) {
-    if (c.name === key) {
+function isPayloadField(key: string, check: TypeCheck): boolean {
+  const names = check.names;
+  for (let i = 0; i < names.length; i++) {
+    if (names[i] === key) {
       return true;
     }
   }
-  return key in fields;
+  return key in check.spec.fields;
 }
 
-function kindMatches(f: FieldSpec, v: unknown): boolean {
-  switch (f.kind) {
-    case 'any':
-      return true;
-    case 'string':
+/** Does `v` (neither undefined nor null) have the field's kind? */
+function kindMatches(kind: number, v: unknown): boolean {
+  switch (kind) {
+    case 1:
       return typeof v === 'string';
-    case 'number':
+    case 2:
       return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean':
+    case 3:
       return typeof v === 'boolean';
-    case 'object':
+    case 4:
       return typeName(v) === 'object';
+    default:
+      return true;
   }
 }
 
 function checkPayload(check: TypeCheck, d: Record<string, unknown>, out: Issue[]): void {
   const p = d.payload as Record<string, unknown>;
-  const spec = check.spec;
   const checks = check.fields;
   for (let i = 0; i < checks.length; i++) {
     const c = checks[i];
-    const { name, path, field: f } = c;
     // Absent and undefined are alike: reading the field answers both.
-    const v = p[name];
+    const v = p[c.name];
     if (v === undefined) {
-      if (f.required) {
-        out.push(issue('payload.required', path, `${spec.name} payload needs "${name}" (${f.doc})`));
+      if (c.required) {
+        out.push(at(R.required, c.path, c.requiredMessage));
       }
       continue;
     }
     if (v === null) {
-      if (f.nullable) {
+      if (c.nullable) {
         continue;
       }
-      if (!f.required) {
-        out.push(issue('payload.null', path, `"${name}" is null; it is optional but not nullable: omit it`));
+      if (!c.required) {
+        out.push(at(R.null, c.path, c.nullMessage));
+        continue;
+      }
+      // Required and not nullable: null is of no kind but `any` (whose enum, if any, then judges it).
+      if (c.kind !== KIND_CODE.any) {
+        out.push(at(R.kind, c.path, c.nullKindMessage));
         continue;
       }
     }
-    if (!kindMatches(f, v)) {
-      out.push(issue('payload.type', path, `"${name}" is ${show(v)}${c.expectedKind}`));
-    } else if (f.enum && !f.enum.includes(v as string)) {
-      out.push(issue('payload.enum', path, `"${name}" is ${show(v)}${c.expectedEnum}`));
+    if (!kindMatches(c.kind, v)) {
+      out.push(at(R.kind, c.path, c.is + show(v) + c.expectedKind));
+    } else if (c.enum && !c.enum.includes(v as string)) {
+      out.push(at(R.enum, c.path, c.is + show(v) + c.expectedEnum));
     }
   }
-  if (!spec.open) {
+  if (!check.open) {
     for (const key in p) {
-      if (!isPayloadField(key, checks, spec.fields)) {
-        if (spec.empty) {
-          out.push(
-            issue(
-              'action.refresh-payload',
-              `payload.${key}`,
-              `${spec.name} takes an empty payload; "${key}" is ignored`,
-            ),
-          );
-        } else {
-          out.push(
-            issue('payload.unknown-field', `payload.${key}`, `"${key}" is not a field of the ${spec.name} payload`),
-          );
-        }
+      if (!isPayloadField(key, check)) {
+        out.push(
+          check.empty
+            ? at(R.refreshPayload, `payload.${key}`, `${check.name} takes an empty payload; "${key}" is ignored`)
+            : at(R.unknownPayloadField, `payload.${key}`, `"${key}" is not a field of the ${check.name} payload`),
+        );
       }
     }
   }
   // Cross-field and semantic rules.
-  switch (spec.name) {
-    case 'ready':
-    case 'view':
-      if (typeof p.surface === 'string' && SURFACE_SET.has(d.surface) && p.surface !== d.surface) {
+  switch (check.cross) {
+    case CROSS_SURFACE:
+      if (typeof p.surface === 'string' && isSurface(d.surface) && p.surface !== d.surface) {
         out.push(
-          issue(
-            'surface.payload-mismatch',
+          at(
+            R.payloadMismatch,
             'payload.surface',
             `payload surface "${p.surface}" differs from envelope surface "${d.surface}"`,
           ),
         );
       }
       break;
-    case 'download':
+    case CROSS_DOWNLOAD:
       if ('widgetId' in p && p.widgetId !== undefined && p.target !== 'widget') {
         out.push(
-          issue(
-            'download.widget-id',
+          at(
+            R.widgetId,
             'payload.widgetId',
             `widgetId is given but target is ${show(p.target)}; it belongs to widget exports`,
           ),
@@ -396,15 +482,15 @@ function checkPayload(check: TypeCheck, d: Record<string, unknown>, out: Issue[]
       }
       if ('rowCount' in p && p.rowCount !== undefined && p.format !== 'csv' && p.format !== 'xlsx') {
         out.push(
-          issue(
-            'download.row-count',
+          at(
+            R.rowCount,
             'payload.rowCount',
             `rowCount is given for a ${show(p.format)} export; it belongs to csv and xlsx`,
           ),
         );
       }
       break;
-    case 'set-timezone':
+    case CROSS_TIMEZONE:
       if (typeof p.timezone === 'string') {
         const m = checkTimezone(p.timezone);
         if (m) {
@@ -412,19 +498,19 @@ function checkPayload(check: TypeCheck, d: Record<string, unknown>, out: Issue[]
         }
       }
       break;
-    case 'set-filter':
+    case CROSS_FILTER:
       if (typeof p.filterUrlParameter === 'string') {
         const m = checkFilter(p.filterUrlParameter);
         if (m) {
-          out.push(issue('action.filter', 'payload.filterUrlParameter', m));
+          out.push(at(R.filter, 'payload.filterUrlParameter', m));
         }
       }
       break;
-    case 'set-locale':
+    case CROSS_LOCALE:
       if (typeof p.locale === 'string') {
         const m = checkLocale(p.locale);
         if (m) {
-          out.push(issue('action.locale', 'payload.locale', m));
+          out.push(at(R.locale, 'payload.locale', m));
         }
       }
       break;
