@@ -3,7 +3,7 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/diag/classify-profile.mjs [valid|mixed|invalid|foreign] [rounds]
 // Open the .cpuprofile in Chrome DevTools (Performance), or print the self time per function with
 //   node bench/diag/cpuprofile-top.mjs /tmp/prof/<file>.cpuprofile
-import { ACTIONS, classify, EVENTS } from '../../dist/node/protocol.js';
+const { ACTIONS, classify, EVENTS } = await import(process.env.EI_PROTOCOL ? (await import('node:url')).pathToFileURL(process.env.EI_PROTOCOL).href : '../../dist/node/protocol.js');
 import { buildCorpus, TENANT } from '../corpus.mjs';
 
 const { default: examples } = await import('../../test/fixtures/valid-payloads.json', { with: { type: 'json' } });
