@@ -322,6 +322,26 @@ describe('issue fields', () => {
       message: expect.stringContaining('"42"'),
     });
   });
+  it.each([
+    ['plain', 'nowhere'],
+    ['a quote', 'say "hi"'],
+    ['a backslash', 'a\\b'],
+    ['a control character', 'tab\there'],
+    ['a lone surrogate', 'x\ud800'],
+    ['a surrogate pair', 'face 😀'],
+    ['a quote at the 60-character cut', `${'z'.repeat(59)}"tail`],
+  ])('quote a string value as JSON does: %s', (_name, surface) => {
+    const shown = JSON.stringify(surface.length > 60 ? `${surface.slice(0, 60)}…` : surface);
+    const [i] = classify(rec(msg('svc:event:view', undefined, { surface })), ctx).issues;
+    expect(i.message).toBe(`surface is ${shown}; expected "dashboard", "app" or "chat"`);
+  });
+  it('name each wrong value, when the same field is wrong in message after message', () => {
+    const values = [12345, 12345, 7, true, 12345, -0, 0, Number.NaN, Number.NaN, false, 1e21];
+    const messages = values.map(
+      (embedTenant) => classify(rec(withPayload('svc:event:ready', { embedTenant })), ctx).issues[0]?.message,
+    );
+    expect(messages).toEqual(values.map((v) => `"embedTenant" is ${String(v)}; expected string or null`));
+  });
   it('every rule id used by the classifier is documented', () => {
     for (const [rule] of table) {
       expect(RULES[rule], rule).toBeDefined();

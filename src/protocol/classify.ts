@@ -121,6 +121,8 @@ interface FieldCheck {
   readonly expectedKind: string;
   /** How a `payload.enum` message ends: `; expected one of "a", "b"`. */
   readonly expectedEnum: string;
+  /** The last `payload.type` message of a primitive value, and the value (kindMessage is its only writer). */
+  readonly memo: { value: unknown; message: string };
 }
 const fieldCheck = (spec: MessageSpec, name: string, field: FieldSpec): FieldCheck => {
   const expectedKind = `; expected ${field.kind}${field.nullable ? ' or null' : ''}`;
@@ -137,6 +139,7 @@ const fieldCheck = (spec: MessageSpec, name: string, field: FieldSpec): FieldChe
     is: `"${name}" is `,
     expectedKind,
     expectedEnum: field.enum ? `; expected one of ${field.enum.map((e) => `"${e}"`).join(', ')}` : '',
+    memo: { value: undefined, message: '' },
   };
 };
 /** The rules across fields of a type, by the type's name (a switch on small integers, not on names). */
@@ -255,10 +258,24 @@ function describeError(err: unknown): string {
   }
 }
 
+/**
+ * `JSON.stringify(s)` of a string: quoted as it is when nothing in it needs an escape (no quote, backslash, control
+ * character or surrogate), which is most strings and costs far less than the serialiser.
+ */
+function quote(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) {
+      return JSON.stringify(s);
+    }
+  }
+  return `"${s}"`;
+}
+
 function show(v: unknown): string {
   try {
     if (typeof v === 'string') {
-      return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+      return quote(v.length > 60 ? `${v.slice(0, 60)}…` : v);
     }
     if (typeof v === 'number' || typeof v === 'boolean' || v === null) {
       return String(v);
@@ -413,6 +430,23 @@ function kindMatches(kind: number, v: unknown): boolean {
   }
 }
 
+/**
+ * The `payload.type` message for a value of the wrong kind. A sender that gets a field wrong tends to send the same
+ * wrong value again: the last message of each field is kept with its value, and a primitive value (whose message
+ * depends on nothing else) that is the same as the last one gets the same message.
+ */
+function kindMessage(c: FieldCheck, v: unknown): string {
+  if (v === c.memo.value && c.memo.message !== '') {
+    return c.memo.message;
+  }
+  const message = c.is + show(v) + c.expectedKind;
+  if (typeof v !== 'object' && typeof v !== 'function') {
+    c.memo.value = v;
+    c.memo.message = message;
+  }
+  return message;
+}
+
 function checkPayload(check: TypeCheck, d: Record<string, unknown>, out: Issue[]): void {
   const p = d.payload as Record<string, unknown>;
   const checks = check.fields;
@@ -441,7 +475,7 @@ function checkPayload(check: TypeCheck, d: Record<string, unknown>, out: Issue[]
       }
     }
     if (!kindMatches(c.kind, v)) {
-      out.push(at(R.kind, c.path, c.is + show(v) + c.expectedKind));
+      out.push(at(R.kind, c.path, kindMessage(c, v)));
     } else if (c.enum && !c.enum.includes(v as string)) {
       out.push(at(R.enum, c.path, c.is + show(v) + c.expectedEnum));
     }
