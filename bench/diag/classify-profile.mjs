@@ -3,8 +3,13 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/diag/classify-profile.mjs [valid|mixed|invalid|foreign] [rounds]
 // Open the .cpuprofile in Chrome DevTools (Performance), or print the self time per function with
 //   node bench/diag/cpuprofile-top.mjs /tmp/prof/<file>.cpuprofile
-const { ACTIONS, classify, EVENTS } = await import(process.env.EI_PROTOCOL ? (await import('node:url')).pathToFileURL(process.env.EI_PROTOCOL).href : '../../dist/node/protocol.js');
+import { pathToFileURL } from 'node:url';
 import { buildCorpus, TENANT } from '../corpus.mjs';
+
+// EI_PROTOCOL=<file> profiles another build (a copy of dist/node/protocol.js), as bench/classify.mjs measures one.
+const { ACTIONS, classify, EVENTS } = await import(
+  process.env.EI_PROTOCOL ? pathToFileURL(process.env.EI_PROTOCOL).href : '../../dist/node/protocol.js'
+);
 
 const { default: examples } = await import('../../test/fixtures/valid-payloads.json', { with: { type: 'json' } });
 
