@@ -16,6 +16,7 @@ import { checkCapture } from '../protocol/capture.ts';
 import { redactString } from '../protocol/redact.ts';
 import { DEFAULT_READY_TIMEOUT_MS, diagnose } from '../protocol/diagnose.ts';
 import type { CaptureFile } from '../protocol/record.ts';
+import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
 import { extensionPath, launchChromium } from '../node/chromium.ts';
 import { attachInspector } from '../node/puppeteer.ts';
 import type { Embed } from '../node/embed.ts';
@@ -41,6 +42,8 @@ Options:
   --ready-timeout MS         how long an embed frame has to say ready (and a dashboard to load); recording goes
                              on up to it while an embed frame is still silent (default: 10000)
   --tenant-origin ORIGIN     the tenant origin (default: inferred)
+  --max-records N            keep at most N records, as the panel's "Keep at most" (default: 50000; past it the
+                             least telling records go first, and the summary says how many)
   --no-redact                keep session ids, bearer tokens and JWTs in the file (default: redacted)
   --headful                  show the browser window (needs a display)
   --timeline                 print every captured message with its verdict
@@ -58,6 +61,9 @@ export function extensionDir(): string {
     throw new UsageError((e as Error).message);
   }
 }
+
+/** The least bound the extension takes (its input checks refuse fewer). */
+const MIN_MAX_RECORDS = 100;
 
 type Io = { out: (s: string) => void; err?: (s: string) => void };
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -125,6 +131,7 @@ export async function runRecord(
     'allow-empty': { type: 'boolean' },
     'ready-timeout': { type: 'string' },
     'tenant-origin': { type: 'string' },
+    'max-records': { type: 'string' },
     'no-redact': { type: 'boolean' },
     headful: { type: 'boolean' },
     timeline: { type: 'boolean' },
@@ -158,6 +165,12 @@ export async function runRecord(
   if (!Number.isInteger(readyTimeout) || readyTimeout < 0) {
     throw new UsageError(`--ready-timeout must be a whole number of milliseconds (got "${values['ready-timeout']}")`);
   }
+  const maxRecords = values['max-records'] === undefined ? DEFAULT_MAX_RECORDS : Number(values['max-records']);
+  if (!Number.isInteger(maxRecords) || maxRecords < MIN_MAX_RECORDS) {
+    throw new UsageError(
+      `--max-records must be a whole number of records, at least ${MIN_MAX_RECORDS} (got "${values['max-records']}")`,
+    );
+  }
   const mode = oneOf('mode', values.mode, ['full', 'receive-only'] as const, 'full');
   const failOn: FailOn = oneOf('fail-on', values['fail-on'], ['error', 'warning'] as const, 'error');
   const expected = parseExpect(values.expect ?? []);
@@ -176,6 +189,7 @@ export async function runRecord(
     redact: !values['no-redact'],
     flow,
     readyTimeout,
+    maxRecords,
   });
   if (tenantOrigin) {
     capture.tenantOrigin = tenantOrigin;
@@ -222,6 +236,8 @@ export interface RecordOptions {
   flow?: Flow;
   /** After `duration`, go on recording while an embed frame has not said ready, up to this long after it loaded. */
   readyTimeout?: number;
+  /** The tab's log bound (default: the extension's, DEFAULT_MAX_RECORDS). */
+  maxRecords?: number;
 }
 
 /**
@@ -243,6 +259,20 @@ export async function recordUrl(
     const { embedOf } = await attachInspector(launched.browser);
     const page = await launched.browser.newPage();
     const embed = embedOf(page);
+    if (opts.maxRecords !== undefined && opts.maxRecords !== DEFAULT_MAX_RECORDS) {
+      // Set on the fresh tab before the page loads (kept across its navigations), as the panel's Settings would.
+      const tabId = await embed.tabId();
+      await (await launched.worker()).evaluate(
+        (id: number, max: number) =>
+          (
+            globalThis as unknown as {
+              embedInspector: { setOptions(id: number, o: { maxRecords: number }): Promise<unknown> };
+            }
+          ).embedInspector.setOptions(id, { maxRecords: max }),
+        tabId,
+        opts.maxRecords,
+      );
+    }
     try {
       await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
     } catch (e) {

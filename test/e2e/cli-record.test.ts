@@ -17,6 +17,14 @@ import { cliIn } from '../helpers/cli.ts';
 const dir = mkdtempSync(join(tmpdir(), 'ei-record-'));
 let sb: Sandbox;
 let plainUrl: string;
+let floodUrl: string;
+/** An embed that says ready, then posts 300 events to its host as it loads. */
+const FLOOD_HOST = '<!doctype html><iframe src="{{EMBED}}/embed/dashboard/flood"></iframe>';
+const FLOOD_EMBED = `<!doctype html><script>
+  const env = (type, payload) => ({ source: 'svc-embed', direction: 'event', type, surface: 'dashboard', payload, timestamp: Date.now() });
+  parent.postMessage(env('svc:event:ready', { surface: 'dashboard', version: '1.0.0' }), '{{HOST}}');
+  for (let i = 0; i < 300; i++) parent.postMessage(env('svc:event:view', { surface: 'dashboard', path: '/p/' + i }), '{{HOST}}');
+</script>`;
 
 /** The built command line, run as a child (the sandbox serves from this process). */
 const cli = cliIn(dir);
@@ -32,6 +40,8 @@ test.beforeAll(async ({ sandbox, launchForFile }) => {
     '/': '<!doctype html><title>No embed here</title><p>A page without any embed.</p>',
   });
   plainUrl = `${plain.hostOrigin}/`;
+  const flood = await launchForFile.pages({ '/': FLOOD_HOST }, { '/embed/dashboard/flood': FLOOD_EMBED });
+  floodUrl = `${flood.hostOrigin}/`;
   script('loaded.mjs', "  await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15000 });");
 });
 
@@ -141,6 +151,20 @@ describe('embed-inspector record: the file', () => {
     const messages = read('ro.json').messages.filter((m: { navigation?: boolean }) => !m.navigation);
     expect(messages.length).toBeGreaterThan(2);
     expect(messages.every((m: { kind: string }) => m.kind === 'receive')).toBe(true);
+  });
+
+  it('keeps at most --max-records records, and says how many it let go', async () => {
+    const r = await cli('record', floodUrl, '--duration', '1500', '--max-records', '100', '--out', 'bound.json');
+    const file = read('bound.json');
+    expect(file.messages.length, r.out + r.err).toBeLessThanOrEqual(100);
+    // 301 posts and their deliveries came; what is not in the file was let go by the bound, and counted
+    expect(file.messages.length + file.meta.dropped).toBeGreaterThanOrEqual(602);
+    expect(r.out).toContain(`${file.meta.dropped} discarded by the buffer bound`);
+    const whole = await cli('record', floodUrl, '--duration', '1500', '--out', 'whole.json');
+    expect(read('whole.json').meta.dropped ?? 0, whole.out).toBe(0);
+    const bad = await cli('record', floodUrl, '--max-records', '10', '--out', 'never.json');
+    expect(bad.code).toBe(2);
+    expect(bad.out + bad.err).toContain('--max-records must be a whole number of records, at least 100');
   });
 
   it('exits 2 when the flow script throws, and still writes the capture so far', async () => {
