@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { FirefoxLauncher } from 'puppeteer-core/internal/node/FirefoxLauncher.js';
 import { firefoxPath } from './browser-paths.ts';
 import type { CaptureSetting } from './chromium.ts';
 
@@ -24,6 +25,12 @@ export interface FirefoxLaunchOptions {
   headless?: boolean;
   /** The capture scope to set once the add-on is installed; omitted or null: the fresh profile's, nothing captured. */
   capture?: CaptureSetting | null;
+  /**
+   * Isolate each site in its own process, as Firefox ships (Fission), so that a cross-origin iframe is out of
+   * process. Puppeteer otherwise keeps all web content in one process (`fission.webContentIsolationStrategy` 0,
+   * for mouse input, which these tests do not use).
+   */
+  siteIsolation?: boolean;
 }
 export interface LaunchedFirefox {
   browser: Browser;
@@ -69,6 +76,16 @@ export async function firefoxExtensionPage(browser: Browser, uuid: string, query
   }
 }
 
+/**
+ * Puppeteer writes its own `fission.webContentIsolationStrategy` over the one asked for: here the preferences
+ * asked for win (puppeteer's stay for those not asked for).
+ */
+const puppeteerPrefs = FirefoxLauncher.getPreferences;
+FirefoxLauncher.getPreferences = (extra?: Record<string, unknown>) => ({
+  ...puppeteerPrefs.call(FirefoxLauncher, extra),
+  ...extra,
+});
+
 export async function launchFirefox(opts: FirefoxLaunchOptions = {}): Promise<LaunchedFirefox> {
   const ext = opts.extensionDir ? resolve(opts.extensionDir) : undefined;
   if (ext && !existsSync(join(ext, 'manifest.json'))) {
@@ -82,7 +99,10 @@ export async function launchFirefox(opts: FirefoxLaunchOptions = {}): Promise<La
     headless: opts.headless ?? true,
     userDataDir,
     args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [FIREFOX_EXTENSION_ID]: uuid }) },
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [FIREFOX_EXTENSION_ID]: uuid }),
+      ...(opts.siteIsolation ? { 'fission.webContentIsolationStrategy': 1 } : {}),
+    },
   });
   const close = async () => {
     await browser.close().catch(() => {});

@@ -12,6 +12,8 @@
  * - `transparencyServer`: the transparency suite's two origins serving its pages and libraries (transparency/server.ts).
  * - `transparencyBrowsers`: its three browsers, one per mode (no extension, capture full, receive-only), launched on
  *   first use (transparency/harness.ts).
+ * - `transparencyFirefox`: the same three in Firefox ESR with the built dist/firefox, each site in its own process
+ *   (Fission, as Firefox ships), launched on first use.
  * - `panel`: the sandbox host page (with `hostQuery`, '' unless a file overrides it) in `chromium`, and the panel
  *   page opened for its tab, connected, filters reset; `settled()` waits until the panel holds what the page did.
  *   A scripted session (`script=full`) has run to its end before the panel opens (the host tab is in front while
@@ -110,6 +112,11 @@ export const test = base
   })
   .extend('transparencyBrowsers', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browsers> => {
     const browsers = new Browsers();
+    onCleanup(() => browsers.close());
+    return browsers;
+  })
+  .extend('transparencyFirefox', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browsers> => {
+    const browsers = new Browsers('firefox');
     onCleanup(() => browsers.close());
     return browsers;
   })

@@ -1,47 +1,140 @@
 /**
  * Running one case three ways (no extension, capture `full`, capture `receive-only`) and comparing what the
- * page observed. One browser per mode, reused across the cases of a test file.
+ * page observed. One browser per mode, reused across the cases of a test file; Chromium or Firefox.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { vi } from 'vitest';
 import { launchChromium, type Launched } from '../../src/node/chromium.ts';
+import { launchFirefox } from '../../src/node/firefox.ts';
 import { EXT, tabIdOf } from '../helpers/capture.ts';
+import { FIREFOX_EXT } from '../helpers/paths.ts';
 import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences.ts';
 
 export type Mode = 'none' | 'full' | 'receive-only';
 export const MODES: Mode[] = ['none', 'full', 'receive-only'];
 export type CaptureMode = Exclude<Mode, 'none'>;
-
-/** The extension under test: dist/chrome, or TRANSPARENCY_EXTENSION_DIR (to compare another build locally). */
-export const EXTENSION_DIR = process.env.TRANSPARENCY_EXTENSION_DIR || EXT;
+export type BrowserKind = 'chromium' | 'firefox';
 
 /**
- * A browser for one mode. With the extension, capture is turned on for every site through the service
- * worker's automation API (`embedInspector.setCapture({ sites: 'all', mode })`, which resolves once the
- * content scripts are registered; launchChromium's `capture` option calls it), and read back.
+ * The extension under test: dist/chrome or dist/firefox, or TRANSPARENCY_EXTENSION_DIR (to compare another build
+ * locally; for Firefox, TRANSPARENCY_FIREFOX_EXTENSION_DIR).
  */
-export async function launchMode(mode: Mode): Promise<Launched> {
+export const EXTENSION_DIR = process.env.TRANSPARENCY_EXTENSION_DIR || EXT;
+export const FIREFOX_EXTENSION_DIR = process.env.TRANSPARENCY_FIREFOX_EXTENSION_DIR || FIREFOX_EXT;
+
+/** The browser of one mode: what the cases drive, and the extension's automation API (`embedInspector`). */
+export interface ModeBrowser {
+  kind: BrowserKind;
+  browser: Browser;
+  /**
+   * `fn(embedInspector, arg)` run in the extension's background (Chromium: the service worker; Firefox: from an
+   * extension page, through `runtime.getBackgroundPage()`), its result as JSON gives it.
+   */
+  inBackground<T, A = null>(fn: (api: any, arg: A) => T | Promise<T>, arg?: A): Promise<T>;
+  /** The id of the newest tab showing the page's URL. */
+  tabIdOf(page: Page): Promise<number>;
+  close(): Promise<void>;
+}
+
+const call = (fn: (...a: any[]) => unknown, api: string, arg: unknown) =>
+  `(async () => { const r = await (${String(fn)})(${api}, ${JSON.stringify(arg ?? null)}); return r === undefined ? null : JSON.parse(JSON.stringify(r)); })()`;
+
+function chromiumMode(launched: Launched): ModeBrowser {
+  return {
+    kind: 'chromium',
+    browser: launched.browser,
+    inBackground: async (fn, arg) =>
+      (await launched.worker()).evaluate(call(fn, 'globalThis.embedInspector', arg)) as Promise<any>,
+    tabIdOf: (page) => tabIdOf(launched, page),
+    close: () => launched.close(),
+  };
+}
+
+/**
+ * Firefox as it ships: each site in its own process (Fission), so the cross-origin frames are out of process. With
+ * the extension, an extension page opened at launch (before any case, so that `withPage` leaves it open) reaches
+ * the background page.
+ */
+async function firefoxMode(mode: Mode): Promise<ModeBrowser> {
   if (mode === 'none') {
-    return launchChromium({});
+    const launched = await launchFirefox({ siteIsolation: true });
+    const none = async (): Promise<never> => {
+      throw new Error('no extension in this browser');
+    };
+    return { kind: 'firefox', browser: launched.browser, inBackground: none, tabIdOf: none, close: launched.close };
   }
-  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) {
-    throw new Error(`${EXTENSION_DIR} is missing: run npm run build first`);
-  }
-  const launched = await launchChromium({ extensionDir: EXTENSION_DIR, capture: { sites: 'all', mode } });
+  const launched = await launchFirefox({
+    siteIsolation: true,
+    extensionDir: FIREFOX_EXTENSION_DIR,
+    capture: { sites: 'all', mode },
+  });
   try {
-    const scope = await (await launched.worker()).evaluate(() => (globalThis as any).embedInspector.getCapture());
-    if (scope?.sites !== 'all' || scope?.mode !== mode) {
-      throw new Error(`capture scope is ${JSON.stringify(scope)}, not every site in ${mode} mode`);
-    }
-    // A short ready limit, so that what the diagnosis would say of these pages is said while they are read.
-    await (await launched.worker()).evaluate(() => (globalThis as any).embedInspector.setReadyTimeout(1000));
+    const ext = await launched.extensionPage('theme=light');
+    const inBackground: ModeBrowser['inBackground'] = (fn, arg) =>
+      ext.evaluate(call(fn, '(await browser.runtime.getBackgroundPage()).embedInspector', arg)) as Promise<any>;
+    const tabIdOf = async (page: Page): Promise<number> => {
+      const url = page.url();
+      const newest = () =>
+        ext.evaluate(
+          async (u: string) =>
+            ((await (globalThis as any).browser.tabs.query({})) as Array<{ id?: number; url?: string }>)
+              .filter((t) => t.url === u && t.id !== undefined)
+              .reduce<number | null>((found, t) => Math.max(found ?? -1, t.id!), null),
+          url,
+        );
+      return vi.waitUntil(newest, { timeout: 5_000, interval: 100 }).then(
+        (id) => id!,
+        () => {
+          throw new Error(`no tab for ${url}`);
+        },
+      );
+    };
+    return { kind: 'firefox', browser: launched.browser, inBackground, tabIdOf, close: launched.close };
   } catch (e) {
     await launched.close();
     throw e;
   }
-  return launched;
+}
+
+/**
+ * A browser for one mode. With the extension, capture is turned on for every site through the background's
+ * automation API (`embedInspector.setCapture({ sites: 'all', mode })`, which resolves once the content scripts
+ * are registered; the launchers' `capture` option calls it), and read back.
+ */
+export async function launchMode(mode: Mode, kind: BrowserKind = 'chromium'): Promise<ModeBrowser> {
+  const dir = kind === 'firefox' ? FIREFOX_EXTENSION_DIR : EXTENSION_DIR;
+  if (mode !== 'none' && !existsSync(join(dir, 'manifest.json'))) {
+    throw new Error(`${dir} is missing: run npm run build first`);
+  }
+  if (kind === 'firefox') {
+    const b = await firefoxMode(mode);
+    return mode === 'none' ? b : checkedScope(b, mode);
+  }
+  if (mode === 'none') {
+    return chromiumMode(await launchChromium({}));
+  }
+  return checkedScope(
+    chromiumMode(await launchChromium({ extensionDir: EXTENSION_DIR, capture: { sites: 'all', mode } })),
+    mode,
+  );
+}
+
+/** The browser, once its capture scope reads back as every site in `mode` (closed, and an error, otherwise). */
+async function checkedScope(b: ModeBrowser, mode: CaptureMode): Promise<ModeBrowser> {
+  try {
+    const scope = await b.inBackground((api) => api.getCapture());
+    if (scope?.sites !== 'all' || scope?.mode !== mode) {
+      throw new Error(`capture scope is ${JSON.stringify(scope)}, not every site in ${mode} mode`);
+    }
+    // A short ready limit, so that what the diagnosis would say of these pages is said while they are read.
+    await b.inBackground((api) => api.setReadyTimeout(1000));
+  } catch (e) {
+    await b.close();
+    throw e;
+  }
+  return b;
 }
 
 /** What the extension recorded for a page's tab: evidence that capture really ran in the mode under test. */
@@ -59,12 +152,12 @@ export interface Captured {
  * Wait (up to 5 s) until the extension holds the deliveries of the page's tab, and its posts in full mode;
  * then return the counts. Without this a mode whose capture silently did not run would pass every comparison.
  */
-export async function captured(launched: Launched, page: Page, mode: CaptureMode): Promise<Captured> {
-  const tabId = await tabIdOf(launched, page);
+export async function captured(launched: ModeBrowser, page: Page, mode: CaptureMode): Promise<Captured> {
+  const tabId = await launched.tabIdOf(page);
   let c: Captured = { posts: 0, receives: 0, diagnosis: [] };
   const read = async () => {
-    c = await (await launched.worker()).evaluate(async (id: number) => {
-      const rs = (await (globalThis as any).embedInspector.records(id)) as Array<{
+    c = await launched.inBackground(async (api, id: number) => {
+      const rs = (await api.records(id)) as Array<{
         kind: string;
         issues: Array<{ rule: string }>;
       }>;
@@ -88,16 +181,17 @@ export async function captured(launched: Launched, page: Page, mode: CaptureMode
  * on a build without setCapture) fails only the tests of that mode.
  */
 export class Browsers {
-  private readonly launching = new Map<Mode, Promise<Launched>>();
+  private readonly launching = new Map<Mode, Promise<ModeBrowser>>();
+  constructor(readonly kind: BrowserKind = 'chromium') {}
   start(modes: Mode[] = MODES): void {
     for (const m of modes) {
       this.get(m).catch(() => {});
     }
   }
-  get(mode: Mode): Promise<Launched> {
+  get(mode: Mode): Promise<ModeBrowser> {
     let p = this.launching.get(mode);
     if (!p) {
-      p = launchMode(mode);
+      p = launchMode(mode, this.kind);
       this.launching.set(mode, p);
     }
     return p;
@@ -194,6 +288,8 @@ export type Observations = Record<string, string | string[]>;
 
 export interface Difference {
   suite: string;
+  /** Absent: Chromium. */
+  browser?: BrowserKind;
   name: string;
   mode: CaptureMode;
   none: string | string[];
@@ -204,11 +300,17 @@ function equal(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function differences(suite: string, none: Observations, other: Observations, mode: CaptureMode): Difference[] {
+export function differences(
+  suite: string,
+  none: Observations,
+  other: Observations,
+  mode: CaptureMode,
+  browser: BrowserKind = 'chromium',
+): Difference[] {
   const names = [...new Set([...Object.keys(none), ...Object.keys(other)])];
   return names
     .filter((n) => !equal(none[n], other[n]))
-    .map((name) => ({ suite, name, mode, none: none[name] ?? '<absent>', other: other[name] }));
+    .map((name) => ({ suite, browser, name, mode, none: none[name] ?? '<absent>', other: other[name] }));
 }
 
 /** An origin of the local test servers, whose port changes from run to run, as the known differences write it. */
@@ -241,11 +343,15 @@ export function pinnedDifference(
   return { without: onlyIn(a, b), full: onlyIn(b, a) };
 }
 
+/** The browser a known difference is found in (absent: Chromium). */
+export const browserOf = (k: KnownDifference): BrowserKind => k.browser ?? 'chromium';
+
 /** Whether a difference is one the README lists as platform-imposed (known-differences.ts), and as it pins it. */
 export function isKnown(d: Difference, known: KnownDifference[] = KNOWN_DIFFERENCES): boolean {
   return known.some(
     (k) =>
       k.suite === d.suite &&
+      browserOf(k) === (d.browser ?? 'chromium') &&
       k.name === d.name &&
       d.mode === 'full' &&
       equal(pinnedDifference(d.none, d.other), { without: k.without, full: k.full }),
@@ -261,12 +367,14 @@ export function staleKnown(
   diffs: Difference[],
   observed: Observations,
   known: KnownDifference[] = KNOWN_DIFFERENCES,
+  browser: BrowserKind = 'chromium',
 ): KnownDifference[] {
   const libraryOf = (name: string) => name.split(' › ')[0];
   const libraries = new Set(Object.keys(observed).map(libraryOf));
   return known.filter(
     (k) =>
       k.suite === suite &&
+      browserOf(k) === browser &&
       (suite === 'windows' || libraries.has(libraryOf(k.name))) &&
       !diffs.some((d) => d.name === k.name && isKnown(d, [k])),
   );
@@ -307,20 +415,26 @@ export function describeDifference(d: Difference): string {
  * Fail (with every unlisted difference named) unless `other` equals `none` up to the known differences; in full mode,
  * fail too when a known difference it covers is not found as pinned (a stale entry).
  */
-export function assertSame(suite: string, none: Observations, other: Observations, mode: CaptureMode): void {
-  const all = differences(suite, none, other, mode);
+export function assertSame(
+  suite: string,
+  none: Observations,
+  other: Observations,
+  mode: CaptureMode,
+  browser: BrowserKind = 'chromium',
+): void {
+  const all = differences(suite, none, other, mode, browser);
   const diffs = all.filter((d) => !isKnown(d));
   const problems: string[] = [];
   if (diffs.length) {
     problems.push(
-      `${diffs.length} difference(s) between no extension and capture ${mode} not listed in test/transparency/known-differences.ts:\n` +
+      `${diffs.length} difference(s) in ${browser} between no extension and capture ${mode} not listed in test/transparency/known-differences.ts:\n` +
         diffs.map(describeDifference).join('\n'),
     );
   }
-  const stale = mode === 'full' ? staleKnown(suite, all, none) : [];
+  const stale = mode === 'full' ? staleKnown(suite, all, none, KNOWN_DIFFERENCES, browser) : [];
   if (stale.length) {
     problems.push(
-      `${stale.length} entr(y/ies) of test/transparency/known-differences.ts no longer found as pinned (remove or re-pin them):\n` +
+      `${stale.length} ${browser} entr(y/ies) of test/transparency/known-differences.ts no longer found as pinned (remove or re-pin them):\n` +
         stale
           .map((k) => {
             const now = all.find((d) => d.name === k.name);

@@ -1,7 +1,14 @@
 /** Running the window-check table (window-checks.ts) in one browser and collecting what each expression gave. */
 import type { Browser, Frame } from 'puppeteer-core';
-import type { Launched } from '../../src/node/chromium.ts';
-import { captured, frameLabelled, withPage, type Captured, type Mode, type Observations } from './harness.ts';
+import {
+  captured,
+  frameLabelled,
+  withPage,
+  type Captured,
+  type ModeBrowser,
+  type Mode,
+  type Observations,
+} from './harness.ts';
 import type { Origins } from './server.ts';
 import { WINDOW_CHECKS, type Check } from './window-checks.ts';
 
@@ -45,7 +52,7 @@ export const checkName = ([frame, expr]: Check) => `${frame}: ${expr.replace(/\s
 
 /** What every check gave in one mode, and (with the extension) what the extension recorded meanwhile. */
 export async function observeWindows(
-  launched: Launched,
+  launched: ModeBrowser,
   origins: Origins,
   mode: Mode,
   checks: Check[] = WINDOW_CHECKS,

@@ -56,6 +56,15 @@ describe('known differences', () => {
     expect(staleKnown('libraries', [], { 'lib › log': ['a'] }, known)).toEqual([known[1]]);
   });
 
+  it('allows a difference only in the browser its entry names, and finds it stale only there', () => {
+    const firefox = { ...entry('x === y', ['true'], ['false']), browser: 'firefox' as const };
+    const d = { suite: 'windows', name: 'x === y', mode: 'full' as const, none: 'true', other: 'false' };
+    expect(isKnown(d, [firefox])).toBe(false);
+    expect(isKnown({ ...d, browser: 'firefox' }, [firefox])).toBe(true);
+    expect(staleKnown('windows', [], { 'x === y': 'true' }, [firefox])).toEqual([]);
+    expect(staleKnown('windows', [], { 'x === y': 'true' }, [firefox], 'firefox')).toEqual([firefox]);
+  });
+
   it('fails the comparison on a stale entry of the real list', () => {
     expect(() => assertSame('windows', {}, {}, 'full')).toThrow(/no longer found as pinned/);
     expect(() => assertSame('windows', {}, {}, 'receive-only')).not.toThrow();
