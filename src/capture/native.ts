@@ -20,9 +20,25 @@ export function clean(e: unknown, fn: unknown): unknown {
 }
 let origToString: (this: unknown) => string = Function.prototype.toString;
 
+/**
+ * What this engine answers for a native function named `name`: its own layout, read from a native it has
+ * (V8: `function f() { [native code] }`, SpiderMonkey: the body on its own indented line).
+ */
+function nativeText(name: string): string {
+  try {
+    const sample = Reflect.apply(origToString, Math.max, []) as string;
+    if (sample.startsWith('function max(')) {
+      return `function ${name}(${sample.slice('function max('.length)}`;
+    }
+  } catch {
+    /* the usual layout */
+  }
+  return `function ${name}() { [native code] }`;
+}
+
 /** Register `fn` as looking like `like` (a native it replaces), or like a native named `name`. */
 export function markNative<T extends object>(fn: T, name?: string, like?: object): T {
-  let text = `function ${name ?? ''}() { [native code] }`;
+  let text = nativeText(name ?? '');
   if (like) {
     try {
       text = Reflect.apply(origToString, like, []);
