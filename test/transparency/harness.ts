@@ -10,7 +10,7 @@ import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 import { launchFirefox } from '../../src/node/firefox.ts';
 import { EXT, tabIdOf } from '../helpers/capture.ts';
 import { FIREFOX_EXT } from '../helpers/paths.ts';
-import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences.ts';
+import { KNOWN_DIFFERENCES, KNOWN_REORDERS, type KnownDifference } from './known-differences.ts';
 
 export type Mode = 'none' | 'full' | 'receive-only';
 export const MODES: Mode[] = ['none', 'full', 'receive-only'];
@@ -358,6 +358,20 @@ export function isKnown(d: Difference, known: KnownDifference[] = KNOWN_DIFFEREN
   );
 }
 
+/** A difference KNOWN_REORDERS lists: the same items as without the extension, in another order. */
+export function isKnownReorder(d: Difference): boolean {
+  if (!Array.isArray(d.none) || !Array.isArray(d.other) || d.none.length !== d.other.length) {
+    return false;
+  }
+  const sorted = (xs: string[]) => JSON.stringify([...xs].sort());
+  return (
+    sorted(d.none) === sorted(d.other) &&
+    KNOWN_REORDERS.some(
+      (k) => k.suite === d.suite && k.browser === (d.browser ?? 'chromium') && k.mode === d.mode && k.name === d.name,
+    )
+  );
+}
+
 /**
  * The known differences this comparison covers (every one of the windows suite; a library's when its pages were
  * observed) that it did not find: each no longer differs, or differs otherwise than pinned.
@@ -423,7 +437,8 @@ export function assertSame(
   browser: BrowserKind = 'chromium',
 ): void {
   const all = differences(suite, none, other, mode, browser);
-  const diffs = all.filter((d) => !isKnown(d));
+  const diffs = all.filter((d) => !isKnown(d) && !isKnownReorder(d));
+  const reorders = KNOWN_REORDERS.filter((k) => k.suite === suite && k.browser === browser && k.mode === mode);
   const problems: string[] = [];
   if (diffs.length) {
     problems.push(
@@ -442,6 +457,13 @@ export function assertSame(
             return `• ${k.suite} › ${k.name}\n    pinned: ${clip(JSON.stringify({ without: k.without, full: k.full }))}\n    found:  ${clip(JSON.stringify(seen))}`;
           })
           .join('\n'),
+    );
+  }
+  const staleReorders = reorders.filter((k) => !all.some((d) => d.name === k.name && isKnownReorder(d)));
+  if (staleReorders.length) {
+    problems.push(
+      `${staleReorders.length} reorder(s) of test/transparency/known-differences.ts (KNOWN_REORDERS) no longer found in ${browser} ${mode} (remove them):\n` +
+        staleReorders.map((k) => `• ${k.suite} › ${k.name}`).join('\n'),
     );
   }
   if (problems.length) {

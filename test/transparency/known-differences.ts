@@ -47,7 +47,69 @@ const STACK =
 const FIREFOX_BRAND =
   'Brand checks in Firefox: the same call throws TypeError "\'addEventListener\' called on an object that does not implement interface EventTarget." (for a cross-origin window, instead of the SecurityError "Permission to call \'addEventListener\' denied." it throws natively).';
 
+const FIREFOX_FALSE =
+  'Refused changes in Firefox: a cross-origin window refuses a new prototype and `preventExtensions`; through a proxy the refusal comes back as the trap\'s `false`, so `Object.setPrototypeOf(crossOriginWindow, {})` throws TypeError "proxy setPrototypeOf handler returned false" instead of "can\'t set prototype of this object" (and `Object.preventExtensions` likewise); throwing the native error from the trap would make `Reflect.setPrototypeOf` throw where it returns false.';
+
+/** Firefox's refused-change TypeErrors, through the proxy and natively. */
+const refused = (name: string, verb: 'setPrototypeOf' | 'preventExtensions', native: string): KnownDifference => ({
+  suite: 'windows',
+  browser: 'firefox',
+  name,
+  readme: FIREFOX_FALSE,
+  without: [
+    `threw TypeError TypeError: ${native} | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false`,
+  ],
+  full: [
+    `threw TypeError TypeError: proxy ${verb} handler returned false | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false`,
+  ],
+});
+
+/**
+ * Firefox defines most of a window's built-in globals (`JSON`, `Array`, `MessageEvent`…) as its own properties the
+ * first time a script reads them, so `Object.getOwnPropertyNames(window)` lists them in the order they were first
+ * read. The capture reads some at document_start, before the page does: full mode's script in the page's world
+ * cannot run without (`Proxy`, `WeakMap`…); receive-only's relay reads the page realm's `MessageEvent`, `JSON`,
+ * `Object`, `Array` and `Performance` to read deliveries without Xrays — that one is **a bug to fix**, not a limit
+ * (reading them without defining the globals, or through Xrays, would remove it). The same names, in another order.
+ */
+export interface KnownReorder {
+  suite: 'windows';
+  browser: 'firefox';
+  mode: 'full' | 'receive-only';
+  /** The observation's exact name; its value is a list, with the same items as without the extension. */
+  name: string;
+  readme: string;
+}
+const FIREFOX_ORDER =
+  "Order of a window's own names in Firefox: Firefox defines most built-in globals on a window when a script first reads them, and the capture reads some at document_start, so `Object.getOwnPropertyNames(window)` lists the same names in another order (full mode's script needs `Proxy`, `WeakMap` and others; receive-only's read of `MessageEvent`, `JSON`, `Object`, `Array` is a known bug, to be removed).";
+const OWN_NAMES = [
+  'host: Object.getOwnPropertyNames(window)',
+  'xo: Object.getOwnPropertyNames(window)',
+  'gc: Object.getOwnPropertyNames(window)',
+  'so: Object.getOwnPropertyNames(window)',
+  'pop: Object.getOwnPropertyNames(window)',
+  'spop: Object.getOwnPropertyNames(window)',
+  'host: (f => Object.getOwnPropertyNames(f.contentWindow))(T.blank())',
+];
+export const KNOWN_REORDERS: KnownReorder[] = (['full', 'receive-only'] as const).flatMap((mode) =>
+  OWN_NAMES.map((name) => ({
+    suite: 'windows' as const,
+    browser: 'firefox' as const,
+    mode,
+    name,
+    readme: FIREFOX_ORDER,
+  })),
+);
+
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
+  refused('host: Object.setPrototypeOf(xoF.contentWindow, {})', 'setPrototypeOf', "can't set prototype of this object"),
+  refused('host: Object.setPrototypeOf(pop, {})', 'setPrototypeOf', "can't set prototype of this object"),
+  refused(
+    'host: Object.preventExtensions(xoF.contentWindow)',
+    'preventExtensions',
+    "can't prevent extensions on this object",
+  ),
+  refused('host: Object.preventExtensions(pop)', 'preventExtensions', "can't prevent extensions on this object"),
   {
     suite: 'windows',
     name: "gc: top.document.getElementById('xo').contentWindow === parent",
