@@ -3,9 +3,17 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 // The outbox captures the timer functions when it loads (before any page script could replace them):
 // load it under fake timers.
 vi.useFakeTimers();
-const { LIGHT_CHARS, LIGHT_WAIT_MS, MAX_HELD_CHARS, MAX_HELD_ENTRIES, MAX_WAIT_MS, QUIET_MS, Outbox } = await import(
-  './outbox.ts'
-);
+const {
+  LIGHT_CHARS,
+  LIGHT_WAIT_MS,
+  MAX_HELD_CHARS,
+  MAX_HELD_ENTRIES,
+  MAX_QUIET_MS,
+  MAX_WAIT_MS,
+  PER_POST_CHAR_MS,
+  QUIET_MS,
+  Outbox,
+} = await import('./outbox.ts');
 // The fake clock (Date.now is faked with the timers).
 const clock = () => Date.now();
 
@@ -101,8 +109,8 @@ describe('Outbox: one ordered outbox per frame', () => {
   });
 
   // When a frame hands over: each row, what it recorded ('p' posts of one task, 'r' deliveries, one a ms), at which
-  // ms after the first entry; the hand-over is due QUIET_MS after the last entry (a heavy burst: nothing leaves
-  // earlier), whatever the frame posted, and not a timer period later.
+  // ms after the first entry; the hand-over is due QUIET_MS after the last entry, longer by PER_POST_CHAR_MS per
+  // character of post JSON held (a heavy burst: nothing leaves earlier), and not a timer period later.
   const QUIET_CASES: Array<[string, Array<[at: number, kind: 'p' | 'r', n: number, pad: number]>]> = [
     ['5,000 posts of 200 B in one task', [[0, 'p', 5000, 200]]],
     ['1,000 posts of 10 KB in one task', [[0, 'p', 1000, 10_000]]],
@@ -123,10 +131,11 @@ describe('Outbox: one ordered outbox per frame', () => {
     ],
   ];
   for (const [name, steps] of QUIET_CASES) {
-    it(`hands over QUIET_MS after its last entry: ${name}`, () => {
+    it(`hands over a quiet period after its last entry: ${name}`, () => {
       const { box, flat } = outbox();
       const ids: string[] = [];
       let t = 0;
+      let postChars = 0;
       for (const [at, kind, n, pad] of steps) {
         vi.advanceTimersByTime(at - t);
         t = at;
@@ -135,6 +144,7 @@ describe('Outbox: one ordered outbox per frame', () => {
           for (const [i, slot] of slots.entries()) {
             const json = rec(`p${at}.${i}`, pad);
             box.fill(slot, json, json.length);
+            postChars += json.length;
             ids.push(`p${at}.${i}`);
           }
         } else {
@@ -148,7 +158,8 @@ describe('Outbox: one ordered outbox per frame', () => {
           }
         }
       }
-      vi.advanceTimersByTime(QUIET_MS - 1);
+      const quiet = Math.ceil(Math.min(MAX_QUIET_MS, QUIET_MS + postChars * PER_POST_CHAR_MS));
+      vi.advanceTimersByTime(quiet - 1);
       expect(flat()).toEqual([]);
       vi.advanceTimersByTime(1);
       expect(flat()).toEqual(ids);

@@ -3,9 +3,10 @@
  * (moving bytes to the background costs CPU in this renderer, the browser and the service worker, which a
  * burst on a machine with few cores pays for in its own throughput), in the order the frame saw it, and is
  * handed over (`handOver`, see page.ts and relay.ts):
- * - after a quiet period: QUIET_MS without a new entry, the same for posts and deliveries (a frame that posted
- *   hands over while its receivers may still take the posts: they run in another task queue, as a rule another
- *   process, and what the hand-over costs there was not measurable against the burst, BENCHMARKS.md, issue 30);
+ * - after a quiet period: QUIET_MS without a new entry, longer by PER_POST_CHAR_MS per character of post JSON
+ *   held, at most MAX_QUIET_MS: a frame that posted much (10 KB envelopes) would otherwise write and send them
+ *   while its receivers still take the posts, on the same cores (BENCHMARKS.md, issue 30); small posts add
+ *   little;
  * - when a steady light stream never goes quiet: once the oldest entry is LIGHT_WAIT_MS old while the frame
  *   holds less than LIGHT_CHARS;
  * - when the oldest entry is MAX_WAIT_MS old, whatever the traffic;
@@ -29,6 +30,10 @@ export const MAX_HELD_CHARS = 64_000_000;
 export const MAX_HELD_ENTRIES = 150_000;
 /** Quiet period: no new entry for this long, and the frame hands over. */
 export const QUIET_MS = 50;
+/** Added to the quiet period per character of post JSON held. */
+export const PER_POST_CHAR_MS = 0.00005;
+/** The longest quiet period. */
+export const MAX_QUIET_MS = 4000;
 /**
  * A light stream (under LIGHT_CHARS held: ~1.3M characters a second, e.g. 2,500 small envelopes a second) leaves
  * once its oldest record is this old, so that a live panel sees it while it lasts. A burst in one task on a quiet
@@ -54,6 +59,8 @@ export class Outbox<T> {
   /** Entries handed over so far (a slot number minus this is its index in `entries`). */
   private base = 0;
   private chars = 0;
+  /** Characters of post JSON held (they lengthen the quiet period). */
+  private postChars = 0;
   /** When the oldest held record and the last one came (clock ms). */
   private first = 0;
   private last = 0;
@@ -85,6 +92,9 @@ export class Outbox<T> {
     this.entries[slot - this.base] = entry;
     this.sizes[slot - this.base] = entry === SKIP ? 0 : chars;
     this.reserved--;
+    if (entry !== SKIP) {
+      this.postChars += chars;
+    }
     this.added(entry === SKIP ? 0 : chars, t);
   }
 
@@ -116,7 +126,8 @@ export class Outbox<T> {
   /** How long until what is held should leave (0: now). */
   private wait(t: number): number {
     const age = t - this.first;
-    let ms = Math.min(MAX_WAIT_MS - age, QUIET_MS - (t - this.last));
+    const quiet = Math.min(MAX_QUIET_MS, QUIET_MS + this.postChars * PER_POST_CHAR_MS);
+    let ms = Math.min(MAX_WAIT_MS - age, quiet - (t - this.last));
     if (this.chars < LIGHT_CHARS) {
       ms = Math.min(ms, LIGHT_WAIT_MS - age);
     }
@@ -159,8 +170,9 @@ export class Outbox<T> {
     this.entries = end === entries.length ? [] : entries.slice(end);
     this.sizes = end === sizes.length ? [] : sizes.slice(end);
     this.base += end;
-    // What stays (after a reserved post) counts as new.
+    // What stays (after a reserved post) counts as new: its posts are counted again when filled.
     this.chars = 0;
+    this.postChars = 0;
     for (const n of this.sizes) {
       this.chars += n;
     }
