@@ -53,6 +53,20 @@ export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] 
         widths.set(it.id, it.grow ?? size?.inlineSize ?? entry.contentRect.width);
       }
     }
+    // A bar first seen while not laid out (a DevTools panel not shown yet) reported nothing useful: measure what is
+    // still unknown once it is (rare: a read here may force a layout).
+    if (room <= 0) {
+      const cs = getComputedStyle(bar);
+      room = bar.clientWidth - (Number.parseFloat(cs.paddingLeft) || 0) - (Number.parseFloat(cs.paddingRight) || 0);
+    }
+    for (const it of p.items) {
+      if (!it.grow && !was.has(it.id) && !widths.has(it.id)) {
+        const el = bar.querySelector<HTMLElement>(`[data-tb="${it.id}"]`);
+        if (el?.offsetWidth) {
+          widths.set(it.id, el.offsetWidth);
+        }
+      }
+    }
     gap ??= Number.parseFloat(getComputedStyle(bar).columnGap) || 0;
     const g = gap;
     const need = (ids: ToolbarItem[]) => ids.reduce((s, it) => s + (widths.get(it.id) ?? 0) + g, -g);
