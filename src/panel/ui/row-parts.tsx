@@ -102,7 +102,7 @@ export function WarmRow() {
       <div class="c-delta">+840 ms</div>
       <div class="c-clock">09:41:07.123</div>
       <div class="c-dir d-event" data-kind="post">
-        ↑↓⟳·
+        ↑↓⟳·↙
       </div>
       <div class="c-kind">post receive nav</div>
       <div class="c-type">view dashboard-loaded</div>
