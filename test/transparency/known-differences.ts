@@ -44,8 +44,69 @@ const OWN =
 const STACK =
   "Native stack frames: a stack trace cannot be given back a native function's own frame, so the TypeError of `Function.prototype.toString.call({})` lacks its `at Object.toString (<anonymous>)` line, and the SecurityError of `crossOriginWindow.document` read through a proxy names the frame that read it.";
 
+/**
+ * The libraries' differences, the same in both browsers (the same lines, the same limits): a post-robot host
+ * checks `event.source === frames[0]`, a post-robot child checks whether its host's messages come from `top`, and
+ * iframe-resizer's child, seeing `window.parent !== window.top`, sends its `Ready` twice.
+ */
+function libraryProxies(browser?: 'firefox'): KnownDifference[] {
+  const entries: KnownDifference[] = [
+    {
+      suite: 'libraries',
+      name: 'post-robot › host got from child',
+      readme: FRAMES,
+      without: [
+        'ping {"from":"child"} http://localhost:<port> {"opener":false,"parent":false,"self":false,"top":false} is child true is frames[0] true',
+      ],
+      full: [
+        'ping {"from":"child"} http://localhost:<port> {"opener":false,"parent":false,"self":false,"top":false} is child true is frames[0] false',
+      ],
+    },
+    {
+      suite: 'libraries',
+      name: 'post-robot › child got from host',
+      readme: TOP,
+      without: [
+        'hello {"from":"host","n":1} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":true}',
+        'event {"e":1,"from":"host"} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":true}',
+      ],
+      full: [
+        'hello {"from":"host","n":1} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":false}',
+        'event {"e":1,"from":"host"} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":false}',
+      ],
+    },
+    {
+      suite: 'libraries',
+      name: 'iframe-resizer › host messages received',
+      readme: TOP,
+      without: ['1× http://localhost:<port> [iFrameResizerChild]Ready'],
+      full: ['2× http://localhost:<port> [iFrameResizerChild]Ready'],
+    },
+  ];
+  return browser ? entries.map((k) => ({ ...k, browser })) : entries;
+}
+
 const FIREFOX_BRAND =
   'Brand checks in Firefox: the same call throws TypeError "\'addEventListener\' called on an object that does not implement interface EventTarget." (for a cross-origin window, instead of the SecurityError "Permission to call \'addEventListener\' denied." it throws natively).';
+
+/**
+ * Firefox's brand-check difference, seen from `realm`: natively the call returns (a same-origin window) or throws
+ * the SecurityError of a cross-origin one; through the proxy it throws the TypeError of a failed brand check.
+ */
+const firefoxBrand = (name: string, realm: 'host' | 'xo', crossOrigin: boolean): KnownDifference => ({
+  suite: 'windows',
+  browser: 'firefox',
+  name,
+  readme: FIREFOX_BRAND,
+  without: [
+    crossOrigin
+      ? `threw DOMException SecurityError: Permission to call 'addEventListener' denied. | realm ${realm} | instanceof DOMException true | constructor === DOMException true | instanceof TypeError false | stack names chrome-extension false`
+      : '<undefined>',
+  ],
+  full: [
+    `threw TypeError TypeError: 'addEventListener' called on an object that does not implement interface EventTarget. | realm ${realm} | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false`,
+  ],
+});
 
 const FIREFOX_FALSE =
   'Refused changes in Firefox: a cross-origin window refuses a new prototype and `preventExtensions`; through a proxy the refusal comes back as the trap\'s `false`, so `Object.setPrototypeOf(crossOriginWindow, {})` throws TypeError "proxy setPrototypeOf handler returned false" instead of "can\'t set prototype of this object" (and `Object.preventExtensions` likewise); throwing the native error from the trap would make `Reflect.setPrototypeOf` throw where it returns false.';
@@ -442,37 +503,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     without: ['true'],
     full: ['false'],
   },
-  {
-    suite: 'libraries',
-    name: 'post-robot › host got from child',
-    readme: FRAMES,
-    without: [
-      'ping {"from":"child"} http://localhost:<port> {"opener":false,"parent":false,"self":false,"top":false} is child true is frames[0] true',
-    ],
-    full: [
-      'ping {"from":"child"} http://localhost:<port> {"opener":false,"parent":false,"self":false,"top":false} is child true is frames[0] false',
-    ],
-  },
-  {
-    suite: 'libraries',
-    name: 'post-robot › child got from host',
-    readme: TOP,
-    without: [
-      'hello {"from":"host","n":1} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":true}',
-      'event {"e":1,"from":"host"} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":true}',
-    ],
-    full: [
-      'hello {"from":"host","n":1} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":false}',
-      'event {"e":1,"from":"host"} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":false}',
-    ],
-  },
-  {
-    suite: 'libraries',
-    name: 'iframe-resizer › host messages received',
-    readme: TOP,
-    without: ['1× http://localhost:<port> [iFrameResizerChild]Ready'],
-    full: ['2× http://localhost:<port> [iFrameResizerChild]Ready'],
-  },
+  ...libraryProxies(),
   // Firefox ESR, each site in its own process (Fission), as test/e2e/transparency-firefox-*.test.ts run it.
   {
     suite: 'windows',
@@ -506,16 +537,11 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     without: ['true'],
     full: ['false'],
   },
-  {
-    suite: 'windows',
-    browser: 'firefox',
-    name: "host: (f => EventTarget.prototype.addEventListener.call(f.contentWindow, 'x', () => {}))(T.blank())",
-    readme: FIREFOX_BRAND,
-    without: ['<undefined>'],
-    full: [
-      "threw TypeError TypeError: 'addEventListener' called on an object that does not implement interface EventTarget. | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false",
-    ],
-  },
+  firefoxBrand(
+    "host: (f => EventTarget.prototype.addEventListener.call(f.contentWindow, 'x', () => {}))(T.blank())",
+    'host',
+    false,
+  ),
   {
     suite: 'windows',
     browser: 'firefox',
@@ -532,28 +558,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     without: ['true'],
     full: ['false'],
   },
-  {
-    suite: 'windows',
-    browser: 'firefox',
-    name: "host: EventTarget.prototype.addEventListener.call(spop, 'x', () => {})",
-    readme: FIREFOX_BRAND,
-    without: ['<undefined>'],
-    full: [
-      "threw TypeError TypeError: 'addEventListener' called on an object that does not implement interface EventTarget. | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false",
-    ],
-  },
-  {
-    suite: 'windows',
-    browser: 'firefox',
-    name: "host: EventTarget.prototype.addEventListener.call(xoF.contentWindow, 'x', () => {})",
-    readme: FIREFOX_BRAND,
-    without: [
-      "threw DOMException SecurityError: Permission to call 'addEventListener' denied. | realm host | instanceof DOMException true | constructor === DOMException true | instanceof TypeError false | stack names chrome-extension false",
-    ],
-    full: [
-      "threw TypeError TypeError: 'addEventListener' called on an object that does not implement interface EventTarget. | realm host | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false",
-    ],
-  },
+  firefoxBrand("host: EventTarget.prototype.addEventListener.call(spop, 'x', () => {})", 'host', false),
+  firefoxBrand("host: EventTarget.prototype.addEventListener.call(xoF.contentWindow, 'x', () => {})", 'host', true),
   {
     suite: 'windows',
     browser: 'firefox',
@@ -698,18 +704,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     without: ['true'],
     full: ['false'],
   },
-  {
-    suite: 'windows',
-    browser: 'firefox',
-    name: "xo: EventTarget.prototype.addEventListener.call(parent, 'x', () => {})",
-    readme: FIREFOX_BRAND,
-    without: [
-      "threw DOMException SecurityError: Permission to call 'addEventListener' denied. | realm xo | instanceof DOMException true | constructor === DOMException true | instanceof TypeError false | stack names chrome-extension false",
-    ],
-    full: [
-      "threw TypeError TypeError: 'addEventListener' called on an object that does not implement interface EventTarget. | realm xo | instanceof DOMException false | constructor === DOMException false | instanceof TypeError true | stack names chrome-extension false",
-    ],
-  },
+  firefoxBrand("xo: EventTarget.prototype.addEventListener.call(parent, 'x', () => {})", 'xo', true),
   {
     suite: 'windows',
     browser: 'firefox',
@@ -782,38 +777,5 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     without: ['true'],
     full: ['false'],
   },
-  {
-    suite: 'libraries',
-    browser: 'firefox',
-    name: 'post-robot › child got from host',
-    readme: TOP,
-    without: [
-      'hello {"from":"host","n":1} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":true}',
-      'event {"e":1,"from":"host"} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":true}',
-    ],
-    full: [
-      'hello {"from":"host","n":1} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":false}',
-      'event {"e":1,"from":"host"} http://127.0.0.1:<port> {"opener":false,"parent":true,"self":false,"top":false}',
-    ],
-  },
-  {
-    suite: 'libraries',
-    browser: 'firefox',
-    name: 'post-robot › host got from child',
-    readme: FRAMES,
-    without: [
-      'ping {"from":"child"} http://localhost:<port> {"opener":false,"parent":false,"self":false,"top":false} is child true is frames[0] true',
-    ],
-    full: [
-      'ping {"from":"child"} http://localhost:<port> {"opener":false,"parent":false,"self":false,"top":false} is child true is frames[0] false',
-    ],
-  },
-  {
-    suite: 'libraries',
-    browser: 'firefox',
-    name: 'iframe-resizer › host messages received',
-    readme: TOP,
-    without: ['1× http://localhost:<port> [iFrameResizerChild]Ready'],
-    full: ['2× http://localhost:<port> [iFrameResizerChild]Ready'],
-  },
+  ...libraryProxies('firefox'),
 ];
