@@ -2,12 +2,19 @@
 // profiles (CDP Profiler) of the sending page, the receiving page (its main world and the relay's isolated world:
 // one V8 isolate, one profile) and the extension's service worker, over one burst of each length given, in full
 // mode; prints each process's time per message by function (self time, ours and the top others) side by side.
-// Usage: [DIR=h2e|e2h] [SIZE=200] [BURSTS=5000,20000] [REPS=2] [TOP=14] node bench/diag/burst-profile.mjs
+// Usage: [DIR=h2e|e2h] [SIZE=200] [BURSTS=5000,20000] [REPS=2] [TOP=14] [SAVE=<dir>] node bench/diag/burst-profile.mjs
+// SAVE: also write each profile as <dir>/<process>-<burst>-<rep>.cpuprofile (for cpuprofile-top/-lines.mjs), with
+// the burst's window on the profile clock in <dir>/<process>-<burst>-<rep>.window.json.
 const DIR = process.env.DIR ?? 'h2e';
 const SIZE = Number(process.env.SIZE ?? 200);
 const BURSTS = (process.env.BURSTS ?? '5000,20000').split(',').map(Number);
 const REPS = Number(process.env.REPS ?? 2);
 const TOP = Number(process.env.TOP ?? 14);
+const SAVE = process.env.SAVE;
+const { mkdirSync, writeFileSync } = await import('node:fs');
+if (SAVE) {
+  mkdirSync(SAVE, { recursive: true });
+}
 const { HOST, EMBED, serve, launch, settle } = await import('../page-overhead.mjs');
 const h = await serve('127.0.0.1');
 const e = await serve('localhost');
@@ -94,6 +101,10 @@ for (let rep = 0; rep < REPS; rep++) {
     const [from, to] = DIR === 'h2e' ? window_(profiles.embed, e.origin) : window_(profiles.host, h.origin);
     console.log(`  window ${((to - from) / 1000).toFixed(0)} ms`);
     for (const [name, p] of Object.entries(profiles)) {
+      if (SAVE) {
+        writeFileSync(`${SAVE}/${name}-${n}-${rep}.cpuprofile`, JSON.stringify(p));
+        writeFileSync(`${SAVE}/${name}-${n}-${rep}.window.json`, JSON.stringify({ from, to }));
+      }
       add(`${name} during the burst`, n, selfTimes(p, from, to, true));
       add(`${name} after`, n, selfTimes(p, from, to, false));
     }
