@@ -2,11 +2,12 @@
  * Work redone as its inputs change, paced by what it costs: after a run that took `d` ms the next starts no sooner
  * than `max(minGapMs, d × (1 / share − 1))` later, so it takes at most `share` of the panel's thread however long it
  * grows (the integration line judges the whole page: ~1 ms for a small log, a few hundred for 100,000 records,
- * which at a fixed 300 ms would hold the thread most of the time while records come). Requests while a run is
- * due are one run.
+ * which at a fixed 300 ms would hold the thread most of the time while records come). A run is never sooner than
+ * `minGapMs` after the request either: a load's first frame is painted before the work that follows it. Requests
+ * while a run is due are one run.
  */
 export interface Paced {
-  /** Run once the gap since the last run has passed (at once if it has). */
+  /** Run `minGapMs` from now, or once the gap since the last run has passed if that is later. */
   request(): void;
   /** Run now (a pending request is served by it). */
   run(): void;
@@ -45,7 +46,7 @@ export function paced(work: () => void, opts: PacedOptions): Paced {
   return {
     request() {
       if (timer === undefined) {
-        timer = setTimer(run, Math.max(0, lastEnd + gap - now()));
+        timer = setTimer(run, Math.max(opts.minGapMs, lastEnd + gap - now()));
       }
     },
     run,
