@@ -2,13 +2,11 @@
  * The first line of the panel: the integration's state in words ("healthy", "the embed never became ready", "the
  * host sends actions to the wrong origin", "the embed URL has 2 problems"), a link to the first record concerned,
  * and for a silent embed what its frame said and the likely causes. A host developer should know what to fix
- * within five seconds of opening the panel. Judged again while records come: at most every 300 ms, and at most a
- * fifth of the panel's time however long the log (paced.ts).
+ * within five seconds of opening the panel. Judged again at most every 300 ms while records come.
  */
 import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
 import { tabCapture } from './capture-scope.ts';
-import { paced } from './paced.ts';
 import { usePanel } from './use-panel.ts';
 
 const GOOD = new Set(['healthy', 'warnings']);
@@ -16,16 +14,24 @@ const GOOD = new Set(['healthy', 'warnings']);
 export function Integration() {
   const { store, sig } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
-  const judge = paced(() => setInfo(integrationOf(store.log)), { minGapMs: 300, share: 0.2 });
-  createEffect(on([sig.state, sig.appended], () => judge.request(), { defer: true }));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const judge = () => {
+    timer = undefined;
+    setInfo(integrationOf(store.log));
+  };
+  createEffect(
+    on([sig.state, sig.appended], () => {
+      timer ??= setTimeout(judge, 300);
+    }),
+  );
   // "waiting" turns into what the background says once the limit passes; the time shown moves on meanwhile.
   const tick = setInterval(() => {
     if (info().state === 'waiting') {
-      judge.request();
+      judge();
     }
   }, 1000);
   onCleanup(() => {
-    judge.dispose();
+    clearTimeout(timer);
     clearInterval(tick);
   });
   // With capture off for the tab nothing was recorded, so nothing can be judged: say that, not "no embed".
