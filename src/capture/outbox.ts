@@ -10,7 +10,13 @@
  * - when a steady light stream never goes quiet: once the oldest entry is LIGHT_WAIT_MS old while the frame
  *   holds less than LIGHT_CHARS;
  * - when the oldest entry is MAX_WAIT_MS old, whatever the traffic;
- * - at once past MAX_HELD_CHARS or MAX_HELD_ENTRIES (the bounds of what a frame holds);
+ * - past MAX_HELD_CHARS or MAX_HELD_ENTRIES (the bounds of what a frame holds): in tasks of their own, at most
+ *   HAND_OVER_CHARS a task, until nothing is held (entries that come meanwhile follow in later tasks). Not in the
+ *   task that crossed the bound: that is the page's posting task (or a delivery's), and the page's own loop would
+ *   pay for writing and sending what it holds (up to the whole burst of one task) before it could go on. A page
+ *   that never lets a task run (it posts from a chain of microtasks, or each of its tasks adds more than a
+ *   slice) reaches twice a bound while a hand-over waits: then everything held leaves at once, in that task, so
+ *   what a frame holds stays under twice its bounds plus the posts of one task;
  * - synchronously on `flush` (the page is going away: pagehide; or the other world asks).
  * The timer runs out when the earliest of these is due if nothing more comes (a new entry only moves the quiet
  * period's end, checked when the timer runs out), so a frame hands over at the time its rule says, not up to a
@@ -28,6 +34,11 @@ export const MAX_HELD_CHARS = 64_000_000;
  * for it as the burst began.
  */
 export const MAX_HELD_ENTRIES = 150_000;
+/**
+ * What one hand-over past a bound carries at most, characters (about one batch of the relay's link, link.ts): a
+ * task of the page's main thread writes and sends no more than this, so the page's own tasks run between them.
+ */
+export const HAND_OVER_CHARS = 4_000_000;
 /** Quiet period: no new entry for this long, and the frame hands over. */
 export const QUIET_MS = 50;
 /** Added to the quiet period per character of post JSON held. */
@@ -67,6 +78,8 @@ export class Outbox<T> {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** What each held entry counts for (parallel to `entries`). */
   private sizes: number[] = [];
+  /** Past a bound: what is held leaves in slices, one a task, until nothing is held. */
+  private due = false;
 
   /**
    * `now`: the clock of the times given to `add` (the capture's own clock). `handOver`: receives the entries
@@ -116,11 +129,29 @@ export class Outbox<T> {
     }
     this.last = t;
     this.chars += n;
-    if ((this.chars >= MAX_HELD_CHARS || this.entries.length >= MAX_HELD_ENTRIES) && this.reserved === 0) {
-      this.flush();
+    if (this.reserved === 0 && this.over(1)) {
+      if (!this.due) {
+        this.due = true;
+        this.arm(0);
+      } else if (this.over(2)) {
+        // No task ran since the bound was crossed: memory, not the page's time, decides.
+        this.flush();
+      }
     } else if (this.timer === undefined) {
-      this.timer = setTimer(this.onTick, QUIET_MS);
+      this.arm(QUIET_MS);
     }
+  }
+
+  /** Whether the frame holds `k` times a bound or more. */
+  private over(k: number): boolean {
+    return this.chars >= k * MAX_HELD_CHARS || this.entries.length >= k * MAX_HELD_ENTRIES;
+  }
+
+  private arm(ms: number) {
+    if (this.timer !== undefined) {
+      clearTimer(this.timer);
+    }
+    this.timer = setTimer(this.onTick, ms);
   }
 
   /** How long until what is held should leave (0: now). */
@@ -136,27 +167,47 @@ export class Outbox<T> {
 
   private onTick = () => {
     this.timer = undefined;
+    if (this.due) {
+      this.take(HAND_OVER_CHARS);
+      return;
+    }
     // A post of this task is still being written: its `fill` arms the timer again.
     const ms = this.reserved === 0 ? this.wait(this.now()) : QUIET_MS;
     if (ms === 0) {
       this.flush();
     } else if (this.chars > 0 || this.reserved > 0) {
       // Checked again when it would be due if nothing more came.
-      this.timer = setTimer(this.onTick, Math.ceil(ms));
+      this.arm(Math.ceil(ms));
     }
   };
 
   /** Hand everything held over now, in order (up to a post still reserved). */
   flush(): void {
+    this.due = false;
+    this.take(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Hand over what is held, in order, up to a post still reserved, at most about `max` characters (one entry at
+   * least: a longer one goes alone); while `due`, the rest follows in a task of its own.
+   */
+  private take(max: number): void {
     if (this.timer !== undefined) {
       clearTimer(this.timer);
       this.timer = undefined;
     }
     const entries = this.entries;
+    const sizes = this.sizes;
     // A post still reserved (flush in the middle of its task, e.g. pagehide) keeps its place and what follows;
     // its `fill` schedules them.
-    const end = this.reserved > 0 ? entries.indexOf(RESERVED) : entries.length;
+    const stop = this.reserved > 0 ? entries.indexOf(RESERVED) : entries.length;
+    let end = 0;
+    let taken = 0;
+    for (; end < stop && taken < max; end++) {
+      taken += sizes[end];
+    }
     if (end === 0) {
+      this.due = false;
       return;
     }
     const out: T[] = [];
@@ -166,18 +217,21 @@ export class Outbox<T> {
         out.push(e);
       }
     }
-    const sizes = this.sizes;
     this.entries = end === entries.length ? [] : entries.slice(end);
     this.sizes = end === sizes.length ? [] : sizes.slice(end);
     this.base += end;
-    // What stays (after a reserved post) counts as new: its posts are counted again when filled.
-    this.chars = 0;
-    this.postChars = 0;
-    for (const n of this.sizes) {
-      this.chars += n;
-    }
+    // What stays counts as new (a reserved post's place counts when it is filled).
+    this.chars -= taken;
+    this.postChars = Math.min(this.postChars, this.chars);
     if (this.chars > 0) {
       this.first = this.last = this.now();
+    }
+    if (this.due) {
+      if (this.entries.length > this.reserved) {
+        this.arm(0);
+      } else {
+        this.due = false;
+      }
     }
     if (out.length) {
       this.handOver(out);
