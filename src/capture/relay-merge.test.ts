@@ -146,3 +146,55 @@ describe('Drain: the hand-overs written in slices keep the frame order', () => {
     expect(out.flat()).toHaveLength(LONG.length);
   });
 });
+
+describe('Drain: a slice is bounded by characters as well as by deliveries', () => {
+  // Each row: the frame's story ('d' a delivery, 'p' a post; `size` characters each record), deliveries and
+  // characters per slice. Every slice stops once it reaches its characters (its last record may pass them), so a
+  // burst of posts alone, or of large records, is written over several tasks, in the frame's order.
+  const story = (pattern: string, times: number) => pattern.repeat(times).split('');
+  const ROWS: Array<[string, string[], number, number, number]> = [
+    ['posts only', story('p', 40), 100, 1000, 250],
+    ['10 KB deliveries only', story('d', 30), 10_000, 1000, 25_000],
+    ['posts between deliveries', story('dppd', 20), 1000, 1000, 3000],
+    ['deliveries bound first', story('dp', 20), 10, 3, 1_000_000],
+    ['a record longer than a slice goes alone', story('pd', 5), 5000, 1000, 100],
+  ];
+  for (const [name, steps, size, slice, sliceChars] of ROWS) {
+    it(name, () => {
+      const deliveries: Array<{ i: number }> = [];
+      const posts: PagePost[] = [];
+      const expected: string[] = [];
+      const pad = (id: string) => JSON.stringify(id.padEnd(size - 2, '.'));
+      for (const s of steps) {
+        const id = `${s}${expected.length}`;
+        if (s === 'd') {
+          deliveries.push({ i: deliveries.length });
+          expected.push(pad(`d${deliveries.length - 1}`));
+        } else {
+          posts.push({ after: deliveries.length, json: pad(id) });
+          expected.push(pad(id));
+        }
+      }
+      const later: Array<() => void> = [];
+      const out: string[][] = [];
+      const drain = new Drain<{ i: number }>(
+        (d) => pad(`d${d.i}`),
+        (r) => out.push(r),
+        slice,
+        (fn) => later.push(fn),
+        sliceChars,
+      );
+      drain.add(deliveries, posts);
+      expect(out).toHaveLength(1); // the first slice in the task of the hand-over, the rest in later tasks
+      while (later.length) {
+        later.shift()?.();
+      }
+      expect(out.flat()).toEqual(expected);
+      for (const r of out) {
+        const chars = r.reduce((n, x) => n + x.length, 0);
+        expect(chars - r[r.length - 1].length).toBeLessThan(sliceChars);
+        expect(r.filter((x) => x.startsWith('"d')).length).toBeLessThanOrEqual(slice);
+      }
+    });
+  }
+});

@@ -11,6 +11,11 @@
 
 /** Bound of one page -> relay detail, UTF-16 units. */
 export const MAX_DETAIL_CHARS = 1_000_000;
+/**
+ * Record characters `Drain` writes per task at most (and one record more), beside its count of deliveries: a slice
+ * of posts only, or of 10 KB records, is no longer than a slice of small deliveries (about one batch of link.ts).
+ */
+export const SLICE_CHARS = 4_000_000;
 
 export interface PagePost {
   /** Deliveries the frame had seen when the page posted. */
@@ -78,9 +83,10 @@ export function mergeInOrder<D extends { i: number }>(
 }
 
 /**
- * The frame's hand-overs in its order, written in slices of at most `slice` deliveries per task: a frame that held
- * a long burst (up to the outbox's bound) does not stop its page for the whole burst's serialization at once, and
- * holds at most one slice's record text. Deliveries and posts are queued in the order they are handed over; a
+ * The frame's hand-overs in its order, written in slices of at most `slice` deliveries and about `sliceChars`
+ * characters per task (a record that would pass it ends the slice): a frame that held a long burst (up to the
+ * outbox's bound) does not stop its page for the whole burst's serialization at once, and holds at most one
+ * slice's record text. Deliveries and posts are queued in the order they are handed over; a
  * post waits in the queue until the deliveries it follows are written (posts handed over later were made after
  * every delivery already queued, so each slice is `mergeInOrder` of its deliveries and the posts before its end).
  * `drain` writes everything still queued at once (the page is going away, or the background asks).
@@ -101,6 +107,7 @@ export class Drain<D extends { i: number }> {
     private readonly emit: (records: string[]) => void,
     private readonly slice: number,
     private readonly defer: (fn: () => void) => void,
+    private readonly sliceChars = SLICE_CHARS,
   ) {}
 
   /** Queue deliveries (ascending `i`, after every one queued before) and posts (made after those queued before). */
@@ -126,12 +133,12 @@ export class Drain<D extends { i: number }> {
   /** Write everything queued now. */
   drain(): void {
     while (this.queued) {
-      this.write(this.deliveries.length - this.next);
+      this.write(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
     }
   }
 
   private step = () => {
-    this.write(this.slice);
+    this.write(this.slice, this.sliceChars);
     if (this.queued) {
       this.defer(this.step);
     } else {
@@ -139,21 +146,35 @@ export class Drain<D extends { i: number }> {
     }
   };
 
-  private write(max: number) {
-    const from = this.next;
-    const end = Math.min(this.deliveries.length, from + max);
-    let postEnd = this.posts.length;
-    if (end < this.deliveries.length) {
-      // Posts made after this slice's last delivery go with a later slice.
-      const last = this.deliveries[end - 1].i;
-      postEnd = this.nextPost;
-      while (postEnd < this.posts.length && this.posts[postEnd].after <= last) {
-        postEnd++;
+  /**
+   * Write the next slice: at most `max` deliveries, and records until `maxChars` characters are reached. A post goes
+   * before the first queued delivery it had not seen; posts after the last queued delivery go once it is written
+   * (posts handed over later were made after it).
+   */
+  private write(max: number, maxChars: number) {
+    const { deliveries, posts } = this;
+    const records: string[] = [];
+    let chars = 0;
+    let d = this.next;
+    let p = this.nextPost;
+    const dEnd = Math.min(deliveries.length, d + max);
+    while (chars < maxChars) {
+      if (p < posts.length && (d === deliveries.length || posts[p].after <= deliveries[d].i)) {
+        const j = posts[p++].json;
+        records.push(j);
+        chars += j.length;
+      } else if (d < dEnd) {
+        const j = this.json(deliveries[d++]);
+        if (j) {
+          records.push(j);
+          chars += j.length;
+        }
+      } else {
+        break;
       }
     }
-    const records = mergeInOrder(this.deliveries.slice(from, end), this.posts.slice(this.nextPost, postEnd), this.json);
-    this.next = end;
-    this.nextPost = postEnd;
+    this.next = d;
+    this.nextPost = p;
     // Written entries are let go (a queue that never empties drops them once they are half of it).
     if (this.next === this.deliveries.length || (this.next > 4096 && this.next * 2 > this.deliveries.length)) {
       this.deliveries = this.deliveries.slice(this.next);
