@@ -270,6 +270,42 @@ describe('Outbox: one ordered outbox per frame', () => {
     });
   }
 
+  // Hand-overs in parts of about `part` characters (page.ts: one event to the relay each). Each row: the sizes of
+  // the entries held, the part, and at which call of `handOver` the receiver flushes from inside it (the relay
+  // asks for every post before it hands its deliveries over; 0: never). Whatever the row: each call carries at
+  // most `part` characters and one entry; the entries leave in order, each once, all within the flush.
+  const PART_CASES: Array<[string, number[], number, number]> = [
+    ['parts of several entries', Array(20).fill(300), 1000, 0],
+    ['an entry longer than a part goes alone', [100, 5000, 100, 100], 1000, 0],
+    ['a flush from inside the first part takes the rest after it', Array(20).fill(300), 1000, 1],
+    ['a flush from inside a later part', Array(50).fill(250), 1000, 3],
+  ];
+  for (const [name, sizes, part, nestedAt] of PART_CASES) {
+    it(`hands over in parts: ${name}`, () => {
+      const calls: number[][] = [];
+      const box: InstanceType<typeof Outbox<number>> = new Outbox<number>(
+        clock,
+        (entries) => {
+          calls.push(entries);
+          if (calls.length === nestedAt) {
+            box.flush();
+          }
+        },
+        part,
+      );
+      for (const [i, n] of sizes.entries()) {
+        box.add(i, n);
+      }
+      box.flush();
+      expect(calls.flat()).toEqual(sizes.map((_, i) => i));
+      expect(box.size).toBe(0);
+      for (const c of calls) {
+        const chars = c.reduce((n, i) => n + sizes[i], 0);
+        expect(chars - sizes[c[c.length - 1]]).toBeLessThan(part);
+      }
+    });
+  }
+
   it('does not hand over a post before the end of its task, even when the wait bound passes', () => {
     const { box, flat } = outbox();
     add(box, rec('a'));

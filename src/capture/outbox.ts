@@ -63,11 +63,17 @@ const RESERVED = undefined;
 const SKIP = null;
 
 export class Outbox<T> {
-  /** Entries in the order the frame saw them; RESERVED: a post whose JSON comes at the end of its task. */
+  /**
+   * Entries in the order the frame saw them, from `head` on (those before it have left); RESERVED: a post whose
+   * JSON comes at the end of its task.
+   */
   private entries: Array<T | typeof RESERVED | typeof SKIP> = [];
+  /** What each entry counts for (parallel to `entries`). */
+  private sizes: number[] = [];
+  private head = 0;
   /** Reserved slots not yet written. */
   private reserved = 0;
-  /** Entries handed over so far (a slot number minus this is its index in `entries`). */
+  /** The slot number of `entries[0]` (a slot number minus this is its index in `entries`). */
   private base = 0;
   private chars = 0;
   /** Characters of post JSON held (they lengthen the quiet period). */
@@ -76,18 +82,18 @@ export class Outbox<T> {
   private first = 0;
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** What each held entry counts for (parallel to `entries`). */
-  private sizes: number[] = [];
   /** Past a bound: what is held leaves in slices, one a task, until nothing is held. */
   private due = false;
 
   /**
    * `now`: the clock of the times given to `add` (the capture's own clock). `handOver`: receives the entries
-   * that leave, in order, never empty.
+   * that leave, in order, never empty, at most about `part` characters a call (one entry at least). What has not
+   * left yet is still held during a call: a `flush` from inside `handOver` hands it over next, in order.
    */
   constructor(
     private readonly now: () => number,
     private readonly handOver: (entries: T[]) => void,
+    private readonly part = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Reserve the place of a post (hot path: one push). Returns the slot to `fill` at the end of the task. */
@@ -120,7 +126,7 @@ export class Outbox<T> {
 
   /** Entries held, reserved ones included. */
   get size(): number {
-    return this.entries.length;
+    return this.entries.length - this.head;
   }
 
   private added(n: number, t = this.now()) {
@@ -144,7 +150,7 @@ export class Outbox<T> {
 
   /** Whether the frame holds `k` times a bound or more. */
   private over(k: number): boolean {
-    return this.chars >= k * MAX_HELD_CHARS || this.entries.length >= k * MAX_HELD_ENTRIES;
+    return this.chars >= k * MAX_HELD_CHARS || this.size >= k * MAX_HELD_ENTRIES;
   }
 
   private arm(ms: number) {
@@ -169,6 +175,11 @@ export class Outbox<T> {
     this.timer = undefined;
     if (this.due) {
       this.take(HAND_OVER_CHARS);
+      if (this.size > this.reserved) {
+        this.arm(0);
+      } else {
+        this.due = false;
+      }
       return;
     }
     // A post of this task is still being written: its `fill` arms the timer again.
@@ -188,53 +199,59 @@ export class Outbox<T> {
   }
 
   /**
-   * Hand over what is held, in order, up to a post still reserved, at most about `max` characters (one entry at
-   * least: a longer one goes alone); while `due`, the rest follows in a task of its own.
+   * Hand over what is held, in order, up to a post still reserved, about `max` characters at most (one entry at
+   * least), in parts of about `part` characters.
    */
   private take(max: number): void {
     if (this.timer !== undefined) {
       clearTimer(this.timer);
       this.timer = undefined;
     }
-    const entries = this.entries;
-    const sizes = this.sizes;
-    // A post still reserved (flush in the middle of its task, e.g. pagehide) keeps its place and what follows;
-    // its `fill` schedules them.
-    const stop = this.reserved > 0 ? entries.indexOf(RESERVED) : entries.length;
-    let end = 0;
-    let taken = 0;
-    for (; end < stop && taken < max; end++) {
-      taken += sizes[end];
-    }
-    if (end === 0) {
-      this.due = false;
-      return;
-    }
-    const out: T[] = [];
-    for (let i = 0; i < end; i++) {
-      const e = entries[i];
-      if (e !== SKIP && e !== RESERVED) {
-        out.push(e);
+    for (let taken = 0; taken < max; ) {
+      const entries = this.entries;
+      const sizes = this.sizes;
+      // A post still reserved (flush in the middle of its task, e.g. pagehide) keeps its place and what follows;
+      // its `fill` schedules them.
+      const stop = this.reserved > 0 ? entries.indexOf(RESERVED, this.head) : entries.length;
+      const from = this.head;
+      let end = from;
+      let n = 0;
+      while (end < stop && n < this.part && taken + n < max) {
+        n += sizes[end++];
       }
-    }
-    this.entries = end === entries.length ? [] : entries.slice(end);
-    this.sizes = end === sizes.length ? [] : sizes.slice(end);
-    this.base += end;
-    // What stays counts as new (a reserved post's place counts when it is filled).
-    this.chars -= taken;
-    this.postChars = Math.min(this.postChars, this.chars);
-    if (this.chars > 0) {
-      this.first = this.last = this.now();
-    }
-    if (this.due) {
-      if (this.entries.length > this.reserved) {
-        this.arm(0);
-      } else {
-        this.due = false;
+      if (end === from) {
+        return;
       }
-    }
-    if (out.length) {
-      this.handOver(out);
+      const out: T[] = [];
+      for (let i = from; i < end; i++) {
+        const e = entries[i];
+        if (e !== SKIP && e !== RESERVED) {
+          out.push(e);
+        }
+      }
+      taken += n;
+      // Left before the part is handed over: a flush from inside `handOver` starts after it.
+      this.head = end;
+      this.chars -= n;
+      this.postChars = Math.min(this.postChars, this.chars);
+      if (end === entries.length) {
+        this.entries = [];
+        this.sizes = [];
+        this.base += end;
+        this.head = 0;
+      } else if (end > 4096 && end * 2 > entries.length) {
+        this.entries = entries.slice(end);
+        this.sizes = sizes.slice(end);
+        this.base += end;
+        this.head = 0;
+      }
+      // What stays counts from now.
+      if (this.chars > 0) {
+        this.first = this.last = this.now();
+      }
+      if (out.length) {
+        this.handOver(out);
+      }
     }
   }
 }

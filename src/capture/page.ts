@@ -32,7 +32,7 @@ import { accept } from '../shared/channel.ts';
 import { installHook } from './hook.ts';
 import { CHANNEL_READER, deliveryReader } from './deliveries.ts';
 import { relationFinder } from './relation.ts';
-import { joinInChunks, postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
+import { postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
 import { Outbox } from './outbox.ts';
 import { dataJson, type DataJson } from './serialize.ts';
 import { close, field, head, open, text } from './writer.ts';
@@ -105,12 +105,15 @@ export function startCapture(): void {
   const microtask = queueMicrotask;
   const CE = CustomEvent;
   const dispatch = doc.dispatchEvent.bind(doc);
-  // Each hand-over: lines of `<after>\t<record JSON>` (relay-merge.ts), in events of at most MAX_DETAIL_CHARS. A
-  // post's line is written then, once the frame is quiet, from what its task's end read (`Written`).
-  const outbox = new Outbox<Written>(now, (posts) =>
-    joinInChunks(posts.map(lineOf), '\n', MAX_DETAIL_CHARS, (detail) =>
-      dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail })),
-    ),
+  // Each hand-over: lines of `<after>\t<record JSON>` (relay-merge.ts), one event for each part of about
+  // MAX_DETAIL_CHARS the outbox hands over. A post's line is written then, once the frame is quiet, from what its
+  // task's end read (`Written`). The posts of later parts are still in the outbox while the relay reads a part:
+  // when the relay hands its deliveries over (and asks for every post first), the posts made before them come
+  // first, in order, whatever part it is reading.
+  const outbox = new Outbox<Written>(
+    now,
+    (posts) => dispatch(new CE(CHANNEL_PAGE_RECORDS, { detail: posts.map(lineOf).join('\n') })),
+    MAX_DETAIL_CHARS,
   );
   // Deliveries this frame has seen: the relay's counter (read through the native getter, captured now), or
   // else a listener of our own (registered at document_start, before any page script, like the relay's).
