@@ -86,7 +86,14 @@ for (let i = 0; i < Math.max(a.length, c.length); i++) {
   if (strip(a[i]) !== strip(c[i])) {
     diff++;
     if (diff < 6) {
-      console.log('DIFF', i, strip(a[i])?.slice(0, 400), '\n    ', strip(c[i])?.slice(0, 400));
+      // from a little before where the two records part
+      const [x, y] = [strip(a[i]) ?? '', strip(c[i]) ?? ''];
+      let at = 0;
+      while (at < x.length && x[at] === y[at]) {
+        at++;
+      }
+      const from = Math.max(0, at - 150);
+      console.log('DIFF', i, `at ${at}:`, x.slice(from, at + 250), '\n    ', y.slice(from, at + 250));
     }
   }
 }

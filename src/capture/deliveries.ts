@@ -21,7 +21,9 @@
  * called on the event through a transparent wrapper (`XPCNativeWrapper.unwrap`); its data, proven plain with the
  * page's prototypes, is written by the page realm's own `JSON.stringify`, which calls none of the page's code.
  * Anything else (an event the page made, data the check declines) takes the Xray and the encoder. The source's
- * relation is read through the Xray, only when the source changes.
+ * relation is read through the Xray, only when the source changes. Plain data short enough never to reach its cap is
+ * not written in the listener: it is copied into this world (`snapshot`: the walk the check makes, sharing the page's
+ * strings), and the event held, so that its origin, ports and text are read at the hand-over, as in Chromium.
  *
  * Firefox, full mode: each of those reads is still a call across compartments (of the check too, one per object
  * and property). The MAIN world runs in the page's compartment, so it makes a reader there (`deliveryReader`), as
@@ -65,6 +67,11 @@ export interface Delivery {
   originalSize: number | undefined;
   /** The record's text, written once at the hand-over (`deliveryJson`). */
   json: string;
+  /**
+   * Firefox, a delivered message with plain data (`snapshot`): a copy of its data in this world, and the record
+   * size it is counted for until the hand-over reads the rest from the held event.
+   */
+  held?: { data: unknown; chars: number };
 }
 
 /** What a held delivery counts for in the outbox's bounds (a 200-byte envelope's record). */
@@ -72,7 +79,10 @@ export const DELIVERY_CHARS = 400;
 
 /** What a delivery counts for in the outbox's bounds: its data's text once read, with the record's other fields. */
 export function deliveryChars(d: Delivery): number {
-  return d.event ? DELIVERY_CHARS : d.data.length + DELIVERY_CHARS - 200;
+  if (d.event) {
+    return d.held ? d.held.chars + DELIVERY_CHARS - 200 : DELIVERY_CHARS;
+  }
+  return d.data.length + DELIVERY_CHARS - 200;
 }
 
 /**
@@ -149,7 +159,7 @@ export function installDeliveries(
             reader = null; // (its world is gone) read as before
           }
           if (r) {
-            const d = fromReader(r, i, win.document.URL);
+            const d = fromReader(r, i, doc.URL);
             if (r.charCodeAt(0) === 49) {
               const src = m.source;
               readerRelation = src === null || src === undefined ? undefined : relationTo(src);
@@ -169,7 +179,7 @@ export function installDeliveries(
         const d: Delivery = {
           i,
           time,
-          docUrl: win.document.URL,
+          docUrl: doc.URL,
           from: lastRelation,
           event: m,
           origin: '',
@@ -178,7 +188,8 @@ export function installDeliveries(
           originalSize: undefined,
           json: '',
         };
-        if (eager || !trusted) {
+        // Firefox: plain data is copied now (a page listener may change it), the rest read at the hand-over.
+        if ((eager || !trusted) && !(raw && snapshot(d, raw, Math.min(config().maxBytes, FOREIGN_MAX_BYTES)))) {
           read(d, config().maxBytes, !eager && !trusted, raw);
         }
         hold(d, time);
@@ -401,17 +412,161 @@ function ownSvc(data: object): boolean {
 }
 
 /**
+ * Firefox, a delivered message: copy its data into this world now, where it is plain (objects and dense arrays with
+ * the page realm's own prototypes, no `$ei` key, no object met twice, primitives) and keep the event, so that its
+ * origin, ports and the data's text are read at the hand-over (`read`), as Chromium's held events are: the page can
+ * change its data once our listener returns, but not what the event's own getters give. The copy reads what the
+ * check of the data reads (own enumerable keys, own data properties, two prototypes; no getter of the page runs:
+ * the data is the browser's structured clone and no page listener ran yet), and shares the page's strings: a
+ * 10 KB message costs no 10 KB text during the burst. False where the data is anything else: read it now.
+ */
+function snapshot(d: Delivery, raw: unknown, cap: number): boolean {
+  try {
+    const data = page!.data(raw);
+    chars = 0;
+    worst = 0;
+    protos = page!.protos;
+    const copy = copyPlain(data, 0);
+    // Only data whose text cannot reach the cap (every character escaped): over it, read now as before.
+    if (copy === NOT_PLAIN || worst > cap) {
+      return false;
+    }
+    d.held = { data: copy, chars };
+    return true;
+  } catch {
+    return false;
+  } finally {
+    met.length = 0;
+    if (metMany.size) {
+      metMany.clear();
+    }
+  }
+}
+
+const NOT_PLAIN = Symbol('not plain');
+const TAG = '$ei';
+const MAX_DEPTH = 64;
+const getProto = Object.getPrototypeOf;
+const keysOf = Object.keys;
+const isArray = Array.isArray;
+const defineProp = Object.defineProperty;
+// The copy in progress: the page realm's prototypes, the objects met, the record size it will take (an estimate:
+// escapes are not counted).
+let protos: Protos | null = null;
+const met: object[] = [];
+const metMany = new Set<object>();
+let chars = 0;
+/** The longest text the copy can take: every character of its strings and keys escaped (`\\uXXXX`). */
+let worst = 0;
+
+/** Note an object of the copy; false when the copy met it already (the encoder writes a reference for it). */
+function firstMet(o: object): boolean {
+  if (met.length < 16) {
+    if (met.includes(o)) {
+      return false;
+    }
+    met.push(o);
+    return true;
+  }
+  if (met.includes(o) || metMany.has(o)) {
+    return false;
+  }
+  metMany.add(o);
+  return true;
+}
+
+/** A copy of page data that is plain (see `snapshot`), in this world; NOT_PLAIN where it is not. */
+function copyPlain(v: unknown, depth: number): unknown {
+  if (v === null || typeof v !== 'object') {
+    const t = typeof v;
+    if (t === 'string') {
+      chars += (v as string).length + 3;
+      worst += 6 * (v as string).length + 3;
+    } else if (t === 'number' || t === 'boolean' || t === 'undefined' || v === null) {
+      chars += 8;
+      worst += 26;
+    } else {
+      return NOT_PLAIN;
+    }
+    return v;
+  }
+  if (depth > MAX_DEPTH || !firstMet(v)) {
+    return NOT_PLAIN;
+  }
+  const proto = getProto(v);
+  if (isArray(v)) {
+    if (proto !== protos!.arr) {
+      return NOT_PLAIN;
+    }
+    const n = v.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      if (!(i in v)) {
+        return NOT_PLAIN;
+      }
+      const x = copyPlain(v[i], depth + 1);
+      if (x === NOT_PLAIN) {
+        return x;
+      }
+      out[i] = x;
+    }
+    chars += 2;
+    worst += 2;
+    return out;
+  }
+  if (proto !== protos!.obj) {
+    return NOT_PLAIN;
+  }
+  const keys = keysOf(v);
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k === TAG) {
+      return NOT_PLAIN;
+    }
+    const x = copyPlain((v as Record<string, unknown>)[k], depth + 1);
+    if (x === NOT_PLAIN) {
+      return x;
+    }
+    if (k === '__proto__') {
+      defineProp(out, k, { value: x, writable: true, enumerable: true, configurable: true });
+    } else {
+      out[k] = x;
+    }
+    chars += k.length + 4;
+    worst += 6 * k.length + 4;
+  }
+  chars += 2;
+  worst += 2;
+  return out;
+}
+
+/**
  * Read what the record needs from the event, and let it go. `copied`: the browser copied the data into this world
  * (Chromium, a constructed event); `raw`: a delivered event in Firefox, for the page realm's getters.
  */
 function read(d: Delivery, maxBytes: number, copied: boolean, raw: unknown): void {
   const e = d.event!;
   d.event = null;
+  const held = d.held;
+  if (held) {
+    d.held = undefined;
+    raw = page!.unwrap(e);
+  }
   try {
     let json: string | null = null;
     let size: number | undefined;
     try {
-      if (raw && page) {
+      if (held) {
+        // This world's copy of plain page data: read as the page's data is below, with this world's prototypes.
+        const data = held.data;
+        const dj =
+          data === null || typeof data !== 'object'
+            ? dataJson(data, Math.min(maxBytes, FOREIGN_MAX_BYTES))
+            : dataJson(data, isSvcEmbed(data) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES));
+        json = dj.json;
+        size = dj.originalSize;
+      } else if (raw && page) {
         const data = page.data(raw);
         if (data === null || typeof data !== 'object') {
           const dj = dataJson(data, Math.min(maxBytes, FOREIGN_MAX_BYTES));
