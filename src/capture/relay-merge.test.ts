@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Drain, joinInChunks, mergeInOrder, parsePosts, postLine, type PagePost } from './relay-merge.ts';
+import { Drain, joinInChunks, parsePosts, postLine, type PagePost } from './relay-merge.ts';
+
+/** What a Drain given these deliveries and posts writes, all slices together. */
+function inFrameOrder<D extends { i: number }>(deliveries: D[], posts: PagePost[], json: (d: D) => string) {
+  const out: string[] = [];
+  const drain = new Drain<D>(json, (records) => out.push(...records), 2, () => {});
+  drain.add(deliveries, posts);
+  drain.drain();
+  return out;
+}
 
 // A frame's story: 'd' a delivery it saw, 'p:x' a post it made. The relay gets the deliveries it numbered and the
 // posts with the count of deliveries seen when each was made; merged, they must tell the story again.
@@ -35,7 +44,7 @@ describe('the frame order rebuilt from the relay deliveries and the page posts',
   for (const [name, story] of CASES) {
     it(name, () => {
       const { deliveries, posts } = split(story);
-      expect(mergeInOrder(deliveries, posts, (d) => JSON.stringify(`d${d.i}`))).toEqual(
+      expect(inFrameOrder(deliveries, posts, (d) => JSON.stringify(`d${d.i}`))).toEqual(
         story.map((s) => JSON.stringify(s)),
       );
     });
@@ -44,14 +53,14 @@ describe('the frame order rebuilt from the relay deliveries and the page posts',
   it('a delivery not recorded (paused) keeps the numbers of the others, and the posts their place', () => {
     const story = ['d0', 'p:a', 'd1', 'p:b', 'd2'];
     const { deliveries, posts } = split(story, (i) => i !== 1);
-    expect(mergeInOrder(deliveries, posts, (d) => JSON.stringify(`d${d.i}`))).toEqual(
+    expect(inFrameOrder(deliveries, posts, (d) => JSON.stringify(`d${d.i}`))).toEqual(
       ['d0', 'p:a', 'p:b', 'd2'].map((s) => JSON.stringify(s)),
     );
   });
 
   it('a delivery that cannot be written is left out, and nothing else', () => {
     const { deliveries, posts } = split(['d0', 'p:a', 'd1']);
-    expect(mergeInOrder(deliveries, posts, (d) => (d.i === 0 ? '' : '"d1"'))).toEqual(['"p:a"', '"d1"']);
+    expect(inFrameOrder(deliveries, posts, (d) => (d.i === 0 ? '' : '"d1"'))).toEqual(['"p:a"', '"d1"']);
   });
 
   it('record JSON with escaped newlines and tabs in its strings survives the lines', () => {

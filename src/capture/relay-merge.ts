@@ -56,39 +56,13 @@ export function parsePosts(detail: string, into: PagePost[]): void {
 }
 
 /**
- * The frame's records in its order: `deliveries` (ascending `i`, their number) and `posts` (in the order the page
- * made them), each post before the first delivery it had not seen. `json` writes a delivery's record ('' skips it).
- */
-export function mergeInOrder<D extends { i: number }>(
-  deliveries: readonly D[],
-  posts: readonly PagePost[],
-  json: (d: D) => string,
-): string[] {
-  const out: string[] = [];
-  let p = 0;
-  for (let k = 0; k < deliveries.length; k++) {
-    const d = deliveries[k];
-    while (p < posts.length && posts[p].after <= d.i) {
-      out.push(posts[p++].json);
-    }
-    const j = json(d);
-    if (j) {
-      out.push(j);
-    }
-  }
-  while (p < posts.length) {
-    out.push(posts[p++].json);
-  }
-  return out;
-}
-
-/**
  * The frame's hand-overs in its order, written in slices of at most `slice` deliveries and about `sliceChars`
  * characters per task (a record that would pass it ends the slice): a frame that held a long burst (up to the
  * outbox's bound) does not stop its page for the whole burst's serialization at once, and holds at most one
  * slice's record text. Deliveries and posts are queued in the order they are handed over; a
  * post waits in the queue until the deliveries it follows are written (posts handed over later were made after
- * every delivery already queued, so each slice is `mergeInOrder` of its deliveries and the posts before its end).
+ * every delivery already queued): each post goes before the first queued delivery it had not seen, so the slices
+ * together are the frame's records in its order. `json` writes a delivery's record ('' leaves it out).
  * `drain` writes everything still queued at once (the page is going away, or the background asks).
  */
 export class Drain<D extends { i: number }> {
