@@ -45,7 +45,7 @@
  * reference to it and no observer sees it change.
  */
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
-import { dataJson, plainJson, type Protos } from './serialize.ts';
+import { dataJson, plainCopy, plainJson, type Protos } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
 import { SOURCE } from '../protocol/marker.ts';
 import { close, field, head, open, text } from './writer.ts';
@@ -422,123 +422,15 @@ function ownSvc(data: object): boolean {
  */
 function snapshot(d: Delivery, raw: unknown, cap: number): boolean {
   try {
-    const data = page!.data(raw);
-    chars = 0;
-    worst = 0;
-    protos = page!.protos;
-    const copy = copyPlain(data, 0);
-    // Only data whose text cannot reach the cap (every character escaped): over it, read now as before.
-    if (copy === NOT_PLAIN || worst > cap) {
+    const held = plainCopy(page!.data(raw), page!.protos, cap);
+    if (held === null) {
       return false;
     }
-    d.held = { data: copy, chars };
+    d.held = held;
     return true;
   } catch {
     return false;
-  } finally {
-    met.length = 0;
-    if (metMany.size) {
-      metMany.clear();
-    }
   }
-}
-
-const NOT_PLAIN = Symbol('not plain');
-const TAG = '$ei';
-const MAX_DEPTH = 64;
-const getProto = Object.getPrototypeOf;
-const keysOf = Object.keys;
-const isArray = Array.isArray;
-const defineProp = Object.defineProperty;
-// The copy in progress: the page realm's prototypes, the objects met, the record size it will take (an estimate:
-// escapes are not counted).
-let protos: Protos | null = null;
-const met: object[] = [];
-const metMany = new Set<object>();
-let chars = 0;
-/** The longest text the copy can take: every character of its strings and keys escaped (`\\uXXXX`). */
-let worst = 0;
-
-/** Note an object of the copy; false when the copy met it already (the encoder writes a reference for it). */
-function firstMet(o: object): boolean {
-  if (met.length < 16) {
-    if (met.includes(o)) {
-      return false;
-    }
-    met.push(o);
-    return true;
-  }
-  if (met.includes(o) || metMany.has(o)) {
-    return false;
-  }
-  metMany.add(o);
-  return true;
-}
-
-/** A copy of page data that is plain (see `snapshot`), in this world; NOT_PLAIN where it is not. */
-function copyPlain(v: unknown, depth: number): unknown {
-  if (v === null || typeof v !== 'object') {
-    const t = typeof v;
-    if (t === 'string') {
-      chars += (v as string).length + 3;
-      worst += 6 * (v as string).length + 3;
-    } else if (t === 'number' || t === 'boolean' || t === 'undefined' || v === null) {
-      chars += 8;
-      worst += 26;
-    } else {
-      return NOT_PLAIN;
-    }
-    return v;
-  }
-  if (depth > MAX_DEPTH || !firstMet(v)) {
-    return NOT_PLAIN;
-  }
-  const proto = getProto(v);
-  if (isArray(v)) {
-    if (proto !== protos!.arr) {
-      return NOT_PLAIN;
-    }
-    const n = v.length;
-    const out = new Array(n);
-    for (let i = 0; i < n; i++) {
-      if (!(i in v)) {
-        return NOT_PLAIN;
-      }
-      const x = copyPlain(v[i], depth + 1);
-      if (x === NOT_PLAIN) {
-        return x;
-      }
-      out[i] = x;
-    }
-    chars += 2;
-    worst += 2;
-    return out;
-  }
-  if (proto !== protos!.obj) {
-    return NOT_PLAIN;
-  }
-  const keys = keysOf(v);
-  const out: Record<string, unknown> = {};
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    if (k === TAG) {
-      return NOT_PLAIN;
-    }
-    const x = copyPlain((v as Record<string, unknown>)[k], depth + 1);
-    if (x === NOT_PLAIN) {
-      return x;
-    }
-    if (k === '__proto__') {
-      defineProp(out, k, { value: x, writable: true, enumerable: true, configurable: true });
-    } else {
-      out[k] = x;
-    }
-    chars += k.length + 4;
-    worst += 6 * k.length + 4;
-  }
-  chars += 2;
-  worst += 2;
-  return out;
 }
 
 /**

@@ -181,6 +181,104 @@ export function plainJson(data: unknown, maxBytes: number, realm: Protos = OWN):
   return null;
 }
 
+/**
+ * A copy in this world of another realm's data that is plain by `plain`'s walk but for its primitives (any number,
+ * `undefined`: the hand-over's `dataJson` of the copy decides what they take), with the record size it will count
+ * for (escapes not counted); null where the data is anything else, or its text could reach `maxBytes` (every
+ * character escaped): then it is read as it is. Reads what the check reads (own enumerable keys, own data
+ * properties, the two prototypes) and shares the data's strings. Never throws.
+ */
+export function plainCopy(data: unknown, realm: Protos, maxBytes: number): { data: unknown; chars: number } | null {
+  if (walking) {
+    return null;
+  }
+  walking = true;
+  protos = realm;
+  copyChars = 0;
+  copyWorst = 0;
+  try {
+    const copy = copyOf(data, 0);
+    return copy === NOT_PLAIN || copyWorst > maxBytes ? null : { data: copy, chars: copyChars };
+  } catch {
+    return null;
+  } finally {
+    forget();
+    protos = OWN;
+    walking = false;
+  }
+}
+
+const NOT_PLAIN = Symbol('not plain');
+const defineProp = Object.defineProperty;
+// The copy in progress: the record size it will take, and the longest text it can take (`\uXXXX` escapes).
+let copyChars = 0;
+let copyWorst = 0;
+
+function copyOf(v: unknown, depth: number): unknown {
+  if (v === null || typeof v !== 'object') {
+    const t = typeof v;
+    if (t === 'string') {
+      copyChars += (v as string).length + 3;
+      copyWorst += 6 * (v as string).length + 3;
+    } else if (t === 'number' || t === 'boolean' || t === 'undefined' || v === null) {
+      copyChars += 8;
+      copyWorst += 26;
+    } else {
+      return NOT_PLAIN;
+    }
+    return v;
+  }
+  if (depth > MAX_DEPTH || !firstVisit(v)) {
+    return NOT_PLAIN;
+  }
+  const proto = getProto(v);
+  if (isArray(v)) {
+    if (proto !== protos.arr) {
+      return NOT_PLAIN;
+    }
+    const n = v.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      if (!(i in v)) {
+        return NOT_PLAIN;
+      }
+      const x = copyOf(v[i], depth + 1);
+      if (x === NOT_PLAIN) {
+        return x;
+      }
+      out[i] = x;
+    }
+    copyChars += 2;
+    copyWorst += 2;
+    return out;
+  }
+  if (proto !== protos.obj) {
+    return NOT_PLAIN;
+  }
+  const keys = keysOf(v);
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k === TAG) {
+      return NOT_PLAIN;
+    }
+    const x = copyOf((v as Record<string, unknown>)[k], depth + 1);
+    if (x === NOT_PLAIN) {
+      return x;
+    }
+    if (k === '__proto__') {
+      defineProp(out, k, { value: x, writable: true, enumerable: true, configurable: true });
+    } else {
+      out[k] = x;
+    }
+    copyChars += k.length + 4;
+    copyWorst += 6 * k.length + 4;
+  }
+  copyChars += 2;
+  copyWorst += 2;
+  return out;
+}
+
 /** The full encoder's JSON text (tagged values, references, truncation). */
 function encoded(data: unknown, maxBytes: number): DataJson {
   const enc = encode(data, { maxBytes });
