@@ -4,7 +4,12 @@ import { Drain, joinInChunks, parsePosts, postLine, type PagePost } from './rela
 /** What a Drain given these deliveries and posts writes, all slices together. */
 function inFrameOrder<D extends { i: number }>(deliveries: D[], posts: PagePost[], json: (d: D) => string) {
   const out: string[] = [];
-  const drain = new Drain<D>(json, (records) => out.push(...records), 2, () => {});
+  const drain = new Drain<D>(
+    json,
+    (records) => out.push(...records),
+    2,
+    () => {},
+  );
   drain.add(deliveries, posts);
   drain.drain();
   return out;
