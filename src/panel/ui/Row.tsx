@@ -3,8 +3,9 @@
  * of a record and the hidden row that warms the grid's fonts are in row-parts.tsx). A row has a cell for each shown
  * column and no other: a column the chooser hides or the width drops has no element in any row (each row's cells
  * follow `columns`, so showing a column adds its cell to the rows in view at once). The direction cell also shows
- * the kind (a post ↗, its delivery ↙; drawn by grid.css from the cell's data-kind, so no element of its own), so
- * the two rows of one message differ at every width.
+ * the kind (a post ↗, its delivery ↙: a glyph in a Text node of the row's, as the other cells' texts, so a row
+ * that shows another record changes text only, and no attribute a style rule reads), so the two rows of one message
+ * differ at every width.
  */
 import { createMemo, createRenderEffect, For, Show, type JSX } from 'solid-js';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
@@ -73,6 +74,7 @@ export function Row(p: RowProps) {
     tClock = new Text(),
     tTarget = new Text(),
     tDir = new Text(),
+    tKindIcon = new Text(),
     tType = new Text(),
     tSurface = new Text(),
     tFrame = new Text(),
@@ -94,6 +96,7 @@ export function Row(p: RowProps) {
     put(tClock, x.clock);
     put(tTarget, x.target);
     put(tDir, x.dir);
+    put(tKindIcon, x.kindIcon);
     put(tType, x.type);
     put(tSurface, x.surface);
     put(tFrame, x.frame);
@@ -118,14 +121,9 @@ export function Row(p: RowProps) {
       </div>
     ),
     dir: () => (
-      <div
-        role="gridcell"
-        class={`c-dir d-${c().dirClass}`}
-        title={c().dirTitle}
-        aria-label={c().dirTitle}
-        data-kind={c().kind}
-      >
+      <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle} aria-label={c().dirTitle}>
         {tDir}
+        <span class="k-icon">{tKindIcon}</span>
       </div>
     ),
     kind: () => (

@@ -32,6 +32,7 @@ export function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: num
             : 'not an svc-embed message'
     } · ${kindWord}`,
     kind: r.navigation ? 'nav' : r.kind,
+    kindIcon: r.navigation ? '' : r.kind === 'post' ? '↗' : '↙',
     type: r.navigation
       ? `${r.frameId === 0 ? 'page: ' : 'navigated to '}${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
       : m.type
@@ -70,6 +71,7 @@ export const EMPTY: RowCells = {
   dirClass: 'none',
   dirTitle: '',
   kind: '',
+  kindIcon: '',
   type: '',
   typeTitle: undefined,
   typeClass: '',
@@ -101,8 +103,8 @@ export function WarmRow() {
       <div class="c-time">+0.123 s −0:01.5</div>
       <div class="c-delta">+840 ms</div>
       <div class="c-clock">09:41:07.123</div>
-      <div class="c-dir d-event" data-kind="post">
-        ↑↓⟳·↙
+      <div class="c-dir d-event">
+        ↑↓⟳·<span class="k-icon">↗↙</span>
       </div>
       <div class="c-kind">post receive nav</div>
       <div class="c-type">view dashboard-loaded</div>
