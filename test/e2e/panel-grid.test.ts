@@ -88,6 +88,13 @@ describe('timeline grid', () => {
       expect(a.drawn && b.drawn).toBe(true);
       expect(a.label).toMatch(/post/);
       expect(b.label).toMatch(/receive/);
+      // the tooltip: the hovered cell's, saying its own record's kind (set while the pointer is on the cell)
+      const title = (seq: number) => page.$eval(`#ei-row-${seq} .c-dir`, (c) => c.getAttribute('title'));
+      await page.hover(`#ei-row-${post} .c-dir`);
+      expect(await title(post)).toMatch(/post/);
+      await page.hover(`#ei-row-${recv} .c-dir`);
+      expect(await title(recv)).toMatch(/receive/);
+      expect(await title(post)).toBe(null);
       // every shown header fits: no horizontal overflow of the grid
       const overflow = await page.$eval('.grid-body', (g) => g.scrollWidth - g.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);

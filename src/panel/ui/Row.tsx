@@ -103,6 +103,16 @@ export function Row(p: RowProps) {
     put(tOrigins, x.origins);
     put(tSize, x.truncated ? `${x.size}✂` : x.size);
   });
+  // The direction cell's tooltip is there while the pointer is on the cell, and kept true if the row shows another
+  // record meanwhile: a title written with every record would restyle the cell each time (Chromium restyles an
+  // element whose title changes), and a post and its delivery differ by it. Its accessible name is always there.
+  let dirCell: HTMLDivElement | undefined;
+  createRenderEffect(() => {
+    const t = c().dirTitle;
+    if (dirCell?.hasAttribute('title') && dirCell.title !== t) {
+      dirCell.title = t;
+    }
+  });
   // Each column's cell, made when the column is shown (and dropped when it is hidden); its Text node is the row's.
   const cell: Record<ColumnId, () => JSX.Element> = {
     time: () => (
@@ -121,7 +131,16 @@ export function Row(p: RowProps) {
       </div>
     ),
     dir: () => (
-      <div role="gridcell" class={`c-dir d-${c().dirClass}`} title={c().dirTitle} aria-label={c().dirTitle}>
+      <div
+        ref={dirCell}
+        role="gridcell"
+        class={`c-dir d-${c().dirClass}`}
+        aria-label={c().dirTitle}
+        onPointerEnter={(e) => {
+          e.currentTarget.title = c().dirTitle;
+        }}
+        onPointerLeave={(e) => e.currentTarget.removeAttribute('title')}
+      >
         {tDir}
         <span class="k-icon">{tKindIcon}</span>
       </div>
