@@ -19,7 +19,7 @@
  * browser's structured clone, plain objects, arrays and primitives with no getter, and no page listener ran yet)
  * is read with the page realm's own getters (data, origin, source, ports) and clock, kept at document_start,
  * called on the event through a transparent wrapper (`XPCNativeWrapper.unwrap`); its data, proven plain with the
- * page's prototypes, is written by the page realm's own `JSON.stringify`, which calls none of the page's code.
+ * page's prototypes, is written by JSON.stringify through that wrapper, which calls none of the page's code.
  * Anything else (an event the page made, data the check declines) takes the Xray and the encoder. The source's
  * relation is read through the Xray, only when the source changes. Plain data short enough never to reach its cap is
  * not written in the listener: it is copied into this world (`snapshot`: the walk the check makes, sharing the page's
@@ -365,7 +365,7 @@ const callBind = Function.prototype.call.bind(Function.prototype.call) as unknow
   self: unknown,
 ) => unknown;
 
-/** Kept at document_start, before any page script: the page realm's own prototypes, getters, stringify, clock. */
+/** Kept at document_start, before any page script: the page realm's own object prototype, getters and clock. */
 function pageRealm(win: Window): PageRealm | null {
   try {
     const unwrap = (globalThis as { XPCNativeWrapper?: { unwrap?: (o: unknown) => unknown } }).XPCNativeWrapper?.unwrap;
@@ -373,6 +373,15 @@ function pageRealm(win: Window): PageRealm | null {
     if (!unwrap || !raw) {
       return null;
     }
+    // The page realm's objects, reached through objects it has rather than by the names of its globals where that
+    // can be: Firefox defines a built-in global (`JSON`, `Array`…) on the window when a script first reads its name,
+    // and a read here, before any page script, would change the order of the names the page lists
+    // (`Object.getOwnPropertyNames(window)`). So: the performance object's prototype, the end of the window's
+    // prototype chain; the array prototype is learnt from the first delivered array (serialize.ts, `Protos.arr`),
+    // and the data written with this world's JSON.stringify. `MessageEvent`'s prototype is the exception, a known
+    // difference: any MessageEvent made here defines it as naming it does, and it must be kept before a page
+    // script could replace its getters (test/transparency/known-differences.ts, KNOWN_REORDERS).
+    const getProto = Object.getPrototypeOf;
     const proto = raw.MessageEvent.prototype;
     const getter = (name: string): ((e: unknown) => unknown) => {
       const get = getDesc(proto, name)?.get;
@@ -382,15 +391,18 @@ function pageRealm(win: Window): PageRealm | null {
       return (e) => callBind(get, e);
     };
     const perf = raw.performance;
-    const nowOf = raw.Performance.prototype.now;
+    const nowOf = getProto(perf).now;
     const timeOrigin = win.performance.timeOrigin;
-    const stringify = raw.JSON.stringify;
-    if (typeof nowOf !== 'function' || typeof stringify !== 'function' || typeof timeOrigin !== 'number') {
+    let obj: object = raw;
+    for (let p = getProto(obj); p !== null; p = getProto(p)) {
+      obj = p;
+    }
+    if (typeof nowOf !== 'function' || typeof timeOrigin !== 'number') {
       return null;
     }
     return {
       unwrap,
-      protos: { obj: raw.Object.prototype, arr: raw.Array.prototype, stringify: (v) => stringify(v) },
+      protos: { obj, arr: null },
       data: getter('data'),
       origin: getter('origin'),
       source: getter('source'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
 import { encode } from '../protocol/encoding.ts';
-import { dataJson, plainJson } from './serialize.ts';
+import { dataJson, plainCopy, plainJson } from './serialize.ts';
 
 const shared = { id: 1 };
 const many = (n: number, extra: Record<string, unknown> = {}) => {
@@ -145,12 +145,21 @@ describe('plainJson: the fast path over another realm', () => {
     expect(plainJson(withArray, 1_000_000, protos)).toBe('{"a":[1]}');
   });
 
-  it("writes with that realm's own stringify what this realm's would write", () => {
+  it("learns the array prototype from the first array when it is not known (never naming the realm's Array)", () => {
     const { g, protos } = realm();
-    const stringify = (g.make('JSON') as JSON).stringify;
-    for (const [, src, fast] of rows) {
-      const value = g.make(src);
-      expect(plainJson(value, 1_000_000, { ...protos, stringify })).toBe(fast ? JSON.stringify(value) : null);
-    }
+    const learning = { obj: protos.obj, arr: null as object | null };
+    expect(plainJson(g.make('{ a: { b: 1 } }'), 1_000_000, learning)).toBe('{"a":{"b":1}}');
+    expect(learning.arr).toBeNull(); // no array met yet
+    expect(plainJson(g.make('{ a: [1, [2]] }'), 1_000_000, learning)).toBe('{"a":[1,[2]]}');
+    expect(learning.arr).toBe(protos.arr);
+    // learnt once: an array of another prototype is not plain, and a toJSON on the learnt one is still looked at
+    expect(plainJson({ a: [1] }, 1_000_000, learning)).toBeNull();
+    Object.defineProperty(protos.arr, 'toJSON', { value: () => 'theirs', configurable: true });
+    expect(plainJson(g.make('[1]'), 1_000_000, learning)).toBeNull();
+    delete (protos.arr as { toJSON?: unknown }).toJSON;
+    // the copy at delivery learns it the same way
+    const copying = { obj: protos.obj, arr: null as object | null };
+    expect(plainCopy(g.make('{ a: [1] }'), copying, 1_000_000)?.data).toEqual({ a: [1] });
+    expect(copying.arr).toBe(protos.arr);
   });
 });

@@ -27,12 +27,12 @@ const MAX_DEPTH = 64;
  */
 export interface Protos {
   obj: object;
-  arr: object;
   /**
-   * That realm's own `JSON.stringify` (kept before any of its scripts ran): it writes that realm's objects where
-   * they are, without a wrapper call per property read. Called only on data the check proves plain.
+   * The realm's array prototype; null until the walk meets an array, whose prototype it then is. Only for data the
+   * browser's structured clone made in that realm (a delivered message), whose arrays have the realm's own
+   * `Array.prototype`: naming the realm's `Array` would define that global on its window (Firefox, deliveries.ts).
    */
-  stringify?: (v: unknown) => string;
+  arr: object | null;
 }
 const OWN: Protos = { obj: OBJ, arr: ARR };
 /** The prototypes of the walk in progress. */
@@ -99,7 +99,7 @@ function plain(v: unknown, depth: number): boolean {
   }
   if (isArray(v)) {
     arrays = true;
-    if (getProto(v) !== protos.arr) {
+    if (!isArrayProto(getProto(v))) {
       return false;
     }
     for (let i = 0; i < v.length; i++) {
@@ -124,6 +124,18 @@ function plain(v: unknown, depth: number): boolean {
 
 // Whether the walk met an array (only then does JSON.stringify look at the array prototype's `toJSON`).
 let arrays = false;
+
+/** `p` is the walk's array prototype (learnt here if the realm's is not known yet: Protos.arr). */
+function isArrayProto(p: object | null): boolean {
+  if (p === protos.arr) {
+    return true;
+  }
+  if (protos.arr === null && p !== null) {
+    protos.arr = p;
+    return true;
+  }
+  return false;
+}
 
 // A walk in progress: a page getter read during it may start another (a post from inside the getter); that one
 // takes the full encoder rather than share the objects noted by the outer walk.
@@ -162,7 +174,10 @@ export function plainJson(data: unknown, maxBytes: number, realm: Protos = OWN):
               plain(data, 0)
             : getDesc(realm.obj, 'toJSON') === undefined &&
               plain(data, 0) &&
-              (!arrays || (getDesc(realm.arr, 'toJSON') === undefined && getProto(realm.arr) === realm.obj));
+              (!arrays ||
+                (realm.arr !== null &&
+                  getDesc(realm.arr, 'toJSON') === undefined &&
+                  getProto(realm.arr) === realm.obj));
       } finally {
         forget();
         protos = OWN;
@@ -170,7 +185,7 @@ export function plainJson(data: unknown, maxBytes: number, realm: Protos = OWN):
       }
     }
     if (ok) {
-      const json = realm.stringify ? realm.stringify(data) : stringify(data);
+      const json = stringify(data);
       if (json.length <= maxBytes) {
         return json;
       }
@@ -233,7 +248,7 @@ function copyOf(v: unknown, depth: number): unknown {
   }
   const proto = getProto(v);
   if (isArray(v)) {
-    if (proto !== protos.arr) {
+    if (!isArrayProto(proto)) {
       return NOT_PLAIN;
     }
     const n = v.length;

@@ -358,18 +358,55 @@ export function isKnown(d: Difference, known: KnownDifference[] = KNOWN_DIFFEREN
   );
 }
 
-/** A difference KNOWN_REORDERS lists: the same items as without the extension, in another order. */
+/**
+ * A difference KNOWN_REORDERS lists: the same items as without the extension, in the same order once the entry's
+ * `moved` names are left out of both lists.
+ */
 export function isKnownReorder(d: Difference): boolean {
   if (!Array.isArray(d.none) || !Array.isArray(d.other) || d.none.length !== d.other.length) {
     return false;
   }
-  const sorted = (xs: string[]) => JSON.stringify([...xs].sort());
-  return (
-    sorted(d.none) === sorted(d.other) &&
-    KNOWN_REORDERS.some(
-      (k) => k.suite === d.suite && k.browser === (d.browser ?? 'chromium') && k.mode === d.mode && k.name === d.name,
-    )
+  const k = KNOWN_REORDERS.find(
+    (k) => k.suite === d.suite && k.browser === (d.browser ?? 'chromium') && k.mode === d.mode && k.name === d.name,
   );
+  if (!k) {
+    return false;
+  }
+  const moved = new Set(k.moved);
+  const rest = (xs: string[]) => JSON.stringify(xs.filter((x) => !moved.has(x)));
+  const sorted = (xs: string[]) => JSON.stringify([...xs].sort());
+  return sorted(d.none) === sorted(d.other) && rest(d.none) === rest(d.other);
+}
+
+/**
+ * The items of `b` out of place against `a` (the same items): those outside a longest common subsequence of the
+ * two, so that leaving them out of both lists leaves the same list. For a reorder's report and its `moved` pin.
+ */
+export function outOfPlace(a: readonly string[], b: readonly string[]): string[] {
+  const n = a.length;
+  const m = b.length;
+  // lengths of the longest common subsequences of a's and b's suffixes (rows of m + 1)
+  const L = new Uint16Array((n + 1) * (m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      L[i * (m + 1) + j] =
+        a[i] === b[j] ? L[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(L[(i + 1) * (m + 1) + j], L[i * (m + 1) + j + 1]);
+    }
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (j < m) {
+    if (i < n && a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (i < n && L[(i + 1) * (m + 1) + j] >= L[i * (m + 1) + j + 1]) {
+      i++;
+    } else {
+      out.push(b[j++]);
+    }
+  }
+  return out.sort();
 }
 
 /**
@@ -415,6 +452,7 @@ export function describeDifference(d: Difference): string {
       const i = a.findIndex((x, j) => x !== b[j]);
       lines.push(
         `    same items, order differs from #${i}: without ${clip(JSON.stringify(a.slice(i, i + 4)))} / ${d.mode} ${clip(JSON.stringify(b.slice(i, i + 4)))}`,
+        `    out of place (a KNOWN_REORDERS entry's \`moved\`): ${JSON.stringify(outOfPlace(a, b))}`,
       );
     }
     return head + lines.join('\n');
