@@ -161,6 +161,21 @@ async function main() {
     process.stderr.write(`sandbox: cannot start: ${why}\n`);
     process.exit(1);
   }
+  // Handlers first, then the origins: whoever reads them may stop the sandbox at once (Ctrl+C, a test), and a
+  // signal that came between the two would end the process with it, its ports still open.
+  let stopping = false;
+  const stop = (/** @type {string} */ signal) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    if (!opts.quiet) {
+      process.stdout.write(`sandbox: ${signal}, stopping\n`);
+    }
+    sandbox.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   const h = sandbox.hostOrigin;
   process.stdout.write(
     [
@@ -175,19 +190,6 @@ async function main() {
       '',
     ].join('\n'),
   );
-  let stopping = false;
-  const stop = (/** @type {string} */ signal) => {
-    if (stopping) {
-      return;
-    }
-    stopping = true;
-    if (!opts.quiet) {
-      process.stdout.write(`sandbox: ${signal}, stopping\n`);
-    }
-    sandbox.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
