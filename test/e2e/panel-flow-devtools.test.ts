@@ -8,7 +8,6 @@ import type { Frame, Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
 import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
-import { launchWithExtension } from '../helpers/capture.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { expectHandshakeDrawn, flowDrawing } from '../helpers/flow-drawing.ts';
 import { waitInPanel } from '../helpers/panel.ts';
@@ -18,10 +17,10 @@ let dev: Launched;
 let devtools: Page;
 let panel: Frame;
 
-// The real DevTools opened with every tab: a browser of its own, launched and closed here.
-test.beforeAll(async ({ sandbox: sb }) => {
+// The real DevTools opened with every tab: a browser of its own (closed after the file's last test).
+test.beforeAll(async ({ sandbox: sb, launchForFile }) => {
   sandbox = sb;
-  dev = await launchWithExtension({
+  dev = await launchForFile.chromium({
     args: ['--auto-open-devtools-for-tabs'],
     capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
   });
@@ -46,9 +45,6 @@ test.beforeAll(async ({ sandbox: sb }) => {
     { timeout: 20_000 },
   );
 }, 90_000);
-test.afterAll(async () => {
-  await dev?.close();
-});
 
 describe('the flow view in the real DevTools panel', () => {
   it('the Flow tab shows a lane for the host and the embed, and the handshake arrows between them', async () => {
