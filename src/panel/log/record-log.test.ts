@@ -1,0 +1,133 @@
+/**
+ * The record log on its own: live batches applied together at the scheduled tick (one event each), updates in
+ * place, late records placed by capture time, the bound with the background's evictions first, and what the
+ * readers see (counts, lookups, the first ready).
+ */
+import { describe, expect, it } from 'vitest';
+import { newTabState, type ClassifiedRecord } from '../../shared/messages.ts';
+import { syntheticSession } from '../app/synthetic.ts';
+import { RecordLog, type LogEvents } from './record-log.ts';
+
+/** A log whose ticks run when the test says, and every event it sent, in order. */
+function setup() {
+  const ticks: Array<() => void> = [];
+  const log = new RecordLog({ schedule: (fn) => ticks.push(fn) });
+  const events: Array<[keyof LogEvents, unknown]> = [];
+  for (const type of ['batch', 'reordered', 'replaced', 'cleared', 'state'] as const) {
+    log.on(type, (e) => events.push([type, e]));
+  }
+  const tick = () => {
+    for (const fn of ticks.splice(0)) {
+      fn();
+    }
+  };
+  return { log, events, tick };
+}
+const seqs = (log: RecordLog) => log.all().map((r) => r.seq);
+/** Counts by verdict as the log keeps them: a post and its delivery are one message; a navigation is none. */
+const tally = (records: readonly ClassifiedRecord[]) => {
+  const messages = records.filter((r) => !r.navigation && !(r.kind === 'receive' && r.pairedWith !== undefined));
+  return {
+    valid: messages.filter((r) => r.verdict === 'valid').length,
+    invalid: messages.filter((r) => r.verdict === 'invalid').length,
+    foreign: messages.filter((r) => r.verdict === 'foreign').length,
+  };
+};
+
+describe('RecordLog', () => {
+  it('applies queued live records together at the next tick, with one batch event', () => {
+    const { log, events, tick } = setup();
+    const records = syntheticSession(60); // (at least 60: whole exchanges)
+    const first = records.slice(0, 40);
+    log.enqueue(first.slice(0, 25));
+    log.enqueue(first.slice(25));
+    expect(log.count).toBe(0); // nothing before the tick
+    expect(events).toEqual([]);
+    tick();
+    expect(seqs(log)).toEqual(first.map((r) => r.seq));
+    expect(events).toEqual([['batch', { from: 0, count: 40, updated: [] }]]);
+    expect(log.counts).toEqual(tally(first));
+    log.enqueue(records.slice(40));
+    tick();
+    expect(events[1]).toEqual(['batch', { from: 40, count: records.length - 40, updated: [] }]);
+    expect(log.counts).toEqual(tally(records));
+  });
+
+  it('replaces updated records in place, and ignores an update of a record it does not hold', () => {
+    const { log, events, tick } = setup();
+    const records = syntheticSession(30);
+    log.load(newTabState(1), records);
+    const target = records.find((r) => r.verdict === 'valid')!;
+    const i = log.indexOfSeq(target.seq);
+    const changed: ClassifiedRecord = { ...target, verdict: 'invalid' };
+    log.enqueue([changed, { ...target, seq: 99_999 }], true);
+    tick();
+    expect(log.at(i)).toBe(changed);
+    expect(log.count).toBe(records.length);
+    expect(events.at(-1)).toEqual(['batch', { from: records.length, count: 0, updated: [i] }]);
+    expect(log.counts.invalid).toBe(tally(records).invalid + 1);
+    expect(log.counts.valid).toBe(tally(records).valid - 1);
+  });
+
+  it('finds records by seq, and says what it does not hold', () => {
+    const { log } = setup();
+    const records = syntheticSession(50);
+    log.load(newTabState(1), records);
+    for (const k of [0, 17, 49]) {
+      expect(log.indexOfSeq(records[k].seq)).toBe(k);
+      expect(log.bySeq(records[k].seq)).toBe(log.at(k));
+    }
+    expect(log.indexOfSeq(-5)).toBe(-1);
+    expect(log.bySeq(null)).toBeUndefined();
+  });
+
+  it('places late records by capture time: the tail from their seq is rewritten, with one reordered event', () => {
+    const { log, events } = setup();
+    const records = syntheticSession(20);
+    log.load(newTabState(1), records.slice(0, 15));
+    events.length = 0;
+    // a record captured earlier came late: the background placed it by capture time, and numbered the tail again
+    // from seq `from` on (incoming is in seq order)
+    const from = records[10].seq;
+    const incoming = [records[19], ...records.slice(10, 19)].map((r, k) => ({ ...r, seq: from + k }));
+    const previous = log.all().slice(10);
+    log.reorder(from, incoming);
+    expect(log.all().slice(0, 10)).toEqual(records.slice(0, 10));
+    expect(log.all().slice(10)).toEqual(incoming);
+    expect(events).toEqual([['reordered', { from: 10, previous }]]);
+    expect(log.counts).toEqual(tally([...records.slice(0, 10), ...incoming]));
+    expect(log.indexOfSeq(from + 3)).toBe(13);
+  });
+
+  it('keeps at most maxRecords: what the background let go first, then the oldest', () => {
+    const { log, events } = setup();
+    const records = syntheticSession(40);
+    log.load(newTabState(1), records);
+    log.forget([records[30].seq, records[35].seq]);
+    events.length = 0;
+    log.setState(newTabState(1, { maxRecords: 30 }));
+    const kept = records.filter((_, k) => k !== 30 && k !== 35).slice(-30);
+    expect(seqs(log)).toEqual(kept.map((r) => r.seq));
+    expect(log.counts).toEqual(tally(kept));
+    expect(events.map(([type]) => type)).toEqual(['replaced', 'state']);
+  });
+
+  it('empties at once when cleared, and says so after the replacement', () => {
+    const { log, events } = setup();
+    log.load(newTabState(1), syntheticSession(10));
+    events.length = 0;
+    log.clear();
+    expect(log.count).toBe(0);
+    expect(log.counts).toEqual({ valid: 0, invalid: 0, foreign: 0 });
+    expect(events.map(([type]) => type)).toEqual(['replaced', 'cleared']);
+  });
+
+  it("knows the session's first ready", () => {
+    const { log } = setup();
+    const records = syntheticSession(30);
+    log.load(newTabState(1), records);
+    const first = records.findIndex((r) => (r.data as { type?: string } | null)?.type === 'svc:event:ready');
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(log.readyIndex).toBe(first);
+  });
+});
