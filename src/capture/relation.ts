@@ -2,7 +2,7 @@
  * Where a window sits relative to this frame's window: itself, its parent, its opener, one of its child
  * frames, or another window. Read with the platform getters captured when the finder is made (at
  * document_start, before the hook or any page script replaces them), so that the answer is about the real
- * windows. Used for a post's target (hook.ts) and a delivery's source (receive.ts).
+ * windows. Used for a post's target (hook.ts) and a delivery's source (deliveries.ts).
  */
 import type { WindowRelation } from '../shared/messages.ts';
 

@@ -3,7 +3,7 @@ import type { RawRecord } from '../shared/messages.ts';
 import { close, field, head, open, text } from './writer.ts';
 import { dataJson } from './serialize.ts';
 
-// Records written as the page writes them (page.ts for posts, receive.ts for deliveries), and the RawRecord
+// Records written as the page writes them (page.ts for posts, deliveries.ts for deliveries), and the RawRecord
 // each must parse to: the text is concatenated, so the round trip is what proves it well-formed.
 const URL_ODD = 'http://127.0.0.1:4100/a"b\\c?q=\u2028é#frag';
 const DATA = { source: 'svc-embed', direction: 'action', type: 'svc:action:refresh', payload: {}, timestamp: 1 };

@@ -1,6 +1,6 @@
 /**
  * The rule set: stable ids, default severity, the spec sentence each rule enforces.
- * docs/rules.md is generated from this table (scripts/gen-docs.ts via `npm run schema`), and a unit test fails
+ * docs/rules.md is generated from this table (scripts/gen-schema.mjs via `npm run schema`), and a unit test fails
  * when it is stale.
  */
 import type { Severity } from './classify.ts';

@@ -17,7 +17,7 @@
  * observation it allows.
  */
 export interface KnownDifference {
-  /** `windows` (window-checks.ts) or `libraries` (library-cases.ts). */
+  /** `windows` (window-checks.ts) or `libraries` (libraries.ts). */
   suite: 'windows' | 'libraries';
   /** The browser it is found in: absent for Chromium; Firefox's entries say `firefox` (its own messages, its own hooks). */
   browser?: 'firefox';

@@ -1,7 +1,7 @@
 /**
  * The right-click menu of a timeline row, as a model: which actions it offers for a record, which are disabled
  * and why, the filter each "filter by" action sets, and the plain JSON "copy as JSON" puts on the clipboard.
- * Pure (unit-tested in node); ui/RowMenu.tsx shows it and runs the actions, the act feature adds its own
+ * Pure (unit-tested in node); ui/timeline-menus.tsx shows it and runs the actions, the act feature adds its own
  * (copy as code, replay) through ui/row-menu-context.ts.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
