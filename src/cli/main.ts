@@ -25,11 +25,11 @@ Run "embed-inspector COMMAND --help" for a command's options.`;
 type Command = (argv: string[]) => Promise<number>;
 const commands: Record<string, () => Promise<Command>> = {
   check: async () => runCheck,
-  record: async () => (await import('./record.ts')).runRecord,
+  record: async () => (await import('./record-command.ts')).runRecord,
   view: async () => (await import('./view.ts')).runView,
-  diff: async () => (await import('./diff.ts')).runDiff,
+  diff: async () => (await import('./diff-command.ts')).runDiff,
   codegen: async () => (await import('./codegen.ts')).runCodegen,
-  har: async () => (await import('./har.ts')).runHar,
+  har: async () => (await import('./har-command.ts')).runHar,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -119,7 +119,7 @@ async function workerOverSession(target: Target): Promise<WebWorker | null> {
     ownSessions.set(target, w);
   }
   try {
-    // Up once its script has run (background/index.ts installs the automation API last).
+    // Up once its script has run (background/service-worker.ts installs the automation API last).
     if (!(await w.evaluate(() => 'embedInspector' in globalThis))) {
       return null;
     }

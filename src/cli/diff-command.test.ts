@@ -15,7 +15,7 @@ import {
 } from '../../test/fixtures/messages.ts';
 import { InputError } from './check.ts';
 import { UsageError } from './args.ts';
-import { runDiff } from './diff.ts';
+import { runDiff } from './diff-command.ts';
 
 beforeAll(() => {
   process.env.NO_COLOR = '1';

@@ -8,7 +8,7 @@ import { readCapture } from '../protocol/capture.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { UsageError } from './args.ts';
 import { InputError, loadCapture } from './check.ts';
-import { HAR_HELP, runHar } from './har.ts';
+import { HAR_HELP, runHar } from './har-command.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ei-har-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
