@@ -9,6 +9,7 @@
 //   `elementCount`, the panel's main thread) over 12 changes (verdict invalid and show foreign on and off, three
 //   times, each to its second frame). The counts are the same in every run of a build.
 import { launchChromium } from '../../dist/node/chromium.js';
+import { median } from '../stats.mjs';
 
 const args = process.argv.slice(2);
 const repsAt = args.indexOf('--reps');
@@ -40,7 +41,6 @@ async function loaded(ext) {
   return { l, page };
 }
 
-const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
 
 if (restyle) {
@@ -136,7 +136,7 @@ if (restyle) {
   console.log(`|---|${builds.map(() => '---|').join('')}`);
   for (const k of Object.keys(res[0])) {
     console.log(
-      `| ${k} | ${builds.map((_, i) => `${med(res[i][k]).toFixed(1)} (${mean(res[i][k]).toFixed(1)})`).join(' | ')} |`,
+      `| ${k} | ${builds.map((_, i) => `${median(res[i][k]).toFixed(1)} (${mean(res[i][k]).toFixed(1)})`).join(' | ')} |`,
     );
   }
 }
