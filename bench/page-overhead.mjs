@@ -271,7 +271,14 @@ const whole = (a, mode, n) =>
   a.posts.n === (mode === 'full' ? n : 0);
 
 /** A promise's value, or `fallback` after `ms` (it is not waited for any more). */
-const within = (p, ms, fallback) => Promise.race([p, new Promise((res) => setTimeout(() => res(fallback), ms))]);
+/** `p`, or `fallback` after `ms`; the timer is cleared once `p` settles (a pending one would keep the process up). */
+const within = (p, ms, fallback) => {
+  let timer;
+  const late = new Promise((res) => {
+    timer = setTimeout(() => res(fallback), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+};
 
 /**
  * One burst in a new tab of browser `b`. Where it captures: the tab's log bound is set to hold the whole burst
