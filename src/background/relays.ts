@@ -56,6 +56,11 @@ export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: Cap
       // After the batches of that hand-over (one port, in order): they are on the session's chain already.
       sessions.peek(tabId)?.flushed(msg.id);
     },
+    received() {
+      if (!relay.outOfScope) {
+        sessions.peek(tabId)?.received(relay);
+      }
+    },
     records(msg) {
       // Out of scope: not stored, only acknowledged, so that the relay lets the batch go.
       if (relay.outOfScope) {
@@ -75,6 +80,7 @@ export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: Cap
       'post-result': (m) => sessions.peek(tabId)?.sendResult(m),
       hello: (m) => later(m),
       flushed: (m) => later(m),
+      received: (m) => later(m),
       records: (m) => later(m),
     }),
   );

@@ -76,6 +76,26 @@ describe('tab relays', () => {
     expect(relays.get(0)).toBe(top.relay);
   });
 
+  it('a frame that received and went quiet: every other frame in full mode is asked to hand over, once', () => {
+    const relays = new TabRelays();
+    const frames = {
+      receiver: relay(3, 'https://acme.example.com'),
+      sender: relay(0, 'https://host.example'),
+      otherSender: relay(5, 'https://other.example'),
+      receiveOnly: relay(6, 'https://watch.example', 'receive-only'),
+    };
+    for (const f of Object.values(frames)) {
+      relays.attach(f.relay);
+    }
+    relays.askHandOver(frames.receiver.relay);
+    const asked = Object.fromEntries(
+      Object.entries(frames).map(([name, f]) => [name, f.sent.filter((m) => m.type === 'hand-over').length]),
+    );
+    // A receive-only frame holds no posts; the receiver is handing over already.
+    expect(asked).toEqual({ receiver: 0, sender: 1, otherSender: 1, receiveOnly: 0 });
+    expect(frames.sender.sent.at(-1)).toEqual({ v: expect.any(Number), type: 'hand-over' });
+  });
+
   it('a hand-over is waited for until the frame answers; a frame that cannot be asked is not waited for', async () => {
     const relays = new TabRelays();
     const top = relay(0, 'https://host.example');

@@ -128,6 +128,20 @@ export class TabRelays {
   }
 
   /**
+   * `from` went quiet after what it received: every other frame that may hold posts (full mode) hands over now,
+   * without an answer. A frame holds its posts for a quiet period that grows with what it posted (outbox.ts), longer
+   * than its receivers take for a burst; this ends the wait when a receiver is done. A frame with nothing held sends
+   * nothing back, and an asked frame's hand-over never asks again (relay.ts), so asks do not echo between frames.
+   */
+  askHandOver(from: RelayPort): void {
+    for (const relay of this.relays.values()) {
+      if (relay !== from && relay.mode === 'full') {
+        relay.post({ type: 'hand-over' });
+      }
+    }
+  }
+
+  /**
    * A frame answered the hand-over `id`: its wait stops timing out now, and ends when the caller runs what this
    * returns (after the batches before the answer; undefined: not waited for any more).
    */

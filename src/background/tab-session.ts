@@ -112,6 +112,15 @@ export class TabSession {
     return { frames: answers.length, silent: answers.filter((a) => !a).length };
   }
 
+  /**
+   * A frame went quiet after what it received and is handing it over: the tab's other frames in full mode hand over
+   * what they hold now (tab-relays.ts `askHandOver`), so that the posts of a burst are stored as soon as its
+   * receiver is done, not when the sender's own longer quiet period ends.
+   */
+  received(from: RelayPort): void {
+    this.relays.askHandOver(from);
+  }
+
   /** A relay answered a `settle` hand-over: its batches were handed to this chain before this call. */
   flushed(id: string): void {
     const done = this.relays.flushed(id);

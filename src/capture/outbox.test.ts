@@ -183,6 +183,68 @@ describe('Outbox: one ordered outbox per frame', () => {
     expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
   });
 
+  // Why a frame hands over decides whether it tells the background that what it received went quiet (relay.ts:
+  // the frames that posted it hand over then). Each row: what the frame did; the `quiet` flag of each hand-over.
+  const WHY_CASES: Array<[string, (box: InstanceType<typeof Outbox<string>>) => void, boolean[]]> = [
+    [
+      'a burst, then its quiet period',
+      (box) => {
+        for (let i = 0; i < 1000; i++) {
+          add(box, rec(`r${i}`, 400));
+        }
+        vi.advanceTimersByTime(MAX_WAIT_MS);
+      },
+      [true],
+    ],
+    [
+      'a light stream',
+      (box) => {
+        add(box, rec('a'));
+        vi.advanceTimersByTime(LIGHT_WAIT_MS / 2);
+        add(box, rec('b'));
+        vi.advanceTimersByTime(LIGHT_WAIT_MS / 2);
+      },
+      [true],
+    ],
+    [
+      'a stream that never goes quiet',
+      (box) => {
+        for (let t = 0; t < MAX_WAIT_MS; t += 5) {
+          add(box, rec(String(t), 10_000));
+          vi.advanceTimersByTime(5);
+        }
+      },
+      [true],
+    ],
+    [
+      'past the bound of entries, in tasks of their own',
+      (box) => {
+        for (let i = 0; i < MAX_HELD_ENTRIES; i++) {
+          box.add('r', 1);
+        }
+        vi.advanceTimersByTime(0);
+      },
+      [false],
+    ],
+    [
+      'a flush (pagehide, an ask)',
+      (box) => {
+        add(box, rec('a'));
+        box.flush();
+        vi.advanceTimersByTime(MAX_WAIT_MS);
+      },
+      [false],
+    ],
+  ];
+  for (const [name, run, expected] of WHY_CASES) {
+    it(`says why it hands over: ${name}`, () => {
+      const why: boolean[] = [];
+      const box = new Outbox<string>(clock, (_entries, quiet) => why.push(quiet));
+      run(box);
+      expect(why).toEqual(expected);
+    });
+  }
+
   it('a stream that never goes quiet hands over by MAX_WAIT_MS', () => {
     const { box, events } = outbox();
     for (let t = 0; t <= MAX_WAIT_MS + QUIET_MS; t += 5) {

@@ -87,12 +87,14 @@ export class Outbox<T> {
 
   /**
    * `now`: the clock of the times given to `add` (the capture's own clock). `handOver`: receives the entries
-   * that leave, in order, never empty, at most about `part` characters a call (one entry at least). What has not
-   * left yet is still held during a call: a `flush` from inside `handOver` hands it over next, in order.
+   * that leave, in order, never empty, at most about `part` characters a call (one entry at least); `quiet` is true
+   * when they leave by the time rules (a quiet period, a light stream, the longest wait), false past a bound or on
+   * `flush`. What has not left yet is still held during a call: a `flush` from inside `handOver` hands it over
+   * next, in order.
    */
   constructor(
     private readonly now: () => number,
-    private readonly handOver: (entries: T[]) => void,
+    private readonly handOver: (entries: T[], quiet: boolean) => void,
     private readonly part = Number.POSITIVE_INFINITY,
   ) {}
 
@@ -185,7 +187,7 @@ export class Outbox<T> {
     // A post of this task is still being written: its `fill` arms the timer again.
     const ms = this.reserved === 0 ? this.wait(this.now()) : QUIET_MS;
     if (ms === 0) {
-      this.flush();
+      this.take(Number.POSITIVE_INFINITY, true);
     } else if (this.chars > 0 || this.reserved > 0) {
       // Checked again when it would be due if nothing more came.
       this.arm(Math.ceil(ms));
@@ -200,9 +202,9 @@ export class Outbox<T> {
 
   /**
    * Hand over what is held, in order, up to a post still reserved, about `max` characters at most (one entry at
-   * least), in parts of about `part` characters.
+   * least), in parts of about `part` characters; `quiet`: by the time rules (`handOver`).
    */
-  private take(max: number): void {
+  private take(max: number, quiet = false): void {
     if (this.timer !== undefined) {
       clearTimer(this.timer);
       this.timer = undefined;
@@ -250,7 +252,7 @@ export class Outbox<T> {
         this.first = this.last = this.now();
       }
       if (out.length) {
-        this.handOver(out);
+        this.handOver(out, quiet);
       }
     }
   }

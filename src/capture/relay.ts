@@ -94,6 +94,9 @@ const SLICE = 1000;
         handOverAll();
         link.flush();
         link.send({ type: 'flushed', id: msg.id });
+      } else if (msg.type === 'hand-over') {
+        pull();
+        handOver();
       }
     },
   });
@@ -133,10 +136,15 @@ const SLICE = 1000;
     SLICE,
     (fn) => setTimeout(fn, 0),
   );
-  const send = (deliveries: Delivery[]) => {
+  const send = (deliveries: Delivery[], quiet = false) => {
     pull();
     const mine = posts;
     posts = [];
+    if (quiet) {
+      // What the frame received went quiet (its own time rules, not an ask nor a bound): the frames that posted it
+      // hand theirs over now (background/tab-relays.ts `askHandOver`).
+      link.send({ type: 'received' });
+    }
     drain.add(deliveries, mine);
   };
   const outbox = new Outbox<Delivery>(now, send);

@@ -70,6 +70,7 @@ describe('channel', () => {
       config: (m) => seen.push(`config ${m.config.maxBytes}`),
       ack: (m) => seen.push(`ack ${m.batch}`),
       flush: (m) => seen.push(`flush ${m.id}`),
+      'hand-over': () => seen.push('hand-over'),
       post: (m) => seen.push(`post ${m.target}`),
     };
     dispatch(stamp<BackgroundToRelay>({ type: 'ack', batch: 4 }), handlers);

@@ -93,7 +93,12 @@ export type RelayToBackground =
    * Answer to a BackgroundToRelay 'flush', sent on the same port right after the batches that hand-over made, so
    * the background has them in hand when it reads this.
    */
-  | { v: typeof MESSAGES_VERSION; type: 'flushed'; id: string };
+  | { v: typeof MESSAGES_VERSION; type: 'flushed'; id: string }
+  /**
+   * The frame went quiet after messages it received and is handing them over (its own timer, not an ask): the
+   * frames that posted them may hand theirs over now rather than wait out their own, longer, quiet period.
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'received' };
 export interface CaptureConfig {
   /** The frame's site is captured in receive-only mode, or not at all: a full-mode hook still installed removes itself. */
   receiveOnly: boolean;
@@ -112,6 +117,11 @@ export type BackgroundToRelay =
    * the frame's quiet period ends).
    */
   | { v: typeof MESSAGES_VERSION; type: 'flush'; id: string }
+  /**
+   * Another frame of the tab went quiet after what it received ('received'): hand over what this frame holds now,
+   * in slices as its own timer would (no answer).
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'hand-over' }
   /**
    * Post a message from this frame (inject an action from the top frame, simulate an event from the embed).
    * `data` is encoded (encoding.ts); `childUrl` picks the child frame (by URL, then by origin) for 'child'.
