@@ -128,7 +128,7 @@ export class TabRelays {
   }
 
   /**
-   * `from` went quiet after what it received: every other frame that may hold posts (full mode) hands over now,
+   * A burst `from` received ended: every other frame that may hold posts (full mode) hands over now,
    * without an answer. A frame holds its posts for a quiet period that grows with what it posted (outbox.ts), longer
    * than its receivers take for a burst; this ends the wait when a receiver is done. A frame with nothing held sends
    * nothing back, and an asked frame's hand-over never asks again (relay.ts), so asks do not echo between frames.

@@ -113,7 +113,7 @@ export class TabSession {
   }
 
   /**
-   * A frame went quiet after what it received and is handing it over: the tab's other frames in full mode hand over
+   * A burst a frame received ended and it is handing it over: the tab's other frames in full mode hand over
    * what they hold now (tab-relays.ts `askHandOver`), so that the posts of a burst are stored as soon as its
    * receiver is done, not when the sender's own longer quiet period ends.
    */

@@ -183,8 +183,8 @@ describe('Outbox: one ordered outbox per frame', () => {
     expect(flat()).toEqual(Array.from({ length: n }, (_, i) => String(i)));
   });
 
-  // Why a frame hands over decides whether it tells the background that what it received went quiet (relay.ts:
-  // the frames that posted it hand over then). Each row: what the frame did; the `quiet` flag of each hand-over.
+  // Why a frame hands over decides whether it tells the background that a burst it received ended (relay.ts: the
+  // frames that posted it hand over then). Each row: what the frame did; the `burstEnd` flag of each hand-over.
   const WHY_CASES: Array<[string, (box: InstanceType<typeof Outbox<string>>) => void, boolean[]]> = [
     [
       'a burst, then its quiet period',
@@ -197,6 +197,14 @@ describe('Outbox: one ordered outbox per frame', () => {
       [true],
     ],
     [
+      'a few deliveries, then a quiet period',
+      (box) => {
+        add(box, rec('expect'));
+        vi.advanceTimersByTime(MAX_WAIT_MS);
+      },
+      [false],
+    ],
+    [
       'a light stream',
       (box) => {
         add(box, rec('a'));
@@ -204,7 +212,7 @@ describe('Outbox: one ordered outbox per frame', () => {
         add(box, rec('b'));
         vi.advanceTimersByTime(LIGHT_WAIT_MS / 2);
       },
-      [true],
+      [false],
     ],
     [
       'a stream that never goes quiet',
@@ -214,7 +222,7 @@ describe('Outbox: one ordered outbox per frame', () => {
           vi.advanceTimersByTime(5);
         }
       },
-      [true],
+      [false],
     ],
     [
       'past the bound of entries, in tasks of their own',
@@ -239,7 +247,7 @@ describe('Outbox: one ordered outbox per frame', () => {
   for (const [name, run, expected] of WHY_CASES) {
     it(`says why it hands over: ${name}`, () => {
       const why: boolean[] = [];
-      const box = new Outbox<string>(clock, (_entries, quiet) => why.push(quiet));
+      const box = new Outbox<string>(clock, (_entries, burstEnd) => why.push(burstEnd));
       run(box);
       expect(why).toEqual(expected);
     });

@@ -87,14 +87,15 @@ export class Outbox<T> {
 
   /**
    * `now`: the clock of the times given to `add` (the capture's own clock). `handOver`: receives the entries
-   * that leave, in order, never empty, at most about `part` characters a call (one entry at least); `quiet` is true
-   * when they leave by the time rules (a quiet period, a light stream, the longest wait), false past a bound or on
-   * `flush`. What has not left yet is still held during a call: a `flush` from inside `handOver` hands it over
+   * that leave, in order, never empty, at most about `part` characters a call (one entry at least); `burstEnd` is
+   * true when a burst ended: the frame went quiet (its quiet period passed without a new entry) holding LIGHT_CHARS
+   * or more; false when they leave by another rule (a light stream, the longest wait, a bound), on `flush`, or after
+   * a few entries. What has not left yet is still held during a call: a `flush` from inside `handOver` hands it over
    * next, in order.
    */
   constructor(
     private readonly now: () => number,
-    private readonly handOver: (entries: T[], quiet: boolean) => void,
+    private readonly handOver: (entries: T[], burstEnd: boolean) => void,
     private readonly part = Number.POSITIVE_INFINITY,
   ) {}
 
@@ -162,11 +163,15 @@ export class Outbox<T> {
     this.timer = setTimer(this.onTick, ms);
   }
 
+  /** The quiet period: no new entry for this long, and what is held leaves. */
+  private quiet(): number {
+    return Math.min(MAX_QUIET_MS, QUIET_MS + this.postChars * PER_POST_CHAR_MS);
+  }
+
   /** How long until what is held should leave (0: now). */
   private wait(t: number): number {
     const age = t - this.first;
-    const quiet = Math.min(MAX_QUIET_MS, QUIET_MS + this.postChars * PER_POST_CHAR_MS);
-    let ms = Math.min(MAX_WAIT_MS - age, quiet - (t - this.last));
+    let ms = Math.min(MAX_WAIT_MS - age, this.quiet() - (t - this.last));
     if (this.chars < LIGHT_CHARS) {
       ms = Math.min(ms, LIGHT_WAIT_MS - age);
     }
@@ -185,9 +190,10 @@ export class Outbox<T> {
       return;
     }
     // A post of this task is still being written: its `fill` arms the timer again.
-    const ms = this.reserved === 0 ? this.wait(this.now()) : QUIET_MS;
+    const t = this.now();
+    const ms = this.reserved === 0 ? this.wait(t) : QUIET_MS;
     if (ms === 0) {
-      this.take(Number.POSITIVE_INFINITY, true);
+      this.take(Number.POSITIVE_INFINITY, this.chars >= LIGHT_CHARS && t - this.last >= this.quiet());
     } else if (this.chars > 0 || this.reserved > 0) {
       // Checked again when it would be due if nothing more came.
       this.arm(Math.ceil(ms));
@@ -202,9 +208,9 @@ export class Outbox<T> {
 
   /**
    * Hand over what is held, in order, up to a post still reserved, about `max` characters at most (one entry at
-   * least), in parts of about `part` characters; `quiet`: by the time rules (`handOver`).
+   * least), in parts of about `part` characters; `burstEnd`: a burst ended (`handOver`).
    */
-  private take(max: number, quiet = false): void {
+  private take(max: number, burstEnd = false): void {
     if (this.timer !== undefined) {
       clearTimer(this.timer);
       this.timer = undefined;
@@ -252,7 +258,7 @@ export class Outbox<T> {
         this.first = this.last = this.now();
       }
       if (out.length) {
-        this.handOver(out, quiet);
+        this.handOver(out, burstEnd);
       }
     }
   }

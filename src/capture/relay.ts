@@ -136,13 +136,14 @@ const SLICE = 1000;
     SLICE,
     (fn) => setTimeout(fn, 0),
   );
-  const send = (deliveries: Delivery[], quiet = false) => {
+  const send = (deliveries: Delivery[], burstEnd = false) => {
     pull();
     const mine = posts;
     posts = [];
-    if (quiet) {
-      // What the frame received went quiet (its own time rules, not an ask nor a bound): the frames that posted it
-      // hand theirs over now (background/tab-relays.ts `askHandOver`).
+    if (burstEnd) {
+      // A burst this frame received ended (not a light stream, the longest wait, a bound, an ask, or a few messages
+      // before a burst of the sender's): the frames that posted it hand theirs over now (background/tab-relays.ts
+      // `askHandOver`).
       link.send({ type: 'received' });
     }
     drain.add(deliveries, mine);

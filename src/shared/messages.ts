@@ -95,8 +95,8 @@ export type RelayToBackground =
    */
   | { v: typeof MESSAGES_VERSION; type: 'flushed'; id: string }
   /**
-   * The frame went quiet after messages it received and is handing them over (its own timer, not an ask): the
-   * frames that posted them may hand theirs over now rather than wait out their own, longer, quiet period.
+   * A burst of messages the frame received ended (it went quiet holding much; not an ask), and it is handing them
+   * over: the frames that posted them may hand theirs over now rather than wait out their own, longer, quiet period.
    */
   | { v: typeof MESSAGES_VERSION; type: 'received' };
 export interface CaptureConfig {
