@@ -76,7 +76,7 @@ describe('tab relays', () => {
     expect(relays.get(0)).toBe(top.relay);
   });
 
-  it('a frame that received and went quiet: every other frame in full mode is asked to hand over, once', () => {
+  it('a burst a frame received ended: every other frame in full mode is asked to hand over, once', () => {
     const relays = new TabRelays();
     const frames = {
       receiver: relay(3, 'https://acme.example.com'),

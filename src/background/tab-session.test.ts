@@ -520,20 +520,17 @@ describe('relay routing in the background', () => {
   it.each([
     ['a frame in scope', TENANT, 1],
     ['a frame out of scope', 'https://elsewhere.example', 0],
-  ])(
-    'a frame that received and went quiet (%s): the frames that may hold posts hand over',
-    async (_what, origin, n) => {
-      const t = setup();
-      const top = t.relay(0, `${HOST}/`);
-      const embed = t.relay(3, `${origin}/embed/dashboard`);
-      await t.settle();
-      embed.say({ type: 'received' } as never);
-      await t.settle();
-      const handOvers = (r: typeof top) => (r.sent as BackgroundToRelay[]).filter((m) => m.type === 'hand-over');
-      expect(handOvers(top)).toHaveLength(n);
-      expect(handOvers(embed)).toHaveLength(0);
-    },
-  );
+  ])('a burst a frame received ended (%s): the frames that may hold posts hand over', async (_what, origin, n) => {
+    const t = setup();
+    const top = t.relay(0, `${HOST}/`);
+    const embed = t.relay(3, `${origin}/embed/dashboard`);
+    await t.settle();
+    embed.say({ type: 'received' } as never);
+    await t.settle();
+    const handOvers = (r: typeof top) => (r.sent as BackgroundToRelay[]).filter((m) => m.type === 'hand-over');
+    expect(handOvers(top)).toHaveLength(n);
+    expect(handOvers(embed)).toHaveLength(0);
+  });
 
   it('settle does not wait for a frame that never answers past its limit', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

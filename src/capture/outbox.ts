@@ -28,8 +28,7 @@
  * Bound of what a frame holds before it hands over in the middle of a burst, UTF-16 units (as `add` counts). Above a
  * burst of 20,000 posts of 10 KB (~206M characters of record JSON; the page's own messages of that burst, in flight
  * to their receiver, are as large): a frame that hands over while its receiver still takes the burst makes each of
- * its messages cost more (BENCHMARKS.md, issue 30: 1.73× against 1.10× the page's own messaging at 20,000 × 10 KB,
- * host→iframe). A longer burst hands over in the middle.
+ * its messages cost more (BENCHMARKS.md, issue 30). A longer burst hands over in its middle.
  */
 export const MAX_HELD_CHARS = 256_000_000;
 /**
