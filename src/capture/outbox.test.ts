@@ -167,6 +167,21 @@ describe('Outbox: one ordered outbox per frame', () => {
     });
   }
 
+  it('holds a burst of 20,000 posts of 10 KB in one task whole until its quiet period ends', () => {
+    const handed: number[] = [];
+    const box = new Outbox<number>(clock, (entries) => handed.push(entries.length));
+    const chars = 10_300; // a 10 KB envelope's record JSON
+    const slots = Array.from({ length: 20_000 }, () => box.reserve());
+    for (const [i, slot] of slots.entries()) {
+      box.fill(slot, i, chars);
+    }
+    const quiet = Math.ceil(Math.min(MAX_QUIET_MS, QUIET_MS + slots.length * chars * PER_POST_CHAR_MS));
+    vi.advanceTimersByTime(quiet - 1);
+    expect(handed).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(handed).toEqual([20_000]);
+  });
+
   it('a steady stream of 10 small envelopes every 4 ms is handed over while it lasts', () => {
     const { box, flat } = outbox();
     const envelope = rec('x', 300);
