@@ -12,7 +12,8 @@
 // Usage: node bench/page-overhead-firefox.mjs [--n 5000] [--reps 9] [--quick] [--each] [--sizes 200,10000]
 //          [--dirs h2e,e2h] [--modes off,receive-only,full]
 //   (--quick: 5 rounds; --each: each round's figures before its row; FIREFOX_PATH overrides the binary;
-//    EI_EXTENSION_DIR another build; npm run bench runs it, after a build)
+//    EI_EXTENSION_DIR another build; EI_EXTENSION_DIR_B=<build> adds a fifth browser, that build in full mode,
+//    alternated with the rest, its row under each case's; npm run bench runs it, after a build)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
@@ -22,6 +23,7 @@ import { medianInterval } from './stats.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/firefox');
+const EXT_B = process.env.EI_EXTENSION_DIR_B;
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 const UUID = '11111111-2222-3333-4444-555555555555';
 
@@ -293,6 +295,9 @@ export async function benchPageOverheadFirefox({
     for (const m of modes) {
       browsers[m] = await launchFirefox(true, m === 'off' ? null : { sites, mode: m });
     }
+    if (EXT_B) {
+      browsers['full B'] = await launchFirefox(true, { sites, mode: 'full' }, { ext: EXT_B });
+    }
     const all = Object.values(browsers);
     const version = await browsers.without.browser.version();
     // Nothing of ours where capture is off: no content script registered and no tab known to the background (the
@@ -314,7 +319,7 @@ export async function benchPageOverheadFirefox({
     log(`|---|---|---${modes.map(() => '|---|---|---').join('')}|---|`);
     for (const dir of dirs) {
       for (const size of sizes) {
-        const names = ['without', ...modes];
+        const names = ['without', ...modes, ...(EXT_B ? ['full B'] : [])];
         for (const name of names) {
           await once(browsers[name], all, url, dir, 500, size, log); // warm-up
         }
@@ -369,6 +374,15 @@ export async function benchPageOverheadFirefox({
           .map((m) => `${m} ${Math.round(row.modes[m].lag)}`)
           .join(', ');
         log(`| ${row.direction} | ${size} B | ${row.without.toFixed(1)} ${cells}| ${lags} |`);
+        if (EXT_B) {
+          const ratios = rounds.map((r) => r['full B'].perMsgUs / r.without.perMsgUs);
+          const us = median(rounds.map((r) => r['full B'].perMsgUs));
+          const lag = Math.round(median(rounds.map((r) => r['full B'].lagMs)));
+          row.b = { us, ratio: median(ratios), interval: medianInterval(ratios), lag };
+          log(
+            `|   full B (${EXT_B}) | | | ${us.toFixed(1)} | ${row.b.ratio.toFixed(2)}× (${interval(row.b.interval)}) | | full ${lag} |`,
+          );
+        }
       }
     }
     const missed = results.flatMap((r) =>

@@ -3,18 +3,23 @@
 // and a summary of self time by function of each content process's main thread.
 // Usage: [MODE=full|receive-only|none] [DIR=h2e|e2h] [SIZE=200] [N=5000] [BURSTS=10] [FISSION=0|1]
 //          [OUT=/tmp/ff-profile.json] node bench/diag/firefox-profile.mjs
-//        node bench/diag/firefox-profile.mjs --summary /tmp/ff-profile.json [TOP=40]
+//        [BURST=1] node bench/diag/firefox-profile.mjs --summary /tmp/ff-profile.json [TOP=40]
+//   (BURST=1: only the samples taken during a burst, from its first post to its last delivery: the times the run
+//    wrote beside the profile, <OUT>.bursts.json; what a process does after the burst, such as the hand-over, is
+//    left out)
 // What it runs: Firefox with, in its environment,
 //   MOZ_PROFILER_STARTUP=1 MOZ_PROFILER_SHUTDOWN=$OUT MOZ_PROFILER_STARTUP_INTERVAL=0.5
 //   MOZ_PROFILER_STARTUP_ENTRIES=16777216 MOZ_PROFILER_STARTUP_FEATURES=js,cpu
 //   MOZ_PROFILER_STARTUP_FILTERS=GeckoMain
 // (the profiler starts with the browser in every process, and writes the raw Gecko profile at shutdown).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const TOP = Number(process.env.TOP ?? 40);
 
 if (process.argv[2] === '--summary') {
-  summarise(JSON.parse(readFileSync(process.argv[3], 'utf8')));
+  const file = process.argv[3];
+  const windows = process.env.BURST ? JSON.parse(readFileSync(`${file}.bursts.json`, 'utf8')) : null;
+  summarise(JSON.parse(readFileSync(file, 'utf8')), windows);
 } else {
   await run();
 }
@@ -44,6 +49,7 @@ async function run() {
   const b = await launchFirefox(mode !== 'none', mode === 'none' ? null : { sites: [h.origin, e.origin], mode }, {
     fission: process.env.FISSION !== '0',
   });
+  const windows = [];
   try {
     for (let i = 0; i < bursts; i++) {
       const page = await b.browser.newPage();
@@ -51,6 +57,7 @@ async function run() {
       await new Promise((r) => setTimeout(r, 300));
       const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
       console.log(`burst ${i + 1}: ${(((r.last - r.t0) / n) * 1000).toFixed(1)} µs/msg`);
+      windows.push([r.t0, r.last]);
       await new Promise((r) => setTimeout(r, 1000)); // the hand-over and the background's work, in the profile too
       await page.close();
     }
@@ -62,6 +69,7 @@ async function run() {
     await b.browser.connection.send('browser.close', {}).catch(() => {});
     await Promise.race([exited, new Promise((r) => setTimeout(r, 180_000))]);
     await b.close().catch(() => {});
+    writeFileSync(`${out}.bursts.json`, JSON.stringify(windows));
     h.server.close();
     e.server.close();
   }
@@ -75,11 +83,16 @@ async function run() {
  * here); `total` counts each named frame once per sample, for our scripts' frames (moz-extension://, and the MAIN
  * world's `<anonymous code>`), or every frame with ALL=1; PID=<pid> prints one process.
  */
-function summarise(profile) {
+function summarise(profile, windows) {
   const threads = [];
   const walk = (p) => {
     for (const t of p.threads ?? []) {
-      threads.push({ t, proc: t.processType ?? p.meta?.processType, categories: p.meta?.categories });
+      threads.push({
+        t,
+        proc: t.processType ?? p.meta?.processType,
+        categories: p.meta?.categories,
+        start: p.meta?.startTime ?? 0,
+      });
     }
     for (const c of p.processes ?? []) {
       walk(c);
@@ -92,7 +105,10 @@ function summarise(profile) {
   const isOurs = (l) => l.includes('moz-extension://') || l.includes('<anonymous code>');
   // PID=<pid>: only that process; ALL=1: the `total` list counts every named frame, not only ours.
   const onlyPid = process.env.PID;
-  for (const { t, proc, categories } of threads) {
+  // A sample's time is ms from its process's profile start (meta.startTime, ms since the epoch); the bursts' are
+  // the page's performance.timeOrigin + now().
+  const during = (at) => !windows || windows.some(([a, b]) => at >= a && at <= b);
+  for (const { t, proc, categories, start } of threads) {
     if (t.name !== 'GeckoMain' || !/tab|web|content/i.test(String(proc)) || (onlyPid && String(t.pid) !== onlyPid)) {
       continue;
     }
@@ -111,7 +127,7 @@ function summarise(profile) {
     for (const s of t.samples.data) {
       let st = s[S.stack];
       const w = S.threadCPUDelta !== undefined ? (s[S.threadCPUDelta] ?? 0) : 1;
-      if (st === null || st === undefined || !w) {
+      if (st === null || st === undefined || !w || !during(start + s[S.time])) {
         continue;
       }
       const leafFrame = frames[stacks[st][ST.frame]];
