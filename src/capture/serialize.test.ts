@@ -75,6 +75,25 @@ describe('dataJson: one message as the capture encoding, serialized once', () =>
     expect(g).toBe(JSON.stringify(encode({ inner, again: inner }).value));
   });
 
+  it("writes the encoder's text whatever toJSON the page gave the prototypes (Prototype.js's Array#toJSON)", () => {
+    const value = { a: [1, 'x', { b: null }], d: new Date(0), n: Number.NaN };
+    const expected = dataJson(value, 1_000_000).json;
+    expect(JSON.parse(expected).a).toEqual([1, 'x', { b: null }]);
+    for (const proto of [Object.prototype, Array.prototype]) {
+      Object.defineProperty(proto, 'toJSON', {
+        value: () => 'theirs',
+        configurable: true,
+        writable: true,
+      });
+      try {
+        expect(dataJson(value, 1_000_000).json).toBe(expected);
+        expect(dataJson({ a: [1] }, 1_000_000).json).toBe('{"a":[1]}');
+      } finally {
+        delete (proto as { toJSON?: unknown }).toJSON;
+      }
+    }
+  });
+
   it('keeps a message over the cap truncated, with its encoded size', () => {
     const value = { s: 'x'.repeat(5000) };
     const got = dataJson(value, 100);

@@ -223,6 +223,41 @@ export function plainCopy(data: unknown, realm: Protos, maxBytes: number): { dat
   }
 }
 
+/**
+ * JSON text of an encoded value (plain objects, arrays and JSON primitives) that no `toJSON` changes: in the MAIN
+ * world the encoder's objects have the page's prototypes, and a page may give them a `toJSON` (Prototype.js's
+ * `Array.prototype.toJSON`), which JSON.stringify would call. Only strings and numbers go through JSON.stringify, which
+ * looks up no `toJSON` for a primitive.
+ */
+function written(v: unknown): string {
+  if (v === null || typeof v !== 'object') {
+    return stringify(v) ?? 'null';
+  }
+  let out: string;
+  if (isArray(v)) {
+    out = '[';
+    for (let i = 0; i < v.length; i++) {
+      out += (i ? ',' : '') + written(v[i]);
+    }
+    return `${out}]`;
+  }
+  out = '{';
+  const keys = keysOf(v);
+  for (let i = 0; i < keys.length; i++) {
+    out += `${i ? ',' : ''}${stringify(keys[i])}:${written((v as Record<string, unknown>)[keys[i]])}`;
+  }
+  return `${out}}`;
+}
+
+/** This realm's object and array prototypes have no `toJSON` (read without running a getter). Never throws. */
+export function noToJson(): boolean {
+  try {
+    return getDesc(OBJ, 'toJSON') === undefined && getDesc(ARR, 'toJSON') === undefined && getProto(ARR) === OBJ;
+  } catch {
+    return false;
+  }
+}
+
 const NOT_PLAIN = Symbol('not plain');
 const defineProp = Object.defineProperty;
 // The copy in progress: the record size it will take, and the longest text it can take (`\uXXXX` escapes).
@@ -299,7 +334,7 @@ function encoded(data: unknown, maxBytes: number): DataJson {
   const enc = encode(data, { maxBytes });
   let json: string | undefined;
   try {
-    json = stringify(enc.value);
+    json = noToJson() ? stringify(enc.value) : written(enc.value);
   } catch {
     /* impossible for encoded values; keep a marker */
   }
