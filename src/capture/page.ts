@@ -9,9 +9,11 @@
  * capture-phase listener registered now counts the same deliveries.
  *
  * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox, kept in
- * one object, nothing else. The posts are encoded and serialized once (serialize.ts), in a microtask at the
- * end of the posting task, in one batch, with everything else their records hold read then too; the records'
- * text is written from that when the frame hands over (`lineOf`), once the frame is quiet. Consequence,
+ * one object, nothing else. The posts are read once, in a microtask at the end of the posting task, in one batch,
+ * with everything else their records hold: plain data whose text cannot reach its cap is copied (serialize.ts,
+ * `ownCopy`: sharing the data's strings), anything else encoded and serialized; the records' text, the copies'
+ * included, is written from that when the frame hands over (`lineOf`), once the frame is quiet, so a burst of long
+ * messages does not pay for their text while its receiver still takes them. Consequence,
  * documented: a message object the page mutates later in the same task is recorded as it is at the end of the
  * task (the delivery record on the other side holds what the browser delivered). A post with a transfer list is
  * serialized before the call, since the transfer detaches what it moves.
@@ -34,7 +36,7 @@ import { CHANNEL_READER, deliveryReader } from './deliveries.ts';
 import { relationFinder } from './relation.ts';
 import { postLine, MAX_DETAIL_CHARS } from './relay-merge.ts';
 import { Outbox } from './outbox.ts';
-import { dataJson, type DataJson } from './serialize.ts';
+import { copyJson, dataJson, ownCopy, type DataJson } from './serialize.ts';
 import { close, field, head, open, text } from './writer.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed, postTargetOrigin, transferCount, errorText } from './observe.ts';
 
@@ -64,7 +66,13 @@ interface Written {
   relation: WindowRelation;
   /** JSON text of the target's URL, or null where it cannot be read. */
   url: string | null;
-  data: DataJson;
+  /**
+   * The data's text, or null when the data was plain and is held as `copy` (sharing the page's strings), written
+   * at the hand-over (its text cannot reach its cap): a burst's sender does not write its long messages while their receiver
+   * still takes them (BENCHMARKS.md, issue 31).
+   */
+  data: DataJson | null;
+  copy: unknown;
   transfer: number;
   error: string | undefined;
 }
@@ -74,12 +82,13 @@ const WRITTEN_CHARS = 120;
 
 /** A post's line for the relay. */
 function lineOf(w: Written): string {
+  const data = w.data ?? { json: copyJson(w.copy) };
   let json = open(w.time, w.shared) + text('targetOrigin', w.targetOrigin) + text('target', w.relation);
   if (w.url !== null) {
     json += field('targetUrl', w.url);
   }
-  if (w.data.originalSize !== undefined) {
-    json += field('originalSize', String(w.data.originalSize));
+  if (data.originalSize !== undefined) {
+    json += field('originalSize', String(data.originalSize));
   }
   if (w.transfer) {
     json += field('transfer', String(w.transfer));
@@ -87,7 +96,7 @@ function lineOf(w: Written): string {
   if (w.error !== undefined) {
     json += text('error', w.error);
   }
-  return postLine(w.after, json + close(w.data.json));
+  return postLine(w.after, json + close(data.json));
 }
 
 /** Start capturing posts in this frame (full mode). */
@@ -190,8 +199,13 @@ export function startCapture(): void {
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
       let w: Written | null = null;
+      let chars = 0;
       try {
         const { relation, args, error } = c;
+        const cap = capOf(args[0]);
+        const copied = c.early === undefined ? ownCopy(args[0], cap) : null;
+        const data = copied ? null : (c.early ?? dataJson(args[0], cap));
+        chars = shared.length + (data ? data.json.length : copied!.chars) + WRITTEN_CHARS;
         w = {
           time: c.time,
           after: c.after,
@@ -199,19 +213,20 @@ export function startCapture(): void {
           targetOrigin: postTargetOrigin(args),
           relation,
           url: relation === 'other' ? null : urlOf(c.target),
-          data: c.early ?? serialize(args[0]),
+          data,
+          copy: copied?.data,
           transfer: transferCount(args),
           error: error === undefined ? undefined : errorText(error),
         };
       } catch {
         /* an unreadable post: skip it rather than disturb the page */
       }
-      outbox.fill(c.slot, w, w ? w.shared.length + w.data.json.length + WRITTEN_CHARS : 0, t);
+      outbox.fill(c.slot, w, w ? chars : 0, t);
     }
     urls.clear(); // a target may navigate before the next batch, and the map would keep its window
   };
-  const serialize = (data: unknown): DataJson =>
-    dataJson(data, isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES));
+  const capOf = (data: unknown): number =>
+    isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES);
 
   // First: it keeps the platform getters (parent, opener) before the hook wraps them.
   const relationTo = relationFinder(win);
@@ -239,7 +254,7 @@ export function startCapture(): void {
         after: deliveriesSeen(),
       });
     },
-    (args) => (config.paused ? undefined : serialize(args[0])),
+    (args) => (config.paused ? undefined : dataJson(args[0], capOf(args[0]))),
   );
 
   doc.addEventListener(CHANNEL_RELAY_TO_PAGE, (e) => {

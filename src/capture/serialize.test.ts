@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
 import { encode } from '../protocol/encoding.ts';
-import { dataJson, plainCopy, plainJson } from './serialize.ts';
+import { copyJson, dataJson, ownCopy, plainCopy, plainJson } from './serialize.ts';
 
 const shared = { id: 1 };
 const many = (n: number, extra: Record<string, unknown> = {}) => {
@@ -88,6 +88,7 @@ describe('dataJson: one message as the capture encoding, serialized once', () =>
       try {
         expect(dataJson(value, 1_000_000).json).toBe(expected);
         expect(dataJson({ a: [1] }, 1_000_000).json).toBe('{"a":[1]}');
+        expect(copyJson(ownCopy({ a: [1] }, 1_000_000)?.data)).toBe('{"a":[1]}');
       } finally {
         delete (proto as { toJSON?: unknown }).toJSON;
       }
@@ -180,5 +181,92 @@ describe('plainJson: the fast path over another realm', () => {
     const copying = { obj: protos.obj, arr: null as object | null };
     expect(plainCopy(g.make('{ a: [1] }'), copying, 1_000_000)?.data).toEqual({ a: [1] });
     expect(copying.arr).toBe(protos.arr);
+  });
+});
+
+// A post's data in the MAIN world (page.ts): copied at the end of its task, written at the hand-over. The copy's text
+// must be the text the data had when copied, whatever the page does to the data or its prototypes afterwards.
+describe('ownCopy: a post held as a copy and written later', () => {
+  const long = 'x'.repeat(10_000);
+  // Each row: a message, and whether it is copied (else null: written at once by dataJson, as before).
+  const copyRows: Array<[string, unknown, boolean]> = [
+    ...rows.map(([name, value, fast]): [string, unknown, boolean] => [
+      name,
+      value,
+      fast && name !== 'deeper than the fast path walks (the encoder keeps it as it is)',
+    ]),
+    ['a 10 KB envelope', { source: 'svc-embed', type: 'svc:event:data', payload: { text: long, list: [1, 2] } }, true],
+    ['an array at the top', [1, 'two', [3], { four: 4 }], true],
+    ['keys the prototype has', { toString: 1, constructor: 2, hasOwnProperty: [3] }, true],
+    ['an own __proto__ key', JSON.parse('{"__proto__": {"a": 1}, "b": 2}'), true],
+    ['integer-like keys', { 2: 'b', 1: 'a', x: 'c' }, true],
+    ['NaN', { n: Number.NaN }, false],
+    ['a hole', [1, , 3], false],
+    ['a function', { f() {} }, false],
+  ];
+  it.each(copyRows)('%s', (_, value, copied) => {
+    const now = dataJson(value, 1_000_000);
+    const copy = ownCopy(value, 1_000_000);
+    expect(copy !== null).toBe(copied);
+    if (copy) {
+      expect(copyJson(copy.data)).toBe(now.json);
+      expect(copy.chars).toBeGreaterThan(0);
+    }
+  });
+
+  it('shares the strings and keeps the text the data had when copied', () => {
+    const data = { type: 'svc:event:data', payload: { text: long, list: [1, 2] } };
+    const before = JSON.stringify(data);
+    const copy = ownCopy(data, 1_000_000)!;
+    // what it counts for in the frame's bounds: about its text's length
+    expect(Math.abs(copy.chars - before.length)).toBeLessThan(before.length / 100);
+    data.payload.text = 'changed';
+    data.payload.list.push(3);
+    (data as Record<string, unknown>).added = true;
+    expect(copyJson(copy.data)).toBe(before);
+  });
+
+  it('runs no setter of the prototypes while it copies, and reads a page getter in the data once', () => {
+    let setters = 0;
+    const keys = ['type', '0'];
+    for (const [proto, key] of [
+      [Object.prototype, keys[0]],
+      [Array.prototype, keys[1]],
+    ] as const) {
+      Object.defineProperty(proto, key, {
+        configurable: true,
+        set() {
+          setters++;
+        },
+        get() {
+          return undefined;
+        },
+      });
+    }
+    let reads = 0;
+    const data = {
+      get type() {
+        reads++;
+        return 'svc:event:ready';
+      },
+      list: ['a', 'b'],
+    };
+    let copy: ReturnType<typeof ownCopy>;
+    try {
+      copy = ownCopy(data, 1_000_000);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).type;
+      delete (Array.prototype as unknown as Record<string, unknown>)['0'];
+    }
+    expect(setters).toBe(0);
+    expect(reads).toBe(1);
+    expect(copyJson(copy!.data)).toBe('{"type":"svc:event:ready","list":["a","b"]}');
+    expect(reads).toBe(1);
+  });
+
+  it('declines data whose text could reach the cap (every character escaped), which dataJson truncates', () => {
+    const data = { s: 'x'.repeat(1000) };
+    expect(ownCopy(data, 6100)).not.toBeNull();
+    expect(ownCopy(data, 5000)).toBeNull();
   });
 });

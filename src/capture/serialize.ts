@@ -224,6 +224,32 @@ export function plainCopy(data: unknown, realm: Protos, maxBytes: number): { dat
 }
 
 /**
+ * A copy of this realm's data (the MAIN world's posts: this realm is the page's) that `plain` accepts as it is, with
+ * the record size it will count for; null for anything else (then `dataJson` writes the data at once), or where its
+ * text could reach `maxBytes`. A snapshot that shares the data's strings, for `copyJson` to write later with the
+ * same text as the data's now: the same keys in the same order, the same values. It reads what `plain` reads (a
+ * page getter in the data runs here, and not again when the copy is written) and builds the copy without any
+ * setter of the page's prototypes running (a key the prototype has is defined, not assigned). Never throws.
+ */
+export function ownCopy(data: unknown, maxBytes: number): { data: unknown; chars: number } | null {
+  strict = true;
+  try {
+    return plainCopy(data, OWN, maxBytes);
+  } finally {
+    strict = false;
+  }
+}
+
+/**
+ * The text of an `ownCopy`: JSON.stringify's, without walking it again (the copy is plain but for the prototypes'
+ * `toJSON`, read here without running any getter); where a prototype has a `toJSON` by now, the encoder's, as
+ * `dataJson` writes it then. The same text as the data had when copied. Never throws.
+ */
+export function copyJson(copy: unknown): string {
+  return noToJson() ? stringify(copy) : encoded(copy, Number.MAX_SAFE_INTEGER).json;
+}
+
+/**
  * JSON text of an encoded value (plain objects, arrays and JSON primitives) that no `toJSON` changes: in the MAIN
  * world the encoder's objects have the page's prototypes, and a page may give them a `toJSON` (Prototype.js's
  * `Array.prototype.toJSON`), which JSON.stringify would call. Only strings and numbers go through JSON.stringify, which
@@ -263,6 +289,19 @@ const defineProp = Object.defineProperty;
 // The copy in progress: the record size it will take, and the longest text it can take (`\uXXXX` escapes).
 let copyChars = 0;
 let copyWorst = 0;
+/** The copy takes only `plain`'s primitives (no `undefined`, only finite numbers but -0): `ownCopy`. */
+let strict = false;
+const NewArray = Array;
+/** An own data property as assignment makes it; the descriptor has no prototype, so none of the page's is read. */
+function defineData(o: object, k: PropertyKey, value: unknown): void {
+  defineProp(o, k, {
+    __proto__: null,
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  } as PropertyDescriptor);
+}
 
 function copyOf(v: unknown, depth: number): unknown {
   if (v === null || typeof v !== 'object') {
@@ -270,7 +309,7 @@ function copyOf(v: unknown, depth: number): unknown {
     if (t === 'string') {
       copyChars += (v as string).length + 3;
       copyWorst += 6 * (v as string).length + 3;
-    } else if (t === 'number' || t === 'boolean' || t === 'undefined' || v === null) {
+    } else if ((t === 'number' || t === 'boolean' || t === 'undefined' || v === null) && !(strict && !plain(v, 0))) {
       copyChars += 8;
       copyWorst += 26;
     } else {
@@ -287,7 +326,7 @@ function copyOf(v: unknown, depth: number): unknown {
       return NOT_PLAIN;
     }
     const n = v.length;
-    const out = new Array(n);
+    const out = new NewArray(n);
     for (let i = 0; i < n; i++) {
       if (!(i in v)) {
         return NOT_PLAIN;
@@ -296,7 +335,12 @@ function copyOf(v: unknown, depth: number): unknown {
       if (x === NOT_PLAIN) {
         return x;
       }
-      out[i] = x;
+      // A hole of `out` reads through to the prototypes: an index they have is defined (no setter runs).
+      if (i in out) {
+        defineData(out, i, x);
+      } else {
+        out[i] = x;
+      }
     }
     copyChars += 2;
     copyWorst += 2;
@@ -316,8 +360,9 @@ function copyOf(v: unknown, depth: number): unknown {
     if (x === NOT_PLAIN) {
       return x;
     }
-    if (k === '__proto__') {
-      defineProp(out, k, { value: x, writable: true, enumerable: true, configurable: true });
+    // `__proto__`, and any name the prototypes have (the page's, in the MAIN world: it may have a setter), is defined.
+    if (k in out) {
+      defineData(out, k, x);
     } else {
       out[k] = x;
     }
