@@ -29,7 +29,9 @@
  * and property). The MAIN world runs in the page's compartment, so it makes a reader there (`deliveryReader`), as
  * it starts, and offers it to this listener (CHANNEL_READER) before any page script: one call of it reads the
  * event with the page realm's getters and clock and writes the data by the same fast path, and gives it all back
- * as one string; where the data is not plain it declines, and the delivery is read as above. The offer is taken
+ * as one string; where the data is not plain it declines, and the delivery is read as above. Long plain data
+ * (`HELD_CHARS`) is not written in the listener: the reader keeps a copy of it in its world (sharing the message's
+ * strings) and gives back its number, and the relay asks for its text when the frame hands over. The offer is taken
  * once, and only while the document holds no script yet (a page cannot hand over a reader of its own).
  *
  * What must be copied at once is the data (a page listener may change it after ours returns); the record's text
@@ -45,7 +47,7 @@
  * reference to it and no observer sees it change.
  */
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
-import { dataJson, plainCopy, plainJson, type Protos } from './serialize.ts';
+import { copyJson, dataJson, noToJson, ownCopy, plainCopy, plainJson, type Protos } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
 import { SOURCE } from '../protocol/marker.ts';
 import { close, field, head, open, text } from './writer.ts';
@@ -72,6 +74,11 @@ export interface Delivery {
    * size it is counted for until the hand-over reads the rest from the held event.
    */
   held?: { data: unknown; chars: number };
+  /**
+   * Firefox, full mode, long plain data: the reader's copy of it, held in the MAIN world under this number and
+   * written when the frame hands over (`HELD_CHARS`), and the size it is counted for until then.
+   */
+  slot?: { n: number; chars: number };
 }
 
 /** What a held delivery counts for in the outbox's bounds (a 200-byte envelope's record). */
@@ -82,7 +89,7 @@ export function deliveryChars(d: Delivery): number {
   if (d.event) {
     return d.held ? d.held.chars + DELIVERY_CHARS - 200 : DELIVERY_CHARS;
   }
-  return d.data.length + DELIVERY_CHARS - 200;
+  return (d.slot ? d.slot.chars : d.data.length) + DELIVERY_CHARS - 200;
 }
 
 /**
@@ -121,7 +128,9 @@ export function installDeliveries(
         const fn = (page!.unwrap(e) as CustomEvent).detail as unknown;
         // Taken once, and only before the page's first script: a page cannot hand over a reader of its own.
         if (reader === null && typeof fn === 'function' && doc.scripts.length === 0) {
-          reader = fn as Reader;
+          const r = fn as Reader;
+          reader = r;
+          takeHeld = (n) => r(null, n);
         }
       } catch {
         /* keep reading through the page realm's getters */
@@ -219,10 +228,23 @@ export function installDeliveries(
 export const CHANNEL_READER = 'embed-inspector:v8:reader';
 
 /**
- * A delivery's parts as one string: `<source changed: 1|0>\t<transfer>\t<time>\t<origin>\t<data JSON>`, or ''
- * where its data is not plain (the relay then reads it as before).
+ * A delivery's parts as one string: `<source changed: 1|0>\t<transfer>\t<time>\t<origin>\t<data>`, or ''
+ * where its data is not plain (the relay then reads it as before). `<data>` is the data's JSON text, or, for long
+ * data, `#<n>:<chars>`: a copy held under number `n`, whose text `(null, n)` gives once, at the hand-over.
  */
-type Reader = (e: unknown, maxBytes: number) => string;
+type Reader = (e: unknown | null, maxBytes: number) => string;
+
+/**
+ * Plain data whose text is at least this long (as the copy counts it) is held by the reader as a copy and written at
+ * the hand-over: a 10 KB message's text and its garbage are not made in the listener during a burst (the copy shares
+ * the message's strings; BENCHMARKS.md, issue 31). Shorter data is written at once: its text costs about what the
+ * copy does, and comes with the rest in one call.
+ */
+export const HELD_CHARS = 2048;
+
+/** The text of the reader's copy `n`, taken once (Firefox, full mode: `Delivery.slot`). */
+let takeHeld: ((n: number) => string) | null = null;
+const NOT_HELD = '{"$ei":"Unknown","kind":"Unreadable","message":"the copy of this delivery was not found"}';
 
 /**
  * The reader, made in the MAIN world (Firefox: the page's compartment) as it starts, before any page script and
@@ -244,18 +266,41 @@ export function deliveryReader(now: () => number): Reader | null {
     };
     const [data, origin, source, ports] = [get('data'), get('origin'), get('source'), get('ports')];
     const apply = Reflect.apply;
+    const stringify = JSON.stringify;
     const realm: Protos = { obj: Object.prototype, arr: Array.prototype };
     let last: unknown = realm; // no source is this object: the first delivery's source is a change
+    // The copies of long data, until the hand-over takes their text (no prototype: no page name is looked up).
+    const held = { __proto__: null } as unknown as Record<number, unknown>;
+    let slots = 0;
     return (e, maxBytes) => {
+      if (e === null) {
+        if (!(maxBytes in held)) {
+          return '';
+        }
+        const copy = held[maxBytes];
+        delete held[maxBytes];
+        return copyJson(copy);
+      }
       const time = now();
       const v = apply(data, e, []);
       let json: string | null;
       if (v === null || typeof v !== 'object') {
         json = plainJson(v, Math.min(maxBytes, FOREIGN_MAX_BYTES), realm);
       } else {
-        json = plainJson(v, maxBytes, realm);
-        if (json !== null && json.length > FOREIGN_MAX_BYTES && !ownSvc(v)) {
-          json = null;
+        // Copied where plain and its text cannot pass its cap (every character escaped): a foreign message's cap is
+        // the smaller one.
+        const copy = noToJson() ? ownCopy(v, ownSvc(v) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES)) : null;
+        if (copy === null) {
+          json = plainJson(v, maxBytes, realm);
+          if (json !== null && json.length > FOREIGN_MAX_BYTES && !ownSvc(v)) {
+            json = null;
+          }
+        } else if (copy.chars >= HELD_CHARS) {
+          const n = slots++;
+          held[n] = copy.data;
+          json = `#${n}:${copy.chars}`;
+        } else {
+          json = stringify(copy.data);
         }
       }
       if (json === null) {
@@ -278,7 +323,7 @@ export function fromReader(r: string, i: number, docUrl: string): Delivery {
   const b = r.indexOf('\t', a + 1);
   const c = r.indexOf('\t', b + 1);
   const o = r.indexOf('\t', c + 1);
-  return {
+  const d: Delivery = {
     i,
     time: +r.slice(b + 1, c),
     docUrl,
@@ -290,12 +335,30 @@ export function fromReader(r: string, i: number, docUrl: string): Delivery {
     originalSize: undefined,
     json: '',
   };
+  // `#<n>:<chars>`: held by the reader (no JSON text starts with `#`)
+  if (d.data.charCodeAt(0) === 35) {
+    const colon = d.data.indexOf(':');
+    d.slot = { n: +d.data.slice(1, colon), chars: +d.data.slice(colon + 1) };
+    d.data = '';
+  }
+  return d;
 }
 
 /** The delivery's record JSON (written once; '' when it cannot be read at all). */
 export function deliveryJson(d: Delivery, maxBytes: number): string {
   if (d.event) {
     read(d, maxBytes, false, null);
+  }
+  if (d.slot) {
+    const n = d.slot.n;
+    d.slot = undefined;
+    let text = '';
+    try {
+      text = takeHeld ? takeHeld(n) : '';
+    } catch {
+      /* the MAIN world is gone: said below */
+    }
+    d.data = text || NOT_HELD;
   }
   if (!d.json && d.data) {
     if (d.docUrl !== lastUrl) {
