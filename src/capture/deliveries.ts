@@ -47,7 +47,7 @@
  * reference to it and no observer sees it change.
  */
 import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
-import { copyJson, dataJson, noToJson, ownCopy, plainCopy, plainJson, type Protos } from './serialize.ts';
+import { copyJson, dataJson, LONG_DATA, ownCopy, plainCopy, plainJson, type Protos } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
 import { SOURCE } from '../protocol/marker.ts';
 import { close, field, head, open, text } from './writer.ts';
@@ -235,10 +235,10 @@ export const CHANNEL_READER = 'embed-inspector:v8:reader';
 type Reader = (e: unknown | null, maxBytes: number) => string;
 
 /**
- * Plain data whose text is at least this long (as the copy counts it) is held by the reader as a copy and written at
- * the hand-over: a 10 KB message's text and its garbage are not made in the listener during a burst (the copy shares
- * the message's strings; BENCHMARKS.md, issue 31). Shorter data is written at once: its text costs about what the
- * copy does, and comes with the rest in one call.
+ * Plain data whose strings and keys hold at least this many characters is held by the reader as a copy and written
+ * at the hand-over: a 10 KB message's text and its garbage are not made in the listener during a burst (the copy shares
+ * the message's strings; BENCHMARKS.md, issue 31). Shorter data is written at once, as before: its text costs
+ * about what a copy does, and comes with the rest in one call.
  */
 export const HELD_CHARS = 2048;
 
@@ -266,7 +266,6 @@ export function deliveryReader(now: () => number): Reader | null {
     };
     const [data, origin, source, ports] = [get('data'), get('origin'), get('source'), get('ports')];
     const apply = Reflect.apply;
-    const stringify = JSON.stringify;
     const realm: Protos = { obj: Object.prototype, arr: Array.prototype };
     let last: unknown = realm; // no source is this object: the first delivery's source is a change
     // The copies of long data, until the hand-over takes their text (no prototype: no page name is looked up).
@@ -287,20 +286,21 @@ export function deliveryReader(now: () => number): Reader | null {
       if (v === null || typeof v !== 'object') {
         json = plainJson(v, Math.min(maxBytes, FOREIGN_MAX_BYTES), realm);
       } else {
-        // Copied where plain and its text cannot pass its cap (every character escaped): a foreign message's cap is
-        // the smaller one.
-        const copy = noToJson() ? ownCopy(v, ownSvc(v) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES)) : null;
-        if (copy === null) {
-          json = plainJson(v, maxBytes, realm);
-          if (json !== null && json.length > FOREIGN_MAX_BYTES && !ownSvc(v)) {
-            json = null;
+        json = plainJson(v, maxBytes, realm, HELD_CHARS);
+        if (json === LONG_DATA) {
+          // Copied where its text cannot pass its cap (every character escaped): a foreign message's cap is the
+          // smaller one. (The walk above proved it plain, the prototypes' toJSON included.)
+          const copy = ownCopy(v, ownSvc(v) ? maxBytes : Math.min(maxBytes, FOREIGN_MAX_BYTES));
+          if (copy !== null) {
+            const n = slots++;
+            held[n] = copy.data;
+            json = `#${n}:${copy.chars}`;
+          } else {
+            json = plainJson(v, maxBytes, realm);
           }
-        } else if (copy.chars >= HELD_CHARS) {
-          const n = slots++;
-          held[n] = copy.data;
-          json = `#${n}:${copy.chars}`;
-        } else {
-          json = stringify(copy.data);
+        }
+        if (json !== null && json.charCodeAt(0) !== 35 && json.length > FOREIGN_MAX_BYTES && !ownSvc(v)) {
+          json = null;
         }
       }
       if (json === null) {

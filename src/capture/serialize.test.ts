@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
 import { encode } from '../protocol/encoding.ts';
-import { copyJson, dataJson, ownCopy, plainCopy, plainJson } from './serialize.ts';
+import { copyJson, dataJson, LONG_DATA, ownCopy, plainCopy, plainJson } from './serialize.ts';
 
 const shared = { id: 1 };
 const many = (n: number, extra: Record<string, unknown> = {}) => {
@@ -262,6 +262,13 @@ describe('ownCopy: a post held as a copy and written later', () => {
     expect(reads).toBe(1);
     expect(copyJson(copy!.data)).toBe('{"type":"svc:event:ready","list":["a","b"]}');
     expect(reads).toBe(1);
+  });
+
+  it("plainJson's `long`: plain data with that many characters of strings and keys is not written", () => {
+    const data = { type: 'abc', payload: { text: 'x'.repeat(100) } };
+    expect(plainJson(data, 1_000_000, undefined, 115)).toBe(LONG_DATA); // 4 + 3 + 7 + 4 + 100 characters
+    expect(plainJson(data, 1_000_000, undefined, 119)).toBe(JSON.stringify(data));
+    expect(plainJson({ d: new Date(0), s: 'x'.repeat(100) }, 1_000_000, undefined, 10)).toBeNull();
   });
 
   it('declines data whose text could reach the cap (every character escaped), which dataJson truncates', () => {

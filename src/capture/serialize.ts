@@ -82,6 +82,8 @@ function forget(): void {
 function plain(v: unknown, depth: number): boolean {
   switch (typeof v) {
     case 'string':
+      walkChars += (v as string).length;
+      return true;
     case 'boolean':
       return true;
     case 'number':
@@ -115,12 +117,19 @@ function plain(v: unknown, depth: number): boolean {
   const keys = keysOf(v as object);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
+    walkChars += k.length;
     if (k === TAG || !plain((v as Record<string, unknown>)[k], depth + 1)) {
       return false;
     }
   }
   return true;
 }
+
+/** Characters of the strings and keys the walk in progress met (`plainJson`'s `long`). */
+let walkChars = 0;
+
+/** What `plainJson` gives for plain data at least `long` characters long: not JSON text (no JSON starts with `#`). */
+export const LONG_DATA = '#long';
 
 // Whether the walk met an array (only then does JSON.stringify look at the array prototype's `toJSON`).
 let arrays = false;
@@ -154,15 +163,22 @@ export function dataJson(data: unknown, maxBytes: number): DataJson {
  * The fast path alone: the JSON text of data the check proves plain (with the prototypes of `realm`), at most
  * `maxBytes` long; else null. Of another realm's data, reads nothing but own data properties and the two prototypes'
  * own `toJSON` slots (no getter of that realm runs), and calls nothing of that realm but what JSON.stringify
- * looks up: a `toJSON` on plain data's prototypes, which the check proves absent. Never throws.
+ * looks up: a `toJSON` on plain data's prototypes, which the check proves absent. `long`: plain data whose strings
+ * and keys hold at least this many characters is not written: LONG_DATA instead. Never throws.
  */
-export function plainJson(data: unknown, maxBytes: number, realm: Protos = OWN): string | null {
+export function plainJson(
+  data: unknown,
+  maxBytes: number,
+  realm: Protos = OWN,
+  long = Number.POSITIVE_INFINITY,
+): string | null {
   try {
     let ok = false;
     if (!walking) {
       walking = true;
       protos = realm;
       arrays = false;
+      walkChars = 0;
       try {
         // Another realm's prototypes are read only as far as JSON.stringify will look: the object prototype's
         // `toJSON` (its own prototype is null, and immutable), and the array prototype's and what it inherits
@@ -183,6 +199,9 @@ export function plainJson(data: unknown, maxBytes: number, realm: Protos = OWN):
         protos = OWN;
         walking = false;
       }
+    }
+    if (ok && walkChars >= long) {
+      return LONG_DATA;
     }
     if (ok) {
       const json = stringify(data);
