@@ -303,7 +303,9 @@ export function noToJson(): boolean {
   }
 }
 
-const NOT_PLAIN = Symbol('not plain');
+// An object, not a Symbol: the MAIN world runs this at document_start, and reading the name `Symbol` there would
+// define that built-in on a Firefox window earlier than the page does (the order of its own names).
+const NOT_PLAIN = { notPlain: true };
 const defineProp = Object.defineProperty;
 // The copy in progress: the record size it will take, and the longest text it can take (`\uXXXX` escapes).
 let copyChars = 0;
