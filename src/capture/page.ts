@@ -68,8 +68,8 @@ interface Written {
   url: string | null;
   /**
    * The data's text, or null when the data was plain and is held as `copy` (sharing the page's strings), written
-   * at the hand-over (its text cannot reach its cap): a burst's sender does not write its long messages while their receiver
-   * still takes them (BENCHMARKS.md, issue 31).
+   * at the hand-over (its text cannot reach its cap): a burst's sender does not write its long messages while
+   * their receiver still takes them (BENCHMARKS.md, issue 31).
    */
   data: DataJson | null;
   copy: unknown;

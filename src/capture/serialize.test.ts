@@ -201,6 +201,7 @@ describe('ownCopy: a post held as a copy and written later', () => {
     ['an own __proto__ key', JSON.parse('{"__proto__": {"a": 1}, "b": 2}'), true],
     ['integer-like keys', { 2: 'b', 1: 'a', x: 'c' }, true],
     ['NaN', { n: Number.NaN }, false],
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what the case is about
     ['a hole', [1, , 3], false],
     ['a function', { f() {} }, false],
   ];
