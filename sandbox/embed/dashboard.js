@@ -10,6 +10,8 @@ const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms)
 export function dashboardSurface(ctx) {
   const s = ctx.state;
   const script = ctx.params.get('script') === 'full';
+  // script=full: the scripted user's export, drill-down and question, done once, after a load that is still current.
+  let scripted = false;
   const failing = new Set((ctx.params.get('failWidget') ?? '').split(',').filter(Boolean));
   const assistant = createAssistant(ctx, { agentId: 'dashboard-agent' });
   listenForQuestions(assistant);
@@ -92,8 +94,14 @@ export function dashboardSurface(ctx) {
     });
     ctx.faults.afterDashboardLoaded();
     ctx.render();
-    if (script && s.loadCount === 1) {
+    if (script && !scripted) {
       await sleep(50);
+      // A refresh or filter that came meanwhile started another load (its widgets are loading again, so nothing
+      // could be exported or drilled into): the scripted user acts once that one is done.
+      if (id !== runId || s.down) {
+        return;
+      }
+      scripted = true;
       const first = widgets.find((w) => w.config.chart === 'bar' && !failing.has(w.id))?.id;
       exportData('csv', first);
       drill(first, 0);
