@@ -295,7 +295,7 @@ function written(v: unknown): string {
 }
 
 /** This realm's object and array prototypes have no `toJSON` (read without running a getter). Never throws. */
-export function noToJson(): boolean {
+function noToJson(): boolean {
   try {
     return getDesc(OBJ, 'toJSON') === undefined && getDesc(ARR, 'toJSON') === undefined && getProto(ARR) === OBJ;
   } catch {
@@ -330,7 +330,7 @@ function copyOf(v: unknown, depth: number): unknown {
     if (t === 'string') {
       copyChars += (v as string).length + 3;
       copyWorst += 6 * (v as string).length + 3;
-    } else if ((t === 'number' || t === 'boolean' || t === 'undefined' || v === null) && !(strict && !plain(v, 0))) {
+    } else if ((t === 'number' || t === 'boolean' || t === 'undefined' || v === null) && (!strict || plain(v, 0))) {
       copyChars += 8;
       copyWorst += 26;
     } else {
