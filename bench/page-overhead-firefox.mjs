@@ -15,15 +15,16 @@
 //    EI_EXTENSION_DIR another build; EI_EXTENSION_DIR_B=<build> adds a fifth browser, that build in full mode,
 //    alternated with the rest, its row under each case's; npm run bench runs it, after a build)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { FirefoxLauncher } from 'puppeteer-core/internal/node/FirefoxLauncher.js';
 import { EMBED, HOST, serve } from './page-overhead.mjs';
 import { medianInterval } from './stats.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/firefox');
-const EXT_B = process.env.EI_EXTENSION_DIR_B;
+// Resolved: Firefox installs an extension only from an absolute path.
+const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/firefox'));
+const EXT_B = process.env.EI_EXTENSION_DIR_B && resolve(process.env.EI_EXTENSION_DIR_B);
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 const UUID = '11111111-2222-3333-4444-555555555555';
 

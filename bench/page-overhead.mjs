@@ -24,14 +24,14 @@
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { median, medianInterval } from './stats.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome'); // A/B: a copy of a variant build
+const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome')); // A/B: a copy of a variant build
 // A/B in one run: a second build measured in full mode beside the first (a fifth browser, "full B").
-const EXT_B = process.env.EI_EXTENSION_DIR_B;
+const EXT_B = process.env.EI_EXTENSION_DIR_B && resolve(process.env.EI_EXTENSION_DIR_B);
 // The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
 const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 const FLAGS = CHROMIUM_FLAGS;
