@@ -72,7 +72,7 @@ export async function launchFirefox(withExtension, capture = null, { fission = t
   });
   let ext = null;
   if (withExtension) {
-    await browser.installExtension(dir);
+    await browser.installExtension(resolve(dir)); // Firefox installs from an absolute path only
     ext = await extensionPage(browser);
     if (capture) {
       await ext.evaluate(
@@ -157,11 +157,11 @@ const ticks = (pids) => {
  * Wait until none of the four browsers works (under 2 ticks, 20 ms of CPU, in 100 ms; at most 5 s): what one of
  * them still does after its burst (the background storing records, a closed tab going away) must not run during the
  * next one's. The browsers' own CPU, not the machine's: other work on a shared machine is beside the point here, and
- * would make every wait the longest.
+ * would make every wait the longest. `maxMs`: how long to wait at most.
  */
-async function settle(browsers) {
+export async function settle(browsers, maxMs = 5_000) {
   const pids = browsers.flatMap((b) => b.pids());
-  const give_up = Date.now() + 5_000;
+  const give_up = Date.now() + maxMs;
   for (let a = ticks(pids); Date.now() < give_up; ) {
     await new Promise((r) => setTimeout(r, 100));
     const b = ticks(pids);

@@ -4,7 +4,7 @@
 // the browser's processes, and of its busiest child process (FISSION=0: the one content process of host and iframe).
 // Usage: [MODE=receive-only|full] [DIR=h2e|e2h] [SIZE=200] [N=5000] [REPS=7] [FISSION=0|1]
 //          node bench/diag/firefox-ab.mjs none dist/firefox /tmp/variant ...
-const { launchFirefox } = await import('../page-overhead-firefox.mjs');
+const { launchFirefox, settle } = await import('../page-overhead-firefox.mjs');
 const { HOST, EMBED, serve } = await import('../page-overhead.mjs');
 const mode = process.env.MODE ?? 'receive-only';
 const dir = process.env.DIR ?? 'h2e';
@@ -63,7 +63,9 @@ try {
         runs[j].wall.push(((r.last - r.t0) / n) * 1000);
         runs[j].cpu.push(((c1 - c0) * 10_000) / n);
       }
-      await new Promise((r) => setTimeout(r, 1500)); // the hand-over and storage, outside the next burst
+      // The hand-over and storage (4 s and more after 5,000 × 10 KB), outside the next burst: until every browser is
+      // quiet, not a fixed time that a long hand-over outlasts (it would then run into the next build's burst).
+      await settle(bs, 30_000);
       await page.close();
     }
   }
