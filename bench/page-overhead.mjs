@@ -17,7 +17,7 @@
 // Usage: node bench/page-overhead.mjs [--quick] [--bursts 1000,5000,20000,100000] [--reps N] [--sizes 200,10000]
 //   [--dirs h2e,e2h] [--reuse] [--each] [--svg path|-] [--default-bound] [--burst-timeout S]
 //   (--quick: bursts 5,000 and 20,000, 5 runs each; --reps: runs per case, default 9 up to 5,000 messages, 5 above;
-//    --each: each run's figures before its case's row; --svg: where the chart of added µs/msg goes, '-' none,
+//    --each: each run's figures before its case's row, and the sender's posting loop alone; --svg: where the chart of added µs/msg goes, '-' none,
 //    default bench/page-overhead.svg)
 //   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
@@ -473,8 +473,10 @@ export async function benchPageOverhead({
           }
           results.push(row);
           if (each) {
-            const list = (k) => rows.map((r) => fmt(r[k].perMsgUs)).join(' ');
+            const list = (k, f = 'perMsgUs') => rows.map((r) => fmt(r[k][f])).join(' ');
             log(`  runs, µs/msg: ${kinds.map((k) => `${k} ${list(k)}`).join('; ')}`);
+            // The sender's posting loop alone (its part of the burst: the hook's cost shows here).
+            log(`  runs, the sender's loop µs/post: ${kinds.map((k) => `${k} ${list(k, 'loopUs')}`).join('; ')}`);
           }
           const cell = (k) => `${fmt(row[k].ratio, 2)}× (${interval(row[k].interval)})`;
           log(

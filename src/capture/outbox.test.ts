@@ -12,6 +12,7 @@ const {
   MAX_QUIET_MS,
   MAX_WAIT_MS,
   PER_POST_CHAR_MS,
+  PER_POST_MS,
   QUIET_MS,
   Outbox,
 } = await import('./outbox.ts');
@@ -111,9 +112,11 @@ describe('Outbox: one ordered outbox per frame', () => {
 
   // When a frame hands over: each row, what it recorded ('p' posts of one task, 'r' deliveries, one a ms), at which
   // ms after the first entry; the hand-over is due QUIET_MS after the last entry, longer by PER_POST_CHAR_MS per
-  // character of post JSON held (a heavy burst: nothing leaves earlier), and not a timer period later.
+  // character of post JSON held and by PER_POST_MS per post held (a heavy burst: nothing leaves earlier), and not a
+  // timer period later.
   const QUIET_CASES: Array<[string, Array<[at: number, kind: 'p' | 'r', n: number, pad: number]>]> = [
     ['5,000 posts of 200 B in one task', [[0, 'p', 5000, 200]]],
+    ['1,000 posts of 200 B in one task', [[0, 'p', 1000, 200]]],
     ['1,000 posts of 10 KB in one task', [[0, 'p', 1000, 10_000]]],
     ['a burst of deliveries, its last 30 ms after its first', [[0, 'r', 31, 4000]]],
     [
@@ -137,6 +140,7 @@ describe('Outbox: one ordered outbox per frame', () => {
       const ids: string[] = [];
       let t = 0;
       let postChars = 0;
+      let posts = 0;
       for (const [at, kind, n, pad] of steps) {
         vi.advanceTimersByTime(at - t);
         t = at;
@@ -146,6 +150,7 @@ describe('Outbox: one ordered outbox per frame', () => {
             const json = rec(`p${at}.${i}`, pad);
             box.fill(slot, json, json.length);
             postChars += json.length;
+            posts++;
             ids.push(`p${at}.${i}`);
           }
         } else {
@@ -159,7 +164,7 @@ describe('Outbox: one ordered outbox per frame', () => {
           }
         }
       }
-      const quiet = Math.ceil(Math.min(MAX_QUIET_MS, QUIET_MS + postChars * PER_POST_CHAR_MS));
+      const quiet = Math.ceil(Math.min(MAX_QUIET_MS, QUIET_MS + postChars * PER_POST_CHAR_MS + posts * PER_POST_MS));
       vi.advanceTimersByTime(quiet - 1);
       expect(flat()).toEqual([]);
       vi.advanceTimersByTime(1);
@@ -175,11 +180,37 @@ describe('Outbox: one ordered outbox per frame', () => {
     for (const [i, slot] of slots.entries()) {
       box.fill(slot, i, chars);
     }
-    const quiet = Math.ceil(Math.min(MAX_QUIET_MS, QUIET_MS + slots.length * chars * PER_POST_CHAR_MS));
+    const quiet = Math.ceil(Math.min(MAX_QUIET_MS, QUIET_MS + slots.length * (chars * PER_POST_CHAR_MS + PER_POST_MS)));
     vi.advanceTimersByTime(quiet - 1);
     expect(handed).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(handed).toEqual([20_000]);
+  });
+
+  it('a frame that handed its posts over waits only for the posts it has held since', () => {
+    const { box, flat } = outbox();
+    const post = (id: string) => {
+      const json = rec(id, 200);
+      box.fill(box.reserve(), json, json.length);
+      return json.length;
+    };
+    for (let i = 0; i < 5000; i++) {
+      post(`a${i}`);
+    }
+    box.flush(); // asked: the receiver's burst ended
+    expect(flat().length).toBe(5000);
+    // More than a light stream holds (that leaves by LIGHT_WAIT_MS whatever was posted before).
+    const n = 400;
+    let chars = 0;
+    for (let i = 0; i < n; i++) {
+      chars += post(`b${i}`);
+    }
+    expect(chars).toBeGreaterThan(LIGHT_CHARS);
+    const quiet = Math.ceil(QUIET_MS + chars * PER_POST_CHAR_MS + n * PER_POST_MS);
+    vi.advanceTimersByTime(quiet - 1);
+    expect(flat().length).toBe(5000);
+    vi.advanceTimersByTime(1);
+    expect(flat().slice(5000)).toEqual(Array.from({ length: n }, (_, i) => `b${i}`));
   });
 
   it('a steady stream of 10 small envelopes every 4 ms is handed over while it lasts', () => {

@@ -4,9 +4,10 @@
  * burst on a machine with few cores pays for in its own throughput), in the order the frame saw it, and is
  * handed over (`handOver`, see page.ts and relay.ts):
  * - after a quiet period: QUIET_MS without a new entry, longer by PER_POST_CHAR_MS per character of post JSON
- *   held, at most MAX_QUIET_MS: a frame that posted much (10 KB envelopes) would otherwise write and send them
- *   while its receivers still take the posts, on the same cores (BENCHMARKS.md, issue 30); small posts add
- *   little;
+ *   held and by PER_POST_MS per post held, at most MAX_QUIET_MS: a frame that posted a burst would otherwise write
+ *   and send it while its receivers still take the posts, on the same cores (BENCHMARKS.md, issue 30). A receiver
+ *   takes a message more slowly than the sender posts it, so the wait grows with the posts held, and with their
+ *   length. Where the receiving frame is captured, its burst's end asks the sender sooner (relay.ts, `received`);
  * - when a steady light stream never goes quiet: once the oldest entry is LIGHT_WAIT_MS old while the frame
  *   holds less than LIGHT_CHARS;
  * - when the oldest entry is MAX_WAIT_MS old, whatever the traffic;
@@ -48,6 +49,11 @@ export const HAND_OVER_CHARS = 4_000_000;
 export const QUIET_MS = 50;
 /** Added to the quiet period per character of post JSON held. */
 export const PER_POST_CHAR_MS = 0.00005;
+/**
+ * Added to the quiet period per post held: about what a receiver here takes per small message beyond what its sender
+ * took to post it (a 200 B envelope is delivered in 45–120 µs on these machines).
+ */
+export const PER_POST_MS = 0.1;
 /** The longest quiet period. */
 export const MAX_QUIET_MS = 4000;
 /**
@@ -81,8 +87,9 @@ export class Outbox<T> {
   /** The slot number of `entries[0]` (a slot number minus this is its index in `entries`). */
   private base = 0;
   private chars = 0;
-  /** Characters of post JSON held (they lengthen the quiet period). */
+  /** Characters of post JSON held, and posts held (they lengthen the quiet period). */
   private postChars = 0;
+  private posts = 0;
   /** When the oldest held record and the last one came (clock ms). */
   private first = 0;
   private last = 0;
@@ -121,6 +128,7 @@ export class Outbox<T> {
     this.reserved--;
     if (entry !== SKIP) {
       this.postChars += chars;
+      this.posts++;
     }
     this.added(entry === SKIP ? 0 : chars, t);
   }
@@ -170,7 +178,7 @@ export class Outbox<T> {
 
   /** The quiet period: no new entry for this long, and what is held leaves. */
   private quiet(): number {
-    return Math.min(MAX_QUIET_MS, QUIET_MS + this.postChars * PER_POST_CHAR_MS);
+    return Math.min(MAX_QUIET_MS, QUIET_MS + this.postChars * PER_POST_CHAR_MS + this.posts * PER_POST_MS);
   }
 
   /** How long until what is held should leave (0: now). */
@@ -247,6 +255,7 @@ export class Outbox<T> {
       this.head = end;
       this.chars -= n;
       this.postChars = Math.min(this.postChars, this.chars);
+      this.posts = Math.min(this.posts, this.size);
       if (end === entries.length) {
         this.entries = [];
         this.sizes = [];
