@@ -26,6 +26,18 @@ const HOST = `<!doctype html><script>
       w.postMessage(env('action', 'svc:action:refresh', {}), '{{EMBED}}');
     }
   });
+  // In one task: posts, and message events the page dispatches itself between them (as a page's own event bus
+  // might), each tagged.
+  window.mixed = () => {
+    const w = document.querySelector('iframe').contentWindow;
+    const made = (tag) => new MessageEvent('message', { data: env('event', 'svc:event:view', { surface: 'dashboard', path: '/' + tag }), origin: '{{EMBED}}' });
+    w.postMessage(env('action', 'svc:action:set-locale', { locale: 'x-A' }), '{{EMBED}}');
+    dispatchEvent(made('D1'));
+    w.postMessage(env('action', 'svc:action:set-locale', { locale: 'x-B' }), '{{EMBED}}');
+    dispatchEvent(made('D2'));
+    dispatchEvent(made('D3'));
+    w.postMessage(env('action', 'svc:action:set-locale', { locale: 'x-C' }), '{{EMBED}}');
+  };
   window.start = () => {
     const f = document.createElement('iframe');
     f.src = '{{EMBED}}/embed/dashboard/plain';
@@ -156,6 +168,33 @@ describe('the log is in causal order across frames', () => {
     const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId! });
     expect(listeners.filter((x) => x.type === 'message').map((x) => x.useCapture)).toEqual([false]);
     await cdp.detach();
+    await page.close();
+  });
+
+  it('posts among the message events the page dispatches itself in the same task keep their order', async () => {
+    const page = await l.browser.newPage();
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
+    const tabId = await tabIdOf(l, page);
+    await page.bringToFront();
+    await page.evaluate(() => (window as any).start());
+    await page.waitForFunction(() => (window as any).got?.length >= 15, { timeout: 20_000 });
+    await page.evaluate(() => (window as any).mixed());
+    // The host's three posts and three events of its own, and the embed's three deliveries.
+    const tagOf = (r: ClassifiedRecord): string | undefined => {
+      const p = (r.data as any)?.payload;
+      return r.kind === 'post' && /^x-/.test(p?.locale ?? '')
+        ? p.locale.slice(2)
+        : r.kind === 'receive' && /^\/D/.test(p?.path ?? '')
+          ? p.path.slice(1)
+          : undefined;
+    };
+    await waitForRecords(l, tabId, (rs) => rs.filter((r) => tagOf(r) !== undefined).length >= 6);
+    await settled(l, tabId);
+    const all = await records(l, tabId);
+    expect(all.filter((r) => tagOf(r) !== undefined).map(tagOf)).toEqual(['A', 'D1', 'B', 'D2', 'D3', 'C']);
+    // The embed got the three actions, after their posts.
+    const got = all.filter((r) => r.kind === 'receive' && /^x-/.test((r.data as any)?.payload?.locale ?? ''));
+    expect(got.map((r) => (r.data as any).payload.locale)).toEqual(['x-A', 'x-B', 'x-C']);
     await page.close();
   });
 });
