@@ -43,10 +43,11 @@
  * so that the relay can put posts among deliveries in the frame's order (relay-merge.ts) without a second listener
  * call per delivery. The browser's deliveries do not write it: each is a task of its own, so none can come between
  * a task's ask and its posts. A delivery the page dispatches itself can (`dispatchEvent` is synchronous), so that
- * one writes it at once, before any page listener runs. The node is never inserted anywhere: the page holds no
+ * one writes it at once, before any page listener runs, and says so (CHANNEL_COUNTER_CHANGED): the MAIN world reads
+ * the node at the first post of a task and after that event only. The node is never inserted anywhere: the page holds no
  * reference to it and no observer sees it change.
  */
-import type { CaptureConfig, WindowRelation } from '../shared/messages.ts';
+import { CHANNEL_COUNTER_CHANGED, type CaptureConfig, type WindowRelation } from '../shared/messages.ts';
 import { copyJson, dataJson, LONG_DATA, ownCopy, plainCopy, plainJson, type Protos } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
 import { SOURCE } from '../protocol/marker.ts';
@@ -152,6 +153,7 @@ export function installDeliveries(
       const trusted = m.isTrusted;
       if (counter && !trusted) {
         counter.data = `${count}`;
+        doc.dispatchEvent(new CustomEvent(CHANNEL_COUNTER_CHANGED));
       }
       try {
         if (config().paused) {

@@ -31,10 +31,13 @@ export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v8:config';
  * synchronously, and the first time also hands the node over, as the `relatedTarget` of a FocusEvent
  * CHANNEL_COUNTER. Deliveries the page constructs itself (dispatched in the middle of a task) update it at once;
  * the browser's own deliveries, each a task of its own, need not: the next posting task asks. The page reads the
- * node at each post (relay-merge.ts).
+ * node at the first post of each task, and again after the relay says it changed within the task
+ * (CHANNEL_COUNTER_CHANGED, a CustomEvent without detail, dispatched with such a delivery before any page
+ * listener runs) (relay-merge.ts).
  */
 export const CHANNEL_COUNTER_ASK = 'embed-inspector:v8:counter?';
 export const CHANNEL_COUNTER = 'embed-inspector:v8:counter';
+export const CHANNEL_COUNTER_CHANGED = 'embed-inspector:v8:counter!';
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
