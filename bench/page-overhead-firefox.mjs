@@ -22,9 +22,8 @@ import { EMBED, HOST, serve } from './page-overhead.mjs';
 import { medianInterval } from './stats.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-// Resolved: Firefox installs an extension only from an absolute path.
-const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/firefox'));
-const EXT_B = process.env.EI_EXTENSION_DIR_B && resolve(process.env.EI_EXTENSION_DIR_B);
+const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/firefox');
+const EXT_B = process.env.EI_EXTENSION_DIR_B;
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 const UUID = '11111111-2222-3333-4444-555555555555';
 

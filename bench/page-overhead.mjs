@@ -17,8 +17,8 @@
 // Usage: node bench/page-overhead.mjs [--quick] [--bursts 1000,5000,20000,100000] [--reps N] [--sizes 200,10000]
 //   [--dirs h2e,e2h] [--reuse] [--each] [--svg path|-] [--default-bound] [--burst-timeout S]
 //   (--quick: bursts 5,000 and 20,000, 5 runs each; --reps: runs per case, default 9 up to 5,000 messages, 5 above;
-//    --each: each run's figures before its case's row, and the sender's posting loop alone; --svg: where the chart of added µs/msg goes, '-' none,
-//    default bench/page-overhead.svg)
+//    --each: each run's figures before its case's row, and the sender's posting loop alone; --svg: where the chart
+//    of added µs/msg goes, '-' none, default bench/page-overhead.svg)
 //   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';

@@ -3,7 +3,8 @@
 // default), alternated; each run posts a burst of N envelopes of SIZE bytes in one task (bench/page-overhead.mjs's
 // pages) and reads the time of the page's loop alone, then waits until every browser is quiet. Prints the median
 // µs per post of each build, with every run.
-// Usage: [DIR=h2e|e2h] [N=5000] [SIZE=200] [REPS=9] [MODE=full|receive-only] node bench/diag/post-loop.mjs none dist/chrome /tmp/variant
+// Usage: [DIR=h2e|e2h] [N=5000] [SIZE=200] [REPS=9] [MODE=full|receive-only]
+//          node bench/diag/post-loop.mjs none dist/chrome /tmp/variant
 const { HOST, EMBED, serve, launch, settle } = await import('../page-overhead.mjs');
 const dir = process.env.DIR ?? 'h2e';
 const n = Number(process.env.N ?? 5000);

@@ -44,8 +44,8 @@
  * call per delivery. The browser's deliveries do not write it: each is a task of its own, so none can come between
  * a task's ask and its posts. A delivery the page dispatches itself can (`dispatchEvent` is synchronous), so that
  * one writes it at once, before any page listener runs, and says so (CHANNEL_COUNTER_CHANGED): the MAIN world reads
- * the node at the first post of a task and after that event only. The node is never inserted anywhere: the page holds no
- * reference to it and no observer sees it change.
+ * the node at the first post of a task and after that event only. The node is never inserted anywhere: the page
+ * holds no reference to it and no observer sees it change.
  */
 import { CHANNEL_COUNTER_CHANGED, type CaptureConfig, type WindowRelation } from '../shared/messages.ts';
 import { copyJson, dataJson, LONG_DATA, ownCopy, plainCopy, plainJson, type Protos } from './serialize.ts';

@@ -5,8 +5,8 @@
  * outbox says so (outbox.ts). Deliveries are recorded by the relay (deliveries.ts), which also writes their count
  * into a Text node it shares with this world as both start, when this world asks (at the first post of each
  * task): posts read it (the first of a task, and the first after the relay says it changed), so that the relay can
- * put posts and deliveries in the frame's order (relay-merge.ts). Where the relay has not started yet (its answer is synchronous, so it did not answer), a
- * capture-phase listener registered now counts the same deliveries.
+ * put posts and deliveries in the frame's order (relay-merge.ts). Where the relay has not started yet (its answer is
+ * synchronous, so it did not answer), a capture-phase listener registered now counts the same deliveries.
  *
  * Posts. Hot path (inside the page's postMessage call): the time, the call and a place in the outbox, kept in
  * one object, nothing else. The posts are read once, in a microtask at the end of the posting task, in one batch,
