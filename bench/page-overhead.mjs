@@ -121,6 +121,28 @@ export function serve(host, _body) {
   });
 }
 
+/** The bench's two origins (127.0.0.1 and localhost, so the iframe is out of process) serving its host and embed. */
+export async function servePages(fresh = true) {
+  const h = await serve('127.0.0.1');
+  const e = await serve('localhost');
+  h.set(HOST(e.origin, fresh));
+  e.set(EMBED(h.origin, fresh));
+  return { h, e };
+}
+
+/**
+ * The tab that shows `page`, as the extension's worker `w` knows it, and its log's record count once the page's first
+ * records (the bench's control messages at load) have had time to come.
+ */
+export async function tabAndCount(w, page) {
+  const tabId = await w.evaluate(
+    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
+    page.url(),
+  );
+  await new Promise((r) => setTimeout(r, 200));
+  return { tabId, base: await w.evaluate((id) => globalThis.embedInspector.count(id), tabId) };
+}
+
 /**
  * Chromium without the extension, or with it and `capture` (the argument of `embedInspector.setCapture`, e.g.
  * `{ sites: [hostOrigin, embedOrigin], mode: 'full' }`) set once its worker is up; no capture: nothing captured.

@@ -11,32 +11,21 @@
 //   (default build: dist/chrome)
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { HOST, EMBED, serve, launch, settle } from '../page-overhead.mjs';
+import { launch, servePages, settle, tabAndCount } from '../page-overhead.mjs';
+import { commandLine } from './args.mjs';
 import { processCpu, cpuDelta } from './proc.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) {
-    return dflt;
-  }
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const { opt, rest } = commandLine();
 const dir = opt('dir', 'h2e');
 const n = Number(opt('n', 5000));
 const size = Number(opt('size', 200));
 const reps = Number(opt('reps', 5));
-const builds = args.length ? args : [join(new URL('../..', import.meta.url).pathname, 'dist/chrome')];
+const builds = rest().length ? rest() : [join(new URL('../..', import.meta.url).pathname, 'dist/chrome')];
 // The receiver's quiet period before it hands its deliveries over (src/capture/outbox.ts, QUIET_MS).
 const QUIET_MS = 50;
 const cores = availableParallelism();
 
-const h = await serve('127.0.0.1');
-const e = await serve('localhost');
-h.set(HOST(e.origin, true));
-e.set(EMBED(h.origin, true));
+const { h, e } = await servePages();
 const sites = [h.origin, e.origin];
 const browsers = [];
 for (const b of builds) {
@@ -50,12 +39,7 @@ try {
       const page = await b.browser.newPage();
       await page.goto(`${h.origin}/`, { waitUntil: 'load' });
       const w = await b.worker();
-      const tabId = await w.evaluate(
-        async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
-        page.url(),
-      );
-      await new Promise((r) => setTimeout(r, 200));
-      const base = await w.evaluate((id) => globalThis.embedInspector.count(id), tabId);
+      const { tabId, base } = await tabAndCount(w, page);
       await settle();
       const pid = b.browser.process().pid;
       const r = await page.evaluate((d, m, s) => window[d](m, s), dir, burst, size);

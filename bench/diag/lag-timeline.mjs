@@ -5,28 +5,17 @@
 // Usage: node bench/diag/lag-timeline.mjs [--dir h2e|e2h] [--n 5000] [--size 200] [--reps 3] [build dirs...]
 //   (default build: dist/chrome)
 import { join } from 'node:path';
-import { HOST, EMBED, serve, launch, settle } from '../page-overhead.mjs';
+import { launch, servePages, settle, tabAndCount } from '../page-overhead.mjs';
+import { commandLine } from './args.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) {
-    return dflt;
-  }
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const { opt, rest } = commandLine();
 const dir = opt('dir', 'h2e');
 const n = Number(opt('n', 5000));
 const size = Number(opt('size', 200));
 const reps = Number(opt('reps', 3));
-const builds = args.length ? args : [join(new URL('../..', import.meta.url).pathname, 'dist/chrome')];
+const builds = rest().length ? rest() : [join(new URL('../..', import.meta.url).pathname, 'dist/chrome')];
 
-const h = await serve('127.0.0.1');
-const e = await serve('localhost');
-h.set(HOST(e.origin, true));
-e.set(EMBED(h.origin, true));
+const { h, e } = await servePages();
 const sites = [h.origin, e.origin];
 const browsers = [];
 const lags = {};
@@ -56,12 +45,7 @@ try {
           return t;
         };
       });
-      const tabId = await w.evaluate(
-        async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
-        page.url(),
-      );
-      await new Promise((r) => setTimeout(r, 200));
-      const base = await w.evaluate((id) => globalThis.embedInspector.count(id), tabId);
+      const { tabId, base } = await tabAndCount(w, page);
       await settle();
       const r = await page.evaluate((d, n, s) => window[d](n, s), dir, i === 0 ? 500 : n, size);
       const target = base + 2 * (i === 0 ? 500 : n) + 4;

@@ -3,23 +3,17 @@
 // the first's records were handed over; browsers alternated as in page-overhead.mjs (no extension, receive-only,
 // full), ratios to no extension for the first burst of a page and for the second.
 // Usage: node bench/diag/warm-burst.mjs [--dir h2e|e2h] [--n 1000] [--size 200] [--reps 9]
-import { HOST, EMBED, serve, launch, settle } from '../page-overhead.mjs';
+import { launch, servePages, settle } from '../page-overhead.mjs';
+import { commandLine } from './args.mjs';
 import { median, medianInterval } from '../stats.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i < 0 ? dflt : args[i + 1];
-};
+const { opt } = commandLine();
 const dir = opt('dir', 'h2e');
 const n = Number(opt('n', 1000));
 const size = Number(opt('size', 200));
 const reps = Number(opt('reps', 9));
 
-const h = await serve('127.0.0.1');
-const e = await serve('localhost');
-h.set(HOST(e.origin, true));
-e.set(EMBED(h.origin, true));
+const { h, e } = await servePages();
 const sites = [h.origin, e.origin];
 const browsers = {
   without: await launch(false),
