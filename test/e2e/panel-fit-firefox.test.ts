@@ -7,7 +7,7 @@
 import type { Page } from 'puppeteer-core';
 import type { LaunchedFirefox } from '../../src/node/firefox.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { inPanel } from '../helpers/panel.ts';
+import { inPanel, openedPopover } from '../helpers/panel.ts';
 
 let firefox: LaunchedFirefox;
 test.beforeAll(({ firefox: ff }) => {
@@ -59,7 +59,7 @@ describe.each([400, 800])('Firefox, %i px', (width) => {
 
   it('Settings opens inside the panel; Esc closes it and gives the focus back', async () => {
     await page.click('.limits-button');
-    await page.waitForSelector('.limits-pop');
+    await openedPopover(page, '.limits-pop');
     const box = await page.$eval('.limits-pop', (el) => {
       const b = el.getBoundingClientRect();
       return { left: b.left, right: b.right, vw: document.documentElement.clientWidth };

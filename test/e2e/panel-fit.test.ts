@@ -8,7 +8,7 @@
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { inPanel, waitInPanel } from '../helpers/panel.ts';
+import { inPanel, openedPopover, waitInPanel } from '../helpers/panel.ts';
 
 let launched: Launched;
 const errors: string[] = [];
@@ -51,7 +51,7 @@ async function reach(p: Page, bar: string): Promise<Record<string, 'bar' | 'menu
   let inMenu: string[] = [];
   if (more) {
     await more.click();
-    await p.waitForSelector('.tb-menu');
+    await openedPopover(p, '.tb-menu');
     inMenu = await p.$$eval('.tb-menu .tb-menu-item', (els) => els.map((e) => (e as HTMLElement).dataset.tb!));
     const outside = await p.$eval('.tb-menu', (m) => {
       const r = m.getBoundingClientRect();
@@ -224,7 +224,7 @@ describe('Settings popover', () => {
 
   it('opens inside the panel', async () => {
     await p.click('.limits-button');
-    await p.waitForSelector('.limits-pop');
+    await openedPopover(p, '.limits-pop');
     const r = await p.$eval('.limits-pop', (el) => {
       const b = el.getBoundingClientRect();
       return { left: b.left, right: b.right, bottom: b.bottom };

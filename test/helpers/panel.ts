@@ -96,3 +96,13 @@ export async function openComposer(panel: Page): Promise<void> {
   });
   await panel.waitForSelector('.composer');
 }
+
+/**
+ * Waits for the popover `selector` (Settings, a toolbar's overflow menu) to be open and placed. The panel places a
+ * popover in a ResizeObserver callback, after layout and before paint: its box is where the user sees it only once
+ * that frame ran, which on a loaded machine can be after the element is in the DOM. Two animation frames later it is.
+ */
+export async function openedPopover(p: Page, selector: string): Promise<void> {
+  await p.waitForSelector(selector);
+  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
