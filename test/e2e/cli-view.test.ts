@@ -110,9 +110,11 @@ describe('embed-inspector view', () => {
         polling: 100,
       });
       expect(await verdictsOf()).toEqual(checkVerdicts(bad));
-      // (the integration line is judged again within 300 ms of a change)
+      // The integration line is judged again within 300 ms of a change, so it may still show a judgement of the log
+      // while the file was loading ("no embed"): wait for the one of this file's records.
       await page.waitForFunction(
-        () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') !== 'healthy',
+        () =>
+          document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'actions-wrong-origin',
         { timeout: 5000, polling: 100 },
       );
       const line = await page.$eval('[data-testid="integration"]', (e) => e.textContent ?? '');
