@@ -27,7 +27,15 @@ test.beforeAll(async ({ sandbox: sb, launchForFile }) => {
   const opened = await openRealDevtoolsPanel(dev.browser, async () => {
     const p = await dev.browser.newPage();
     await p.goto(`${sandbox.hostOrigin}/?script=full`);
-    await p.waitForFunction(() => (window as any).__sandboxHost?.scriptDone(), { timeout: 30_000 });
+    const done = () => p.waitForFunction(() => (window as any).__sandboxHost?.scriptDone(), { timeout: 20_000 });
+    // In a full CI run the scripted session once never finished in this tab, which DevTools and puppeteer both
+    // attach to; it did not happen alone or under load, and the same session without DevTools is the panel
+    // fixture's every time. One reload, said in the log, keeps the flow view's smoke test about the flow view.
+    await done().catch(async (err) => {
+      console.warn(`panel-flow-devtools: the scripted session did not finish (${err}); reloading once`);
+      await p.reload();
+      await done();
+    });
     return p;
   });
   if (!opened.frame) {
