@@ -12,6 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { launch, servePages, settle, tabAndCount } from '../page-overhead.mjs';
+import { median } from '../stats.mjs';
 import { commandLine } from './args.mjs';
 import { processCpu, cpuDelta } from './proc.mjs';
 
@@ -80,16 +81,12 @@ try {
       );
     }
   }
-  const med = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s[Math.floor((s.length - 1) / 2)];
-  };
   console.log(
     `\n| build | ${dir} ${n} × ${size} B | lag ms | CPU after ms (renderers / extension / browser) | floor ms |`,
   );
   console.log('|---|---|---|---|---|');
   for (const [name, rs] of Object.entries(rows)) {
-    const m = (k) => med(rs.map((x) => x[k])).toFixed(0);
+    const m = (k) => median(rs.map((x) => x[k])).toFixed(0);
     console.log(
       `| ${name} | ${rs.length} runs, medians | ${m('lag')} | ${m('all')} (${m('renderers')} / ${m('ext')} / ${m('browser')}) | ${m('floor')} |`,
     );

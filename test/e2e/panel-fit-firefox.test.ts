@@ -7,7 +7,7 @@
 import type { Page } from 'puppeteer-core';
 import type { LaunchedFirefox } from '../../src/node/firefox.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { inPanel, openedPopover } from '../helpers/panel.ts';
+import { inPanel, openedPopover, twoFrames } from '../helpers/panel.ts';
 
 let firefox: LaunchedFirefox;
 test.beforeAll(({ firefox: ff }) => {
@@ -22,7 +22,7 @@ async function open(width: number): Promise<Page> {
   });
   await page.waitForFunction((w) => window.innerWidth === w && document.documentElement.clientWidth > 0, {}, width);
   // The toolbars have measured their items at this width (one frame after the layout).
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await twoFrames(page);
   return page;
 }
 

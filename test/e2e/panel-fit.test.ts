@@ -8,7 +8,7 @@
 import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { inPanel, openedPopover, waitInPanel } from '../helpers/panel.ts';
+import { inPanel, openedPopover, twoFrames, waitInPanel } from '../helpers/panel.ts';
 
 let launched: Launched;
 const errors: string[] = [];
@@ -21,7 +21,7 @@ async function openPanel(width: number, theme: string, height = 600): Promise<Pa
   await waitInPanel(p, () => !!document.querySelector('[role="grid"] .grid-body [role="row"]'));
   await inPanel(p, (h) => h.view.resetFilters());
   // The toolbars have measured their items (one frame after the first layout).
-  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await twoFrames(p);
   return p;
 }
 

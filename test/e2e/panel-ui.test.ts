@@ -8,7 +8,7 @@ import type { Launched } from '../../src/node/chromium.ts';
 import type { BackgroundToPanel } from '../../src/shared/messages.ts';
 import { stamp } from '../../src/shared/channel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { inPanel, waitInPanel } from '../helpers/panel.ts';
+import { inPanel, twoFrames, waitInPanel } from '../helpers/panel.ts';
 
 let launched: Launched;
 let page: Page;
@@ -51,7 +51,7 @@ async function painted(p: Page) {
     p,
     (h) => Number(document.querySelector('[role="grid"]')!.getAttribute('aria-rowcount')) - 1 === h.view.length,
   );
-  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await twoFrames(p);
 }
 const resetFilters = (p: Page) => inPanel(p, (h) => h.view.resetFilters());
 

@@ -104,5 +104,10 @@ export async function openComposer(panel: Page): Promise<void> {
  */
 export async function openedPopover(p: Page, selector: string): Promise<void> {
   await p.waitForSelector(selector);
-  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await twoFrames(p);
+}
+
+/** Resolves after two animation frames of `p`: what the last DOM change made the page lay out and observe has run. */
+export function twoFrames(p: Page): Promise<unknown> {
+  return p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
