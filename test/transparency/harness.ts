@@ -10,7 +10,7 @@ import { launchChromium, type Launched } from '../../src/node/chromium.ts';
 import { launchFirefox } from '../../src/node/firefox.ts';
 import { EXT, tabIdOf } from '../helpers/capture.ts';
 import { FIREFOX_EXT } from '../helpers/paths.ts';
-import { KNOWN_DIFFERENCES, KNOWN_REORDERS, type KnownDifference } from './known-differences.ts';
+import { isBuiltInName, KNOWN_DIFFERENCES, KNOWN_REORDERS, type KnownDifference } from './known-differences.ts';
 
 export type Mode = 'none' | 'full' | 'receive-only';
 export const MODES: Mode[] = ['none', 'full', 'receive-only'];
@@ -373,7 +373,8 @@ export function isKnownReorder(d: Difference): boolean {
     return false;
   }
   const moved = new Set(k.moved);
-  const rest = (xs: string[]) => JSON.stringify(xs.filter((x) => !moved.has(x)));
+  const rest = (xs: string[]) =>
+    JSON.stringify(xs.filter((x) => !moved.has(x) && !(k.builtInsMove && isBuiltInName(x))));
   const sorted = (xs: string[]) => JSON.stringify([...xs].sort());
   return sorted(d.none) === sorted(d.other) && rest(d.none) === rest(d.other);
 }
