@@ -87,7 +87,18 @@ describe('embed-inspector view', () => {
     const { child, url, exited } = await startView(CLEAN, bad, badHar);
     const page = await browser.newPage();
     try {
+      // Every state the integration line shows, from the first render on.
+      await page.evaluateOnNewDocument(() => {
+        const states: string[] = ((window as any).__integrationStates = []);
+        new MutationObserver(() => {
+          const s = document.querySelector('[data-testid="integration"]')?.getAttribute('data-state');
+          if (s && states[states.length - 1] !== s) {
+            states.push(s);
+          }
+        }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+      });
       await page.goto(url);
+      const lineState = () => page.$eval('[data-testid="integration"]', (e) => e.getAttribute('data-state') ?? '');
       const verdictsOf = () =>
         inPanel(page, (h) =>
           Object.fromEntries(
@@ -102,6 +113,8 @@ describe('embed-inspector view', () => {
         polling: 100,
       });
       expect(await verdictsOf()).toEqual(checkVerdicts(CLEAN));
+      const cleanState = await lineState();
+      expect(cleanState).not.toBe('no-embed');
       expect(await page.$eval('.status', (e) => e.textContent)).toContain('clean-session.json');
       // The second file, from the list.
       await page.select('[data-testid="view-file"]', '1');
@@ -110,13 +123,8 @@ describe('embed-inspector view', () => {
         polling: 100,
       });
       expect(await verdictsOf()).toEqual(checkVerdicts(bad));
-      // The integration line is judged again within 300 ms of a change, so it may still show a judgement of the log
-      // while the file was loading ("no embed"): wait for the one of this file's records.
-      await page.waitForFunction(
-        () =>
-          document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'actions-wrong-origin',
-        { timeout: 5000, polling: 100 },
-      );
+      // Judged as soon as the file's records are in, not up to 300 ms later.
+      expect(await lineState()).toBe('actions-wrong-origin');
       const line = await page.$eval('[data-testid="integration"]', (e) => e.textContent ?? '');
       expect(line).toMatch(/the host sends actions to "\*"/);
       expect(await page.$$eval('.grid-body [role="row"]', (rows) => rows.length)).toBeGreaterThan(3);
@@ -127,6 +135,11 @@ describe('embed-inspector view', () => {
         polling: 100,
       });
       expect(await verdictsOf()).toEqual(checkVerdicts(bad));
+      // Before the first file was read the line judged nothing; no file was ever called a page without an embed,
+      // and each file's verdict followed the previous one with nothing in between.
+      const states = await page.evaluate(() => (window as any).__integrationStates as string[]);
+      expect(states).not.toContain('no-embed');
+      expect(states.slice(states.indexOf(cleanState))).toEqual([cleanState, 'actions-wrong-origin']);
     } finally {
       await page.close();
       child.kill('SIGINT');

@@ -2,7 +2,10 @@
  * The first line of the panel: the integration's state in words ("healthy", "the embed never became ready", "the
  * host sends actions to the wrong origin", "the embed URL has 2 problems"), a link to the first record concerned,
  * and for a silent embed what its frame said and the likely causes. A host developer should know what to fix
- * within five seconds of opening the panel. Judged again at most every 300 ms while records come.
+ * within five seconds of opening the panel. Judged again at most every 300 ms while records come, and at once when
+ * the log holds other records (a snapshot, a file opened): a verdict is never shown for records no longer there.
+ * With nothing to judge (no tab attached and no file open yet, as `embed-inspector view` starts) it says so, never
+ * "no embed".
  */
 import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
@@ -24,6 +27,12 @@ export function Integration() {
       timer ??= setTimeout(judge, 300);
     }),
   );
+  const offRecords = store.onChange((c) => {
+    if (c.records) {
+      clearTimeout(timer);
+      judge();
+    }
+  });
   // "waiting" turns into what the background says once the limit passes; the time shown moves on meanwhile.
   const tick = setInterval(() => {
     if (info().state === 'waiting') {
@@ -31,6 +40,7 @@ export function Integration() {
     }
   }, 1000);
   onCleanup(() => {
+    offRecords();
     clearTimeout(timer);
     clearInterval(tick);
   });
@@ -40,22 +50,32 @@ export function Integration() {
     sig.status();
     return !!store.transportInfo?.live && tabCapture(store)?.off === true;
   };
+  // Neither a tab nor a file: a page without records is not a page without an embed.
+  const detached = () => {
+    sig.state();
+    sig.status();
+    const t = store.transportInfo;
+    return !t?.live && t?.kind !== 'file' && store.log.count === 0;
+  };
+  const notJudged = (text: string): IntegrationInfo => ({
+    ...info(),
+    state: 'waiting',
+    text,
+    seq: null,
+    detail: null,
+    notes: [],
+  });
   const shown = (): IntegrationInfo =>
     off()
-      ? {
-          ...info(),
-          state: 'waiting',
-          text: 'not judged: capture is off for this tab',
-          seq: null,
-          detail: null,
-          notes: [],
-        }
-      : info();
-  const state = () => (off() ? 'capture-off' : info().state);
+      ? notJudged('not judged: capture is off for this tab')
+      : detached()
+        ? notJudged('not judged: no tab attached and no file open')
+        : info();
+  const state = () => (off() ? 'capture-off' : detached() ? 'detached' : info().state);
   return (
     <div
       // (one class string: Solid's class and classList on one element overwrite each other)
-      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : state() === 'waiting' || state() === 'capture-off' ? '' : 'bad'}`}
+      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : state() === 'waiting' || state() === 'capture-off' || state() === 'detached' ? '' : 'bad'}`}
       role="status"
       aria-live="polite"
       data-testid="integration"
