@@ -7,7 +7,7 @@
  */
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
-import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { loadInDevtoolsTab, openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { waitInPanel } from '../helpers/panel.ts';
 
@@ -27,8 +27,7 @@ describe('the real DevTools panel', () => {
   it('Settings opens inside the panel; Esc closes it and never reaches DevTools', async () => {
     const { devtools, frame } = await openRealDevtoolsPanel(dev.browser, async () => {
       const p = await dev.browser.newPage();
-      await p.goto(`${sandbox.hostOrigin}/`);
-      await p.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+      await loadInDevtoolsTab(p, `${sandbox.hostOrigin}/`, () => (window as any).__sandboxHost?.isReady());
       return p;
     });
     expect(frame, 'the Embed panel frame').toBeTruthy();

@@ -7,7 +7,7 @@
 import type { Frame, Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
-import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { loadInDevtoolsTab, openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { expectHandshakeDrawn, flowDrawing } from '../helpers/flow-drawing.ts';
 import { waitInPanel } from '../helpers/panel.ts';
@@ -26,16 +26,15 @@ test.beforeAll(async ({ sandbox: sb, launchForFile }) => {
   });
   const opened = await openRealDevtoolsPanel(dev.browser, async () => {
     const p = await dev.browser.newPage();
-    await p.goto(`${sandbox.hostOrigin}/?script=full`);
-    const done = () => p.waitForFunction(() => (window as any).__sandboxHost?.scriptDone(), { timeout: 20_000 });
-    // In a full CI run the scripted session once never finished in this tab, which DevTools and puppeteer both
-    // attach to; it did not happen alone or under load, and the same session without DevTools is the panel
-    // fixture's every time. One reload, said in the log, keeps the flow view's smoke test about the flow view.
-    await done().catch(async (err) => {
-      console.warn(`panel-flow-devtools: the scripted session did not finish (${err}); reloading once`);
-      await p.reload();
-      await done();
-    });
+    // (the scripted session ends a few seconds after the page's load)
+    await loadInDevtoolsTab(
+      p,
+      `${sandbox.hostOrigin}/?script=full`,
+      () => (window as any).__sandboxHost?.scriptDone(),
+      {
+        timeoutMs: 20_000,
+      },
+    );
     return p;
   });
   if (!opened.frame) {

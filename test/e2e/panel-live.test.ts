@@ -6,7 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
-import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { loadInDevtoolsTab, openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import * as helpers from '../helpers/panel.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
@@ -205,8 +205,7 @@ describe('panel on live capture (sandbox)', () => {
       frame: panelFrame,
     } = await openRealDevtoolsPanel(dev.browser, async () => {
       const p = await dev.browser.newPage(); // every new tab gets its own DevTools window
-      await p.goto(`${sandbox.hostOrigin}/`);
-      await p.waitForFunction(() => (window as any).__sandboxHost?.isReady(), { timeout: 20_000 });
+      await loadInDevtoolsTab(p, `${sandbox.hostOrigin}/`, () => (window as any).__sandboxHost?.isReady());
       return p;
     });
     expect(panelFrame, 'the Embed panel frame').toBeTruthy();
