@@ -33,9 +33,9 @@ export async function openRealDevtoolsPanel(
 /**
  * Loads `url` in a tab whose DevTools opened with it and waits until `ready()` is true in the page; once more when
  * that does not happen within `timeoutMs`, saying so through `warn`. With DevTools and puppeteer both attached to
- * the tab, the embed's out-of-process frame sometimes never starts: its frame keeps the URL "" and runs nothing, so
- * the page never loads (2 of 20 runs of the DevTools smoke test with both cores busy, none when idle, never seen
- * without DevTools). A second navigation starts it.
+ * the tab and the cores busy, the page's out-of-process frame sometimes never runs: it keeps the URL "" (the page
+ * never loads) or never says ready. It happens with and without the extension, never without DevTools; a second
+ * navigation usually gets past it.
  */
 export async function loadInDevtoolsTab(
   page: Page,
