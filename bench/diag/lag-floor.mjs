@@ -10,18 +10,12 @@
 // Usage: node bench/diag/lag-floor.mjs [--dir h2e|e2h] [--n 5000] [--size 200] [--reps 5] [build dirs...]
 //   (default build: dist/chrome)
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { launch, servePages, settle, tabAndCount } from '../page-overhead.mjs';
 import { median } from '../stats.mjs';
-import { commandLine } from './args.mjs';
+import { burstCommandLine } from './args.mjs';
 import { processCpu, cpuDelta } from './proc.mjs';
 
-const { opt, rest } = commandLine();
-const dir = opt('dir', 'h2e');
-const n = Number(opt('n', 5000));
-const size = Number(opt('size', 200));
-const reps = Number(opt('reps', 5));
-const builds = rest().length ? rest() : [join(new URL('../..', import.meta.url).pathname, 'dist/chrome')];
+const { dir, n, size, reps, builds } = burstCommandLine({ n: 5000, reps: 5 });
 // The receiver's quiet period before it hands its deliveries over (src/capture/outbox.ts, QUIET_MS).
 const QUIET_MS = 50;
 const cores = availableParallelism();

@@ -4,16 +4,10 @@
 // the time from their creation to `complete` (summed, and the last one's end), as a share of the lag.
 // Usage: node bench/diag/lag-timeline.mjs [--dir h2e|e2h] [--n 5000] [--size 200] [--reps 3] [build dirs...]
 //   (default build: dist/chrome)
-import { join } from 'node:path';
 import { launch, servePages, settle, tabAndCount } from '../page-overhead.mjs';
-import { commandLine } from './args.mjs';
+import { burstCommandLine } from './args.mjs';
 
-const { opt, rest } = commandLine();
-const dir = opt('dir', 'h2e');
-const n = Number(opt('n', 5000));
-const size = Number(opt('size', 200));
-const reps = Number(opt('reps', 3));
-const builds = rest().length ? rest() : [join(new URL('../..', import.meta.url).pathname, 'dist/chrome')];
+const { dir, n, size, reps, builds } = burstCommandLine({ n: 5000, reps: 3 });
 
 const { h, e } = await servePages();
 const sites = [h.origin, e.origin];

@@ -4,14 +4,10 @@
 // full), ratios to no extension for the first burst of a page and for the second.
 // Usage: node bench/diag/warm-burst.mjs [--dir h2e|e2h] [--n 1000] [--size 200] [--reps 9]
 import { launch, servePages, settle } from '../page-overhead.mjs';
-import { commandLine } from './args.mjs';
+import { burstCommandLine } from './args.mjs';
 import { median, medianInterval } from '../stats.mjs';
 
-const { opt } = commandLine();
-const dir = opt('dir', 'h2e');
-const n = Number(opt('n', 1000));
-const size = Number(opt('size', 200));
-const reps = Number(opt('reps', 9));
+const { dir, n, size, reps } = burstCommandLine({ n: 1000, reps: 9 });
 
 const { h, e } = await servePages();
 const sites = [h.origin, e.origin];
