@@ -13,6 +13,8 @@ import { tabCapture } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 
 const GOOD = new Set(['healthy', 'warnings']);
+/** States that judge nothing: neither good nor bad. */
+const NOT_JUDGED = new Set(['waiting', 'capture-off', 'detached']);
 
 export function Integration() {
   const { store, sig } = usePanel();
@@ -75,7 +77,7 @@ export function Integration() {
   return (
     <div
       // (one class string: Solid's class and classList on one element overwrite each other)
-      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : state() === 'waiting' || state() === 'capture-off' || state() === 'detached' ? '' : 'bad'}`}
+      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : NOT_JUDGED.has(state()) ? '' : 'bad'}`}
       role="status"
       aria-live="polite"
       data-testid="integration"
