@@ -154,19 +154,17 @@ export interface KnownReorder {
   readme: string;
 }
 /** The test pages' own capitalised globals (pages/*.html, t.js): they keep their order in every listing. */
-export const PAGE_GLOBALS: ReadonlySet<string> = new Set(['EMBED', 'HOST', 'T']);
+const PAGE_GLOBALS: ReadonlySet<string> = new Set(['EMBED', 'HOST', 'T']);
 /** Whether a listed name is a built-in interface or class of the platform, not one of the test pages' globals. */
 export const isBuiltInName = (name: string): boolean => /^[A-Z]/.test(name) && !PAGE_GLOBALS.has(name);
 const FIREFOX_ORDER =
   "Order of a window's own names in Firefox: Firefox defines most built-in globals on a window when a script first reads them, and some are read at document_start, so `Object.getOwnPropertyNames(window)` lists the same names in another order: full mode's script needs `Proxy`, `WeakMap` and others; Firefox's injection of any content script defines `JSON` and `Location`; the relay keeps the page's `MessageEvent` prototype before a page script could change it.";
 /**
  * A popup's own names (`pop`, `spop`, both opened by `open()` as the host's setup runs): the order in which its
- * built-ins were first read varies from run to run, in any mode. On a fresh CI machine a receive-only run listed
- * `DOMRectList` (which nothing of ours reads) early in `pop`, and `RegExp` after `Array` in `spop`, where every
- * other run lists them the other way; twelve local runs, idle and with the two cores saturated, all gave one order.
- * The page's own reads in its first script, Firefox's and the driver's first contact with the new window race
- * with the popup's load. So in a popup only the items and the order of the page's own globals are compared; the
- * frames' listings, loaded through the same content script, still pin every name the capture moves.
+ * built-ins were first read is not fixed from one run to the next, in any mode. The page's first script, Firefox and
+ * the driver's first contact with the new window race with the popup's load, and names nothing of ours reads
+ * (`DOMRectList`, `RegExp`) move. So in a popup only the items and the order of the page's own globals are
+ * compared; the frames' listings, loaded through the same content script, still pin every name the capture moves.
  */
 const POPUP_ORDER =
   "Order of a popup's own names in Firefox: which built-ins a popup opened by `open()` defines first races with its load, with or without the extension, so its listing keeps the same names and the same order of the page's own globals, and built-in interfaces may appear elsewhere.";
