@@ -25,8 +25,21 @@ export interface TabMeta {
 }
 
 export type StoredBatch =
-  /** Raw records of one frame (JSON array of RawRecord), numbered from seq0 (absent: after the batch before). */
-  | { kind: 'raw'; seq0?: number; frameId: number; json: string }
+  /**
+   * Records of one frame, numbered from seq0 (absent: after the batch before). `own`: written by the background
+   * itself (navigations; a JSON array of RawRecord, with seq0); else a relay's batch as it came (its JSON entries,
+   * the `lines` of the page's world beside them, and the frame's `origin` the port gave), checked again as it is read
+   * (batch.ts). A batch stored before `own` existed is the background's when it has seq0.
+   */
+  | {
+      kind: 'raw';
+      seq0?: number;
+      frameId: number;
+      json: string;
+      own?: boolean;
+      lines?: readonly string[];
+      origin?: string | null;
+    }
   /**
    * The held records (JSON array of ClassifiedRecord) and the state's counters at that point; `session`: the
    * session checker's state where the held records start (after a Clear).

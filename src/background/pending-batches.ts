@@ -12,25 +12,21 @@
  * This part holds the batches stored but not yet in the log and the timer that says when they are due; the tab's
  * session adds them to its log (`take`).
  */
-import type { RawRecord } from '../shared/messages.ts';
+import { readBatch, type BatchFrame, type FrameRecord } from './batch.ts';
 
 export const LIVE_DELAY_MS = 20;
 export const IDLE_MS = 5000;
 export const MAX_PENDING_CHARS = 64_000_000;
 
-export type FrameRecord = RawRecord & { frameId?: number };
-
-/** Parse one frame's batch (JSON text of raw records), each record marked with the frame. Throws on unreadable JSON. */
-export function parseBatch(frameId: number, json: string): FrameRecord[] {
-  const raws = JSON.parse(json) as FrameRecord[];
-  for (const r of raws) {
-    r.frameId = frameId;
-  }
-  return raws;
+/** A relay's batch as it came: its frame, its JSON and the lines of the page's world beside it (batch.ts). */
+export interface RelayBatch {
+  frame: BatchFrame;
+  json: string;
+  lines?: readonly string[];
 }
 
 export class PendingBatches {
-  private pending: Array<{ frameId: number; json: string }> = [];
+  private pending: RelayBatch[] = [];
   /** Size of the pending text, in UTF-16 units. */
   private chars = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -43,9 +39,12 @@ export class PendingBatches {
    * A stored batch waits for processing; `live`: a panel watches the tab. True when the pending text is past
    * MAX_PENDING_CHARS: the caller processes them now.
    */
-  add(frameId: number, json: string, live: boolean): boolean {
-    this.pending.push({ frameId, json });
-    this.chars += json.length;
+  add(batch: RelayBatch, live: boolean): boolean {
+    this.pending.push(batch);
+    this.chars += batch.json.length;
+    for (const l of batch.lines ?? []) {
+      this.chars += l.length;
+    }
     if (this.chars >= MAX_PENDING_CHARS) {
       return true;
     }
@@ -68,8 +67,9 @@ export class PendingBatches {
   }
 
   /**
-   * The pending batches' records, in the order the batches came (each frame's in its order), and none pending
-   * any more; null when none was pending. An unreadable batch is left out (it stays stored as it came).
+   * The pending batches' records, in the order the batches came (each frame's in its order), each checked and
+   * rebuilt (batch.ts), and none pending any more; null when none was pending. An unreadable batch, or entry of one,
+   * is left out (it stays stored as it came).
    */
   take(): FrameRecord[] | null {
     this.stopTimer();
@@ -82,8 +82,12 @@ export class PendingBatches {
     const raws: FrameRecord[] = [];
     for (const b of batches) {
       try {
-        for (const r of parseBatch(b.frameId, b.json)) {
+        const { records, dropped } = readBatch(b.frame, b.json, b.lines);
+        for (const r of records) {
           raws.push(r);
+        }
+        if (dropped) {
+          console.warn(`embed-inspector: ${dropped} entries of a batch from frame ${b.frame.frameId} left out`);
         }
       } catch (e) {
         console.warn('embed-inspector: unreadable batch', e);

@@ -7,7 +7,7 @@ import { RecordIntake, type RecordsBatch } from './record-intake.ts';
 import { RelayPort } from './relay-port.ts';
 import { TabStorage } from './tab-storage.ts';
 import { TabLog, newState } from './tablog.ts';
-import { fakePort, fakeStore, holdCommits } from './test-fakes.ts';
+import { fakePort, fakeStore, holdCommits, relayBatchOf } from './test-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';
@@ -25,7 +25,7 @@ const batch = (n: number, ...records: number[]): RecordsBatch =>
     type: 'records',
     docId: 'doc-0',
     batch: n,
-    json: JSON.stringify(records.map(post)),
+    ...relayBatchOf(records.map(post)),
   }) as RecordsBatch;
 
 afterEach(() => {

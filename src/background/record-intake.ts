@@ -11,7 +11,8 @@ import type { RawRecord, RelayToBackground } from '../shared/messages.ts';
 import { navigationRecord, type FrameNav } from './frame-navs.ts';
 import { LimitTimer } from './limit-timer.ts';
 import type { PanelFanout } from './panel-fanout.ts';
-import { PendingBatches, type FrameRecord } from './pending-batches.ts';
+import type { FrameRecord } from './batch.ts';
+import { PendingBatches } from './pending-batches.ts';
 import type { RelayPort } from './relay-port.ts';
 import type { TabStorage } from './tab-storage.ts';
 import type { AddResult, TabLog } from './tablog.ts';
@@ -22,7 +23,10 @@ export type RecordsBatch = Extract<RelayToBackground, { type: 'records' }>;
 export interface IntakeSession {
   /** The tab's log as it is now (the session replaces it when it restores one). */
   log(): TabLog;
-  readonly storage: Pick<TabStorage, 'once' | 'storeRaw' | 'counted' | 'snapshotDue' | 'writeSnapshot'>;
+  readonly storage: Pick<
+    TabStorage,
+    'once' | 'storeRelayBatch' | 'storeOwn' | 'counted' | 'snapshotDue' | 'writeSnapshot'
+  >;
   readonly panels: Pick<PanelFanout, 'live' | 'added' | 'update'>;
   /**
    * Run `fn` on the session's chain (a timer ran out, or the pending batches are past their bound), without
@@ -34,7 +38,7 @@ export interface IntakeSession {
 }
 
 /** The relay end of an accepted batch: its frame, whether it is in scope, its acknowledgement. */
-export type BatchSender = Pick<RelayPort, 'frameId' | 'outOfScope' | 'ack'>;
+export type BatchSender = Pick<RelayPort, 'frameId' | 'origin' | 'outOfScope' | 'ack'>;
 
 export class RecordIntake {
   private readonly pending = new PendingBatches(() => this.session.later(() => this.process()));
@@ -64,6 +68,13 @@ export class RecordIntake {
       return Promise.resolve();
     }
     const { storage } = this.session;
+    // (the relay's own JSON, and the page's lines beside it: read and checked when processed, batch.ts)
+    const lines = Array.isArray(batch.lines) && batch.lines.length ? { lines: batch.lines } : {};
+    const relayBatch = {
+      frame: { frameId: relay.frameId, origin: relay.origin },
+      json: typeof batch.json === 'string' ? batch.json : '[]',
+      ...lines,
+    };
     let kept = false;
     // A resend of a batch still being written (the relay reconnected meanwhile) is stored once: it stands or
     // falls with that write.
@@ -75,7 +86,7 @@ export class RecordIntake {
           return Promise.resolve();
         }
         kept = true;
-        return storage.storeRaw(relay.frameId, batch.json);
+        return storage.storeRelayBatch(relayBatch);
       });
     if (kept) {
       this.inFlight.set(key, write);
@@ -85,7 +96,7 @@ export class RecordIntake {
     const done = this.writes
       .then(async () => {
         await write;
-        if (kept && this.pending.add(relay.frameId, batch.json, this.session.panels.live)) {
+        if (kept && this.pending.add(relayBatch, this.session.panels.live)) {
           this.session.later(() => this.process());
         }
         relay.ack(batch.batch);
@@ -163,7 +174,7 @@ export class RecordIntake {
     storage.counted(raws.length);
     const stored = storage.snapshotDue()
       ? storage.writeSnapshot()
-      : storage.storeRaw(frameId, JSON.stringify(raws), seq0);
+      : storage.storeOwn(frameId, JSON.stringify(raws), seq0);
     this.published(res);
     await stored;
   }

@@ -79,7 +79,7 @@ describe('capture scope model', () => {
     expect(sitePattern('https://[::1]:8443', true)).toBe('https://[::1]/*');
   });
 
-  it('registrations: nothing for an empty scope; the relay, plus the MAIN-world hook where the mode is full', () => {
+  it('registrations: nothing for an empty scope; the relay, or the full relay and the MAIN-world hook', () => {
     expect(registrationsOf(EMPTY_SCOPE, false)).toEqual([]);
     const rs = registrationsOf(
       scopeFromSetting({
@@ -89,7 +89,8 @@ describe('capture scope model', () => {
       false,
     );
     expect(rs.map((r) => [r.id, r.js[0], r.world ?? 'ISOLATED', r.matches])).toEqual([
-      ['ei-0-relay', 'src/capture/relay.js', 'ISOLATED', ['http://127.0.0.1:4100/*', 'http://localhost:4101/*']],
+      ['ei-0-relay', 'src/capture/relay.js', 'ISOLATED', ['http://localhost:4101/*']],
+      ['ei-0-relay-full', 'src/capture/relay-full.js', 'ISOLATED', ['http://127.0.0.1:4100/*']],
       ['ei-1-main-full', 'src/capture/main-world.js', 'MAIN', ['http://127.0.0.1:4100/*']],
     ]);
     for (const r of rs) {
@@ -102,16 +103,18 @@ describe('capture scope model', () => {
     }
   });
 
-  it('every site: <all_urls>, receive-only sites excluded from the hook; full sites hooked under receive-only', () => {
+  it('every site: <all_urls> in its mode, the sites of the other mode excluded and given their own scripts', () => {
     const sites = { 'http://a.test': 'receive-only', 'http://b.test': 'full' } as const;
     expect(registrationsOf({ all: 'full', sites }, false).map((r) => [r.id, r.matches, r.excludeMatches])).toEqual([
-      ['ei-0-relay', ['<all_urls>'], undefined],
+      ['ei-0-relay', ['http://a.test/*'], undefined],
+      ['ei-0-relay-full', ['<all_urls>'], ['http://a.test/*']],
       ['ei-1-main-full', ['<all_urls>'], ['http://a.test/*']],
     ]);
     expect(
       registrationsOf({ all: 'receive-only', sites }, false).map((r) => [r.id, r.matches, r.excludeMatches]),
     ).toEqual([
-      ['ei-0-relay', ['<all_urls>'], undefined],
+      ['ei-0-relay', ['<all_urls>'], ['http://b.test/*']],
+      ['ei-0-relay-full', ['http://b.test/*'], undefined],
       ['ei-1-main-full', ['http://b.test/*'], undefined],
     ]);
     expect(registrationsOf({ all: 'receive-only', sites: {} }, false).map((r) => r.id)).toEqual(['ei-0-relay']);

@@ -189,10 +189,12 @@ export const REGISTRATION_PREFIX = 'ei-';
 
 /**
  * The content scripts a scope needs: the isolated relay wherever anything is captured (it records deliveries in
- * both modes), and the MAIN-world post hook (`main-world.js`) where the mode is `full`; a receive-only frame runs
- * nothing in the page's world. Every frame, from `document_start`, and frames without an origin of their own
- * (about:blank, srcdoc, blob:) of a captured page (`matchOriginAsFallback`). Two sites sharing one Firefox
- * pattern (one host, two ports) in different modes get receive-only: it changes nothing in the page.
+ * both modes), and, where the mode is `full`, the MAIN-world post hook (`main-world.js`) and the relay that opens a
+ * private channel to it (`relay-full.js`); a receive-only frame runs nothing in the page's world, and its relay
+ * (`relay.js`) neither listens for nor dispatches any event there. Every frame, from `document_start`, and frames
+ * without an origin of their own (about:blank, srcdoc, blob:) of a captured page (`matchOriginAsFallback`). Two
+ * sites sharing one Firefox pattern (one host, two ports) in different modes get receive-only: it changes nothing in
+ * the page.
  */
 export function registrationsOf(scope: Scope, firefox: boolean): Registration[] {
   const byPattern = new Map<string, CaptureMode>();
@@ -205,37 +207,41 @@ export function registrationsOf(scope: Scope, firefox: boolean): Registration[] 
       .filter(([, m]) => m === mode)
       .map(([p]) => p)
       .sort();
+  // Every site in one mode (a listed site keeps its own): that mode's scripts everywhere but the other mode's sites.
+  const byId = (rs: Registration[]) => rs.sort((a, b) => (a.id < b.id ? -1 : 1));
+  if (scope.all) {
+    const otherMode = scope.all === 'full' ? 'receive-only' : 'full';
+    const other = patterns(otherMode);
+    return byId([...scriptsOf(scope.all, ['<all_urls>'], other), ...(other.length ? scriptsOf(otherMode, other) : [])]);
+  }
+  const full = patterns('full');
+  const receiveOnly = patterns('receive-only');
+  return byId([
+    ...(full.length ? scriptsOf('full', full) : []),
+    ...(receiveOnly.length ? scriptsOf('receive-only', receiveOnly) : []),
+  ]);
+}
+
+/** The scripts of one mode, for these patterns (less the excluded ones). */
+function scriptsOf(mode: CaptureMode, matches: string[], excludeMatches: string[] = []): Registration[] {
   const common = {
+    matches,
+    ...(excludeMatches.length ? { excludeMatches } : {}),
     runAt: 'document_start',
     allFrames: true,
     matchOriginAsFallback: true,
     persistAcrossSessions: true,
   } as const;
   // Chromium runs the scripts registered for one run_at in the order of their ids, not of registration: the
-  // relay's id sorts first, so that it is up when the MAIN-world script starts and asks it for the delivery counter
-  // (page.ts; without an answer the page world counts deliveries itself, at a listener call each).
-  const relay = (matches: string[]): Registration => ({
-    id: `${REGISTRATION_PREFIX}0-relay`,
-    js: [CAPTURE_SCRIPTS.relay.file],
-    matches,
-    ...common,
-  });
-  const hook = (matches: string[], excludeMatches?: string[]): Registration => ({
-    id: `${REGISTRATION_PREFIX}1-main-full`,
-    js: [CAPTURE_SCRIPTS.full.file],
-    matches,
-    ...(excludeMatches?.length ? { excludeMatches } : {}),
-    world: 'MAIN',
-    ...common,
-  });
-  const full = patterns('full');
-  if (scope.all) {
-    return scope.all === 'full'
-      ? [relay(['<all_urls>']), hook(['<all_urls>'], patterns('receive-only'))]
-      : [relay(['<all_urls>']), ...(full.length ? [hook(full)] : [])];
+  // relay's id sorts first, so that it is up when the MAIN-world script starts and asks it for the channel's node
+  // (page.ts; where the MAIN world runs first, the relay offers the node as it starts).
+  if (mode === 'receive-only') {
+    return [{ id: `${REGISTRATION_PREFIX}0-relay`, js: [CAPTURE_SCRIPTS.relay.file], ...common }];
   }
-  const all = [...byPattern.keys()].sort();
-  return all.length ? [relay(all), ...(full.length ? [hook(full)] : [])] : [];
+  return [
+    { id: `${REGISTRATION_PREFIX}0-relay-full`, js: [CAPTURE_SCRIPTS.relayFull.file], ...common },
+    { id: `${REGISTRATION_PREFIX}1-main-full`, js: [CAPTURE_SCRIPTS.full.file], world: 'MAIN', ...common },
+  ];
 }
 
 /** The fields that decide what a registration injects where (to compare what is registered with what should be). */

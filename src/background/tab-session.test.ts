@@ -13,7 +13,7 @@ import { Sessions } from './sessions.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { SETTLE_TIMEOUT_MS } from './tab-relays.ts';
-import { useFakeApi, fakePort, fakeStore, holdCommits } from './test-fakes.ts';
+import { useFakeApi, fakePort, fakeStore, holdCommits, relayBatchOf } from './test-fakes.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
 
 const TAB = 7;
@@ -55,7 +55,7 @@ function setup(
       docId,
       say,
       batch: (batch: number, records: RawRecord[]) =>
-        say({ type: 'records', docId, batch, json: JSON.stringify(records) } as never),
+        say({ type: 'records', docId, batch, ...relayBatchOf(records) } as never),
       acks: () => (r.sent as BackgroundToRelay[]).flatMap((m) => (m.type === 'ack' ? [m.batch] : [])),
       posts: () => (r.sent as BackgroundToRelay[]).filter((m) => m.type === 'post'),
       configs: () => (r.sent as BackgroundToRelay[]).flatMap((m) => (m.type === 'config' ? [m.config] : [])),
@@ -392,6 +392,10 @@ describe('relay routing in the background', () => {
     const embed = t.relay(3, EMBED_URL);
     const p = t.panel();
     await t.settle();
+    // The host got the embed's ready: the tenant origin is the embed frame's (protocol/tenant.ts).
+    const ready = { source: 'svc-embed', direction: 'event', type: 'svc:event:ready', payload: {}, timestamp: 7 };
+    top.batch(1, [{ time: 5, kind: 'receive', frameUrl: `${HOST}/`, origin: TENANT, from: 'child', data: ready }]);
+    await t.settle();
     return { t, top, embed, p };
   }
   const send = (from: 'host' | 'embed', id: string, frameUrl?: string) => ({
@@ -423,21 +427,23 @@ describe('relay routing in the background', () => {
     expect(fake.env.sendMessage).not.toHaveBeenCalled();
   });
 
-  it('picks the embed frame by origin, then by the tenant origin; never guesses among several frames', async () => {
+  it('picks the embed frame by origin, else the embed frame of the tenant origin; never another frame', async () => {
     const { t, embed, p } = await twoFrames();
     fake.env.parents.set(5, 0);
     const other = t.relay(5, `${ADS}/frame`);
     await t.settle();
     p.say(send('embed', 'by-origin', `${TENANT}/other/page`));
     await t.settle();
-    expect(embed.posts().map((m) => m.type === 'post' && m.id)).toEqual(['by-origin']);
-    p.say(send('embed', 'guess'));
-    await t.settle();
-    expect(p.last('send-result')).toMatchObject({ id: 'guess', ok: false, error: 'no embed frame found in this tab' });
-    await t.session().setTenantOrigin(TENANT);
     p.say(send('embed', 'by-tenant'));
     await t.settle();
     expect(embed.posts().map((m) => m.type === 'post' && m.id)).toEqual(['by-origin', 'by-tenant']);
+    p.say(send('embed', 'named', `${ADS}/frame`));
+    await t.settle();
+    expect(p.last('send-result')).toMatchObject({
+      id: 'named',
+      ok: false,
+      error: 'no embed frame on the tenant origin in this tab',
+    });
     expect(other.posts()).toEqual([]);
   });
 
@@ -473,6 +479,7 @@ describe('relay routing in the background', () => {
     embed.close();
     loaded();
     await t.settle();
+    await t.session().setTenantOrigin(TENANT);
     fake.env.sendMessage.mockImplementationOnce(async () =>
       stamp<RelayToBackground>({ type: 'post-result', id: 's5', ok: true }),
     );

@@ -28,7 +28,7 @@ function setup(store = fakeStore()) {
       const raws = ns.map(raw);
       log.add(raws.map((r) => ({ ...r, frameId: 0 })));
       storage.counted(raws.length);
-      await storage.storeRaw(0, JSON.stringify(raws), seq0);
+      await storage.storeOwn(0, JSON.stringify(raws), seq0);
     },
     /** A new worker finds the stored log. */
     restart: async () => {

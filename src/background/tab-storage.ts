@@ -7,7 +7,8 @@
 import type { ClassifiedRecord, TabState } from '../shared/messages.ts';
 import type { Commit, StoredBatch, TabMeta, loadTab } from './db.ts';
 import { TabLog, newState, type TabLogView } from './tablog.ts';
-import { parseBatch } from './pending-batches.ts';
+import { readBatch, readOwnBatch } from './batch.ts';
+import type { RelayBatch } from './pending-batches.ts';
 
 /** Documents whose last batch number is kept (duplicate batches after a reconnection are dropped). */
 const MAX_DOCS = 500;
@@ -92,7 +93,10 @@ export class TabStorage {
         log.continueNumberingAt(b.seq0);
       }
       try {
-        const raws = parseBatch(b.frameId, b.json);
+        const own = b.own ?? b.seq0 !== undefined;
+        const raws = own
+          ? readOwnBatch(b.frameId, b.json)
+          : readBatch({ frameId: b.frameId, origin: b.origin ?? null }, b.json, b.lines).records;
         this.sinceSnapshot += raws.length;
         log.add(raws);
       } catch (e) {
@@ -144,10 +148,21 @@ export class TabStorage {
     this.meta.docBatches = keepLast(this.meta.docBatches);
   }
 
-  /** Store a frame's raw records as they came (`seq0`: numbered from there, already in the log). */
-  storeRaw(frameId: number, json: string, seq0?: number): Promise<void> {
-    const value: StoredBatch =
-      seq0 === undefined ? { kind: 'raw', frameId, json } : { kind: 'raw', seq0, frameId, json };
+  /** Store a relay's batch as it came (read again, and checked again, when the log is restored). */
+  storeRelayBatch({ frame, json, lines }: RelayBatch): Promise<void> {
+    const value: StoredBatch = {
+      kind: 'raw',
+      frameId: frame.frameId,
+      origin: frame.origin,
+      json,
+      ...(lines?.length ? { lines } : {}),
+    };
+    return this.commit({ meta: this.metaOf(), batch: { n: this.nextBatch++, value } });
+  }
+
+  /** Store raw records the background wrote itself (numbered from `seq0`, already in the log). */
+  storeOwn(frameId: number, json: string, seq0: number): Promise<void> {
+    const value: StoredBatch = { kind: 'raw', own: true, seq0, frameId, json };
     return this.commit({ meta: this.metaOf(), batch: { n: this.nextBatch++, value } });
   }
 

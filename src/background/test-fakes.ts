@@ -5,6 +5,24 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 import { setBrowserApi, type BrowserApi, type Runtime } from '../shared/browser-api.ts';
 import type { Commit, StoredBatch, TabMeta } from './db.ts';
+import type { RawRecord } from '../shared/messages.ts';
+
+/**
+ * Raw records as a relay sends them (batch.ts): what it wrote itself in its JSON; a post of the MAIN world's (a post
+ * not injected) as an entry that stands for a line of its facts beside the JSON.
+ */
+export function relayBatchOf(records: readonly RawRecord[]): { json: string; lines?: string[] } {
+  const lines: string[] = [];
+  const entries = records.map((r) => {
+    if (r.kind !== 'post' || r.injected) {
+      return r;
+    }
+    const { kind: _kind, frameUrl, origin: _origin, ...facts } = r;
+    lines.push(JSON.stringify(facts));
+    return { kind: 'post', frameUrl, line: true };
+  });
+  return { json: JSON.stringify(entries), ...(lines.length ? { lines } : {}) };
+}
 
 /** An in-memory db.ts: what a stopped worker would find again. */
 export function fakeStore() {

@@ -40,6 +40,7 @@ describe('a delivery is read at once, its record written from the parts at the h
       relationTo: () => 'other',
       eager,
       hold: (d) => held.push(d),
+      channel: null,
     });
     return { win, held };
   };
@@ -71,7 +72,7 @@ describe('a delivery is read at once, its record written from the parts at the h
       if (data && typeof data === 'object') {
         (data as Record<string, unknown>).later = 'a page listener changed it';
       }
-      const record = JSON.parse(deliveryJson(d, config.maxBytes));
+      const record = JSON.parse(deliveryJson(d, config.maxBytes) as string);
       const { later: _later, ...sent } = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
       if (data && typeof data === 'object') {
         delete (data as Record<string, unknown>).later;

@@ -27,27 +27,38 @@
  *
  * Firefox, full mode: each of those reads is still a call across compartments (of the check too, one per object
  * and property). The MAIN world runs in the page's compartment, so it makes a reader there (`deliveryReader`), as
- * it starts, and offers it to this listener (CHANNEL_READER) before any page script: one call of it reads the
+ * it starts, and offers it to this listener over the private channel (CHANNEL_READER): one call of it reads the
  * event with the page realm's getters and clock and writes the data by the same fast path, and gives it all back
  * as one string; where the data is not plain it declines, and the delivery is read as above. Long plain data
  * (`HELD_CHARS`) is not written in the listener: the reader keeps a copy of it in its world (sharing the message's
  * strings) and gives back its number, and the relay asks for its text when the frame hands over. The offer is taken
- * once, and only while the document holds no script yet (a page cannot hand over a reader of its own).
+ * once, and only while the document holds no script yet. What the reader gives back is written in the page's
+ * compartment: the relay writes the record's fields itself and passes the data's text on as a line of the batch,
+ * which the background reads on its own (background/batch.ts).
  *
  * What must be copied at once is the data (a page listener may change it after ours returns); the record's text
  * is written from the parts held (`Delivery`) when the frame hands over, so a burst does not pay for it. The
  * records are the same.
  *
- * The count of deliveries is also written into a detached Text node that the MAIN world of a full-mode frame reads
- * at each post (`answer()`, called by relay.ts when page.ts asks: as it starts and at the first post of each task),
+ * The count of deliveries is also written into the private channel's node (relay-channel.ts) that the MAIN world of
+ * a full-mode frame reads at each post (`answer()`, called by relay.ts when page.ts asks, at the first post of each
+ * task),
  * so that the relay can put posts among deliveries in the frame's order (relay-merge.ts) without a second listener
  * call per delivery. The browser's deliveries do not write it: each is a task of its own, so none can come between
  * a task's ask and its posts. A delivery the page dispatches itself can (`dispatchEvent` is synchronous), so that
- * one writes it at once, before any page listener runs, and says so (CHANNEL_COUNTER_CHANGED): the MAIN world reads
- * the node at the first post of a task and after that event only. The node is never inserted anywhere: the page
- * holds no reference to it and no observer sees it change.
+ * one writes it at once, before any page listener runs, and says so on the node (CHANNEL_COUNTER_CHANGED): the MAIN
+ * world reads the node at the first post of a task and after that event only. The node is never inserted anywhere:
+ * the page holds no reference to it and no observer sees it change. A receive-only frame has no channel: nothing is
+ * written or dispatched for the page's world.
  */
-import { CHANNEL_COUNTER_CHANGED, type CaptureConfig, type WindowRelation } from '../shared/messages.ts';
+import {
+  CHANNEL_COUNTER_CHANGED,
+  CHANNEL_READER,
+  type CaptureConfig,
+  type WindowRelation,
+} from '../shared/messages.ts';
+import type { RelayChannel } from './relay-channel.ts';
+import type { BatchEntry } from './relay-merge.ts';
 import { copyJson, dataJson, LONG_DATA, ownCopy, plainCopy, plainJson, type Protos } from './serialize.ts';
 import { FOREIGN_MAX_BYTES, isSvcEmbed } from './observe.ts';
 import { SOURCE } from '../protocol/marker.ts';
@@ -70,6 +81,8 @@ export interface Delivery {
   originalSize: number | undefined;
   /** The record's text, written once at the hand-over (`deliveryJson`). */
   json: string;
+  /** Firefox, full mode: `data` was written by the reader, in the page's compartment (a line of the batch). */
+  untrusted?: boolean;
   /**
    * Firefox, a delivered message with plain data (`snapshot`): a copy of its data in this world, and the record
    * size it is counted for until the hand-over reads the rest from the held event.
@@ -109,8 +122,10 @@ export function installDeliveries(
     /** Serialize every delivery in the listener (Firefox). */
     eager: boolean;
     hold: (d: Delivery, time: number) => void;
+    /** Full mode: the channel to the MAIN world (its node is the counter); none in receive-only. */
+    channel: RelayChannel | null;
   },
-): { answer: () => Text } {
+): { answer: () => void } {
   const { config, relationTo, eager, hold } = options;
   let now = options.now;
   if (eager) {
@@ -118,17 +133,19 @@ export function installDeliveries(
     now = page?.now ?? now;
   }
   let count = 0;
-  let counter: Text | null = null;
+  const { channel } = options;
+  const counter = channel?.node ?? null;
   // Firefox, full mode: the MAIN world's reader (`deliveryReader`), offered as it starts, before any page script.
   let reader: Reader | null = null;
   let readerRelation: WindowRelation | undefined;
   const doc = win.document;
-  if (eager && page) {
-    const onOffer = (e: Event) => {
+  let offered = false;
+  if (eager && page && channel) {
+    channel.on(CHANNEL_READER, (e: Event) => {
       try {
         const fn = (page!.unwrap(e) as CustomEvent).detail as unknown;
-        // Taken once, and only before the page's first script: a page cannot hand over a reader of its own.
-        if (reader === null && typeof fn === 'function' && doc.scripts.length === 0) {
+        // Taken once, and only before the page's first script.
+        if (!offered && typeof fn === 'function' && doc.scripts.length === 0) {
           const r = fn as Reader;
           reader = r;
           takeHeld = (n) => r(null, n);
@@ -136,9 +153,8 @@ export function installDeliveries(
       } catch {
         /* keep reading through the page realm's getters */
       }
-      doc.removeEventListener(CHANNEL_READER, onOffer);
-    };
-    doc.addEventListener(CHANNEL_READER, onOffer);
+      offered = true;
+    });
   }
   // The last source seen and its relation (a burst comes from one window). A WindowProxy keeps its relation
   // across navigations; a removed child frame sends nothing more. (Firefox: the source as the page realm's getter
@@ -153,7 +169,7 @@ export function installDeliveries(
       const trusted = m.isTrusted;
       if (counter && !trusted) {
         counter.data = `${count}`;
-        doc.dispatchEvent(new CustomEvent(CHANNEL_COUNTER_CHANGED));
+        channel!.send(CHANNEL_COUNTER_CHANGED);
       }
       try {
         if (config().paused) {
@@ -211,23 +227,14 @@ export function installDeliveries(
     true,
   );
   return {
-    /** The counter node, brought up to date (made at the first call). */
+    /** The counter node brought up to date. */
     answer: () => {
       if (counter) {
         counter.data = `${count}`;
-      } else {
-        counter = win.document.createTextNode(`${count}`);
       }
-      return counter;
     },
   };
 }
-
-/**
- * Firefox, full mode: the MAIN world offers the relay a reader of deliveries (a CustomEvent of this type on
- * `document`, its `detail` the function), as it starts, before any page script.
- */
-export const CHANNEL_READER = 'embed-inspector:v8:reader';
 
 /**
  * A delivery's parts as one string: `<source changed: 1|0>\t<transfer>\t<time>\t<origin>\t<data>`, or ''
@@ -319,6 +326,9 @@ export function deliveryReader(now: () => number): Reader | null {
   }
 }
 
+/** `n` when it is a whole number of at least 0, else 0 (a number the reader's string gave). */
+const wholeOr0 = (n: number): number => (Number.isSafeInteger(n) && n > 0 ? n : 0);
+
 /** The delivery a reader's string describes (its relation is the caller's to set). */
 export function fromReader(r: string, i: number, docUrl: string): Delivery {
   const a = r.indexOf('\t');
@@ -332,10 +342,11 @@ export function fromReader(r: string, i: number, docUrl: string): Delivery {
     from: undefined,
     event: null,
     origin: r.slice(c + 1, o),
-    transfer: +r.slice(a + 1, b),
+    transfer: wholeOr0(+r.slice(a + 1, b)),
     data: r.slice(o + 1),
     originalSize: undefined,
     json: '',
+    untrusted: true,
   };
   // `#<n>:<chars>`: held by the reader (no JSON text starts with `#`)
   if (d.data.charCodeAt(0) === 35) {
@@ -346,8 +357,11 @@ export function fromReader(r: string, i: number, docUrl: string): Delivery {
   return d;
 }
 
-/** The delivery's record JSON (written once; '' when it cannot be read at all). */
-export function deliveryJson(d: Delivery, maxBytes: number): string {
+/**
+ * The delivery's entry in a batch (written once; '' when it cannot be read at all): its record's JSON, or, where its
+ * data's text was written in the page's compartment (`untrusted`), the record's other fields with that text beside.
+ */
+export function deliveryJson(d: Delivery, maxBytes: number): BatchEntry {
   if (d.event) {
     read(d, maxBytes, false, null);
   }
@@ -360,7 +374,7 @@ export function deliveryJson(d: Delivery, maxBytes: number): string {
     } catch {
       /* the MAIN world is gone: said below */
     }
-    d.data = text || NOT_HELD;
+    d.data = typeof text === 'string' && text ? text : NOT_HELD;
   }
   if (!d.json && d.data) {
     if (d.docUrl !== lastUrl) {
@@ -376,6 +390,11 @@ export function deliveryJson(d: Delivery, maxBytes: number): string {
     }
     if (d.transfer) {
       json += field('transfer', String(d.transfer));
+    }
+    if (d.untrusted) {
+      const line = d.data;
+      d.data = '';
+      return { entry: `${json},"line":true}`, line };
     }
     d.json = json + close(d.data);
     d.data = '';

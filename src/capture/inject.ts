@@ -11,11 +11,14 @@ import { errorText } from './observe.ts';
 
 type PostMsg = Extract<BackgroundToRelay, { type: 'post' }>;
 
-/** The child window for a URL: the iframe whose src is that URL, else whose origin matches, else the first. */
+/**
+ * The child window for a URL (the embed frame the background chose): the iframe whose src is that URL, else whose
+ * origin matches; never another frame (a post pinned to the tenant origin would be dropped there, and said sent).
+ */
 export function findChild(doc: Document, childUrl: string | undefined): { win: Window; url: string } | null {
   const frames = [...doc.querySelectorAll('iframe, frame')] as HTMLIFrameElement[];
   const live = frames.filter((f) => f.contentWindow);
-  if (!live.length) {
+  if (!live.length || !childUrl) {
     return null;
   }
   const origin = (u: string) => {
@@ -25,10 +28,8 @@ export function findChild(doc: Document, childUrl: string | undefined): { win: W
       return null;
     }
   };
-  const pick =
-    (childUrl && (live.find((f) => f.src === childUrl) ?? live.find((f) => origin(f.src) === origin(childUrl)))) ||
-    live[0];
-  return { win: pick.contentWindow!, url: pick.src };
+  const pick = live.find((f) => f.src === childUrl) ?? live.find((f) => origin(f.src) === origin(childUrl));
+  return pick ? { win: pick.contentWindow!, url: pick.src } : null;
 }
 
 export function runPost(

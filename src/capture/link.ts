@@ -31,8 +31,10 @@ export class Link {
   /** The typed channel over `port` (stamps what it sends, drops what is not of this version). */
   private channel: Channel<RelayToBackground, BackgroundToRelay> | null = null;
   private parts: string[] = [];
+  /** The lines of the page's world that the queued parts stand for (relay-merge.ts `Untrusted`), in order. */
+  private lines: string[] = [];
   private bytes = 0;
-  private unacked = new Map<number, string>();
+  private unacked = new Map<number, { json: string; lines: string[] }>();
   private nextBatch = 1;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerSoon = false;
@@ -43,12 +45,17 @@ export class Link {
   constructor(private opts: LinkOptions) {}
 
   /**
-   * Queue one JSON-serialized record, or several joined by commas. `soon`: send at the end of this task
-   * (posts: so that a post usually reaches the background before its delivery, seen by another frame).
+   * Queue one JSON-serialized record, or several joined by commas, with the lines of the page's world its entries
+   * stand for. `soon`: send at the end of this task (posts: so that a post usually reaches the background before its
+   * delivery, seen by another frame).
    */
-  push(part: string, soon = false): void {
+  push(part: string, soon = false, lines: readonly string[] = []): void {
     this.parts.push(part);
     this.bytes += part.length;
+    for (let i = 0; i < lines.length; i++) {
+      this.lines.push(lines[i]);
+      this.bytes += lines[i].length;
+    }
     // Runtime messages are limited (64 MB in Chrome): keep batches to a few MB.
     if (this.bytes >= MAX_BATCH_CHARS) {
       this.flush();
@@ -96,22 +103,28 @@ export class Link {
     if (!this.parts.length) {
       return;
     }
-    const json = `[${this.parts.join(',')}]`;
+    const sent = { json: `[${this.parts.join(',')}]`, lines: this.lines };
     this.parts = [];
+    this.lines = [];
     this.bytes = 0;
     const batch = this.nextBatch++;
-    this.unacked.set(batch, json);
+    this.unacked.set(batch, sent);
     // A new connection resends every unacknowledged batch, this one included.
     const had = this.port;
     const port = this.connect();
     if (port && port === had && this.channel) {
-      this.post(port, this.channel, batch, json);
+      this.post(port, this.channel, batch, sent);
     }
   }
 
-  private post(port: Port, channel: Channel<RelayToBackground, BackgroundToRelay>, batch: number, json: string) {
+  private post(
+    port: Port,
+    channel: Channel<RelayToBackground, BackgroundToRelay>,
+    batch: number,
+    { json, lines }: { json: string; lines: string[] },
+  ) {
     try {
-      channel.send({ type: 'records', docId: this.docId, batch, json });
+      channel.send({ type: 'records', docId: this.docId, batch, json, ...(lines.length ? { lines } : {}) });
     } catch {
       this.drop(port);
     }
@@ -146,8 +159,8 @@ export class Link {
     port.onDisconnect.addListener(() => this.drop(port));
     try {
       channel.send({ type: 'hello', docId: this.docId, ...this.opts.hello() });
-      for (const [batch, json] of this.unacked) {
-        this.post(port, channel, batch, json);
+      for (const [batch, sent] of this.unacked) {
+        this.post(port, channel, batch, sent);
       }
     } catch {
       this.drop(port);

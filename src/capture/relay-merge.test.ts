@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Drain, joinInChunks, parsePosts, postLine, type PagePost } from './relay-merge.ts';
+import { Drain, joinEntries, parsePosts, postLine, type BatchEntry, type PagePost } from './relay-merge.ts';
 
 /** What a Drain given these deliveries and posts writes, all slices together. */
 function inFrameOrder<D extends { i: number }>(deliveries: D[], posts: PagePost[], json: (d: D) => string) {
@@ -85,20 +85,50 @@ describe('the frame order rebuilt from the relay deliveries and the page posts',
   });
 });
 
-describe('joinInChunks', () => {
-  const run = (parts: string[], max: number) => {
-    const out: string[] = [];
-    joinInChunks(parts, ',', max, (j) => out.push(j));
+describe("joinEntries: parts of a bounded size, the lines of the page's world beside their JSON", () => {
+  const run = (entries: BatchEntry[], max: number) => {
+    const out: Array<[string, string[]]> = [];
+    joinEntries(entries, max, (json, lines) => out.push([json, lines]));
     return out;
   };
+  const u = (entry: string, line: string) => ({ entry, line });
   it.each([
     ['nothing', [], 10, []],
-    ['all in one', ['a', 'b', 'c'], 10, ['a,b,c']],
-    ['split before the bound', ['aaaa', 'bbbb', 'cccc'], 10, ['aaaa,bbbb', 'cccc']],
-    ['a part over the bound goes alone', ['a', 'x'.repeat(20), 'b'], 10, ['a', 'x'.repeat(20), 'b']],
-  ] as Array<[string, string[], number, string[]]>)('%s', (_name, parts, max, expected) => {
-    expect(run(parts, max)).toEqual(expected);
-    expect(run(parts, max).join(',')).toBe(parts.join(','));
+    ['all in one', ['a', 'b', 'c'], 10, [['a,b,c', []]]],
+    [
+      'split before the bound',
+      ['aaaa', 'bbbb', 'cccc'],
+      10,
+      [
+        ['aaaa,bbbb', []],
+        ['cccc', []],
+      ],
+    ],
+    [
+      'an entry over the bound goes alone',
+      ['a', 'x'.repeat(20), 'b'],
+      10,
+      [
+        ['a', []],
+        ['x'.repeat(20), []],
+        ['b', []],
+      ],
+    ],
+    ['lines go with their part, in order', ['a', u('P', 'l1'), u('Q', 'l2')], 100, [['a,P,Q', ['l1', 'l2']]]],
+    [
+      'a line counts towards the bound',
+      [u('P', 'x'.repeat(9)), 'b'],
+      10,
+      [
+        ['P', ['x'.repeat(9)]],
+        ['b', []],
+      ],
+    ],
+  ] as Array<[string, BatchEntry[], number, Array<[string, string[]]>]>)('%s', (_name, entries, max, expected) => {
+    expect(run(entries, max)).toEqual(expected);
+    const all = run(entries, max);
+    expect(all.map(([j]) => j).join(',')).toBe(entries.map((e) => (typeof e === 'string' ? e : e.entry)).join(','));
+    expect(all.flatMap(([, l]) => l)).toEqual(entries.flatMap((e) => (typeof e === 'string' ? [] : [e.line])));
   });
 });
 

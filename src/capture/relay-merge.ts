@@ -4,9 +4,10 @@
  * (page.ts), each with the number of deliveries that frame had seen when the page posted (`after`). A post made
  * in a message handler therefore follows that message's delivery, and one made before a delivery precedes it.
  *
- * page -> relay detail (CHANNEL_PAGE_RECORDS): lines `<after>\t<record JSON>`, joined by `\n`. Record JSON never
- * holds a raw newline or tab (JSON.stringify escapes control characters, and writer.ts adds none), so the
- * relay splits without parsing.
+ * page -> relay detail (CHANNEL_PAGE_RECORDS): lines `<after>\t<post facts JSON>`, joined by `\n`. That JSON never
+ * holds a raw newline or tab (JSON.stringify escapes control characters, and writer.ts adds none), so the relay
+ * splits without parsing. What the page's world wrote never enters the relay's own JSON: it travels beside it, as a
+ * line of the batch (`Untrusted`), and the background reads each line on its own (background/batch.ts).
  */
 
 /** Bound of one page -> relay detail, UTF-16 units. */
@@ -25,20 +26,50 @@ export interface PagePost {
 
 export const postLine = (after: number, json: string): string => `${after}\t${json}`;
 
-/** `parts` joined by `sep` into strings of at most about `max` characters (a longer part goes alone), in order. */
-export function joinInChunks(parts: readonly string[], sep: string, max: number, emit: (joined: string) => void): void {
-  let from = 0;
+/**
+ * An entry of a batch made of the relay's own JSON (`entry`, which says `"line":true`) and a line of text the page's
+ * world wrote (`line`), which travels beside the batch's JSON, never inside it.
+ */
+export interface Untrusted {
+  entry: string;
+  line: string;
+}
+/** An entry of a batch: a record the relay wrote, or one with a line from the page's world. */
+export type BatchEntry = string | Untrusted;
+
+const sizeOf = (e: BatchEntry): number => (typeof e === 'string' ? e.length : e.entry.length + e.line.length);
+
+/**
+ * `entries` in parts of at most about `max` characters (a longer entry goes alone), in order: each part's JSON (the
+ * entries joined by commas) and the lines of its untrusted entries, in order.
+ */
+export function joinEntries(
+  entries: readonly BatchEntry[],
+  max: number,
+  emit: (json: string, lines: string[]) => void,
+): void {
+  let texts: string[] = [];
+  let lines: string[] = [];
   let chars = 0;
-  for (let i = 0; i < parts.length; i++) {
-    if (chars + parts[i].length > max && i > from) {
-      emit(parts.slice(from, i).join(sep));
-      from = i;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const n = sizeOf(e) + 1;
+    if (chars + n > max && texts.length) {
+      emit(texts.join(','), lines);
+      texts = [];
+      lines = [];
       chars = 0;
     }
-    chars += parts[i].length + sep.length;
+    if (typeof e === 'string') {
+      texts.push(e);
+    } else {
+      texts.push(e.entry);
+      lines.push(e.line);
+    }
+    chars += n;
   }
-  if (from < parts.length) {
-    emit((from ? parts.slice(from) : parts).join(sep));
+  if (texts.length) {
+    emit(texts.join(','), lines);
   }
 }
 
@@ -65,7 +96,7 @@ export function parsePosts(detail: string, into: PagePost[]): void {
  * together are the frame's records in its order. `json` writes a delivery's record ('' leaves it out).
  * `drain` writes everything still queued at once (the page is going away, or the background asks).
  */
-export class Drain<D extends { i: number }> {
+export class Drain<D extends { i: number }, E = string> {
   private deliveries: D[] = [];
   private next = 0;
   private posts: PagePost[] = [];
@@ -73,15 +104,17 @@ export class Drain<D extends { i: number }> {
   private scheduled = false;
 
   /**
-   * `json`: a delivery's record ('' skips it); `emit`: the records of one slice, in order, never empty;
-   * `defer`: runs a function in a later task.
+   * `json`: a delivery's entry ('' skips it); `emit`: the entries of one slice, in order, never empty;
+   * `defer`: runs a function in a later task; `post`: a post's entry; `size`: an entry's characters.
    */
   constructor(
-    private readonly json: (d: D) => string,
-    private readonly emit: (records: string[]) => void,
+    private readonly json: (d: D) => E | '',
+    private readonly emit: (records: E[]) => void,
     private readonly slice: number,
     private readonly defer: (fn: () => void) => void,
     private readonly sliceChars = SLICE_CHARS,
+    private readonly post: (p: PagePost) => E = (p) => p.json as E,
+    private readonly size: (e: E) => number = (e) => (e as string).length,
   ) {}
 
   /** Queue deliveries (ascending `i`, after every one queued before) and posts (made after those queued before). */
@@ -127,21 +160,21 @@ export class Drain<D extends { i: number }> {
    */
   private write(max: number, maxChars: number) {
     const { deliveries, posts } = this;
-    const records: string[] = [];
+    const records: E[] = [];
     let chars = 0;
     let d = this.next;
     let p = this.nextPost;
     const dEnd = Math.min(deliveries.length, d + max);
     while (chars < maxChars) {
       if (p < posts.length && (d === deliveries.length || posts[p].after <= deliveries[d].i)) {
-        const j = posts[p++].json;
+        const j = this.post(posts[p++]);
         records.push(j);
-        chars += j.length;
+        chars += this.size(j);
       } else if (d < dEnd) {
         const j = this.json(deliveries[d++]);
-        if (j) {
+        if (j !== '') {
           records.push(j);
-          chars += j.length;
+          chars += this.size(j);
         }
       } else {
         break;

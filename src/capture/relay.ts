@@ -1,16 +1,17 @@
 /**
- * Isolated-world content script (every captured frame, document_start): records the frame's deliveries and
- * relays the frame's records to the background.
+ * The isolated-world relay (every captured frame, document_start; started by relay-full.ts or
+ * relay-receive-only.ts, as the frame's site is captured): records the frame's deliveries and relays the frame's
+ * records to the background.
  *
  * - Records deliveries (deliveries.ts) and holds them in the frame's outbox (outbox.ts) while traffic flows.
- * - Receives the MAIN world's posts (full mode: private DOM events with string details, see page.ts), puts
- *   them in the frame's order with its deliveries (relay-merge.ts) and hands everything over at once.
+ * - Full mode: receives the MAIN world's posts over the private channel (relay-channel.ts, page.ts), puts them in
+ *   the frame's order with its deliveries (relay-merge.ts) and hands everything over at once. What the page's world
+ *   wrote travels as lines beside the relay's own JSON, never inside it (background/batch.ts reads each line alone).
  * - Sends the batches to the background over a Port (see link.ts: acknowledged, resent, never lost).
  * - Passes the tab's capture config to the MAIN world; runs the posts the panel asks for (inject.ts).
  * It never posts a message of its own to the page, and makes no network request.
  */
 import {
-  CHANNEL_COUNTER,
   CHANNEL_COUNTER_ASK,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_RELAY_TO_PAGE,
@@ -24,15 +25,29 @@ import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
 import { Link } from './link.ts';
 import { runPost } from './inject.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
-import { deliveryChars, deliveryJson, installDeliveries, type Delivery } from './deliveries.ts';
+import { deliveryChars, deliveryJson, hrefOf, installDeliveries, type Delivery } from './deliveries.ts';
 import { Outbox } from './outbox.ts';
 import { relationFinder } from './relation.ts';
-import { Drain, joinInChunks, MAX_DETAIL_CHARS, parsePosts, type PagePost } from './relay-merge.ts';
+import { openRelayChannel, type RelayChannel } from './relay-channel.ts';
+import {
+  Drain,
+  joinEntries,
+  MAX_DETAIL_CHARS,
+  parsePosts,
+  SLICE_CHARS,
+  type BatchEntry,
+  type PagePost,
+} from './relay-merge.ts';
 
 /** Deliveries written per task when the frame hands a long burst over. */
 const SLICE = 1000;
 
-(() => {
+/**
+ * Start the relay of this frame. `full`: the frame's site is captured in full mode (the MAIN-world hook runs too):
+ * open the private channel to it (relay-channel.ts). A receive-only relay has none: it listens for no event of the
+ * page's world and dispatches none there, ever.
+ */
+export function startRelay(full: boolean): void {
   const api = findBrowserApi();
   if (!api?.runtime?.connect) {
     return;
@@ -43,11 +58,6 @@ const SLICE = 1000;
     return;
   }
   g[KEY] = true;
-
-  const perf = performance;
-  const timeOrigin = perf.timeOrigin; // constant for the document
-  const now = () => timeOrigin + perf.now();
-  const isTop = window === window.top;
   const firefox = (() => {
     try {
       return api.runtime.getURL('').startsWith('moz-extension:');
@@ -55,164 +65,195 @@ const SLICE = 1000;
       return false;
     }
   })();
-  let config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
-  // Whether this frame may have our MAIN-world script (full mode): a receive-only frame gets none, and then
-  // nothing of ours is dispatched in the page's world either. It becomes true with the first full-mode config or
-  // the first posts handed over (a frame loaded in full mode whose site turned receive-only since).
-  let mainWorld = false;
-  const toPage = (msg: Body<RelayToPage>) =>
-    document.dispatchEvent(new CustomEvent(CHANNEL_RELAY_TO_PAGE, { detail: relayToPageDetail(msg) }));
+  new FrameRelay(api.runtime, full ? openRelayChannel(document) : null, firefox).start();
+}
 
-  const post = (msg: Extract<BackgroundToRelay, { type: 'post' }>): Body<RelayToBackground> => {
-    const { result, record } = runPost(msg, window, document, now);
+type Post = Extract<BackgroundToRelay, { type: 'post' }>;
+
+/** One frame's relay: its deliveries, the MAIN world's posts (full mode), and its link to the background. */
+class FrameRelay {
+  private config: CaptureConfig = { receiveOnly: false, paused: false, maxBytes: DEFAULT_MAX_BYTES };
+  private readonly now: () => number;
+  private readonly link: Link;
+  /** The posts the MAIN world handed over, not yet queued with the deliveries. */
+  private posts: PagePost[] = [];
+  /** Asking the MAIN world for its posts (they come synchronously). */
+  private pulling = false;
+  private readonly drain: Drain<Delivery, BatchEntry>;
+  private readonly outbox: Outbox<Delivery>;
+  private readonly answer: () => void;
+  /** A post's batch entry, by the frame's URL at the hand-over (posts are the page's word but for where). */
+  private postUrl = '';
+  private postHead = '';
+
+  constructor(
+    private readonly runtime: Runtime.Static,
+    private readonly channel: RelayChannel | null,
+    firefox: boolean,
+  ) {
+    const perf = performance;
+    const timeOrigin = perf.timeOrigin; // constant for the document
+    this.now = () => timeOrigin + perf.now();
+    this.link = this.makeLink();
+    // Written and sent in slices (relay-merge.ts: a long burst's records are not written in one task), each in
+    // parts of at most ~1M characters (the link batches them).
+    this.drain = new Drain<Delivery, BatchEntry>(
+      (d) => deliveryJson(d, this.config.maxBytes),
+      (entries) => joinEntries(entries, MAX_DETAIL_CHARS, (json, lines) => this.link.push(json, true, lines)),
+      SLICE,
+      (fn) => setTimeout(fn, 0),
+      SLICE_CHARS,
+      (p) => ({ entry: this.postEntry(), line: p.json }),
+      (e) => (typeof e === 'string' ? e.length : e.entry.length + e.line.length),
+    );
+    this.outbox = new Outbox<Delivery>(this.now, (ds, burstEnd) => this.send(ds, burstEnd));
+    this.answer = installDeliveries(window, {
+      now: this.now,
+      config: () => this.config,
+      relationTo: relationFinder(window as Window & typeof globalThis),
+      eager: firefox,
+      hold: (d, time) => this.outbox.add(d, deliveryChars(d), time),
+      channel,
+    }).answer;
+  }
+
+  start(): void {
+    const { channel } = this;
+    if (channel) {
+      // The MAIN world asks at the first post of each task (answered synchronously), and hands its posts over
+      // when asked or when its own outbox says so.
+      channel.on(CHANNEL_COUNTER_ASK, () => this.answer());
+      channel.on(CHANNEL_PAGE_RECORDS, (e) => {
+        const detail = (e as CustomEvent).detail;
+        if (typeof detail === 'string' && detail) {
+          parsePosts(detail, this.posts);
+          if (!this.pulling) {
+            this.handOver();
+          }
+        }
+      });
+    }
+    // A post asked for while this frame's port is closed (the service worker stopped during a quiet period and
+    // nothing was sent since): the background reaches the frame by tabs.sendMessage and gets the result as
+    // the reply; the record of the post reconnects the port.
+    // (answered synchronously through `reply`, so the listener returns nothing: the type only knows `true`)
+    const onPost = (raw: unknown, _sender: unknown, reply: (r: RelayToBackground) => void): void => {
+      const msg = accept<BackgroundToRelay>('background->relay', raw);
+      if (msg?.type === 'post') {
+        reply(stamp<RelayToBackground>(this.post(msg)));
+      }
+    };
+    this.runtime.onMessage?.addListener(onPost as unknown as Runtime.OnMessageListener);
+    // Leaving the page (or entering the back/forward cache): send what is queued now.
+    // The MAIN world hands over every record it holds synchronously first.
+    window.addEventListener('pagehide', () => this.handOverAll(), true);
+    window.addEventListener(
+      'pageshow',
+      (e) => {
+        if ((e as PageTransitionEvent).persisted) {
+          this.link.start();
+        }
+      },
+      true,
+    );
+    this.link.start();
+  }
+
+  private makeLink(): Link {
+    let said = false;
+    const isTop = window === window.top;
+    return new Link({
+      runtime: this.runtime,
+      // (`start` on the first hello only: a reconnection's hello is not this document's start)
+      hello: () => {
+        const time = this.now();
+        const h = { frameUrl: location.href, isTop, time, ...(said ? {} : { start: time }) };
+        said = true;
+        return h;
+      },
+      onMessage: (msg: BackgroundToRelay) => this.onMessage(msg),
+    });
+  }
+
+  private onMessage(msg: BackgroundToRelay): void {
+    if (msg.type === 'config') {
+      this.config = msg.config;
+      this.toPage({ type: 'config', config: msg.config });
+    } else if (msg.type === 'post') {
+      this.link.send(this.post(msg));
+    } else if (msg.type === 'flush') {
+      this.pull();
+      this.handOverAll();
+      this.link.send({ type: 'flushed', id: msg.id });
+    } else if (msg.type === 'hand-over') {
+      this.pull();
+      this.handOver();
+    }
+  }
+
+  /** To the MAIN world, over the private channel (full mode; nothing in receive-only). */
+  private toPage(msg: Body<RelayToPage>): void {
+    this.channel?.send(CHANNEL_RELAY_TO_PAGE, relayToPageDetail(msg));
+  }
+
+  private post(msg: Post): Body<RelayToBackground> {
+    const { result, record } = runPost(msg, window, document, this.now);
     if (record) {
-      link.push(JSON.stringify(record));
+      this.link.push(JSON.stringify(record));
     }
     return { type: 'post-result', id: msg.id, ...result };
-  };
-  let said = false;
-  const link = new Link({
-    runtime: api.runtime,
-    // (`start` on the first hello only: a reconnection's hello is not this document's start)
-    hello: () => {
-      const time = now();
-      const h = { frameUrl: location.href, isTop, time, ...(said ? {} : { start: time }) };
-      said = true;
-      return h;
-    },
-    onMessage(msg: BackgroundToRelay) {
-      if (msg.type === 'config') {
-        config = msg.config;
-        mainWorld ||= !config.receiveOnly;
-        if (mainWorld) {
-          toPage({ type: 'config', config });
-        }
-      } else if (msg.type === 'post') {
-        link.send(post(msg));
-      } else if (msg.type === 'flush') {
-        pull();
-        handOverAll();
-        link.flush();
-        link.send({ type: 'flushed', id: msg.id });
-      } else if (msg.type === 'hand-over') {
-        pull();
-        handOver();
-      }
-    },
-  });
-  // A post asked for while this frame's port is closed (the service worker stopped during a quiet period and
-  // nothing was sent since): the background reaches the frame by tabs.sendMessage and gets the result as
-  // the reply; the record of the post reconnects the port.
-  // (answered synchronously through `reply`, so the listener returns nothing: the type only knows `true`)
-  const onPost = (raw: unknown, _sender: unknown, reply: (r: RelayToBackground) => void): void => {
-    const msg = accept<BackgroundToRelay>('background->relay', raw);
-    if (msg?.type !== 'post') {
-      return;
-    }
-    reply(stamp<RelayToBackground>(post(msg)));
-  };
-  api.runtime.onMessage?.addListener(onPost as unknown as Runtime.OnMessageListener);
+  }
 
-  // The frame's records leave together, in its order: the posts the MAIN world handed over (asked for first,
-  // synchronously) merged with the deliveries held here, sent on at the end of this task.
-  let posts: PagePost[] = [];
-  let pulling = false;
-  // Ask the MAIN world for the posts it holds (synchronously: they are in `posts` when this returns).
-  const pull = () => {
-    if (mainWorld) {
-      pulling = true;
-      try {
-        toPage({ type: 'flush' });
-      } finally {
-        pulling = false;
-      }
+  /** The batch entry that stands for a post of the MAIN world's, in this frame as it is now. */
+  private postEntry(): string {
+    const url = document.URL;
+    if (url !== this.postUrl) {
+      this.postUrl = url;
+      this.postHead = `{"kind":"post","frameUrl":${JSON.stringify(hrefOf(url))},"line":true}`;
     }
-  };
-  // Written and sent in slices (relay-merge.ts: a long burst's records are not written in one task), each in
-  // parts of at most ~1M characters (the link batches them).
-  const drain = new Drain<Delivery>(
-    (d) => deliveryJson(d, config.maxBytes),
-    (records) => joinInChunks(records, ',', MAX_DETAIL_CHARS, (part) => link.push(part, true)),
-    SLICE,
-    (fn) => setTimeout(fn, 0),
-  );
-  const send = (deliveries: Delivery[], burstEnd = false) => {
-    pull();
-    const mine = posts;
-    posts = [];
+    return this.postHead;
+  }
+
+  /**
+   * The frame's records leave together, in its order: the posts the MAIN world handed over (asked for first,
+   * synchronously) merged with the deliveries held here, sent on at the end of this task.
+   */
+  private send(deliveries: Delivery[], burstEnd = false): void {
+    this.pull();
+    const mine = this.posts;
+    this.posts = [];
     if (burstEnd) {
       // A burst this frame received ended (not a light stream, the longest wait, a bound, an ask, or a few messages
       // before a burst of the sender's): the frames that posted it hand theirs over now (background/tab-relays.ts
       // `askHandOver`).
-      link.send({ type: 'received' });
+      this.link.send({ type: 'received' });
     }
-    drain.add(deliveries, mine);
-  };
-  const outbox = new Outbox<Delivery>(now, send);
-  const handOver = () => {
-    outbox.flush();
-    if (posts.length) {
-      send([]);
-    }
-  };
-  // Everything the frame holds, written now (the page is going away, or the background asks).
-  const handOverAll = () => {
-    handOver();
-    drain.drain();
-  };
-  const { answer } = installDeliveries(window, {
-    now,
-    config: () => config,
-    relationTo: relationFinder(window as Window & typeof globalThis),
-    eager: firefox,
-    hold: (d, time) => outbox.add(d, deliveryChars(d), time),
-  });
-  // The MAIN world asks for the delivery counter as it starts (before any page script) and at the first post of
-  // each task: the answer is synchronous, the counter brought up to date, handed over the first time as a
-  // FocusEvent's relatedTarget (a node crosses worlds; a detail may not). The config comes later (the background
-  // answers the port), and goes to the page world from then on.
-  let handed = false;
-  document.addEventListener(CHANNEL_COUNTER_ASK, () => {
-    const node = answer();
-    if (!handed) {
-      handed = mainWorld = true;
-      document.dispatchEvent(new FocusEvent(CHANNEL_COUNTER, { relatedTarget: node }));
-    }
-  });
-  // The MAIN world hands its posts over when asked, or when its own outbox says so.
-  document.addEventListener(CHANNEL_PAGE_RECORDS, (e) => {
-    const detail = (e as CustomEvent).detail;
-    if (typeof detail === 'string' && detail) {
-      if (!mainWorld) {
-        mainWorld = true;
-        toPage({ type: 'config', config });
-      }
-      parsePosts(detail, posts);
-      if (!pulling) {
-        handOver();
-      }
-    }
-  });
+    this.drain.add(deliveries, mine);
+  }
 
-  // Leaving the page (or entering the back/forward cache): send what is queued now.
-  // The MAIN world hands over every record it holds synchronously first.
-  window.addEventListener(
-    'pagehide',
-    () => {
-      handOverAll();
-      link.flush();
-    },
-    true,
-  );
-  window.addEventListener(
-    'pageshow',
-    (e) => {
-      if ((e as PageTransitionEvent).persisted) {
-        link.start();
+  /** Ask the MAIN world for the posts it holds (synchronously: they are in `posts` when this returns). */
+  private pull(): void {
+    if (this.channel) {
+      this.pulling = true;
+      try {
+        this.toPage({ type: 'flush' });
+      } finally {
+        this.pulling = false;
       }
-    },
-    true,
-  );
+    }
+  }
 
-  link.start();
-})();
+  private handOver(): void {
+    this.outbox.flush();
+    if (this.posts.length) {
+      this.send([]);
+    }
+  }
+
+  /** Everything the frame holds, written and sent now (the page is going away, or the background asks). */
+  private handOverAll(): void {
+    this.handOver();
+    this.drain.drain();
+    this.link.flush();
+  }
+}

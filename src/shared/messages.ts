@@ -11,33 +11,47 @@
 import type { CaptureRecord } from '../protocol/record.ts';
 import type { Issue, Verdict } from '../protocol/classify.ts';
 
-export const MESSAGES_VERSION = 8;
+export const MESSAGES_VERSION = 9;
 
 /** Runtime port names. */
 export const PORT_CAPTURE = 'ei-capture/v1';
 export const PORT_PANEL = 'ei-panel/v1';
 
 /**
- * Private DOM event names between the two worlds of one frame (no `message` events: the page must not see
- * any). Details are strings only: object details do not cross worlds reliably (Firefox X-rays).
+ * The two worlds of one full-mode frame (the MAIN-world hook, page.ts, and the isolated relay, relay.ts) talk over a
+ * private channel: a detached Text node that only they hold (the page never gets a reference to it: it is in no
+ * document, and the MAIN world reaches it only through functions it kept at document_start). Every message between
+ * them is an event dispatched on that node, so no other script of the page, and no other frame, can hear or speak on
+ * it. The node is handed over once, at document_start, before any page script runs: the MAIN world asks on
+ * `document` (CHANNEL_HELLO, a CustomEvent without detail) and the relay answers with a FocusEvent CHANNEL_NODE whose
+ * `relatedTarget` is the node (nodes cross worlds; details may not), or the relay offers it the same way as it
+ * starts, whichever of the two scripts runs second. Both stop listening on `document` as soon as the node is handed
+ * over. A receive-only frame's relay has no such channel: it neither listens for nor dispatches any event in the
+ * page's world. Details are strings only (object details do not cross worlds reliably: Firefox X-rays).
  */
-/** page -> relay: the frame's posts (full mode), each with the deliveries seen before it. */
-export const CHANNEL_PAGE_RECORDS = 'embed-inspector:v8:records';
-export const CHANNEL_RELAY_TO_PAGE = 'embed-inspector:v8:config';
+const NAME = `embed-inspector:v${MESSAGES_VERSION}:`;
+/** On `document`, at document_start only: the MAIN world asks for the node; the relay answers or offers it. */
+export const CHANNEL_HELLO = `${NAME}hello`;
+export const CHANNEL_NODE = `${NAME}node`;
+/** On the node, page -> relay: the frame's posts (full mode), each with the deliveries seen before it. */
+export const CHANNEL_PAGE_RECORDS = `${NAME}records`;
+/** On the node, relay -> page: RelayToPage. */
+export const CHANNEL_RELAY_TO_PAGE = `${NAME}config`;
 /**
- * The frame's delivery counter (full mode): a detached Text node holding the number of deliveries the relay has
- * recorded (deliveries.ts), never in the document. The page asks (a CustomEvent without detail,
- * CHANNEL_COUNTER_ASK) at its start and at the first post of each task; the relay writes the node as it answers,
- * synchronously, and the first time also hands the node over, as the `relatedTarget` of a FocusEvent
- * CHANNEL_COUNTER. Deliveries the page constructs itself (dispatched in the middle of a task) update it at once;
- * the browser's own deliveries, each a task of its own, need not: the next posting task asks. The page reads the
- * node at the first post of each task, and again after the relay says it changed within the task
- * (CHANNEL_COUNTER_CHANGED, a CustomEvent without detail, dispatched with such a delivery before any page
- * listener runs) (relay-merge.ts).
+ * On the node: the frame's delivery counter. The node's text is the number of deliveries the relay has recorded
+ * (deliveries.ts). The page asks (CHANNEL_COUNTER_ASK, no detail) at the first post of each task; the relay writes the
+ * node as it answers, synchronously. Deliveries the page constructs itself (dispatched in the middle of a task) update
+ * it at once; the browser's own deliveries, each a task of its own, need not: the next posting task asks. The page
+ * reads the node at the first post of each task, and again after the relay says it changed within the task
+ * (CHANNEL_COUNTER_CHANGED, dispatched with such a delivery before any page listener runs) (relay-merge.ts).
  */
-export const CHANNEL_COUNTER_ASK = 'embed-inspector:v8:counter?';
-export const CHANNEL_COUNTER = 'embed-inspector:v8:counter';
-export const CHANNEL_COUNTER_CHANGED = 'embed-inspector:v8:counter!';
+export const CHANNEL_COUNTER_ASK = `${NAME}counter?`;
+export const CHANNEL_COUNTER_CHANGED = `${NAME}counter!`;
+/**
+ * On the node, Firefox, full mode: the MAIN world offers the relay a reader of deliveries (deliveries.ts), as it
+ * starts, before any page script (a CustomEvent whose `detail` is the function).
+ */
+export const CHANNEL_READER = `${NAME}reader`;
 
 /** Where a window sits relative to the frame that holds it (post target, or receive source). */
 export type WindowRelation = 'parent' | 'child' | 'self' | 'opener' | 'other';
@@ -53,20 +67,39 @@ export type RawRecord = Omit<CaptureRecord, 'seq'> & {
   error?: string;
 };
 /**
- * page -> relay (full mode): a CustomEvent CHANNEL_PAGE_RECORDS dispatched on `document`, `detail` a string: the
- * frame's posts in the order it made them, one per line, each `<deliveries the frame had seen>\t<RawRecord JSON>`
- * (capture/relay-merge.ts), so that the relay puts them among the deliveries it recorded itself without parsing
- * them. Posts are recorded in the MAIN world, deliveries in the relay's; each encoded once, serialized once.
+ * What the MAIN world says of one post: the facts only it can see (the call's time, target, target origin, data).
+ * Where the post was made (`kind`, `frameUrl`, `origin`) is never its word: the relay and the background set it, and
+ * the background keeps only these fields, each of its type (background/batch.ts).
+ */
+export type PagePostFacts = Pick<
+  RawRecord,
+  'time' | 'targetOrigin' | 'target' | 'targetUrl' | 'originalSize' | 'transfer' | 'error' | 'data'
+>;
+/**
+ * page -> relay (full mode): a CustomEvent CHANNEL_PAGE_RECORDS dispatched on the private node, `detail` a string:
+ * the frame's posts in the order it made them, one per line, each `<deliveries the frame had seen>\t<PagePostFacts
+ * JSON>` (capture/relay-merge.ts). The relay reads only the number, to put each post among the deliveries it recorded
+ * itself, and hands the rest to the background as it came, apart from its own text (`lines` of a batch).
  */
 export type PageToRelayDetail = string;
 /**
- * relay -> page (full mode only): CustomEvent CHANNEL_RELAY_TO_PAGE on `document`, `detail` = JSON of this.
+ * relay -> page (full mode only): CustomEvent CHANNEL_RELAY_TO_PAGE on the private node, `detail` = JSON of this.
  * 'flush': hand over every held post now, synchronously (the relay is about to hand the frame's records over, or
  * the page is going away).
  */
 export type RelayToPage =
   | { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig }
   | { v: typeof MESSAGES_VERSION; type: 'flush' };
+
+/**
+ * An entry of a relay's batch that stands for the batch's next line (`lines`): a post the MAIN world recorded, made
+ * in the frame at `frameUrl` (the relay's word, as of the hand-over).
+ */
+export interface PagePostEntry {
+  kind: 'post';
+  frameUrl: string;
+  line: true;
+}
 
 // ---------------------------------------------------------------- hop 2: relay <-> background (Port PORT_CAPTURE)
 export type RelayToBackground =
@@ -85,11 +118,20 @@ export type RelayToBackground =
       start?: number;
     }
   /**
-   * A batch: `json` is the JSON array of RawRecords. `batch` counts up per document; the relay keeps the
-   * batch until it is acknowledged (after the background stored it) and resends it after a reconnection;
-   * the background ignores batches it already stored.
+   * A batch: `json` is the JSON array of the relay's entries: the RawRecords it wrote itself (deliveries, posts it
+   * injected) and, for each post the MAIN world recorded, a PagePostEntry that stands for the next of `lines` (that
+   * post's facts as the page's world wrote them, never spliced into `json`). `batch` counts up per document; the
+   * relay keeps the batch until it is acknowledged (after the background stored it) and resends it after a
+   * reconnection; the background ignores batches it already stored.
    */
-  | { v: typeof MESSAGES_VERSION; type: 'records'; docId: string; batch: number; json: string }
+  | {
+      v: typeof MESSAGES_VERSION;
+      type: 'records';
+      docId: string;
+      batch: number;
+      json: string;
+      lines?: string[];
+    }
   /** Result of a BackgroundToRelay 'post'. */
   | { v: typeof MESSAGES_VERSION; type: 'post-result'; id: string; ok: boolean; error?: string }
   /**
@@ -171,8 +213,13 @@ export interface DroppedByKind {
 export interface TabState {
   tabId: number;
   tenantOrigin: string | null;
-  /** 'manual' when set by hand, 'file' when an imported capture file names it; otherwise how it was inferred. */
-  tenantOriginSource: 'manual' | 'file' | 'embed-frame' | 'ready' | null;
+  /**
+   * 'manual' when set by hand, 'file' when an imported capture file names it; 'embed-frame' when inferred from the
+   * embed's own frame (protocol/tenant.ts).
+   */
+  tenantOriginSource: 'manual' | 'file' | 'embed-frame' | null;
+  /** Inferred: the address of the embed frame it came from. */
+  tenantOriginFrame?: string;
   preserveLog: boolean;
   paused: boolean;
   /** Records discarded by the buffer bound since the log started. */
