@@ -17,12 +17,16 @@ const ANOTHER_VERSION = MESSAGES_VERSION + 1;
 
 const fake = useFakeApi();
 
-function setup(frames: FrameInfo[], opts: { tenant?: string; ports?: number[] } = {}) {
+function setup(frames: FrameInfo[], opts: { tenant?: string | null; manual?: boolean; ports?: number[] } = {}) {
+  const tenantOrigin = opts.tenant === undefined ? TENANT : opts.tenant;
   const log: TabLogView = {
     records: new Map(),
     nextSeq: 1,
     frames: new Map(frames.map((f) => [f.frameId, f])),
-    state: newTabState(TAB, { tenantOrigin: opts.tenant ?? null }),
+    state: newTabState(TAB, {
+      tenantOrigin,
+      tenantOriginSource: tenantOrigin ? (opts.manual ? 'manual' : 'embed-frame') : null,
+    }),
     sessionBase: null,
   };
   const ports = new Map(
@@ -50,21 +54,30 @@ const top: FrameInfo = { frameId: 0, parentFrameId: -1, url: `${HOST}/` };
 const embed: FrameInfo = { frameId: 3, parentFrameId: 0, url: EMBED_URL };
 const ads: FrameInfo = { frameId: 5, parentFrameId: 0, url: ADS_URL };
 
-describe('send routing: which frame posts', () => {
+const NO_EMBED = 'no embed frame on the tenant origin in this tab';
+const NO_TENANT = 'the tenant origin is not known yet (no embed frame has spoken): set it by hand to send';
+
+describe('send routing: which frame posts (only an embed frame on the tenant origin)', () => {
   it.each([
     ['by its address', [top, embed, ads], {}, EMBED_URL, 3],
     ['by its origin', [top, embed, ads], {}, `${TENANT}/other/page`, 3],
-    ['by the tenant origin', [top, embed, ads], { tenant: TENANT }, undefined, 3],
-    ['the lone child frame', [top, ads], {}, undefined, 5],
-    ['none: never a guess among several frames', [top, embed, ads], {}, undefined, null],
-    ['none: no child frame', [top], {}, undefined, null],
+    ['the embed frame of the tenant origin', [top, embed, ads], {}, undefined, 3],
+    [
+      'with a tenant origin set by hand, any frame on it',
+      [top, embed, ads],
+      { tenant: 'https://ads.example', manual: true },
+      ADS_URL,
+      5,
+    ],
+    ['none: a frame that is not at an embed address, even named', [top, embed, ads], {}, ADS_URL, NO_EMBED],
+    ['none: a lone frame that is not an embed', [top, ads], {}, undefined, NO_EMBED],
+    ['none: no child frame', [top], {}, undefined, NO_EMBED],
+    ['none: the tenant origin not known', [top, embed, ads], { tenant: null }, EMBED_URL, NO_TENANT],
   ] as const)('an embed send picks the frame %s', (_what, frames, opts, frameUrl, expected) => {
     const t = setup([...frames], opts);
     t.send({ from: 'embed', frameUrl });
-    if (expected === null) {
-      expect(t.replies).toEqual([
-        { type: 'send-result', id: 's1', ok: false, error: 'no embed frame found in this tab' },
-      ]);
+    if (typeof expected === 'string') {
+      expect(t.replies).toEqual([{ type: 'send-result', id: 's1', ok: false, error: expected }]);
       return;
     }
     expect(t.posts(expected)).toEqual([
@@ -72,14 +85,12 @@ describe('send routing: which frame posts', () => {
     ]);
   });
 
-  it("a host send posts from the top frame to the tenant's embed frame unless a frame is named", () => {
-    const t = setup([top, embed, ads], { tenant: TENANT });
+  it("a host send posts from the top frame to the tenant's embed frame, never to another frame", () => {
+    const t = setup([top, embed, ads]);
     t.send({ id: 'h1', from: 'host' });
     t.send({ id: 'h2', from: 'host', frameUrl: ADS_URL });
-    expect(t.posts(0)).toMatchObject([
-      { id: 'h1', target: 'child', childUrl: EMBED_URL },
-      { id: 'h2', target: 'child', childUrl: ADS_URL },
-    ]);
+    expect(t.posts(0)).toMatchObject([{ id: 'h1', target: 'child', childUrl: EMBED_URL }]);
+    expect(t.replies).toEqual([{ type: 'send-result', id: 'h2', ok: false, error: NO_EMBED }]);
     expect(t.posts(3)).toEqual([]);
   });
 });
@@ -115,7 +126,7 @@ describe('send routing: the answer', () => {
         records: new Map(),
         nextSeq: 1,
         frames: new Map([[3, embed]]),
-        state: newTabState(TAB),
+        state: newTabState(TAB, { tenantOrigin: TENANT, tenantOriginSource: 'embed-frame' }),
         sessionBase: null,
       }),
       () => new RelayPort(relay.port, TAB, 3),

@@ -8,6 +8,7 @@ import type { BackgroundToPanel, BackgroundToRelay, PanelToBackground, RelayToBa
 import { browserApi } from '../shared/browser-api.ts';
 import { accept, stamp, type Body } from '../shared/channel.ts';
 import { originOf } from '../protocol/origin.ts';
+import { isEmbedAddress } from '../protocol/address.ts';
 import type { TabLogView } from './tablog.ts';
 import type { RelayPort } from './relay-port.ts';
 
@@ -39,7 +40,11 @@ export class SendRouting {
     const fail = (error: string) => reply({ type: 'send-result', id: msg.id, ok: false, error });
     const to = this.target(msg);
     if (!to) {
-      fail(msg.from === 'host' ? 'no top frame in this tab' : 'no embed frame found in this tab');
+      fail(
+        this.log().state.tenantOrigin
+          ? 'no embed frame on the tenant origin in this tab'
+          : 'the tenant origin is not known yet (no embed frame has spoken): set it by hand to send',
+      );
       return;
     }
     const { frameId, post } = to;
@@ -92,31 +97,35 @@ export class SendRouting {
   private target(msg: Body<SendRequest>): { frameId: number; post: Body<BackgroundToRelay> } | null {
     // The panel sends data in the capture encoding (the port carries JSON only); the relay decodes it once.
     const { id, data, targetOrigin } = msg;
-    if (msg.from === 'host') {
-      const childUrl = msg.frameUrl ?? this.embedFrameUrl();
-      return { frameId: 0, post: { type: 'post', id, target: 'child', childUrl, data, targetOrigin } };
-    }
-    const log = this.log();
-    const frames = [...log.frames.values()].filter((f) => f.frameId !== 0);
-    const tenant = log.state.tenantOrigin;
+    const embeds = this.embedFrames();
     const url = msg.frameUrl;
-    const f =
-      (url
-        ? (frames.find((x) => x.url === url) ?? frames.find((x) => originOf(x.url) === originOf(url)))
-        : undefined) ??
-      (tenant ? frames.find((x) => originOf(x.url) === tenant) : undefined) ??
-      // Never post from an arbitrary (possibly third-party) frame: only a lone child frame is a safe guess.
-      (frames.length === 1 ? frames[0] : undefined);
+    const named = url
+      ? (embeds.find((x) => x.url === url) ?? embeds.find((x) => originOf(x.url) === originOf(url)))
+      : undefined;
+    if (msg.from === 'host') {
+      const child = url ? named : embeds.find((f) => f.parentFrameId === 0);
+      return child
+        ? { frameId: 0, post: { type: 'post', id, target: 'child', childUrl: child.url, data, targetOrigin } }
+        : null;
+    }
+    const f = url ? named : embeds[0];
     return f ? { frameId: f.frameId, post: { type: 'post', id, target: 'parent', data, targetOrigin } } : null;
   }
 
-  /** The embed frame of the tenant origin, a child of the top frame (a host send's default target). */
-  private embedFrameUrl(): string | undefined {
+  /**
+   * The frames a send may go to or come from: the embed frames on the tenant origin (at an embed address, the
+   * browser's word: protocol/tenant.ts), never a frame a page message named; with a tenant origin set by hand, any
+   * frame on it. None while the tenant origin is not known.
+   */
+  private embedFrames(): Array<{ frameId: number; parentFrameId: number; url: string }> {
     const log = this.log();
     const tenant = log.state.tenantOrigin;
     if (!tenant) {
-      return undefined;
+      return [];
     }
-    return [...log.frames.values()].find((f) => f.parentFrameId === 0 && originOf(f.url) === tenant)?.url;
+    const manual = log.state.tenantOriginSource === 'manual';
+    return [...log.frames.values()].filter(
+      (f) => f.frameId !== 0 && originOf(f.url) === tenant && (manual || isEmbedAddress(f.url)),
+    );
   }
 }

@@ -96,9 +96,10 @@ describe('TabLog', () => {
     expect(ok.added.map((x) => x.dropped)).toEqual([undefined, undefined]);
   });
 
-  it('infers the tenant origin from ready and re-classifies what came before', () => {
+  it('infers the tenant origin from the embed frame and re-classifies what came before', () => {
     const l = new TabLog(newState(1));
     l.setFrame({ frameId: 0, parentFrameId: -1, url: `${HOST}/` });
+    l.setFrame({ frameId: 3, parentFrameId: 0, url: EMBED_URL });
     l.add([
       {
         ...hostReceive({ ...ready, type: 'svc:event:view', payload: { surface: 'dashboard', path: '/' } }),
@@ -108,9 +109,26 @@ describe('TabLog', () => {
     expect(l.state.tenantOrigin).toBeNull();
     const r = l.add([hostReceive(ready, 600)]);
     expect(r.reclassified).toBe(true);
-    expect(l.state).toMatchObject({ tenantOrigin: TENANT, tenantOriginSource: 'ready' });
+    expect(l.state).toMatchObject({
+      tenantOrigin: TENANT,
+      tenantOriginSource: 'embed-frame',
+      tenantOriginFrame: EMBED_URL,
+    });
     const first = l.records.get(1)!;
     expect(first.issues.map((i) => i.rule)).toContain('origin.event');
+  });
+
+  it('a ready from a frame that is not at an embed address never sets the tenant origin', () => {
+    const l = new TabLog(newState(1));
+    const THIRD = 'https://ads.example';
+    l.setFrame({ frameId: 0, parentFrameId: -1, url: `${HOST}/` });
+    l.setFrame({ frameId: 3, parentFrameId: 0, url: EMBED_URL });
+    l.setFrame({ frameId: 4, parentFrameId: 0, url: `${THIRD}/widget` });
+    l.add([{ ...hostReceive(ready, 500), origin: THIRD }]);
+    expect(l.state.tenantOrigin).toBeNull();
+    l.add([hostReceive(ready, 600)]);
+    expect(l.state).toMatchObject({ tenantOrigin: TENANT, tenantOriginFrame: EMBED_URL });
+    expect(l.records.get(1)!.issues.map((i) => i.rule)).toContain('origin.event');
   });
 
   it('keeps a hand-set tenant origin across a new log', () => {
@@ -229,7 +247,7 @@ describe('TabLog', () => {
     const l = log();
     l.setPreserveLog(true);
     l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
-    expect(l.state).toMatchObject({ tenantOrigin: TENANT, tenantOriginSource: 'ready' });
+    expect(l.state).toMatchObject({ tenantOrigin: TENANT, tenantOriginSource: 'embed-frame' });
     const nav = {
       time: 100,
       kind: 'receive' as const,
@@ -251,7 +269,7 @@ describe('TabLog', () => {
       next(ready, 110),
       next({ ...ready, type: 'svc:event:view', payload: { surface: 'dashboard', path: '/' } }, 120),
     ]);
-    expect(l.state).toMatchObject({ tenantOrigin: OTHER, tenantOriginSource: 'ready' });
+    expect(l.state).toMatchObject({ tenantOrigin: OTHER, tenantOriginSource: 'embed-frame' });
     expect([...l.records.values()].map((x) => x.verdict)).toEqual(['valid', 'valid', 'foreign', 'valid', 'valid']);
     expect(r.reclassified || r.added.every((x) => x.issues.length === 0)).toBe(true);
     // A hand-set origin applies to the whole log; reset, it is the current page's inferred one again.
@@ -259,7 +277,7 @@ describe('TabLog', () => {
     expect(l.state.tenantOriginSource).toBe('manual');
     expect([...l.records.values()].filter((x) => x.verdict === 'invalid')).toHaveLength(2);
     l.setTenantOrigin(null);
-    expect(l.state).toMatchObject({ tenantOrigin: OTHER, tenantOriginSource: 'ready' });
+    expect(l.state).toMatchObject({ tenantOrigin: OTHER, tenantOriginSource: 'embed-frame' });
     expect([...l.records.values()].slice(3).map((x) => x.verdict)).toEqual(['valid', 'valid']);
   });
 

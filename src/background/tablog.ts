@@ -18,7 +18,6 @@ import {
   causalOrder,
   classify,
   SessionChecker,
-  inferTenantOrigin,
   verdictOf,
   normalizeOrigin,
   originOf,
@@ -28,6 +27,7 @@ import {
   type SessionState,
 } from '../protocol/index.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
+import { TenantFinder, type TenantFound } from '../protocol/tenant.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../protocol/record.ts';
 import type { Issue } from '../protocol/classify.ts';
 import {
@@ -114,6 +114,8 @@ export class TabLog {
   private readyLimitMs = DEFAULT_READY_TIMEOUT_MS;
   /** The earliest time a limit runs out (diagnose again then), or null. */
   private nextLimitAt: number | null = null;
+  /** The current page's tenant origin as its facts say (protocol/tenant.ts); applied unless one was set by hand. */
+  private tenant = new TenantFinder();
 
   constructor(
     state: TabState,
@@ -129,6 +131,9 @@ export class TabLog {
     this.session = this.checkerAt(this.baseSession);
     this.restartCheckpoints();
     for (const r of restored) {
+      if (r.seq >= (this.tabState.pageStartSeq ?? 0)) {
+        this.tenant.record(r);
+      }
       this.heldRecords.set(r.seq, r);
       if (!r.navigation) {
         this.lastMessageSeq = r.seq;
@@ -192,9 +197,10 @@ export class TabLog {
       this.tabState.pageUrl = url;
     }
   }
-  /** A frame joined the tab or went to another address. */
+  /** A frame joined the tab or went to another address (the tenant origin's evidence applies at the next add). */
   setFrame(frame: FrameInfo): void {
     this.frameTree.set(frame.frameId, frame);
+    this.tenant.frame(frame.url);
   }
   /** A new top document: its frames are gone but the top one, now at `url`. */
   newTopFrame(url: string): void {
@@ -231,7 +237,9 @@ export class TabLog {
       readyBeforeClear: undefined,
       tenantOrigin: manual ? this.tabState.tenantOrigin : null,
       tenantOriginSource: manual ? 'manual' : null,
+      tenantOriginFrame: undefined,
     };
+    this.tenant = this.newFinder();
     this.session = this.checkerAt(null);
     this.restartCheckpoints();
   }
@@ -266,9 +274,11 @@ export class TabLog {
     this.tabState.pageStartSeq = this.nextSeqNo;
     this.tabState.readyBeforeClear = undefined;
     this.baseSession = null; // (a top-level navigation ends every session)
+    this.tenant = this.newFinder();
     if (this.tabState.tenantOriginSource !== 'manual') {
       this.tabState.tenantOrigin = null;
       this.tabState.tenantOriginSource = null;
+      this.tabState.tenantOriginFrame = undefined;
       this.session = this.checkerAt(null);
       this.checkpoints.push({ seq: this.nextSeqNo, checker: this.session.clone() });
       this.sinceCheckpoint = 0;
@@ -475,14 +485,13 @@ export class TabLog {
     if (origin) {
       this.tabState.tenantOrigin = normalizeOrigin(origin);
       this.tabState.tenantOriginSource = 'manual';
+      this.tabState.tenantOriginFrame = undefined;
       this.reclassify(0);
       this.diagnose();
       return;
     }
     const from = this.tabState.pageStartSeq ?? 0;
-    const inferred = inferTenantOrigin(this.recordsFrom(from));
-    this.tabState.tenantOrigin = inferred?.origin ?? null;
-    this.tabState.tenantOriginSource = inferred ? (inferred.source === 'ready' ? 'ready' : 'embed-frame') : null;
+    this.applyTenant(this.tenant.current);
     this.reclassify(from);
     this.diagnose();
   }
@@ -688,28 +697,31 @@ export class TabLog {
     }
   }
 
-  /** Tenant origin inference from this record; true when it changed. */
+  /** A new page's tenant finder, knowing the frames the tab has now (its document's). */
+  private newFinder(): TenantFinder {
+    const finder = new TenantFinder();
+    for (const f of this.frameTree.values()) {
+      finder.frame(f.url);
+    }
+    return finder;
+  }
+
+  /** The tenant origin as the page's facts say (null: not known), unless it was set by hand. */
+  private applyTenant(found: TenantFound | null): void {
+    this.tabState.tenantOrigin = found?.origin ?? null;
+    this.tabState.tenantOriginSource = found ? 'embed-frame' : null;
+    this.tabState.tenantOriginFrame = found?.frameUrl || undefined;
+  }
+
+  /** Tenant origin inference from this record (protocol/tenant.ts); true when it changed. */
   private inferTenant(rec: ClassifiedRecord): boolean {
-    const src = this.tabState.tenantOriginSource;
-    if (src === 'manual' || src === 'ready') {
+    this.tenant.record(rec);
+    const found = this.tenant.current;
+    if (!found || this.tabState.tenantOriginSource === 'manual' || found.origin === this.tabState.tenantOrigin) {
       return false;
     }
-    const d = rec.data as { type?: unknown } | null;
-    const isReady = !!d && typeof d === 'object' && d.type === 'svc:event:ready';
-    if (
-      !isReady &&
-      (src === 'embed-frame' || !(rec.frameUrl.includes('/embed') || rec.targetUrl?.includes('/embed')))
-    ) {
-      return false;
-    }
-    const found = inferTenantOrigin([rec]);
-    if (!found || (found.source !== 'ready' && src === 'embed-frame')) {
-      return false;
-    }
-    const source = found.source === 'ready' ? 'ready' : 'embed-frame';
-    const changed = found.origin !== this.tabState.tenantOrigin;
-    this.tabState.tenantOrigin = found.origin;
-    this.tabState.tenantOriginSource = source;
+    this.applyTenant(found);
+    const changed = true;
     if (changed && this.lastMessageSeq < (this.tabState.pageStartSeq ?? 0)) {
       // Nothing of this page to classify again.
       this.session = this.checkerAt(this.baseSession);

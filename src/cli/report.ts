@@ -9,6 +9,7 @@
  */
 import type { CheckResult, CheckSummary } from '../protocol/capture.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
+import { shownUrl } from '../protocol/address.ts';
 import {
   evaluate,
   typeOf,
@@ -112,16 +113,16 @@ export function reasonLines(e: Evaluation): string[] {
 
 export function tenantLine(s: CheckResult['summary']): string {
   if (!s.tenantOrigin) {
-    return 'tenant origin: unknown (no ready event, no /embed/ frame, none given): origin rules skipped';
+    return 'tenant origin: unknown (no embed frame spoke the protocol, none given): origin rules skipped';
   }
   const how =
     s.tenantOriginSource === 'given'
       ? 'given'
       : s.tenantOriginSource === 'file'
         ? 'from the capture file'
-        : s.tenantOriginSource === 'ready'
-          ? 'inferred from the first ready'
-          : 'inferred from the embed frame URL';
+        : s.tenantOriginFrame
+          ? `from the embed frame at ${shownUrl(s.tenantOriginFrame)}`
+          : 'from the embed frame';
   return `tenant origin: ${s.tenantOrigin} (${how})`;
 }
 

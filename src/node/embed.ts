@@ -11,6 +11,7 @@ import type { ClassifiedRecord, SettleResult, TabState } from '../shared/message
 import type { CaptureFile, RecordKind } from '../protocol/record.ts';
 import type { Issue, Severity } from '../protocol/classify.ts';
 import { redactCapture, redactString } from '../protocol/redact.ts';
+import { shownUrl } from '../protocol/address.ts';
 
 /** Evaluate a self-contained function in the extension's service worker (one argument, JSON-safe). */
 export type Evaluate = <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>;
@@ -323,7 +324,7 @@ export class Embed {
     const state = await this.state();
     const records = await this.all();
     const tenant = state.tenantOrigin
-      ? `tenant origin: ${state.tenantOrigin} (${state.tenantOriginSource === 'manual' ? 'set by hand' : `inferred from ${state.tenantOriginSource === 'ready' ? 'the first ready' : 'the embed frame URL'}`})`
+      ? `tenant origin: ${state.tenantOrigin} (${state.tenantOriginSource === 'manual' ? 'set by hand' : `from the embed frame${state.tenantOriginFrame ? ` at ${shownUrl(state.tenantOriginFrame)}` : ''}`})`
       : 'tenant origin: unknown';
     const text = `${state.pageUrl ?? '(no page)'}\n${tenant}\n${records.length ? describeRecords(records) : '  (nothing captured)'}\n`;
     return opts.redact === false ? text : text.split('\n').map(redactString).join('\n');

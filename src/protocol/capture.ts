@@ -8,47 +8,13 @@ import { checkRest, type RestResult } from './rest.ts';
 import { classify, verdictOf, type Issue, type Severity, type Verdict } from './classify.ts';
 import { SessionChecker } from './session.ts';
 import { applySenderIssues, countsAsMessage } from './pairs.ts';
-import { normalizeOrigin, originOf } from './origin.ts';
-import { isEmbedAddress } from './address.ts';
+import { normalizeOrigin } from './origin.ts';
+import { inferTenantOrigin } from './tenant.ts';
 import { causalOrder } from './order.ts';
 import { diagnose, hostOriginOf, integrationState, type Diagnosis, type IntegrationState } from './diagnose.ts';
 
-export type TenantOriginSource = 'given' | 'file' | 'ready' | 'embed-frame';
-
-/**
- * The tenant origin, inferred: the origin the first `ready` event came from (a `post` of it: the posting
- * frame's origin; a `receive`: `event.origin`); failing that, the origin of the first frame whose URL has
- * the embedded-surface address shape (`/embed/dashboard/…`, `/embed/d/<id>/app…` or a misspelling of one; a video
- * player's `/embed/` frame is not). Null when neither is in the records.
- */
-export function inferTenantOrigin(
-  records: Iterable<Partial<CaptureRecord>>,
-): { origin: string; source: TenantOriginSource } | null {
-  let fromFrame: string | null = null;
-  for (const r of records) {
-    const d = r?.data as Record<string, unknown> | null | undefined;
-    if (
-      d &&
-      typeof d === 'object' &&
-      d.source === 'svc-embed' &&
-      d.type === 'svc:event:ready' &&
-      typeof r.origin === 'string' &&
-      r.origin &&
-      r.origin !== 'null'
-    ) {
-      return { origin: normalizeOrigin(r.origin), source: 'ready' };
-    }
-    if (!fromFrame) {
-      // (by its shape: a video player's /embed/ frame is not the platform's)
-      if (isEmbedAddress(r?.frameUrl)) {
-        fromFrame = originOf(r?.frameUrl);
-      } else if (isEmbedAddress(r?.targetUrl)) {
-        fromFrame = originOf(r?.targetUrl);
-      }
-    }
-  }
-  return fromFrame ? { origin: fromFrame, source: 'embed-frame' } : null;
-}
+export type TenantOriginSource = 'given' | 'file' | 'embed-frame';
+export { inferTenantOrigin } from './tenant.ts';
 
 export interface MessageResult {
   seq: number;
@@ -67,6 +33,8 @@ export interface CheckSummary {
   rules: Record<string, number>;
   tenantOrigin: string | null;
   tenantOriginSource: TenantOriginSource | null;
+  /** Inferred: the embed frame the tenant origin came from (protocol/tenant.ts). */
+  tenantOriginFrame?: string;
   /** The embed reported that it could not start (a fatal `error` before `ready`): each message. */
   startFailures: string[];
 }
@@ -161,7 +129,9 @@ export function checkRecords(
   const tenantOrigin = options.tenantOrigin ? normalizeOrigin(options.tenantOrigin) : (inferred?.origin ?? null);
   const source: TenantOriginSource | null = options.tenantOrigin
     ? (options.source ?? 'given')
-    : (inferred?.source ?? null);
+    : inferred
+      ? 'embed-frame'
+      : null;
   const session = new SessionChecker({ tenantOrigin });
   const hostOrigin = hostOriginOf(records);
   let end = -Infinity;
@@ -190,6 +160,7 @@ export function checkRecords(
     rules: {},
     tenantOrigin,
     tenantOriginSource: source,
+    ...(inferred?.frameUrl ? { tenantOriginFrame: inferred.frameUrl } : {}),
     startFailures: [],
   };
   const counts: Record<Severity, 'errors' | 'warnings' | 'infos'> = {

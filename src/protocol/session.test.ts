@@ -215,41 +215,85 @@ describe('session rules', () => {
   });
 });
 
-describe('tenant origin inference', () => {
-  it('takes the origin of the first ready, then of an /embed/ frame', () => {
-    expect(inferTenantOrigin([rec({ source: 'x' }), ready()])).toEqual({ origin: TENANT, source: 'ready' });
-    const post = ev(
-      'svc:event:ready',
-      undefined,
-      {},
-      { kind: 'post', origin: 'http://localhost:4101', frameUrl: 'http://localhost:4101/embed/dashboard/d' },
-    );
-    expect(inferTenantOrigin([post])).toEqual({ origin: 'http://localhost:4101', source: 'ready' });
-    const framed = rec({ source: 'other' }, { frameUrl: 'http://localhost:4101/embed/d/1/app/workbook/2?session=s' });
-    expect(inferTenantOrigin([framed])).toEqual({ origin: 'http://localhost:4101', source: 'embed-frame' });
-    expect(inferTenantOrigin([rec({ source: 'other' })])).toBeNull();
+describe('tenant origin inference: from the embed frame, never from what a message says', () => {
+  const EMBED = `${TENANT}/embed/dashboard/d?session=s`;
+  const nav = (url: string) => ({
+    kind: 'receive',
+    navigation: true,
+    frameUrl: url,
+    origin: new URL(url).origin,
+    data: { url },
+  });
+  const third = 'https://ads.example';
+  const readyFrom = (origin: string) => ev('svc:event:ready', undefined, {}, { origin });
+  it.each([
+    [
+      'an embed frame whose ready the host got',
+      [nav(EMBED), ready()],
+      { origin: TENANT, frameUrl: EMBED, ready: true },
+    ],
+    [
+      'the embed frame known after its ready came',
+      [ready(), nav(EMBED)],
+      { origin: TENANT, frameUrl: EMBED, ready: true },
+    ],
+    [
+      'another event of the embed frame',
+      [nav(EMBED), ev('svc:event:view')],
+      { origin: TENANT, frameUrl: EMBED, ready: false },
+    ],
+    [
+      'the embed frame posting its ready (its own hook)',
+      [ev('svc:event:ready', undefined, {}, { kind: 'post', origin: TENANT, frameUrl: EMBED })],
+      { origin: TENANT, frameUrl: EMBED, ready: true },
+    ],
+    [
+      'a third-party ready first, from a frame that is no embed',
+      [nav(EMBED), nav(`${third}/widget`), readyFrom(third), ready()],
+      { origin: TENANT, frameUrl: EMBED, ready: true },
+    ],
+    [
+      'a ready of a second embed frame after another event of the first',
+      [nav(EMBED), nav(`${third}/embed/dashboard/x`), ev('svc:event:view'), readyFrom(third)],
+      { origin: third, frameUrl: `${third}/embed/dashboard/x`, ready: true },
+    ],
+  ])('%s', (_name, records, expected) => {
+    expect(inferTenantOrigin(records as never)).toEqual(expected);
+  });
+  it.each([
+    ['a ready from a frame that is not at an embed address', [nav(`${third}/widget`), readyFrom(third)]],
+    ['a ready from an origin with no embed frame', [ready()]],
+    ['an embed frame that never spoke', [nav(EMBED), rec({ source: 'other' })]],
+    ['an action the host posted', [nav(EMBED), act('svc:action:refresh', { kind: 'post' })]],
+    ['a video player’s /embed/ frame', [nav('https://video.example/embed/abc'), readyFrom('https://video.example')]],
+  ])('nothing from %s', (_name, records) => {
+    expect(inferTenantOrigin(records as never)).toBeNull();
   });
 });
 
 describe('checkRecords', () => {
   it('joins stateless and session issues, counts verdicts and rules', () => {
+    const embed = `${TENANT}/embed/dashboard/d?session=s1`;
     const records = [
+      { kind: 'receive', navigation: true, frameUrl: embed, origin: TENANT, data: { url: embed } },
       ev('svc:event:view'),
       ready(),
       act('svc:action:refresh', { targetOrigin: '*' }),
       rec({ hello: 1 }),
     ].map((r, i) => ({ ...r, seq: i + 1 }));
-    const res = checkRecords(records);
+    const res = checkRecords(records as never);
     expect(res.summary).toMatchObject({
       messages: 4,
       valid: 1,
       invalid: 2,
       foreign: 1,
       tenantOrigin: TENANT,
-      tenantOriginSource: 'ready',
+      tenantOriginSource: 'embed-frame',
+      tenantOriginFrame: embed,
     });
     expect(res.summary.rules).toEqual({ 'session.event-before-ready': 1, 'origin.action-wildcard': 1 });
     expect(res.messages.map((m) => m.verdict)).toEqual(['invalid', 'valid', 'invalid', 'foreign']);
+    expect(res.messages.map((m) => m.seq)).toEqual([2, 3, 4, 5]);
   });
   it('uses a given tenant origin over the inferred one', () => {
     const res = checkRecords([{ ...ready(), seq: 1 }], { tenantOrigin: 'https://x.example' });

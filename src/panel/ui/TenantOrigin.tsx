@@ -11,7 +11,7 @@ export function TenantOrigin() {
     sig.state();
     return store.log.state;
   };
-  const source = () => tenantSource(st().tenantOriginSource);
+  const source = () => tenantSource(st().tenantOriginSource, st().tenantOriginFrame);
   const commit = (raw: string) => {
     const v = raw.trim();
     if (v === '') {

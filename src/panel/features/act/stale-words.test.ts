@@ -106,7 +106,6 @@ describe('the tenant origin says where it came from', () => {
     ['manual', 'set by hand'],
     ['file', 'from the file'],
     ['embed-frame', 'inferred'],
-    ['ready', 'inferred'],
   ] as const)('%s → %s', (source, tag) => {
     expect(tenantSource(source)?.tag).toBe(tag);
   });
