@@ -1,74 +1,151 @@
 /**
- * Redaction of secrets before a capture leaves the machine (export): the `session` URL parameter, bearer
- * tokens and anything shaped like a JWT, wherever they appear (URLs, message data, meta, REST calls' headers and
- * bodies). Pure.
+ * Redaction of secrets wherever we print or write (check's text, JSON and JUnit, diff, codegen, view, har, exports,
+ * test attachments, capture files), by default. One rule set, table-tested (redact.test.ts):
+ * - URL and form parameters named like a secret (SECRET_PARAMS: `session`, `access_token`, `api_key`, `code`,
+ *   `sig`…), in URLs, form-encoded bodies and any text;
+ * - a URL's user name and password (`https://admin:pass@host`);
+ * - `Bearer …` and `Basic …` credentials, and anything shaped like a JWT;
+ * - the values of object keys named like a secret (SECRET_KEYS: `password`, `refreshToken`, `client_secret`…), in
+ *   values and in JSON text;
+ * - headers that carry a credential (SECRET_HEADERS), whole; `Authorization` keeps its scheme.
+ * A `__proto__` key is kept as data (an own property), never as a prototype. Pure.
  */
 import type { CaptureFile, CaptureRecord, RestCall } from './record.ts';
+import { mapJson, put } from './json-map.ts';
 
 export const REDACTED = '[redacted]';
-const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
-const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
-const SESSION_PARAM = /([?&#](?:session|session_id|sessionId|token|access_token|id_token)=)[^&#\s"']*/gi;
-const SECRET_KEYS =
-  /^(authorization|session|sessionId|session_id|token|accessToken|access_token|idToken|id_token|apiKey|api_key|jwt|password|secret)$/i;
 
-/** Redact secrets inside one string. */
-export function redactString(s: string): string {
-  if (s.length < 8) {
-    return s;
-  }
-  return s.replace(SESSION_PARAM, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`).replace(JWT, REDACTED);
+/** Parameter names whose value is a secret (URL query or fragment, form bodies). */
+const SECRET_PARAMS = [
+  'session',
+  'session_id',
+  'sessionid',
+  'session_token',
+  'sessiontoken',
+  'token',
+  'access_token',
+  'accesstoken',
+  'id_token',
+  'idtoken',
+  'refresh_token',
+  'refreshtoken',
+  'api_key',
+  'apikey',
+  'api-key',
+  'key',
+  'client_secret',
+  'clientsecret',
+  'code',
+  'sig',
+  'signature',
+  'password',
+  'passwd',
+  'secret',
+  'jwt',
+  'auth',
+  'x-amz-signature',
+  'x-amz-security-token',
+  'x-amz-credential',
+];
+/** Object keys whose value is a secret, compared without case, `_` or `-`. */
+const SECRET_KEYS = new Set([
+  'authorization',
+  'session',
+  'sessionid',
+  'sessiontoken',
+  'token',
+  'accesstoken',
+  'idtoken',
+  'refreshtoken',
+  'apikey',
+  'clientsecret',
+  'jwt',
+  'password',
+  'passwd',
+  'secret',
+  'privatekey',
+  'cookie',
+]);
+/** Headers whose whole value is a secret (besides Authorization, which keeps its scheme). */
+const SECRET_HEADERS =
+  /^(cookie|set-cookie|proxy-authorization|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|x-session-token|x-amz-security-token|x-goog-api-key|[a-z-]*-token|[a-z-]*-api-key|[a-z-]*secret[a-z-]*)$/i;
+
+const PARAM = new RegExp(`((?:^|[?&#;\\s"'])(?:${SECRET_PARAMS.map(literal).join('|')})=)[^&#;\\s"'<>]+`, 'gi');
+const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+const CREDENTIAL = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+/** `"secretKey": "value"` in JSON text (a key of SECRET_KEYS, spelled in any case, with `_` or `-`). */
+const JSON_PAIR = /("([A-Za-z_-]{3,40})"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+
+function literal(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 }
 
-/** Redact every string of a JSON value (keys kept; values of secret-named keys replaced whole). */
-export function redactValue(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') {
-    return redactString(v);
+/** Endings of an object key that name a secret (`xApiKey`, `csrfToken`, `appSecret`). */
+const SECRET_ENDINGS = ['token', 'secret', 'password', 'apikey'];
+
+/** Whether an object key names a secret. */
+export function isSecretKey(k: string): boolean {
+  const n = k.toLowerCase().replace(/[_-]/g, '');
+  return SECRET_KEYS.has(n) || SECRET_ENDINGS.some((e) => n.endsWith(e));
+}
+
+/** Whether a URL or form parameter names a secret. */
+export function isSecretParam(name: string): boolean {
+  return SECRET_PARAMS.includes(name.toLowerCase());
+}
+
+/** Redact secrets inside one string (URLs, text, JSON text). */
+export function redactString(s: string): string {
+  if (typeof s !== 'string' || s.length < 6) {
+    return s;
   }
-  if (v === null || typeof v !== 'object' || depth > 200) {
-    return v;
-  }
-  if (Array.isArray(v)) {
-    return v.map((x) => redactValue(x, depth + 1));
-  }
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    out[k] =
-      SECRET_KEYS.test(k) && (typeof x === 'string' || typeof x === 'number') ? REDACTED : redactValue(x, depth + 1);
-  }
-  return out;
+  return s
+    .replace(PARAM, `$1${REDACTED}`)
+    .replace(USERINFO, `$1${REDACTED}@`)
+    .replace(CREDENTIAL, `$1 ${REDACTED}`)
+    .replace(JWT, REDACTED)
+    .replace(JSON_PAIR, (all, head: string, key: string) => (isSecretKey(key) ? `${head}"${REDACTED}"` : all));
+}
+
+/** Redact every string of a JSON value (keys kept; values of secret-named keys replaced whole), at any depth. */
+export function redactValue(v: unknown): unknown {
+  return mapJson(v, redactString, (k, x) =>
+    isSecretKey(k) && (typeof x === 'string' || typeof x === 'number') ? REDACTED : undefined,
+  );
 }
 
 export function redactRecord(r: CaptureRecord): CaptureRecord {
   return redactValue(r) as CaptureRecord;
 }
 
-/** Request headers whose whole value is a secret (besides Authorization, which keeps its scheme). */
-const SECRET_HEADERS = /^(cookie|set-cookie|proxy-authorization|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token)$/i;
-
 /**
  * Redact one REST call: `Authorization: Bearer [redacted]` (the scheme kept, so `rest.auth` still sees a bearer
- * token), cookies and API-key headers whole, the URL, and the bodies (secrets in their text; in a JSON body, the
- * values of secret-named keys too).
+ * token), cookies and credential headers whole, the URL, and the bodies (secrets in their text; in a JSON body, the
+ * values of secret-named keys too; in a form body, secret-named parameters).
  */
 export function redactRestCall(c: RestCall): RestCall {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(c.requestHeaders ?? {})) {
     if (/^authorization$/i.test(k)) {
       const scheme = /^\s*(\S+)\s+\S/.exec(v)?.[1];
-      headers[k] = v.trim() === '' ? v : scheme ? `${scheme} ${REDACTED}` : REDACTED;
+      put(headers, k, v.trim() === '' ? v : scheme ? `${scheme} ${REDACTED}` : REDACTED);
     } else {
-      headers[k] = SECRET_HEADERS.test(k) ? REDACTED : redactString(v);
+      put(headers, k, SECRET_HEADERS.test(k) ? REDACTED : redactString(v));
     }
   }
-  const out: RestCall = {
+  return {
     ...c,
     url: redactString(c.url),
     requestHeaders: headers,
     requestBody: redactBody(c.requestBody),
     responseBody: redactBody(c.responseBody),
   };
-  return out;
+}
+
+/** Whether a header name carries a credential (its value is redacted whole). */
+export function isSecretHeader(name: string): boolean {
+  return /^authorization$/i.test(name) || SECRET_HEADERS.test(name);
 }
 
 /** A body's text redacted; a JSON body whose secret-named keys have values is rewritten without them. */
@@ -83,7 +160,7 @@ function redactBody(text: string | null): string | null {
     return redactString(text);
   }
   const redacted = redactValue(json);
-  return JSON.stringify(redacted) === JSON.stringify(json) ? text : JSON.stringify(redacted);
+  return JSON.stringify(redacted) === JSON.stringify(json) ? redactString(text) : JSON.stringify(redacted);
 }
 
 export function redactCapture(file: CaptureFile): CaptureFile {
