@@ -6,42 +6,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import { checkCapture, CaptureFormatError } from '../protocol/capture.ts';
 import { readAnyCapture } from '../protocol/har.ts';
-import { oneOf, originFlag, parse, UsageError } from './args.ts';
+import { oneOf, originFlag, UsageError } from './args.ts';
+import { CHECK, commandHelp, parseCommand } from './commands.ts';
 import { checkDiagramFlags, writeDiagram } from './check-flow.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
 import { EXPECTABLE_TYPES, evaluate, parseExpect } from './verdict.ts';
 
-export const CHECK_HELP = `Usage: embed-inspector check FILE… [options]
-
-Checks capture files (format v1) against the svc-embed protocol, and their REST calls against the platform
-API's rules (rest.*). A HAR file (ours from "embed-inspector har", or one exported by a browser's Network
-panel or Playwright's recordHar) is read too, told by its content: its entries that are one of the four
-platform operations are checked; another tool's HAR has no window messages.
-
-Options:
-  --format FORMAT           text, json or junit (default: text); or a diagram of one capture's
-                            conversation, lanes for the host page and each embed, one arrow per
-                            message: mermaid (a sequenceDiagram) or svg (a picture)
-  --out FILE                mermaid, svg: write the diagram to FILE (and say so on stdout) instead
-                            of printing it; svg needs it when stdout is a terminal
-  --tenant-origin ORIGIN    the tenant origin (default: the file's, else inferred)
-  --expect TYPE[,TYPE…]     fail unless each of these message types is seen (may repeat), e.g.
-                            svc:event:dashboard-loaded; svc:event:ready is expected whenever an
-                            embed frame (/embed/…) is seen
-  --fail-on error|warning   the lowest finding severity that fails (default: error)
-  --allow-empty             pass a capture with no embed frame and no svc-embed message
-  --ready-timeout MS        how long an embed frame has to say ready, a dashboard to load and an AI
-                            query to be answered; judged at the capture's end, so what started less
-                            than this before it is not judged (default: 10000)
-  --all                     text: list every message, not only those with findings; mermaid, svg:
-                            draw foreign (non svc-embed) messages too
-  -h, --help                this help
-
-A file fails when it has no embed traffic (unless --allow-empty; a HAR of another tool with REST calls is
-judged on them alone), when the embed failed to start (a fatal error before ready) or never said ready within
---ready-timeout, when an expected message type was never seen, or with a finding (of a message or of a REST
-call) at or above --fail-on.
-Exit status: 0 every file passed, 1 at least one failed, 2 unusable input or flags.`;
+export const CHECK_HELP = commandHelp(CHECK);
 
 export class InputError extends Error {
   override name = 'InputError';
@@ -88,28 +59,18 @@ export async function runCheck(
     isTTY: !!process.stdout.isTTY,
   },
 ): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    format: { type: 'string' },
-    out: { type: 'string', short: 'o' },
-    'tenant-origin': { type: 'string' },
-    expect: { type: 'string', multiple: true },
-    'fail-on': { type: 'string' },
-    'allow-empty': { type: 'boolean' },
-    'ready-timeout': { type: 'string' },
-    all: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseCommand(CHECK, argv);
   if (values.help) {
     io.out(`${CHECK_HELP}\n`);
     return 0;
   }
-  const format = oneOf('format', values.format, ['text', 'json', 'junit', 'mermaid', 'svg'] as const, 'text');
+  const format = oneOf('format', values.format, CHECK.flags.format.choices, 'text');
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
   const readyTimeout = values['ready-timeout'] === undefined ? undefined : Number(values['ready-timeout']);
   if (readyTimeout !== undefined && (!Number.isInteger(readyTimeout) || readyTimeout < 0)) {
     throw new UsageError(`--ready-timeout must be a whole number of milliseconds (got "${values['ready-timeout']}")`);
   }
-  const failOn = oneOf('fail-on', values['fail-on'], ['error', 'warning'] as const, 'error');
+  const failOn = oneOf('fail-on', values['fail-on'], CHECK.flags['fail-on'].choices, 'error');
   const expected = parseExpect(values.expect);
   if (expected.unknown.length) {
     const named = expected.unknown.map((t) => {

@@ -5,30 +5,12 @@
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { DEFAULT_MAX_GAP_MS, generateTest, TestgenError, type TestFramework } from '../protocol/testgen.ts';
-import { parse, UsageError } from './args.ts';
+import { generateTest, TestgenError, type TestFramework } from '../protocol/testgen.ts';
+import { UsageError } from './args.ts';
+import { CODEGEN, commandHelp, parseCommand } from './commands.ts';
 import { InputError, loadCapture } from './check.ts';
 
-export const CODEGEN_HELP = `Usage: embed-inspector codegen CAPTURE (--playwright | --puppeteer) [options]
-
-Writes a test from a capture file: it opens the recorded page, waits for the embed's ready, sends the host's
-actions in the captured order (pauses capped) and checks that the embed sends the same events in the same
-order, with no protocol error.
-
-Options:
-  --playwright        a Playwright Test spec using embed-inspector/playwright (TypeScript)
-  --puppeteer         a node script (ESM) using embed-inspector/puppeteer; exits 1 when a check fails
-  --assert-payloads   also check the events' payload fields that do not change from run to run (surface,
-                      path, format, mode, status…; never ids, times, durations, counts or free text)
-  --url URL           the page the test opens (default: the capture's page URL)
-  --max-gap MS        the longest pause between two actions (default: ${DEFAULT_MAX_GAP_MS})
-  --out FILE          where to write the test (default: standard output); a directory: the file
-                      embed-session-<host>.spec.ts (.mjs for --puppeteer) in it
-  -h, --help          this help
-
-A page URL parameter that was redacted on export (session=[redacted]) is read by the test from an
-environment variable (EMBED_SESSION for session); the test says which.
-Exit status: 0 written, 2 unusable capture or flags.`;
+export const CODEGEN_HELP = commandHelp(CODEGEN);
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -36,15 +18,7 @@ export async function runCodegen(
   argv: string[],
   io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
 ): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    playwright: { type: 'boolean' },
-    puppeteer: { type: 'boolean' },
-    'assert-payloads': { type: 'boolean' },
-    url: { type: 'string' },
-    'max-gap': { type: 'string' },
-    out: { type: 'string', short: 'o' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseCommand(CODEGEN, argv);
   if (values.help) {
     io.out(`${CODEGEN_HELP}\n`);
     return 0;

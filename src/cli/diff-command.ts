@@ -7,22 +7,11 @@ import { diffCaptures, type CaptureDiff } from '../protocol/diff.ts';
 import { headline, renderDiffText, type DiffStyle } from '../protocol/diff-text.ts';
 
 export { headline, renderDiffText };
-import { oneOf, originFlag, parse, UsageError } from './args.ts';
+import { oneOf, originFlag, UsageError } from './args.ts';
+import { commandHelp, DIFF, parseCommand } from './commands.ts';
 import { loadCapture } from './check.ts';
 
-export const DIFF_HELP = `Usage: embed-inspector diff A B [options]
-
-Compares two capture files (format v1): A, the session that passed, and B, the one in question. Says what
-changed: message types and their counts, findings by rule, the order of the events, payload fields per
-type, the timing of ready and dashboard-loaded, and the integration's state.
-
-Options:
-  --format text|json       output format (default: text)
-  --tenant-origin ORIGIN   the tenant origin of both (default: each file's, else inferred)
-  -h, --help               this help
-
-Exit status: 0 B has no error finding that A did not have; 1 B has new errors (a rule A did not have, or
-more findings of one); 2 unusable input or flags.`;
+export const DIFF_HELP = commandHelp(DIFF);
 
 const useColor = () => !!process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: string) => (t: string) => (useColor() ? `\x1b[${code}m${t}\x1b[0m` : t);
@@ -48,16 +37,12 @@ export async function runDiff(
   argv: string[],
   io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) },
 ): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    format: { type: 'string' },
-    'tenant-origin': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseCommand(DIFF, argv);
   if (values.help) {
     io.out(`${DIFF_HELP}\n`);
     return 0;
   }
-  const format = oneOf('format', values.format, ['text', 'json'] as const, 'text');
+  const format = oneOf('format', values.format, DIFF.flags.format.choices, 'text');
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
   if (positionals.length !== 2) {
     throw new UsageError(

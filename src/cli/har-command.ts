@@ -6,33 +6,17 @@
 import { writeFile } from 'node:fs/promises';
 import pkg from '../../package.json' with { type: 'json' };
 import { toHar } from '../protocol/har.ts';
-import { parse, UsageError } from './args.ts';
+import { UsageError } from './args.ts';
+import { commandHelp, HAR, parseCommand } from './commands.ts';
 import { InputError, loadCapture } from './check.ts';
 
-export const HAR_HELP = `Usage: embed-inspector har CAPTURE --out FILE.har [--no-redact]
-
-Writes a capture file (format v1) as a HAR 1.2 file: its REST calls of the platform API are the HAR's
-entries (request, response, timings), its window messages are kept in log._embedMessages and its tenant
-origin and metadata in log._embedInspector, so that "embed-inspector check FILE.har" gives the same
-verdicts as the capture. CAPTURE may itself be a HAR.
-
-Options:
-  --out FILE.har   where to write the HAR (required)
-  --no-redact      keep secrets (the session URL parameter, bearer tokens, JWT-shaped strings, cookies);
-                   by default they are replaced by [redacted], as in the panel's export
-  -h, --help       this help
-
-Exit status: 0 written, 2 unusable input or flags.`;
+export const HAR_HELP = commandHelp(HAR);
 
 export async function runHar(
   argv: string[],
   io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) },
 ): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    out: { type: 'string', short: 'o' },
-    'no-redact': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseCommand(HAR, argv);
   if (values.help) {
     io.out(`${HAR_HELP}\n`);
     return 0;

@@ -20,38 +20,12 @@ import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
 import { extensionPath, launchChromium } from '../node/chromium.ts';
 import { attachInspector } from '../node/puppeteer.ts';
 import type { Embed } from '../node/embed.ts';
-import { oneOf, originFlag, parse, UsageError } from './args.ts';
+import { oneOf, originFlag, UsageError } from './args.ts';
+import { commandHelp, parseCommand, RECORD } from './commands.ts';
 import { parseExpect, evaluate, type FailOn } from './verdict.ts';
 import { plural, renderText, summaryLine, tenantLine } from './report.ts';
 
-export const RECORD_HELP = `Usage: embed-inspector record URL --out FILE [options]
-
-Opens URL in Chromium with the Embed Inspector extension, records the svc-embed traffic of every frame,
-writes it as a capture file (format v1, secrets redacted) and checks it.
-
-Options:
-  --out FILE                 where to write the capture (required)
-  --script FLOW.mjs          a module whose default export async ({ page, browser, embed }) => {} drives the page
-                             once it loaded (log in, click, export, type in the chat); --duration counts from its end
-  --duration MS              how long to record after the page loaded (or the script ended) (default: 5000)
-  --mode full|receive-only   the capture mode (default: full; receive-only records deliveries only)
-  --expect TYPE[,TYPE…]      message types that must be seen (repeatable); svc:event:ready is expected
-                             whenever an embed frame was seen
-  --fail-on error|warning    the lowest severity that fails the run (default: error)
-  --allow-empty              pass when no embed frame and no svc-embed message was seen (default: fail)
-  --ready-timeout MS         how long an embed frame has to say ready (and a dashboard to load); recording goes
-                             on up to it while an embed frame is still silent (default: 10000)
-  --tenant-origin ORIGIN     the tenant origin (default: inferred)
-  --max-records N            keep at most N records, as the panel's "Keep at most" (default: 50000; past it the
-                             least telling records go first, and the summary says how many)
-  --no-redact                keep session ids, bearer tokens and JWTs in the file (default: redacted)
-  --headful                  show the browser window (needs a display)
-  --timeline                 print every captured message with its verdict
-  -h, --help                 this help
-
-Environment: CHROMIUM_PATH (the browser binary), EMBED_INSPECTOR_EXTENSION (the built extension folder).
-Exit status: 0 passed, 1 failed (an error-severity issue, an expectation unmet, a fatal error before ready,
-no embed traffic), 2 unusable URL, flags, browser or script (the capture so far is still written).`;
+export const RECORD_HELP = commandHelp(RECORD);
 
 /** The built Chromium extension: $EMBED_INSPECTOR_EXTENSION, or dist/chrome of this package. */
 export function extensionDir(): string {
@@ -121,22 +95,7 @@ export async function runRecord(
   argv: string[],
   io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
 ): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    out: { type: 'string', short: 'o' },
-    script: { type: 'string' },
-    duration: { type: 'string' },
-    mode: { type: 'string' },
-    expect: { type: 'string', multiple: true },
-    'fail-on': { type: 'string' },
-    'allow-empty': { type: 'boolean' },
-    'ready-timeout': { type: 'string' },
-    'tenant-origin': { type: 'string' },
-    'max-records': { type: 'string' },
-    'no-redact': { type: 'boolean' },
-    headful: { type: 'boolean' },
-    timeline: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseCommand(RECORD, argv);
   if (values.help) {
     io.out(`${RECORD_HELP}\n`);
     return 0;
@@ -171,8 +130,8 @@ export async function runRecord(
       `--max-records must be a whole number of records, at least ${MIN_MAX_RECORDS} (got "${values['max-records']}")`,
     );
   }
-  const mode = oneOf('mode', values.mode, ['full', 'receive-only'] as const, 'full');
-  const failOn: FailOn = oneOf('fail-on', values['fail-on'], ['error', 'warning'] as const, 'error');
+  const mode = oneOf('mode', values.mode, RECORD.flags.mode.choices, 'full');
+  const failOn: FailOn = oneOf('fail-on', values['fail-on'], RECORD.flags['fail-on'].choices, 'error');
   const expected = parseExpect(values.expect ?? []);
   if (expected.unknown.length) {
     throw new UsageError(

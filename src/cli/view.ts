@@ -11,23 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, normalize, resolve, sep } from 'node:path';
 import { chromiumPath, extensionPath } from '../node/browser-paths.ts';
-import { oneOf, parse, UsageError } from './args.ts';
+import { oneOf, UsageError } from './args.ts';
+import { commandHelp, parseCommand, VIEW } from './commands.ts';
 import { loadCapture } from './check.ts';
 
-export const VIEW_HELP = `Usage: embed-inspector view FILE… [options]
-
-Opens capture files in the Embed Inspector panel, without the extension: the built panel is served on
-127.0.0.1 and opened in the system Chromium (or its URL printed when there is no display). Several files
-open as one list to switch between. Ctrl+C stops it.
-
-Options:
-  --port N               the port to serve on (default: a free one)
-  --no-open              only print the URL
-  --theme light|dark     the panel's theme (default: the browser's)
-  -h, --help             this help
-
-Environment: CHROMIUM_PATH (the browser), EMBED_INSPECTOR_EXTENSION (the built extension folder).
-Exit status: 0 stopped, 2 unusable files, flags or port.`;
+export const VIEW_HELP = commandHelp(VIEW);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -140,12 +128,7 @@ function openBrowser(url: string): { child: ChildProcess; profile: string } | nu
 type Io = { out: (s: string) => void };
 
 export async function runView(argv: string[], io: Io = { out: (s) => process.stdout.write(s) }): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    port: { type: 'string' },
-    'no-open': { type: 'boolean' },
-    theme: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseCommand(VIEW, argv);
   if (values.help) {
     io.out(`${VIEW_HELP}\n`);
     return 0;
@@ -158,7 +141,7 @@ export async function runView(argv: string[], io: Io = { out: (s) => process.std
     throw new UsageError(`--port must be a port number (got "${values.port}")`);
   }
   const theme =
-    values.theme === undefined ? undefined : oneOf('theme', values.theme, ['light', 'dark'] as const, 'light');
+    values.theme === undefined ? undefined : oneOf('theme', values.theme, VIEW.flags.theme.choices, 'light');
   // Every file is read and checked first: nothing is served when one is unusable.
   const files: Array<{ name: string; text: string }> = [];
   for (const file of positionals) {
