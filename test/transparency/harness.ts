@@ -346,7 +346,7 @@ export function pinnedDifference(
 /** The browser a known difference is found in (absent: Chromium). */
 export const browserOf = (k: KnownDifference): BrowserKind => k.browser ?? 'chromium';
 
-/** Whether a difference is one the README lists as platform-imposed (known-differences.ts), and as it pins it. */
+/** Whether a difference is one docs/capture-modes.md lists as platform-imposed (known-differences.ts), and as it pins it. */
 export function isKnown(d: Difference, known: KnownDifference[] = KNOWN_DIFFERENCES): boolean {
   return known.some(
     (k) =>

@@ -1,19 +1,19 @@
 /**
  * What capture in `full` mode may change for a page, because the platform gives no way to keep it: the
- * machine-readable mirror of the README's list of what cannot be kept (section "What full mode cannot keep").
+ * machine-readable mirror of docs/capture-modes.md's list of what cannot be kept ("What full mode cannot keep").
  * The transparency suite (test/e2e/transparency-*.test.ts) fails on every other difference between a page without the extension and the same page with capture on.
  *
  * Rules for an entry:
  * - only a difference the platform imposes (no hook exists that would keep it), never one a fix could remove;
- * - `readme` is a sentence that appears verbatim in README.md (a test checks it), naming the expression and
+ * - `readme` is a sentence that appears verbatim in docs/capture-modes.md (a test checks it), naming the expression and
  *   the library behaviours it affects;
  * - `without` and `full` pin what exactly differs: the lines of the observed text (the entries of a transcript)
  *   found only without the extension, and only with capture in full mode, the test servers' ports written
  *   `<port>` (harness.ts, `pinnedDifference`). A difference that changes fails, and so does an entry whose
- *   difference is no longer found (it is stale: remove it, and its README sentence if it was the last).
+ *   difference is no longer found (it is stale: remove it, and its sentence in the docs if it was the last).
  * Receive-only mode has no entries: with it the page must see no difference at all (issue 13).
  *
- * Each sentence below is one bullet of the README's "What full mode cannot keep"; each entry names the
+ * Each sentence below is one bullet of docs/capture-modes.md's "What full mode cannot keep"; each entry names the
  * observation it allows.
  */
 export interface KnownDifference {
@@ -27,7 +27,7 @@ export interface KnownDifference {
   without: string[];
   /** The lines (transcript entries) the page observes only with capture in full mode. */
   full: string[];
-  /** The README's sentence for it, verbatim. */
+  /** Its sentence in docs/capture-modes.md, verbatim (the field keeps its name from when the list was in the README). */
   readme: string;
 }
 
