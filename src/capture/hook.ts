@@ -23,7 +23,7 @@
  *   Proxy keep the native's stack.
  * - Not coverable (the platform gives no hook): `window.top`, `frames[i]`, `window[i]`, `window[name]`,
  *   `document.defaultView` give the real window, so `iframe.contentWindow === frames[0]` is false where the
- *   child is proxied. README lists each such expression; receive-only mode has none of them.
+ *   child is proxied. docs/capture-modes.md lists each such expression; receive-only mode has none of them.
  */
 import type { WindowRelation } from '../shared/messages.ts';
 import { clean, markNative, installToStringMask } from './native.ts';

@@ -22,7 +22,7 @@ export interface LaunchOptions {
    */
   capture?: CaptureSetting | null;
 }
-/** The argument of `embedInspector.setCapture` (see README, "Automation API"). */
+/** The argument of `embedInspector.setCapture` (see docs/automation-api.md). */
 export interface CaptureSetting {
   sites: 'all' | string[];
   mode?: 'full' | 'receive-only';

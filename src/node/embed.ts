@@ -1,7 +1,7 @@
 /**
  * The `embed` handle of the test libraries (`embed-inspector/playwright`, `embed-inspector/puppeteer`) and of
  * `record --script`: what the extension captured in one tab, read and driven through its automation API
- * (`globalThis.embedInspector` in the service worker; README, "Automation API"). No browser driver is imported
+ * (`globalThis.embedInspector` in the service worker; docs/automation-api.md). No browser driver is imported
  * here: each library hands in how to evaluate a function in the worker, so Playwright and puppeteer share it.
  *
  * Every read settles first (`embedInspector.settle`: each frame hands over what it holds), so a test sees what the

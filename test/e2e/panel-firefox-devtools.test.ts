@@ -195,7 +195,7 @@ async function inPanelDoc<T>(expr: string): Promise<T & { error?: string }> {
 }
 
 // Firefox's toolbox reads Esc in its own window before the panel does and toggles the split console whatever the
-// panel does with the key (preventDefault included): the README says so. What the panel owns is checked here.
+// panel does with the key (preventDefault included): docs/panel.md says so. What the panel owns is checked here.
 it('⚙ Settings opens inside the real panel and Esc closes it', async () => {
   await inChrome<boolean>(`${PANEL_BROWSER}
     if (toolbox.splitConsole) await toolbox.closeSplitConsole();
