@@ -11,6 +11,7 @@ import { CHECK, commandHelp, parseCommand } from './commands.ts';
 import { checkDiagramFlags, writeDiagram } from './check-flow.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
 import { EXPECTABLE_TYPES, evaluate, parseExpect } from './verdict.ts';
+import { shown, warnUnredacted } from './shown.ts';
 
 export const CHECK_HELP = commandHelp(CHECK);
 
@@ -54,8 +55,9 @@ export async function loadCapture(file: string) {
 
 export async function runCheck(
   argv: string[],
-  io: { out: (s: string) => void; isTTY?: boolean } = {
+  io: { out: (s: string) => void; err?: (s: string) => void; isTTY?: boolean } = {
     out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
     isTTY: !!process.stdout.isTTY,
   },
 ): Promise<number> {
@@ -97,17 +99,27 @@ export async function runCheck(
     });
     files.push({ file, records: capture.messages, result, evaluation });
   }
+  // Judged on the files as they came; printed redacted (unless --no-redact), and inert as text (shown.ts).
+  const redact = !values['no-redact'];
+  if (!redact) {
+    warnUnredacted(
+      'check',
+      diagram && values.out ? values.out : 'its output',
+      io.err ?? ((x) => process.stderr.write(x)),
+    );
+  }
+  const show = shown(files, { redact, text: format === 'text' || format === 'junit' });
   if (diagram) {
-    const [f] = files;
+    const [f] = show;
     await writeDiagram(format, f.file, f.records, f.result, { out: values.out, all: !!values.all, print: io.out });
-    return f.evaluation?.exitCode !== 0 ? 1 : 0;
+    return files[0].evaluation?.exitCode !== 0 ? 1 : 0;
   }
   const rendered =
     format === 'json'
-      ? renderJson(files)
+      ? renderJson(show)
       : format === 'junit'
-        ? renderJunit(files)
-        : renderText(files, { all: values.all });
+        ? renderJunit(show)
+        : renderText(show, { all: values.all });
   io.out(`${rendered}\n`);
   return files.some((f) => f.evaluation?.exitCode !== 0) ? 1 : 0;
 }

@@ -9,6 +9,8 @@ import { generateTest, TestgenError, type TestFramework } from '../protocol/test
 import { UsageError } from './args.ts';
 import { CODEGEN, commandHelp, parseCommand } from './commands.ts';
 import { InputError, loadCapture } from './check.ts';
+import { redactCapture } from '../protocol/redact.ts';
+import { warnUnredacted } from './shown.ts';
 
 export const CODEGEN_HELP = commandHelp(CODEGEN);
 
@@ -51,7 +53,14 @@ export async function runCodegen(
     }
   }
   const file = positionals[0];
-  const capture = await loadCapture(file);
+  // A test is meant to be committed: its secrets are read from the environment (a redacted URL parameter) or left
+  // as a TODO (a redacted payload value), unless --no-redact.
+  const redact = !values['no-redact'];
+  if (!redact) {
+    warnUnredacted('codegen', values.out ?? 'the test it prints', io.err);
+  }
+  const loaded = await loadCapture(file);
+  const capture = redact ? redactCapture(loaded) : loaded;
   let generated: ReturnType<typeof generateTest>;
   try {
     generated = generateTest(capture, {

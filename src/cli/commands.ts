@@ -56,6 +56,12 @@ const ALLOW_EMPTY = {
   type: 'boolean',
   help: 'pass a capture with no embed frame and no svc-embed message (default: fail)',
 } as const;
+const NO_REDACT = {
+  type: 'boolean',
+  help:
+    'keep secrets (session ids, tokens, keys, passwords, cookies) in what it prints or writes, with a warning on ' +
+    'stderr (default: redacted)',
+} as const;
 const TENANT_ORIGIN = {
   type: 'string',
   value: 'ORIGIN',
@@ -103,6 +109,7 @@ export const CHECK = command({
         'text: list every message, not only those with findings; mermaid, svg: draw foreign (non svc-embed) ' +
         'messages too',
     },
+    'no-redact': NO_REDACT,
   },
   footer:
     'A file fails when it has no embed traffic (unless --allow-empty; a HAR of another tool with REST calls is ' +
@@ -155,10 +162,7 @@ export const RECORD = command({
         'keep at most N records, as the panel\'s "Keep at most" (default: 50000, at least 100; past it the ' +
         'least telling records go first, and the summary says how many)',
     },
-    'no-redact': {
-      type: 'boolean',
-      help: 'keep session ids, bearer tokens and JWTs in the file (default: redacted)',
-    },
+    'no-redact': NO_REDACT,
     headful: { type: 'boolean', help: 'show the browser window (needs a display)' },
     timeline: { type: 'boolean', help: 'print every captured message with its verdict' },
   },
@@ -179,6 +183,7 @@ export const VIEW = command({
     port: { type: 'string', value: 'N', help: 'the port to serve on (default: a free one)' },
     'no-open': { type: 'boolean', help: 'only print the URL' },
     theme: { type: 'string', choices: ['light', 'dark'], help: "the panel's theme (default: the browser's)" },
+    'no-redact': NO_REDACT,
   },
   footer:
     'Environment: CHROMIUM_PATH (the browser), EMBED_INSPECTOR_EXTENSION (the built extension folder).\n' +
@@ -195,6 +200,7 @@ export const DIFF = command({
   flags: {
     format: { type: 'string', choices: ['text', 'json'], help: 'output format (default: text)' },
     'tenant-origin': { ...TENANT_ORIGIN, help: "the tenant origin of both (default: each file's, else inferred)" },
+    'no-redact': NO_REDACT,
   },
   footer:
     'Exit status: 0 B has no error finding that A did not have; 1 B has new errors (a rule A did not have, or ' +
@@ -239,6 +245,7 @@ export const CODEGEN = command({
         'where to write the test (default: standard output); a directory: the file ' +
         'embed-session-<host>.spec.ts (.mjs for --puppeteer) in it',
     },
+    'no-redact': NO_REDACT,
   },
   footer:
     'A page URL parameter that was redacted on export (session=[redacted]) is read by the test from an ' +
@@ -256,12 +263,7 @@ export const HAR = command({
     'verdicts as the capture. CAPTURE may itself be a HAR.',
   flags: {
     out: { type: 'string', short: 'o', value: 'FILE.har', inUsage: true, help: 'where to write the HAR (required)' },
-    'no-redact': {
-      type: 'boolean',
-      help:
-        'keep secrets (the session URL parameter, bearer tokens, JWT-shaped strings, cookies); by default they ' +
-        "are replaced by [redacted], as in the panel's export",
-    },
+    'no-redact': NO_REDACT,
   },
   footer: 'Exit status: 0 written, 2 unusable input or flags.',
 });

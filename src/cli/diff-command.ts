@@ -10,6 +10,7 @@ export { headline, renderDiffText };
 import { oneOf, originFlag, UsageError } from './args.ts';
 import { commandHelp, DIFF, parseCommand } from './commands.ts';
 import { loadCapture } from './check.ts';
+import { shown, warnUnredacted } from './shown.ts';
 
 export const DIFF_HELP = commandHelp(DIFF);
 
@@ -35,7 +36,10 @@ export function renderDiffJson(d: CaptureDiff, files: { a: string; b: string }):
 
 export async function runDiff(
   argv: string[],
-  io: { out: (s: string) => void } = { out: (s) => process.stdout.write(s) },
+  io: { out: (s: string) => void; err?: (s: string) => void } = {
+    out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
+  },
 ): Promise<number> {
   const { values, positionals } = parseCommand(DIFF, argv);
   if (values.help) {
@@ -53,8 +57,14 @@ export async function runDiff(
   // Read both first: nothing is printed when either is unusable.
   const a = await loadCapture(fileA);
   const b = await loadCapture(fileB);
-  const d = diffCaptures(a, b, { tenantOrigin });
-  const files = { a: fileA, b: fileB };
+  const diff = diffCaptures(a, b, { tenantOrigin });
+  // Printed redacted (unless --no-redact), and inert as text (shown.ts).
+  const redact = !values['no-redact'];
+  if (!redact) {
+    warnUnredacted('diff', 'its output', io.err ?? ((x) => process.stderr.write(x)));
+  }
+  const d = shown(diff, { redact, text: format === 'text' });
+  const files = shown({ a: fileA, b: fileB }, { redact: false, text: format === 'text' });
   io.out(`${format === 'json' ? renderDiffJson(d, files) : renderDiffText(d, files, COLOURS)}\n`);
-  return d.exitCode;
+  return diff.exitCode;
 }

@@ -3,6 +3,7 @@
  * for HAR viewers and for tools that take HAR: the REST calls are its entries, the window messages
  * `log._embedMessages`. Redacted like the panel's export unless --no-redact. `check` reads the result back.
  */
+import { warnUnredacted } from './shown.ts';
 import { writeFile } from 'node:fs/promises';
 import pkg from '../../package.json' with { type: 'json' };
 import { toHar } from '../protocol/har.ts';
@@ -33,6 +34,9 @@ export async function runHar(
   const [file] = positionals;
   const capture = await loadCapture(file);
   const redact = !values['no-redact'];
+  if (!redact) {
+    warnUnredacted('har', values.out, (x) => process.stderr.write(x));
+  }
   const har = toHar(capture, { redact, version: pkg.version });
   try {
     await writeFile(values.out, `${JSON.stringify(har, null, 1)}\n`);

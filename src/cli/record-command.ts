@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { checkCapture } from '../protocol/capture.ts';
 import { redactString } from '../protocol/redact.ts';
+import { warnUnredacted } from './shown.ts';
 import { DEFAULT_READY_TIMEOUT_MS, diagnose } from '../protocol/diagnose.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
@@ -140,6 +141,9 @@ export async function runRecord(
   }
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
   const flow = values.script ? await loadFlow(values.script) : undefined;
+  if (values['no-redact']) {
+    warnUnredacted('record', values.out ?? 'the capture', io.err ?? ((x) => process.stderr.write(x)));
+  }
 
   const { capture, scriptError } = await recordUrl(url.href, {
     duration,

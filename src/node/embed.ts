@@ -11,6 +11,7 @@ import type { ClassifiedRecord, SettleResult, TabState } from '../shared/message
 import type { CaptureFile, RecordKind } from '../protocol/record.ts';
 import type { Issue, Severity } from '../protocol/classify.ts';
 import { redactCapture, redactString } from '../protocol/redact.ts';
+import { inert } from '../protocol/inert.ts';
 import { shownUrl } from '../protocol/address.ts';
 
 /** Evaluate a self-contained function in the extension's service worker (one argument, JSON-safe). */
@@ -111,25 +112,29 @@ export function matches(r: ClassifiedRecord, q: RecordQuery = {}): boolean {
   return !(q.surface && d.surface !== q.surface);
 }
 
-/** One line per record, as `embed-inspector check` lists them, each issue beneath it. */
+/**
+ * One line per record, as `embed-inspector check` lists them, each issue beneath it. Every field of the page's is
+ * inert (no terminal escape, newline or bidi control of a capture reaches a test log: protocol/inert.ts) and redacted.
+ */
 export function describeRecords(records: readonly ClassifiedRecord[], opts: { issues?: boolean } = {}): string {
   const out: string[] = [];
   for (const r of records) {
     if (r.navigation) {
-      out.push(`  #${String(r.seq).padEnd(5)} navigation  ${r.frameUrl}`);
+      out.push(`  #${String(r.seq).padEnd(5)} navigation  ${inert(r.frameUrl)}`);
       continue;
     }
-    const arrow = r.kind === 'post' ? `post → ${r.targetOrigin ?? '?'}` : `receive ← ${r.origin}`;
-    const flags = [r.dropped ? 'dropped' : '', r.error ? `threw ${r.error}` : '', r.injected ? 'injected' : '']
+    const arrow = r.kind === 'post' ? `post → ${inert(r.targetOrigin ?? '?')}` : `receive ← ${inert(r.origin)}`;
+    const flags = [r.dropped ? 'dropped' : '', r.error ? `threw ${inert(r.error)}` : '', r.injected ? 'injected' : '']
       .filter(Boolean)
       .join(', ');
+    const type = typeOf(r);
     out.push(
-      `  #${String(r.seq).padEnd(5)} ${(typeOf(r) ?? (isSvc(r) ? '(no type)' : '(foreign)')).padEnd(30)} ${arrow}  ${r.verdict}${flags ? `  (${flags})` : ''}`,
+      `  #${String(r.seq).padEnd(5)} ${(type == null ? (isSvc(r) ? '(no type)' : '(foreign)') : inert(type)).padEnd(30)} ${arrow}  ${r.verdict}${flags ? `  (${flags})` : ''}`,
     );
     if (opts.issues !== false) {
       for (const i of r.issues) {
         out.push(
-          `           ${i.severity.padEnd(7)} ${i.rule}  ${i.path}  ${i.message}${i.sender ? ' (the post’s)' : ''}`,
+          `           ${i.severity.padEnd(7)} ${i.rule}  ${inert(i.path)}  ${inert(i.message)}${i.sender ? ' (the post’s)' : ''}`,
         );
       }
     }
@@ -143,7 +148,7 @@ export function describeIssues(issues: readonly FoundIssue[]): string {
   return issues
     .map(
       (i) =>
-        `  #${String(i.seq).padEnd(5)} ${i.severity.padEnd(7)} ${i.rule}  ${i.type ?? '(no type)'} (${i.kind})  ${i.path}  ${i.message}`,
+        `  #${String(i.seq).padEnd(5)} ${i.severity.padEnd(7)} ${i.rule}  ${inert(i.type || '(no type)')} (${i.kind})  ${inert(i.path)}  ${inert(i.message)}`,
     )
     .map(redactString)
     .join('\n');
@@ -299,7 +304,7 @@ export class Embed {
     // (redacted: a test log or a CI artifact must not carry the embed's session id)
     throw new EmbedTimeoutError(
       redactString(
-        `${what} not seen within ${timeout} ms; ${types.length ? `seen: ${types.join(', ')}` : 'no svc-embed message seen'}` +
+        `${what} not seen within ${timeout} ms; ${types.length ? `seen: ${types.map(inert).join(', ')}` : 'no svc-embed message seen'}` +
           (seen.length ? `\n${describeRecords(seen)}` : ''),
       ),
     );
@@ -316,7 +321,7 @@ export class Embed {
         ),
       {},
     );
-    return opts.redact === false ? file : redactCapture(file);
+    return opts.redact === false ? { ...file, meta: { ...file.meta, redacted: false } } : redactCapture(file);
   }
 
   /** The whole log as text, one line per record with its issues (what a failed test attaches); redacted. */

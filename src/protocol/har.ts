@@ -20,8 +20,12 @@
 import { CaptureFormatError, readCapture } from './capture.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord, type RestCall } from './record.ts';
 import { redactCapture } from './redact.ts';
+import { deeperThan } from './json-map.ts';
 import { matchOperation } from './rest.ts';
 import { base64ToBytes } from './base64.ts';
+
+/** How deep a file read may nest: a capture's data is kept to 200 levels (encoding.ts), its fields a few more. */
+export const MAX_FILE_DEPTH = 1000;
 
 export interface HarNameValue {
   name: string;
@@ -374,6 +378,11 @@ export function fromHar(har: unknown): CaptureFile {
  * one-line CaptureFormatError.
  */
 export function readAnyCapture(json: unknown): CaptureFile {
+  if (deeperThan(json, MAX_FILE_DEPTH)) {
+    throw new CaptureFormatError(
+      `nested too deeply: more than ${MAX_FILE_DEPTH} levels (a captured message's data is kept to 200)`,
+    );
+  }
   if (!isHar(json)) {
     return readCapture(json);
   }

@@ -50,3 +50,23 @@ export function mapJson(
   }
   return root.v;
 }
+
+/** Whether a JSON value nests deeper than `max` levels (walked iteratively). */
+export function deeperThan(v: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[v, 0]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== 'object') {
+      continue;
+    }
+    if (d >= max) {
+      return true;
+    }
+    for (const y of Array.isArray(x) ? x : Object.values(x as Record<string, unknown>)) {
+      if (y !== null && typeof y === 'object') {
+        stack.push([y, d + 1]);
+      }
+    }
+  }
+  return false;
+}
