@@ -14,6 +14,8 @@ import { chromiumPath, extensionPath } from '../node/browser-paths.ts';
 import { oneOf, UsageError } from './args.ts';
 import { commandHelp, parseCommand, VIEW } from './commands.ts';
 import { loadCapture } from './check.ts';
+import { redactCapture } from '../protocol/redact.ts';
+import { warnUnredacted } from './shown.ts';
 
 export const VIEW_HELP = commandHelp(VIEW);
 
@@ -25,6 +27,21 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.woff2': 'font/woff2',
+};
+
+/**
+ * Sent with every response: nothing of another origin loads into the panel or reads from it, no other page frames
+ * it, and no file is taken for another type than it is served as.
+ */
+const SAFE_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+    "font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; " +
+    "form-action 'none'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
 };
 
 export interface Viewer {
@@ -45,6 +62,9 @@ export async function serveViewer(
 ): Promise<Viewer> {
   const root = resolve(dir);
   const server = createServer((req, res) => {
+    for (const [k, v] of Object.entries(SAFE_HEADERS)) {
+      res.setHeader(k, v);
+    }
     void (async () => {
       // Only a page of this server may read the files (a page elsewhere rebinding a name to 127.0.0.1 may not).
       const port = (server.address() as { port: number } | null)?.port;
@@ -142,11 +162,16 @@ export async function runView(argv: string[], io: Io = { out: (s) => process.std
   }
   const theme =
     values.theme === undefined ? undefined : oneOf('theme', values.theme, VIEW.flags.theme.choices, 'light');
-  // Every file is read and checked first: nothing is served when one is unusable.
+  // Every file is read and checked first: nothing is served when one is unusable. Served redacted unless
+  // --no-redact (the panel judges what it is served: the session parameter's value is not needed to judge it).
+  const redact = !values['no-redact'];
+  if (!redact) {
+    warnUnredacted('view', 'the panel it serves', (x) => process.stderr.write(x));
+  }
   const files: Array<{ name: string; text: string }> = [];
   for (const file of positionals) {
     const capture = await loadCapture(file);
-    files.push({ name: basename(file), text: JSON.stringify(capture) });
+    files.push({ name: basename(file), text: JSON.stringify(redact ? redactCapture(capture) : capture) });
   }
   let dir: string;
   try {

@@ -4,6 +4,7 @@
  * (screenshots, tests); `?fixture=demo&n=…` shows a synthetic session; `?view=/captures.json` the capture files that
  * `embed-inspector view` serves.
  */
+import { sameOriginPath } from '../ui/same-origin.ts';
 import { findBrowserApi } from '../../shared/browser-api.ts';
 
 export type Theme = 'light' | 'dark';
@@ -55,7 +56,7 @@ export function readEnv(search = location.search): PanelEnv {
     themeOverride: t === 'light' || t === 'dark' ? t : null,
     fixture: q.get('fixture'),
     // (a path on this page's own server only: the list is fetched, never navigated to)
-    view: q.get('view')?.startsWith('/') ? q.get('view') : null,
+    view: sameOriginPath(q.get('view')),
     fixtureSize: Number.isFinite(n) && n > 0 ? Math.min(n, 2_000_000) : 80,
   };
 }

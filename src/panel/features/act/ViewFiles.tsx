@@ -5,6 +5,7 @@
  */
 import { createSignal, For, Show } from 'solid-js';
 import { useAct } from '../act/act-controller.ts';
+import { sameOriginPath } from '../../ui/same-origin.ts';
 
 export interface ViewFile {
   name: string;
@@ -37,7 +38,9 @@ export function ViewFiles(p: { list: string }) {
   void (async () => {
     try {
       const res = await fetch(p.list);
-      setFiles((await res.json()) as ViewFile[]);
+      // (each file on this page's own server only, as the list itself)
+      const list = (await res.json()) as ViewFile[];
+      setFiles(Array.isArray(list) ? list.filter((f) => typeof f?.name === 'string' && sameOriginPath(f.url)) : []);
       await open(0);
     } catch (e) {
       setError(`Could not read the file list: ${(e as Error).message}`);
