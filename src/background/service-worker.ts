@@ -165,7 +165,7 @@ const inspector: EmbedInspectorApi = {
     if (!targetOrigin) {
       throw new Error(
         from === 'host'
-          ? 'embedInspector.send: the tenant origin is not known yet (no ready event, no /embed/ frame): set it with setTenantOrigin'
+          ? 'embedInspector.send: the tenant origin is not known yet (no embed frame has spoken): set it with setTenantOrigin'
           : 'embedInspector.send: the page is not known yet (nothing captured in this tab)',
       );
     }

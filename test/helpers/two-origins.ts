@@ -51,3 +51,40 @@ export async function twoOrigins(host: Pages, embed: Pages): Promise<TwoOrigins>
     },
   };
 }
+
+export interface ThreeOrigins extends TwoOrigins {
+  /** A third origin (127.0.0.2): a third party's frame, an ad, a compromised widget. */
+  thirdOrigin: string;
+}
+
+/**
+ * As `twoOrigins`, and `third` pages served from a third origin on 127.0.0.2 (`{{THIRD}}` is replaced everywhere
+ * too).
+ */
+export async function threeOrigins(host: Pages, embed: Pages, third: Pages): Promise<ThreeOrigins> {
+  const thirdPages: Pages = {};
+  const t = await serve(thirdPages, '127.0.0.2');
+  const fill = (pages: Pages): Pages =>
+    Object.fromEntries(Object.entries(pages).map(([k, v]) => [k, v.replaceAll('{{THIRD}}', t.origin)]));
+  const two = await twoOrigins(fill(host), fill(embed));
+  Object.assign(
+    thirdPages,
+    Object.fromEntries(
+      Object.entries(third).map(([k, v]) => [
+        k,
+        v
+          .replaceAll('{{THIRD}}', t.origin)
+          .replaceAll('{{HOST}}', two.hostOrigin)
+          .replaceAll('{{EMBED}}', two.embedOrigin),
+      ]),
+    ),
+  );
+  return {
+    ...two,
+    thirdOrigin: t.origin,
+    close: async () => {
+      t.server.closeAllConnections();
+      await Promise.all([two.close(), new Promise((r) => t.server.close(r))]);
+    },
+  };
+}
