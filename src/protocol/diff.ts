@@ -16,6 +16,7 @@
  * - the integration's state in words (`integrationState`).
  * B regresses when it has more error findings of a rule than A (a new rule, or more of one): `exitCode` 1.
  */
+import { own, put } from './json-map.ts';
 import { checkCapture, type CheckResult } from './capture.ts';
 import type { Severity } from './classify.ts';
 import type { IntegrationState } from './diagnose.ts';
@@ -267,6 +268,7 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
   }
 
   // ---- messages: types, events in order, payload shapes, first ready and dashboard-loaded
+  // (keyed by the capture's type strings: `__proto__` stays a key)
   const types: Record<string, number> = {};
   const events: string[] = [];
   const paths = new Map<string, Set<string>>();
@@ -281,7 +283,7 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
     const d = objectOf(r.data)!;
     const type = typeOf(d);
     messages++;
-    types[type] = (types[type] ?? 0) + 1;
+    put(types, type, (own(types, type) ?? 0) + 1);
     if (d.direction === 'event') {
       events.push(type);
     }
@@ -299,7 +301,7 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
   }
   const shapes: Record<string, string[]> = {};
   for (const [type, set] of [...paths].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
-    shapes[type] = [...set].sort();
+    put(shapes, type, [...set].sort());
   }
 
   // ---- timing: from the navigation of the embed frame that said ready (else the first embed frame loaded)
@@ -504,8 +506,8 @@ export function diffProfiles(a: SessionProfile, b: SessionProfile): CaptureDiff 
   const types: TypeDiff[] = [...new Set([...Object.keys(a.types), ...Object.keys(b.types)])]
     .sort(byName)
     .map((type) => {
-      const na = a.types[type] ?? 0;
-      const nb = b.types[type] ?? 0;
+      const na = own(a.types, type) ?? 0;
+      const nb = own(b.types, type) ?? 0;
       const status: TypeStatus = na === 0 ? 'added' : nb === 0 ? 'removed' : na !== nb ? 'changed' : 'same';
       return { type, status, a: na, b: nb };
     });
@@ -514,8 +516,8 @@ export function diffProfiles(a: SessionProfile, b: SessionProfile): CaptureDiff 
   const changed: ShapeDiff[] = [];
   let unchanged = 0;
   for (const type of Object.keys(a.shapes).sort(byName)) {
-    const pb = b.shapes[type];
-    if (!pb || !(type in b.types) || !(type in a.types)) {
+    const pb = own(b.shapes, type);
+    if (!pb || !Object.hasOwn(b.types, type) || !Object.hasOwn(a.types, type)) {
       continue;
     }
     const sa = new Set(a.shapes[type]);

@@ -20,7 +20,7 @@
 import { CaptureFormatError, readCapture } from './capture.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureFile, type CaptureRecord, type RestCall } from './record.ts';
 import { redactCapture } from './redact.ts';
-import { deeperThan } from './json-map.ts';
+import { deeperThan, put } from './json-map.ts';
 import { matchOperation } from './rest.ts';
 import { base64ToBytes } from './base64.ts';
 
@@ -228,9 +228,9 @@ export function headersOf(list: unknown, at = 'headers'): Record<string, string>
     }
     const same = Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
     if (same !== undefined) {
-      out[same] = `${out[same]}, ${value}`;
+      put(out, same, `${out[same]}, ${value}`);
     } else {
-      out[name] = value;
+      put(out, name, value);
     }
   });
   return out;

@@ -70,3 +70,8 @@ export function deeperThan(v: unknown, max: number): boolean {
   }
   return false;
 }
+
+/** An own property's value, or undefined (never one inherited: `__proto__`, `constructor` are data here). */
+export function own<T>(o: Record<string, T>, k: string): T | undefined {
+  return Object.hasOwn(o, k) ? o[k] : undefined;
+}

@@ -129,3 +129,35 @@ describe('redactRestCall and redactCapture', () => {
     expect(file.meta?.redacted).toBe(true);
   });
 });
+
+describe('__proto__ and constructor stay data in diff and HAR', () => {
+  it('a type named __proto__ or constructor is counted as a type, and a header named __proto__ kept', async () => {
+    const { diffCaptures } = await import('./diff.ts');
+    const { toHar, fromHar } = await import('./har.ts');
+    const rec = (seq: number, type: string) => ({
+      seq,
+      time: seq,
+      kind: 'receive' as const,
+      frameUrl: 'https://h.example/',
+      origin: 'https://t.example',
+      data: { source: 'svc-embed', direction: 'event', type, payload: JSON.parse('{"__proto__":{"x":1}}') },
+    });
+    const file = {
+      format: 'embed-inspector-capture' as const,
+      version: 1 as const,
+      tenantOrigin: null,
+      messages: [rec(1, '__proto__'), rec(2, 'constructor'), rec(3, '__proto__')],
+    };
+    const d = diffCaptures(file, file);
+    expect(d.types.map((t) => [t.type, t.a, t.b])).toEqual([
+      ['__proto__', 2, 2],
+      ['constructor', 1, 1],
+    ]);
+    const back = fromHar(JSON.parse(JSON.stringify(toHar(file))));
+    expect(back.messages.map((m) => Object.keys((m.data as { payload: object }).payload))).toEqual([
+      ['__proto__'],
+      ['__proto__'],
+      ['__proto__'],
+    ]);
+  });
+});
