@@ -41,7 +41,7 @@ export function rulesMarkdown(): string {
     '',
     '## How the tenant origin is found',
     '',
-    "Origin rules need the tenant origin (the origin the embed is served from). In order: the origin given by hand (`--tenant-origin`, the panel's tenant field); otherwise the origin the first `svc:event:ready` came from (for a `post` record, the posting frame's origin; for a `receive`, `event.origin`); otherwise the origin of the first frame whose URL has the embedded-surface shape `/embed/…`. When none is known, the origin rules are skipped and the summary says so.",
+    "Origin rules need the tenant origin (the origin the embed is served from). It is the origin given by hand (`--tenant-origin`, the panel's tenant field, a capture file's `tenantOrigin`); otherwise the embed's own frame says it: the origin of a frame at an embed address (`/embed/dashboard/…`, `/embed/d/<id>/app/…`, or a misspelling of one; a video player's `/embed/` frame is not one) that spoke the protocol, the host receiving an svc-embed event from it (or the frame posting one itself). Where several did, the first whose `svc:event:ready` reached the host is the tenant's, else the first that spoke. What a message says never decides it: a `ready` from a frame that is not at an embed address never sets it (any frame of a page may be hostile). When none is known, the origin rules are skipped and the summary says so.",
     '',
     '## Sessions',
     '',

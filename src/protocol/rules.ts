@@ -314,7 +314,7 @@ export const RULE_LIST: readonly RuleSpec[] = [
     'url',
     'The embed frame is served from the tenant origin (a frame on another origin than the one the host checks in its listener: every event of it is ignored).',
     'A dashboard embed is loaded in an iframe from `{base_url}/embed/dashboard/…`. Host-side receiving rules: 1. Ignore the message when `event.origin` differs from the tenant origin.',
-    'Checked only when the tenant origin is known (set by hand, or from the first `ready`).',
+    'Checked only when the tenant origin is known (set by hand, or from the embed frame that spoke the protocol).',
   ),
   // ---- what did not happen (judged live in the panel, at a file's last record by check; never before the limit)
   r(
