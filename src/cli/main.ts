@@ -1,9 +1,11 @@
 /** The `embed-inspector` command line: dispatch, help, and the one-line-error / exit-code contract. */
+import pkg from '../../package.json' with { type: 'json' };
 import { runCheck, CHECK_HELP, InputError } from './check.ts';
 import { UsageError } from './args.ts';
 import { COMMANDS, mainHelp } from './commands.ts';
 
-const VERSION = '0.1.0';
+// The package's own version, read at build time (vite inlines the JSON).
+const VERSION = pkg.version;
 const HELP = mainHelp(VERSION);
 
 type Command = (argv: string[]) => Promise<number>;
