@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { msg, rec } from '../fixtures/messages.ts';
+import { EMBED_URL, T0, msg, navigation, rec } from '../fixtures/messages.ts';
 import { ROOT as root } from '../helpers/paths.ts';
 
 const run = (cmd: string, pre: string[], args: string[]) => {
@@ -52,6 +52,8 @@ describe('embed-inspector check', () => {
     const bad = write(
       'bad.json',
       capture([
+        // (the embed frame, as a capture of the extension holds it: the tenant origin is its origin)
+        { ...navigation(EMBED_URL), time: T0 - 10 },
         rec(msg('svc:event:ready')),
         rec(msg('svc:action:set-timezone', { timezone: 'UTC+2' }), { targetOrigin: '*' }),
       ]),

@@ -286,6 +286,60 @@ describe('nothing of ours answers or speaks in the page', () => {
   });
 });
 
+describe('Firefox: the channel and the tenant origin hold too', () => {
+  it.each(MODES)('%s: a third-party frame forges nothing and steals nothing', async (_n, mode) => {
+    const o = await threeOrigins(
+      { '/': HOST() },
+      { '/embed/dashboard/abc': EMBED },
+      { '/widget': THIRD(forgedLines('{{HOST}}/')) },
+    );
+    const ff = await launcher.firefox();
+    try {
+      await ff.setCapture({ sites: [o.hostOrigin, o.embedOrigin, o.thirdOrigin], mode });
+      const page = await ff.browser.newPage();
+      await page.goto(`${o.hostOrigin}/`);
+      await page.evaluate(() => (window as any).start());
+      await page.waitForFunction(
+        (embed: string) =>
+          (window as any).got.some(([x, t]: [string, string]) => x === embed && t === 'svc:event:ready'),
+        { timeout: 20_000 },
+        o.embedOrigin,
+      );
+      const ext = await ff.extensionPage('theme=light');
+      const api = async <T>(fn: string, ...args: unknown[]): Promise<T> =>
+        ext.evaluate(
+          async (f: string, a: unknown[]) => {
+            const bg = await (globalThis as any).browser.runtime.getBackgroundPage();
+            const tabs = (await (globalThis as any).browser.tabs.query({})) as Array<{ id: number; url?: string }>;
+            const id = tabs.find((t) => t.url?.startsWith(a[0] as string))!.id;
+            await bg.embedInspector.settle(id);
+            return bg.embedInspector[f](id, ...a.slice(1));
+          },
+          fn,
+          [o.hostOrigin, ...args],
+        ) as Promise<T>;
+      const rs = await api<ClassifiedRecord[]>('records');
+      const s = await api<TabState>('state');
+      expect(s).toMatchObject({
+        tenantOrigin: o.embedOrigin,
+        tenantOriginSource: 'embed-frame',
+        pageUrl: `${o.hostOrigin}/`,
+      });
+      expectNoForgery(rs, o);
+      await api(
+        'send',
+        env('action', 'svc:action:set-filter', { filterUrlParameter: 'f_sales.region="confidential"' }),
+      );
+      await frameOf(page, o.embedOrigin).waitForFunction(() => (window as any).got.includes('svc:action:set-filter'), {
+        timeout: 10_000,
+      });
+      expect(await frameOf(page, o.thirdOrigin).evaluate(() => (window as any).got)).toEqual([]);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
 /** No record says what only the extension may say, on the page's word. */
 function expectNoForgery(rs: ClassifiedRecord[], o: ThreeOrigins): void {
   expect(rs.filter((r) => r.origin === ATTACKER)).toEqual([]);

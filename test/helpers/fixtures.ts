@@ -53,6 +53,8 @@ export interface Launcher {
   chromium(opts?: { capture?: CaptureSetting | null; args?: string[] }): Promise<Launched>;
   /** Chromium without any extension. */
   plainChromium(): Promise<Launched>;
+  /** Firefox with the built extension, capturing nothing until the test sets the scope. */
+  firefox(): Promise<LaunchedFirefox>;
   /** Another sandbox (host and tenant sites on free ports). */
   sandbox(): Promise<Sandbox>;
   /** The pages given, served on two origins (helpers/two-origins.ts). */
@@ -73,6 +75,7 @@ function launcher(onCleanup: (fn: () => Promise<void>) => void): Launcher {
   return {
     chromium: async (opts = {}) => keep(await launchWithExtension(opts)),
     plainChromium: async () => keep(await launchChromium({})),
+    firefox: async () => keep(await launchFirefox({ extensionDir: FIREFOX_EXT })),
     sandbox: async () => keep(await startSandbox({ hostPort: 0, tenantPort: 0, quiet: true })),
     pages: async (host, embed = {}) => keep(await twoOrigins(host, embed)),
     playwrightChromium: async () => {

@@ -513,6 +513,18 @@ const transfer: Check[] = [
   ],
 ];
 
+/**
+ * How often a post reads its data: the browser once; full mode once more, at the end of the posting task (a
+ * getter's second call), and after a post that threw (a Proxy's traps).
+ */
+export const DATA_READS: Check[] = [
+  ['host', `{ let n = 0; ${xw}.postMessage({ get x() { n++; return 1; } }, '*'); await T.sleep(0); return n }`],
+  [
+    'host',
+    `{ let n = 0; const p = new Proxy({}, { ownKeys: (t) => { n++; return Reflect.ownKeys(t); }, get: (t, k) => { n++; return Reflect.get(t, k); }, getOwnPropertyDescriptor: (t, k) => { n++; return Reflect.getOwnPropertyDescriptor(t, k); } }); let threw = false; try { ${xw}.postMessage(p, '*'); } catch { threw = true; } await T.sleep(0); return { threw, traps: n } }`,
+  ],
+];
+
 /** Last: closing popups and setting `opener` (they change the windows other checks use). */
 const closing: Check[] = [
   [
@@ -566,5 +578,6 @@ export const WINDOW_CHECKS: Check[] = [
   ...crossOrigin,
   ...reflection,
   ...transfer,
+  ...DATA_READS,
   ...closing,
 ];
