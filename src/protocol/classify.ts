@@ -17,12 +17,12 @@ import {
   type MessageSpec,
 } from './catalog.ts';
 import { TAG, typeName } from './encoding.ts';
-import { RULE_LIST } from './rules.ts';
+import { RULE_LIST, type Severity } from './rules.ts';
 import { checkFilter, checkLocale, checkTimezone } from './semantics.ts';
 import { normalizeOrigin } from './origin.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'foreign';
-export type Severity = 'error' | 'warning' | 'info';
+export type { Severity };
 export interface Issue {
   rule: string;
   severity: Severity;

@@ -3,7 +3,8 @@
  * docs/rules.md is generated from this table (scripts/gen-schema.mjs via `npm run schema`), and a unit test fails
  * when it is stale.
  */
-import type { Severity } from './classify.ts';
+/** How bad a finding is (each rule has a default one). */
+export type Severity = 'error' | 'warning' | 'info';
 
 export interface RuleSpec {
   readonly id: string;
