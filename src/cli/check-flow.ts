@@ -9,7 +9,7 @@ import { flowToMermaid } from '../protocol/flow-mermaid.ts';
 import { flowToSvg } from '../protocol/flow-svg.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
 import { UsageError } from './args.ts';
-import { InputError } from './check.ts';
+import { InputError } from './input-error.ts';
 
 export type DiagramFormat = 'mermaid' | 'svg';
 

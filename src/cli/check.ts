@@ -9,15 +9,14 @@ import { readAnyCapture } from '../protocol/har.ts';
 import { oneOf, originFlag, UsageError } from './args.ts';
 import { CHECK, commandHelp, parseCommand } from './commands.ts';
 import { checkDiagramFlags, writeDiagram } from './check-flow.ts';
+import { InputError } from './input-error.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
 import { EXPECTABLE_TYPES, evaluate, parseExpect } from './verdict.ts';
 import { shown, warnUnredacted } from './shown.ts';
 
 export const CHECK_HELP = commandHelp(CHECK);
 
-export class InputError extends Error {
-  override name = 'InputError';
-}
+export { InputError };
 
 /** Read and validate one capture file or HAR; a one-line InputError when it is unusable. */
 export async function loadCapture(file: string) {
