@@ -14,11 +14,11 @@
 import type { ClassifiedRecord, DroppedByKind } from '../shared/messages.ts';
 
 /** Foreign records may take at most this share of the bound. */
-export const FOREIGN_SHARE = 0.1;
+const FOREIGN_SHARE = 0.1;
 /** Records with an error or a warning, and each session's ready, are kept up to this share of the bound. */
-export const KEEP_SHARE = 0.25;
+const KEEP_SHARE = 0.25;
 /** Repeats among the newest arrivals, this share of the bound, stay until they are older. */
-export const RECENT_SHARE = 0.1;
+const RECENT_SHARE = 0.1;
 
 type Kind = 'foreign' | 'kept' | 'repeats' | 'other';
 /** The order in which kinds go past the bound. */

@@ -50,7 +50,7 @@ const FULL_HASH_CHARS = 2048;
  * first and last 512 and about 1,024 evenly spaced ones, plus the length. A long message costs a bounded
  * hash; keys of different texts may then collide, so a pair is confirmed on the full text (`sameData`).
  */
-export function hashKey(s: string): string {
+function hashKey(s: string): string {
   let h1 = 0x811c9dc5,
     h2 = 0x01000193;
   const n = s.length;

@@ -11,7 +11,7 @@ import type { AddResult, TabLogView } from './tablog.ts';
 export interface PanelSink {
   send(body: Body<BackgroundToPanel>): void;
 }
-export type CaptureBody = Body<Extract<BackgroundToPanel, { type: 'capture' }>>;
+type CaptureBody = Body<Extract<BackgroundToPanel, { type: 'capture' }>>;
 
 /** What the fan-out needs of the rest of the background (injected: unit tests give fakes). */
 export interface FanoutHost {

@@ -16,7 +16,7 @@ import { readBatch, type BatchFrame, type FrameRecord } from './batch.ts';
 
 export const LIVE_DELAY_MS = 20;
 export const IDLE_MS = 5000;
-export const MAX_PENDING_CHARS = 64_000_000;
+const MAX_PENDING_CHARS = 64_000_000;
 
 /** A relay's batch as it came: its frame, its JSON and the lines of the page's world beside it (batch.ts). */
 export interface RelayBatch {

@@ -21,7 +21,6 @@ export interface Scope {
   sites: Record<string, CaptureMode>;
 }
 export const EMPTY_SCOPE: Scope = Object.freeze({ all: null, sites: Object.freeze({}) }) as Scope;
-export const MODES: readonly CaptureMode[] = ['full', 'receive-only'];
 
 /** What `embedInspector.getCapture()` returns and `setCapture()` takes. */
 export interface CaptureSetting {

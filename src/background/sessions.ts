@@ -10,7 +10,7 @@ import { findBrowserApi } from '../shared/browser-api.ts';
 import { TabSession, type SessionHost } from './tab-session.ts';
 
 /** Smallest size cap accepted: below it even an envelope would not fit. */
-export const MIN_MAX_BYTES = 1024;
+const MIN_MAX_BYTES = 1024;
 
 export interface SessionsDeps {
   store: SessionHost['store'] & {

@@ -30,17 +30,9 @@ import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { TenantFinder, type TenantFound } from '../protocol/tenant.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../protocol/record.ts';
 import type { Issue } from '../protocol/classify.ts';
-import {
-  DEFAULT_MAX_RECORDS,
-  newTabState,
-  type ClassifiedRecord,
-  type RawRecord,
-  type TabState,
-} from '../shared/messages.ts';
+import { newTabState, type ClassifiedRecord, type RawRecord, type TabState } from '../shared/messages.ts';
 import { Pairer, judgeDropped, type FrameInfo, type FrameTree } from './pairing.ts';
 import { Eviction, noneDropped } from './eviction.ts';
-
-export { DEFAULT_MAX_RECORDS };
 
 export interface AddResult {
   added: ClassifiedRecord[];

@@ -15,7 +15,7 @@ type PostMsg = Extract<BackgroundToRelay, { type: 'post' }>;
  * The child window for a URL (the embed frame the background chose): the iframe whose src is that URL, else whose
  * origin matches; never another frame (a post pinned to the tenant origin would be dropped there, and said sent).
  */
-export function findChild(doc: Document, childUrl: string | undefined): { win: Window; url: string } | null {
+function findChild(doc: Document, childUrl: string | undefined): { win: Window; url: string } | null {
   const frames = [...doc.querySelectorAll('iframe, frame')] as HTMLIFrameElement[];
   const live = frames.filter((f) => f.contentWindow);
   if (!live.length || !childUrl) {

@@ -10,7 +10,7 @@ import { relayChannel, type Body, type Channel } from '../shared/channel.ts';
 
 type Port = Runtime.Port;
 /** Batch size bound, in UTF-16 units of JSON. */
-export const MAX_BATCH_CHARS = 4_000_000;
+const MAX_BATCH_CHARS = 4_000_000;
 export interface RuntimeLike {
   connect(info: { name: string }): Port;
 }

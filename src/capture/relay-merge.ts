@@ -16,7 +16,7 @@ export const MAX_DETAIL_CHARS = 1_000_000;
  * Record characters `Drain` writes per task at most (and one record more), beside its count of deliveries: a slice
  * of posts only, or of 10 KB records, is no longer than a slice of small deliveries (about one batch of link.ts).
  */
-export const SLICE_CHARS = 4_000_000;
+const SLICE_CHARS = 4_000_000;
 
 export interface PagePost {
   /** Deliveries the frame had seen when the page posted. */

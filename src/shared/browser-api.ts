@@ -21,7 +21,7 @@
 import type { Browser } from 'webextension-polyfill';
 
 export type BrowserApi = Browser;
-export type { Runtime, Scripting, Tabs, WebNavigation } from 'webextension-polyfill';
+export type { Runtime, Scripting } from 'webextension-polyfill';
 
 let injected: BrowserApi | null = null;
 

@@ -80,9 +80,7 @@ export type PagePostFacts = Pick<
  * the frame's posts in the order it made them, one per line, each `<deliveries the frame had seen>\t<PagePostFacts
  * JSON>` (capture/relay-merge.ts). The relay reads only the number, to put each post among the deliveries it recorded
  * itself, and hands the rest to the background as it came, apart from its own text (`lines` of a batch).
- */
-export type PageToRelayDetail = string;
-/**
+ *
  * relay -> page (full mode only): CustomEvent CHANNEL_RELAY_TO_PAGE on the private node, `detail` = JSON of this.
  * 'flush': hand over every held post now, synchronously (the relay is about to hand the frame's records over, or
  * the page is going away).
