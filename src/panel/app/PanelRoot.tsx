@@ -32,7 +32,7 @@ function Providers(p: { app: PanelApp; children: JSX.Element }) {
   );
 }
 
-export function PanelRoot(p: { app: PanelApp }) {
+function PanelRoot(p: { app: PanelApp }) {
   const rest = p.app.rest;
   const tabs: DetailTab[] = [
     { id: 'act', label: () => 'Replay & code', icon: 'code', render: (ctx) => <ActTab ctx={ctx} /> },

@@ -19,7 +19,7 @@ interface DevtoolsApi {
 }
 
 /** The DevTools API where the panel runs inside DevTools (undefined in a normal tab, where it is absent or unusable). */
-export function devtoolsApi(): DevtoolsApi | undefined {
+function devtoolsApi(): DevtoolsApi | undefined {
   try {
     return findBrowserApi()?.devtools as DevtoolsApi | undefined;
   } catch {

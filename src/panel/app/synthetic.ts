@@ -9,9 +9,9 @@ import type { Issue } from '../log/protocol.ts';
 export const HOST = 'https://host.example.com';
 export const TENANT = 'https://acme.svc-embed.example';
 export const HOST_URL = `${HOST}/analytics`;
-export const EMBED_URL = `${TENANT}/embed/dashboard/dAsHbOaRd123?session=demo-session`;
+const EMBED_URL = `${TENANT}/embed/dashboard/dAsHbOaRd123?session=demo-session`;
 export const XSS_TITLE = '<img src=x onerror="window.__xss=1">';
-export const XSS_PATH = 'javascript:window.__xss=2';
+const XSS_PATH = 'javascript:window.__xss=2';
 
 type Env = Record<string, unknown>;
 interface Builder {

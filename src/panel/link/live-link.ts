@@ -41,7 +41,7 @@ export interface LiveLink {
 }
 
 let counter = 0;
-export const newSendId = () => `ei-${Date.now().toString(36)}-${(++counter).toString(36)}`;
+const newSendId = () => `ei-${Date.now().toString(36)}-${(++counter).toString(36)}`;
 
 /** Sends waiting for their `send-result`, each resolved once: by its result, its timeout, or `close`. */
 export class PendingSends {

@@ -147,7 +147,7 @@ interface PermissionsApi {
  * access (Chrome: "on click" / "on specific sites"): Chrome asks the user here, from the DevTools panel's click.
  * Firefox gives a DevTools panel no `permissions` API: there the install-time grant applies (about:addons).
  */
-export function requestHostAccess(origins: string[] | '<all_urls>'): Promise<boolean> {
+function requestHostAccess(origins: string[] | '<all_urls>'): Promise<boolean> {
   const perms = findBrowserApi()?.permissions as PermissionsApi | undefined;
   if (!perms?.request) {
     return Promise.resolve(true);

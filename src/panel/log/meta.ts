@@ -8,7 +8,7 @@ import { TAG } from './protocol.ts';
 
 export type Direction = 'event' | 'action';
 
-export const SEV_ERROR = 1,
+const SEV_ERROR = 1,
   SEV_WARNING = 2,
   SEV_INFO = 4;
 export const SEV_BIT: Readonly<Record<string, number>> = { error: SEV_ERROR, warning: SEV_WARNING, info: SEV_INFO };

@@ -42,7 +42,6 @@ export {
   EVENT_TYPES,
   EVENTS,
   type FieldSpec,
-  type MessageSpec,
   specOf,
   type Surface,
   SURFACES,
@@ -68,7 +67,6 @@ export { checkRest, matchOperation, type RestExchange, type RestResult } from '.
 export { RULES } from '../../protocol/rules.ts';
 export { generateTest, propertyKey } from '../../protocol/testgen.ts';
 export {
-  buildFlow,
   flowOfIndex,
   indexFlow,
   type FlowArrow,
@@ -76,7 +74,6 @@ export {
   type FlowItem,
   type FlowLane,
   type FlowModel,
-  type FlowNavigation,
   flowOfItems,
   formatGap,
   formatOffset,

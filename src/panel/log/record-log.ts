@@ -70,7 +70,7 @@ const TRIM_SLACK = 2_000;
 const NONE: Record<string, never> = Object.freeze({}) as Record<string, never>;
 const NO_INDICES: readonly number[] = Object.freeze([]) as readonly number[];
 
-export const defaultSchedule = (fn: () => void) => {
+const defaultSchedule = (fn: () => void) => {
   let done = false;
   const run = () => {
     if (!done) {

@@ -7,7 +7,7 @@ import type { ClassifiedRecord } from '../../shared/messages.ts';
 import type { RecordLog } from './record-log.ts';
 
 /** Records within this window after an action count as "the events that followed it". */
-export const FOLLOW_WINDOW_MS = 10_000;
+const FOLLOW_WINDOW_MS = 10_000;
 
 /** The delivery of a post, or the post of a delivery (-1 when none). */
 export function paired(log: RecordLog, index: number): number {

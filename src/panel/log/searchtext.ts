@@ -14,7 +14,7 @@
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 
 const TEXT_SHIFT = 10;
-export const TEXT_CHUNK = 1 << TEXT_SHIFT;
+const TEXT_CHUNK = 1 << TEXT_SHIFT;
 const TEXT_MASK = TEXT_CHUNK - 1;
 
 export class SearchText {
@@ -207,7 +207,7 @@ export function searchTextOf(r: ClassifiedRecord): string {
  * ends with a line break, so that a text lower-cases the same alone and followed by another: the one mapping that
  * depends on what follows (Σ at a word's end) stops at a line break.
  */
-export function rawSearchTextOf(r: ClassifiedRecord): string {
+function rawSearchTextOf(r: ClassifiedRecord): string {
   let json: string;
   try {
     json = JSON.stringify(r.data) ?? '';

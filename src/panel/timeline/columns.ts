@@ -172,13 +172,12 @@ export const COLUMN_DEFS: readonly ColumnDef[] = [
     dropOrder: 9,
   },
 ];
-export const COLUMN_IDS: readonly ColumnId[] = COLUMN_DEFS.map((c) => c.id);
 const BY_ID = new Map(COLUMN_DEFS.map((c) => [c.id, c]));
 export const columnDef = (id: ColumnId): ColumnDef => BY_ID.get(id)!;
 
 export const defaultColumns = (): ColumnId[] => COLUMN_DEFS.filter((c) => c.byDefault).map((c) => c.id);
 
-export type SortDir = 'asc' | 'desc';
+type SortDir = 'asc' | 'desc';
 /** A sort by one column; null: the causal order. */
 export type SortState = { column: ColumnId; dir: SortDir } | null;
 
@@ -239,7 +238,7 @@ export interface SortSource {
   metaAt(i: number): RecordMeta;
   sizeAt(i: number): number;
 }
-export function sortKey(src: SortSource, i: number, column: ColumnId): number | string {
+function sortKey(src: SortSource, i: number, column: ColumnId): number | string {
   const r = src.at(i);
   switch (column) {
     case 'time':

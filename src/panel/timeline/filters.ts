@@ -18,7 +18,6 @@ import type { ClassifiedRecord } from '../../shared/messages.ts';
 import { TAG, tagOf } from '../log/protocol.ts';
 import { SEV_BIT, type Direction, type RecordMeta } from '../log/meta.ts';
 
-export type { Direction } from '../log/meta.ts';
 export type TimeBase = 'ready' | 'first';
 
 export interface FilterState {
@@ -52,7 +51,7 @@ export type ListFilter = {
  * The defaults, `isFiltering` and persistence are derived from this table: a new list filter is a field of
  * `FilterState`, a row here and its test in `compileFilter`.
  */
-export const LIST_FILTERS: { readonly [K in ListFilter]: readonly FilterState[K][number][] | null } = {
+const LIST_FILTERS: { readonly [K in ListFilter]: readonly FilterState[K][number][] | null } = {
   directions: ['event', 'action'],
   kinds: ['post', 'receive'],
   types: null,
@@ -73,7 +72,6 @@ export function defaultFilters(): FilterState {
   f.search = '';
   return f;
 }
-export const DEFAULT_FILTERS: Readonly<FilterState> = Object.freeze(defaultFilters());
 
 /** Is any filter narrowing the list beyond the defaults (foreign hidden)? */
 export function isFiltering(f: FilterState): boolean {
@@ -216,7 +214,7 @@ function getPath(root: unknown, path: string[]): unknown {
 }
 
 /** How to read a `field:` term's values from a record, worked out once per search (not once per record). */
-export function fieldAccessor(field: string): (r: ClassifiedRecord) => unknown {
+function fieldAccessor(field: string): (r: ClassifiedRecord) => unknown {
   const rec = RECORD_FIELDS[field.toLowerCase()];
   if (rec) {
     return rec;
@@ -241,11 +239,6 @@ export function fieldAccessor(field: string): (r: ClassifiedRecord) => unknown {
     const v = getPath(r.data, inPayload);
     return v !== undefined ? v : getPath(r.data, parts);
   };
-}
-
-/** The values a `field:` term looks at (an array when several: e.g. the rules of all issues). */
-export function fieldValue(r: ClassifiedRecord, field: string): unknown {
-  return fieldAccessor(field)(r);
 }
 
 function valueText(v: unknown): string {
@@ -310,9 +303,6 @@ function matchTerm(r: ClassifiedRecord, t: CompiledTerm, text: () => string): bo
 
 // ------------------------------------------------------------------------------------------ predicate
 export type Predicate = (r: ClassifiedRecord, m: RecordMeta, text: () => string) => boolean;
-
-/** Does the search need the per-record lower-cased text? (plain-text terms do; field terms do not) */
-export const needsText = (terms: SearchTerm[]) => terms.some((t) => t.field === undefined);
 
 export function compileFilter(f: FilterState): Predicate {
   const dirs = f.directions.length ? new Set<string>(f.directions) : null;

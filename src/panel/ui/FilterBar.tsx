@@ -11,7 +11,7 @@ import { Icon } from './icons.tsx';
 import { Popover } from './Popover.tsx';
 import { Toolbar, type ToolbarItem } from './Toolbar.tsx';
 
-export const SEARCH_HELP =
+const SEARCH_HELP =
   'Search the messages. Plain words match the message JSON, frame URL and origins. field:value narrows to a field: ' +
   'type:ready, surface:app, kind:post, origin:acme, target:*, verdict:invalid, rule:origin, severity:warning, payload.path:/embed, ' +
   'fatal:true, loadDurationMs:>1000; field: alone means "present"; "quoted text"; -term negates.';

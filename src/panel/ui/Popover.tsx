@@ -33,9 +33,6 @@ if (typeof window !== 'undefined') {
   );
 }
 
-/** Whether any popover is open (the panel's key handling leaves the keys to it). */
-export const popoverOpen = () => openStack.length > 0;
-
 export interface PopoverApi {
   close(): void;
   open(): void;

@@ -5,7 +5,7 @@
  */
 import { tagOf } from '../log/protocol.ts';
 
-export type NodeKind =
+type NodeKind =
   | 'string'
   | 'number'
   | 'boolean'
@@ -34,7 +34,7 @@ export interface TreeNode {
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
-export const childPath = (path: string, key: string) =>
+const childPath = (path: string, key: string) =>
   IDENT.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
 function quote(s: string, max = 200): string {

@@ -13,8 +13,8 @@ import {
   type FormField,
 } from './composer.ts';
 
-export const TZ_LIST_ID = 'ei-timezones';
-export const LOCALE_LIST_ID = 'ei-locales';
+const TZ_LIST_ID = 'ei-timezones';
+const LOCALE_LIST_ID = 'ei-locales';
 
 /** The datalists behind the time-zone and locale inputs (the browser's own IANA list). */
 export function Suggestions() {

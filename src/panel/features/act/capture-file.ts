@@ -72,7 +72,7 @@ export function exportFileName(
 }
 
 /** Files above this size are refused on import (the panel holds everything in memory). */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 
 /** Read an imported file's text (a capture file or a HAR, by content): the capture, or a one-line reason naming the file. */
 export function readImported(text: string, name: string): { file: CaptureFile } | { error: string } {

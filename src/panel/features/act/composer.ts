@@ -2,17 +2,9 @@
  * The composer model: form fields for any catalogued action or event, built from the protocol catalog, and
  * the envelope they make. The panel renders it; validation is the classifier's. Pure.
  */
-import {
-  ACTIONS,
-  EVENTS,
-  SURFACES,
-  specOf,
-  type FieldSpec,
-  type MessageSpec,
-  type Surface,
-} from '../../log/protocol.ts';
+import { SURFACES, specOf, type FieldSpec, type Surface } from '../../log/protocol.ts';
 
-export type InputKind = 'select' | 'text' | 'number' | 'boolean' | 'json' | 'timezone' | 'locale' | 'filter';
+type InputKind = 'select' | 'text' | 'number' | 'boolean' | 'json' | 'timezone' | 'locale' | 'filter';
 export interface FormField {
   name: string;
   label: string;
@@ -55,8 +47,6 @@ export function formFields(type: string): FormField[] {
     hint: f.doc,
   }));
 }
-
-export const composable = { actions: ACTIONS as readonly MessageSpec[], events: EVENTS as readonly MessageSpec[] };
 
 /** Surfaces an event may be simulated from (the catalog's), the first being the default. */
 export function surfacesFor(type: string): readonly Surface[] {

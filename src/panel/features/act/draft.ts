@@ -41,7 +41,7 @@ export function defaultDraft(side: Side, type = side === 'action' ? ACTION_TYPES
 }
 
 /** First values of a fresh form: the first option of required selects, the surface field = the envelope's. */
-export function initialValues(type: string, surface: Surface): Record<string, string> {
+function initialValues(type: string, surface: Surface): Record<string, string> {
   const v: Record<string, string> = {};
   for (const f of formFields(type)) {
     if (f.name === 'surface' && f.options) {

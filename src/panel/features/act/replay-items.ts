@@ -4,7 +4,6 @@
  * when asked (they are simulated from the embed frame). Pure.
  */
 import type { ClassifiedRecord } from '../../../shared/messages.ts';
-import { decode } from '../../log/protocol.ts';
 
 export interface ReplayItem {
   seq: number;
@@ -52,6 +51,3 @@ export function replayData(item: ReplayItem, freshTimestamp: boolean, now = Date
   }
   return d;
 }
-
-/** The decoded message (real values for Date, Map… tags) — for code generation and the composer. */
-export const decoded = (item: ReplayItem) => decode(item.data);

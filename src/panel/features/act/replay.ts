@@ -6,7 +6,6 @@ export interface ReplayStep<T> {
   item: T /** ms after the previous step, at speed 1 */;
   delay: number;
 }
-export type ReplayMode = 'timed' | 'step';
 export interface ReplayState {
   index: number;
   total: number;

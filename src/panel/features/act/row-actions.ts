@@ -13,7 +13,7 @@ import { recreateOf } from './recreate.ts';
 export const TENANT_PLACEHOLDER = 'https://YOUR-TENANT.example.com';
 
 /** The svc-embed direction of a record, when it has one. */
-export function directionOf(r: ClassifiedRecord): 'action' | 'event' | undefined {
+function directionOf(r: ClassifiedRecord): 'action' | 'event' | undefined {
   const d = r.data as { direction?: unknown } | null;
   if (r.navigation || r.verdict === 'foreign' || !d || typeof d !== 'object') {
     return undefined;

@@ -152,7 +152,7 @@ export function stepRow(model: FlowModel, row: number, delta: number): number {
 }
 
 /** The first row from `row` on in direction `dir` that stands for a record, -1 when none. */
-export function nextRecordRow(model: FlowModel, row: number, dir: 1 | -1): number {
+function nextRecordRow(model: FlowModel, row: number, dir: 1 | -1): number {
   for (let r = row; r >= 0 && r < model.count; r += dir) {
     if (model.seqAt(r) !== null) {
       return r;
