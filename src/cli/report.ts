@@ -38,7 +38,7 @@ const red = paint('31'),
   cyan = paint('36');
 
 /** The file's evaluation: the one given, else the defaults. */
-export function evaluationOf(f: FileResult): Evaluation {
+function evaluationOf(f: FileResult): Evaluation {
   return f.evaluation ?? evaluate(f.records, f.result, { where: f.file });
 }
 
@@ -76,7 +76,7 @@ export function summaryLine(s: Evaluation | CheckSummary, evaluation?: Evaluatio
 }
 
 /** What the summary leads with: the integration's state in words, and the first record concerned. */
-export function integrationLine(e: Evaluation): string {
+function integrationLine(e: Evaluation): string {
   const i = e.integration;
   const at = i.seq !== null ? ` (see #${i.seq})` : '';
   const good = i.state === 'healthy' || i.state === 'warnings';
@@ -92,7 +92,7 @@ function messagesPhrase(f: Pick<Figures, 'messages' | 'valid' | 'invalid' | 'for
  * `5 messages: 4 valid, 0 invalid, 1 foreign · 5 records · findings: 0 errors, 0 warnings, 0 infos · checks: 7 passed,
  * 0 failed`; with REST calls, `· 4 REST calls: 3 valid, 1 invalid` after the records.
  */
-export function figuresLine(f: Figures): string {
+function figuresLine(f: Figures): string {
   return [
     messagesPhrase(f),
     plural(f.records, 'record'),
@@ -107,7 +107,7 @@ export function figuresLine(f: Figures): string {
 }
 
 /** The reasons a run failed, one line each (`✗ no embed traffic seen on …`); nothing when it passed. */
-export function reasonLines(e: Evaluation): string[] {
+function reasonLines(e: Evaluation): string[] {
   return e.reasons.map((r) => red(`✗ ${r}`));
 }
 
@@ -127,13 +127,13 @@ export function tenantLine(s: CheckResult['summary']): string {
 }
 
 /** A record of a check, as text and JUnit print it: `#4 post in URL at ISO-TIME: what`. */
-export function recordLine(l: CheckRecordLine): string {
+function recordLine(l: CheckRecordLine): string {
   const t = Number.isFinite(l.time) ? new Date(l.time).toISOString() : String(l.time);
   return `#${l.seq} ${l.kind} in ${l.frameUrl} at ${t}: ${l.message}`;
 }
 
 /** A REST call of a check, as text and JUnit print it: `rest[2] PUT URL → 400 at ISO-TIME: what`. */
-export function callLine(l: CheckCallLine): string {
+function callLine(l: CheckCallLine): string {
   const t = Number.isFinite(l.time) ? new Date(l.time).toISOString() : String(l.time);
   return `rest[${l.index}] ${l.method} ${l.url} → ${l.status} at ${t}: ${l.message}`;
 }
@@ -249,7 +249,7 @@ const FIGURE_KEYS = [
 ] as const satisfies ReadonlyArray<keyof Figures>;
 
 /** The figures of several files, added up. */
-export function totalFigures(evaluations: readonly Evaluation[]): Figures {
+function totalFigures(evaluations: readonly Evaluation[]): Figures {
   const t = Object.fromEntries(FIGURE_KEYS.map((k) => [k, 0])) as unknown as Figures;
   for (const e of evaluations) {
     for (const k of FIGURE_KEYS) {

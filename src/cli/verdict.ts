@@ -83,7 +83,7 @@ export interface Finding {
 }
 
 /** One issue of one REST call (the file's `rest[index]`). */
-export interface RestFinding {
+interface RestFinding {
   index: number;
   operation: string;
   rule: string;
@@ -93,7 +93,7 @@ export interface RestFinding {
 }
 
 /** A REST call as the reports list it. */
-export interface RestCallLine {
+interface RestCallLine {
   /** Its index in the file's `rest` array. */
   index: number;
   operation: RestCallResult['operation'];
@@ -129,7 +129,7 @@ export interface CheckRecordLine {
 }
 
 /** One check: a JUnit test case, a line of the checks count. */
-export interface Check {
+interface Check {
   /** Stable across recordings of one session: `origin.action-wildcard · svc:action:set-color-scheme (post)`. */
   name: string;
   /** `embed-inspector.<rule group>`, `embed-inspector.expectations`, `embed-inspector.messages`. */
@@ -146,7 +146,7 @@ export interface Check {
   severity?: Severity;
 }
 
-export interface Expectation {
+interface Expectation {
   type: string;
   /** Added because an embed frame was seen (`svc:event:ready`), not asked for. */
   implicit: boolean;
@@ -156,7 +156,7 @@ export interface Expectation {
 }
 
 /** A message (a post and its delivery, or one record) as the reports list it. */
-export interface MessageGroup {
+interface MessageGroup {
   /** The record that counts it: the post of a post and its delivery. */
   seq: number;
   verdict: Verdict;
@@ -244,7 +244,7 @@ function isUrl(s: string): boolean {
 }
 
 /** The reason of an empty capture: `no embed traffic seen on URL`, `… in FILE`, or without a place. */
-export function emptyReason(where?: string): string {
+function emptyReason(where?: string): string {
   return where ? `no embed traffic seen ${isUrl(where) ? 'on' : 'in'} ${where}` : 'no embed traffic seen';
 }
 

@@ -67,7 +67,7 @@ export interface Outgoing {
 }
 
 /** How long a read waits, in all, for frames that stay silent when asked to hand over (a page in a long task). */
-export const SETTLE_PATIENCE_MS = 60_000;
+const SETTLE_PATIENCE_MS = 60_000;
 
 type Api = {
   settle(tabId: number): Promise<SettleResult>;
@@ -91,7 +91,7 @@ const isSvc = (r: { data?: unknown }) => {
 const list = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
 
 /** Whether a record answers a query (pure; the same test runs in the worker, see `records`). */
-export function matches(r: ClassifiedRecord, q: RecordQuery = {}): boolean {
+function matches(r: ClassifiedRecord, q: RecordQuery = {}): boolean {
   if (r.navigation) {
     return !!q.navigation && q.type === undefined && q.kind === undefined;
   }
@@ -190,7 +190,7 @@ export class EmbedTimeoutError extends Error {
 }
 
 /** Complete a message a test wrote as `{ type, payload }` into the protocol's envelope. */
-export function envelope(m: Outgoing, direction: 'event' | 'action', surface?: string): Record<string, unknown> {
+function envelope(m: Outgoing, direction: 'event' | 'action', surface?: string): Record<string, unknown> {
   if (!m || typeof m !== 'object' || typeof m.type !== 'string') {
     throw new TypeError(`embed.${direction === 'action' ? 'send' : 'emit'}: a message { type, payload } is expected`);
   }

@@ -12,12 +12,10 @@ import { FirefoxLauncher } from 'puppeteer-core/internal/node/FirefoxLauncher.js
 import { firefoxPath } from './browser-paths.ts';
 import type { CaptureSetting } from './chromium.ts';
 
-export { firefoxPath } from './browser-paths.ts';
-
 /** The add-on's id (manifest `browser_specific_settings.gecko.id`). */
-export const FIREFOX_EXTENSION_ID = 'embed-inspector@embed-inspector.dev';
+const FIREFOX_EXTENSION_ID = 'embed-inspector@embed-inspector.dev';
 /** The moz-extension:// host the add-on gets unless told otherwise (a fixed one, so that its pages can be opened). */
-export const FIREFOX_EXTENSION_UUID = '11111111-2222-3333-4444-555555555555';
+const FIREFOX_EXTENSION_UUID = '11111111-2222-3333-4444-555555555555';
 
 export interface FirefoxLaunchOptions {
   /** Path of the built Firefox extension (dist/firefox); none when omitted. */
@@ -52,7 +50,7 @@ export const SET_CAPTURE_IN_EXTENSION_PAGE = `async (setting) => {
 }`;
 
 /** An extension page of the add-on (page.goto never resolves for moz-extension:// here: not awaited). */
-export async function firefoxExtensionPage(browser: Browser, uuid: string, query = 'theme=light'): Promise<Page> {
+async function firefoxExtensionPage(browser: Browser, uuid: string, query = 'theme=light'): Promise<Page> {
   const page = await browser.newPage();
   void page.goto(`moz-extension://${uuid}/src/panel/index.html?${query}`).catch(() => {});
   // While the page is still being created, Firefox's WebDriver BiDi can fail an evaluation outright ("right-hand

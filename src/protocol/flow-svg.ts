@@ -14,11 +14,11 @@ export interface SvgOptions {
   title?: string;
 }
 
-export const SVG_LAYOUT = { ruler: 92, lane: 210, header: 58, row: 26, pad: 16, legend: 34 } as const;
+const SVG_LAYOUT = { ruler: 92, lane: 210, header: 58, row: 26, pad: 16, legend: 34 } as const;
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const TEXT = '#1f2328';
 const MUTED = '#59636e';
-export const TONE_COLOURS: Record<FlowTone, string> = {
+const TONE_COLOURS: Record<FlowTone, string> = {
   valid: '#1a7f37',
   warning: '#9a6700',
   invalid: '#cf222e',
@@ -27,7 +27,7 @@ export const TONE_COLOURS: Record<FlowTone, string> = {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Text for XML: markup characters as entities; control characters and lone surrogates (not XML) replaced. */
-export function xmlText(s: string): string {
+function xmlText(s: string): string {
   return s
     .replace(LONE_SURROGATE, '\uFFFD')
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')

@@ -34,7 +34,7 @@ export type FlowInput = Pick<CaptureRecord, 'seq' | 'time' | 'kind' | 'frameUrl'
     error?: string;
   };
 
-export type LaneRole = 'host' | 'embed' | 'other' | 'others';
+type LaneRole = 'host' | 'embed' | 'other' | 'others';
 
 export interface FlowLane {
   /** Its column, 0 at the left: the host first, then the embeds, then other frames, each in order of appearance. */
@@ -57,7 +57,7 @@ export interface FlowLane {
  * delivery was not captured), `received` (a delivery whose post was not), `dropped` (the browser dropped the post:
  * its target origin did not match), `threw` (postMessage threw: nothing was sent).
  */
-export type ArrowState = 'delivered' | 'sent' | 'received' | 'dropped' | 'threw';
+type ArrowState = 'delivered' | 'sent' | 'received' | 'dropped' | 'threw';
 
 /** The colour of an arrow: its verdict, `warning` when it is valid with a warning. */
 export type FlowTone = 'valid' | 'warning' | 'invalid' | 'foreign';
@@ -91,7 +91,7 @@ export interface FlowArrow {
 }
 
 /** A frame's navigation (a document loaded in it), on its lane, with the issues of its address when any. */
-export interface FlowNavigation {
+interface FlowNavigation {
   kind: 'navigation';
   seq: number;
   lane: number;
@@ -101,7 +101,7 @@ export interface FlowNavigation {
 }
 
 /** A compressed pause: `ms` passed between the rows before and after it. */
-export interface FlowGap {
+interface FlowGap {
   kind: 'gap';
   ms: number;
   time: number;
@@ -142,7 +142,7 @@ export interface FlowOptions {
   gapMs?: number;
 }
 
-export const DEFAULT_FLOW_GAP_MS = 1000;
+const DEFAULT_FLOW_GAP_MS = 1000;
 const MILESTONES: ReadonlySet<string> = new Set(['svc:event:ready', 'svc:event:dashboard-loaded', 'svc:event:error']);
 const SEVERITY_RANK = { info: 0, warning: 1, error: 2 } as const;
 const NO_ISSUES: readonly Issue[] = Object.freeze([]);
@@ -151,7 +151,7 @@ const dataOf = (r: FlowInput): Record<string, unknown> | null =>
   r.data && typeof r.data === 'object' && !Array.isArray(r.data) ? (r.data as Record<string, unknown>) : null;
 
 /** `svc:event:ready` → `ready`, `svc:action:set-theme` → `set-theme`; other strings unchanged. */
-export function shortLabel(type: string): string {
+function shortLabel(type: string): string {
   return type.startsWith('svc:event:') ? type.slice(10) : type.startsWith('svc:action:') ? type.slice(11) : type;
 }
 
@@ -840,17 +840,6 @@ export function sliceFlow(model: FlowModel, from: number, to: number): FlowModel
           : x,
   );
   return flowOfItems(lanes, items);
-}
-
-/** The worst severity among issues, for a note's mark; null without issues. */
-export function worstSeverity(issues: readonly Issue[]): Issue['severity'] | null {
-  let worst: Issue['severity'] | null = null;
-  for (const x of issues) {
-    if (worst === null || (SEVERITY_RANK[x.severity] ?? 0) > SEVERITY_RANK[worst]) {
-      worst = x.severity;
-    }
-  }
-  return worst;
 }
 
 /**

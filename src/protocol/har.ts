@@ -25,9 +25,9 @@ import { matchOperation } from './rest.ts';
 import { base64ToBytes } from './base64.ts';
 
 /** How deep a file read may nest: a capture's data is kept to 200 levels (encoding.ts), its fields a few more. */
-export const MAX_FILE_DEPTH = 1000;
+const MAX_FILE_DEPTH = 1000;
 
-export interface HarNameValue {
+interface HarNameValue {
   name: string;
   value: string;
 }
@@ -65,7 +65,7 @@ export interface HarEntry {
 }
 
 /** The capture's top-level fields other than its messages and REST calls (format, version, tenantOrigin, meta…). */
-export type HarCaptureFields = Omit<CaptureFile, 'messages' | 'rest'> & {
+type HarCaptureFields = Omit<CaptureFile, 'messages' | 'rest'> & {
   /** Whether the capture had a `rest` array (its calls are `log.entries`). */
   hasRest: boolean;
 };

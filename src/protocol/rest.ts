@@ -45,7 +45,7 @@ const PivotItems: Shape = {
   },
 };
 const RoleWithAccess: Shape = { object: { id: req(I), name: req(S), actions: req({ array: S }) } };
-export const Report: Shape = {
+const Report: Shape = {
   object: {
     id: req(I),
     publicId: req({ pattern: /^[0-9A-Za-z]+$/, length: 12, doc: 'a 12-character alphanumeric public id' }),
@@ -169,7 +169,7 @@ const PublishedDashboard: Shape = {
   },
 };
 // "Which fields of the workspace item are required: not shown": all optional.
-export const WorkspaceItem: Shape = {
+const WorkspaceItem: Shape = {
   object: {
     id: opt(I),
     deploymentId: opt(I),
@@ -201,7 +201,7 @@ const FilterOut: Shape = {
     operator: opt(S),
   },
 };
-export const Notification: Shape = {
+const Notification: Shape = {
   object: {
     id: opt(I),
     deploymentId: opt(I),
