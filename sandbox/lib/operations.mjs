@@ -19,7 +19,7 @@ const forbidden = (message) => new HttpError(403, message);
 // ---------------------------------------------------------------- 1. disconnect
 
 /** `Sheet!A1` or `'My sheet'!$A$1` → `{sheetName, anchorCell}`; null when it does not name both. @param {unknown} loc */
-export function parseResultLocation(loc) {
+function parseResultLocation(loc) {
   if (typeof loc !== 'string') {
     return null;
   }
@@ -45,7 +45,7 @@ const anchorOf = (p) => p.anchorCell ?? parseResultLocation(p.resultLocation)?.a
  * Index of the one placement the address names, or -1.
  * @param {any[]} placements @param {Record<string, string | null | undefined>} a
  */
-export function findPlacement(placements, a) {
+function findPlacement(placements, a) {
   /** @type {(p: any) => boolean} */
   let matches;
   if (a.placementId != null) {

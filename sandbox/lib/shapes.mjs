@@ -21,7 +21,7 @@ const REPORT_OPTIONAL = [
 ];
 
 /** ResourceOwner: `{id, email, firstName, picture}`. @param {User | undefined} u */
-export function resourceOwner(u) {
+function resourceOwner(u) {
   if (!u) {
     return { id: 0, email: 'unknown@invalid', firstName: null, picture: null };
   }
@@ -70,7 +70,7 @@ export function toReport(store, r, caller) {
 const position = (p) => ({ h: p?.h ?? 4, w: p?.w ?? 6, x: p?.x ?? 0, y: p?.y ?? 0 });
 
 /** DashboardConfig with every documented member present. @param {any} c */
-export function dashboardConfig(c) {
+function dashboardConfig(c) {
   if (!c) {
     return undefined;
   }

@@ -116,7 +116,7 @@ const escHtml = (text) =>
  * /embed/dashbaord/<id>): a small HTML page without any script, so nothing is posted to the host.
  * @param {string} path
  */
-export const embedNotFoundPage = (path) => `<!doctype html><meta charset="utf-8"><title>Not found</title>
+const embedNotFoundPage = (path) => `<!doctype html><meta charset="utf-8"><title>Not found</title>
 <link rel="stylesheet" href="/static/shared/base.css"><main class="note" data-testid="tenant-not-found">
 <h1>404 · Not found</h1><p>There is no embedded surface at <code>${escHtml(path)}</code>.</p>
 <p class="muted">Surfaces: /embed/dashboard/&lt;publicId&gt;, /embed/d/&lt;deploymentId&gt;/app, /embed/chat</p></main>

@@ -4,7 +4,7 @@ import { HttpError } from './http.mjs';
 export { isIanaTimeZone } from '../shared/timezone.js';
 
 /** @param {unknown} v @returns {v is Record<string, unknown>} */
-export const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** @param {string} message */
 export const bad = (message) => new HttpError(400, message);

@@ -35,7 +35,7 @@ export const AWKWARD: Array<[what: string, text: string]> = [
   ['non-Latin text and emoji', 'é ü ✗ … 😀 日本'],
 ];
 
-export function awkwardIssue(s: string): Issue {
+function awkwardIssue(s: string): Issue {
   return { rule: 'awkward.rule', severity: 'error', path: '$', message: s };
 }
 

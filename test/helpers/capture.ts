@@ -8,7 +8,7 @@ import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
 import { EXT } from './paths.ts';
 import { inPanel, waitInPanel } from './panel-handle.ts';
 
-export { EXT, ROOT } from './paths.ts';
+export { EXT } from './paths.ts';
 
 /**
  * Chromium with the built extension, capturing every site in full mode unless `capture` says otherwise (null: the

@@ -46,7 +46,7 @@ export function readFlowDrawing(d: Document): FlowDrawing {
 }
 
 /** The expression that reads the drawing in a page or frame of the panel. */
-export const FLOW_DRAWING = `(${readFlowDrawing.toString()})(document)`;
+const FLOW_DRAWING = `(${readFlowDrawing.toString()})(document)`;
 
 export function flowDrawing(target: PanelTarget): Promise<FlowDrawing> {
   return target.evaluate(FLOW_DRAWING) as Promise<FlowDrawing>;

@@ -7,12 +7,12 @@ import { ROOT } from './paths.ts';
 /**
  * The modules a file names: `import`/`export … from` (type-only too) and side-effect imports at the start of a line
  * (Biome's formatting puts every top-level statement there), and dynamic `import('…')` in code. A JSDoc type in a
- * comment (`@typedef {import('./main.js').Ctx}`, the sandbox's) is not an import: nothing loads or checks it.
+ * comment (the sandbox's `@typedef` of its context) is not an import: nothing loads or checks it.
  */
 const STATIC = [/^(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]/gm, /^import\s*['"]([^'"]+)['"]/gm];
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*).*$/gm;
-export const importsOf = (text: string): string[] => [
+const importsOf = (text: string): string[] => [
   ...STATIC.flatMap((re) => [...text.matchAll(re)].map((m) => m[1] as string)),
   ...[...text.replace(COMMENT_LINE, '').matchAll(DYNAMIC)].map((m) => m[1] as string),
 ];

@@ -16,7 +16,7 @@ export type MermaidStatement =
 const ENTITY = /#(\w+);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 /** Mermaid's entity codes, decoded as its renderer shows them. */
-export const decodeMermaid = (s: string): string =>
+const decodeMermaid = (s: string): string =>
   s.replace(ENTITY, (m, code: string) =>
     /^\d+$/.test(code) ? String.fromCodePoint(Number(code)) : (NAMED[code.toLowerCase()] ?? m),
   );

@@ -10,7 +10,7 @@ import type { Browser } from 'puppeteer-core';
 
 const require = createRequire(import.meta.url);
 /** The bundle that defines `window.mermaid` (the package's `exports` do not name it: found from its package.json). */
-export const MERMAID_BUNDLE = join(dirname(require.resolve('mermaid/package.json')), 'dist', 'mermaid.min.js');
+const MERMAID_BUNDLE = join(dirname(require.resolve('mermaid/package.json')), 'dist', 'mermaid.min.js');
 
 export type MermaidRender =
   | {

@@ -9,7 +9,7 @@ import type { Sandbox } from '../../sandbox/server.mjs';
 
 export type { Sandbox } from '../../sandbox/server.mjs';
 
-export { inPanel, type PanelTarget, type PanelTestHandle, waitInPanel } from './panel-handle.ts';
+export { inPanel, type PanelTestHandle, waitInPanel } from './panel-handle.ts';
 
 export async function hostPage(launched: Launched, sb: Sandbox, query = ''): Promise<Page> {
   const page = await launched.browser.newPage();

@@ -4,8 +4,6 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxData } from '../../sandbox/server.mjs';
 import { send, type Req, type Res } from './http.ts';
 
-export type { Res, SandboxData };
-
 /** Starts one sandbox for the calling test file and resets its data before each test. */
 export function useSandbox(): () => Sandbox {
   let sb: Sandbox;

@@ -13,7 +13,7 @@ import { FIREFOX_EXT } from '../helpers/paths.ts';
 import { isBuiltInName, KNOWN_DIFFERENCES, KNOWN_REORDERS, type KnownDifference } from './known-differences.ts';
 
 export type Mode = 'none' | 'full' | 'receive-only';
-export const MODES: Mode[] = ['none', 'full', 'receive-only'];
+const MODES: Mode[] = ['none', 'full', 'receive-only'];
 export type CaptureMode = Exclude<Mode, 'none'>;
 export type BrowserKind = 'chromium' | 'firefox';
 
@@ -21,8 +21,8 @@ export type BrowserKind = 'chromium' | 'firefox';
  * The extension under test: dist/chrome or dist/firefox, or TRANSPARENCY_EXTENSION_DIR (to compare another build
  * locally; for Firefox, TRANSPARENCY_FIREFOX_EXTENSION_DIR).
  */
-export const EXTENSION_DIR = process.env.TRANSPARENCY_EXTENSION_DIR || EXT;
-export const FIREFOX_EXTENSION_DIR = process.env.TRANSPARENCY_FIREFOX_EXTENSION_DIR || FIREFOX_EXT;
+const EXTENSION_DIR = process.env.TRANSPARENCY_EXTENSION_DIR || EXT;
+const FIREFOX_EXTENSION_DIR = process.env.TRANSPARENCY_FIREFOX_EXTENSION_DIR || FIREFOX_EXT;
 
 /** The browser of one mode: what the cases drive, and the extension's automation API (`embedInspector`). */
 export interface ModeBrowser {
@@ -103,7 +103,7 @@ async function firefoxMode(mode: Mode): Promise<ModeBrowser> {
  * automation API (`embedInspector.setCapture({ sites: 'all', mode })`, which resolves once the content scripts
  * are registered; the launchers' `capture` option calls it), and read back.
  */
-export async function launchMode(mode: Mode, kind: BrowserKind = 'chromium'): Promise<ModeBrowser> {
+async function launchMode(mode: Mode, kind: BrowserKind = 'chromium'): Promise<ModeBrowser> {
   const dir = kind === 'firefox' ? FIREFOX_EXTENSION_DIR : EXTENSION_DIR;
   if (mode !== 'none' && !existsSync(join(dir, 'manifest.json'))) {
     throw new Error(`${dir} is missing: run npm run build first`);
@@ -300,7 +300,7 @@ function equal(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function differences(
+function differences(
   suite: string,
   none: Observations,
   other: Observations,
@@ -344,7 +344,7 @@ export function pinnedDifference(
 }
 
 /** The browser a known difference is found in (absent: Chromium). */
-export const browserOf = (k: KnownDifference): BrowserKind => k.browser ?? 'chromium';
+const browserOf = (k: KnownDifference): BrowserKind => k.browser ?? 'chromium';
 
 /** Whether a difference is one docs/capture-modes.md lists as platform-imposed (known-differences.ts), and as it pins it. */
 export function isKnown(d: Difference, known: KnownDifference[] = KNOWN_DIFFERENCES): boolean {
@@ -383,7 +383,7 @@ export function isKnownReorder(d: Difference): boolean {
  * The items of `b` out of place against `a` (the same items): those outside a longest common subsequence of the
  * two, so that leaving them out of both lists leaves the same list. For a reorder's report and its `moved` pin.
  */
-export function outOfPlace(a: readonly string[], b: readonly string[]): string[] {
+function outOfPlace(a: readonly string[], b: readonly string[]): string[] {
   const n = a.length;
   const m = b.length;
   // lengths of the longest common subsequences of a's and b's suffixes (rows of m + 1)
@@ -435,7 +435,7 @@ export function staleKnown(
 const clip = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /** A difference as text: both values, or for lists what one has that the other lacks, and the first reordering. */
-export function describeDifference(d: Difference): string {
+function describeDifference(d: Difference): string {
   const head = `• ${d.suite} › ${d.name}\n`;
   if (Array.isArray(d.none) && Array.isArray(d.other)) {
     const a = d.none;

@@ -53,7 +53,7 @@ function file(pkg: string, rel: string): string {
  * One script from a CommonJS package: every module reached by `require` from `entry`, each wrapped in a
  * function, resolved with Node's own resolution; the entry's exports become `window[global]`.
  */
-export function packCommonJs(entry: string, global: string): string {
+function packCommonJs(entry: string, global: string): string {
   const ids = new Map<string, number>();
   const sources: string[] = [];
   const visit = (path: string): number => {

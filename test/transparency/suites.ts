@@ -21,7 +21,7 @@ import type { Origins } from './server.ts';
 import { observeWindows } from './windows.ts';
 
 /** What the browsers' runs of a suite differ in besides their browser: the suite's title and its dumps' names. */
-export const TRANSPARENCY_BROWSERS: Record<BrowserKind, { title: string; dumpPrefix: string }> = {
+const TRANSPARENCY_BROWSERS: Record<BrowserKind, { title: string; dumpPrefix: string }> = {
   chromium: { title: 'transparency', dumpPrefix: '' },
   firefox: { title: 'transparency in Firefox', dumpPrefix: 'firefox-' },
 };

@@ -15,7 +15,7 @@
  *   pop   http://localhost popup of host (window.open);  spop  http://127.0.0.1 popup of host
  * The order matters: checks that close windows or set `opener` come last.
  */
-export type FrameLabel = 'host' | 'xo' | 'gc' | 'so' | 'pop' | 'spop';
+type FrameLabel = 'host' | 'xo' | 'gc' | 'so' | 'pop' | 'spop';
 export type Check = [FrameLabel, string];
 
 const xw = 'xoF.contentWindow';

@@ -48,7 +48,7 @@ const runChecks = async (exprs: string[]): Promise<Result[]> => {
   return out;
 };
 
-export const checkName = ([frame, expr]: Check) => `${frame}: ${expr.replace(/\s+/g, ' ')}`;
+const checkName = ([frame, expr]: Check) => `${frame}: ${expr.replace(/\s+/g, ' ')}`;
 
 /** What every check gave in one mode, and (with the extension) what the extension recorded meanwhile. */
 export async function observeWindows(
