@@ -65,7 +65,8 @@ export {
 export { redactCapture } from '../../protocol/redact.ts';
 export { checkRest, matchOperation, type RestExchange, type RestResult } from '../../protocol/rest.ts';
 export { RULES } from '../../protocol/rules.ts';
-export { generateTest, propertyKey } from '../../protocol/testgen.ts';
+export { literal } from '../../protocol/js-literal.ts';
+export { generateTest } from '../../protocol/testgen.ts';
 export {
   flowOfIndex,
   indexFlow,

@@ -3,58 +3,9 @@
  * rules (actions to the iframe content window with the tenant origin, never `*`; one `message` listener that
  * checks origin, source marker and direction). Pure.
  */
-import { decode, propertyKey, specOf } from '../../log/protocol.ts';
+import { decode, literal, specOf } from '../../log/protocol.ts';
 
 const q = (s: string) => JSON.stringify(s);
-
-/** A JS literal for a decoded value (JSON plus the few values JSON lacks). */
-export function toJsLiteral(value: unknown, indent = '  ', depth = 0): string {
-  const pad = indent.repeat(depth + 1),
-    end = indent.repeat(depth);
-  if (value === undefined) {
-    return 'undefined';
-  }
-  if (typeof value === 'bigint') {
-    return `${value}n`;
-  }
-  if (typeof value === 'number') {
-    return Number.isNaN(value)
-      ? 'NaN'
-      : Object.is(value, -0)
-        ? '-0'
-        : !Number.isFinite(value)
-          ? value > 0
-            ? 'Infinity'
-            : '-Infinity'
-          : String(value);
-  }
-  if (value === null || typeof value !== 'object') {
-    return JSON.stringify(value) ?? 'undefined';
-  }
-  if (value instanceof Date) {
-    return `new Date(${q(Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString())})`;
-  }
-  if (value instanceof RegExp) {
-    return String(value);
-  }
-  if (value instanceof Map) {
-    return `new Map([${[...value].map(([k, v]) => `[${toJsLiteral(k, indent, depth + 1)}, ${toJsLiteral(v, indent, depth + 1)}]`).join(', ')}])`;
-  }
-  if (value instanceof Set) {
-    return `new Set([${[...value].map((v) => toJsLiteral(v, indent, depth + 1)).join(', ')}])`;
-  }
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      return '[]';
-    }
-    return `[\n${value.map((v) => pad + toJsLiteral(v, indent, depth + 1)).join(',\n')},\n${end}]`;
-  }
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0) {
-    return '{}';
-  }
-  return `{\n${entries.map(([k, v]) => `${pad}${propertyKey(k)}: ${toJsLiteral(v, indent, depth + 1)}`).join(',\n')},\n${end}}`;
-}
 
 export interface ActionSnippetOptions {
   /** The tenant origin; required: the snippet never uses `*`. */
@@ -78,7 +29,7 @@ export function actionSnippet(data: unknown, opts: ActionSnippetOptions): string
     "    source: 'svc-embed',",
     "    direction: 'action',",
     `    type: ${q(type)},`,
-    `    payload: ${toJsLiteral(payload, '  ', 2)},`,
+    `    payload: ${literal(payload, '    ', 100 - 'payload: '.length)},`,
     '    timestamp: Date.now(),',
     '  },',
     "  TENANT_ORIGIN, // never '*'",
