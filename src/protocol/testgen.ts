@@ -542,6 +542,42 @@ function header(capture: CaptureFile, plan: TestPlan, opts: TestgenOptions, file
 
 const listLiteral = (types: readonly string[]) => literal([...types], '', 100 - 16);
 
+/** What each framework's test imports. */
+const IMPORTS: Record<TestFramework, string> = {
+  playwright: 'import { expect, test } from "embed-inspector/playwright";',
+  puppeteer: 'import { describeIssues, launchWithInspector } from "embed-inspector/puppeteer";',
+};
+
+/**
+ * The start of a test file, either framework: the header comment, the import, `fromEnv` when the page URL had
+ * values redacted (typed in a Playwright test), the events' timeout and the events in the captured order.
+ */
+function preamble(capture: CaptureFile, plan: TestPlan, opts: TestgenOptions, fileName: string): string[] {
+  const ts = opts.framework === 'playwright';
+  const lines = [...header(capture, plan, opts, fileName), IMPORTS[opts.framework], ''];
+  if (plan.redacted.length) {
+    lines.push(
+      `/** A value that was redacted in the capture, from the environment (TODO: set it before running the ${ts ? 'test' : 'script'}). */`,
+      ts ? 'function fromEnv(name: string): string {' : 'function fromEnv(name) {',
+      '  const value = process.env[name];',
+      '  if (!value) {',
+      '    throw new Error(`${name} is not set: the capture had this value of the page URL redacted; set it to a live one`);',
+      '  }',
+      '  return encodeURIComponent(value);',
+      '}',
+      '',
+    );
+  }
+  lines.push(
+    `const EVENTS_TIMEOUT = ${ms(plan.eventsTimeoutMs)}; // ms the embed may take for its events`,
+    '',
+    "/** The embed's events, in the order it sent them in the capture. */",
+    `const EVENTS = ${listLiteral(plan.events)};`,
+    '',
+  );
+  return lines;
+}
+
 /** The test file for a capture. Throws a TestgenError when the capture has no page to open. */
 export function generateTest(capture: CaptureFile, opts: TestgenOptions): GeneratedTest {
   const plan = planTest(capture, opts);
@@ -583,30 +619,8 @@ function playwright(capture: CaptureFile, plan: TestPlan, opts: TestgenOptions, 
   const pad = '  ';
   const replayMs = plan.actions.reduce((s, a) => s + a.waitMs, 0);
   const testTimeout = Math.ceil((30_000 + replayMs + 2 * plan.eventsTimeoutMs) / 10_000) * 10_000;
-  const lines = [
-    ...header(capture, plan, opts, fileName),
-    'import { expect, test } from "embed-inspector/playwright";',
-    '',
-  ];
-  if (plan.redacted.length) {
-    lines.push(
-      '/** A value that was redacted in the capture, from the environment (TODO: set it before running the test). */',
-      'function fromEnv(name: string): string {',
-      '  const value = process.env[name];',
-      '  if (!value) {',
-      '    throw new Error(`${name} is not set: the capture had this value of the page URL redacted; set it to a live one`);',
-      '  }',
-      '  return encodeURIComponent(value);',
-      '}',
-      '',
-    );
-  }
+  const lines = preamble(capture, plan, opts, fileName);
   lines.push(
-    `const EVENTS_TIMEOUT = ${ms(plan.eventsTimeoutMs)}; // ms the embed may take for its events`,
-    '',
-    "/** The embed's events, in the order it sent them in the capture. */",
-    `const EVENTS = ${listLiteral(plan.events)};`,
-    '',
     `test(${str(`the embed session recorded on ${hostOf(plan.pageUrl)}`)}, async ({ page, embed }) => {`,
     `${pad}test.setTimeout(${ms(testTimeout)});`,
     `${pad}await page.goto(${urlExpression(plan)});`,
@@ -701,30 +715,8 @@ const PUPPETEER_HELPERS = [
 
 function puppeteer(capture: CaptureFile, plan: TestPlan, opts: TestgenOptions, fileName: string): string {
   const pad = '  ';
-  const lines = [
-    ...header(capture, plan, opts, fileName),
-    'import { describeIssues, launchWithInspector } from "embed-inspector/puppeteer";',
-    '',
-  ];
-  if (plan.redacted.length) {
-    lines.push(
-      '/** A value that was redacted in the capture, from the environment (TODO: set it before running the script). */',
-      'function fromEnv(name) {',
-      '  const value = process.env[name];',
-      '  if (!value) {',
-      '    throw new Error(`${name} is not set: the capture had this value of the page URL redacted; set it to a live one`);',
-      '  }',
-      '  return encodeURIComponent(value);',
-      '}',
-      '',
-    );
-  }
+  const lines = preamble(capture, plan, opts, fileName);
   lines.push(
-    `const EVENTS_TIMEOUT = ${ms(plan.eventsTimeoutMs)}; // ms the embed may take for its events`,
-    '',
-    "/** The embed's events, in the order it sent them in the capture. */",
-    `const EVENTS = ${listLiteral(plan.events)};`,
-    '',
     ...PUPPETEER_HELPERS,
     '',
     'const { browser, embedOf, close } = await launchWithInspector({ capture: { sites: "all", mode: "full" } });',
