@@ -18,8 +18,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
           fileParallelism: false,
-          // Real browsers on a 2-core machine: one retry absorbs scheduling jitter; a failure that repeats fails.
-          retry: 1,
+          // No retry: a flaky test is a bug whose cause is to be found. `npm test` (scripts/test-run.mjs) reruns the
+          // failed files once to say which failures were flaky, and fails either way.
+          retry: 0,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
