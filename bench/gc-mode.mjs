@@ -54,7 +54,7 @@ for (let n = 0; n < launches; n++) {
     }
     let page, frame;
     if (mode === 'devtools') {
-      ({ page, frame } = await openRealDevtoolsPanel(browser, async () => {
+      ({ page, frame } = await openRealDevtoolsPanel(async () => {
         const p = await browser.newPage();
         await p.goto('data:text/html,<title>inspected</title>inspected page');
         return p;

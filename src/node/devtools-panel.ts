@@ -1,24 +1,22 @@
 /**
- * The Embed panel in Chromium's real DevTools (the browser launched with `--auto-open-devtools-for-tabs`, so every
- * new tab gets its own DevTools window). Selecting the panel relies on DevTools internals (the extension panel
+ * The Embed panel in Chromium's real DevTools (a tab's DevTools window: opened with the tab under
+ * `--auto-open-devtools-for-tabs`, or on demand). Selecting the panel relies on DevTools internals (the extension panel
  * sits in the overflow menu): used by `npm start`, the e2e smoke tests and a benchmark diagnostic. Node only.
  */
-import type { Browser, Frame, Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 
 /**
- * Opens a tab with `open`, waits for its DevTools, selects the Embed panel and returns the panel's frame
- * (undefined if it did not appear within about 15 s) with the tab and the DevTools page.
+ * Opens a tab with `open`, then its DevTools (the window the browser opened with the tab under
+ * `--auto-open-devtools-for-tabs`, else a new one), selects the Embed panel and returns the panel's frame (undefined if
+ * it did not appear within about 15 s) with the tab and the DevTools page. A tab whose DevTools opens only now loaded
+ * with one debugger attached (the driver's): with DevTools attached too, a page's load under busy cores sometimes
+ * stalled (an out-of-process frame that never ran).
  */
 export async function openRealDevtoolsPanel(
-  browser: Browser,
   open: () => Promise<Page>,
 ): Promise<{ page: Page; devtools: Page; frame: Frame | undefined }> {
-  const before = new Set(browser.targets().filter((t) => t.url().startsWith('devtools://')));
   const page = await open();
-  const target = await browser.waitForTarget((t) => t.url().startsWith('devtools://') && !before.has(t), {
-    timeout: 15_000,
-  });
-  const devtools = (await target.asPage())!;
+  const devtools = await page.openDevTools();
   let frame: Frame | undefined;
   for (let i = 0; i < 60 && !frame; i++) {
     await selectEmbedPanel(devtools).catch(() => false);
@@ -28,37 +26,6 @@ export async function openRealDevtoolsPanel(
     }
   }
   return { page, devtools, frame };
-}
-
-/**
- * Loads `url` in a tab whose DevTools opened with it and waits until `ready()` is true in the page; once more when
- * that does not happen within `timeoutMs`, saying so through `warn`. With DevTools and puppeteer both attached to
- * the tab and the cores busy, the page's out-of-process frame sometimes never runs: it keeps the URL "" (the page
- * never loads) or never says ready. It happens with and without the extension, never without DevTools; a second
- * navigation usually gets past it.
- */
-export async function loadInDevtoolsTab(
-  page: Page,
-  url: string,
-  ready: () => unknown,
-  {
-    timeoutMs = 15_000,
-    warn = (m: string) => console.warn(m),
-  }: { timeoutMs?: number; warn?: (m: string) => void } = {},
-): Promise<void> {
-  const load = async () => {
-    await page.goto(url, { timeout: timeoutMs });
-    await page.waitForFunction(ready, { timeout: timeoutMs });
-  };
-  try {
-    await load();
-  } catch (err) {
-    const frames = page.frames().map((f) => JSON.stringify(f.url()));
-    warn(
-      `${url} did not load with DevTools attached (${(err as Error).message}; frames ${frames.join(', ')}): once more`,
-    );
-    await load();
-  }
 }
 
 // A string, so that a test runner does not rewrite the dynamic import. DevTools' own module, as its front end

@@ -198,8 +198,8 @@ describe('capture scope', () => {
   it("(b) the real DevTools panel lists the tab's sites, turns them on, reloads, and captures ready", async ({
     launch,
   }) => {
-    const l = await launch.chromium({ args: ['--auto-open-devtools-for-tabs'], capture: null });
-    const { page, frame } = await openRealDevtoolsPanel(l.browser, () => sandboxPage(l));
+    const l = await launch.chromium({ capture: null });
+    const { page, frame } = await openRealDevtoolsPanel(() => sandboxPage(l));
     expect(frame, 'the Embed panel frame').toBeTruthy();
     await frame!.waitForSelector('.capture-off .cap-site', { timeout: 15_000 });
     const listed = await frame!.$$eval('.capture-off .cap-sites li', (lis) =>

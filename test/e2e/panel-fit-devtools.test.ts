@@ -7,29 +7,22 @@
  */
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
-import { loadInDevtoolsTab, openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
-import { waitInPanel } from '../helpers/panel.ts';
+import { hostPage, waitInPanel } from '../helpers/panel.ts';
 
 let sandbox: Sandbox;
 let dev: Launched;
 
-// The real DevTools opened with every tab: a browser of the file's own.
+// A browser of the file's own, for the tab whose real DevTools the test opens.
 test.beforeAll(async ({ sandbox: sb, launchForFile }) => {
   sandbox = sb;
-  dev = await launchForFile.chromium({
-    args: ['--auto-open-devtools-for-tabs'],
-    capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
-  });
+  dev = await launchForFile.chromium({ capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' } });
 });
 
 describe('the real DevTools panel', () => {
   it('Settings opens inside the panel; Esc closes it and never reaches DevTools', async () => {
-    const { devtools, frame } = await openRealDevtoolsPanel(dev.browser, async () => {
-      const p = await dev.browser.newPage();
-      await loadInDevtoolsTab(p, `${sandbox.hostOrigin}/`, () => (window as any).__sandboxHost?.isReady());
-      return p;
-    });
+    const { devtools, frame } = await openRealDevtoolsPanel(() => hostPage(dev, sandbox));
     expect(frame, 'the Embed panel frame').toBeTruthy();
     const panel = frame!;
     await waitInPanel(panel, (h) => h.log.readyIndex >= 0, { timeout: 15_000 });

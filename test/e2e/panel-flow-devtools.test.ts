@@ -7,34 +7,23 @@
 import type { Frame, Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
-import { loadInDevtoolsTab, openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { expectHandshakeDrawn, flowDrawing } from '../helpers/flow-drawing.ts';
-import { waitInPanel } from '../helpers/panel.ts';
+import { hostPage, waitInPanel } from '../helpers/panel.ts';
 
 let sandbox: Sandbox;
 let dev: Launched;
 let devtools: Page;
 let panel: Frame;
 
-// The real DevTools opened with every tab: a browser of its own (closed after the file's last test).
+// A browser of the file's own; the scripted session runs to its end, then the tab's real DevTools opens.
 test.beforeAll(async ({ sandbox: sb, launchForFile }) => {
   sandbox = sb;
-  dev = await launchForFile.chromium({
-    args: ['--auto-open-devtools-for-tabs'],
-    capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
-  });
-  const opened = await openRealDevtoolsPanel(dev.browser, async () => {
-    const p = await dev.browser.newPage();
-    // (the scripted session ends a few seconds after the page's load)
-    await loadInDevtoolsTab(
-      p,
-      `${sandbox.hostOrigin}/?script=full`,
-      () => (window as any).__sandboxHost?.scriptDone(),
-      {
-        timeoutMs: 20_000,
-      },
-    );
+  dev = await launchForFile.chromium({ capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' } });
+  const opened = await openRealDevtoolsPanel(async () => {
+    const p = await hostPage(dev, sandbox, 'script=full');
+    await p.waitForFunction(() => (window as any).__sandboxHost.scriptDone(), { timeout: 30_000 });
     return p;
   });
   if (!opened.frame) {

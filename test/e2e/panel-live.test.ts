@@ -6,7 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { Launched } from '../../src/node/chromium.ts';
-import { loadInDevtoolsTab, openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
+import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import * as helpers from '../helpers/panel.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
@@ -195,19 +195,8 @@ describe('panel on live capture (sandbox)', () => {
   });
 
   it('smoke: the real DevTools panel shows the records', async ({ launch }) => {
-    const dev = await launch.chromium({
-      args: ['--auto-open-devtools-for-tabs'],
-      capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' },
-    });
-    const {
-      page,
-      devtools,
-      frame: panelFrame,
-    } = await openRealDevtoolsPanel(dev.browser, async () => {
-      const p = await dev.browser.newPage(); // every new tab gets its own DevTools window
-      await loadInDevtoolsTab(p, `${sandbox.hostOrigin}/`, () => (window as any).__sandboxHost?.isReady());
-      return p;
-    });
+    const dev = await launch.chromium({ capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' } });
+    const { page, devtools, frame: panelFrame } = await openRealDevtoolsPanel(() => helpers.hostPage(dev, sandbox));
     expect(panelFrame, 'the Embed panel frame').toBeTruthy();
     await waitInPanel(panelFrame!, (h) => h.log.readyIndex >= 0, {
       timeout: 15_000,
