@@ -113,36 +113,44 @@ export async function restartWorker(
  * Stop the extension's service worker as Chrome stops an idle one (the ServiceWorker domain's stopWorker, the stop its
  * idle timeout makes: the worker ends, every port to it closes) and return once it is stopped, waking nothing and
  * waiting for no new worker. A test cannot just stay quiet for Chrome's 30 s: Chrome never stops a worker that a
- * debugger is attached to, and `launched.worker()` attaches one. The old worker is marked (`__marker`), so a worker
- * without the mark is a new one.
+ * debugger is attached to, and `launched.worker()` attaches one. That debugger stays attached across the stop, so
+ * Chrome would hold the next start until it says run: the next start is let run at once, as for a user, whose worker
+ * has no debugger. The old worker is marked (`__marker`), so a worker without the mark is a new one.
  */
 export async function stopWorkerAsIdle(launched: Launched, page: Page): Promise<void> {
   await (await launched.worker()).evaluate(() => {
     (globalThis as any).__marker = 'old worker';
   });
   const script = `chrome-extension://${launched.extensionId}/`;
+  const target = launched.browser.targets().find((t) => t.type() === 'service_worker' && t.url().startsWith(script));
   const cdp = await page.createCDPSession();
-  try {
-    const running = new Set<string>();
-    const stopped = new Set<string>();
-    // (a stop is seen as it happens: with a panel open, a new start of the same version may follow at once)
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      for (const v of versions.filter((x) => x.scriptURL.startsWith(script))) {
-        if (v.runningStatus === 'running') {
-          running.add(v.versionId);
-        } else if (v.runningStatus === 'stopped') {
-          stopped.add(v.versionId);
-        }
-      }
-    });
-    await cdp.send('ServiceWorker.enable');
-    const versionId = await vi.waitUntil(() => [...running][0], { timeout: 5_000, interval: 50 });
-    stopped.clear();
-    await cdp.send('ServiceWorker.stopWorker', { versionId });
-    await vi.waitUntil(() => stopped.has(versionId), { timeout: 5_000, interval: 50 });
-  } finally {
+  const running = new Set<string>();
+  const stopped = new Set<string>();
+  let released = false;
+  const release = async () => {
+    released = true;
+    const s = await target?.createCDPSession().catch(() => null);
+    await s?.send('Runtime.runIfWaitingForDebugger').catch(() => {});
+    await s?.detach().catch(() => {});
     await cdp.detach().catch(() => {});
-  }
+  };
+  // (a stop is seen as it happens: with a panel open, a new start of the same version follows at once)
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const v of versions.filter((x) => x.scriptURL.startsWith(script))) {
+      if (v.runningStatus === 'running') {
+        running.add(v.versionId);
+      } else if (v.runningStatus === 'stopped') {
+        stopped.add(v.versionId);
+      } else if (v.runningStatus === 'starting' && stopped.has(v.versionId) && !released) {
+        void release();
+      }
+    }
+  });
+  await cdp.send('ServiceWorker.enable');
+  const versionId = await vi.waitUntil(() => [...running][0], { timeout: 5_000, interval: 50 });
+  stopped.clear();
+  await cdp.send('ServiceWorker.stopWorker', { versionId });
+  await vi.waitUntil(() => stopped.has(versionId), { timeout: 5_000, interval: 50 });
 }
 
 export async function records(launched: Launched, tabId: number): Promise<ClassifiedRecord[]> {
