@@ -122,27 +122,36 @@ export async function stopWorkerAsIdle(launched: Launched, page: Page): Promise<
     (globalThis as any).__marker = 'old worker';
   });
   const script = `chrome-extension://${launched.extensionId}/`;
-  const target = launched.browser.targets().find((t) => t.type() === 'service_worker' && t.url().startsWith(script));
   const cdp = await page.createCDPSession();
   const running = new Set<string>();
   const stopped = new Set<string>();
   let released = false;
-  const release = async () => {
+  /** Says run to the worker's targets until its version runs (its target may be new: it is looked up each time). */
+  const release = async (versionId: string) => {
     released = true;
-    const s = await target?.createCDPSession().catch(() => null);
-    await s?.send('Runtime.runIfWaitingForDebugger').catch(() => {});
-    await s?.detach().catch(() => {});
+    for (let i = 0; i < 100 && !running.has(versionId); i++) {
+      for (const t of launched.browser.targets()) {
+        if (t.type() === 'service_worker' && t.url().startsWith(script)) {
+          const s = await t.createCDPSession().catch(() => null);
+          await s?.send('Runtime.runIfWaitingForDebugger').catch(() => {});
+          await s?.detach().catch(() => {});
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await cdp.detach().catch(() => {});
   };
-  // (a stop is seen as it happens: with a panel open, a new start of the same version follows at once)
+  // (each state is seen as it happens: with a panel open, a new start of the same version follows the stop at once)
   cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
     for (const v of versions.filter((x) => x.scriptURL.startsWith(script))) {
+      if (stopped.has(v.versionId) && !released && (v.runningStatus === 'starting' || v.runningStatus === 'running')) {
+        void release(v.versionId); // the start after the stop: let it run
+      }
       if (v.runningStatus === 'running') {
         running.add(v.versionId);
       } else if (v.runningStatus === 'stopped') {
         stopped.add(v.versionId);
-      } else if (v.runningStatus === 'starting' && stopped.has(v.versionId) && !released) {
-        void release();
+        running.delete(v.versionId);
       }
     }
   });
