@@ -16,7 +16,7 @@ export const MAX_DETAIL_CHARS = 1_000_000;
  * Record characters `Drain` writes per task at most (and one record more), beside its count of deliveries: a slice
  * of posts only, or of 10 KB records, is no longer than a slice of small deliveries (about one batch of link.ts).
  */
-const SLICE_CHARS = 4_000_000;
+export const SLICE_CHARS = 4_000_000;
 
 export interface PagePost {
   /** Deliveries the frame had seen when the page posted. */
@@ -30,7 +30,7 @@ export const postLine = (after: number, json: string): string => `${after}\t${js
  * An entry of a batch made of the relay's own JSON (`entry`, which says `"line":true`) and a line of text the page's
  * world wrote (`line`), which travels beside the batch's JSON, never inside it.
  */
-export interface Untrusted {
+interface Untrusted {
   entry: string;
   line: string;
 }

@@ -272,7 +272,7 @@ export const HAR = command({
 export const COMMANDS: readonly CommandSpec[] = [CHECK, RECORD, VIEW, DIFF, CODEGEN, HAR];
 
 /** The `--help` every command takes. */
-export const HELP_FLAG: FlagSpec = { type: 'boolean', short: 'h', help: 'this help' };
+const HELP_FLAG: FlagSpec = { type: 'boolean', short: 'h', help: 'this help' };
 
 type Values<F extends Record<string, FlagSpec>> = {
   [K in keyof F]?: F[K]['type'] extends 'boolean' ? boolean : F[K]['multiple'] extends true ? string[] : string;
@@ -297,7 +297,7 @@ export function flagLabel(name: string, f: FlagSpec): string {
 const WIDTH = 112;
 
 /** Words (or any unbreakable items) in lines of at most `width` characters, joined by spaces. */
-export function wrapItems(items: string[], width: number): string[] {
+function wrapItems(items: string[], width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const item of items) {

@@ -20,11 +20,6 @@ export function inert(s: string): string {
   return s.replace(UNSAFE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Every line of `text` made inert on its own (the newlines between lines kept). */
-export function inertLines(text: string): string {
-  return text.split('\n').map(inert).join('\n');
-}
-
 /** A JSON value with every string made inert (for text writers: what they print comes from it). */
 export function inertValue<T>(v: T): T {
   return mapJson(v, inert) as T;

@@ -85,14 +85,9 @@ function literal(s: string): string {
 const SECRET_ENDINGS = ['token', 'secret', 'password', 'apikey'];
 
 /** Whether an object key names a secret. */
-export function isSecretKey(k: string): boolean {
+function isSecretKey(k: string): boolean {
   const n = k.toLowerCase().replace(/[_-]/g, '');
   return SECRET_KEYS.has(n) || SECRET_ENDINGS.some((e) => n.endsWith(e));
-}
-
-/** Whether a URL or form parameter names a secret. */
-export function isSecretParam(name: string): boolean {
-  return SECRET_PARAMS.includes(name.toLowerCase());
 }
 
 /** Redact secrets inside one string (URLs, text, JSON text). */
@@ -141,11 +136,6 @@ export function redactRestCall(c: RestCall): RestCall {
     requestBody: redactBody(c.requestBody),
     responseBody: redactBody(c.responseBody),
   };
-}
-
-/** Whether a header name carries a credential (its value is redacted whole). */
-export function isSecretHeader(name: string): boolean {
-  return /^authorization$/i.test(name) || SECRET_HEADERS.test(name);
 }
 
 /** A body's text redacted; a JSON body whose secret-named keys have values is rewritten without them. */
