@@ -11,7 +11,7 @@ import { CHECK, commandHelp, parseCommand } from './commands.ts';
 import { checkDiagramFlags, writeDiagram } from './check-flow.ts';
 import { InputError } from './input-error.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
-import { EXPECTABLE_TYPES, evaluate, parseExpect } from './verdict.ts';
+import { EXPECTABLE_TYPES, evaluate, parseExpect } from '../protocol/verdict.ts';
 import { shown, warnUnredacted } from './shown.ts';
 
 export const CHECK_HELP = commandHelp(CHECK);

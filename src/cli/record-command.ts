@@ -23,7 +23,7 @@ import { attachInspector } from '../node/puppeteer.ts';
 import type { Embed } from '../node/embed.ts';
 import { oneOf, originFlag, UsageError } from './args.ts';
 import { commandHelp, parseCommand, RECORD } from './commands.ts';
-import { parseExpect, evaluate, type FailOn } from './verdict.ts';
+import { parseExpect, evaluate, type FailOn } from '../protocol/verdict.ts';
 import { plural, renderText, summaryLine, tenantLine } from './report.ts';
 
 export const RECORD_HELP = commandHelp(RECORD);

@@ -18,7 +18,7 @@ import {
 } from '../../test/fixtures/messages.ts';
 
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
-import { evaluate, type EvaluateOptions } from './verdict.ts';
+import { evaluate, type EvaluateOptions } from '../protocol/verdict.ts';
 
 beforeAll(() => {
   process.env.NO_COLOR = '1';

@@ -18,7 +18,7 @@ import {
   type Evaluation,
   type Figures,
   type Finding,
-} from './verdict.ts';
+} from '../protocol/verdict.ts';
 
 export interface FileResult {
   file: string;

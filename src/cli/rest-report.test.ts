@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkCapture, readCapture } from '../protocol/capture.ts';
 import type { CaptureFile, RestCall } from '../protocol/record.ts';
 import { renderJson, renderJunit, renderText, type FileResult } from './report.ts';
-import { evaluate, type EvaluateOptions } from './verdict.ts';
+import { evaluate, type EvaluateOptions } from '../protocol/verdict.ts';
 
 beforeAll(() => {
   process.env.NO_COLOR = '1';

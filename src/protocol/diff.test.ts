@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkRecords } from './capture.ts';
 import { diffCaptures, diffOrder, diffProfiles, eventRuns, sessionProfile, type CaptureDiff } from './diff.ts';
 import type { CaptureRecord } from './record.ts';
-import { evaluate } from '../cli/verdict.ts';
+import { evaluate } from './verdict.ts';
 import {
   EMBED_URL,
   HOST,

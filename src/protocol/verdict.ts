@@ -18,13 +18,13 @@
  *   A file with REST calls and no record at all (a HAR of another tool) is judged on its REST calls alone: it is
  *   not "empty".
  */
-import { ACTION_TYPES, EVENT_TYPES } from '../protocol/catalog.ts';
-import type { CheckResult, RestCallResult } from '../protocol/capture.ts';
-import type { Issue, Severity, Verdict } from '../protocol/classify.ts';
-import { isSvcEmbed } from '../protocol/marker.ts';
-import type { CaptureRecord } from '../protocol/record.ts';
-import { RULES } from '../protocol/rules.ts';
-import { isEmbedAddress } from '../protocol/address.ts';
+import { ACTION_TYPES, EVENT_TYPES } from './catalog.ts';
+import type { CheckResult, RestCallResult } from './capture.ts';
+import type { Issue, Severity, Verdict } from './classify.ts';
+import { isSvcEmbed } from './marker.ts';
+import type { CaptureRecord } from './record.ts';
+import { RULES } from './rules.ts';
+import { isEmbedAddress } from './address.ts';
 
 export type FailOn = 'error' | 'warning';
 
@@ -248,40 +248,42 @@ function emptyReason(where?: string): string {
   return where ? `no embed traffic seen ${isUrl(where) ? 'on' : 'in'} ${where}` : 'no embed traffic seen';
 }
 
-/** Decide a run: see the module comment. */
-export function evaluate(
-  records: readonly CaptureRecord[],
-  result: CheckResult,
-  opts: EvaluateOptions = {},
-): Evaluation {
-  const failOn: FailOn = opts.failOn ?? 'error';
-  const failing = (s: Severity) => RANK[s] >= RANK[failOn];
+/** The run's records by seq (navigations apart), and what a check lists of one. */
+interface Indexed {
+  bySeq: Map<number, CaptureRecord>;
+  navBySeq: Map<number, CaptureRecord>;
+  /** The result's messages that are records of this run, in causal order. */
+  ordered: CheckResult['messages'];
+  recordOf: (seq: number) => CaptureRecord | undefined;
+}
+
+function indexed(records: readonly CaptureRecord[], result: CheckResult): Indexed {
   const bySeq = new Map<number, CaptureRecord>();
-  for (const r of records) {
-    if (!r.navigation) {
-      bySeq.set(r.seq, r);
-    }
-  }
   const navBySeq = new Map<number, CaptureRecord>();
   for (const r of records) {
-    if (r.navigation) {
-      navBySeq.set(r.seq, r);
-    }
+    (r.navigation ? navBySeq : bySeq).set(r.seq, r);
   }
-  const recordOf = (seq: number) => bySeq.get(seq) ?? navBySeq.get(seq);
-  const resultBySeq = new Map(result.messages.map((m) => [m.seq, m]));
-  const ordered = result.messages.filter((m) => bySeq.has(m.seq));
-  const line = (r: CaptureRecord, message: string): CheckRecordLine => ({
-    seq: r.seq,
-    kind: r.kind,
-    frameUrl: r.frameUrl,
-    time: r.time,
-    message,
-  });
+  return {
+    bySeq,
+    navBySeq,
+    ordered: result.messages.filter((m) => bySeq.has(m.seq)),
+    recordOf: (seq) => bySeq.get(seq) ?? navBySeq.get(seq),
+  };
+}
 
-  // ---- what was seen: embed frames, svc-embed traffic
-  // The embed frames are the diagnosis's (protocol/diagnose.ts): the platform's by their address, or frames that
-  // posted svc-embed events (a video player's /embed/ frame is not one).
+const lineOf = (r: CaptureRecord, message: string): CheckRecordLine => ({
+  seq: r.seq,
+  kind: r.kind,
+  frameUrl: r.frameUrl,
+  time: r.time,
+  message,
+});
+
+/**
+ * What was seen: the embed frames and svc-embed traffic. The embed frames are the diagnosis's (protocol/diagnose.ts):
+ * the platform's by their address, or frames that posted svc-embed events (a video player's /embed/ frame is not one).
+ */
+function seen(records: readonly CaptureRecord[], result: CheckResult) {
   const frames = new Set<string>((result.diagnosis?.embeds ?? []).map((e) => e.url));
   let svcEmbedSeen = false;
   for (const r of records) {
@@ -301,9 +303,11 @@ export function evaluate(
     }
   }
   const embedFrames = [...frames];
-  const empty = embedFrames.length === 0 && !svcEmbedSeen;
+  return { embedFrames, svcEmbedSeen, empty: embedFrames.length === 0 && !svcEmbedSeen };
+}
 
-  // ---- REST calls: findings of their own, not messages
+/** REST calls: findings of their own, not messages. */
+function restOf(result: CheckResult): { rest: RestCallLine[]; restFindings: RestFinding[] } {
   const rest: RestCallLine[] = [];
   const restFindings: RestFinding[] = [];
   for (const c of result.rest ?? []) {
@@ -327,47 +331,31 @@ export function evaluate(
       findings: list,
     });
   }
-  const restOnly = records.length === 0 && rest.length > 0;
+  return { rest, restFindings };
+}
 
-  // ---- messages and findings: a delivery paired with a post present here belongs to the post's message
+/**
+ * Messages and findings: a delivery paired with a post present here belongs to the post's message; each issue is
+ * one finding, counted at the record that found it first (the post); navigation records' findings count too.
+ */
+function messagesOf(ix: Indexed, result: CheckResult): { messages: MessageGroup[]; findings: Finding[] } {
+  const { bySeq, navBySeq, ordered } = ix;
+  const resultBySeq = new Map(result.messages.map((m) => [m.seq, m]));
   const postOf = (r: CaptureRecord): number | null =>
     r.kind === 'receive' && r.pairedWith !== undefined && resultBySeq.has(r.pairedWith) && bySeq.has(r.pairedWith)
       ? r.pairedWith
       : null;
   const groups = new Map<number, MessageGroup>();
   const findings: Finding[] = [];
-  const addFindings = (r: CaptureRecord, issues: readonly Issue[], group: MessageGroup) => {
-    for (const i of issues) {
-      if (i.sender) {
-        continue;
-      }
-      const same = group.findings.find((f) => f.rule === i.rule && f.path === i.path && f.seq !== r.seq);
-      if (same) {
-        same.alsoAt.push(r.seq);
-        continue;
-      }
-      const f: Finding = {
-        seq: r.seq,
-        kind: r.kind,
-        type: r.navigation ? 'embed frame' : typeOf(r),
-        rule: i.rule,
-        severity: i.severity,
-        path: i.path,
-        message: i.message,
-        alsoAt: [],
-        ...(r.navigation ? { navigation: true } : {}),
-      };
-      group.findings.push(f);
-      findings.push(f);
-    }
-  };
+  const add = (r: CaptureRecord, issues: readonly Issue[], group: MessageGroup) =>
+    findings.push(...findingsOf(r, issues, group));
   // Heads first (posts, unpaired records), so that a delivery's own copy of its post's issue joins the post's.
   for (const m of ordered) {
     const r = bySeq.get(m.seq)!;
     if (postOf(r) === null) {
       const g: MessageGroup = { seq: m.seq, verdict: m.verdict, deliveries: [], findings: [] };
       groups.set(m.seq, g);
-      addFindings(r, m.issues, g);
+      add(r, m.issues, g);
     }
   }
   for (const m of ordered) {
@@ -376,17 +364,17 @@ export function evaluate(
     if (post !== null) {
       const g = groups.get(post)!;
       g.deliveries.push(m.seq);
-      addFindings(r, m.issues, g);
+      add(r, m.issues, g);
     }
   }
-  const messages = [...groups.values()];
   // The embed frames' navigation records: their findings (address, silence) count; they are not messages.
   for (const m of result.messages) {
     const r = navBySeq.get(m.seq);
     if (r) {
-      addFindings(r, m.issues, { seq: m.seq, verdict: m.verdict, deliveries: [], findings: [] });
+      add(r, m.issues, { seq: m.seq, verdict: m.verdict, deliveries: [], findings: [] });
     }
   }
+  const messages = [...groups.values()];
   for (const g of messages) {
     if (g.verdict !== 'foreign') {
       g.verdict = g.findings.some((f) => f.severity === 'error') ? 'invalid' : 'valid';
@@ -394,15 +382,43 @@ export function evaluate(
   }
   const position = new Map(result.messages.map((m, k) => [m.seq, k]));
   findings.sort((a, b) => position.get(a.seq)! - position.get(b.seq)!);
-  const rules: Record<string, number> = {};
-  for (const f of [...findings, ...restFindings]) {
-    rules[f.rule] = (rules[f.rule] ?? 0) + 1;
-  }
+  return { messages, findings };
+}
 
-  // ---- expectations: the first record of each type, in causal order
+/** A record's issues as new findings of its message (a delivery's copy of one already found joins it). */
+function findingsOf(r: CaptureRecord, issues: readonly Issue[], group: MessageGroup): Finding[] {
+  const out: Finding[] = [];
+  for (const i of issues) {
+    if (i.sender) {
+      continue;
+    }
+    const same = group.findings.find((f) => f.rule === i.rule && f.path === i.path && f.seq !== r.seq);
+    if (same) {
+      same.alsoAt.push(r.seq);
+      continue;
+    }
+    const f: Finding = {
+      seq: r.seq,
+      kind: r.kind,
+      type: r.navigation ? 'embed frame' : typeOf(r),
+      rule: i.rule,
+      severity: i.severity,
+      path: i.path,
+      message: i.message,
+      alsoAt: [],
+      ...(r.navigation ? { navigation: true } : {}),
+    };
+    group.findings.push(f);
+    out.push(f);
+  }
+  return out;
+}
+
+/** Expectations: the first record of each type wanted, in causal order (`ready` whenever an embed frame was seen). */
+function expectationsOf(ix: Indexed, expect: readonly string[], embedSeen: boolean): Expectation[] {
   const firstOf = new Map<string, number>();
-  for (const m of ordered) {
-    const r = bySeq.get(m.seq)!;
+  for (const m of ix.ordered) {
+    const r = ix.bySeq.get(m.seq)!;
     if (isSvcEmbed(r.data)) {
       const t = typeOf(r);
       if (!firstOf.has(t)) {
@@ -411,44 +427,64 @@ export function evaluate(
     }
   }
   const wanted: Array<{ type: string; implicit: boolean }> = [];
-  for (const t of opts.expect ?? []) {
+  for (const t of expect) {
     if (!wanted.some((w) => w.type === t)) {
       wanted.push({ type: t, implicit: false });
     }
   }
-  if (embedFrames.length > 0 && !wanted.some((w) => w.type === 'svc:event:ready')) {
+  if (embedSeen && !wanted.some((w) => w.type === 'svc:event:ready')) {
     wanted.unshift({ type: 'svc:event:ready', implicit: true });
   }
-  const expectations: Expectation[] = wanted.map(({ type, implicit }) => ({
+  return wanted.map(({ type, implicit }) => ({
     type,
     implicit,
     met: firstOf.has(type),
     seq: firstOf.get(type) ?? null,
   }));
+}
 
-  // ---- start failures: the embed said it could not start
-  const startFailures: Array<{ seq: number; message: string }> = findings
-    .filter((f) => f.rule === FAILED_BEFORE_READY)
-    .map((f) => ({ seq: f.seq, message: f.message }));
+/** What the run's checks are made from. */
+interface CheckInputs {
+  ix: Indexed;
+  opts: EvaluateOptions;
+  failing: (s: Severity) => boolean;
+  seen: ReturnType<typeof seen>;
+  emptyFails: boolean;
+  restOnly: boolean;
+  expectations: Expectation[];
+  startFailures: Array<{ seq: number; message: string }>;
+  findings: Finding[];
+  rest: RestCallLine[];
+  restFindings: RestFinding[];
+}
 
-  // ---- checks
+/** Every check, sorted by classname, then name. */
+function checksOf(x: CheckInputs): Check[] {
+  const checks = [...expectationChecks(x), ...findingChecks(x), ...restChecks(x), ...seenTypeChecks(x.ix)];
+  return checks.sort((a, b) =>
+    a.classname < b.classname ? -1 : a.classname > b.classname ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+}
+
+/** Embed traffic seen, each expected type, each start failure. */
+function expectationChecks(x: CheckInputs): Check[] {
+  const { seen: s, opts, emptyFails } = x;
   const checks: Check[] = [];
-  const emptyFails = empty && !opts.allowEmpty && !restOnly;
-  if (!restOnly) {
+  if (!x.restOnly) {
     checks.push({
       name: 'embed traffic seen',
       classname: 'embed-inspector.expectations',
       passed: !emptyFails,
-      summary: empty
+      summary: s.empty
         ? emptyFails
           ? emptyReason(opts.where)
           : `${emptyReason(opts.where)} (allowed)`
-        : `${plural(embedFrames.length, 'embed frame')}${embedFrames.length ? ` (${embedFrames.join(', ')})` : ''}, ${svcEmbedSeen ? 'svc-embed messages' : 'no svc-embed message'}`,
+        : `${plural(s.embedFrames.length, 'embed frame')}${s.embedFrames.length ? ` (${s.embedFrames.join(', ')})` : ''}, ${s.svcEmbedSeen ? 'svc-embed messages' : 'no svc-embed message'}`,
       records: [],
     });
   }
-  for (const e of expectations) {
-    const r = e.seq === null ? undefined : bySeq.get(e.seq);
+  for (const e of x.expectations) {
+    const r = e.seq === null ? undefined : x.ix.bySeq.get(e.seq);
     checks.push({
       name: `expect ${e.type}`,
       classname: 'embed-inspector.expectations',
@@ -456,25 +492,41 @@ export function evaluate(
       summary: e.met
         ? `${e.type} first seen at #${e.seq}`
         : `expected ${e.type}, never seen${e.implicit ? ' (an embed frame was seen)' : ''}`,
-      records: r ? [line(r, `${e.type} first seen`)] : [],
+      records: r ? [lineOf(r, `${e.type} first seen`)] : [],
     });
   }
   const startNames = new Map<string, number>();
-  for (const s of startFailures) {
-    const base = `embed started: ${s.message.replace(/^the embed failed to start: /, '')}`;
+  for (const f of x.startFailures) {
+    const base = `embed started: ${f.message.replace(/^the embed failed to start: /, '')}`;
     const n = (startNames.get(base) ?? 0) + 1;
     startNames.set(base, n);
-    const r = bySeq.get(s.seq);
+    const r = x.ix.bySeq.get(f.seq);
     checks.push({
       name: n === 1 ? base : `${base} (${n})`,
       classname: 'embed-inspector.expectations',
       passed: false,
-      summary: s.message,
-      records: r ? [line(r, s.message)] : [],
+      summary: f.message,
+      records: r ? [lineOf(r, f.message)] : [],
     });
   }
+  return checks;
+}
+
+/** `2 errors, 1 warning`: the findings of one check by severity. */
+function severityCounts(findings: ReadonlyArray<{ severity: Severity }>): string {
+  return (['error', 'warning', 'info'] as const)
+    .map((s) => [s, findings.filter((f) => f.severity === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => plural(n, s))
+    .join(', ');
+}
+const worstOf = (findings: ReadonlyArray<{ severity: Severity }>): Severity =>
+  findings.reduce<Severity>((w, f) => (RANK[f.severity] > RANK[w] ? f.severity : w), 'info');
+
+/** One check per rule, message type and kind: `origin.action-wildcard · svc:action:refresh (post)`. */
+function findingChecks(x: CheckInputs): Check[] {
   const byCheck = new Map<string, { rule: string; type: string; kind: string; findings: Finding[] }>();
-  for (const f of findings) {
+  for (const f of x.findings) {
     const kind = f.navigation ? 'navigation' : f.kind;
     const key = `${f.rule}\n${f.type}\n${kind}`;
     let c = byCheck.get(key);
@@ -484,36 +536,34 @@ export function evaluate(
     }
     c.findings.push(f);
   }
-  for (const c of byCheck.values()) {
-    const worst = c.findings.reduce<Severity>((w, f) => (RANK[f.severity] > RANK[w] ? f.severity : w), 'info');
-    const bad = c.findings.filter((f) => failing(f.severity));
-    const counts = (['error', 'warning', 'info'] as const)
-      .map((s) => [s, c.findings.filter((f) => f.severity === s).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([s, n]) => plural(n, s));
-    checks.push({
-      name: `${c.rule} · ${c.type} (${c.kind})`,
-      classname: `embed-inspector.${RULES[c.rule]?.group ?? 'other'}`,
-      passed: bad.length === 0,
-      summary: `${counts.join(', ')}: ${c.findings[0].message}`,
-      records: c.findings.map((f) => {
-        const also = f.alsoAt.length ? ` (also found at its delivery ${f.alsoAt.map((s) => `#${s}`).join(', ')})` : '';
-        return line(recordOf(f.seq)!, `${f.severity} ${f.path}: ${f.message}${also}`);
-      }),
-      rule: c.rule,
-      severity: worst,
-    });
-  }
-  const callLine = (c: RestCallLine, message: string): CheckCallLine => ({
-    index: c.index,
-    method: c.method,
-    url: c.url,
-    status: c.status,
-    time: c.time,
-    message,
-  });
+  return [...byCheck.values()].map((c) => ({
+    name: `${c.rule} · ${c.type} (${c.kind})`,
+    classname: `embed-inspector.${RULES[c.rule]?.group ?? 'other'}`,
+    passed: !c.findings.some((f) => x.failing(f.severity)),
+    summary: `${severityCounts(c.findings)}: ${c.findings[0].message}`,
+    records: c.findings.map((f) => {
+      const also = f.alsoAt.length ? ` (also found at its delivery ${f.alsoAt.map((s) => `#${s}`).join(', ')})` : '';
+      return lineOf(x.ix.recordOf(f.seq)!, `${f.severity} ${f.path}: ${f.message}${also}`);
+    }),
+    rule: c.rule,
+    severity: worstOf(c.findings),
+  }));
+}
+
+const callLineOf = (c: RestCallLine, message: string): CheckCallLine => ({
+  index: c.index,
+  method: c.method,
+  url: c.url,
+  status: c.status,
+  time: c.time,
+  message,
+});
+
+/** One check per REST rule and operation, and a passing one per operation and method seen. */
+function restChecks(x: CheckInputs): Check[] {
+  const checks: Check[] = [];
   const byRestCheck = new Map<string, { rule: string; operation: string; findings: RestFinding[] }>();
-  for (const f of restFindings) {
+  for (const f of x.restFindings) {
     const key = `${f.rule}\n${f.operation}`;
     let c = byRestCheck.get(key);
     if (!c) {
@@ -522,29 +572,24 @@ export function evaluate(
     }
     c.findings.push(f);
   }
-  const callAt = new Map(rest.map((c) => [c.index, c]));
+  const callAt = new Map(x.rest.map((c) => [c.index, c]));
   for (const c of byRestCheck.values()) {
-    const worst = c.findings.reduce<Severity>((w, f) => (RANK[f.severity] > RANK[w] ? f.severity : w), 'info');
-    const counts = (['error', 'warning', 'info'] as const)
-      .map((sev) => [sev, c.findings.filter((f) => f.severity === sev).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([sev, n]) => plural(n, sev));
     checks.push({
       name: `${c.rule} · ${c.operation}`,
       classname: `embed-inspector.${RULES[c.rule]?.group ?? 'rest'}`,
-      passed: !c.findings.some((f) => failing(f.severity)),
-      summary: `${counts.join(', ')}: ${c.findings[0].message}`,
+      passed: !c.findings.some((f) => x.failing(f.severity)),
+      summary: `${severityCounts(c.findings)}: ${c.findings[0].message}`,
       records: [],
-      calls: c.findings.map((f) => callLine(callAt.get(f.index)!, `${f.severity} ${f.path}: ${f.message}`)),
+      calls: c.findings.map((f) => callLineOf(callAt.get(f.index)!, `${f.severity} ${f.path}: ${f.message}`)),
       rule: c.rule,
-      severity: worst,
+      severity: worstOf(c.findings),
     });
   }
   const seenOps = new Map<string, CheckCallLine[]>();
-  for (const c of rest) {
+  for (const c of x.rest) {
     const name = `${c.operation} (${c.method.toUpperCase()})`;
     const list = seenOps.get(name) ?? [];
-    list.push(callLine(c, `${c.verdict}, ${plural(c.findings.length, 'finding')}`));
+    list.push(callLineOf(c, `${c.verdict}, ${plural(c.findings.length, 'finding')}`));
     seenOps.set(name, list);
   }
   for (const [name, list] of seenOps) {
@@ -560,56 +605,58 @@ export function evaluate(
       calls: list,
     });
   }
+  return checks;
+}
+
+/** A passing check per svc-embed message type and kind seen. */
+function seenTypeChecks(ix: Indexed): Check[] {
   const seenTypes = new Map<string, CheckRecordLine[]>();
-  for (const m of ordered) {
-    const r = bySeq.get(m.seq)!;
+  for (const m of ix.ordered) {
+    const r = ix.bySeq.get(m.seq)!;
     if (m.verdict === 'foreign' || !isSvcEmbed(r.data)) {
       continue;
     }
     const name = `${typeOf(r)} (${r.kind})`;
     const list = seenTypes.get(name) ?? [];
-    list.push(line(r, r.kind === 'post' ? `post → ${r.targetOrigin ?? '?'}` : `receive ← ${r.origin}`));
+    list.push(lineOf(r, r.kind === 'post' ? `post → ${r.targetOrigin ?? '?'}` : `receive ← ${r.origin}`));
     seenTypes.set(name, list);
   }
-  for (const [name, list] of seenTypes) {
-    checks.push({
-      name,
-      classname: 'embed-inspector.messages',
-      passed: true,
-      summary: `${plural(list.length, 'record')}: ${list
-        .slice(0, 10)
-        .map((l) => `#${l.seq}`)
-        .join(', ')}${list.length > 10 ? ', …' : ''}`,
-      records: list,
-    });
-  }
-  checks.sort((a, b) =>
-    a.classname < b.classname ? -1 : a.classname > b.classname ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+  return [...seenTypes].map(([name, list]) => ({
+    name,
+    classname: 'embed-inspector.messages',
+    passed: true,
+    summary: `${plural(list.length, 'record')}: ${list
+      .slice(0, 10)
+      .map((l) => `#${l.seq}`)
+      .join(', ')}${list.length > 10 ? ', …' : ''}`,
+    records: list,
+  }));
+}
 
-  // ---- reasons, the most important first
+/** Why the run failed, the most important first. */
+function reasonsOf(x: CheckInputs, checks: Check[], failOn: FailOn): string[] {
   const reasons: string[] = [];
-  if (emptyFails) {
-    reasons.push(emptyReason(opts.where));
+  if (x.emptyFails) {
+    reasons.push(emptyReason(x.opts.where));
   }
-  for (const s of startFailures) {
+  for (const s of x.startFailures) {
     reasons.push(`${s.message} (#${s.seq}, a fatal error before ready)`);
   }
-  for (const f of findings) {
+  for (const f of x.findings) {
     if (f.rule === 'silence.never-ready') {
       reasons.push(`${f.message} (#${f.seq})`);
     }
   }
-  for (const e of expectations) {
+  for (const e of x.expectations) {
     if (!e.met) {
       reasons.push(`expected ${e.type}, never seen`);
     }
   }
   const failedFindingChecks = checks.filter((c) => c.rule !== undefined && !c.passed);
-  const allFindings: ReadonlyArray<{ severity: Severity }> = [...findings, ...restFindings];
   if (failedFindingChecks.length) {
-    const errors = allFindings.filter((f) => f.severity === 'error').length;
-    const warnings = allFindings.filter((f) => f.severity === 'warning').length;
+    const all: ReadonlyArray<{ severity: Severity }> = [...x.findings, ...x.restFindings];
+    const errors = all.filter((f) => f.severity === 'error').length;
+    const warnings = all.filter((f) => f.severity === 'warning').length;
     const what =
       failOn === 'warning'
         ? [errors ? plural(errors, 'error') : '', warnings ? plural(warnings, 'warning') : '']
@@ -620,53 +667,100 @@ export function evaluate(
     const shown = names.length > 3 ? `${names.slice(0, 3).join('; ')}; and ${names.length - 3} more` : names.join('; ');
     reasons.push(`${what} (--fail-on ${failOn}) in ${plural(names.length, 'check')}: ${shown}`);
   }
+  return reasons;
+}
 
-  const checksFailed = checks.filter((c) => !c.passed).length;
-  const figures: Figures = {
+/** The one counting every output format prints. */
+function figuresOf(x: CheckInputs, messages: MessageGroup[], checks: Check[]): Figures {
+  const all: ReadonlyArray<{ severity: Severity }> = [...x.findings, ...x.restFindings];
+  const count = <T>(xs: readonly T[], p: (t: T) => boolean) => xs.filter(p).length;
+  const checksFailed = count(checks, (c) => !c.passed);
+  return {
     messages: messages.length,
-    records: ordered.length,
-    valid: messages.filter((g) => g.verdict === 'valid').length,
-    invalid: messages.filter((g) => g.verdict === 'invalid').length,
-    foreign: messages.filter((g) => g.verdict === 'foreign').length,
-    errors: allFindings.filter((f) => f.severity === 'error').length,
-    warnings: allFindings.filter((f) => f.severity === 'warning').length,
-    infos: allFindings.filter((f) => f.severity === 'info').length,
-    restCalls: rest.length,
-    restValid: rest.filter((c) => c.verdict === 'valid').length,
-    restInvalid: rest.filter((c) => c.verdict === 'invalid').length,
+    records: x.ix.ordered.length,
+    valid: count(messages, (g) => g.verdict === 'valid'),
+    invalid: count(messages, (g) => g.verdict === 'invalid'),
+    foreign: count(messages, (g) => g.verdict === 'foreign'),
+    errors: count(all, (f) => f.severity === 'error'),
+    warnings: count(all, (f) => f.severity === 'warning'),
+    infos: count(all, (f) => f.severity === 'info'),
+    restCalls: x.rest.length,
+    restValid: count(x.rest, (c) => c.verdict === 'valid'),
+    restInvalid: count(x.rest, (c) => c.verdict === 'invalid'),
     checks: checks.length,
     checksPassed: checks.length - checksFailed,
     checksFailed,
   };
-  const passed = checksFailed === 0;
+}
+
+/** Decide a run: see the module comment. */
+export function evaluate(
+  records: readonly CaptureRecord[],
+  result: CheckResult,
+  opts: EvaluateOptions = {},
+): Evaluation {
+  const failOn: FailOn = opts.failOn ?? 'error';
+  const ix = indexed(records, result);
+  const s = seen(records, result);
+  const { rest, restFindings } = restOf(result);
+  const restOnly = records.length === 0 && rest.length > 0;
+  const { messages, findings } = messagesOf(ix, result);
+  const rules: Record<string, number> = {};
+  for (const f of [...findings, ...restFindings]) {
+    rules[f.rule] = (rules[f.rule] ?? 0) + 1;
+  }
+  const inputs: CheckInputs = {
+    ix,
+    opts,
+    failing: (sev) => RANK[sev] >= RANK[failOn],
+    seen: s,
+    emptyFails: s.empty && !opts.allowEmpty && !restOnly,
+    restOnly,
+    expectations: expectationsOf(ix, opts.expect ?? [], s.embedFrames.length > 0),
+    // The embed said it could not start.
+    startFailures: findings
+      .filter((f) => f.rule === FAILED_BEFORE_READY)
+      .map((f) => ({ seq: f.seq, message: f.message })),
+    findings,
+    rest,
+    restFindings,
+  };
+  const checks = checksOf(inputs);
+  const figures = figuresOf(inputs, messages, checks);
+  const passed = figures.checksFailed === 0;
   return {
     passed,
     exitCode: passed ? 0 : 1,
-    reasons,
+    reasons: reasonsOf(inputs, checks, failOn),
     failOn,
-    empty,
-    embedFrames,
-    svcEmbedSeen,
-    expectations,
-    startFailures,
+    ...s,
+    expectations: inputs.expectations,
+    startFailures: inputs.startFailures,
     findings,
     messages,
     rules,
     checks,
     figures,
-    integration: emptyFails
-      ? { state: 'no-embed', text: emptyReason(opts.where), seq: null }
-      : restOnly
-        ? {
-            state: 'no-embed',
-            text: `no window messages in this file (a HAR of another tool has none); REST calls checked: ${rest.length}`,
-            seq: null,
-          }
-        : (result.integration ?? { state: 'healthy', text: 'healthy', seq: null }),
+    integration: integrationOf(inputs, result),
     notes: (result.diagnosis?.notes ?? []).map((n) => n.message),
     rest,
     restFindings,
     restSkipped: result.restSkipped ?? 0,
     restOnly,
   };
+}
+
+/** The integration's state in words: the diagnosis's, unless the run has no embed traffic to judge. */
+function integrationOf(x: CheckInputs, result: CheckResult): Evaluation['integration'] {
+  if (x.emptyFails) {
+    return { state: 'no-embed', text: emptyReason(x.opts.where), seq: null };
+  }
+  if (x.restOnly) {
+    return {
+      state: 'no-embed',
+      text: `no window messages in this file (a HAR of another tool has none); REST calls checked: ${x.rest.length}`,
+      seq: null,
+    };
+  }
+  return result.integration ?? { state: 'healthy', text: 'healthy', seq: null };
 }

@@ -1,8 +1,8 @@
 // The verdict of a run, as a CI job sees it: does an empty page, an embed that never got ready, an expired
 // session, a missing expected event or a warning fail the run, and is each message and finding counted once.
 import { describe, expect, it } from 'vitest';
-import { checkRecords } from '../protocol/capture.ts';
-import type { CaptureRecord } from '../protocol/record.ts';
+import { checkRecords } from './capture.ts';
+import type { CaptureRecord } from './record.ts';
 import {
   EMBED_URL,
   HOST,
