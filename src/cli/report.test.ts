@@ -253,6 +253,29 @@ describe('one counting in text, JSON and JUnit', () => {
   });
 });
 
+describe("the embed's address: the count is the list's", () => {
+  it('an address with every part wrong and no session: "N" is the number of findings listed under the frame', () => {
+    const url = `${new URL(EMBED).origin}/embed/dashboards/dash01?allowExport=yes&timezone=%2B02%3A00&f_orders.region=notjson`;
+    const records = numbered([
+      navigation(url),
+      ...eventPair('svc:event:ready'),
+      ...eventPair('svc:event:dashboard-loaded'),
+    ]);
+    const out = renderText([fileOf('address.json', records)]);
+    const n = Number(out.match(/the embed URL has (\d+)/)?.[1]);
+    const under = out.split('\n').filter((l) => /^ {11}\S+ +url\./.test(l));
+    expect(under.map((l) => l.trim().split(/\s+/)[1])).toEqual([
+      'url.path',
+      'url.session',
+      'url.allow-export',
+      'url.timezone-offset',
+      'url.filter',
+    ]);
+    expect(n).toBe(under.length);
+    expect(out).toContain('the embed URL has 5 findings: 4 problems, 1 note');
+  });
+});
+
 describe('why a run failed, in every format', () => {
   it('prints the reasons before the counts in text, in JSON and in the JUnit suite', () => {
     const file = fileOf('empty.json', numbered([foreign]));

@@ -19,6 +19,9 @@ const APP_ANY = /^\/embed\/d\/\d+\/app\/.+/;
 const FILTER_PARAM = /^f_[^.=]+\.[^=]+$/;
 const KNOWN = new Set(['session', 'allowExport', 'timezone']);
 
+/** Whether the spec names a parameter of the embed's address (`session`, `allowExport`, `timezone`, `f_…`). */
+export const namedParameter = (k: string): boolean => KNOWN.has(k) || k.startsWith('f_');
+
 /** Edit distance up to a small bound (misspellings of `dashboard`). */
 function near(a: string, b: string, max: number): boolean {
   if (Math.abs(a.length - b.length) > max) {
@@ -138,7 +141,10 @@ export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | n
     );
   }
   const q = u.searchParams;
-  if (dashboard && !q.get('session')) {
+  // Each finding is independent of the others: a misspelled dashboard path is still a dashboard embed, which needs
+  // its session (a wrong path does not hide a missing session).
+  const dashboardMeant = !!dashboard || (shape === 'misspelled' && path.split('/')[2] !== 'd');
+  if (dashboardMeant && !q.get('session')) {
     out.push(
       issue(
         'url.session',

@@ -338,3 +338,54 @@ describe('no false verdicts (each a case a review found)', () => {
     expect(rulesAt(records, T0 + 10 * L)).toEqual([]);
   });
 });
+
+describe('one truth in words (issue 44)', () => {
+  // The address of the report: a misspelled path, allowExport and timezone wrong, a filter that is not JSON, no session.
+  const WRONG = `${TENANT}/embed/dashboards/dA7kQ2mXp9Lw?allowExport=yes&timezone=%2B02%3A00&f_orders.region=notjson`;
+
+  it('every finding of an address is reported on its own: a wrong path does not hide the missing session', () => {
+    expect(rulesOf(WRONG)).toEqual([
+      'url.path',
+      'url.session',
+      'url.allow-export',
+      'url.timezone-offset',
+      'url.filter',
+    ]);
+    // an in-embed route needs no session, misspelled or not
+    expect(rulesOf(`${TENANT}/embed/d/12/app/workbok/7`)).toEqual(['url.path']);
+  });
+
+  it('the headline counts what the list shows, and names the notes among them', () => {
+    seq = 0;
+    const frame = nav(WRONG, T0);
+    const records = [top(T0), frame, event('svc:event:ready', T0 + 5), event('svc:event:dashboard-loaded', T0 + 6)];
+    const res = checkRecords(records, { tenantOrigin: TENANT, endedAt: T0 + 2 * L });
+    // the list: the frame's findings, as its row counts them and its Issues tab lists them
+    const listed = diagnose(records, { now: T0 + 2 * L, tenantOrigin: TENANT }).issues.get(frame.seq) ?? [];
+    expect(listed).toHaveLength(5);
+    expect(res.integration.state).toBe('address');
+    expect(res.integration.text).toBe('the embed URL has 5 findings: 4 problems, 1 note');
+    // without the note, the problems are the list
+    seq = 0;
+    const plain = [top(T0), nav(`${DASH}?allowExport=yes`, T0), event('svc:event:ready', T0 + 5)];
+    const p = checkRecords([...plain, event('svc:event:dashboard-loaded', T0 + 6)], {
+      tenantOrigin: TENANT,
+      endedAt: T0 + 2 * L,
+    });
+    expect(p.integration.text).toBe('the embed URL has 2 problems');
+  });
+
+  it("receive-only: the host's actions seen as deliveries count; with no way to see them, nothing is said", () => {
+    seq = 0;
+    // receive-only on both sites: no posts; the embed's events delivered to the host, the host's actions to the embed
+    const delivered = (r: CaptureRecord, frameUrl: string, frameId: number, origin: string): CaptureRecord =>
+      ({ ...r, seq: ++seq, kind: 'receive', frameUrl, frameId, origin, targetOrigin: undefined }) as CaptureRecord;
+    const ready = delivered(event('svc:event:ready', T0 + 5), `${HOST}/app`, 0, TENANT);
+    const act = delivered(action('svc:action:refresh', T0 + 9), `${DASH}?session=s`, 3, HOST);
+    const noted = (records: CaptureRecord[]) =>
+      diagnose(records, { now: T0 + 100, tenantOrigin: TENANT }).notes.map((n) => n.rule);
+    expect(noted([top(T0), nav(`${DASH}?session=s`, T0), ready, act])).toEqual([]);
+    // only the host's site captured, receive-only: no action could be seen, so none is said to be missing
+    expect(noted([top(T0), nav(`${DASH}?session=s`, T0), ready])).toEqual([]);
+  });
+});

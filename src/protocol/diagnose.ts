@@ -222,9 +222,20 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
   let events = 0;
   let actions = 0;
   let anyReady = false;
+  // Whether the capture could see the host's actions: the host frame hooked (its posts are recorded: full mode), or
+  // an embed frame's relay recording (its posts, or deliveries to it: either mode). Receive-only on the host alone
+  // sees none of them, and then nothing is said of them.
+  const embedFrameIds = new Set(embeds.map((e) => e.frameId).filter((id) => id !== undefined && id !== 0));
+  let actionsVisible = false;
   for (const r of records) {
     if (r.navigation) {
       continue;
+    }
+    if (
+      (r.kind === 'post' && r.frameId === 0 && !r.injected) ||
+      (r.frameId !== undefined && embedFrameIds.has(r.frameId))
+    ) {
+      actionsVisible = true;
     }
     const d = dataOf(r);
     // A post and its delivery are one message: judge it once, at its first observation.
@@ -249,7 +260,8 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
       continue;
     }
     if (d.direction === 'action') {
-      if (r.kind === 'post' && !r.injected) {
+      // the host's post, or (receive-only: no posts recorded) its delivery; the panel's own sends are not the host's
+      if (!r.injected) {
         actions++;
       }
       continue;
@@ -378,7 +390,7 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
 
   // ---- a host that never acted (a note: many hosts never act)
   const notes: Issue[] = [];
-  if (anyReady && events > 0 && actions === 0) {
+  if (anyReady && events > 0 && actions === 0 && actionsVisible) {
     notes.push(
       issue(
         'silence.host-never-acted',
@@ -393,6 +405,21 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
 /** Whether an issue is the diagnosis's (its address, what did not happen): judged again as a whole, not per record. */
 export const isDiagnosisIssue = (i: { rule: string }): boolean =>
   i.rule.startsWith('url.') || i.rule.startsWith('silence.');
+
+/**
+ * The words for an embed address's findings: the count is the number of its findings as every list shows them (the
+ * row's count, the detail's Issues tab, the command line's lines under the frame), the notes among them named as such.
+ */
+function addressText(issues: readonly Issue[]): string {
+  const all = issues.filter((i) => i.rule.startsWith('url.') && !i.sender);
+  const problems = all.filter((i) => i.severity !== 'info').length;
+  const n = all.length;
+  if (problems === n) {
+    return `the embed URL has ${n} problem${n === 1 ? '' : 's'}`;
+  }
+  const notes = n - problems;
+  return `the embed URL has ${n} findings: ${problems} problem${problems === 1 ? '' : 's'}, ${notes} note${notes === 1 ? '' : 's'}`;
+}
 
 /** What a summary leads with: the integration's state in words, and the first record concerned. */
 export interface IntegrationState {
@@ -456,11 +483,9 @@ export function integrationState(
   if (never) {
     return { state: 'never-ready', text: 'the embed never became ready', seq: never.r.seq };
   }
-  const addr = (i: Issue) => i.rule.startsWith('url.') && i.severity !== 'info';
-  const url = first(addr);
+  const url = first((i) => i.rule.startsWith('url.') && i.severity !== 'info');
   if (url) {
-    const n = count(addr);
-    return { state: 'address', text: `the embed URL has ${n} problem${n === 1 ? '' : 's'}`, seq: url.r.seq };
+    return { state: 'address', text: addressText(url.r.issues ?? []), seq: url.r.seq };
   }
   const lost = first((i) => i.rule === 'origin.event-target');
   if (lost) {
