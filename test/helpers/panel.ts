@@ -2,7 +2,7 @@
 import type { Frame, Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { vi } from 'vitest';
-import { tabIdOf } from './capture.ts';
+import { restartWorker, tabIdOf } from './capture.ts';
 import { inPanel, waitInPanel } from './panel-handle.ts';
 
 import type { Sandbox } from '../../sandbox/server.mjs';
@@ -110,4 +110,39 @@ export async function openedPopover(p: Page, selector: string): Promise<void> {
 /** Resolves after two animation frames of `p`: what the last DOM change made the page lay out and observe has run. */
 export function twoFrames(p: Page): Promise<unknown> {
   return p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/**
+ * Stop the extension's service worker as Chrome does when it is idle (helpers/capture.ts `restartWorker`: its ports
+ * close), and wait until the panel has reconnected and taken the log again: it said "disconnected", then a snapshot
+ * came. Returns what the panel said meanwhile (its statuses, and "snapshot").
+ */
+export async function restartUnder(launched: Launched, panel: Page): Promise<string[]> {
+  await inPanel(panel, (h) => {
+    const w = window as unknown as { __restart: string[]; __restartOff?: () => void };
+    w.__restartOff?.();
+    w.__restart = [];
+    w.__restartOff = h.store.onChange((c) => {
+      if (c.status) {
+        w.__restart.push(h.store.status);
+      } else if (c.records && h.store.status === 'connected') {
+        w.__restart.push('snapshot');
+      }
+    });
+  });
+  const said = () => inPanel(panel, () => (window as unknown as { __restart: string[] }).__restart);
+  await restartWorker(launched);
+  await vi
+    .waitUntil(
+      async () => {
+        const s = await said();
+        const down = s.indexOf('disconnected');
+        return down >= 0 && s.indexOf('snapshot', down) > down;
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+    .catch(async () => {
+      throw new Error(`the panel did not reconnect after the worker stopped (it said: ${(await said()).join(', ')})`);
+    });
+  return said();
 }

@@ -43,7 +43,8 @@ export function Layout(p: LayoutProps) {
     grid?.focus({ preventScroll: true });
   };
   // The details are those of the selected record: with none (Clear), or with the records replaced (an import,
-  // another source: a selection kept by its seq would name another message), the list is shown.
+  // another source: a selection kept by its seq would name another message), the list is shown. The same records
+  // read again (`synced`: a service-worker restart) keep them open.
   onCleanup(log.on('replaced', () => setDetailOpen(false)));
   createEffect(() => {
     sig.selection();
@@ -134,6 +135,7 @@ export function Layout(p: LayoutProps) {
   onCleanup(log.on('batch', startIndexing));
   onCleanup(log.on('reordered', startIndexing));
   onCleanup(log.on('replaced', startIndexing));
+  onCleanup(log.on('synced', startIndexing));
 
   const startDrag = (e: PointerEvent) => {
     const el = e.currentTarget as HTMLElement;

@@ -118,7 +118,7 @@ export class LiveTab implements LiveLink {
       send: (cmd) => under.send(cmd),
       ...(under.requestHostAccess ? { requestHostAccess: under.requestHostAccess } : {}),
     };
-    for (const type of ['batch', 'reordered', 'replaced'] as const) {
+    for (const type of ['batch', 'reordered', 'replaced', 'synced'] as const) {
       shownLog.on(type, () => this.shown && this.framesMaybeChanged());
     }
   }
@@ -141,7 +141,7 @@ export class LiveTab implements LiveLink {
     }
     if (!this.hidden) {
       const hidden = new RecordLog({ schedule: this.opts.schedule });
-      for (const type of ['batch', 'reordered', 'replaced'] as const) {
+      for (const type of ['batch', 'reordered', 'replaced', 'synced'] as const) {
         hidden.on(type, () => this.hidden === hidden && this.framesMaybeChanged());
       }
       this.hidden = hidden;

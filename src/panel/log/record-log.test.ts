@@ -13,7 +13,7 @@ function setup() {
   const ticks: Array<() => void> = [];
   const log = new RecordLog({ schedule: (fn) => ticks.push(fn) });
   const events: Array<[keyof LogEvents, unknown]> = [];
-  for (const type of ['batch', 'reordered', 'replaced', 'cleared', 'state'] as const) {
+  for (const type of ['batch', 'reordered', 'replaced', 'synced', 'cleared', 'state'] as const) {
     log.on(type, (e) => events.push([type, e]));
   }
   const tick = () => {
@@ -129,5 +129,29 @@ describe('RecordLog', () => {
     const first = records.findIndex((r) => (r.data as { type?: string } | null)?.type === 'svc:event:ready');
     expect(first).toBeGreaterThanOrEqual(0);
     expect(log.readyIndex).toBe(first);
+  });
+
+  it('a snapshot of the same log again is synced (same records read anew); one of another log replaces it', () => {
+    const { log, events } = setup();
+    const records = syntheticSession(40);
+    log.load(newTabState(1), records.slice(0, 30));
+    events.length = 0;
+    // the worker restarted meanwhile, and more came: the same log, read again with what came since
+    const again = records.map((r) => ({ ...r }));
+    log.sync(newTabState(1, { pageUrl: 'https://host.test/' }), again);
+    expect(seqs(log)).toEqual(records.map((r) => r.seq));
+    expect(log.state.pageUrl).toBe('https://host.test/');
+    expect(log.counts).toEqual(tally(records));
+    expect(events.map(([type]) => type)).toEqual(['synced']);
+    // a Clear elsewhere or a new page while the link was down: nothing held is there
+    log.sync(newTabState(1), []);
+    expect(events.map(([type]) => type)).toEqual(['synced', 'replaced']);
+    log.sync(newTabState(1), records.slice(0, 5));
+    expect(events.map(([type]) => type)).toEqual(['synced', 'replaced', 'synced']); // nothing held: nothing replaced
+    log.sync(
+      newTabState(1),
+      records.slice(0, 5).map((r) => ({ ...r, seq: r.seq + 1_000 })),
+    );
+    expect(events.map(([type]) => type)).toEqual(['synced', 'replaced', 'synced', 'replaced']);
   });
 });

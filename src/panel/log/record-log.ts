@@ -46,6 +46,11 @@ export interface LogEvents {
   /** The log holds other records (a snapshot, a load, a trim, a clear): every index may have changed, and so may
    * the tab state (a snapshot brings its own: no `state` event follows it). */
   replaced: Record<string, never>;
+  /** The log holds the same records again, read anew from its source (the background's snapshot after a service
+   * worker restart, a re-classification, a new bound): every index may have changed, as with `replaced`, and so may
+   * the records' verdicts and the tab state, but they are the same messages, so readers keep what the user opened
+   * on them (the details, Settings, the selection by its seq). */
+  synced: Record<string, never>;
   /** The user cleared the log (after its `replaced`; the REST calls follow the same rule). */
   cleared: Record<string, never>;
   /** The tab state changed (tenant origin, options, bounds, dropped counts). */
@@ -271,13 +276,32 @@ export class RecordLog {
   }
 
   // ---------------------------------------------------------------------------------------- writing
-  /** A snapshot: this tab state and these records, nothing queued. */
+  /** A snapshot of another source (a new tab, an imported file): this tab state and these records, nothing queued. */
   load(state: TabState, records: ClassifiedRecord[]): void {
     this.gone.clear();
     this.pending = [];
     this.pendingUpdate = [];
     this.tabState = state;
     this.replace(records); // its `replaced` stands for the new state too: readers of the state update once
+  }
+
+  /**
+   * A snapshot of the source shown, again: the same log when it holds any record held here (seqs are never reused
+   * within a tab), and then told as `synced`; else (a Clear or a new page while the link was down) as `replaced`. A
+   * log that held nothing is synced too: there was nothing to replace.
+   */
+  sync(state: TabState, records: ClassifiedRecord[]): void {
+    const same = this.records.length === 0 || records.some((r) => this.indexOfSeq(r.seq) >= 0);
+    if (!same) {
+      this.load(state, records);
+      return;
+    }
+    this.gone.clear();
+    this.pending = [];
+    this.pendingUpdate = [];
+    this.tabState = state;
+    this.reset(records, false);
+    this.events.emit('synced', NONE);
   }
 
   /** The tab state changed; a lower bound trims the log at once. */
@@ -351,27 +375,7 @@ export class RecordLog {
 
   /** Hold these records instead (copied: the caller's list is left alone, unless `owned` says it is the log's to keep). */
   replace(records: ClassifiedRecord[], owned = false): void {
-    this.metas = [];
-    this.metaCache.reset();
-    this.sizes = new Float64Array(0);
-    this.text.reset();
-    this.compact.reset();
-    this.compacted = 0;
-    this.seqSorted = true;
-    this.seqMap = null;
-    this.lastFrame = undefined;
-    this.otherFrame = undefined;
-    this.frameMap.clear();
-    this.byOriginType.reset();
-    this.seen.reset();
-    this.verdicts = { valid: 0, invalid: 0, foreign: 0 };
-    this.ready = -1;
-    this.loaded = -1;
-    const n = records.length;
-    this.records = owned ? records : records.slice();
-    for (let i = 0; i < n; i++) {
-      this.ingest(i);
-    }
+    this.reset(records, owned);
     this.events.emit('replaced', NONE);
   }
 
@@ -451,6 +455,31 @@ export class RecordLog {
   }
 
   // ---------------------------------------------------------------------------------------- internals
+  /** Hold these records and what is computed from them, nothing else (`replace` and `sync` tell it). */
+  private reset(records: ClassifiedRecord[], owned: boolean): void {
+    this.metas = [];
+    this.metaCache.reset();
+    this.sizes = new Float64Array(0);
+    this.text.reset();
+    this.compact.reset();
+    this.compacted = 0;
+    this.seqSorted = true;
+    this.seqMap = null;
+    this.lastFrame = undefined;
+    this.otherFrame = undefined;
+    this.frameMap.clear();
+    this.byOriginType.reset();
+    this.seen.reset();
+    this.verdicts = { valid: 0, invalid: 0, foreign: 0 };
+    this.ready = -1;
+    this.loaded = -1;
+    const n = records.length;
+    this.records = owned ? records : records.slice();
+    for (let i = 0; i < n; i++) {
+      this.ingest(i);
+    }
+  }
+
   private overBound(): boolean {
     const max = this.tabState.maxRecords;
     return this.records.length > max + Math.min(TRIM_SLACK, Math.ceil(max / 10));

@@ -38,7 +38,7 @@ export interface TimelineEvents {
    * record, may show something new). */
   appended: { count: number; updated: boolean };
   /** The order was rebuilt after the log changed (the selection may have moved or gone): `replaced` when the log
-   * holds other records or rewrote some in place (a snapshot, a load, a trim, a clear, a reorder), else a live
+   * holds other records or rewrote some in place (a snapshot, a sync, a load, a trim, a clear, a reorder), else a live
    * update changed which records pass. */
   rebuilt: { replaced: boolean };
   /** The filters changed (the order was rebuilt with them). */
@@ -120,6 +120,7 @@ export class TimelineView {
     log.on('batch', (e) => this.onBatch(e));
     log.on('reordered', (e) => this.onReordered(e));
     log.on('replaced', () => this.onReplaced());
+    log.on('synced', () => this.onReplaced());
     this.refilter();
   }
 

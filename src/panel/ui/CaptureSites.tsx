@@ -3,7 +3,7 @@
  * every site" switch (off by default). The background registers the scripts; changes apply to pages loaded after
  * them (a removed site's open pages stop recording at once).
  */
-import { createSignal, For, Show } from 'solid-js';
+import { createSignal, Index, Show } from 'solid-js';
 import type { CaptureMode } from '../../shared/messages.ts';
 import { changeScope } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
@@ -23,11 +23,11 @@ export function CaptureSites(p: { disabled: () => boolean }) {
       }
     });
   };
-  const modeSelect = (value: CaptureMode, cls: string, label: string, onPick: (m: CaptureMode) => void) => (
+  const modeSelect = (value: () => CaptureMode, cls: string, label: string, onPick: (m: CaptureMode) => void) => (
     <select
       class={cls}
       aria-label={label}
-      value={value}
+      value={value()}
       disabled={p.disabled()}
       onChange={(e) => onPick(e.currentTarget.value as CaptureMode)}
     >
@@ -35,6 +35,8 @@ export function CaptureSites(p: { disabled: () => boolean }) {
       <option value="receive-only">receive-only</option>
     </select>
   );
+  // (the list is kept by position: the scope comes anew after every snapshot, a service-worker restart's too, and a
+  // list keyed by object would make its rows again, losing the focus of a mode being chosen)
   return (
     <div class="cap-settings" role="group" aria-label="Captured sites">
       <h3>Captured sites</h3>
@@ -52,7 +54,7 @@ export function CaptureSites(p: { disabled: () => boolean }) {
               Capture on every site
               <Show when={s().all}>
                 {(m) =>
-                  modeSelect(m(), 'cap-all-mode', 'Mode on every site', (mode) =>
+                  modeSelect(m, 'cap-all-mode', 'Mode on every site', (mode) =>
                     run(changeScope(store, { op: 'all', mode })),
                   )
                 }
@@ -66,26 +68,29 @@ export function CaptureSites(p: { disabled: () => boolean }) {
               }
             >
               <ul class="cap-list">
-                <For each={s().sites}>
+                <Index each={s().sites}>
                   {(site) => (
                     <li>
-                      <span class="cap-origin">{site.origin}</span>
-                      {modeSelect(site.mode, 'cap-site-mode', `Mode of ${site.origin}`, (mode) =>
-                        run(changeScope(store, { op: 'mode', sites: [site.origin], mode })),
+                      <span class="cap-origin">{site().origin}</span>
+                      {modeSelect(
+                        () => site().mode,
+                        'cap-site-mode',
+                        `Mode of ${site().origin}`,
+                        (mode) => run(changeScope(store, { op: 'mode', sites: [site().origin], mode })),
                       )}
                       <button
                         type="button"
                         class="tool cap-remove"
                         disabled={p.disabled()}
-                        aria-label={`Stop capturing ${site.origin}`}
-                        title={`Stop capturing ${site.origin}`}
-                        onClick={() => run(changeScope(store, { op: 'remove', sites: [site.origin] }))}
+                        aria-label={`Stop capturing ${site().origin}`}
+                        title={`Stop capturing ${site().origin}`}
+                        onClick={() => run(changeScope(store, { op: 'remove', sites: [site().origin] }))}
                       >
                         ✕
                       </button>
                     </li>
                   )}
-                </For>
+                </Index>
               </ul>
             </Show>
             <p class="muted">

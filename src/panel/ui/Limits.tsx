@@ -4,7 +4,7 @@
  * its original size) — how long an embed has to say ready (protocol/diagnose.ts) — and the captured sites
  * (CaptureSites).
  */
-import { onCleanup } from 'solid-js';
+import { createMemo, onCleanup } from 'solid-js';
 import { CaptureSites } from './CaptureSites.tsx';
 import { Icon } from './icons.tsx';
 import { Popover, type PopoverApi } from './Popover.tsx';
@@ -16,6 +16,11 @@ export function Limits(p: { disabled: () => boolean }) {
     sig.state();
     return store.log.state;
   };
+  // What an input shows changes only when its setting does: a new state with the same setting (every snapshot
+  // brings one, after a service-worker restart too) leaves what the user is typing alone.
+  const records = createMemo(() => st().maxRecords);
+  const kb = createMemo(() => Math.round((st().maxBytes ?? 1_000_000) / 1000));
+  const readyS = createMemo(() => Math.round((st().readyTimeoutMs ?? 10_000) / 1000));
   const apply = (key: 'maxRecords' | 'maxBytes' | 'readyTimeoutMs', raw: string, scale = 1) => {
     const n = Math.floor(Number(raw) * scale);
     if (!Number.isFinite(n) || n <= 0) {
@@ -70,7 +75,7 @@ export function Limits(p: { disabled: () => boolean }) {
             min="100"
             step="1000"
             disabled={p.disabled()}
-            value={st().maxRecords}
+            value={records()}
             onChange={(e) => apply('maxRecords', e.currentTarget.value)}
             onKeyDown={onKey}
           />{' '}
@@ -88,7 +93,7 @@ export function Limits(p: { disabled: () => boolean }) {
             min="1"
             step="100"
             disabled={p.disabled()}
-            value={Math.round((st().maxBytes ?? 1_000_000) / 1000)}
+            value={kb()}
             onChange={(e) => apply('maxBytes', e.currentTarget.value, 1000)}
             onKeyDown={onKey}
           />{' '}
@@ -105,7 +110,7 @@ export function Limits(p: { disabled: () => boolean }) {
             min="1"
             step="1"
             disabled={p.disabled()}
-            value={Math.round((st().readyTimeoutMs ?? 10_000) / 1000)}
+            value={readyS()}
             onChange={(e) => apply('readyTimeoutMs', e.currentTarget.value, 1000)}
             onKeyDown={onKey}
           />{' '}

@@ -40,7 +40,7 @@ export interface LinkEvents {
 /**
  * Every event the UI hears of, and what it changes. The view handles each change of the log's records before
  * anyone else (it subscribes to the log first) and sends one event for it, so the log's record events (`batch`,
- * `reordered`, `replaced`) have no row: the view's `appended` and `rebuilt` stand for them.
+ * `reordered`, `replaced`, `synced`) have no row: the view's `appended` and `rebuilt` stand for them.
  */
 const CHANGES = {
   timeline: {
@@ -60,7 +60,9 @@ const CHANGES = {
   log: {
     state: () => ({ state: true }),
     cleared: () => ({ cleared: true }),
-  } satisfies { [K in Exclude<keyof LogEvents, 'batch' | 'reordered' | 'replaced'>]: (e: LogEvents[K]) => Change },
+  } satisfies {
+    [K in Exclude<keyof LogEvents, 'batch' | 'reordered' | 'replaced' | 'synced'>]: (e: LogEvents[K]) => Change;
+  },
   link: {
     status: () => ({ status: true, capture: true }),
     capture: () => ({ capture: true }),

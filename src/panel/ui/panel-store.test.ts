@@ -148,6 +148,24 @@ describe('PanelStore on the in-memory transport', () => {
     expect(store.log.state.tenantOriginSource).toBe('manual');
   });
 
+  it("the source's snapshot again (a worker restart) syncs the log: the selection stays, nothing is replaced", () => {
+    const { store, t, tick, records } = setup();
+    t.push(records);
+    tick();
+    const heard: string[] = [];
+    for (const type of ['replaced', 'synced'] as const) {
+      store.log.on(type, () => heard.push(type));
+    }
+    store.timeline.selectAt(3);
+    const seq = store.timeline.selectedSeq;
+    t.emit({ type: 'snapshot', state: t.state, records: t.records }); // the background's answer to a re-subscribe
+    expect(heard).toEqual(['synced']);
+    expect(store.timeline.selectedSeq).toBe(seq);
+    // another source shown: its first snapshot replaces the records, even with the same seqs
+    store.attach(createMemoryTransport({ tabId: 7, records: records.slice(0, 10), live: false }));
+    expect(heard).toEqual(['synced', 'replaced']);
+  });
+
   it('clear empties the log through a new snapshot', () => {
     const { store, t, tick, records } = setup();
     t.push(records);

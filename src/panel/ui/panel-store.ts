@@ -51,6 +51,8 @@ export class PanelStore {
   private schedule: StoreParts['schedule'];
   /** The link to the inspected tab (connectLive), when there is one. */
   private live: LiveTab | null = null;
+  /** The source shown was just attached: its first snapshot replaces what was shown (later ones sync it). */
+  private fresh = false;
   /** Where the message being read goes (set by `receive` for its handlers). */
   private to: { log: RecordLog; shown: boolean; live: boolean } | null = null;
 
@@ -92,6 +94,7 @@ export class PanelStore {
   /** Show a transport's records (or the live tab's again: `live.view`); returns the function that detaches it. */
   attach(transport: PanelTransport): () => void {
     this.transport = transport;
+    this.fresh = true;
     const live = this.live;
     if (live && transport === live.view) {
       this.setConnection(live.show());
@@ -170,7 +173,14 @@ export class PanelStore {
   private readonly handlers: Handlers<BackgroundToPanel> = {
     snapshot: (m) => {
       const { log, shown, live } = this.to!;
-      log.load(m.state, m.records);
+      // Another source's first snapshot replaces the records shown; a snapshot of the same source again (after a
+      // service-worker restart, a re-classification) syncs them, and what the user opened stays (record-log.ts).
+      if (shown && this.fresh) {
+        this.fresh = false;
+        log.load(m.state, m.records);
+      } else {
+        log.sync(m.state, m.records);
+      }
       if (live) {
         this.live!.snapshotLoaded();
       }

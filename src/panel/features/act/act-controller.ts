@@ -113,6 +113,7 @@ export function createActController(opts: {
   onCleanup(log.on('cleared', newSession));
   onCleanup(log.on('state', pageChanged));
   onCleanup(log.on('replaced', pageChanged));
+  onCleanup(log.on('synced', pageChanged));
   onCleanup(
     log.on('batch', (e) => {
       for (let i = e.from; i < e.from + e.count; i++) {
