@@ -32,7 +32,7 @@ export {
   type IntegrationState,
 } from '../../protocol/diagnose.ts';
 export { originOf } from '../../protocol/origin.ts';
-export { shownUrl } from '../../protocol/address.ts';
+export { namedParameter, shownUrl } from '../../protocol/address.ts';
 
 // What else the panel uses of the protocol, by module (the panel imports src/protocol through this file only).
 export { checkRecords, checkRestCalls, readCapture } from '../../protocol/capture.ts';

@@ -15,6 +15,8 @@ import { Related } from './Related.tsx';
 import { pageSession } from '../log/related.ts';
 import { TimingTab } from './Timing.tsx';
 import { IssuesTab } from './IssuesTab.tsx';
+import { AddressView } from './AddressView.tsx';
+import { navigationUrl } from './address-parts.ts';
 import type { DetailContext, DetailTab } from './detail-context.ts';
 import { usePanel } from './use-panel.ts';
 import { Icon } from './icons.tsx';
@@ -276,12 +278,19 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
           Copy JSON
         </button>
       </div>
-      <JsonTree
-        value={r().data}
-        label={`Message #${r().seq}`}
-        onCopied={p.notify}
-        highlight={r().issues.map((i) => highlightOf(r().data, i.path))}
-      />
+      <Show
+        when={navigationUrl(r())}
+        fallback={
+          <JsonTree
+            value={r().data}
+            label={`Message #${r().seq}`}
+            onCopied={p.notify}
+            highlight={r().issues.map((i) => highlightOf(r().data, i.path))}
+          />
+        }
+      >
+        {(url) => <AddressView url={url()} issues={r().issues} />}
+      </Show>
     </div>
   );
 }

@@ -7,6 +7,8 @@ import { createMemo, createSignal, For, Show } from 'solid-js';
 import { RULES_DOC_PATH, ruleAnchor, ruleSpec } from '../log/protocol.ts';
 import { JsonTree } from './JsonTree.tsx';
 import { highlightOf } from './jsontree-model.ts';
+import { AddressView, type AddressViewApi } from './AddressView.tsx';
+import { navigationUrl } from './address-parts.ts';
 import './grid.css';
 import type { DetailContext } from './detail-context.ts';
 import { usePanel } from './use-panel.ts';
@@ -17,7 +19,11 @@ export function IssuesTab(p: { ctx: DetailContext }) {
   const marks = createMemo(() => r().issues.map((i) => highlightOf(r().data, i.path)));
   const [docOpen, setDocOpen] = createSignal<string | null>(null);
   let treeBox: HTMLDivElement | undefined;
+  let address: AddressViewApi | undefined;
   const showField = (k: number) => {
+    if (address?.focusIssue(k)) {
+      return;
+    }
     const el = treeBox?.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(marks()[k].path)}"]`);
     el?.scrollIntoView({ block: 'nearest' });
     el?.focus();
@@ -77,7 +83,7 @@ export function IssuesTab(p: { ctx: DetailContext }) {
                       <button
                         type="button"
                         class="link path"
-                        title={`Show ${i.path} in the message below`}
+                        title={`Show ${i.path} in the ${r().navigation ? 'address' : 'message'} below`}
                         onClick={() => showField(k())}
                       >
                         {i.path}
@@ -116,7 +122,14 @@ export function IssuesTab(p: { ctx: DetailContext }) {
           </For>
         </ul>
         <div class="issue-tree" ref={treeBox}>
-          <JsonTree value={r().data} label={`Message #${r().seq}, issue fields marked`} highlight={marks()} />
+          <Show
+            when={navigationUrl(r())}
+            fallback={
+              <JsonTree value={r().data} label={`Message #${r().seq}, issue fields marked`} highlight={marks()} />
+            }
+          >
+            {(url) => <AddressView url={url()} issues={r().issues} api={(a) => (address = a)} />}
+          </Show>
         </div>
       </Show>
     </div>
