@@ -276,6 +276,46 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     expect(await mermaidTexts()).toEqual(whole);
   });
 
+  it('Esc clears the range after a click on Save SVG, and after one that left the focus on the page', async () => {
+    const ready = (await recordsOf('svc:event:ready')).find((r) => r.kind === 'post')!;
+    const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
+    const makeRange = async () => {
+      await panel.$eval(`#ei-flow-${ready.seq}`, (r) => (r as HTMLElement).click());
+      await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, ready.seq);
+      await panel.$eval(`#ei-flow-${dropped.seq}`, (r) =>
+        r.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true })),
+      );
+      await panel.waitForSelector('.flow-range');
+      await panel.click('section.detail .close'); // the details closed with the mouse: the range is what Esc undoes
+      await panel.waitForFunction(() => !document.querySelector('section.detail'));
+    };
+    await makeRange();
+    expect(await panel.$eval('.flow-range', (e) => e.textContent)).toContain('Esc clears it');
+    await inPanel(panel, (h) => {
+      h.flowExport.name = '';
+    });
+    await panel.click('.flow-svg-export'); // a real click: the download
+    await waitInPanel(panel, (h) => h.flowExport.name.endsWith('.svg'));
+    expect(await panel.evaluate(() => document.activeElement?.className)).toBe('flow-svg-export');
+    await panel.keyboard.press('Escape');
+    await panel.waitForFunction(() => !document.querySelector('.flow-range'), { timeout: 2_000 });
+    // a download that took the focus away leaves it on the body (as DevTools' window does): Esc is the panel's still
+    await makeRange();
+    await panel.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    expect(await panel.evaluate(() => document.activeElement === document.body)).toBe(true);
+    const seen = await panel.evaluate(() => {
+      const w = window as unknown as { __escSeen: boolean };
+      w.__escSeen = false;
+      // DevTools' forwarder listens on the document: it must not hear an Esc the panel acted on
+      document.addEventListener('keydown', (e) => e.key === 'Escape' && (w.__escSeen = true), { once: true });
+      return w.__escSeen;
+    });
+    expect(seen).toBe(false);
+    await panel.keyboard.press('Escape');
+    await panel.waitForFunction(() => !document.querySelector('.flow-range'), { timeout: 2_000 });
+    expect(await panel.evaluate(() => (window as unknown as { __escSeen: boolean }).__escSeen)).toBe(false);
+  });
+
   it("follows the timeline's filters: a search leaves only the matching arrows", async () => {
     await inPanel(panel, (h) => h.view.setFilters({ search: 'set-color-scheme' }));
     await panel.waitForFunction(() =>

@@ -1,6 +1,7 @@
 /**
  * The panel's layout: summary bar, filter bar, timeline, detail pane, status line. Keyboard: arrows move the
- * selection, Enter opens the details, Esc closes them, Ctrl/Cmd+F focuses the search box.
+ * selection, Enter opens the details, Esc closes them (then clears the flow view's range: ui/escape.ts), Ctrl/Cmd+F
+ * focuses the search box.
  */
 import { createEffect, createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { usePanel } from '../ui/use-panel.ts';
@@ -12,6 +13,7 @@ import { ViewSwitch } from '../features/flow/ViewSwitch.tsx';
 import { Detail, type DetailTab } from '../ui/Detail.tsx';
 import { CaptureBanner } from '../ui/CaptureBanner.tsx';
 import { plural } from '../ui/format.ts';
+import { pressEscape } from '../ui/escape.ts';
 
 export interface LayoutProps {
   /** More detail tabs (issue 6: replay, copy as code). */
@@ -68,7 +70,6 @@ export function Layout(p: LayoutProps) {
       search?.select();
     } else if (
       e.key === 'Escape' &&
-      detailOpen() &&
       !(
         e.target instanceof HTMLInputElement ||
         e.target instanceof HTMLTextAreaElement ||
@@ -76,8 +77,13 @@ export function Layout(p: LayoutProps) {
       ) &&
       !(e.target as Element | null)?.closest?.('.act-drawer')
     ) {
-      owned(e);
-      close();
+      // The details first, then what else says "Esc …" (the flow view's range), wherever the focus is.
+      if (detailOpen()) {
+        owned(e);
+        close();
+      } else if (pressEscape()) {
+        owned(e);
+      }
     }
   };
   onMount(() => {

@@ -37,8 +37,28 @@ export function saveAsFile(text: string, name: string, type: string): void {
   a.href = url;
   a.download = name;
   a.style.display = 'none';
+  const active = document.activeElement as HTMLElement | null;
   document.body.appendChild(a);
   a.click();
   a.remove();
+  keepFocus(active);
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Give the focus back to `el` if a download took it (to the page's body, or out of the window while the browser
+ * shows the download): a key pressed next is then the panel's, not DevTools' (its Esc opens the Console drawer).
+ */
+function keepFocus(el: HTMLElement | null): void {
+  if (!el || el === document.body) {
+    return;
+  }
+  const back = () => {
+    if (el.isConnected && (document.activeElement === document.body || document.activeElement === null)) {
+      el.focus({ preventScroll: true });
+    }
+  };
+  back();
+  window.addEventListener('focus', back, { once: true });
+  setTimeout(() => window.removeEventListener('focus', back), 10_000);
 }

@@ -15,6 +15,7 @@ import { FlowLaneHeads } from './FlowLaneHeads.tsx';
 import { FlowRow } from './FlowRow.tsx';
 import { FlowBar } from './FlowBar.tsx';
 import { createFlowRange } from './flow-range.ts';
+import { onEscape } from '../../ui/escape.ts';
 import './flow.css';
 
 const OVERSCAN = 4;
@@ -97,6 +98,17 @@ export function FlowView(props: FlowViewProps) {
   });
   // The range the exports take (Shift+click, Shift+↑/↓), from the selected arrow to another.
   const range = createFlowRange({ model, selectedSeq, anchorNow: () => view.selectedSeq, pairOf });
+  // The bar says "Esc clears it": so it does wherever the focus is (a click on Save SVG, which downloads, may leave
+  // it on the page's body).
+  onCleanup(
+    onEscape(() => {
+      if (!range.rows()) {
+        return false;
+      }
+      range.clear();
+      return true;
+    }),
+  );
 
   const virtualizer = createRowVirtualizer({
     count,
