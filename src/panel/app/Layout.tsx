@@ -27,7 +27,7 @@ export interface LayoutProps {
 }
 
 export function Layout(p: LayoutProps) {
-  const { store, notice, sig } = useApp();
+  const { store, notice, sig, live, env } = useApp();
   const log = store.log;
   const [detailOpen, setDetailOpen] = createSignal(false);
   const [detailWidth, setDetailWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
@@ -160,8 +160,8 @@ export function Layout(p: LayoutProps) {
 
   return (
     <div class="app">
-      <Integration />
-      <SummaryBar actions={p.toolbarActions} />
+      <Integration onOpen={open} />
+      <SummaryBar actions={p.toolbarActions} liveControls={!!live || !!env.fixture} />
       <FilterBar searchRef={(el) => (search = el)} />
       <Show when={notice()}>
         {(n) => (

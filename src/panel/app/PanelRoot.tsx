@@ -45,7 +45,7 @@ function PanelRoot(p: { app: PanelApp }) {
           extraTabs={tabs}
           toolbarActions={() => (
             <>
-              <ActToolbar />
+              <ActToolbar live={!!p.app.live || !!p.app.env.fixture} />
               <RestButton log={rest} open={restOpen} toggle={() => setRestOpen(!restOpen())} />
             </>
           )}

@@ -16,7 +16,7 @@ const GOOD = new Set(['healthy', 'warnings']);
 /** States that judge nothing: neither good nor bad. */
 const NOT_JUDGED = new Set(['waiting', 'capture-off', 'detached']);
 
-export function Integration() {
+export function Integration(p: { onOpen?: () => void } = {}) {
   const { store, sig } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -89,8 +89,11 @@ export function Integration() {
           <button
             type="button"
             class="link i-jump"
-            onClick={() => store.timeline.select(seq())}
-            title="Select the first record concerned"
+            onClick={() => {
+              store.timeline.select(seq());
+              p.onOpen?.();
+            }}
+            title="Show the first record concerned: select it and open its details"
           >
             #{seq()}
           </button>

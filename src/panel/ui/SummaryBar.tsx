@@ -15,7 +15,12 @@ import { usePanel } from './use-panel.ts';
 import { Icon } from './icons.tsx';
 import { Toolbar, type ToolbarItem } from './Toolbar.tsx';
 
-export function SummaryBar(p: { actions?: () => JSX.Element }) {
+export function SummaryBar(p: {
+  actions?: () => JSX.Element;
+  /** Whether the panel can ever show a live tab (false: the offline viewer, files only): the recording controls
+   * (record, Preserve log, Receive only) are shown only then. */
+  liveControls?: boolean;
+}) {
   const { store, sig } = usePanel();
   const st = () => {
     sig.state();
@@ -30,7 +35,7 @@ export function SummaryBar(p: { actions?: () => JSX.Element }) {
     sig.capture();
     return live() && tabCapture(store)?.off !== true;
   };
-  const items: ToolbarItem[] = [
+  const all: ToolbarItem[] = [
     {
       id: 'record',
       priority: 0,
@@ -88,7 +93,9 @@ export function SummaryBar(p: { actions?: () => JSX.Element }) {
     ...(p.actions ? [{ id: 'actions', priority: 1, push: true, render: p.actions }] : []),
     { id: 'counts', priority: 5, push: !p.actions, render: () => <Counts /> },
   ];
-  return <Toolbar label="Recording" class="summary" items={items} />;
+  const LIVE_ONLY = new Set(['record', 'preserve', 'receive-only']);
+  const items = p.liveControls === false ? all.filter((it) => !LIVE_ONLY.has(it.id)) : all;
+  return <Toolbar label={p.liveControls === false ? 'Log' : 'Recording'} class="summary" items={items} />;
 }
 
 /**

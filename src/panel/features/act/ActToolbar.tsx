@@ -1,9 +1,12 @@
-/** Toolbar buttons: composer, replay, export, import (file picker); while a file is shown, the way back to the live tab. */
+/**
+ * Toolbar buttons: composer, replay, export, import (file picker); while a file is shown, the way back to the live
+ * tab. Compose and Replay send to a live tab: without one (`live` false: the offline viewer) they are not shown.
+ */
 import { Show } from 'solid-js';
 import { useAct, type DrawerKind } from './act-controller.ts';
 import { Icon } from '../../ui/icons.tsx';
 
-export function ActToolbar() {
+export function ActToolbar(p: { live?: boolean }) {
   const act = useAct();
   let input: HTMLInputElement | undefined;
   let compareInput: HTMLInputElement | undefined;
@@ -37,8 +40,10 @@ export function ActToolbar() {
           </button>
         </Show>
       </Show>
-      {btn('compose', '✎ Compose', 'Send an action to the embed or simulate an event from it')}
-      {btn('replay', '▶ Replay', 'Replay captured actions (timed, faster, or step by step)')}
+      <Show when={p.live !== false}>
+        {btn('compose', '✎ Compose', 'Send an action to the embed or simulate an event from it')}
+        {btn('replay', '▶ Replay', 'Replay captured actions (timed, faster, or step by step)')}
+      </Show>
       {btn('export', '⇩ Export', 'Save the log as a capture file or a HAR')}
       <button
         type="button"
