@@ -79,6 +79,24 @@ export const frameLabel = cached((url: string): string => {
   }
 });
 
+/**
+ * A page divider's words (a top-level navigation, Preserve log): what tells one page of a site from the next first
+ * — its path and query — then its host, so that a narrow Type column still shows which page it was.
+ */
+export const pageLabel = cached((url: string): string => {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      return `page: ${url.slice(0, 60)}`;
+    }
+    const where = `${u.pathname}${u.search}`;
+    const shown = where.length > 48 ? `${where.slice(0, 47)}…` : where;
+    return shown === '/' ? `page: ${u.host}/` : `page: ${shown} · ${u.host}`;
+  } catch {
+    return `page: ${url.slice(0, 60)}`;
+  }
+});
+
 export const hostOf = cached((origin: string): string => {
   try {
     return new URL(origin).host || origin;

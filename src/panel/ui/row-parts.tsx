@@ -4,9 +4,21 @@
  */
 import type { FrameInfo, RecordLog } from '../log/record-log.ts';
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { formatBytes, formatClock, formatDuration, formatRelative, frameLabel, hostOf, originLabel } from './format.ts';
+import {
+  formatBytes,
+  formatClock,
+  formatDuration,
+  formatRelative,
+  frameLabel,
+  hostOf,
+  originLabel,
+  pageLabel,
+} from './format.ts';
 import { shortType } from '../log/protocol.ts';
 import { preview } from './jsontree-model.ts';
+
+/** The URL a navigation record names. */
+const navUrl = (r: ClassifiedRecord): string => String((r.data as { url?: unknown })?.url ?? r.frameUrl);
 
 /** What a row shows of record `i` (its text, titles and classes). */
 export function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: number, frame: FrameInfo | undefined) {
@@ -34,11 +46,13 @@ export function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: num
     kind: r.navigation ? 'nav' : r.kind,
     kindIcon: r.navigation ? '' : r.kind === 'post' ? '↗' : '↙',
     type: r.navigation
-      ? `${r.frameId === 0 ? 'page: ' : 'navigated to '}${frameLabel(String((r.data as { url?: unknown })?.url ?? r.frameUrl))}`
+      ? r.frameId === 0
+        ? pageLabel(navUrl(r))
+        : `navigated to ${frameLabel(navUrl(r))}`
       : m.type
         ? shortType(m.type)
         : preview(r.data, 80),
-    typeTitle: m.type || undefined,
+    typeTitle: r.navigation ? navUrl(r) : m.type || undefined,
     typeClass: r.navigation || !m.type ? 'muted' : '',
     surface: m.surface,
     frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
