@@ -18,11 +18,19 @@ export function FlowBar(p: {
   onCollapse: () => void;
   range: FlowRange;
   model: Accessor<FlowModel>;
+  /** What the times count from (the timeline's time base). */
+  timeBase: Accessor<'ready' | 'first'>;
 }) {
   const bar = (): JSX.Element => (
     <div class="flow-bar">
       <span class="flow-count">
         {p.messages().toLocaleString('en-US')} messages · {p.lanes()} lanes
+      </span>
+      <span
+        class="flow-base muted"
+        title="The times are the timeline's: its Time column's header switches between the first ready and the first record"
+      >
+        time since {p.timeBase() === 'ready' ? 'ready' : 'the first record'}
       </span>
       <Show when={p.expanded()}>
         <button type="button" class="flow-collapse" onClick={p.onCollapse} title="One lane for the other frames">

@@ -10,6 +10,8 @@ import { FLOW_ROW_H, MID, rowShape } from './flow-geometry.ts';
 export interface FlowRowProps {
   model: Accessor<FlowModel>;
   row: Accessor<number>;
+  /** The time origin of the times shown (the timeline's: `TimelineView.timeOrigin`), epoch ms. */
+  origin: Accessor<number>;
   selectedRow: Accessor<number>;
   /** The selected range's first and last rows, when there is one. */
   range: Accessor<readonly [number, number] | null>;
@@ -17,7 +19,7 @@ export interface FlowRowProps {
 }
 
 export function FlowRow(p: FlowRowProps) {
-  const shape = createMemo(() => rowShape(p.model(), p.row()));
+  const shape = createMemo(() => rowShape(p.model(), p.row(), p.origin()));
   const record = () => shape().seq !== null;
   const inRange = () => {
     const r = p.range();

@@ -87,6 +87,17 @@ export function FlowView(props: FlowViewProps) {
     return flowOfView(src, { expandOthers: expandOthers() }, index);
   });
   const count = () => model().count;
+  // The times are the timeline's (its origin: the first ready, or the first record), so that a message has one time
+  // in both views; the bar says which.
+  const timeOrigin = createMemo(
+    () => {
+      sig.view();
+      sig.state();
+      return view.timeOrigin();
+    },
+    undefined,
+    { equals: (a, b) => !!a && !!b && a.time === b.time && a.base === b.base },
+  );
   const pairOf = (seq: number) => log.bySeq(seq)?.pairedWith;
   const selectedSeq = createMemo(() => {
     sig.selection();
@@ -242,6 +253,7 @@ export function FlowView(props: FlowViewProps) {
         onCollapse={() => setExpandOthers(false)}
         range={range}
         model={model}
+        timeBase={() => timeOrigin().base}
       />
       <FlowLaneHeads
         lanes={() => model().lanes}
@@ -271,7 +283,14 @@ export function FlowView(props: FlowViewProps) {
             {(slot) => {
               const row = createMemo(() => slotRow(slot()));
               return (
-                <FlowRow model={model} row={row} selectedRow={selectedRow} range={range.rows} onClick={onRowClick} />
+                <FlowRow
+                  model={model}
+                  row={row}
+                  origin={() => timeOrigin().time}
+                  selectedRow={selectedRow}
+                  range={range.rows}
+                  onClick={onRowClick}
+                />
               );
             }}
           </Index>

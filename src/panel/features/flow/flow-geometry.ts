@@ -5,6 +5,7 @@
  * (src/protocol/flow-svg.ts) at the panel's sizes.
  */
 import { formatGap, formatOffset, type FlowArrow, type FlowModel } from '../../log/protocol.ts';
+import { formatRelative } from '../../ui/format.ts';
 
 export const FLOW_ROW_H = 26;
 export const FLOW_RULER_W = 84;
@@ -59,8 +60,11 @@ const EMPTY: RowShape = {
 
 const n1 = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 
-/** The shape of row `row` of the model (an empty shape past its end). */
-export function rowShape(model: FlowModel, row: number): RowShape {
+/**
+ * The shape of row `row` of the model (an empty shape past its end); its time from `origin` (the timeline's time
+ * origin, epoch ms), else from the model's first row (the exports).
+ */
+export function rowShape(model: FlowModel, row: number, origin?: number): RowShape {
   const item = model.item(row);
   if (!item) {
     return EMPTY;
@@ -75,7 +79,8 @@ export function rowShape(model: FlowModel, row: number): RowShape {
       title: `a pause of ${formatGap(item.ms)}, compressed`,
     };
   }
-  const time = formatOffset(item.time - model.start);
+  // (the timeline's time origin when given, written as the timeline writes it: one message, one time in both views)
+  const time = origin === undefined ? formatOffset(item.time - model.start) : formatRelative(item.time - origin);
   const lane = (i: number | null) => (i === null ? 'an unknown frame' : (model.lanes[i]?.title ?? 'a frame'));
   if (item.kind === 'navigation') {
     const x = laneX(item.lane);
