@@ -121,7 +121,39 @@ export function Limits(p: { disabled: () => boolean }) {
           data and an AI query never answered get a warning (for the whole extension; 1 to 600 s).
         </p>
         <CaptureSites disabled={p.disabled} />
+        <KeyboardMap />
       </div>
     </Popover>
+  );
+}
+
+/** The panel's keys: every mouse action has one (Tab reaches every button, menu and field in between). */
+const KEYS: Array<[string, string]> = [
+  ['↑ ↓ · Page Up/Down · Home · End', 'move the selection in the timeline or the flow view'],
+  ['Enter', "open the selected record's details"],
+  ['← →', "switch the details' tabs (on a tab); resize the details (on the splitter)"],
+  ['Shift+↑ ↓', "extend the flow view's range (what Save SVG and Copy Mermaid take)"],
+  ['Esc', 'close a menu, Settings, the drawer or the details; then clear the flow range'],
+  ['Shift+F10 · Menu key', "the selected row's menu (copy as code, re-send)"],
+  ['Ctrl/⌘+F', 'search the messages'],
+  ['Ctrl/⌘+Enter', 'send from the composer'],
+  ['End (timeline)', 'follow new records again'],
+];
+
+function KeyboardMap() {
+  return (
+    <details class="keys">
+      <summary>Keyboard</summary>
+      <dl class="keys-list">
+        {KEYS.map(([k, what]) => (
+          <>
+            <dt>
+              <kbd>{k}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </>
+        ))}
+      </dl>
+    </details>
   );
 }
