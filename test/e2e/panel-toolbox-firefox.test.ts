@@ -1,0 +1,58 @@
+/**
+ * The panel in Firefox's default toolbox (issue 44): the toolbox opens 250 px tall, which leaves the panel 221 px.
+ * Settings, taller than that, scrolls its own body while its title (with its ✕) stays in view. Firefox ESR with the
+ * built dist/firefox, the panel page in a tab with the synthetic session. Fails (never skips) without Firefox.
+ */
+import type { Page } from 'puppeteer-core';
+import type { LaunchedFirefox } from '../../src/node/firefox.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import { openedPopover, twoFrames } from '../helpers/panel.ts';
+
+let firefox: LaunchedFirefox;
+let page: Page;
+test.beforeAll(async ({ firefox: ff }) => {
+  firefox = ff;
+  page = await firefox.extensionPage('fixture=demo&n=200&theme=light');
+  await page.setViewport({ width: 800, height: 221 });
+  await page.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 1, {
+    timeout: 20_000,
+  });
+  await page.waitForFunction(() => window.innerHeight === 221);
+  await twoFrames(page);
+});
+
+describe("Firefox's default toolbox (221 px)", () => {
+  it('Settings fits, or scrolls its own body with its title in view', async () => {
+    await page.click('.limits-button');
+    await openedPopover(page, '.limits-pop');
+    const at = () =>
+      page.$eval('.limits-pop', (el) => {
+        const pop = el.getBoundingClientRect();
+        const title = el.querySelector('.popover-title')!.getBoundingClientRect();
+        return {
+          top: pop.top,
+          bottom: pop.bottom,
+          vh: document.documentElement.clientHeight,
+          scrolls: el.scrollHeight > el.clientHeight + 1,
+          titleTop: title.top,
+          titleBottom: title.bottom,
+        };
+      });
+    const before = await at();
+    expect(before.top).toBeGreaterThanOrEqual(0);
+    expect(before.bottom).toBeLessThanOrEqual(before.vh);
+    if (before.scrolls) {
+      await page.$eval('.limits-pop', (el) => {
+        el.scrollTop = el.scrollHeight;
+      });
+      await twoFrames(page);
+      const after = await at();
+      // the title (and its ✕) stays at the top of the dialog, in view
+      expect(after.titleTop).toBeGreaterThanOrEqual(after.top - 0.5);
+      expect(after.titleBottom).toBeLessThanOrEqual(after.top + (before.titleBottom - before.top) + 0.5);
+      expect(await page.$eval('.popover-close', (b) => b.getBoundingClientRect().bottom > 0)).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('.limits-pop'));
+  });
+});
