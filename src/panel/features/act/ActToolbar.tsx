@@ -16,7 +16,7 @@ export function ActToolbar(p: { live?: boolean }) {
       type="button"
       class={`tool t-${d}`}
       aria-pressed={act.drawer() === d}
-      aria-controls="act-drawer"
+      aria-controls={act.drawer() === d ? 'act-drawer' : undefined}
       title={title}
       onClick={() => toggle(d)}
     >

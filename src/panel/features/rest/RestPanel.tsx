@@ -11,7 +11,7 @@ export function RestButton(p: { log: RestLog; open: () => boolean; toggle: () =>
       type="button"
       class="tool t-rest"
       aria-pressed={p.open()}
-      aria-controls="rest-drawer"
+      aria-controls={p.open() ? 'rest-drawer' : undefined}
       onClick={() => p.toggle()}
       title="The platform's REST operations seen in the Network traffic, checked against the spec"
     >
