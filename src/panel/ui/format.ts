@@ -87,13 +87,14 @@ export const pageLabel = cached((url: string): string => {
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-      return `page: ${url.slice(0, 60)}`;
+      return url.slice(0, 60);
     }
+    // (no "page:" word: the divider's style and its ⟳ say it; every character of a narrow Type column counts)
     const where = `${u.pathname}${u.search}`;
     const shown = where.length > 48 ? `${where.slice(0, 47)}…` : where;
-    return shown === '/' ? `page: ${u.host}/` : `page: ${shown} · ${u.host}`;
+    return shown === '/' ? `${u.host}/` : `${shown} · ${u.host}`;
   } catch {
-    return `page: ${url.slice(0, 60)}`;
+    return url.slice(0, 60);
   }
 });
 

@@ -52,7 +52,7 @@ export function rowCells(log: RecordLog, i: number, r: ClassifiedRecord, t0: num
       : m.type
         ? shortType(m.type)
         : preview(r.data, 80),
-    typeTitle: r.navigation ? navUrl(r) : m.type || undefined,
+    typeTitle: r.navigation ? `${r.frameId === 0 ? 'page: ' : 'navigated to '}${navUrl(r)}` : m.type || undefined,
     typeClass: r.navigation || !m.type ? 'muted' : '',
     surface: m.surface,
     frame: frameLabel(r.frameUrl) + (frame?.surface ? ` · ${frame.surface}` : ''),
