@@ -222,12 +222,21 @@
     }
   }
 
+  // Every deadline a page sets is a "something is stuck" bound, never an expected outcome: a passing scenario
+  // never waits for one. Under CI load (other browsers on the same 2 cores) a document can take seconds to
+  // load, so deadlines are stretched by SLACK rather than tuned per page (`T.ms` for libraries' own timeouts).
+  var SLACK = 3;
+  function slack(ms) {
+    return (ms || 3000) * SLACK;
+  }
+
   function sleep(ms) {
     return new Promise(function (r) {
       setTimeout(r, ms);
     });
   }
   function withTimeout(p, ms) {
+    ms = slack(ms);
     return Promise.race([
       p,
       sleep(ms).then(function () {
@@ -404,7 +413,7 @@
     );
   }
   async function until(pred, ms) {
-    var end = Date.now() + (ms || 3000);
+    var end = Date.now() + slack(ms || 3000);
     while (Date.now() < end) {
       if (pred()) {
         return true;
@@ -464,6 +473,7 @@
     norm: norm,
     sleep: sleep,
     withTimeout: withTimeout,
+    ms: slack,
     errText: errText,
     thrown: thrown,
     stackOf: stackOf,
