@@ -4,18 +4,28 @@
  * (`globalThis.embedInspector` in the service worker; docs/automation-api.md). No browser driver is imported
  * here: each library hands in how to evaluate a function in the worker, so Playwright and puppeteer share it.
  *
- * Every read settles first (`embedInspector.settle`: each frame hands over what it holds), so a test sees what the
- * page did before the call, never a guess of when the frame's batching ends.
+ * Every read settles first (each frame hands over what it holds), so a test sees what the page did before the
+ * call, never a guess of when the frame's batching ends; reads stream the log (log-reader.ts), so a busy page's
+ * long log costs time in proportion, never a deadline of ours. The only deadline is the caller's (`until`: a
+ * Playwright test's own time), and a wait or read it ends says which call it ended and what it had read.
  */
-import type { ClassifiedRecord, SettleResult, TabState } from '../shared/messages.ts';
+import type { ClassifiedRecord, TabState } from '../shared/messages.ts';
 import type { CaptureFile, RecordKind } from '../protocol/record.ts';
-import type { Issue, Severity } from '../protocol/classify.ts';
 import { redactCapture, redactString } from '../protocol/redact.ts';
 import { inert } from '../protocol/inert.ts';
-import { shownUrl } from '../protocol/address.ts';
+import {
+  describeRecords,
+  issuesOf,
+  LISTED_RECORDS,
+  timelineText,
+  type FoundIssue,
+  type IssueQuery,
+} from './describe.ts';
+import { LogReader, settleNote, type Evaluate, type ReadResult, type Settled } from './log-reader.ts';
+import type { LogQuery } from './worker-read.ts';
 
-/** Evaluate a self-contained function in the extension's service worker (one argument, JSON-safe). */
-export type Evaluate = <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>;
+export { describeIssues, describeRecords, issuesOf, type FoundIssue, type IssueQuery } from './describe.ts';
+export type { Evaluate } from './log-reader.ts';
 
 /** What a test may set: the capture scope (`setCapture`) and a tenant origin set by hand. */
 export interface EmbedOptions {
@@ -39,19 +49,6 @@ export interface RecordQuery {
   foreign?: boolean;
 }
 
-export interface IssueQuery {
-  severity?: Severity | Severity[];
-  rule?: string | string[];
-}
-
-/** An issue with the record it was found on. */
-export interface FoundIssue extends Issue {
-  seq: number;
-  type: string | null;
-  kind: RecordKind;
-  frameUrl: string;
-}
-
 export interface WaitOptions {
   /** ms; default 10,000. */
   timeout?: number;
@@ -66,124 +63,25 @@ export interface Outgoing {
   [field: string]: unknown;
 }
 
-/** How long a read waits, in all, for frames that stay silent when asked to hand over (a page in a long task). */
-const SETTLE_PATIENCE_MS = 60_000;
+/** How an `Embed` reaches the tab, and the caller's limits. */
+export interface EmbedHandleOptions {
+  evaluate: Evaluate;
+  tabId: () => Promise<number>;
+  /** When waits and reads give up (epoch ms): a Playwright test's own time. Default: never. */
+  until?: () => number;
+  /** More time past `until` to read what a failure message lists (ms; default 0). */
+  grace?: number;
+  /** How each call runs (Playwright reports it as a step of the test, named after the call). */
+  step?: <T>(title: string, body: () => Promise<T>) => Promise<T>;
+}
 
 type Api = {
-  settle(tabId: number): Promise<SettleResult>;
-  records(tabId: number): Promise<ClassifiedRecord[]>;
   state(tabId: number): Promise<TabState>;
-  exportCapture(tabId: number, createdBy?: string): Promise<CaptureFile>;
   clear(tabId: number): Promise<void>;
   send(tabId: number, message: unknown, options?: { frameUrl?: string }): Promise<void>;
   setTenantOrigin(tabId: number, origin: string | null): Promise<TabState>;
   setCapture(setting: unknown): Promise<unknown>;
 };
-
-const typeOf = (r: { data?: unknown }): string | null => {
-  const d = r.data as { type?: unknown } | null;
-  return d && typeof d === 'object' && typeof d.type === 'string' ? d.type : null;
-};
-const isSvc = (r: { data?: unknown }) => {
-  const d = r.data as { source?: unknown } | null;
-  return !!d && typeof d === 'object' && d.source === 'svc-embed';
-};
-const list = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
-
-/** Whether a record answers a query (pure; the same test runs in the worker, see `records`). */
-function matches(r: ClassifiedRecord, q: RecordQuery = {}): boolean {
-  if (r.navigation) {
-    return !!q.navigation && q.type === undefined && q.kind === undefined;
-  }
-  if (!q.foreign && r.verdict === 'foreign') {
-    return false;
-  }
-  const types = list(q.type);
-  if (types && !types.includes(typeOf(r) ?? '')) {
-    return false;
-  }
-  if (q.kind && r.kind !== q.kind) {
-    return false;
-  }
-  const d = (r.data ?? {}) as { direction?: unknown; surface?: unknown };
-  if (q.direction && d.direction !== q.direction) {
-    return false;
-  }
-  return !(q.surface && d.surface !== q.surface);
-}
-
-/**
- * One line per record, as `embed-inspector check` lists them, each issue beneath it. Every field of the page's is
- * inert (no terminal escape, newline or bidi control of a capture reaches a test log: protocol/inert.ts) and redacted.
- */
-export function describeRecords(records: readonly ClassifiedRecord[], opts: { issues?: boolean } = {}): string {
-  const out: string[] = [];
-  for (const r of records) {
-    if (r.navigation) {
-      out.push(`  #${String(r.seq).padEnd(5)} navigation  ${inert(r.frameUrl)}`);
-      continue;
-    }
-    const arrow = r.kind === 'post' ? `post → ${inert(r.targetOrigin ?? '?')}` : `receive ← ${inert(r.origin)}`;
-    const flags = [r.dropped ? 'dropped' : '', r.error ? `threw ${inert(r.error)}` : '', r.injected ? 'injected' : '']
-      .filter(Boolean)
-      .join(', ');
-    const type = typeOf(r);
-    out.push(
-      `  #${String(r.seq).padEnd(5)} ${(type == null ? (isSvc(r) ? '(no type)' : '(foreign)') : inert(type)).padEnd(30)} ${arrow}  ${r.verdict}${flags ? `  (${flags})` : ''}`,
-    );
-    if (opts.issues !== false) {
-      for (const i of r.issues) {
-        out.push(
-          `           ${i.severity.padEnd(7)} ${i.rule}  ${inert(i.path)}  ${inert(i.message)}${i.sender ? ' (the post’s)' : ''}`,
-        );
-      }
-    }
-  }
-  // (redacted: failure messages end up in test reports and CI logs)
-  return out.map(redactString).join('\n');
-}
-
-/** Issues one per line, with the record they were found on. */
-export function describeIssues(issues: readonly FoundIssue[]): string {
-  return issues
-    .map(
-      (i) =>
-        `  #${String(i.seq).padEnd(5)} ${i.severity.padEnd(7)} ${i.rule}  ${inert(i.type || '(no type)')} (${i.kind})  ${inert(i.path)}  ${inert(i.message)}`,
-    )
-    .map(redactString)
-    .join('\n');
-}
-
-/** The issues of records, each found once: a delivery's copy of its post's issue (`sender`) is left out. */
-export function issuesOf(records: readonly ClassifiedRecord[], q: IssueQuery = {}): FoundIssue[] {
-  const sev = list(q.severity);
-  const rules = list(q.rule);
-  const out: FoundIssue[] = [];
-  for (const r of records) {
-    for (const i of r.issues ?? []) {
-      if (i.sender || (sev && !sev.includes(i.severity)) || (rules && !rules.includes(i.rule))) {
-        continue;
-      }
-      out.push({ ...i, seq: r.seq, type: typeOf(r), kind: r.kind, frameUrl: r.frameUrl });
-    }
-  }
-  return out;
-}
-
-/** The svc-embed types of records in capture order, a post and its delivery counted once. */
-export function typeSequence(records: readonly ClassifiedRecord[]): string[] {
-  const out: string[] = [];
-  for (const r of records) {
-    if (r.navigation || r.verdict === 'foreign' || (r.kind === 'receive' && r.pairedWith !== undefined)) {
-      continue;
-    }
-    const t = typeOf(r);
-    if (t) {
-      out.push(t);
-    }
-  }
-  return out;
-}
 
 export class EmbedTimeoutError extends Error {
   override name = 'EmbedTimeoutError';
@@ -211,73 +109,119 @@ function envelope(m: Outgoing, direction: 'event' | 'action', surface?: string):
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A value as a call's argument is written (`'svc:event:ready', { timeout: 300 }`), for the names of steps. */
+const show = (v: unknown): string =>
+  typeof v === 'string'
+    ? `'${v}'`
+    : Array.isArray(v)
+      ? `[${v.map(show).join(', ')}]`
+      : v && typeof v === 'object'
+        ? `{ ${Object.entries(v)
+            .filter(([, x]) => x !== undefined)
+            .map(([k, x]) => `${k}: ${show(x)}`)
+            .join(', ')} }`
+        : String(v);
+const argsOf = (...a: unknown[]) =>
+  a
+    .filter((x) => x !== undefined && !(x && typeof x === 'object' && !Object.values(x).some((y) => y !== undefined)))
+    .map(show)
+    .join(', ');
+
+/** The handle's reader (log-reader.ts): the matchers and the fixture read through it, outside the public API. */
+const readers = new WeakMap<Embed, LogReader>();
+export function readerOf(embed: Embed): LogReader {
+  return readers.get(embed) as LogReader;
+}
+
+/**
+ * Settle, then read `what`: whole, or an EmbedTimeoutError naming `call` when the caller's time ran out first
+ * (while frames were still handing over, or before the log was read to its end).
+ */
+export async function settledRead<T>(
+  embed: Embed,
+  call: string,
+  what: 'records' | 'lines' | 'types' | 'first' | 'capture',
+  opts: { q?: LogQuery; limit?: number; createdBy?: string } = {},
+): Promise<ReadResult<T> & { settled: Settled }> {
+  const reader = readerOf(embed);
+  const settled = await reader.settle();
+  if (settled.cut) {
+    throw new EmbedTimeoutError(
+      redactString(
+        `${call}: the test's time ran out while the page's frames handed over what they held (${settleNote(settled)})`,
+      ),
+    );
+  }
+  const read = await reader.read<T>(what, opts);
+  if (!read.complete) {
+    throw new EmbedTimeoutError(
+      redactString(`${call}: ${read.items.length.toLocaleString('en-US')} read, ${read.missing}`),
+    );
+  }
+  return { ...read, settled };
+}
 
 /** The captured traffic of one tab. */
 export class Embed {
-  private readonly evaluate: Evaluate;
-  private readonly tab: () => Promise<number>;
+  private readonly step: <T>(title: string, body: () => Promise<T>) => Promise<T>;
 
-  constructor(opts: { evaluate: Evaluate; tabId: () => Promise<number> }) {
-    this.evaluate = opts.evaluate;
-    this.tab = opts.tabId;
+  constructor(opts: EmbedHandleOptions) {
+    readers.set(this, new LogReader(opts.evaluate, opts.tabId, opts.until, opts.grace));
+    this.step = opts.step ?? ((_title, body) => body());
   }
 
-  private async call<A, R>(fn: (arg: A & { tabId: number }) => R | Promise<R>, arg: A): Promise<R> {
-    const tabId = await this.tab();
-    return this.evaluate(fn, { ...arg, tabId });
+  private get reader(): LogReader {
+    return readerOf(this);
+  }
+
+  private api<A, R>(fn: (arg: A & { tabId: number }) => R | Promise<R>, arg: A): Promise<R> {
+    return this.reader.call(fn, arg);
   }
 
   /** The extension's tab id of this handle's page. */
   tabId(): Promise<number> {
-    return this.tab();
+    return this.reader.tabId();
   }
 
   /**
-   * Every frame hands over what it holds; resolves once that is in the log. A frame that stayed silent (its page
-   * busy in a long task, or still handing over a flood) is asked again, for up to SETTLE_PATIENCE_MS in all.
+   * Every frame hands over what it holds; resolves once that is in the log. A frame that stays silent (its page
+   * busy in a long task, or still handing over a flood) is asked again while the log grows, and for up to
+   * SETTLE_PATIENCE_MS after it last grew.
    */
   async settle(): Promise<void> {
-    const deadline = Date.now() + SETTLE_PATIENCE_MS;
-    for (;;) {
-      const r = await this.call(
-        ({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.settle(tabId),
-        {},
-      );
-      // (an extension older than this library answers nothing: settled as it says)
-      if (!r?.silent || Date.now() >= deadline) {
-        return;
-      }
-    }
+    await this.step('embed.settle()', () => this.reader.settle());
   }
 
   /** The tab's state: tenant origin and how it was found, page URL, counters. */
   async state(): Promise<TabState> {
-    return this.call(({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.state(tabId), {});
+    return this.api(({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.state(tabId), {});
   }
 
   /** The records that answer `query` (default: the svc-embed messages), in capture order, after settling. */
   async records(query: RecordQuery = {}): Promise<ClassifiedRecord[]> {
-    await this.settle();
-    return this.read(query);
-  }
-
-  private async read(query: RecordQuery): Promise<ClassifiedRecord[]> {
-    const all = await this.call(
-      ({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.records(tabId),
-      {},
+    const call = `embed.records(${argsOf(query)})`;
+    return this.step(
+      call,
+      async () => (await settledRead<ClassifiedRecord>(this, call, 'records', { q: query })).items,
     );
-    return all.filter((r) => matches(r, query));
   }
 
   /** Every record: messages, foreign traffic and frame navigations. */
   async all(): Promise<ClassifiedRecord[]> {
-    return this.records({ navigation: true, foreign: true });
+    return this.step('embed.all()', async () => {
+      const q = { navigation: true, foreign: true };
+      return (await settledRead<ClassifiedRecord>(this, 'embed.all()', 'records', { q })).items;
+    });
   }
 
   /** The issues found, each once (at the post for a post and its delivery), filtered by severity or rule. */
   async issues(query: IssueQuery = {}): Promise<FoundIssue[]> {
-    // (a frame's navigation carries the embed's address and what it never said: url.*, silence.*)
-    return issuesOf(await this.records({ navigation: true }), query);
+    const call = `embed.issues(${argsOf(query)})`;
+    return this.step(call, async () => {
+      // (a frame's navigation carries the embed's address and what it never said: url.*, silence.*)
+      const q = { navigation: true, withIssues: true };
+      return issuesOf((await settledRead<ClassifiedRecord>(this, call, 'records', { q })).items, query);
+    });
   }
 
   /**
@@ -285,65 +229,96 @@ export class Embed {
    * what was seen instead.
    */
   async waitFor(type: string, opts: WaitOptions = {}): Promise<ClassifiedRecord> {
+    const call = `embed.waitFor(${argsOf(type, opts)})`;
+    return this.step(call, () => this.waitForRecord(call, type, opts));
+  }
+
+  private async waitForRecord(call: string, type: string, opts: WaitOptions): Promise<ClassifiedRecord> {
     const timeout = opts.timeout ?? 10_000;
-    const q: RecordQuery = { type, kind: opts.kind, surface: opts.surface };
-    const deadline = Date.now() + timeout;
+    const q: LogQuery = { type, kind: opts.kind, surface: opts.surface };
+    const started = Date.now();
+    const limit = this.reader.until();
+    // (the caller's time, a Playwright test's, may end first: then the wait ends just before it, and says so)
+    const byCaller = limit < started + timeout;
+    const end = byCaller ? limit : started + timeout;
+    const first = async () => (await this.reader.read<ClassifiedRecord>('first', { q, until: end })).items[0];
     for (;;) {
-      const [hit] = await this.records(q);
+      // What is in the log already; then what the frames hold.
+      let hit = await first();
+      if (!hit) {
+        await this.reader.settle(end);
+        hit = await first();
+      }
       if (hit) {
         return hit;
       }
-      if (Date.now() >= deadline) {
+      if (Date.now() >= end) {
         break;
       }
-      await pause(Math.min(100, Math.max(0, deadline - Date.now())));
+      await pause(Math.min(100, Math.max(0, end - Date.now())));
     }
-    const seen = await this.records({ navigation: true });
-    const types = [...new Set(typeSequence(seen))];
-    const what = [type, opts.surface && `surface ${opts.surface}`, opts.kind].filter(Boolean).join(', ');
+    const verb = q.kind === 'post' ? 'posted' : q.kind === 'receive' ? 'delivered' : 'seen';
+    const why = byCaller
+      ? `not ${verb} before the test's time ran out (${Date.now() - started} ms of the wait's ${timeout})`
+      : `not ${verb} within ${timeout} ms`;
+    throw new EmbedTimeoutError(await this.unseen(call, type, q, why));
+  }
+
+  /** A wait's failure: what it waited for, the posts of that type that were not delivered, what was seen. */
+  private async unseen(call: string, type: string, q: LogQuery, why: string): Promise<string> {
+    const until = this.reader.until() + this.reader.grace;
+    const read = <T>(what: 'types' | 'lines', rq: LogQuery, limit?: number) =>
+      this.reader.read<T>(what, { q: rq, limit, until }).catch(() => null);
+    const types = await read<string>('types', {});
+    const posts = q.kind === 'receive' ? await read<ClassifiedRecord>('lines', { type, kind: 'post' }, 1) : null;
+    const seen = await read<ClassifiedRecord>('lines', { navigation: true }, LISTED_RECORDS);
+    const kinds = [...new Set(types?.items ?? [])];
+    const undelivered = posts?.total
+      ? `\n${posts.scanned} post${posts.scanned === 1 ? '' : 's'} of ${type} seen, ${posts.items[0].dropped ? 'dropped by the browser (the target origin did not match the target)' : 'not delivered to a captured frame'}: { kind: 'post' } waits for the post`
+      : '';
+    const list = !seen
+      ? '\n(what was seen was not read)'
+      : seen.items.length
+        ? `\n${describeRecords(seen.items)}${seen.scanned > seen.items.length ? `\n  … and ${(seen.scanned - seen.items.length).toLocaleString('en-US')} more records` : ''}`
+        : '';
     // (redacted: a test log or a CI artifact must not carry the embed's session id)
-    throw new EmbedTimeoutError(
-      redactString(
-        `${what} not seen within ${timeout} ms; ${types.length ? `seen: ${types.map(inert).join(', ')}` : 'no svc-embed message seen'}` +
-          (seen.length ? `\n${describeRecords(seen)}` : ''),
-      ),
+    return redactString(
+      `${call}: ${type}${q.surface ? ` (surface ${q.surface})` : ''} ${why}; ${kinds.length ? `seen: ${kinds.map(inert).join(', ')}` : 'no svc-embed message seen'}${undelivered}${list}`,
     );
   }
 
   /** The capture (format v1) of the tab, redacted as the panel's export is unless `redact: false`. */
   async capture(opts: { redact?: boolean } = {}): Promise<CaptureFile> {
-    await this.settle();
-    const file = await this.call(
-      ({ tabId }) =>
-        (globalThis as unknown as { embedInspector: Api }).embedInspector.exportCapture(
-          tabId,
-          'embed-inspector test library',
-        ),
-      {},
-    );
-    return opts.redact === false ? { ...file, meta: { ...file.meta, redacted: false } } : redactCapture(file);
+    return this.step('embed.capture()', async () => {
+      const read = await settledRead<CaptureFile['messages'][number]>(this, 'embed.capture()', 'capture', {
+        createdBy: 'embed-inspector test library',
+      });
+      const file = { ...(read.head as CaptureFile), messages: read.items };
+      return opts.redact === false ? { ...file, meta: { ...file.meta, redacted: false } } : redactCapture(file);
+    });
   }
 
   /** The whole log as text, one line per record with its issues (what a failed test attaches); redacted. */
   async timeline(opts: { redact?: boolean } = {}): Promise<string> {
-    const state = await this.state();
-    const records = await this.all();
-    const tenant = state.tenantOrigin
-      ? `tenant origin: ${state.tenantOrigin} (${state.tenantOriginSource === 'manual' ? 'set by hand' : `from the embed frame${state.tenantOriginFrame ? ` at ${shownUrl(state.tenantOriginFrame)}` : ''}`})`
-      : 'tenant origin: unknown';
-    const text = `${state.pageUrl ?? '(no page)'}\n${tenant}\n${records.length ? describeRecords(records) : '  (nothing captured)'}\n`;
-    return opts.redact === false ? text : text.split('\n').map(redactString).join('\n');
+    return this.step('embed.timeline()', async () => {
+      const state = await this.state();
+      const q = { navigation: true, foreign: true };
+      const read = await settledRead<ClassifiedRecord>(this, 'embed.timeline()', 'lines', { q });
+      return timelineText(state, read.items, { redact: opts.redact });
+    });
   }
 
   /** Empty the tab's log (the embed's session goes on). */
   async clear(): Promise<void> {
-    await this.settle();
-    await this.call(({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.clear(tabId), {});
+    await this.step('embed.clear()', async () => {
+      await this.reader.settle();
+      await this.api(({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.clear(tabId), {});
+    });
   }
 
   /** Set the tenant origin by hand (null: back to the inferred one). */
   async setTenantOrigin(origin: string | null): Promise<void> {
-    await this.call(
+    await this.api(
       ({ tabId, origin }) =>
         (globalThis as unknown as { embedInspector: Api }).embedInspector.setTenantOrigin(tabId, origin),
       { origin },
@@ -356,10 +331,12 @@ export class Embed {
    */
   async send(action: Outgoing, opts: { frameUrl?: string } = {}): Promise<void> {
     const message = envelope(action, 'action');
-    await this.call(
-      ({ tabId, message, frameUrl }) =>
-        (globalThis as unknown as { embedInspector: Api }).embedInspector.send(tabId, message, { frameUrl }),
-      { message, frameUrl: opts.frameUrl },
+    await this.step(`embed.send(${argsOf(action.type)})`, () =>
+      this.api(
+        ({ tabId, message, frameUrl }) =>
+          (globalThis as unknown as { embedInspector: Api }).embedInspector.send(tabId, message, { frameUrl }),
+        { message, frameUrl: opts.frameUrl },
+      ),
     );
   }
 
@@ -368,15 +345,74 @@ export class Embed {
    * handlers. `{ type, payload }` is completed; the surface is the embed's own (from its `ready`) unless given.
    */
   async emit(event: Outgoing, opts: { frameUrl?: string } = {}): Promise<void> {
-    const [ready] = await this.records({ type: 'svc:event:ready' });
-    const surface = (ready?.data as { surface?: string } | undefined)?.surface;
-    const message = envelope(event, 'event', surface);
-    await this.call(
-      ({ tabId, message, frameUrl }) =>
-        (globalThis as unknown as { embedInspector: Api }).embedInspector.send(tabId, message, { frameUrl }),
-      { message, frameUrl: opts.frameUrl },
-    );
+    const call = `embed.emit(${argsOf(event?.type)})`;
+    await this.step(call, async () => {
+      const q = { type: 'svc:event:ready' };
+      const [ready] = (await settledRead<ClassifiedRecord>(this, call, 'first', { q })).items;
+      const surface = (ready?.data as { surface?: string } | undefined)?.surface;
+      const message = envelope(event, 'event', surface);
+      await this.api(
+        ({ tabId, message, frameUrl }) =>
+          (globalThis as unknown as { embedInspector: Api }).embedInspector.send(tabId, message, { frameUrl }),
+        { message, frameUrl: opts.frameUrl },
+      );
+    });
   }
+}
+
+/**
+ * What a failed test carries: the capture and the timeline, read until `until` (epoch ms). What could not be read
+ * in time is said: `capture` holds the records read (whole ones), the timeline starts with notes of what is missing.
+ */
+export async function evidence(
+  embed: Embed,
+  until: number,
+): Promise<{ capture: CaptureFile | null; captureNote?: string; timeline: string }> {
+  const reader = readerOf(embed);
+  const notes: string[] = [];
+  const span = Math.max(0, until - Date.now());
+  // Settling may take part of the time; the reads the rest.
+  const settled = await reader
+    .settle(Date.now() + span * 0.4)
+    .catch((e: Error) => ({ frames: 0, silent: 0, cut: false, error: e }));
+  if ('error' in settled) {
+    notes.push(`the frames were not asked to hand over: ${settled.error.message.split('\n')[0]}`);
+  } else if (settled.silent) {
+    notes.push(settleNote(settled));
+  }
+  let capture: CaptureFile | null = null;
+  let captureNote: string | undefined;
+  try {
+    const read = await reader.read<CaptureFile['messages'][number]>('capture', {
+      until,
+      createdBy: 'embed-inspector test library',
+    });
+    capture = redactCapture({ ...(read.head as CaptureFile), messages: read.items });
+    if (!read.complete) {
+      captureNote = `embed-capture.json holds the first ${read.items.length.toLocaleString('en-US')} of ${read.total.toLocaleString('en-US')} records; ${read.missing}`;
+    }
+  } catch (e) {
+    captureNote = `embed-capture.json not read: ${(e as Error).message.split('\n')[0]}`;
+  }
+  if (captureNote) {
+    notes.push(captureNote);
+  }
+  const state = await reader
+    .call(({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.state(tabId), {})
+    .catch(() => null);
+  let lines: ClassifiedRecord[] = [];
+  try {
+    const read = await reader.read<ClassifiedRecord>('lines', { q: { navigation: true, foreign: true }, until });
+    lines = read.items;
+    if (!read.complete) {
+      notes.push(
+        `the timeline lists the first ${lines.length.toLocaleString('en-US')} of ${read.total.toLocaleString('en-US')} records; ${read.missing}`,
+      );
+    }
+  } catch (e) {
+    notes.push(`the timeline was not read: ${(e as Error).message.split('\n')[0]}`);
+  }
+  return { capture, captureNote, timeline: timelineText(state, lines, { notes }) };
 }
 
 /** The newest tab of the browser (tab ids only grow) that `taken` does not hold. Null when there is none. */

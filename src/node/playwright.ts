@@ -15,7 +15,12 @@
  * carries (`extensionPath()`: EMBED_INSPECTOR_EXTENSION or dist/chrome). Each test gets a new page, so a new tab
  * and an empty log, with the capture scope of its `embedInspector` option set before the page opens; its pages are
  * closed at its end. A failed test gets the capture (`embed-capture.json`, redacted) and the timeline
- * (`embed-timeline.txt`) attached to its report.
+ * (`embed-timeline.txt`) attached to its report, read in the teardown's own time; what a busy machine left unread
+ * is said at the top of the timeline.
+ *
+ * Each `embed` call is a step of the test (`embed.waitFor('svc:event:ready')`), and the embed's waits, reads and
+ * matchers end a little before the test's timeout (marginOf) with their own error: a test that ran out of time
+ * says which of them was waiting, and what it had seen.
  *
  * The context options of the persistent context (baseURL, viewport, locale…) are read from the project's `use` when
  * the worker starts: `test.use()` of those options in a file does not change it.
@@ -46,13 +51,17 @@ import {
   Embed,
   describeIssues,
   describeRecords,
+  evidence,
   issuesOf,
   newestTab,
+  readerOf,
+  settledRead,
   setScope,
-  typeSequence,
   type EmbedOptions,
   type Evaluate,
 } from './embed.ts';
+import { LISTED_RECORDS } from './describe.ts';
+import { inert } from '../protocol/inert.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
 
 export { Embed, EmbedTimeoutError, describeIssues, describeRecords } from './embed.ts';
@@ -382,6 +391,7 @@ export const test: TestType<
     // `context` is a dependency for its order: set up before, torn down after this (which reads the failed test's
     // log before its tab closes).
     async ({ _embedInspectorBrowser, context: _, embedInspector, actionTimeout, navigationTimeout }, use, testInfo) => {
+      const started = Date.now(); // (about when the test's time began: its fixtures count in it)
       const w = _embedInspectorBrowser as WorkerState;
       w.context.setDefaultTimeout(actionTimeout || 0);
       w.context.setDefaultNavigationTimeout(navigationTimeout || 0);
@@ -391,7 +401,14 @@ export const test: TestType<
       await w.prepare(embedInspector);
       const page = await w.context.newPage();
       const tabId = await w.takeTab();
-      const embed = new Embed({ evaluate: w.evaluate, tabId: async () => tabId });
+      const embed = new Embed({
+        evaluate: w.evaluate,
+        tabId: async () => tabId,
+        // Waits and reads end before the test's timeout, so the failure names the call that was waiting.
+        until: () => (testInfo.timeout > 0 ? started + testInfo.timeout - marginOf(testInfo.timeout) : Infinity),
+        grace: marginOf(testInfo.timeout) / 2,
+        step: (title, body) => base.step(title, body, { box: true }),
+      });
       if (embedInspector.tenantOrigin) {
         await embed.setTenantOrigin(embedInspector.tenantOrigin);
       }
@@ -399,7 +416,7 @@ export const test: TestType<
         await use({ page, embed });
       } finally {
         if (testInfo.status === 'failed' || testInfo.status === 'timedOut') {
-          await attachCapture(embed, testInfo);
+          await attachEvidence(embed, testInfo);
         }
         await w.closePages();
       }
@@ -420,25 +437,25 @@ export const test: TestType<
   },
 });
 
-/** The capture and the timeline of a failed test's page, attached to its report (a stuck browser: what went wrong). */
-async function attachCapture(embed: Embed, testInfo: TestInfo) {
-  try {
-    const capture = await within(embed.capture(), 8_000, 'reading the capture');
-    await testInfo.attach('embed-capture.json', {
-      body: `${JSON.stringify(capture, null, 2)}\n`,
-      contentType: 'application/json',
-    });
-  } catch (e) {
-    await testInfo.attach('embed-capture.json', { body: `not read: ${messageOf(e)}\n`, contentType: 'text/plain' });
-    await testInfo.attach('embed-timeline.txt', { body: `not read: ${messageOf(e)}\n`, contentType: 'text/plain' });
-    return;
-  }
-  try {
-    const timeline = await within(embed.timeline(), 4_000, 'reading the timeline');
-    await testInfo.attach('embed-timeline.txt', { body: timeline, contentType: 'text/plain' });
-  } catch (e) {
-    await testInfo.attach('embed-timeline.txt', { body: `not read: ${messageOf(e)}\n`, contentType: 'text/plain' });
-  }
+/**
+ * How long before the test's timeout the embed's waits and reads give up (ms): time for the failure to be said
+ * (and what was seen to be read) before Playwright ends the test.
+ */
+const marginOf = (timeout: number) => Math.min(5_000, Math.max(1_000, timeout * 0.1));
+
+/**
+ * The capture and the timeline of a failed test's page, attached to its report. Read in the teardown's own time
+ * (Playwright gives it the test's timeout again), streamed; what could not be read in it is said in the timeline.
+ */
+async function attachEvidence(embed: Embed, testInfo: TestInfo) {
+  const budget = Math.max(testInfo.project.timeout, testInfo.timeout);
+  const until = Date.now() + (budget > 0 ? budget * 0.7 : 600_000);
+  const { capture, captureNote, timeline } = await evidence(embed, until);
+  await testInfo.attach('embed-capture.json', {
+    body: capture ? `${JSON.stringify(capture, null, 2)}\n` : `not read: ${captureNote}\n`,
+    contentType: capture ? 'application/json' : 'text/plain',
+  });
+  await testInfo.attach('embed-timeline.txt', { body: timeline, contentType: 'text/plain' });
 }
 
 // ------------------------------------------------------------------------------------------------ matchers
@@ -477,24 +494,52 @@ function notAnEmbed(state: ExpectMatcherState, name: string, received: unknown):
   };
 }
 
-/** Re-checks until the matcher passes (not under `.not`) or the timeout ends, like Playwright's own assertions. */
+/**
+ * Re-checks until the matcher passes (not under `.not`) or its timeout ends, like Playwright's own assertions; and
+ * before the test's own time ends (`cut`: the test's time, not the matcher's, ended the retries).
+ */
 async function retrying<T extends { pass: boolean }>(
   state: ExpectMatcherState,
+  embed: Embed,
   timeout: number | undefined,
   probe: () => Promise<T>,
-): Promise<T> {
-  const deadline = Date.now() + (timeout ?? state.timeout ?? 5_000);
+): Promise<T & { cut: boolean }> {
+  const own = Date.now() + (timeout ?? state.timeout ?? 5_000);
+  const limit = readerOf(embed).until();
+  const deadline = Math.min(own, limit);
   for (;;) {
     const r = await probe();
     if (r.pass || state.isNot || Date.now() >= deadline) {
-      return r;
+      return { ...r, cut: !r.pass && limit < own && Date.now() >= limit };
     }
     await pause(Math.min(100, Math.max(0, deadline - Date.now())));
   }
 }
 
-const recordsBlock = (title: string, records: ClassifiedRecord[]) =>
-  records.length ? `\n\n${title}:\n${describeRecords(records)}` : `\n\n${title}: none`;
+/** The name a matcher's error starts with (a read cut by the test's time says which assertion was waiting). */
+const callOf = (state: ExpectMatcherState, name: string) => `expect(embed).${state.isNot ? 'not.' : ''}${name}()`;
+const cutNote = (cut: boolean) => (cut ? "\n(the test's time ran out before the assertion's own timeout)" : '');
+
+const recordsBlock = (title: string, records: ClassifiedRecord[], total = records.length) =>
+  records.length
+    ? `\n\n${title}:\n${describeRecords(records, { limit: LISTED_RECORDS })}${total > records.length ? `\n  … and ${(total - records.length).toLocaleString('en-US')} more records` : ''}`
+    : `\n\n${title}: none`;
+
+/** The first records of the log for a failure message (what a timeline line shows), and how many there are. */
+async function firstLines(
+  embed: Embed,
+  call: string,
+  q: { navigation?: boolean; type?: string[]; kind?: 'receive' } = {},
+) {
+  const read = await settledRead<ClassifiedRecord>(embed, call, 'lines', { q, limit: LISTED_RECORDS });
+  return { records: read.items, total: read.scanned };
+}
+
+/** A long list of types, its first entries and how many more. */
+const typeList = (types: string[], max = LISTED_RECORDS) =>
+  types.length > max
+    ? `${types.slice(0, max).map(inert).join(', ')}, … and ${types.length - max} more`
+    : types.map(inert).join(', ');
 
 const matchers = {
   /** No issue of severity error (except the rules in `allow`) in the capture so far. */
@@ -509,13 +554,16 @@ const matchers = {
     }
     const allow = new Set(opts.allow ?? []);
     // (navigations too: an embed frame's address and what it never said are errors of the integration)
-    const records = await embed.records({ navigation: true });
-    const all = issuesOf(records, { severity: 'error' });
+    const q = { navigation: true, withIssues: true };
+    const read = await settledRead<ClassifiedRecord>(embed, callOf(this, name), 'records', { q });
+    const all = issuesOf(read.items, { severity: 'error' });
     const errors = all.filter((i) => !allow.has(i.rule));
     const allowed = all.length - errors.length;
     const hint = this.utils.matcherHint(name, 'embed', opts.allow ? '{ allow }' : '', { isNot: this.isNot });
     const seqs = new Set(errors.map((i) => i.seq));
-    const offending = records.filter((r) => seqs.has(r.seq));
+    const offending = read.items.filter((r) => seqs.has(r.seq));
+    const shown =
+      errors.length === 0 && this.isNot ? await firstLines(embed, callOf(this, name), { navigation: true }) : null;
     return {
       pass: errors.length === 0,
       name,
@@ -524,10 +572,10 @@ const matchers = {
       message: () =>
         errors.length
           ? `${hint}\n\n${errors.length} protocol error${errors.length === 1 ? '' : 's'}` +
-            `${allowed ? ` (and ${allowed} allowed)` : ''} in ${records.length} records:\n${describeIssues(errors)}` +
+            `${allowed ? ` (and ${allowed} allowed)` : ''} in ${read.scanned} records:\n${describeIssues(errors, { limit: LISTED_RECORDS })}` +
             recordsBlock('Offending records', offending)
           : `${hint}\n\nExpected protocol errors, found none${allowed ? ` but ${allowed} allowed (${[...allow].join(', ')})` : ''}` +
-            recordsBlock(`${records.length} records`, records),
+            recordsBlock(`${read.scanned} records`, shown?.records ?? [], shown?.total),
     };
   },
 
@@ -543,14 +591,15 @@ const matchers = {
       return notAnEmbed(this, name, embed);
     }
     const wanted = list(types);
-    const r = await retrying(this, opts.timeout, async () => {
-      const records = await embed.records();
-      const seen = new Set(typeSequence(records));
+    const r = await retrying(this, embed, opts.timeout, async () => {
+      const seen = new Set((await settledRead<string>(embed, callOf(this, name), 'types')).items);
       const missing = wanted.filter((t) => !seen.has(t));
-      return { pass: missing.length === 0, records, seen, missing };
+      return { pass: missing.length === 0, seen, missing };
     });
     const hint = this.utils.matcherHint(name, 'embed', 'types', { isNot: this.isNot });
     const present = wanted.filter((t) => r.seen.has(t));
+    const fails = r.pass === this.isNot;
+    const shown = fails ? await firstLines(embed, callOf(this, name), this.isNot ? { type: present } : {}) : null;
     return {
       pass: r.pass,
       name,
@@ -559,12 +608,10 @@ const matchers = {
       message: () =>
         this.isNot
           ? `${hint}\n\nExpected not to see: ${present.join(', ')}` +
-            recordsBlock(
-              'Seen',
-              r.records.filter((x) => present.includes(typeOf(x) ?? '')),
-            )
-          : `${hint}\n\nNot seen: ${r.missing.join(', ')}\nSeen: ${[...r.seen].join(', ') || 'no svc-embed message'}` +
-            recordsBlock(`${r.records.length} records`, r.records),
+            recordsBlock('Seen', shown?.records ?? [], shown?.total)
+          : `${hint}\n\nNot seen: ${r.missing.join(', ')}\nSeen: ${typeList([...r.seen]) || 'no svc-embed message'}` +
+            cutNote(r.cut) +
+            recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total),
     };
   },
 
@@ -582,18 +629,18 @@ const matchers = {
     if (!isEmbed(embed)) {
       return notAnEmbed(this, name, embed);
     }
-    const r = await retrying(this, opts.timeout, async () => {
-      const records = await embed.records();
-      const sequence = typeSequence(records);
+    const r = await retrying(this, embed, opts.timeout, async () => {
+      const sequence = (await settledRead<string>(embed, callOf(this, name), 'types')).items;
       let i = 0;
       for (const t of sequence) {
         if (i < types.length && t === types[i]) {
           i++;
         }
       }
-      return { pass: i === types.length, records, sequence, matched: i };
+      return { pass: i === types.length, sequence, matched: i };
     });
     const hint = this.utils.matcherHint(name, 'embed', 'types', { isNot: this.isNot });
+    const shown = r.pass === this.isNot ? await firstLines(embed, callOf(this, name)) : null;
     return {
       pass: r.pass,
       name,
@@ -604,8 +651,9 @@ const matchers = {
           ? `${hint}\n\nExpected not to see in order: ${types.join(' → ')}`
           : `${hint}\n\nExpected in order: ${types.join(' → ')}\n` +
             `Found in order: ${types.slice(0, r.matched).join(' → ') || 'none'}; then no ${types[r.matched]}`) +
-        `\nSequence: ${r.sequence.join(', ') || 'no svc-embed message'}` +
-        recordsBlock(`${r.records.length} records`, r.records),
+        `\nSequence: ${typeList(r.sequence) || 'no svc-embed message'}` +
+        cutNote(r.cut) +
+        recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total),
     };
   },
 
@@ -621,13 +669,13 @@ const matchers = {
     if (!isEmbed(embed)) {
       return notAnEmbed(this, name, embed);
     }
-    const r = await retrying(this, opts.timeout, async () => {
-      const records = await embed.records();
-      const received = records.filter((x) => x.kind === 'receive' && typeOf(x) === type);
+    const r = await retrying(this, embed, opts.timeout, async () => {
+      const q = { type, kind: 'receive' as const };
+      const received = (await settledRead<ClassifiedRecord>(embed, callOf(this, name), 'records', { q })).items;
       const hits = received.filter(
         (x) => payload === undefined || containsSubset((x.data as { payload?: unknown } | null)?.payload, payload),
       );
-      return { pass: hits.length > 0, records, received, hits };
+      return { pass: hits.length > 0, received, hits };
     });
     const hint = this.utils.matcherHint(name, 'embed', payload === undefined ? 'type' : 'type, payload', {
       isNot: this.isNot,
@@ -635,11 +683,13 @@ const matchers = {
     const what = `${type}${payload === undefined ? '' : ` with a payload containing ${this.utils.printExpected(payload)}`}`;
     const payloads = (rs: ClassifiedRecord[]) =>
       rs
+        .slice(0, LISTED_RECORDS)
         .map(
           (x) =>
             `  #${String(x.seq).padEnd(5)} payload ${this.utils.stringify((x.data as { payload?: unknown }).payload)}`,
         )
         .join('\n');
+    const shown = !r.pass && !this.isNot && !r.received.length ? await firstLines(embed, callOf(this, name)) : null;
     return {
       pass: r.pass,
       name,
@@ -647,10 +697,10 @@ const matchers = {
       actual: r.received.map((x) => (x.data as { payload?: unknown }).payload),
       message: () =>
         this.isNot
-          ? `${hint}\n\nExpected no delivery of ${what}; received:\n${describeRecords(r.hits)}\n${payloads(r.hits)}`
+          ? `${hint}\n\nExpected no delivery of ${what}; received:\n${describeRecords(r.hits, { limit: LISTED_RECORDS })}\n${payloads(r.hits)}`
           : r.received.length
-            ? `${hint}\n\nNo delivery of ${what}; ${r.received.length} of ${type}:\n${describeRecords(r.received)}\n${payloads(r.received)}`
-            : `${hint}\n\nNo delivery of ${type}${recordsBlock(`${r.records.length} records`, r.records)}`,
+            ? `${hint}\n\nNo delivery of ${what}; ${r.received.length} of ${type}:\n${describeRecords(r.received, { limit: LISTED_RECORDS })}\n${payloads(r.received)}${cutNote(r.cut)}`
+            : `${hint}\n\nNo delivery of ${type}${cutNote(r.cut)}${recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total)}`,
     };
   },
 };
@@ -660,8 +710,3 @@ export type EmbedMatchers = typeof matchers;
 
 /** Playwright's `expect` with the `embed` matchers. */
 export const expect: Expect<EmbedMatchers> = baseExpect.extend(matchers);
-
-function typeOf(r: ClassifiedRecord): string | null {
-  const d = r.data as { type?: unknown } | null;
-  return d && typeof d === 'object' && typeof d.type === 'string' ? d.type : null;
-}
