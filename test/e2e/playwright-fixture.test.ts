@@ -4,116 +4,21 @@
 // timeline, two workers really share the suite, and no worker leaves its browser profile behind.
 // Needs the build (`npm test` builds first) and the system Chromium; no browser is downloaded.
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { checkCapture } from '../../src/protocol/capture.ts';
 import type { CaptureFile } from '../../src/protocol/record.ts';
-import { ROOT } from '../helpers/paths.ts';
+import { body, runPlaywright as run, type Run } from '../helpers/playwright-run.ts';
 
 const FAILING = 'a host that posts its actions to "*" fails toHaveNoProtocolErrors';
 
-interface Attachment {
-  name: string;
-  contentType: string;
-  path?: string;
-  body?: string;
-}
-interface Result {
-  status: string;
-  workerIndex: number;
-  parallelIndex: number;
-  duration: number;
-  attachments: Attachment[];
-  errors: { message?: string }[];
-}
-interface JsonTest {
-  expectedStatus: string;
-  status: string;
-  results: Result[];
-}
-interface Suite {
-  title: string;
-  specs?: { title: string; tests: JsonTest[] }[];
-  suites?: Suite[];
-}
-interface Report {
-  suites: Suite[];
-  stats: { expected: number; unexpected: number; flaky: number; skipped: number; duration: number };
-  errors: { message?: string }[];
-}
-
 const profiles = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('ei-playwright-')));
 
-/** `npx playwright test --workers=N --reporter=json`: exit code, the report, the stderr. */
-async function runPlaywright(workers: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'ei-pw-run-'));
-  const reportPath = join(dir, 'report.json');
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('VITEST')) {
-      env[k] = v;
-    }
-  }
-  Object.assign(env, {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: reportPath,
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    FORCE_COLOR: '0',
-    NO_COLOR: '1',
-  });
-  const started = performance.now();
-  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(
-      'npx',
-      [
-        '--no-install',
-        'playwright',
-        'test',
-        `--workers=${workers}`,
-        '--reporter=json',
-        `--output=${join(dir, 'results')}`,
-      ],
-      { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let err = '';
-    child.stderr.on('data', (c) => {
-      err += c;
-    });
-    child.on('error', reject);
-    child.on('close', (c) => resolve({ code: c, stderr: err }));
-  });
-  const seconds = (performance.now() - started) / 1000;
-  let report: Report;
-  try {
-    report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
-  } catch (e) {
-    throw new Error(`no JSON report (exit ${code}): ${(e as Error).message}\n${stderr}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const tests: (JsonTest & { title: string })[] = [];
-  const walk = (s: Suite, path: string[]) => {
-    for (const spec of s.specs ?? []) {
-      for (const t of spec.tests) {
-        tests.push({ ...t, title: [...path, spec.title].join(' › ') });
-      }
-    }
-    for (const child of s.suites ?? []) {
-      walk(child, [...path, child.title]);
-    }
-  };
-  for (const file of report.suites) {
-    walk(file, []);
-  }
-  return { code, stderr, report, tests, seconds };
-}
-
-const body = (a: Attachment) =>
-  (a.body !== undefined ? Buffer.from(a.body, 'base64') : readFileSync(a.path!)).toString();
+/** `npx playwright test --workers=N` on test/playwright (playwright.config.ts), checked by `checkRun`. */
+const runPlaywright = (workers: number) => run([`--workers=${workers}`], { check: checkRun });
 
 /** Every test ran once and ended as expected; the failing one as an expected failure with its attachments. */
-function checkRun(run: Awaited<ReturnType<typeof runPlaywright>>) {
+function checkRun(run: Run) {
   const summary = run.tests
     .map((t) => `${t.title}: ${t.status} (${t.results.map((r) => r.status).join(', ')})`)
     .join('\n');
@@ -168,7 +73,6 @@ describe('embed-inspector/playwright under npx playwright test', () => {
   it('one worker: every test as expected, the failed test carries the capture and the timeline', async () => {
     const before = profiles();
     const run = await runPlaywright(1);
-    checkRun(run);
     expect(new Set(run.tests.map((t) => t.results[0].parallelIndex))).toEqual(new Set([0]));
     expect([...profiles()].filter((p) => !before.has(p))).toEqual([]);
     console.log(`playwright, 1 worker: ${run.tests.length} tests in ${run.seconds.toFixed(1)} s`);
@@ -177,7 +81,6 @@ describe('embed-inspector/playwright under npx playwright test', () => {
   it('two workers: the tests are shared between them, each with its own browser', async () => {
     const before = profiles();
     const run = await runPlaywright(2);
-    checkRun(run);
     const slots = new Set(run.tests.map((t) => t.results[0].parallelIndex));
     expect(slots).toEqual(new Set([0, 1]));
     expect(new Set(run.tests.map((t) => t.results[0].workerIndex)).size).toBeGreaterThanOrEqual(2);

@@ -1,0 +1,102 @@
+// `embed-inspector/playwright` on a busy page of a loaded machine: test/playwright/load (its own config) floods
+// 20,000 actions per test on two Playwright workers while three processes burn CPU beside them (on 2 cores). The
+// failing `toHaveNoProtocolErrors()` still carries the whole capture and timeline, and waits that outlast the test
+// end before its timeout with their own names, not "Test timeout exceeded".
+// Needs the build and the system Chromium; no browser is downloaded.
+import { describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { checkCapture } from '../../src/protocol/capture.ts';
+import type { CaptureFile } from '../../src/protocol/record.ts';
+import { body, runPlaywright, type Run } from '../helpers/playwright-run.ts';
+
+const FLOOD = 20_000;
+const errorsOf = (t: Run['tests'][number]) => t.results.flatMap((r) => r.errors.map((e) => e.message ?? '')).join('\n');
+
+/** CPU seconds a process used so far (/proc/PID/stat: utime + stime, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** What the run must show; read while its output folder (the attachments) still exists. */
+function check(run: Run) {
+  const summary = run.tests
+    .map(
+      (t) =>
+        `${t.title}: ${t.status} (${t.results.map((r) => r.status)})${t.status === 'expected' ? '' : `\n${errorsOf(t)}`}`,
+    )
+    .join('\n');
+  expect(run.code, `${run.stderr}\n${summary}`).toBe(0);
+  expect(run.report.stats).toMatchObject({ expected: 4, unexpected: 0, flaky: 0 });
+  for (const t of run.tests) {
+    expect(t.results, t.title).toHaveLength(1);
+    // Nothing ended by Playwright's test timeout: a wait that outlasts the test ends first, with its name.
+    expect(t.results[0].status, `${t.title}\n${errorsOf(t)}`).not.toBe('timedOut');
+    expect(errorsOf(t)).not.toMatch(/Test timeout of \d+ms exceeded/);
+  }
+  const test = (title: string) => run.tests.find((t) => t.title.startsWith(title)) as Run['tests'][number];
+
+  const failing = test('a flooding host with one action posted to "*"');
+  expect(errorsOf(failing)).toMatch(
+    /toHaveNoProtocolErrors[\s\S]*1 protocol error in [\d,]+ records[\s\S]*origin\.action-wildcard/,
+  );
+  const byName = new Map(failing.results[0].attachments.map((a) => [a.name, a]));
+  const captured = byName.get('embed-capture.json');
+  expect(captured?.contentType).toBe('application/json');
+  const capture = JSON.parse(body(captured!)) as CaptureFile;
+  const sets = capture.messages.filter((m) => (m.data as { type?: string }).type === 'svc:action:set-color-scheme');
+  // The whole flood, each post and its delivery, and the one wildcard action.
+  expect(sets.filter((m) => m.kind === 'post')).toHaveLength(FLOOD + 1);
+  expect(sets.filter((m) => m.kind === 'receive')).toHaveLength(FLOOD + 1);
+  expect(sets.filter((m) => m.targetOrigin === '*')).toHaveLength(1);
+  expect(checkCapture(capture).summary.rules['origin.action-wildcard']).toBe(1);
+  const timeline = body(byName.get('embed-timeline.txt')!);
+  expect(timeline).not.toMatch(/incomplete|not read/);
+  expect(timeline).toMatch(/svc:action:set-color-scheme\s+post → \*\s+invalid/);
+  expect(timeline.split('\n').filter((l) => /^ {2}#\d+ +svc:action:set-color-scheme/.test(l))).toHaveLength(
+    2 * (FLOOD + 1),
+  );
+
+  const wait = test('a wait that outlasts the test');
+  expect(errorsOf(wait)).toMatch(
+    /EmbedTimeoutError: embed\.waitFor\('svc:event:download', \{ timeout: 120000 \}\): svc:event:download not delivered before the test's time ran out/,
+  );
+  const assertion = test('an assertion that outlasts the test');
+  expect(errorsOf(assertion)).toMatch(
+    /toHaveSeen[\s\S]*Not seen: svc:event:download[\s\S]*the test's time ran out before the assertion's own timeout/,
+  );
+  // Those failed tests carry their evidence too.
+  for (const t of [wait, assertion]) {
+    const names = t.results[0].attachments.map((a) => a.name);
+    expect(names).toEqual(expect.arrayContaining(['embed-capture.json', 'embed-timeline.txt']));
+  }
+  expect(test('every action of the flood is captured').status).toBe('expected');
+}
+
+describe('embed-inspector/playwright on a busy page of a loaded machine', () => {
+  it('two workers, 20,000 messages a test, three CPU burners: evidence whole, every wait named', async () => {
+    const burners: ChildProcess[] = [];
+    for (let i = 0; i < 3; i++) {
+      burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    }
+    const started = performance.now();
+    let burnt = 0;
+    try {
+      const run = await runPlaywright(['-c', 'test/playwright/load.config.ts', '--workers=2'], { check });
+      // The load was real: the burners ran throughout and took a share of the two cores.
+      expect(burners.map((b) => b.exitCode)).toEqual([null, null, null]);
+      burnt = burners.reduce((sum, b) => sum + cpuSeconds(b.pid as number), 0);
+      const wall = (performance.now() - started) / 1000;
+      expect(burnt / wall).toBeGreaterThan(0.5);
+      const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+      console.log(
+        `playwright load: 4 tests in ${run.seconds.toFixed(1)} s; burners ${burnt.toFixed(0)} CPU-s of ${wall.toFixed(0)} s; load ${load}`,
+      );
+    } finally {
+      for (const b of burners) {
+        b.kill('SIGKILL');
+      }
+    }
+  }, 300_000);
+});

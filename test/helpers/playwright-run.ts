@@ -1,0 +1,117 @@
+/**
+ * `npx playwright test` as a project runs it, read back from its JSON report: the end-to-end tests of the
+ * `embed-inspector/playwright` fixture (playwright-fixture.test.ts, playwright-load.test.ts) run suites with it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './paths.ts';
+
+export interface Attachment {
+  name: string;
+  contentType: string;
+  path?: string;
+  body?: string;
+}
+interface Result {
+  status: string;
+  workerIndex: number;
+  parallelIndex: number;
+  duration: number;
+  attachments: Attachment[];
+  errors: { message?: string }[];
+}
+interface JsonTest {
+  expectedStatus: string;
+  status: string;
+  results: Result[];
+}
+interface Suite {
+  title: string;
+  specs?: { title: string; tests: JsonTest[] }[];
+  suites?: Suite[];
+}
+interface Report {
+  suites: Suite[];
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number; duration: number };
+  errors: { message?: string }[];
+}
+export interface Run {
+  code: number | null;
+  stderr: string;
+  report: Report;
+  tests: (JsonTest & { title: string })[];
+  seconds: number;
+}
+
+/** An attachment's text, whether the report holds it or a file it names (read before the output is removed). */
+export const body = (a: Attachment) =>
+  (a.body !== undefined ? Buffer.from(a.body, 'base64') : readFileSync(a.path as string)).toString();
+
+/**
+ * `npx playwright test ...args --reporter=json` in the repo, with `env` added: exit code, the report, the stderr.
+ * `check` sees the run while its output folder (the attachments' files) still exists.
+ */
+export async function runPlaywright(
+  args: string[],
+  opts: { check?: (run: Run) => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'ei-pw-run-'));
+  const reportPath = join(dir, 'report.json');
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('VITEST')) {
+      env[k] = v;
+    }
+  }
+  Object.assign(env, {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: reportPath,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+    ...opts.env,
+  });
+  const started = performance.now();
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(
+      'npx',
+      ['--no-install', 'playwright', 'test', ...args, '--reporter=json', `--output=${join(dir, 'results')}`],
+      { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let err = '';
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c, stderr: err }));
+  });
+  const seconds = (performance.now() - started) / 1000;
+  try {
+    let report: Report;
+    try {
+      report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+    } catch (e) {
+      throw new Error(`no JSON report (exit ${code}): ${(e as Error).message}\n${stderr}`);
+    }
+    const tests: (JsonTest & { title: string })[] = [];
+    const walk = (s: Suite, path: string[]) => {
+      for (const spec of s.specs ?? []) {
+        for (const t of spec.tests) {
+          tests.push({ ...t, title: [...path, spec.title].join(' › ') });
+        }
+      }
+      for (const child of s.suites ?? []) {
+        walk(child, [...path, child.title]);
+      }
+    };
+    for (const file of report.suites) {
+      walk(file, []);
+    }
+    const run = { code, stderr, report, tests, seconds };
+    opts.check?.(run);
+    return run;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

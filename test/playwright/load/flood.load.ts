@@ -1,0 +1,72 @@
+// The fixture on a busy page: the sandbox host floods its embed with 20,000 actions (as a host replaying a filter
+// history does), each test on its own page, two workers, beside CPU-burning processes
+// (test/e2e/playwright-load.test.ts runs it so and reads back Playwright's JSON report).
+import type { Page } from '@playwright/test';
+import { expect, test } from 'embed-inspector/playwright';
+import { TENANT_ORIGIN } from '../load.config.ts';
+
+const FLOOD = 20_000;
+
+/** The host page posts FLOOD color-scheme actions to the embed frame at the tenant origin, 500 per task. */
+async function flood(page: Page) {
+  await page.evaluate(
+    async ({ n, origin }) => {
+      const frame = document.querySelector('[data-testid="embed-frame"]') as HTMLIFrameElement;
+      for (let i = 0; i < n; i++) {
+        frame.contentWindow?.postMessage(
+          {
+            source: 'svc-embed',
+            direction: 'action',
+            type: 'svc:action:set-color-scheme',
+            payload: { scheme: i % 2 ? 'dark' : 'light' },
+            timestamp: Date.now(),
+          },
+          origin,
+        );
+        if (i % 500 === 499) {
+          await new Promise((r) => setTimeout(r, 0));
+        }
+      }
+    },
+    { n: FLOOD, origin: TENANT_ORIGIN },
+  );
+}
+
+test('a flooding host with one action posted to "*" fails toHaveNoProtocolErrors, with the evidence', async ({
+  page,
+  embed,
+}) => {
+  test.fail(true, 'action-star: the host posts set-color-scheme once with target origin "*"');
+  await page.goto('/?faults=action-star');
+  await embed.waitFor('svc:action:set-color-scheme', { kind: 'post' });
+  await flood(page);
+  await expect(embed).toHaveNoProtocolErrors();
+});
+
+test('every action of the flood is captured, and delivered', async ({ page, embed }) => {
+  await page.goto('/');
+  await embed.waitFor('svc:event:ready');
+  await flood(page);
+  expect(await embed.records({ type: 'svc:action:set-color-scheme', kind: 'post' })).toHaveLength(FLOOD);
+  expect(await embed.records({ type: 'svc:action:set-color-scheme', kind: 'receive' })).toHaveLength(FLOOD);
+  await expect(embed).toHaveReceived('svc:action:set-color-scheme', { scheme: 'dark' });
+  await expect(embed).toHaveNoProtocolErrors();
+});
+
+test('a wait that outlasts the test ends first and names itself', async ({ page, embed }) => {
+  test.fail(true, 'no download happens');
+  test.setTimeout(20_000);
+  await page.goto('/');
+  await embed.waitFor('svc:event:ready');
+  await flood(page);
+  await embed.waitFor('svc:event:download', { timeout: 120_000 });
+});
+
+test('an assertion that outlasts the test ends first and names itself', async ({ page, embed }) => {
+  test.fail(true, 'no download happens');
+  test.setTimeout(20_000);
+  await page.goto('/');
+  await embed.waitFor('svc:event:ready');
+  await flood(page);
+  await expect(embed).toHaveSeen('svc:event:download', { timeout: 120_000 });
+});
