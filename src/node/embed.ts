@@ -53,6 +53,10 @@ export interface WaitOptions {
   /** ms; default 10,000. */
   timeout?: number;
   surface?: string;
+  /**
+   * `receive` (the default): a delivery, the message as the receiving frame got it (a post the browser dropped
+   * never counts); `post`: the postMessage call, delivered or not.
+   */
   kind?: RecordKind;
 }
 
@@ -225,8 +229,9 @@ export class Embed {
   }
 
   /**
-   * The first record of `type` (and surface, kind); waits for it up to `timeout` ms. A timeout rejects with
-   * what was seen instead.
+   * The first record of `type` (and surface), by default its delivery (`kind: 'receive'`: the receiving frame got
+   * it; a post the browser dropped never counts); `kind: 'post'` waits for the postMessage call instead. Waits up
+   * to `timeout` ms; a timeout rejects with what was seen instead.
    */
   async waitFor(type: string, opts: WaitOptions = {}): Promise<ClassifiedRecord> {
     const call = `embed.waitFor(${argsOf(type, opts)})`;
@@ -235,7 +240,7 @@ export class Embed {
 
   private async waitForRecord(call: string, type: string, opts: WaitOptions): Promise<ClassifiedRecord> {
     const timeout = opts.timeout ?? 10_000;
-    const q: LogQuery = { type, kind: opts.kind, surface: opts.surface };
+    const q: LogQuery = { type, kind: opts.kind ?? 'receive', surface: opts.surface };
     const started = Date.now();
     const limit = this.reader.until();
     // (the caller's time, a Playwright test's, may end first: then the wait ends just before it, and says so)
@@ -257,7 +262,7 @@ export class Embed {
       }
       await pause(Math.min(100, Math.max(0, end - Date.now())));
     }
-    const verb = q.kind === 'post' ? 'posted' : q.kind === 'receive' ? 'delivered' : 'seen';
+    const verb = q.kind === 'post' ? 'posted' : 'delivered';
     const why = byCaller
       ? `not ${verb} before the test's time ran out (${Date.now() - started} ms of the wait's ${timeout})`
       : `not ${verb} within ${timeout} ms`;

@@ -34,7 +34,9 @@ describe('embed-inspector/puppeteer', () => {
   it('waits for an event and reads the session in order, each message once', async () => {
     const { embed } = inspector;
     const loaded = await embed.waitFor('svc:event:dashboard-loaded', { timeout: 15_000 });
-    expect(loaded.kind).toBe('post');
+    // By default a wait is for the delivery: the host got it.
+    expect(loaded.kind).toBe('receive');
+    expect(loaded.origin).toBe(sb.tenantOrigin);
     const events = await embed.records({ direction: 'event', kind: 'post' });
     const types = events.map((r) => (r.data as { type: string }).type);
     expect(types.slice(0, 3)).toEqual(['svc:event:ready', 'svc:event:view', 'svc:event:dashboard-loaded']);
@@ -109,11 +111,38 @@ describe('embed-inspector/puppeteer', () => {
   it('rejects a wait that times out with what was seen', async () => {
     const err = await inspector.embed.waitFor('svc:event:download', { timeout: 300 }).catch((e) => e);
     expect(err).toBeInstanceOf(EmbedTimeoutError);
-    expect(err.message).toMatch(/svc:event:download not seen within 300 ms; seen: svc:event:ready, svc:event:view/);
+    expect(err.message).toMatch(
+      /^embed\.waitFor\('svc:event:download', \{ timeout: 300 \}\): svc:event:download not delivered within 300 ms; seen: svc:event:ready, svc:event:view/,
+    );
   });
 
   it('starts over after clear', async () => {
     await inspector.embed.clear();
     expect(await inspector.embed.records()).toEqual([]);
+  });
+});
+
+describe('embed-inspector/puppeteer: waitFor on a host whose action the browser drops', () => {
+  it('waits for a delivery by default: a dropped post never satisfies it; { kind: "post" } waits for the post', async () => {
+    const page = await inspector.browser.newPage();
+    try {
+      // The host posts set-color-scheme to an origin that is not the embed's: the browser drops it.
+      await page.goto(`${sb.hostUrl}?faults=action-wrong-origin`, { waitUntil: 'load' });
+      const embed = inspector.embedOf(page);
+      const post = await embed.waitFor('svc:action:set-color-scheme', { kind: 'post', timeout: 15_000 });
+      expect(post.dropped).toBe(true);
+      const err = await embed.waitFor('svc:action:set-color-scheme', { timeout: 1000 }).catch((e) => e);
+      expect(err).toBeInstanceOf(EmbedTimeoutError);
+      expect(err.message).toMatch(/svc:action:set-color-scheme not delivered within 1000 ms/);
+      expect(err.message).toContain(
+        "1 post of svc:action:set-color-scheme seen, dropped by the browser (the target origin did not match the target): { kind: 'post' } waits for the post",
+      );
+      expect(await embed.records({ type: 'svc:action:set-color-scheme', kind: 'receive' })).toEqual([]);
+      // What the embed did post to its host was delivered: that wait resolves on the delivery.
+      const ready = await embed.waitFor('svc:event:ready');
+      expect(ready).toMatchObject({ kind: 'receive', origin: sb.tenantOrigin });
+    } finally {
+      await page.close();
+    }
   });
 });
