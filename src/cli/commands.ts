@@ -177,8 +177,9 @@ export const VIEW = command({
   usage: 'FILE…',
   about:
     'Opens capture files in the Embed Inspector panel, without the extension: the built panel is served on ' +
-    '127.0.0.1 and opened in the system Chromium (or its URL printed when there is no display). Several files ' +
-    'open as one list to switch between. Ctrl+C stops it.',
+    '127.0.0.1 and opened in the system Chromium, launched as record launches it (or its URL printed when there ' +
+    'is no display, or when Chromium does not open). Several files open as one list to switch between. Closing ' +
+    'that window or Ctrl+C stops it.',
   flags: {
     port: { type: 'string', value: 'N', help: 'the port to serve on (default: a free one)' },
     'no-open': { type: 'boolean', help: 'only print the URL' },
@@ -187,7 +188,8 @@ export const VIEW = command({
   },
   footer:
     'Environment: CHROMIUM_PATH (the browser), EMBED_INSPECTOR_EXTENSION (the built extension folder).\n' +
-    'Exit status: 0 stopped, 2 unusable files, flags or port.',
+    'Exit status: 0 stopped after the files were shown, 1 stopped with nothing shown to anyone (Chromium did not ' +
+    'open and no one opened the URL), 2 unusable files, flags or port.',
 });
 
 export const DIFF = command({

@@ -6,11 +6,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { basename, extname, join, normalize, resolve, sep } from 'node:path';
-import { chromiumPath, extensionPath } from '../node/browser-paths.ts';
+import { extensionPath } from '../node/browser-paths.ts';
+import { launchChromium, type Launched } from '../node/chromium.ts';
 import { oneOf, UsageError } from './args.ts';
 import { commandHelp, parseCommand, VIEW } from './commands.ts';
 import { loadCapture } from './check.ts';
@@ -47,6 +46,10 @@ const SAFE_HEADERS = {
 export interface Viewer {
   url: string;
   server: Server;
+  /** Resolves when the file list was first served (a browser showed the panel with the files). */
+  served: Promise<void>;
+  /** Whether it was. */
+  wasServed(): boolean;
   close(): Promise<void>;
 }
 
@@ -61,6 +64,11 @@ export async function serveViewer(
   opts: { port?: number; theme?: 'light' | 'dark' } = {},
 ): Promise<Viewer> {
   const root = resolve(dir);
+  let served = false;
+  let onServed = () => {};
+  const servedOnce = new Promise<void>((ok) => {
+    onServed = ok;
+  });
   const server = createServer((req, res) => {
     for (const [k, v] of Object.entries(SAFE_HEADERS)) {
       res.setHeader(k, v);
@@ -84,6 +92,8 @@ export async function serveViewer(
       if (path === '/captures.json') {
         const list = files.map((f, i) => ({ name: f.name, url: `/captures/${i}` }));
         res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-store' }).end(JSON.stringify(list));
+        served = true;
+        onServed();
         return;
       }
       const m = /^\/captures\/(\d+)$/.exec(path);
@@ -123,26 +133,48 @@ export async function serveViewer(
   return {
     url: pageUrl(`http://127.0.0.1:${port}`),
     server,
+    served: servedOnce,
+    wasServed: () => served,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
 }
 
-/** The system Chromium showing `url` as an app window, in a throwaway profile; null when none can be started. */
-function openBrowser(url: string): { child: ChildProcess; profile: string } | null {
-  let exe: string;
+/**
+ * The system Chromium showing `url` as an app window, in a throwaway profile, launched as `record` launches it
+ * (src/node/chromium.ts: its flags, `--no-sandbox` included, which Chromium needs as root). Resolves once the page
+ * read the files (`shown`), or with why it could not (`failed`: it did not start, or exited before showing them).
+ */
+async function openBrowser(
+  viewer: Viewer,
+  stopped: Promise<void>,
+): Promise<{ shown: Launched; exited: Promise<void> } | { failed: string } | null> {
+  let launched: Launched;
   try {
-    exe = chromiumPath();
-  } catch {
-    return null;
+    launched = await launchChromium({ headless: false, app: viewer.url, handleSignals: false });
+  } catch (e) {
+    return { failed: `Chromium did not start: ${firstLine(e)}` };
   }
-  const profile = mkdtempSync(join(tmpdir(), 'ei-view-'));
-  const child = spawn(
-    exe,
-    [`--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', '--disable-sync', `--app=${url}`],
-    { stdio: 'ignore' },
-  );
-  child.on('error', () => {});
-  return { child, profile };
+  const exited = new Promise<void>((done) => launched.browser.once('disconnected', () => done()));
+  const first = await Promise.race([
+    viewer.served.then(() => 'shown' as const),
+    exited.then(() => 'exited' as const),
+    stopped.then(() => 'stopped' as const),
+  ]);
+  if (first !== 'shown') {
+    await launched.close();
+    return first === 'exited' ? { failed: 'Chromium exited before it showed the files' } : null;
+  }
+  return { shown: launched, exited };
+}
+
+/** A launch error in one line: its first, and the browser's own error line when it printed one. */
+function firstLine(e: unknown): string {
+  const lines = String((e as Error)?.message ?? e)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const own = lines.slice(1).find((l) => /error|missing|cannot|can't|denied|not supported/i.test(l));
+  return `${lines[0] ?? 'unknown error'}${own ? ` (${own})` : ''}`;
 }
 
 type Io = { out: (s: string) => void };
@@ -187,26 +219,34 @@ export async function runView(argv: string[], io: Io = { out: (s) => process.std
   }
   io.out(`embed-inspector view: ${files.length === 1 ? files[0].name : `${files.length} files`} at ${viewer.url}\n`);
   const display = process.platform === 'darwin' || process.platform === 'win32' || !!process.env.DISPLAY;
-  const browser = !values['no-open'] && display ? openBrowser(viewer.url) : null;
-  if (!browser) {
-    io.out(
-      values['no-open']
-        ? 'open that URL in a browser; Ctrl+C stops.\n'
-        : 'no display: open that URL in a browser; Ctrl+C stops.\n',
-    );
-  } else {
-    io.out('opened in Chromium; Ctrl+C stops.\n');
-  }
-  await new Promise<void>((done) => {
-    const stop = () => done();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    browser?.child.once('exit', stop);
+  let stop = () => {};
+  const stopped = new Promise<void>((done) => {
+    stop = done;
   });
-  browser?.child.kill();
-  if (browser) {
-    rmSync(browser.profile, { recursive: true, force: true });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let browser: Launched | null = null;
+  if (values['no-open'] || !display) {
+    io.out(`${values['no-open'] ? '' : 'no display: '}open that URL in a browser; Ctrl+C stops.\n`);
+  } else {
+    const opened = await openBrowser(viewer, stopped);
+    if (opened && 'shown' in opened) {
+      browser = opened.shown;
+      io.out('opened in Chromium; closing its window or Ctrl+C stops.\n');
+      void opened.exited.then(stop);
+    } else if (opened) {
+      // (the URL again, on the line that says what to do: the user opens it in a browser of their own)
+      io.out(`${opened.failed}: open ${viewer.url} in a browser; Ctrl+C stops.\n`);
+    }
   }
+  await stopped;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  await browser?.close();
   await viewer.close();
+  if (!viewer.wasServed()) {
+    io.out('embed-inspector view: stopped; the files were not shown to anyone.\n');
+    return 1;
+  }
   return 0;
 }

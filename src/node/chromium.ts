@@ -16,6 +16,13 @@ export interface LaunchOptions {
   headless?: boolean;
   devtools?: boolean;
   args?: string[];
+  /** Open this URL in an app window (no tabs, no address bar) instead of a blank page. */
+  app?: string;
+  /**
+   * Whether Ctrl+C (SIGINT), SIGTERM and SIGHUP of this process close the browser (puppeteer's default, and SIGINT
+   * then exits 130); false: the caller handles them.
+   */
+  handleSignals?: boolean;
   /**
    * The capture scope to set once the extension's worker is up (`embedInspector.setCapture`): e.g.
    * `{ sites: 'all', mode: 'full' }`. Omitted or null: the fresh profile's scope, which captures nothing.
@@ -136,18 +143,30 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
   if (ext && !existsSync(join(ext, 'manifest.json'))) {
     throw new Error(`no built extension at ${ext} (run npm run build)`);
   }
-  const browser = await puppeteer.launch({
-    executablePath: chromiumPath(),
-    headless: opts.headless ?? true,
-    userDataDir,
-    devtools: opts.devtools,
-    ignoreDefaultArgs: ext ? ['--disable-extensions'] : undefined,
-    args: [
-      ...CHROMIUM_FLAGS,
-      ...(ext ? [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`] : []),
-      ...(opts.args ?? []),
-    ],
-  });
+  const ignored = [...(ext ? ['--disable-extensions'] : []), ...(opts.app ? ['about:blank'] : [])];
+  const signals = opts.handleSignals ?? true;
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: chromiumPath(),
+      headless: opts.headless ?? true,
+      userDataDir,
+      devtools: opts.devtools,
+      handleSIGINT: signals,
+      handleSIGTERM: signals,
+      handleSIGHUP: signals,
+      ignoreDefaultArgs: ignored.length ? ignored : undefined,
+      args: [
+        ...CHROMIUM_FLAGS,
+        ...(ext ? [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`] : []),
+        ...(opts.app ? [`--app=${opts.app}`] : []),
+        ...(opts.args ?? []),
+      ],
+    });
+  } catch (e) {
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw e;
+  }
   let extensionId: string | undefined;
   const worker = () => extensionWorker(browser);
   if (ext) {

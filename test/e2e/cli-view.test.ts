@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
@@ -184,5 +184,115 @@ describe('embed-inspector view', () => {
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     expect(missing.stderr).toContain('no such file');
     expect(spawnSync(process.execPath, [CLI, 'view'], { encoding: 'utf8' }).status).toBe(2);
+  });
+});
+
+/** `view FILE` as a user runs it (no --no-open), with `env` added; its output so far and its exit. */
+function viewWith(env: NodeJS.ProcessEnv, ...files: string[]) {
+  const child = spawn(process.execPath, [CLI, 'view', ...files], { env: { ...process.env, NO_COLOR: '1', ...env } });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((r) => child.on('close', r));
+  /** Resolves with the output once it matches `re`; rejects when the command exits first. */
+  const until = (re: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (re.test(out)) {
+          resolve(out);
+          return true;
+        }
+        return false;
+      };
+      if (check()) {
+        return;
+      }
+      child.stdout.on('data', check);
+      void exited.then((code) => reject(new Error(`view exited ${code} before ${re}: ${out}`)));
+    });
+  return { child, exited, until, output: () => out };
+}
+
+/** Xvfb on a display of its own (it picks a free one); killed with the returned function. */
+async function xvfb(): Promise<{ display: string; stop(): void }> {
+  const x = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const display = await new Promise<string>((resolve, reject) => {
+    x.on('error', (e) => reject(new Error(`Xvfb is needed for this test (apt-get install xvfb): ${e.message}`)));
+    (x.stdio[3] as NodeJS.ReadableStream).on('data', (d) => resolve(`:${String(d).trim()}`));
+  });
+  return { display, stop: () => x.kill() };
+}
+
+/** The processes whose command line has `text` (pid and arguments). */
+function processesWith(text: string): Array<{ pid: number; args: string[] }> {
+  const out: Array<{ pid: number; args: string[] }> = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (args.some((a) => a.includes(text))) {
+        out.push({ pid: Number(pid), args });
+      }
+    } catch {
+      // (gone meanwhile)
+    }
+  }
+  return out;
+}
+
+describe('embed-inspector view opens where record opens', () => {
+  it('shows the files in a Chromium window, as root too (record’s launcher and flags); closing it stops view', async () => {
+    const x = await xvfb();
+    const view = viewWith({ DISPLAY: x.display }, CLEAN);
+    try {
+      const out = await view.until(/opened in Chromium/);
+      const url = /at (http:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(out)?.[1] as string;
+      // Printed once the page in the window read the files; the browser is record's: --no-sandbox and the rest.
+      const [browser] = processesWith(`--app=${url}`).filter((p) => !p.args.some((a) => a.startsWith('--type=')));
+      expect(browser, out).toBeDefined();
+      expect(browser.args).toEqual(expect.arrayContaining(['--no-sandbox', '--disable-gpu', '--no-first-run']));
+      expect(view.child.exitCode).toBeNull();
+      process.kill(browser.pid, 'SIGTERM'); // the user closes the window
+      expect(await view.exited).toBe(0);
+    } finally {
+      view.child.kill('SIGINT');
+      x.stop();
+    }
+  });
+
+  it('says so with the URL when Chromium does not open; exits 1 when no one was shown the files, 0 once they were', async () => {
+    // A browser that cannot start here, as Chromium without a usable display or sandbox.
+    const fake = join(dir, 'no-chromium.sh');
+    writeFileSync(fake, '#!/bin/sh\necho "ERROR: Missing X server or \\$DISPLAY" >&2\nexit 1\n');
+    chmodSync(fake, 0o755);
+    const env = { DISPLAY: ':98', CHROMIUM_PATH: fake };
+
+    const alone = viewWith(env, CLEAN);
+    const said = await alone.until(
+      /Chromium did not start.*: open http:\/\/127\.0\.0\.1:\d+\/\S+ in a browser; Ctrl\+C stops/,
+    );
+    expect(said).not.toContain('opened in Chromium');
+    expect(said).toContain('Missing X server');
+    alone.child.kill('SIGINT');
+    expect(await alone.exited).toBe(1);
+    expect(alone.output()).toContain('the files were not shown to anyone');
+
+    const opened = viewWith(env, CLEAN);
+    const line = await opened.until(/Chromium did not start.*: open (http:\/\/\S+) in a browser/);
+    const url = /: open (http:\/\/\S+) in a browser/.exec(line)?.[1] as string;
+    const page = await browser.newPage();
+    try {
+      await page.goto(url);
+      await waitInPanel(page, (h) => h.log.count > 0, { timeout: 15_000, polling: 100 });
+    } finally {
+      await page.close();
+    }
+    opened.child.kill('SIGINT');
+    expect(await opened.exited).toBe(0);
   });
 });
