@@ -163,6 +163,10 @@ export const RECORD = command({
         'least telling records go first, and the summary says how many)',
     },
     'no-redact': NO_REDACT,
+    'ignore-https-errors': {
+      type: 'boolean',
+      help: "accept any TLS certificate, for the page and every frame in it (a staging host's self-signed one)",
+    },
     headful: { type: 'boolean', help: 'show the browser window (needs a display)' },
     timeline: { type: 'boolean', help: 'print every captured message with its verdict' },
   },

@@ -153,6 +153,7 @@ export async function runRecord(
     flow,
     readyTimeout,
     maxRecords,
+    ignoreHttpsErrors: !!values['ignore-https-errors'],
   });
   if (tenantOrigin) {
     capture.tenantOrigin = tenantOrigin;
@@ -201,6 +202,8 @@ export interface RecordOptions {
   readyTimeout?: number;
   /** The tab's log bound (default: the extension's, DEFAULT_MAX_RECORDS). */
   maxRecords?: number;
+  /** Accept any TLS certificate (a staging host's self-signed one). */
+  ignoreHttpsErrors?: boolean;
 }
 
 /**
@@ -217,6 +220,7 @@ export async function recordUrl(
     extensionDir: ext,
     headless: !opts.headful,
     capture: { sites: 'all', mode: opts.mode ?? 'full' },
+    ignoreHttpsErrors: opts.ignoreHttpsErrors,
   });
   try {
     const { embedOf } = await attachInspector(launched.browser);

@@ -18,6 +18,8 @@ export interface LaunchOptions {
   args?: string[];
   /** Open this URL in an app window (no tabs, no address bar) instead of a blank page. */
   app?: string;
+  /** Accept any TLS certificate (a staging host's self-signed one). */
+  ignoreHttpsErrors?: boolean;
   /**
    * Whether Ctrl+C (SIGINT), SIGTERM and SIGHUP of this process close the browser (puppeteer's default, and SIGINT
    * then exits 130); false: the caller handles them.
@@ -152,12 +154,14 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
       headless: opts.headless ?? true,
       userDataDir,
       devtools: opts.devtools,
+      acceptInsecureCerts: opts.ignoreHttpsErrors,
       handleSIGINT: signals,
       handleSIGTERM: signals,
       handleSIGHUP: signals,
       ignoreDefaultArgs: ignored.length ? ignored : undefined,
       args: [
         ...CHROMIUM_FLAGS,
+        ...(opts.ignoreHttpsErrors ? ['--ignore-certificate-errors'] : []),
         ...(ext ? [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`] : []),
         ...(opts.app ? [`--app=${opts.app}`] : []),
         ...(opts.args ?? []),
