@@ -112,6 +112,8 @@ export interface LaunchWithInspectorOptions {
   headless?: boolean;
   /** More Chromium flags. */
   args?: string[];
+  /** Accept any TLS certificate (a staging host's self-signed one); default false. */
+  ignoreHttpsErrors?: boolean;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function launchWithInspector(
     extensionDir: extensionPath(),
     headless: opts.headless ?? true,
     args: opts.args,
+    ignoreHttpsErrors: opts.ignoreHttpsErrors,
     capture: { sites: opts.capture?.sites ?? 'all', mode: opts.capture?.mode ?? 'full' },
   });
   try {
