@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 
-// The Node side: the command line and the protocol library (`exports` of package.json).
+// The Node side: the command line and the libraries (`exports` of package.json), as ES modules (`.js`) and, for
+// CommonJS projects (`require`, and Playwright's TypeScript in a project without "type": "module"), as `.cjs`.
 export default defineConfig({
   publicDir: false,
   build: {
@@ -21,7 +22,10 @@ export default defineConfig({
       },
       // The test libraries use the browser driver the project has installed: never bundled.
       external: [/^@playwright\/test(\/|$)/, /^playwright-core(\/|$)/, /^puppeteer-core(\/|$)/],
-      output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: [
+        { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+        { format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },
+      ],
     },
   },
 });

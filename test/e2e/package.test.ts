@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
@@ -38,11 +38,11 @@ type LockEntry = {
  * node_modules/embed-inspector, so its dependencies resolve where this repo's own do). `npm ci --offline`
  * then needs only the cached tarballs, not registry metadata, which `npm install --offline` would ask for.
  */
-function scratchLock(tarball: string, name: string) {
+function scratchLock(tarball: string, name: string, project = 'scratch') {
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages as Record<string, LockEntry>;
   const spec = `file:./${name}`;
   const packages: Record<string, LockEntry> = {
-    '': { name: 'scratch', dependencies: { 'embed-inspector': spec } },
+    '': { name: project, dependencies: { 'embed-inspector': spec } },
     'node_modules/embed-inspector': {
       version: pkg.version,
       resolved: spec,
@@ -81,7 +81,53 @@ function scratchLock(tarball: string, name: string) {
       queue.push([path, { ...entry.dependencies, ...entry.optionalDependencies }]);
     }
   }
-  return { name: 'scratch', lockfileVersion: 3, requires: true, packages };
+  return { name: project, lockfileVersion: 3, requires: true, packages };
+}
+
+/** `npm pack` into `dir`: the tarball's file name and the files it holds. */
+function pack(dir: string): { filename: string; files: string[] } {
+  for (const f of ['dist/node/cli.js', 'dist/node/protocol.js', 'dist/chrome/manifest.json']) {
+    if (!existsSync(join(ROOT, f))) {
+      throw new Error(`${f} is missing: run npm run build first`);
+    }
+  }
+  const packed = sh('npm', ['pack', '--json', '--pack-destination', dir], ROOT);
+  expect(packed.code, packed.err).toBe(0);
+  const [info] = JSON.parse(packed.out.slice(packed.out.indexOf('[')));
+  return { filename: info.filename, files: info.files.map((f: { path: string }) => f.path) };
+}
+
+/** Install the tarball `filename` (in `dir`) as the project's one dependency, offline (see scratchLock). */
+function installOffline(dir: string, filename: string) {
+  const project = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  project.dependencies = { 'embed-inspector': `file:./${filename}` };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(project, null, 2));
+  const lock = scratchLock(join(dir, filename), filename, project.name);
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
+  const installed = sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], dir);
+  // ENOTCACHED: the npm cache lacks a dependency's tarball (a cleaned cache); `npm ci` in the repo fills it.
+  expect(installed.code, `${installed.out}\n${installed.err}`).toBe(0);
+}
+
+/** A child process in `cwd` (the sandbox serves from this process, so never spawnSync); vitest's variables left out. */
+function run(cmd: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}) {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1', FORCE_COLOR: '0' };
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('VITEST') && k !== 'EMBED_INSPECTOR_EXTENSION' && k !== 'FORCE_COLOR') {
+      env[k] = v;
+    }
+  }
+  return new Promise<{ code: number | null; text: string }>((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...env, ...extra } });
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+    });
+    child.stderr.on('data', (d) => {
+      text += d;
+    });
+    child.on('close', (code) => resolve({ code, text }));
+  });
 }
 
 describe('the npm package (npm pack, installed offline in a scratch project)', () => {
@@ -90,30 +136,11 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
   const bin = () => join(dir, 'node_modules/.bin/embed-inspector');
 
   beforeAll(() => {
-    for (const f of ['dist/node/cli.js', 'dist/node/protocol.js', 'dist/chrome/manifest.json']) {
-      if (!existsSync(join(ROOT, f))) {
-        throw new Error(`${f} is missing: run npm run build first`);
-      }
-    }
     dir = mkdtempSync(join(tmpdir(), 'ei-package-'));
-    const packed = sh('npm', ['pack', '--json', '--pack-destination', dir], ROOT);
-    expect(packed.code, packed.err).toBe(0);
-    const [info] = JSON.parse(packed.out.slice(packed.out.indexOf('[')));
-    files = info.files.map((f: { path: string }) => f.path);
-    const tarball = join(dir, info.filename);
-    writeFileSync(
-      join(dir, 'package.json'),
-      JSON.stringify({
-        name: 'scratch',
-        private: true,
-        type: 'module',
-        dependencies: { 'embed-inspector': `file:./${info.filename}` },
-      }),
-    );
-    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(scratchLock(tarball, info.filename), null, 2));
-    const installed = sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], dir);
-    // ENOTCACHED: the npm cache lacks a dependency's tarball (a cleaned cache); `npm ci` in the repo fills it.
-    expect(installed.code, `${installed.out}\n${installed.err}`).toBe(0);
+    const packed = pack(dir);
+    files = packed.files;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+    installOffline(dir, packed.filename);
   }, 180_000);
   afterAll(() => {
     if (dir) {
@@ -132,6 +159,9 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
       'dist/node/protocol.js',
       'dist/node/puppeteer.js',
       'dist/node/playwright.js',
+      'dist/node/protocol.cjs',
+      'dist/node/puppeteer.cjs',
+      'dist/node/playwright.cjs',
       'dist/node/types/protocol/index.d.ts',
       'dist/chrome/manifest.json',
       'schema/svc-embed.schema.json',
@@ -303,4 +333,99 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
     const again = sh(bin(), ['check', out], dir);
     expect(again.code, again.err).toBe(0);
   }, 60_000);
+});
+
+/** The README's Playwright spec (its TypeScript block that imports embed-inspector/playwright). */
+function readmeSpec(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .find((b) => b.includes("from 'embed-inspector/playwright'"));
+  if (!block) {
+    throw new Error('README.md has no ```ts block importing embed-inspector/playwright');
+  }
+  return block;
+}
+
+describe('the npm package in a default CommonJS project (npm init -y, no "type": "module")', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ei-package-cjs-'));
+    const { filename } = pack(dir);
+    expect(sh('npm', ['init', '-y'], dir).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type ?? 'commonjs').toBe('commonjs');
+    installOffline(dir, filename);
+    // Playwright Test as the project has it (no browser download: the fixture drives the system Chromium).
+    mkdirSync(join(dir, 'node_modules/@playwright'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules/@playwright/test'), join(dir, 'node_modules/@playwright/test'), 'dir');
+  }, 180_000);
+  afterAll(() => {
+    if (dir) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('requires the library, the puppeteer helper and the Playwright fixture', () => {
+    writeFileSync(
+      join(dir, 'use.js'),
+      `const { classify, EVENTS } = require('embed-inspector');
+      const { launchWithInspector, attachInspector, extensionPath } = require('embed-inspector/puppeteer');
+      const { test, expect } = require('embed-inspector/playwright');
+      const refresh = { source: 'svc-embed', direction: 'action', type: 'svc:action:refresh', payload: {}, timestamp: 0 };
+      console.log(JSON.stringify({ events: EVENTS.length, verdict: classify({ kind: 'post', origin: 'https://h.example',
+        targetOrigin: '*', data: refresh }, { tenantOrigin: 'https://t.example' }).verdict,
+        libraries: [launchWithInspector, attachInspector, test, expect].map((f) => typeof f), extension: extensionPath() }));\n`,
+    );
+    const r = sh(process.execPath, ['use.js'], dir);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({
+      events: 8,
+      verdict: 'invalid',
+      libraries: ['function', 'function', 'function', 'function'],
+      extension: join(dir, 'node_modules/embed-inspector/dist/chrome'),
+    });
+  });
+
+  it('runs the README’s Playwright spec and a codegen test with Playwright Test', async ({ sandbox: sb }) => {
+    const bin = join(dir, 'node_modules/.bin/embed-inspector');
+    mkdirSync(join(dir, 'e2e'), { recursive: true });
+    writeFileSync(
+      join(dir, 'playwright.config.ts'),
+      "import { defineConfig } from '@playwright/test';\n\n" +
+        "export default defineConfig({ testDir: 'e2e', outputDir: 'results', workers: 1, retries: 0, timeout: 60_000,\n" +
+        '  use: { baseURL: process.env.BASE_URL } });\n',
+    );
+    // The README's spec as written; its page is the sandbox's, with the CSV export its second test clicks.
+    writeFileSync(join(dir, 'e2e/embed.spec.ts'), readmeSpec().replaceAll('/reports/42', '/?allowExport=true'));
+    // A recorded session, and the test codegen writes from it.
+    writeFileSync(
+      join(dir, 'done.mjs'),
+      'export default async ({ page }) => {\n' +
+        '  await page.waitForFunction(() => window.__sandboxHost?.scriptDone(), { timeout: 20000 });\n' +
+        '};\n',
+    );
+    const rec = await run(
+      bin,
+      ['record', `${sb.hostUrl}?script=full`, '--script', 'done.mjs', '--duration', '500', '--out', 's.json'],
+      dir,
+    );
+    expect(rec.code, rec.text).toBe(0);
+    const gen = await run(bin, ['codegen', 's.json', '--playwright', '--out', 'e2e'], dir);
+    expect(gen.code, gen.text).toBe(0);
+    const pw = await run(
+      process.execPath,
+      [join(dir, 'node_modules/@playwright/test/cli.js'), 'test', '--reporter=list'],
+      dir,
+      {
+        BASE_URL: sb.hostOrigin,
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      },
+    );
+    expect(pw.code, pw.text).toBe(0);
+    // The README's two tests and the generated one.
+    expect(pw.text).toMatch(/\b3 passed\b/);
+    expect(pw.text).toContain('embed.spec.ts');
+    expect(pw.text).toMatch(/embed-session-[^ ]+\.spec\.ts/);
+  }, 180_000);
 });
