@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { launchWithInspector } from '../../src/node/puppeteer.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { cliIn } from '../helpers/cli.ts';
+import { msg } from '../fixtures/messages.ts';
 import { runPlaywright } from '../helpers/playwright-run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ei-https-'));
@@ -18,8 +19,8 @@ const cli = cliIn(dir);
 let server: Server;
 let hostUrl: string;
 
-const READY = `{ source: 'svc-embed', direction: 'event', type: 'svc:event:ready', surface: 'dashboard',
-  payload: { surface: 'dashboard', version: '1.0.0' }, timestamp: Date.now() }`;
+/** The embed's ready, as the catalog's valid example has it. */
+const READY = JSON.stringify({ ...msg('svc:event:ready'), timestamp: Date.now() });
 
 test.beforeAll(async () => {
   // A certificate for 127.0.0.1 and localhost that no authority signed.
@@ -51,7 +52,7 @@ test.beforeAll(async () => {
     (req, res) => {
       const page = req.url?.startsWith('/embed/')
         ? `<!doctype html><script>parent.postMessage(${READY}, 'https://127.0.0.1:${port}');</script>`
-        : `<!doctype html><title>Staging</title><iframe src="https://localhost:${port}/embed/dashboard/d1"></iframe>`;
+        : `<!doctype html><title>Staging</title><iframe src="https://localhost:${port}/embed/dashboard/dash01?session=s-1"></iframe>`;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     },
   );
