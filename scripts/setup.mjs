@@ -145,8 +145,10 @@ const wants = [
   ...(mode === 'test'
     ? [
         { name: 'Firefox ESR', pkg: 'firefox-esr', find: firefox, env: 'FIREFOX_PATH' },
-        // Xvfb gives a headful browser a display; the tests themselves run the browsers headless.
-        ...(linux ? [{ name: 'Xvfb', pkg: 'xvfb', find: () => onPath('Xvfb'), optional: true }] : []),
+        // Xvfb gives a headful browser a display: the browsers run headless, but `view`'s window is checked on
+        // one (test/e2e/cli-view.test.ts); openssl makes the self-signed certificate of https-self-signed.test.ts.
+        ...(linux ? [{ name: 'Xvfb', pkg: 'xvfb', find: () => onPath('Xvfb') }] : []),
+        { name: 'openssl', pkg: 'openssl', find: () => onPath('openssl') },
       ]
     : []),
 ];
@@ -184,13 +186,13 @@ if (missing.length && apt) {
 for (const w of missing) {
   const how = w.env
     ? `install it (Debian: sudo apt-get install ${w.pkg}) or set ${w.env} to an existing ${w.name === 'Chromium' ? 'Chromium or Chrome' : 'Firefox'} binary`
-    : `install it (Debian: sudo apt-get install ${w.pkg}) if you run a browser headful; the tests do not need it`;
+    : `install it (Debian: sudo apt-get install ${w.pkg}): the end-to-end tests need it`;
   console.error(`setup: ${w.name} not found: ${how}`);
 }
-if (missing.some((w) => !w.optional)) {
+if (missing.length) {
   process.exit(1);
 }
 const found = wants.map((w) => [w, w.find()]).filter(([, p]) => p);
 if (found.length) {
-  say(`browsers found: ${found.map(([w, p]) => `${w.name} ${p}`).join(', ')}`);
+  say(`browsers and tools found: ${found.map(([w, p]) => `${w.name} ${p}`).join(', ')}`);
 }
