@@ -6,7 +6,16 @@ import { afterAll, beforeAll } from 'vitest';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
@@ -335,17 +344,8 @@ describe('the npm package (npm pack, installed offline in a scratch project)', (
   }, 60_000);
 });
 
-/** The README's Playwright spec (its TypeScript block that imports embed-inspector/playwright). */
-function readmeSpec(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((m) => m[1])
-    .find((b) => b.includes("from 'embed-inspector/playwright'"));
-  if (!block) {
-    throw new Error('README.md has no ```ts block importing embed-inspector/playwright');
-  }
-  return block;
-}
+/** The Playwright specs the docs show (README.md's and docs/testing.md's blocks are these files: docs-examples.test.ts). */
+const DOC_SPECS = ['embed.spec.ts', 'export.spec.ts'];
 
 describe('the npm package in a default CommonJS project (npm init -y, no "type": "module")', () => {
   let dir: string;
@@ -387,7 +387,7 @@ describe('the npm package in a default CommonJS project (npm init -y, no "type":
     });
   });
 
-  it('runs the README’s Playwright spec and a codegen test with Playwright Test', async ({ sandbox: sb }) => {
+  it('runs the docs’ Playwright specs and a codegen test with Playwright Test', async ({ sandbox: sb }) => {
     const bin = join(dir, 'node_modules/.bin/embed-inspector');
     mkdirSync(join(dir, 'e2e'), { recursive: true });
     writeFileSync(
@@ -396,8 +396,10 @@ describe('the npm package in a default CommonJS project (npm init -y, no "type":
         "export default defineConfig({ testDir: 'e2e', outputDir: 'results', workers: 1, retries: 0, timeout: 60_000,\n" +
         '  use: { baseURL: process.env.BASE_URL } });\n',
     );
-    // The README's spec as written; its page is the sandbox's, with the CSV export its second test clicks.
-    writeFileSync(join(dir, 'e2e/embed.spec.ts'), readmeSpec().replaceAll('/reports/42', '/?allowExport=true'));
+    // The README's spec and docs/testing.md's, as written (TypeScript Playwright compiles to CommonJS here).
+    for (const f of DOC_SPECS) {
+      copyFileSync(join(ROOT, 'docs/examples', f), join(dir, 'e2e', f));
+    }
     // A recorded session, and the test codegen writes from it.
     writeFileSync(
       join(dir, 'done.mjs'),
@@ -418,14 +420,16 @@ describe('the npm package in a default CommonJS project (npm init -y, no "type":
       [join(dir, 'node_modules/@playwright/test/cli.js'), 'test', '--reporter=list'],
       dir,
       {
-        BASE_URL: sb.hostOrigin,
+        BASE_URL: `${sb.hostOrigin}/`,
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
       },
     );
     expect(pw.code, pw.text).toBe(0);
-    // The README's two tests and the generated one.
-    expect(pw.text).toMatch(/\b3 passed\b/);
-    expect(pw.text).toContain('embed.spec.ts');
+    // The docs' three tests and the generated one.
+    expect(pw.text).toMatch(/\b4 passed\b/);
+    for (const f of DOC_SPECS) {
+      expect(pw.text).toContain(f);
+    }
     expect(pw.text).toMatch(/embed-session-[^ ]+\.spec\.ts/);
   }, 180_000);
 });
