@@ -9,6 +9,7 @@ const suites = [
   ['page overhead of capture (issues 4, 13, 30)', './page-overhead.mjs', 'benchPageOverhead'],
   ['page overhead of capture in Firefox (issue 31)', './page-overhead-firefox.mjs', 'benchPageOverheadFirefox'],
   ['panel with 100,000 records (issue 5)', './panel.mjs', 'benchPanel'],
+  ['page load with capture (issue 47)', './page-load.mjs', 'benchPageLoad'],
 ];
 // `npm run bench -- page-overhead-firefox`: the suites whose file is named so (`page-overhead` alone: both).
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -16,6 +17,7 @@ const quick = process.argv.includes('--quick');
 const options = {
   './page-overhead.mjs': quick ? { bursts: [5_000, 20_000], reps: 5 } : {},
   './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
+  './page-load.mjs': quick ? { rounds: 9 } : {},
 };
 let failed = false;
 for (const [title, file, fn] of suites) {

@@ -82,34 +82,68 @@ const hasTransfer = (args: unknown[]): boolean => {
   return args.length > 2 && args[2] != null;
 };
 
+/** The hook's state in one window: each proxied window's Proxy and back, the windows left plain, method wrappers. */
+interface Registry {
+  readonly proxyOf: WeakMap<object, object>;
+  readonly realOf: WeakMap<object, object>;
+  /** Windows handed out as they are (same-origin ones, see `wrapWindow`): they stay so, for identity. */
+  readonly plain: WeakSet<object>;
+  /** A Proxy's real window; anything else as it is. */
+  unwrap(x: unknown): unknown;
+  /** A proxied window's Proxy; anything else as it is. */
+  rewrap(x: unknown): unknown;
+  /** The stable wrapper of a method read from a proxied window; constructors and classic functions as they are. */
+  methodOf(v: object): object;
+}
+
+/** What the hook of one window works with: its window, registry, patches and the capture's callbacks. */
+interface HookContext {
+  readonly win: Window & typeof globalThis;
+  readonly reg: Registry;
+  readonly patches: Patch[];
+  readonly relationTo: (w: unknown) => WindowRelation;
+  readonly sink: PostSink;
+  readonly snapshot: PostSnapshot;
+}
+
+/** One proxied window: what its traps forward to and check against. */
+interface Proxied {
+  readonly real: Window;
+  /** The Proxy's target (see `proxyFor`): mirrors the non-configurable properties the page has seen. */
+  readonly shadow: Window;
+  readonly mirror: (prop: PropertyKey, d: PropertyDescriptor | undefined) => PropertyDescriptor | undefined;
+  /** The window's `postMessage` as the Proxy hands it out. */
+  readonly post: (...args: unknown[]) => unknown;
+  readonly reg: Registry;
+  /** The Proxy (set once made). */
+  proxy: Window;
+}
+
 export function installHook(
   win: Window & typeof globalThis,
   relationTo: (w: unknown) => WindowRelation,
   sink: PostSink,
   snapshot: PostSnapshot,
 ): Hook {
-  const patches: Patch[] = [];
+  const ctx: HookContext = { win, reg: makeRegistry(), patches: [], relationTo, sink, snapshot };
+  installToStringMask(win, ctx.patches);
+  patchWindowPaths(ctx);
+  return {
+    uninstall() {
+      for (const p of ctx.patches.splice(0).reverse()) {
+        try {
+          defineProp(p.obj, p.prop, p.desc);
+        } catch {
+          /* ignore */
+        }
+      }
+    },
+  };
+}
+
+function makeRegistry(): Registry {
   const proxyOf = new WeakMap<object, object>();
   const realOf = new WeakMap<object, object>();
-  /** Windows handed out as they are (same-origin ones, see `wrapWindow`): they stay so, for identity. */
-  const plain = new WeakSet<object>();
-  installToStringMask(win, patches);
-
-  const sameOrigin = (w: object): boolean => {
-    try {
-      return (w as Window).document !== undefined;
-    } catch {
-      return false;
-    }
-  };
-  const initialBlank = (w: object): boolean => {
-    try {
-      return (w as Window).document.URL === 'about:blank';
-    } catch {
-      return false;
-    }
-  };
-
   const unwrap = (x: unknown) => (x !== null && typeof x === 'object' ? (realOf.get(x) ?? x) : x);
   const rewrap = (x: unknown) => (x !== null && typeof x === 'object' ? (proxyOf.get(x) ?? x) : x);
   // Methods read through a Proxy are called with `this` = the Proxy; natives need the real window.
@@ -117,7 +151,6 @@ export function installHook(
     apply: (fn, self, args) => rewrap(apply(fn, unwrap(self), args)),
   };
   const wrappers = new WeakMap<object, object>();
-  /** The stable wrapper of a method read from a proxied window; constructors and classic functions as they are. */
   const methodOf = (v: object): object => {
     if (hasOwn.call(v, 'prototype')) {
       return v;
@@ -130,282 +163,351 @@ export function installHook(
     }
     return b;
   };
+  return { proxyOf, realOf, plain: new WeakSet<object>(), unwrap, rewrap, methodOf };
+}
 
-  const makePost = (real: Window, relation: WindowRelation) => {
-    const { postMessage } = {
-      postMessage(this: unknown, ...args: unknown[]) {
-        // What the page would have called: the target's own postMessage (a same-origin target's, in its
-        // realm; a cross-origin one's, the browser's), with the real window as `this`.
-        const target = this === undefined || this === null ? real : (unwrap(this) as Window);
-        const early = hasTransfer(args) ? snapshot(args) : undefined;
-        let error: unknown;
+const sameOrigin = (w: object): boolean => {
+  try {
+    return (w as Window).document !== undefined;
+  } catch {
+    return false;
+  }
+};
+const initialBlank = (w: object): boolean => {
+  try {
+    return (w as Window).document.URL === 'about:blank';
+  } catch {
+    return false;
+  }
+};
+
+/** The `postMessage` a proxied window hands out: the target's own, then the call noted (`sink`). */
+function makePost(ctx: HookContext, real: Window, relation: WindowRelation) {
+  const { reg, relationTo, sink, snapshot } = ctx;
+  const { postMessage } = {
+    postMessage(this: unknown, ...args: unknown[]) {
+      // What the page would have called: the target's own postMessage (a same-origin target's, in its
+      // realm; a cross-origin one's, the browser's), with the real window as `this`.
+      const target = this === undefined || this === null ? real : (reg.unwrap(this) as Window);
+      const early = hasTransfer(args) ? snapshot(args) : undefined;
+      let error: unknown;
+      try {
+        return apply(rGet(target, 'postMessage', target) as (...a: unknown[]) => unknown, target, args);
+      } catch (e) {
+        error = e;
+        throw clean(e, postMessage);
+      } finally {
         try {
-          return apply(rGet(target, 'postMessage', target) as (...a: unknown[]) => unknown, target, args);
-        } catch (e) {
-          error = e;
-          throw clean(e, postMessage);
-        } finally {
-          try {
-            sink(target === real ? relation : relationTo(target), args, error, target, early);
-          } catch {
-            /* never disturb the page */
-          }
+          sink(target === real ? relation : relationTo(target), args, error, target, early);
+        } catch {
+          /* never disturb the page */
         }
-      },
-    };
-    defineProp(postMessage, 'length', { value: 1 });
-    return markNative(postMessage, 'postMessage');
+      }
+    },
   };
+  defineProp(postMessage, 'length', { value: 1 });
+  return markNative(postMessage, 'postMessage');
+}
 
-  const proxyFor = (real: Window, relation: WindowRelation): Window => {
-    const post = makePost(real, relation);
-    let proxy: Window;
-    // The Proxy's target is a shadow object, not the window: after every trap the engine checks the result
-    // against the target's own property, and that lookup on a cross-origin WindowProxy (security checks)
-    // costs more than the post itself. Every trap forwards to the real window; the shadow only mirrors the
-    // non-configurable properties the page has seen, so that the invariants hold (a property the window
-    // reports as non-configurable must exist on the target).
-    const shadow = {} as Window;
-    const mirror = (prop: PropertyKey, d: PropertyDescriptor | undefined): PropertyDescriptor | undefined => {
-      const s = getDesc(shadow, prop);
-      if (!s) {
-        if (d && !d.configurable) {
-          try {
-            defineProp(shadow, prop, d);
-          } catch {
-            /* keep d */
-          }
+/**
+ * The shadow's mirror: `d` (the real window's descriptor of `prop`) as the Proxy may report it. Only
+ * non-configurable properties live on the shadow: answer compatibly with it (a navigated same-origin window may
+ * report new accessors for the same names; the page sees the first ones).
+ */
+function shadowMirror(shadow: Window): Proxied['mirror'] {
+  return (prop, d) => {
+    const s = getDesc(shadow, prop);
+    if (!s) {
+      if (d && !d.configurable) {
+        try {
+          defineProp(shadow, prop, d);
+        } catch {
+          /* keep d */
+        }
+      }
+      return d;
+    }
+    if (d && !d.configurable && 'get' in s === 'get' in d) {
+      if ('get' in s) {
+        if (s.get === d.get && s.set === d.set) {
+          return d;
+        }
+      } else if (s.writable) {
+        try {
+          defineProp(shadow, prop, d);
+        } catch {
+          /* keep */
         }
         return d;
+      } else if (!d.writable && sameValue(s.value, d.value)) {
+        return d;
       }
-      // Only non-configurable properties live on the shadow: answer compatibly with it (a navigated
-      // same-origin window may report new accessors for the same names; the page sees the first ones).
-      if (d && !d.configurable && 'get' in s === 'get' in d) {
-        if ('get' in s) {
-          if (s.get === d.get && s.set === d.set) {
-            return d;
-          }
-        } else if (s.writable) {
-          try {
-            defineProp(shadow, prop, d);
-          } catch {
-            /* keep */
-          }
-          return d;
-        } else if (!d.writable && sameValue(s.value, d.value)) {
-          return d;
+    }
+    return s;
+  };
+}
+
+/** The Proxy of `real`, made once and registered both ways. */
+function proxyFor(ctx: HookContext, real: Window, relation: WindowRelation): Window {
+  // The Proxy's target is a shadow object, not the window: after every trap the engine checks the result
+  // against the target's own property, and that lookup on a cross-origin WindowProxy (security checks)
+  // costs more than the post itself. Every trap forwards to the real window; the shadow only mirrors the
+  // non-configurable properties the page has seen, so that the invariants hold (a property the window
+  // reports as non-configurable must exist on the target).
+  const shadow = {} as Window;
+  const w: Proxied = {
+    real,
+    shadow,
+    mirror: shadowMirror(shadow),
+    post: makePost(ctx, real, relation),
+    reg: ctx.reg,
+    proxy: null as unknown as Window,
+  };
+  const handler: ProxyHandler<Window> = { ...readTraps(w), ...writeTraps(w), ...shapeTraps(w) };
+  const proxy = new Proxy(shadow, handler);
+  w.proxy = proxy;
+  ctx.reg.proxyOf.set(real, proxy);
+  ctx.reg.realOf.set(proxy, real);
+  return proxy;
+}
+
+/** The traps that read a property: `get` and `getOwnPropertyDescriptor`. */
+function readTraps(w: Proxied): ProxyHandler<Window> {
+  const { real, shadow, mirror, post, reg } = w;
+  const traps: ProxyHandler<Window> = {
+    get(_, prop, receiver) {
+      const proxy = w.proxy;
+      if (prop === 'postMessage' && receiver === proxy) {
+        return post;
+      }
+      let v: unknown;
+      try {
+        v = rGet(real, prop, receiver === proxy ? real : receiver); // inherited lookup: as on the window
+      } catch (e) {
+        throw clean(e, traps.get);
+      }
+      if (receiver !== proxy) {
+        return v;
+      }
+      // The window itself, read from the Proxy (`.window`, `.self`, `.frames`, and `.top` or `.parent` where they
+      // are the same window): the Proxy, so that the page keeps one object for it on every hooked path.
+      if (v === real) {
+        return proxy;
+      }
+      if (typeof v === 'function') {
+        const s = getDesc(shadow, prop);
+        if (s && !s.configurable && s.writable === false) {
+          return v; // invariant: the very value
+        }
+        return reg.methodOf(v);
+      }
+      return v;
+    },
+    getOwnPropertyDescriptor(_, prop) {
+      let d: PropertyDescriptor | undefined;
+      try {
+        d = mirror(prop, rGetDesc(real, prop));
+      } catch (e) {
+        throw clean(e, traps.getOwnPropertyDescriptor);
+      }
+      // A method reads the same through the descriptor as through `get`; an accessor's functions, called with
+      // the Proxy as `this`, run on the real window.
+      if (d?.configurable) {
+        if (typeof d.value === 'function') {
+          d.value = prop === 'postMessage' ? post : reg.methodOf(d.value);
+        }
+        if (typeof d.get === 'function') {
+          d.get = reg.methodOf(d.get) as () => unknown;
+        }
+        if (typeof d.set === 'function') {
+          d.set = reg.methodOf(d.set) as (v: unknown) => void;
         }
       }
-      return s;
-    };
-    const handler: ProxyHandler<Window> = {
-      get(_, prop, receiver) {
-        if (prop === 'postMessage' && receiver === proxy) {
-          return post;
+      return d;
+    },
+  };
+  return traps;
+}
+
+/** The traps that write: `set`, `deleteProperty`, `defineProperty`. */
+function writeTraps(w: Proxied): ProxyHandler<Window> {
+  const { real, mirror } = w;
+  const traps: ProxyHandler<Window> = {
+    set(_, prop, value, receiver) {
+      try {
+        return rSet(real, prop, value, receiver === w.proxy ? real : receiver);
+      } catch (e) {
+        throw clean(e, traps.set);
+      }
+    },
+    deleteProperty(_, prop) {
+      try {
+        return rDelete(real, prop);
+      } catch (e) {
+        throw clean(e, traps.deleteProperty);
+      }
+    },
+    defineProperty(_, prop, d) {
+      let ok: boolean;
+      try {
+        ok = rDefine(real, prop, d);
+      } catch (e) {
+        throw clean(e, traps.defineProperty);
+      }
+      if (ok && d.configurable === false) {
+        mirror(prop, rGetDesc(real, prop));
+      }
+      return ok;
+    },
+  };
+  return traps;
+}
+
+/** The traps of the window's shape: its keys, `in`, its prototype and extensibility. */
+function shapeTraps(w: Proxied): ProxyHandler<Window> {
+  const { real, shadow } = w;
+  const traps: ProxyHandler<Window> = {
+    has(_, prop) {
+      try {
+        return rHas(real, prop);
+      } catch (e) {
+        throw clean(e, traps.has);
+      }
+    },
+    ownKeys() {
+      let keys: Array<string | symbol>;
+      try {
+        keys = rOwnKeys(real);
+      } catch (e) {
+        throw clean(e, traps.ownKeys);
+      }
+      const mirrored = rOwnKeys(shadow);
+      for (let i = 0; i < mirrored.length; i++) {
+        let found = false;
+        for (let j = 0; j < keys.length && !found; j++) {
+          found = keys[j] === mirrored[i];
         }
+        if (!found) {
+          keys[keys.length] = mirrored[i];
+        }
+      }
+      return keys;
+    },
+    getPrototypeOf() {
+      try {
+        return rGetProto(real);
+      } catch (e) {
+        throw clean(e, traps.getPrototypeOf);
+      }
+    },
+    setPrototypeOf(_, p) {
+      try {
+        return rSetProto(real, p);
+      } catch (e) {
+        throw clean(e, traps.setPrototypeOf);
+      }
+    },
+    isExtensible() {
+      let e: boolean;
+      try {
+        e = rIsExtensible(real);
+      } catch (err) {
+        throw clean(err, traps.isExtensible);
+      }
+      if (!e) {
+        rPreventExtensions(shadow);
+      }
+      return e;
+    },
+    preventExtensions() {
+      let ok: boolean;
+      try {
+        ok = rPreventExtensions(real);
+      } catch (e) {
+        throw clean(e, traps.preventExtensions);
+      }
+      if (ok) {
+        rPreventExtensions(shadow);
+      }
+      return ok;
+    },
+  };
+  return traps;
+}
+
+/**
+ * The window as the page gets it from a hooked path: its one Proxy, or itself, decided once per window (so that
+ * identity holds however often the page reads it). A cross-origin window gets a Proxy: its posts can be seen
+ * nowhere else. A same-origin window is handed out as it is (its realm is captured too, and the page reaches
+ * it through `top`, `frames[i]`, `defaultView` and its own globals as well), except a child or a popup still
+ * on its initial about:blank, read through `contentWindow` or `open()`: the page keeps that reference while
+ * the frame loads another origin (an embed created by script), and only the Proxy sees the posts made then.
+ */
+function wrapWindow(ctx: HookContext, w: unknown, path: 'child' | 'open' | 'parent' | 'opener' | 'source'): unknown {
+  const { reg } = ctx;
+  if (w === null || typeof w !== 'object' || w === ctx.win || reg.plain.has(w)) {
+    return w;
+  }
+  const known = reg.proxyOf.get(w);
+  if (known) {
+    return known;
+  }
+  if (reg.realOf.has(w)) {
+    return w;
+  }
+  if (sameOrigin(w) && !((path === 'child' || path === 'open') && initialBlank(w))) {
+    reg.plain.add(w);
+    return w;
+  }
+  const r =
+    path === 'child' ? 'child' : path === 'parent' ? 'parent' : path === 'opener' ? 'opener' : ctx.relationTo(w);
+  return proxyFor(ctx, w as Window, r);
+}
+
+/** Replace the getter `prop` of `obj` by one that hands out `wrap` of what the original returns. */
+function patchGetter(
+  patches: Patch[],
+  obj: object | undefined,
+  prop: string,
+  wrap: (v: unknown, self: unknown) => unknown,
+): void {
+  if (!obj) {
+    return;
+  }
+  const desc = getDesc(obj, prop);
+  if (!desc?.get || !desc.configurable) {
+    return;
+  }
+  const orig = desc.get;
+  const getter = getDesc(
+    {
+      get [prop]() {
         let v: unknown;
         try {
-          v = rGet(real, prop, receiver === proxy ? real : receiver); // inherited lookup: as on the window
+          v = apply(orig, this, []);
         } catch (e) {
-          throw clean(e, handler.get);
-        }
-        if (receiver !== proxy) {
-          return v;
-        }
-        // The window itself, read from the Proxy (`.window`, `.self`, `.frames`, and `.top` or `.parent` where they
-        // are the same window): the Proxy, so that the page keeps one object for it on every hooked path.
-        if (v === real) {
-          return proxy;
-        }
-        if (typeof v === 'function') {
-          const s = getDesc(shadow, prop);
-          if (s && !s.configurable && s.writable === false) {
-            return v; // invariant: the very value
-          }
-          return methodOf(v);
-        }
-        return v;
+          throw clean(e, getter);
+        } // (a brand check: not a window)
+        return wrap(v, this);
       },
-      set(_, prop, value, receiver) {
-        try {
-          return rSet(real, prop, value, receiver === proxy ? real : receiver);
-        } catch (e) {
-          throw clean(e, handler.set);
-        }
-      },
-      has(_, prop) {
-        try {
-          return rHas(real, prop);
-        } catch (e) {
-          throw clean(e, handler.has);
-        }
-      },
-      deleteProperty(_, prop) {
-        try {
-          return rDelete(real, prop);
-        } catch (e) {
-          throw clean(e, handler.deleteProperty);
-        }
-      },
-      getOwnPropertyDescriptor(_, prop) {
-        let d: PropertyDescriptor | undefined;
-        try {
-          d = mirror(prop, rGetDesc(real, prop));
-        } catch (e) {
-          throw clean(e, handler.getOwnPropertyDescriptor);
-        }
-        // A method reads the same through the descriptor as through `get`; an accessor's functions, called with
-        // the Proxy as `this`, run on the real window.
-        if (d?.configurable) {
-          if (typeof d.value === 'function') {
-            d.value = prop === 'postMessage' ? post : methodOf(d.value);
-          }
-          if (typeof d.get === 'function') {
-            d.get = methodOf(d.get) as () => unknown;
-          }
-          if (typeof d.set === 'function') {
-            d.set = methodOf(d.set) as (v: unknown) => void;
-          }
-        }
-        return d;
-      },
-      defineProperty(_, prop, d) {
-        let ok: boolean;
-        try {
-          ok = rDefine(real, prop, d);
-        } catch (e) {
-          throw clean(e, handler.defineProperty);
-        }
-        if (ok && d.configurable === false) {
-          mirror(prop, rGetDesc(real, prop));
-        }
-        return ok;
-      },
-      ownKeys() {
-        let keys: Array<string | symbol>;
-        try {
-          keys = rOwnKeys(real);
-        } catch (e) {
-          throw clean(e, handler.ownKeys);
-        }
-        const mirrored = rOwnKeys(shadow);
-        for (let i = 0; i < mirrored.length; i++) {
-          let found = false;
-          for (let j = 0; j < keys.length && !found; j++) {
-            found = keys[j] === mirrored[i];
-          }
-          if (!found) {
-            keys[keys.length] = mirrored[i];
-          }
-        }
-        return keys;
-      },
-      getPrototypeOf() {
-        try {
-          return rGetProto(real);
-        } catch (e) {
-          throw clean(e, handler.getPrototypeOf);
-        }
-      },
-      setPrototypeOf(_, p) {
-        try {
-          return rSetProto(real, p);
-        } catch (e) {
-          throw clean(e, handler.setPrototypeOf);
-        }
-      },
-      isExtensible() {
-        let e: boolean;
-        try {
-          e = rIsExtensible(real);
-        } catch (err) {
-          throw clean(err, handler.isExtensible);
-        }
-        if (!e) {
-          rPreventExtensions(shadow);
-        }
-        return e;
-      },
-      preventExtensions() {
-        let ok: boolean;
-        try {
-          ok = rPreventExtensions(real);
-        } catch (e) {
-          throw clean(e, handler.preventExtensions);
-        }
-        if (ok) {
-          rPreventExtensions(shadow);
-        }
-        return ok;
-      },
-    };
-    proxy = new Proxy(shadow, handler);
-    proxyOf.set(real, proxy);
-    realOf.set(proxy, real);
-    return proxy;
-  };
-  /**
-   * The window as the page gets it from a hooked path: its one Proxy, or itself, decided once per window (so that
-   * identity holds however often the page reads it). A cross-origin window gets a Proxy: its posts can be seen
-   * nowhere else. A same-origin window is handed out as it is (its realm is captured too, and the page reaches
-   * it through `top`, `frames[i]`, `defaultView` and its own globals as well), except a child or a popup still
-   * on its initial about:blank, read through `contentWindow` or `open()`: the page keeps that reference while
-   * the frame loads another origin (an embed created by script), and only the Proxy sees the posts made then.
-   */
-  const wrapWindow = (w: unknown, path: 'child' | 'open' | 'parent' | 'opener' | 'source'): unknown => {
-    if (w === null || typeof w !== 'object' || w === win || plain.has(w)) {
-      return w;
-    }
-    const known = proxyOf.get(w);
-    if (known) {
-      return known;
-    }
-    if (realOf.has(w)) {
-      return w;
-    }
-    if (sameOrigin(w) && !((path === 'child' || path === 'open') && initialBlank(w))) {
-      plain.add(w);
-      return w;
-    }
-    const r = path === 'child' ? 'child' : path === 'parent' ? 'parent' : path === 'opener' ? 'opener' : relationTo(w);
-    return proxyFor(w as Window, r);
-  };
+    },
+    prop,
+  )!.get!;
+  markNative(getter, undefined, orig);
+  defineProp(obj, prop, { ...desc, get: getter });
+  patches.push({ obj, prop, desc });
+}
 
-  const patchGetter = (obj: object | undefined, prop: string, wrap: (v: unknown, self: unknown) => unknown) => {
-    if (!obj) {
-      return;
-    }
-    const desc = getDesc(obj, prop);
-    if (!desc?.get || !desc.configurable) {
-      return;
-    }
-    const orig = desc.get;
-    const getter = getDesc(
-      {
-        get [prop]() {
-          let v: unknown;
-          try {
-            v = apply(orig, this, []);
-          } catch (e) {
-            throw clean(e, getter);
-          } // (a brand check: not a window)
-          return wrap(v, this);
-        },
-      },
-      prop,
-    )!.get!;
-    markNative(getter, undefined, orig);
-    defineProp(obj, prop, { ...desc, get: getter });
-    patches.push({ obj, prop, desc });
-  };
-
-  const child = (w: unknown) => wrapWindow(w, 'child');
-  patchGetter(win.HTMLIFrameElement?.prototype, 'contentWindow', child);
-  patchGetter(win.HTMLFrameElement?.prototype, 'contentWindow', child);
-  patchGetter(win.HTMLObjectElement?.prototype, 'contentWindow', child);
-  patchGetter(win, 'parent', (w, self) => (self === win ? wrapWindow(w, 'parent') : w));
-  patchGetter(win, 'opener', (w, self) => (self === win ? wrapWindow(w, 'opener') : w));
-  patchGetter(win.MessageEvent?.prototype, 'source', (s) => {
+/** Hook the paths that hand out windows: `contentWindow`, `parent`, `opener`, `MessageEvent#source`, `open()`. */
+function patchWindowPaths(ctx: HookContext): void {
+  const { win, patches } = ctx;
+  const child = (w: unknown) => wrapWindow(ctx, w, 'child');
+  patchGetter(patches, win.HTMLIFrameElement?.prototype, 'contentWindow', child);
+  patchGetter(patches, win.HTMLFrameElement?.prototype, 'contentWindow', child);
+  patchGetter(patches, win.HTMLObjectElement?.prototype, 'contentWindow', child);
+  patchGetter(patches, win, 'parent', (w, self) => (self === win ? wrapWindow(ctx, w, 'parent') : w));
+  patchGetter(patches, win, 'opener', (w, self) => (self === win ? wrapWindow(ctx, w, 'opener') : w));
+  patchGetter(patches, win.MessageEvent?.prototype, 'source', (s) => {
     if (s === null || typeof s !== 'object' || s === win) {
       return s;
     }
@@ -416,30 +518,18 @@ export function installHook(
     } catch {
       return s;
     } // MessagePort, ServiceWorker
-    return wrapWindow(s, 'source');
+    return wrapWindow(ctx, s, 'source');
   });
   const openDesc = getDesc(win, 'open');
   if (openDesc && typeof openDesc.value === 'function' && openDesc.configurable) {
     const origOpen = openDesc.value as (...a: unknown[]) => unknown;
     const { open } = {
       open(this: unknown, ...args: unknown[]) {
-        return wrapWindow(apply(origOpen, unwrap(this), args), 'open');
+        return wrapWindow(ctx, apply(origOpen, ctx.reg.unwrap(this), args), 'open');
       },
     };
     markNative(open, undefined, origOpen);
     defineProp(win, 'open', { ...openDesc, value: open });
     patches.push({ obj: win, prop: 'open', desc: openDesc });
   }
-
-  return {
-    uninstall() {
-      for (const p of patches.splice(0).reverse()) {
-        try {
-          defineProp(p.obj, p.prop, p.desc);
-        } catch {
-          /* ignore */
-        }
-      }
-    },
-  };
 }
