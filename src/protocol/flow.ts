@@ -237,73 +237,198 @@ export interface FlowIndex {
   readonly time: Float64Array;
 }
 
-/** The index of records given in causal order (see FlowIndex). O(n); never throws on odd records. */
-export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions, 'tenantOrigin'> = {}): FlowIndex {
-  const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
+/**
+ * The frames of a list of records, as indexFlow meets them: the frames records were observed in, first; senders
+ * known only by origin as they come.
+ */
+class FrameTable {
+  readonly order: Frame[] = [];
+  host: Frame | null = null;
+  // The frames of records, by frame id or by URL (no key string made per record: a log's URLs are shared strings).
+  private readonly byFrameId = new Map<number, Frame>();
+  private readonly byFrameUrl = new Map<string, Frame>();
+  // The sender of a delivery with the same facts is the same frame while no frame is added and no surface learned
+  // (the cache is emptied then): a log's many deliveries from a sender whose posts are not captured decide it once.
+  private readonly senders = new Map<string, Frame>();
+  private readonly originFrames = new Map<string, Frame>();
+  private readonly frameIds: boolean;
+  // Without frame ids, the host page is the frame that received the first event or posted the first action.
+  private readonly hostUrl: string | null = null;
+  private readonly tenant: string | null;
+
+  constructor(records: readonly FlowInput[], tenant: string | null) {
+    this.tenant = tenant;
+    this.frameIds = records.some((r) => r && r.frameId !== undefined);
+    if (!this.frameIds) {
+      for (const r of records) {
+        const d = r && !r.navigation ? dataOf(r) : null;
+        if (d?.source === 'svc-embed' && (r.kind === 'receive') === (d.direction === 'event')) {
+          this.hostUrl = r.frameUrl;
+          break;
+        }
+      }
+    }
+  }
+
+  private isEmbedFrame(url: string | null, origin: string | null): boolean {
+    return isEmbedAddress(url) || (this.tenant !== null && origin === this.tenant);
+  }
+
+  private add(f: Omit<Frame, 'id'>): Frame {
+    const frame = { ...f, id: this.order.length };
+    this.senders.clear();
+    this.order.push(frame);
+    return frame;
+  }
+
+  /** The frame a record was observed in. */
+  frameOf(r: FlowInput): Frame {
+    const known = r.frameId !== undefined ? this.byFrameId.get(r.frameId) : this.byFrameUrl.get(r.frameUrl);
+    if (known) {
+      return known;
+    }
+    const key = r.frameId !== undefined ? `id:${r.frameId}` : `url:${r.frameUrl}`;
+    const url = r.navigation && typeof dataOf(r)?.url === 'string' ? (dataOf(r)!.url as string) : r.frameUrl;
+    const origin = originOf(url);
+    const top =
+      r.frameId === 0 ||
+      (!this.frameIds &&
+        !this.host &&
+        (this.hostUrl === null ? !this.isEmbedFrame(url, origin) : r.frameUrl === this.hostUrl));
+    const role = top && !this.host ? 'host' : this.isEmbedFrame(url, origin) ? 'embed' : 'other';
+    const f = this.add({ key, role, origin, url, surface: role === 'embed' ? surfaceOfUrl(url) : null });
+    if (r.frameId !== undefined) {
+      this.byFrameId.set(r.frameId, f);
+    } else {
+      this.byFrameUrl.set(r.frameUrl, f);
+    }
+    if (role === 'host') {
+      this.host = f;
+    }
+    return f;
+  }
+
+  private byOrigin(origin: string | null, not: Frame | null, surface: string | null): Frame | null {
+    if (!origin) {
+      return null;
+    }
+    let best: Frame | null = null;
+    for (const f of this.order) {
+      if (f.origin !== origin || f === not) {
+        continue;
+      }
+      if (f.role === 'embed' && surface && f.surface === surface) {
+        return f;
+      }
+      if (!best || (best.role !== 'embed' && f.role === 'embed')) {
+        best = f;
+      }
+    }
+    return best;
+  }
+
+  /** The frame that sent a delivery whose post is not in the records. */
+  senderOf(r: FlowInput, receiver: Frame): Frame {
+    const d = dataOf(r);
+    const surface = typeof d?.surface === 'string' ? d.surface : null;
+    const from = (r as { from?: string }).from;
+    if (from === 'self') {
+      return receiver;
+    }
+    const key = `${receiver.id} ${from} ${surface} ${r.origin}`;
+    const known = this.senders.get(key);
+    if (known) {
+      return known;
+    }
+    const found = this.decideSender(r, receiver, from, surface);
+    this.senders.set(key, found);
+    return found;
+  }
+
+  private decideSender(r: FlowInput, receiver: Frame, from: string | undefined, surface: string | null): Frame {
+    const origin = r.origin && r.origin !== 'null' ? normalizeOrigin(r.origin) : null;
+    const found = this.byOrigin(origin, receiver, surface);
+    if (found) {
+      return found;
+    }
+    const host = this.host;
+    if (from === 'parent' && host && receiver !== host && origin === host.origin) {
+      return host;
+    }
+    const key = `origin:${origin ?? 'null'}${surface ? `:${surface}` : ''}`;
+    const made = this.originFrames.get(key);
+    if (made) {
+      return made;
+    }
+    const tenant = this.tenant;
+    const f = this.add({
+      key,
+      role: tenant !== null && origin === tenant ? 'embed' : 'other',
+      origin,
+      url: null,
+      surface: tenant !== null && origin === tenant ? surface : null,
+    });
+    this.originFrames.set(key, f);
+    return f;
+  }
+
+  /** The frame a post went to, when its delivery is not in the records. */
+  receiverOf(r: FlowInput, sender: Frame): Frame | null {
+    if (r.target === 'self') {
+      return sender;
+    }
+    const targetUrlOrigin = originOf(r.targetUrl);
+    if (r.targetUrl) {
+      const f = this.order.find((x) => x.url === r.targetUrl) ?? this.byOrigin(targetUrlOrigin, sender, null);
+      if (f) {
+        return f;
+      }
+    }
+    const concrete = r.targetOrigin ? resolveTargetOrigin(r.targetOrigin, r.origin) : null;
+    const aimed = concrete && concrete !== '*' ? this.byOrigin(normalizeOrigin(concrete), sender, null) : null;
+    if (aimed) {
+      return aimed;
+    }
+    if (r.target === 'parent') {
+      return sender !== this.host ? this.host : null;
+    }
+    if (sender === this.host && (r.target === 'child' || r.target === undefined)) {
+      // A post from the page to a child that no record shows (dropped, or not captured): its embed, when it has one.
+      return this.order.find((x) => x.role === 'embed') ?? null;
+    }
+    return null;
+  }
+
+  /** An embed sender whose surface is not known learns it from its message. */
+  learnSurface(sender: Frame, r: FlowInput): void {
+    if (sender.role === 'embed' && sender.surface === null) {
+      const d = dataOf(r);
+      if (d && d.source === 'svc-embed' && d.surface && typeof d.surface === 'string') {
+        sender.surface = d.surface;
+        this.senders.clear();
+      }
+    }
+  }
+}
+
+/** Each record's facts, read once: FlowIndex's flags, seq and time, the seq it pairs with and its frame. */
+interface RecordFacts {
+  flags: Uint8Array;
+  seqs: Float64Array;
+  times: Float64Array;
+  pairSeq: Float64Array;
+  recFrame: Int32Array;
+  /** The records are in ascending seq order (a log, most capture files). */
+  ascending: boolean;
+}
+
+function readFacts(records: readonly FlowInput[], frames: FrameTable): RecordFacts {
   const n = records.length;
   const flags = new Uint8Array(n);
   const seqs = new Float64Array(n);
   const times = new Float64Array(n);
   const pairSeq = new Float64Array(n);
   const recFrame = new Int32Array(n).fill(-1);
-
-  // ---- frames: the frames records were observed in, first; senders known only by origin as they come
-  const frames = new Map<string, Frame>();
-  // The frames of records, by frame id or by URL (no key string made per record: a log's URLs are shared strings).
-  const byFrameId = new Map<number, Frame>();
-  const byFrameUrl = new Map<string, Frame>();
-  const order: Frame[] = [];
-  // The sender of a delivery with the same facts is the same frame while no frame is added and no surface learned
-  // (the cache is emptied then): a log's many deliveries from a sender whose posts are not captured decide it once.
-  const senders = new Map<string, Frame>();
-  const frameIds = records.some((r) => r && r.frameId !== undefined);
-  let host: Frame | null = null;
-  // Without frame ids, the host page is the frame that received the first event or posted the first action.
-  let hostUrl: string | null = null;
-  if (!frameIds) {
-    for (const r of records) {
-      const d = r && !r.navigation ? dataOf(r) : null;
-      if (d?.source === 'svc-embed' && (r.kind === 'receive') === (d.direction === 'event')) {
-        hostUrl = r.frameUrl;
-        break;
-      }
-    }
-  }
-  const frameKey = (r: FlowInput) => (r.frameId !== undefined ? `id:${r.frameId}` : `url:${r.frameUrl}`);
-  const isEmbedFrame = (url: string | null, origin: string | null) =>
-    isEmbedAddress(url) || (tenant !== null && origin === tenant);
-  const addFrame = (f: Omit<Frame, 'id'>): Frame => {
-    const frame = { ...f, id: order.length };
-    senders.clear();
-    frames.set(f.key, frame);
-    order.push(frame);
-    return frame;
-  };
-  const frameOf = (r: FlowInput): Frame => {
-    const known = r.frameId !== undefined ? byFrameId.get(r.frameId) : byFrameUrl.get(r.frameUrl);
-    if (known) {
-      return known;
-    }
-    const key = frameKey(r);
-    const url = r.navigation && typeof dataOf(r)?.url === 'string' ? (dataOf(r)!.url as string) : r.frameUrl;
-    const origin = originOf(url);
-    const top =
-      r.frameId === 0 ||
-      (!frameIds && !host && (hostUrl === null ? !isEmbedFrame(url, origin) : r.frameUrl === hostUrl));
-    const role = top && !host ? 'host' : isEmbedFrame(url, origin) ? 'embed' : 'other';
-    const f = addFrame({ key, role, origin, url, surface: role === 'embed' ? surfaceOfUrl(url) : null });
-    if (r.frameId !== undefined) {
-      byFrameId.set(r.frameId, f);
-    } else {
-      byFrameUrl.set(r.frameUrl, f);
-    }
-    if (role === 'host') {
-      host = f;
-    }
-    return f;
-  };
-  // ---- one read of each record's facts; records in ascending seq order (a log, most capture files) are found
-  // by a binary search over their seqs, others through a map
   let ascending = true;
   for (let i = 0; i < n; i++) {
     const r = records[i];
@@ -320,8 +445,18 @@ export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions,
       (r.kind === 'post' ? POST : r.kind === 'receive' ? RECEIVE : 0) |
       (r.verdict === 'foreign' ? FOREIGN : 0);
     pairSeq[i] = r.pairedWith === undefined || r.navigation ? Number.NaN : r.pairedWith;
-    recFrame[i] = frameOf(r).id;
+    recFrame[i] = frames.frameOf(r).id;
   }
+  return { flags, seqs, times, pairSeq, recFrame, ascending };
+}
+
+/**
+ * The other half of each record's pair (its index, -1 when none). Records in ascending seq order are found by a
+ * binary search over their seqs, others through a map.
+ */
+function pairRecords(records: readonly FlowInput[], facts: RecordFacts): Int32Array {
+  const { flags, seqs, pairSeq, ascending } = facts;
+  const n = records.length;
   let indexMap: Map<number, number> | null = null;
   const indexOf = (seq: number, near: number): number => {
     if (ascending) {
@@ -353,96 +488,22 @@ export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions,
       }
     }
   }
+  return pair;
+}
 
-  const byOrigin = (origin: string | null, not: Frame | null, surface: string | null): Frame | null => {
-    if (!origin) {
-      return null;
-    }
-    let best: Frame | null = null;
-    for (const f of order) {
-      if (f.origin !== origin || f === not) {
-        continue;
-      }
-      if (f.role === 'embed' && surface && f.surface === surface) {
-        return f;
-      }
-      if (!best || (best.role !== 'embed' && f.role === 'embed')) {
-        best = f;
-      }
-    }
-    return best;
-  };
-  const originFrames = new Map<string, Frame>();
-  /** The frame that sent a delivery whose post is not in the records. */
-  const senderOf = (r: FlowInput, receiver: Frame): Frame => {
-    const d = dataOf(r);
-    const surface = typeof d?.surface === 'string' ? d.surface : null;
-    const from = (r as { from?: string }).from;
-    if (from === 'self') {
-      return receiver;
-    }
-    const key = `${receiver.id} ${from} ${surface} ${r.origin}`;
-    const known = senders.get(key);
-    if (known) {
-      return known;
-    }
-    const found = decideSender(r, receiver, from, surface);
-    senders.set(key, found);
-    return found;
-  };
-  const decideSender = (r: FlowInput, receiver: Frame, from: string | undefined, surface: string | null): Frame => {
-    const origin = r.origin && r.origin !== 'null' ? normalizeOrigin(r.origin) : null;
-    const found = byOrigin(origin, receiver, surface);
-    if (found) {
-      return found;
-    }
-    if (from === 'parent' && host && receiver !== host && origin === host.origin) {
-      return host;
-    }
-    const key = `origin:${origin ?? 'null'}${surface ? `:${surface}` : ''}`;
-    const made = originFrames.get(key);
-    if (made) {
-      return made;
-    }
-    const f = addFrame({
-      key,
-      role: tenant !== null && origin === tenant ? 'embed' : 'other',
-      origin,
-      url: null,
-      surface: tenant !== null && origin === tenant ? surface : null,
-    });
-    originFrames.set(key, f);
-    return f;
-  };
-  /** The frame a post went to, when its delivery is not in the records. */
-  const receiverOf = (r: FlowInput, sender: Frame): Frame | null => {
-    if (r.target === 'self') {
-      return sender;
-    }
-    const targetUrlOrigin = originOf(r.targetUrl);
-    if (r.targetUrl) {
-      const f = order.find((x) => x.url === r.targetUrl) ?? byOrigin(targetUrlOrigin, sender, null);
-      if (f) {
-        return f;
-      }
-    }
-    const concrete = r.targetOrigin ? resolveTargetOrigin(r.targetOrigin, r.origin) : null;
-    const aimed = concrete && concrete !== '*' ? byOrigin(normalizeOrigin(concrete), sender, null) : null;
-    if (aimed) {
-      return aimed;
-    }
-    if (r.target === 'parent') {
-      return sender !== host ? host : null;
-    }
-    if (sender === host && (r.target === 'child' || r.target === undefined)) {
-      // A post from the page to a child that no record shows (dropped, or not captured): its embed, when it has one.
-      return order.find((x) => x.role === 'embed') ?? null;
-    }
-    return null;
-  };
-
-  // ---- the frames of the rows: a navigation's frame; an arrow's sender and receiver (a post and its delivery are
-  // one arrow, at the post)
+/**
+ * The frames of the rows: a navigation's frame; an arrow's sender and receiver (a post and its delivery are one
+ * arrow, at the post).
+ */
+function rowFrames(
+  records: readonly FlowInput[],
+  facts: RecordFacts,
+  pair: Int32Array,
+  frames: FrameTable,
+): { from: Int32Array; to: Int32Array } {
+  const { flags, recFrame } = facts;
+  const order = frames.order;
+  const n = records.length;
   const from = new Int32Array(n).fill(-1);
   const to = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
@@ -463,23 +524,37 @@ export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions,
     let receiver: Frame | null;
     if (f & POST) {
       sender = order[recFrame[i]];
-      receiver = j >= 0 ? order[recFrame[j]] : receiverOf(r, sender);
+      receiver = j >= 0 ? order[recFrame[j]] : frames.receiverOf(r, sender);
     } else {
       receiver = order[recFrame[i]];
-      sender = senderOf(r, receiver);
+      sender = frames.senderOf(r, receiver);
     }
-    if (sender.role === 'embed' && sender.surface === null) {
-      const d = dataOf(r);
-      if (d && d.source === 'svc-embed' && d.surface && typeof d.surface === 'string') {
-        sender.surface = d.surface;
-        senders.clear();
-      }
-    }
+    frames.learnSurface(sender, r);
     from[i] = sender.id;
     to[i] = receiver ? receiver.id : -1;
   }
-  const hostFrame = host as Frame | null;
-  return { records, frames: order, host: hostFrame ? hostFrame.id : -1, flags, pair, from, to, seq: seqs, time: times };
+  return { from, to };
+}
+
+/** The index of records given in causal order (see FlowIndex). O(n); never throws on odd records. */
+export function indexFlow(records: readonly FlowInput[], opts: Pick<FlowOptions, 'tenantOrigin'> = {}): FlowIndex {
+  const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
+  const frames = new FrameTable(records, tenant);
+  const facts = readFacts(records, frames);
+  const pair = pairRecords(records, facts);
+  const { from, to } = rowFrames(records, facts, pair, frames);
+  const host = frames.host;
+  return {
+    records,
+    frames: frames.order,
+    host: host ? host.id : -1,
+    flags: facts.flags,
+    pair,
+    from,
+    to,
+    seq: facts.seqs,
+    time: facts.times,
+  };
 }
 
 /** Build the flow of records given in causal order. O(n); never throws on odd records. */
@@ -498,28 +573,30 @@ export function buildFlow(records: readonly FlowInput[], opts: FlowOptions = {})
 }
 
 /**
- * The flow of the records of an index that `shown` marks (1: shown): a navigation is a row when shown, a post and
- * its delivery one arrow when either is. One pass over the index's arrays decides the rows, their lanes and the
- * gaps; an item is made when asked for (`item(row)`), so a view that draws the rows in its viewport makes only those.
+ * The rows of a flow, in row order: the record a row stands for (its index; -1 for a gap), the other half of its
+ * pair (-1 when none), its seq (NaN for a gap); the frames with a row (`used`), the first time, the messages.
  */
-export function flowOfIndex(
-  index: FlowIndex,
-  shown: Uint8Array,
-  opts: Pick<FlowOptions, 'expandOthers' | 'gapMs'> = {},
-): FlowModel {
-  const { records, flags, pair, from: fromOf, to: toOf, seq: seqs, time: times } = index;
-  const frames = index.frames as readonly Frame[];
-  const gapMs = opts.gapMs ?? DEFAULT_FLOW_GAP_MS;
+interface FlowRows {
+  count: number;
+  rowRec: Int32Array;
+  rowPair: Int32Array;
+  rowSeq: Float64Array;
+  /** A gap row's pause and time (the row before it), by the gap's row. */
+  gaps: Map<number, { ms: number; time: number }>;
+  used: Uint8Array;
+  start: number;
+  messages: number;
+}
+
+/** The rows of the records `shown` marks: a pause of at least gapMs since the rows before becomes a gap row. */
+function flowRows(index: FlowIndex, shown: Uint8Array, gapMs: number): FlowRows {
+  const { flags, pair, from: fromOf, to: toOf, seq: seqs, time: times } = index;
   // (the records as they were indexed: a log's list may have grown since)
   const n = flags.length;
-
-  // ---- rows, in row order: the record a row stands for (its index; -1 for a gap), the other half of its pair
-  // (-1 when none), its seq (NaN for a gap)
   let cap = n + 16;
   let rowRec = new Int32Array(cap);
   let rowPair = new Int32Array(cap);
   let rowSeq = new Float64Array(cap);
-  /** A gap row's pause and time (the row before it), by the gap's row. */
   const gaps = new Map<number, { ms: number; time: number }>();
   let count = 0;
   const grow = () => {
@@ -535,7 +612,7 @@ export function flowOfIndex(
     s.set(rowSeq);
     rowSeq = s;
   };
-  const used = new Uint8Array(frames.length);
+  const used = new Uint8Array(index.frames.length);
   let lastTime = Number.NaN;
   let start = Number.NaN;
   let messages = 0;
@@ -577,8 +654,16 @@ export function flowOfIndex(
       }
     }
   }
+  return { count, rowRec, rowPair, rowSeq, gaps, used, start, messages };
+}
 
-  // ---- lanes: the host, the embeds, the others (each in order of appearance); only frames with a row, and the host
+/** The lanes: the host, the embeds, the others (each in order of appearance); only frames with a row, and the host. */
+function flowLanes(
+  frames: readonly Frame[],
+  host: number,
+  used: Uint8Array,
+  expandOthers: boolean | undefined,
+): { lanes: FlowLane[]; laneOfFrame: Int32Array } {
   const lanes: FlowLane[] = [];
   const laneOfFrame = new Int32Array(frames.length).fill(-1);
   const laneOf = (id: number): number => {
@@ -599,8 +684,8 @@ export function flowOfIndex(
     }
     return laneOfFrame[id];
   };
-  if (index.host >= 0) {
-    laneOf(index.host);
+  if (host >= 0) {
+    laneOf(host);
   }
   for (const f of frames) {
     if (f.role === 'embed' && used[f.id] === 1) {
@@ -608,7 +693,7 @@ export function flowOfIndex(
     }
   }
   const others = frames.filter((f) => f.role === 'other' && used[f.id] === 1);
-  if (opts.expandOthers || others.length === 1) {
+  if (expandOthers || others.length === 1) {
     for (const f of others) {
       laneOf(f.id);
     }
@@ -627,40 +712,52 @@ export function flowOfIndex(
       laneOfFrame[f.id] = at;
     }
   }
+  return { lanes, laneOfFrame };
+}
 
+/** The item of a row (a row within the rows): a gap, a navigation or an arrow with its lanes. */
+function flowItem(index: FlowIndex, rows: FlowRows, laneOfFrame: Int32Array, row: number): FlowItem {
+  const { records, flags, from: fromOf, to: toOf } = index;
+  const i = rows.rowRec[row];
+  if (i < 0) {
+    const g = rows.gaps.get(row) ?? { ms: 0, time: Number.NaN };
+    return { kind: 'gap', ms: g.ms, time: g.time };
+  }
+  const r = records[i];
+  const lane = laneOfFrame[fromOf[i]];
+  if (flags[i] & NAV) {
+    const d = dataOf(r);
+    const url = typeof d?.url === 'string' ? d.url : r.frameUrl;
+    return { kind: 'navigation', seq: r.seq, lane, url, issues: r.issues ?? NO_ISSUES, time: r.time };
+  }
+  const j = rows.rowPair[row];
+  const post = flags[i] & POST ? r : null;
+  const delivery = flags[i] & RECEIVE ? r : j >= 0 ? records[j] : null;
+  const arrow = arrowOf(r, post, delivery);
+  arrow.from = lane;
+  arrow.to = toOf[i] >= 0 ? laneOfFrame[toOf[i]] : null;
+  return arrow;
+}
+
+/**
+ * The flow of the records of an index that `shown` marks (1: shown): a navigation is a row when shown, a post and
+ * its delivery one arrow when either is. One pass over the index's arrays decides the rows, their lanes and the
+ * gaps; an item is made when asked for (`item(row)`), so a view that draws the rows in its viewport makes only those.
+ */
+export function flowOfIndex(
+  index: FlowIndex,
+  shown: Uint8Array,
+  opts: Pick<FlowOptions, 'expandOthers' | 'gapMs'> = {},
+): FlowModel {
+  const rows = flowRows(index, shown, opts.gapMs ?? DEFAULT_FLOW_GAP_MS);
+  const { count, rowRec, rowPair, rowSeq } = rows;
+  const { lanes, laneOfFrame } = flowLanes(index.frames as readonly Frame[], index.host, rows.used, opts.expandOthers);
   const made: Array<FlowItem | undefined> = [];
   const item = (row: number): FlowItem | undefined => {
     if (!(row >= 0 && row < count)) {
       return undefined;
     }
-    const had = made[row];
-    if (had) {
-      return had;
-    }
-    const i = rowRec[row];
-    let it: FlowItem;
-    if (i < 0) {
-      const g = gaps.get(row) ?? { ms: 0, time: Number.NaN };
-      it = { kind: 'gap', ms: g.ms, time: g.time };
-    } else {
-      const r = records[i];
-      const lane = laneOfFrame[fromOf[i]];
-      if (flags[i] & NAV) {
-        const d = dataOf(r);
-        const url = typeof d?.url === 'string' ? d.url : r.frameUrl;
-        it = { kind: 'navigation', seq: r.seq, lane, url, issues: r.issues ?? NO_ISSUES, time: r.time };
-      } else {
-        const j = rowPair[row];
-        const post = flags[i] & POST ? r : null;
-        const delivery = flags[i] & RECEIVE ? r : j >= 0 ? records[j] : null;
-        const arrow = arrowOf(r, post, delivery);
-        arrow.from = lane;
-        arrow.to = toOf[i] >= 0 ? laneOfFrame[toOf[i]] : null;
-        it = arrow;
-      }
-    }
-    made[row] = it;
-    return it;
+    return (made[row] ??= flowItem(index, rows, laneOfFrame, row));
   };
   let all: FlowItem[] | null = null;
   // The rows by seq are made when first asked for (the panel finds rows by a binary search over `seqAt`).
@@ -686,15 +783,15 @@ export function flowOfIndex(
           if (rowRec[row] >= 0) {
             rowOf.set(rowSeq[row], row);
             if (rowPair[row] >= 0) {
-              rowOf.set(seqs[rowPair[row]], row);
+              rowOf.set(index.seq[rowPair[row]], row);
             }
           }
         }
       }
       return rowOf;
     },
-    start: Number.isNaN(start) ? 0 : start,
-    messages,
+    start: Number.isNaN(rows.start) ? 0 : rows.start,
+    messages: rows.messages,
   };
 }
 
