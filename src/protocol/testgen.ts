@@ -264,17 +264,17 @@ function decodeURIComponentSafe(s: string): string {
 
 const roundMs = (ms: number) => (Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : 0);
 
-/** What the test does, read from a capture; throws a TestgenError when it has no page to open. */
-export function planTest(capture: CaptureFile, opts: Omit<TestgenOptions, 'framework'> = {}): TestPlan {
-  const maxGap = Math.max(0, opts.maxGapMs ?? DEFAULT_MAX_GAP_MS);
-  const notes: string[] = [];
+/** A log kept across navigations: the last page is the session. */
+function sessionRecords(
+  capture: CaptureFile,
+  notes: string[],
+): { all: CaptureRecord[]; records: CaptureRecord[]; lastTop?: CaptureRecord } {
   let all: CaptureRecord[];
   try {
     all = causalOrder(capture.messages);
   } catch {
     all = capture.messages.slice();
   }
-  // A log kept across navigations: the last page is the session.
   const topNavs = all.filter((r) => r.navigation && r.frameId === 0);
   let records = all;
   if (topNavs.length > 1) {
@@ -282,48 +282,65 @@ export function planTest(capture: CaptureFile, opts: Omit<TestgenOptions, 'frame
     records = all.slice(all.indexOf(last));
     notes.push(`the capture holds ${topNavs.length} pages; the test replays the last one`);
   }
-  const pageUrl =
-    opts.url ?? capture.meta?.pageUrl ?? (topNavs.length ? topNavs[topNavs.length - 1].frameUrl : undefined);
-  if (!pageUrl) {
-    throw new TestgenError('the capture does not say which page it recorded (no meta.pageUrl): give the page URL');
-  }
-  const tenantOrigin = capture.tenantOrigin ?? null;
-  const tops = topUrls(records, capture.meta?.pageUrl);
+  return { all, records, lastTop: topNavs.length ? topNavs[topNavs.length - 1] : undefined };
+}
 
-  // The embed's events: a post and its delivery once, as toHaveSeenInOrder counts them.
+/** The embed's events as the host had them, and the anchor of the replay's timing. */
+interface SessionEvents {
+  eventRecords: CaptureRecord[];
+  /** A post and its delivery once, as toHaveSeenInOrder counts them. */
+  counted: CaptureRecord[];
+  events: string[];
+  /** When the host had each event (a place in the records): its delivery to the host page, else the post. */
+  knownAt: number[];
+  /** A record's place in the records (-1 when not there). */
+  at: (r: CaptureRecord) => number;
+  ready?: CaptureRecord;
+  /** The ready the host received (the test waits for it). */
+  anchor?: CaptureRecord;
+}
+
+function sessionEvents(records: CaptureRecord[], notes: string[]): SessionEvents {
   const eventRecords = records.filter((r) => isSvc(r, 'event') && !r.injected);
   const counted = eventRecords.filter((r) => !(r.kind === 'receive' && r.pairedWith !== undefined));
   const events = counted.map(typeOf);
-  // When the host had each event: its delivery to the host page, else the post.
   const bySeq = new Map(records.map((r) => [r.seq, r]));
   const pos = new Map(records.map((r, i) => [r, i]));
   const at = (r: CaptureRecord) => pos.get(r) ?? -1;
   const deliveryOf = (r: CaptureRecord): CaptureRecord =>
     r.kind === 'post' && r.pairedWith !== undefined ? (bySeq.get(r.pairedWith) ?? r) : r;
   const knownAt = counted.map((r) => at(deliveryOf(r)));
-
-  // The anchor of the replay's timing: the ready the host received (the test waits for it).
   const ready = counted.find((r) => typeOf(r) === 'svc:event:ready');
   if (!ready) {
     notes.push('the embed never said ready in the capture: the test waits for it and fails without it');
   }
-  const anchor = ready ? deliveryOf(ready) : undefined;
+  return { eventRecords, counted, events, knownAt, at, ready, anchor: ready ? deliveryOf(ready) : undefined };
+}
 
-  // The host's actions: posts of the top frame, not injected; a capture without posts (receive-only): deliveries.
-  let actionRecords = records.filter(
+/** The host's actions: posts of the top frame, not injected; a capture without posts (receive-only): deliveries. */
+function hostActions(
+  records: CaptureRecord[],
+  tops: Set<string>,
+  tenantOrigin: string | null,
+  notes: string[],
+): CaptureRecord[] {
+  const posted = records.filter(
     (r) => r.kind === 'post' && isSvc(r, 'action') && !r.injected && fromTop(r, tops, tenantOrigin),
   );
-  if (!actionRecords.length) {
-    const delivered = records.filter(
-      (r) => r.kind === 'receive' && isSvc(r, 'action') && !r.injected && r.pairedWith === undefined,
-    );
-    if (delivered.length) {
-      actionRecords = delivered;
-      notes.push("the capture has no posts (receive-only): the host's actions are read from their deliveries");
-    }
+  if (posted.length) {
+    return posted;
   }
+  const delivered = records.filter(
+    (r) => r.kind === 'receive' && isSvc(r, 'action') && !r.injected && r.pairedWith === undefined,
+  );
+  if (delivered.length) {
+    notes.push("the capture has no posts (receive-only): the host's actions are read from their deliveries");
+  }
+  return delivered;
+}
 
-  // Configuration, not session: id-like tokens of the page's and frames' addresses and of the actions sent.
+/** Configuration, not session: id-like tokens of the page's and frames' addresses (the actions' are added later). */
+function configTokens(all: CaptureRecord[], pageUrl: string): Set<string> {
   const known = new Set<string>(idTokens(pageUrl));
   for (const r of all) {
     for (const t of idTokens(r.frameUrl ?? '')) {
@@ -335,34 +352,51 @@ export function planTest(capture: CaptureFile, opts: Omit<TestgenOptions, 'frame
       }
     }
   }
+  return known;
+}
 
+/** What the test notes of one action of the capture. */
+function actionNotes(r: CaptureRecord, payload: unknown, s: SessionEvents): string[] {
+  const an: string[] = [];
+  if (JSON.stringify(payload ?? null)?.includes(REDACTED)) {
+    an.push('TODO: a value was redacted on export; put the real one back');
+  }
+  if (r.dropped) {
+    an.push('the browser dropped it in the capture (its target origin did not match the embed)');
+  } else if (r.targetOrigin === '*') {
+    an.push('the host posted it to "*" in the capture; the test sends it to the tenant origin');
+  }
+  if (s.anchor && s.at(r) < s.at(s.anchor)) {
+    an.push('the host sent it before the embed was ready; the test sends it after ready');
+  }
+  return an;
+}
+
+/** The actions to replay, with their pauses and the events each waits for; their payloads' tokens go to `known`. */
+function planActions(
+  actionRecords: CaptureRecord[],
+  s: SessionEvents,
+  maxGap: number,
+  known: Set<string>,
+  notes: string[],
+): PlannedAction[] {
+  const { events, knownAt } = s;
   const actions: PlannedAction[] = [];
-  let prevTime = anchor?.time;
-  let synced = ready ? events.indexOf('svc:event:ready') + 1 : 0;
+  let prevTime = s.anchor?.time;
+  let synced = s.ready ? events.indexOf('svc:event:ready') + 1 : 0;
   for (const r of actionRecords) {
     const d = decode(r.data) as Msg;
-    const an: string[] = [];
     if (d.$ei === 'Truncated') {
       notes.push(`#${r.seq} ${typeOf(r)} was over the size cap and is not in the capture: it is left out`);
       continue;
     }
     const payload = d && 'payload' in d ? d.payload : {};
-    if (JSON.stringify(payload ?? null)?.includes(REDACTED)) {
-      an.push('TODO: a value was redacted on export; put the real one back');
-    }
-    if (r.dropped) {
-      an.push('the browser dropped it in the capture (its target origin did not match the embed)');
-    } else if (r.targetOrigin === '*') {
-      an.push('the host posted it to "*" in the capture; the test sends it to the tenant origin');
-    }
-    if (anchor && at(r) < at(anchor)) {
-      an.push('the host sent it before the embed was ready; the test sends it after ready');
-    }
+    const an = actionNotes(r, payload, s);
     const gap = prevTime === undefined ? 0 : r.time - prevTime;
     prevTime = r.time;
     // The events the host had received before this action: the leading ones whose delivery came before it.
     let k = 0;
-    while (k < events.length && knownAt[k] < at(r)) {
+    while (k < events.length && knownAt[k] < s.at(r)) {
       k++;
     }
     const after = k > synced ? k : 0;
@@ -380,42 +414,33 @@ export function planTest(capture: CaptureFile, opts: Omit<TestgenOptions, 'frame
       notes: an,
     });
   }
+  return actions;
+}
 
+/** The payloads the host received, pinned by their stable parts (once per type and subset). */
+function planPayloadChecks(eventRecords: CaptureRecord[], known: Set<string>): PayloadCheck[] {
   const payloadChecks: PayloadCheck[] = [];
-  if (opts.assertPayloads) {
-    const seen = new Set<string>();
-    for (const r of eventRecords) {
-      if (r.kind !== 'receive') {
-        continue; // toHaveReceived looks at deliveries: an event the host never received is not pinned
-      }
-      const type = typeOf(r);
-      const subset = stablePayload(type, decode(dataOf(r)?.payload), known);
-      const key = JSON.stringify([type, subset]);
-      if (Object.keys(subset).length && !seen.has(key)) {
-        seen.add(key);
-        payloadChecks.push({ type, subset });
-      }
+  const seen = new Set<string>();
+  for (const r of eventRecords) {
+    if (r.kind !== 'receive') {
+      continue; // toHaveReceived looks at deliveries: an event the host never received is not pinned
+    }
+    const type = typeOf(r);
+    const subset = stablePayload(type, decode(dataOf(r)?.payload), known);
+    const key = JSON.stringify([type, subset]);
+    if (Object.keys(subset).length && !seen.has(key)) {
+      seen.add(key);
+      payloadChecks.push({ type, subset });
     }
   }
+  return payloadChecks;
+}
 
-  // How long the events may take: as long as they took in the capture after ready, and some.
-  const last = counted.length ? counted[counted.length - 1].time : undefined;
-  const span = anchor && last !== undefined ? Math.max(0, last - anchor.time) : 0;
-  const eventsTimeoutMs = Math.min(60_000, Math.max(10_000, Math.ceil((span + 5_000) / 1000) * 1000));
-
-  const viewer = [...new Set(events.filter((t) => VIEWER_EVENTS.has(t)))];
-  if (viewer.length) {
-    notes.push(
-      `${viewer.join(', ')} usually follow the viewer's clicks in the embed, which the test does not make: ` +
-        "add those clicks in the embed's frame, or remove those events if the embed did not send them on its own",
-    );
-  }
-  const redacted = opts.url === undefined || opts.url.includes(REDACTED) ? redactedParams(pageUrl) : [];
-  for (const p of redacted) {
-    notes.push(
-      `the page URL's ${p.name ? `"${p.name}" parameter` : 'value'} was redacted on export: the test reads it from ${p.env}`,
-    );
-  }
+/** The protocol errors of the capture itself (the test expects none). */
+function captureErrorsOf(
+  capture: CaptureFile,
+  notes: string[],
+): { captureErrors: number; captureErrorRules: string[] } {
   let captureErrors = 0;
   let captureErrorRules: string[] = [];
   try {
@@ -433,17 +458,46 @@ export function planTest(capture: CaptureFile, opts: Omit<TestgenOptions, 'frame
         'the test expects none, so it fails until they are fixed',
     );
   }
-  return {
-    pageUrl,
-    redacted,
-    actions,
-    events,
-    payloadChecks,
-    eventsTimeoutMs,
-    captureErrors,
-    captureErrorRules,
-    notes,
-  };
+  return { captureErrors, captureErrorRules };
+}
+
+/** What the test does, read from a capture; throws a TestgenError when it has no page to open. */
+export function planTest(capture: CaptureFile, opts: Omit<TestgenOptions, 'framework'> = {}): TestPlan {
+  const maxGap = Math.max(0, opts.maxGapMs ?? DEFAULT_MAX_GAP_MS);
+  const notes: string[] = [];
+  const { all, records, lastTop } = sessionRecords(capture, notes);
+  const pageUrl = opts.url ?? capture.meta?.pageUrl ?? lastTop?.frameUrl;
+  if (!pageUrl) {
+    throw new TestgenError('the capture does not say which page it recorded (no meta.pageUrl): give the page URL');
+  }
+  const tenantOrigin = capture.tenantOrigin ?? null;
+  const tops = topUrls(records, capture.meta?.pageUrl);
+  const s = sessionEvents(records, notes);
+  const actionRecords = hostActions(records, tops, tenantOrigin, notes);
+  const known = configTokens(all, pageUrl);
+  const actions = planActions(actionRecords, s, maxGap, known, notes);
+  const payloadChecks = opts.assertPayloads ? planPayloadChecks(s.eventRecords, known) : [];
+
+  // How long the events may take: as long as they took in the capture after ready, and some.
+  const last = s.counted.length ? s.counted[s.counted.length - 1].time : undefined;
+  const span = s.anchor && last !== undefined ? Math.max(0, last - s.anchor.time) : 0;
+  const eventsTimeoutMs = Math.min(60_000, Math.max(10_000, Math.ceil((span + 5_000) / 1000) * 1000));
+
+  const viewer = [...new Set(s.events.filter((t) => VIEWER_EVENTS.has(t)))];
+  if (viewer.length) {
+    notes.push(
+      `${viewer.join(', ')} usually follow the viewer's clicks in the embed, which the test does not make: ` +
+        "add those clicks in the embed's frame, or remove those events if the embed did not send them on its own",
+    );
+  }
+  const redacted = opts.url === undefined || opts.url.includes(REDACTED) ? redactedParams(pageUrl) : [];
+  for (const p of redacted) {
+    notes.push(
+      `the page URL's ${p.name ? `"${p.name}" parameter` : 'value'} was redacted on export: the test reads it from ${p.env}`,
+    );
+  }
+  const errors = captureErrorsOf(capture, notes);
+  return { pageUrl, redacted, actions, events: s.events, payloadChecks, eventsTimeoutMs, ...errors, notes };
 }
 
 // ------------------------------------------------------------------------------------------------------ the source
