@@ -108,7 +108,11 @@ class Encoder {
       this.size += 4;
       return null;
     }
-    const o = v as object;
+    return this.object(v as object, path, depth);
+  }
+
+  /** An object: a reference to one seen before, a cut at the depth or size cap, else its encoding. */
+  private object(o: object, path: string, depth: number): unknown {
     const prior = this.seen.get(o);
     if (prior !== undefined) {
       this.size += prior.length + 16;
@@ -133,93 +137,100 @@ class Encoder {
         }
         return out;
       }
-      const tag = toStringTag(o);
-      switch (tag) {
-        case 'Object': {
-          const proto = Object.getPrototypeOf(o);
-          if (proto === Object.prototype || proto === null) {
-            return this.plain(o as Record<string, unknown>, path, depth);
-          }
-          break;
+      return this.tagged(o, toStringTag(o), path, depth);
+    } catch (err) {
+      return { [TAG]: 'Unknown', kind: 'Unreadable', message: safeMessage(err) };
+    }
+  }
+
+  /** An object other than an array, by its tag (`Object`, `Date`, `Map`…). */
+  private tagged(o: object, tag: string, path: string, depth: number): unknown {
+    switch (tag) {
+      case 'Object': {
+        const proto = Object.getPrototypeOf(o);
+        if (proto === Object.prototype || proto === null) {
+          return this.plain(o as Record<string, unknown>, path, depth);
         }
-        case 'Date': {
-          const t = (o as Date).getTime();
-          this.size += 40;
-          return { [TAG]: 'Date', v: Number.isNaN(t) ? 'Invalid Date' : new Date(t).toISOString() };
-        }
-        case 'RegExp':
-          this.size += 40;
-          return { [TAG]: 'RegExp', source: (o as RegExp).source, flags: (o as RegExp).flags };
-        case 'Map': {
-          const entries: unknown[] = [];
-          let i = 0;
-          for (const [k, val] of o as Map<unknown, unknown>) {
-            entries.push([
-              this.enc(k, `${path}.<key ${i}>`, depth + 1),
-              this.enc(val, `${path}.<value ${i}>`, depth + 1),
-            ]);
-            i++;
-          }
-          this.size += 20;
-          return { [TAG]: 'Map', v: entries };
-        }
-        case 'Set': {
-          const items: unknown[] = [];
-          let i = 0;
-          for (const item of o as Set<unknown>) {
-            items.push(this.enc(item, `${path}.<item ${i++}>`, depth + 1));
-          }
-          this.size += 20;
-          return { [TAG]: 'Set', v: items };
-        }
-        case 'ArrayBuffer':
-        case 'SharedArrayBuffer': {
-          const bytes = new Uint8Array(o as ArrayBuffer);
-          this.size += Math.ceil((bytes.length * 4) / 3) + 30;
-          if (this.size > this.maxBytes) {
-            this.over = true;
-            return null;
-          }
-          return { [TAG]: 'ArrayBuffer', v: bytesToBase64(bytes) };
-        }
-        case 'Blob':
-        case 'File':
-          this.size += 60;
-          return {
-            [TAG]: 'Blob',
-            kind: tag,
-            size: (o as Blob).size,
-            type: (o as Blob).type,
-            ...(tag === 'File' ? { name: (o as File).name } : {}),
-          };
-        case 'Error':
-        case 'DOMException':
-          this.size += 60;
-          return { [TAG]: 'Error', name: String((o as Error).name), message: String((o as Error).message) };
+        break;
       }
-      if (ArrayBuffer.isView(o)) {
-        const view = o as ArrayBufferView;
-        const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-        this.size += Math.ceil((bytes.length * 4) / 3) + 40;
+      case 'Date': {
+        const t = (o as Date).getTime();
+        this.size += 40;
+        return { [TAG]: 'Date', v: Number.isNaN(t) ? 'Invalid Date' : new Date(t).toISOString() };
+      }
+      case 'RegExp':
+        this.size += 40;
+        return { [TAG]: 'RegExp', source: (o as RegExp).source, flags: (o as RegExp).flags };
+      case 'Map':
+      case 'Set':
+        return this.collection(o as Map<unknown, unknown> | Set<unknown>, tag, path, depth);
+      case 'ArrayBuffer':
+      case 'SharedArrayBuffer': {
+        const bytes = new Uint8Array(o as ArrayBuffer);
+        this.size += Math.ceil((bytes.length * 4) / 3) + 30;
         if (this.size > this.maxBytes) {
           this.over = true;
           return null;
         }
-        return { [TAG]: 'TypedArray', kind: tag, v: bytesToBase64(bytes) };
+        return { [TAG]: 'ArrayBuffer', v: bytesToBase64(bytes) };
       }
-      // Boxed primitives, MessagePort, ImageBitmap, class instances with an odd prototype…
-      this.size += 40;
-      if (tag === 'String' || tag === 'Number' || tag === 'Boolean') {
-        return { [TAG]: 'Unknown', kind: tag, v: String((o as { valueOf(): unknown }).valueOf()) };
-      }
-      // A class instance: structured clone delivers its own enumerable properties as a plain object.
-      if (tag === 'Object') {
-        return this.plain(o as Record<string, unknown>, path, depth);
-      }
-      return { [TAG]: 'Unknown', kind: className(o) };
-    } catch (err) {
-      return { [TAG]: 'Unknown', kind: 'Unreadable', message: safeMessage(err) };
+      case 'Blob':
+      case 'File':
+        this.size += 60;
+        return {
+          [TAG]: 'Blob',
+          kind: tag,
+          size: (o as Blob).size,
+          type: (o as Blob).type,
+          ...(tag === 'File' ? { name: (o as File).name } : {}),
+        };
+      case 'Error':
+      case 'DOMException':
+        this.size += 60;
+        return { [TAG]: 'Error', name: String((o as Error).name), message: String((o as Error).message) };
     }
+    return this.other(o, tag, path, depth);
+  }
+
+  /** A Map's entries or a Set's items. */
+  private collection(o: Map<unknown, unknown> | Set<unknown>, tag: 'Map' | 'Set', path: string, depth: number) {
+    const out: unknown[] = [];
+    let i = 0;
+    if (tag === 'Map') {
+      for (const [k, val] of o as Map<unknown, unknown>) {
+        out.push([this.enc(k, `${path}.<key ${i}>`, depth + 1), this.enc(val, `${path}.<value ${i}>`, depth + 1)]);
+        i++;
+      }
+    } else {
+      for (const item of o as Set<unknown>) {
+        out.push(this.enc(item, `${path}.<item ${i++}>`, depth + 1));
+      }
+    }
+    this.size += 20;
+    return { [TAG]: tag, v: out };
+  }
+
+  /** Typed arrays and views, boxed primitives, MessagePort, ImageBitmap, class instances with an odd prototype… */
+  private other(o: object, tag: string, path: string, depth: number): unknown {
+    if (ArrayBuffer.isView(o)) {
+      const view = o as ArrayBufferView;
+      const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+      this.size += Math.ceil((bytes.length * 4) / 3) + 40;
+      if (this.size > this.maxBytes) {
+        this.over = true;
+        return null;
+      }
+      return { [TAG]: 'TypedArray', kind: tag, v: bytesToBase64(bytes) };
+    }
+    this.size += 40;
+    if (tag === 'String' || tag === 'Number' || tag === 'Boolean') {
+      return { [TAG]: 'Unknown', kind: tag, v: String((o as { valueOf(): unknown }).valueOf()) };
+    }
+    // A class instance: structured clone delivers its own enumerable properties as a plain object.
+    if (tag === 'Object') {
+      return this.plain(o as Record<string, unknown>, path, depth);
+    }
+    return { [TAG]: 'Unknown', kind: className(o) };
   }
 
   private plain(o: Record<string, unknown>, path: string, depth: number): unknown {
