@@ -132,23 +132,25 @@ export class SessionChecker {
       return [];
     }
     const s = this.session(key);
+    if (direction === 'action') {
+      return s.ready
+        ? []
+        : [
+            issue(
+              'session.action-before-ready',
+              'type',
+              `${String(d.type)} was sent before the embed reported ready; it may be lost`,
+            ),
+          ];
+    }
+    return this.eventIssues(s, d);
+  }
+
+  /** An event's issues in its session: its timestamp's order, its place around ready, its paths and AI queries. */
+  private eventIssues(s: Session, d: Record<string, unknown>): Issue[] {
     const out: Issue[] = [];
     const type = d.type;
     const p = (d.payload && typeof d.payload === 'object' ? d.payload : {}) as Record<string, unknown>;
-
-    if (direction === 'action') {
-      if (!s.ready) {
-        out.push(
-          issue(
-            'session.action-before-ready',
-            'type',
-            `${String(type)} was sent before the embed reported ready; it may be lost`,
-          ),
-        );
-      }
-      return out;
-    }
-
     if (typeof d.timestamp === 'number' && Number.isFinite(d.timestamp)) {
       if (s.lastTimestamp !== null && d.timestamp < s.lastTimestamp) {
         out.push(
@@ -161,7 +163,6 @@ export class SessionChecker {
       }
       s.lastTimestamp = Math.max(d.timestamp, s.lastTimestamp ?? -Infinity);
     }
-
     switch (type) {
       case 'svc:event:ready':
         if (s.ready) {
@@ -206,7 +207,12 @@ export class SessionChecker {
         ),
       );
     }
+    this.follow(s, type, p, out);
+    return out;
+  }
 
+  /** The path a view or navigate leaves the session at, and the AI queries left without an answer. */
+  private follow(s: Session, type: unknown, p: Record<string, unknown>, out: Issue[]): void {
     if (type === 'svc:event:view' && typeof p.path === 'string') {
       s.lastPath = p.path;
     } else if (type === 'svc:event:navigate' && typeof p.path === 'string') {
@@ -241,7 +247,6 @@ export class SessionChecker {
         }
       }
     }
-    return out;
   }
 
   /**
