@@ -100,6 +100,97 @@ export function checkRestCalls(calls: readonly RestCall[]): { results: RestCallR
   return { results, skipped };
 }
 
+/** When a capture ended: its last record's time, or `endedAt` when later; 0 when neither is known. */
+function endOf(records: readonly CaptureRecord[], endedAt: number | undefined): number {
+  let end = -Infinity;
+  for (const r of records) {
+    if (Number.isFinite(r.time) && r.time > end) {
+      end = r.time;
+    }
+  }
+  if (endedAt !== undefined && Number.isFinite(endedAt) && endedAt > end) {
+    end = endedAt;
+  }
+  return Number.isFinite(end) ? end : 0;
+}
+
+/**
+ * Each record's verdict and issues: the stateless rules', the session's and the diagnosis'; `counted[k]` says
+ * whether `messages[k]` counts as a message. A delivery shows its post's issues (pairs.ts).
+ */
+function judgeRecords(
+  records: readonly CaptureRecord[],
+  tenantOrigin: string | null,
+  diagnosed: ReadonlyMap<number, Issue[]>,
+): { messages: MessageResult[]; counted: boolean[] } {
+  const session = new SessionChecker({ tenantOrigin });
+  const hostOrigin = hostOriginOf(records);
+  const messages: MessageResult[] = [];
+  const counted: boolean[] = [];
+  const bySeq = new Map<number, MessageResult>();
+  for (const r of records) {
+    const found = diagnosed.get(r.seq);
+    if (r.navigation) {
+      session.check(r);
+      if (found) {
+        const m: MessageResult = { seq: r.seq, verdict: verdictOf(found), issues: found };
+        messages.push(m);
+        counted.push(false);
+        bySeq.set(r.seq, m);
+      }
+      continue;
+    }
+    const c = classify(r, { tenantOrigin, hostOrigin });
+    let issues = c.issues;
+    let verdict = c.verdict;
+    if (verdict !== 'foreign') {
+      const s = session.check(r);
+      if (s.length || found) {
+        issues = issues.concat(s, found ?? []);
+        verdict = verdictOf(issues);
+      }
+    }
+    const m: MessageResult = { seq: r.seq, verdict, issues };
+    messages.push(m);
+    counted.push(countsAsMessage(r));
+    bySeq.set(r.seq, m);
+  }
+  for (const r of records) {
+    const post = r.kind === 'receive' && r.pairedWith !== undefined ? bySeq.get(r.pairedWith) : undefined;
+    const m = bySeq.get(r.seq);
+    if (post && m && !r.navigation) {
+      applySenderIssues(m, post);
+    }
+  }
+  return { messages, counted };
+}
+
+const SEVERITY_COUNTS: Record<Severity, 'errors' | 'warnings' | 'infos'> = {
+  error: 'errors',
+  warning: 'warnings',
+  info: 'infos',
+};
+
+/** The summary's figures: each issue counted where it was found, each message once. */
+function tally(summary: CheckSummary, messages: readonly MessageResult[], counted: readonly boolean[]): void {
+  messages.forEach((m, k) => {
+    if (counted[k]) {
+      summary.messages++;
+      summary[m.verdict]++;
+    }
+    for (const i of m.issues) {
+      if (i.sender) {
+        continue;
+      }
+      summary[SEVERITY_COUNTS[i.severity]]++;
+      summary.rules[i.rule] = (summary.rules[i.rule] ?? 0) + 1;
+      if (i.rule === 'session.failed-before-ready') {
+        summary.startFailures.push(i.message);
+      }
+    }
+  });
+}
+
 /**
  * Classify every record of a capture, stateless and session rules together, in causal order (`causalOrder`:
  * a capture may list records in the order they reached the extension). The results are in that order. Pure;
@@ -132,20 +223,9 @@ export function checkRecords(
     : inferred
       ? 'embed-frame'
       : null;
-  const session = new SessionChecker({ tenantOrigin });
-  const hostOrigin = hostOriginOf(records);
-  let end = -Infinity;
-  for (const r of records) {
-    if (Number.isFinite(r.time) && r.time > end) {
-      end = r.time;
-    }
-  }
-  if (options.endedAt !== undefined && Number.isFinite(options.endedAt) && options.endedAt > end) {
-    end = options.endedAt;
-  }
   const diagnosis = diagnose(records, {
     tenantOrigin,
-    now: Number.isFinite(end) ? end : 0,
+    now: endOf(records, options.endedAt),
     file: true,
     readyTimeoutMs: options.readyTimeoutMs,
   });
@@ -163,65 +243,8 @@ export function checkRecords(
     ...(inferred?.frameUrl ? { tenantOriginFrame: inferred.frameUrl } : {}),
     startFailures: [],
   };
-  const counts: Record<Severity, 'errors' | 'warnings' | 'infos'> = {
-    error: 'errors',
-    warning: 'warnings',
-    info: 'infos',
-  };
-  const messages: MessageResult[] = [];
-  const counted: boolean[] = [];
-  const bySeq = new Map<number, MessageResult>();
-  for (const r of records) {
-    const found = diagnosis.issues.get(r.seq);
-    if (r.navigation) {
-      session.check(r);
-      if (found) {
-        const m: MessageResult = { seq: r.seq, verdict: verdictOf(found), issues: found };
-        messages.push(m);
-        counted.push(false);
-        bySeq.set(r.seq, m);
-      }
-      continue;
-    }
-    const c = classify(r, { tenantOrigin, hostOrigin });
-    let issues = c.issues;
-    let verdict = c.verdict;
-    if (verdict !== 'foreign') {
-      const s = session.check(r);
-      if (s.length || found) {
-        issues = issues.concat(s, found ?? []);
-        verdict = verdictOf(issues);
-      }
-    }
-    const m: MessageResult = { seq: r.seq, verdict, issues };
-    messages.push(m);
-    counted.push(countsAsMessage(r));
-    bySeq.set(r.seq, m);
-  }
-  // A delivery shows its post's issues (pairs.ts); each issue is counted where it was found, each message once.
-  for (const r of records) {
-    const post = r.kind === 'receive' && r.pairedWith !== undefined ? bySeq.get(r.pairedWith) : undefined;
-    const m = bySeq.get(r.seq);
-    if (post && m && !r.navigation) {
-      applySenderIssues(m, post);
-    }
-  }
-  messages.forEach((m, k) => {
-    if (counted[k]) {
-      summary.messages++;
-      summary[m.verdict]++;
-    }
-    for (const i of m.issues) {
-      if (i.sender) {
-        continue;
-      }
-      summary[counts[i.severity]]++;
-      summary.rules[i.rule] = (summary.rules[i.rule] ?? 0) + 1;
-      if (i.rule === 'session.failed-before-ready') {
-        summary.startFailures.push(i.message);
-      }
-    }
-  });
+  const { messages, counted } = judgeRecords(records, tenantOrigin, diagnosis.issues);
+  tally(summary, messages, counted);
   const { issues: _issues, next: _next, ...rest } = diagnosis;
   const issuesOf = new Map(messages.map((m) => [m.seq, m.issues]));
   const integration = integrationState(
