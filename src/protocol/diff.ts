@@ -209,11 +209,14 @@ function keyPaths(value: unknown, prefix: string, out: Set<string>, depth: numbe
   }
 }
 
-/**
- * A capture reduced for comparison, from its records and `checkCapture`'s result for them (the result's order, the
- * causal one, is the order used).
- */
-export function sessionProfile(records: readonly CaptureRecord[], result: CheckResult): SessionProfile {
+/** A capture's records by seq (navigations apart) and the post a delivery stands with, when both were judged. */
+interface ProfileIndex {
+  bySeq: Map<number, CaptureRecord>;
+  navBySeq: Map<number, CaptureRecord>;
+  postOf: (r: CaptureRecord) => number | null;
+}
+
+function profileIndex(records: readonly CaptureRecord[], result: CheckResult): ProfileIndex {
   const bySeq = new Map<number, CaptureRecord>();
   const navBySeq = new Map<number, CaptureRecord>();
   for (const r of records) {
@@ -227,9 +230,15 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
     r.kind === 'receive' && r.pairedWith !== undefined && bySeq.has(r.pairedWith) && resultBySeq.has(r.pairedWith)
       ? r.pairedWith
       : null;
+  return { bySeq, navBySeq, postOf };
+}
 
-  // ---- findings, each once (verdict.ts counts them the same way): heads (posts, unpaired records) first, so that a
-  // delivery's own copy of its post's finding joins the post's
+/**
+ * Findings, each once (verdict.ts counts them the same way): heads (posts, unpaired records) first, so that a
+ * delivery's own copy of its post's finding joins the post's; then in the result's order.
+ */
+function profileFindings(result: CheckResult, ix: ProfileIndex): Array<FindingExample & { rule: string }> {
+  const { bySeq, navBySeq, postOf } = ix;
   const findings: Array<FindingExample & { rule: string }> = [];
   const groups = new Map<number, Array<{ seq: number; rule: string; path: string }>>(); // by the message's head
   const ordered = result.messages.filter((m) => bySeq.has(m.seq) || navBySeq.has(m.seq));
@@ -259,16 +268,14 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
   }
   const position = new Map(result.messages.map((m, k) => [m.seq, k]));
   findings.sort((x, y) => position.get(x.seq)! - position.get(y.seq)!);
-  const rules: Record<string, SeverityCounts> = {};
-  const examples: Record<string, FindingExample> = {};
-  for (const { rule, ...f } of findings) {
-    const c = (rules[rule] ??= { error: 0, warning: 0, info: 0 });
-    c[f.severity]++;
-    examples[rule] ??= f;
-  }
+  return findings;
+}
 
-  // ---- messages: types, events in order, payload shapes, first ready and dashboard-loaded
-  // (keyed by the capture's type strings: `__proto__` stays a key)
+/**
+ * Messages: types, events in order, payload shapes, first ready and dashboard-loaded (keyed by the capture's type
+ * strings: `__proto__` stays a key).
+ */
+function profileMessages(result: CheckResult, ix: ProfileIndex) {
   const types: Record<string, number> = {};
   const events: string[] = [];
   const paths = new Map<string, Set<string>>();
@@ -276,8 +283,8 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
   let ready: CaptureRecord | null = null;
   let loaded: CaptureRecord | null = null;
   for (const m of result.messages) {
-    const r = bySeq.get(m.seq);
-    if (!r || postOf(r) !== null || !isSvcEmbed(r.data)) {
+    const r = ix.bySeq.get(m.seq);
+    if (!r || ix.postOf(r) !== null || !isSvcEmbed(r.data)) {
       continue;
     }
     const d = objectOf(r.data)!;
@@ -303,8 +310,16 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
   for (const [type, set] of [...paths].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     put(shapes, type, [...set].sort());
   }
+  return { messages, types, events, shapes, ready, loaded };
+}
 
-  // ---- timing: from the navigation of the embed frame that said ready (else the first embed frame loaded)
+/** Timing: from the navigation of the embed frame that said ready (else the first embed frame loaded). */
+function profileTiming(
+  records: readonly CaptureRecord[],
+  result: CheckResult,
+  ready: CaptureRecord | null,
+  loaded: CaptureRecord | null,
+): SessionTiming {
   const embeds = result.diagnosis?.embeds ?? [];
   const readySeq = ready?.seq;
   const frame =
@@ -319,13 +334,28 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
   const since = (r: CaptureRecord | null) =>
     r && base !== null && Number.isFinite(r.time) ? Math.round(r.time - base) : null;
   const duration = loaded ? objectOf(objectOf(loaded.data)?.payload)?.loadDurationMs : undefined;
-  const timing: SessionTiming = {
+  return {
     from: frame && Number.isFinite(frame.time) ? 'embed-navigation' : base !== null ? 'first-record' : null,
     ready: since(ready),
     dashboardLoaded: since(loaded),
     loadDurationMs: typeof duration === 'number' && Number.isFinite(duration) ? duration : null,
   };
+}
 
+/**
+ * A capture reduced for comparison, from its records and `checkCapture`'s result for them (the result's order, the
+ * causal one, is the order used).
+ */
+export function sessionProfile(records: readonly CaptureRecord[], result: CheckResult): SessionProfile {
+  const ix = profileIndex(records, result);
+  const rules: Record<string, SeverityCounts> = {};
+  const examples: Record<string, FindingExample> = {};
+  for (const { rule, ...f } of profileFindings(result, ix)) {
+    const c = (rules[rule] ??= { error: 0, warning: 0, info: 0 });
+    c[f.severity]++;
+    examples[rule] ??= f;
+  }
+  const { messages, types, events, shapes, ready, loaded } = profileMessages(result, ix);
   return {
     messages,
     types,
@@ -333,7 +363,7 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
     examples,
     events,
     shapes,
-    timing,
+    timing: profileTiming(records, result, ready, loaded),
     integration: result.integration ?? { state: 'healthy', text: 'healthy', seq: null },
   };
 }
