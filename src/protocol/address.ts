@@ -103,22 +103,8 @@ export function shownUrl(url: string): string {
   }
 }
 
-/**
- * The issues of one embed frame's address (its URL as the navigation record has it). `tenantOrigin`: the frame's
- * origin must be it, when it is known.
- */
-export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | null } = {}): Issue[] {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return [];
-  }
-  const path = u.pathname;
-  if (!/^\/embed(\/|$)/.test(path)) {
-    return [];
-  }
-  const out: Issue[] = [];
+/** The path's issues (a misspelled or unknown route) and, for a dashboard embed, its session's. */
+function pathIssues(path: string, q: URLSearchParams, out: Issue[]): void {
   const dashboard = DASHBOARD.exec(path);
   const shape = shapeOf(path);
   if (shape === 'misspelled') {
@@ -140,7 +126,6 @@ export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | n
       ),
     );
   }
-  const q = u.searchParams;
   // Each finding is independent of the others: a misspelled dashboard path is still a dashboard embed, which needs
   // its session (a wrong path does not hide a missing session).
   const dashboardMeant = !!dashboard || (shape === 'misspelled' && path.split('/')[2] !== 'd');
@@ -155,6 +140,10 @@ export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | n
       ),
     );
   }
+}
+
+/** The issues of `allowExport` and `timezone`. */
+function optionIssues(q: URLSearchParams, out: Issue[]): void {
   const allow = q.getAll('allowExport');
   if (allow.length && allow.some((v) => v !== 'true')) {
     out.push(
@@ -182,6 +171,10 @@ export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | n
       out.push(issue('url.timezone', 'url.timezone', `timezone=${tz}: ${bad.message.replace(/^"[^"]*" /, '')}`));
     }
   }
+}
+
+/** The filter parameters' issues (`f_<view>.<dimension>`, a JSON value), then the parameters the spec does not name. */
+function filterIssues(q: URLSearchParams, out: Issue[]): void {
   const unknown: string[] = [];
   for (const [k, v] of q) {
     if (k.startsWith('f_')) {
@@ -215,6 +208,28 @@ export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | n
       ),
     );
   }
+}
+
+/**
+ * The issues of one embed frame's address (its URL as the navigation record has it). `tenantOrigin`: the frame's
+ * origin must be it, when it is known.
+ */
+export function checkEmbedAddress(url: string, opts: { tenantOrigin?: string | null } = {}): Issue[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const path = u.pathname;
+  if (!/^\/embed(\/|$)/.test(path)) {
+    return [];
+  }
+  const out: Issue[] = [];
+  const q = u.searchParams;
+  pathIssues(path, q, out);
+  optionIssues(q, out);
+  filterIssues(q, out);
   if (opts.tenantOrigin) {
     const tenant = normalizeOrigin(opts.tenantOrigin);
     if (u.origin !== tenant) {
