@@ -107,109 +107,103 @@ function timingLine(name: string, f: TimingFigure, width: number, aWidth: number
   return `  ${name.padEnd(width)}  ${ms(f.a).padStart(aWidth)} → ${ms(f.b)}${diff ? `  (${diff})` : ''}`;
 }
 
-/** The comparison in words: headings, + / - / ~ markers; colours only on a terminal without NO_COLOR. */
-export function renderDiffText(d: CaptureDiff, files: { a: string; b: string }, colours: DiffStyle = PLAIN): string {
-  style = colours;
-  const out: string[] = [];
-  const sideLine = (label: 'A' | 'B', file: string, s: CaptureDiff['a']) =>
-    `  ${label} ${file}: ${plural(s.messages, 'message')}, ${plural(s.events, 'event')} · findings: ${
-      s.errors ? red(plural(s.errors, 'error')) : '0 errors'
-    }, ${s.warnings ? yellow(plural(s.warnings, 'warning')) : '0 warnings'}, ${plural(s.infos, 'info')}`;
-  out.push(bold(`diff ${files.a} → ${files.b}`), sideLine('A', files.a, d.a), sideLine('B', files.b, d.b));
-  const head = headline(d);
-  out.push(d.exitCode ? red(head) : green(head), '');
-
-  // ---- integration
+function integrationLines(d: CaptureDiff): string[] {
   const at = (seq: number | null) => (seq !== null ? ` (see #${seq})` : '');
   if (d.integration.same) {
-    out.push(`${bold('Integration')}: the same: ${d.integration.a.text}`);
-  } else {
-    out.push(
-      bold('Integration'),
-      `  ${red('-')} A: ${d.integration.a.text}${at(d.integration.a.seq)}`,
-      `  ${green('+')} B: ${d.integration.b.text}${at(d.integration.b.seq)}`,
-    );
+    return [`${bold('Integration')}: the same: ${d.integration.a.text}`];
   }
+  return [
+    bold('Integration'),
+    `  ${red('-')} A: ${d.integration.a.text}${at(d.integration.a.seq)}`,
+    `  ${green('+')} B: ${d.integration.b.text}${at(d.integration.b.seq)}`,
+  ];
+}
 
-  // ---- issues by rule
+function ruleSection(d: CaptureDiff): string[] {
   const changedRules = d.rules.filter((r) => r.status !== 'same');
   const sameRules = d.rules.filter((r) => r.status === 'same');
   if (!d.rules.length) {
-    out.push(`${bold('Issues by rule')}: none in either`);
-  } else if (!changedRules.length) {
-    out.push(
-      `${bold('Issues by rule')}: the same: ${sameRules.map((r) => `${r.rule} (${countsText(r.a)})`).join(', ')}`,
-    );
-  } else {
-    const width = Math.max(...changedRules.map((r) => r.rule.length));
-    out.push(bold('Issues by rule'), ...changedRules.flatMap((r) => ruleLines(r, width)));
-    if (sameRules.length) {
-      out.push(dim(`  unchanged: ${sameRules.map((r) => `${r.rule} (${countsText(r.a)})`).join(', ')}`));
-    }
+    return [`${bold('Issues by rule')}: none in either`];
   }
+  if (!changedRules.length) {
+    return [
+      `${bold('Issues by rule')}: the same: ${sameRules.map((r) => `${r.rule} (${countsText(r.a)})`).join(', ')}`,
+    ];
+  }
+  const width = Math.max(...changedRules.map((r) => r.rule.length));
+  const out = [bold('Issues by rule'), ...changedRules.flatMap((r) => ruleLines(r, width))];
+  if (sameRules.length) {
+    out.push(dim(`  unchanged: ${sameRules.map((r) => `${r.rule} (${countsText(r.a)})`).join(', ')}`));
+  }
+  return out;
+}
 
-  // ---- message types
+function typeSection(d: CaptureDiff): string[] {
   const changedTypes = d.types.filter((t) => t.status !== 'same');
   const sameTypes = d.types.length - changedTypes.length;
   if (!d.types.length) {
-    out.push(`${bold('Message types')}: no svc-embed message in either`);
-  } else if (!changedTypes.length) {
-    out.push(`${bold('Message types')}: the same (${plural(sameTypes, 'type')}, counts unchanged)`);
-  } else {
-    const width = Math.max(...changedTypes.map((t) => t.type.length));
-    out.push(
-      bold('Message types'),
-      ...changedTypes.map((t) => {
-        const marker = t.status === 'added' ? green('+') : t.status === 'removed' ? red('-') : yellow('~');
-        return `  ${marker} ${t.type.padEnd(width)}  ${t.a} → ${t.b}`;
-      }),
-    );
-    if (sameTypes) {
-      out.push(dim(`  unchanged: ${plural(sameTypes, 'type')}`));
-    }
+    return [`${bold('Message types')}: no svc-embed message in either`];
   }
+  if (!changedTypes.length) {
+    return [`${bold('Message types')}: the same (${plural(sameTypes, 'type')}, counts unchanged)`];
+  }
+  const width = Math.max(...changedTypes.map((t) => t.type.length));
+  const out = [
+    bold('Message types'),
+    ...changedTypes.map((t) => {
+      const marker = t.status === 'added' ? green('+') : t.status === 'removed' ? red('-') : yellow('~');
+      return `  ${marker} ${t.type.padEnd(width)}  ${t.a} → ${t.b}`;
+    }),
+  ];
+  if (sameTypes) {
+    out.push(dim(`  unchanged: ${plural(sameTypes, 'type')}`));
+  }
+  return out;
+}
 
-  // ---- order of events
+function orderSection(d: CaptureDiff): string[] {
   if (d.order.same) {
     const runs = d.order.hunks.flatMap((h) => h.events);
-    out.push(
+    return [
       `${bold('Order of events')}: the same${runs.length ? ` (${plural(d.order.a, 'event')}: ${sameText(runs)})` : ' (no event in either)'}`,
-    );
-  } else {
-    out.push(`${bold('Order of events')}: differs (${plural(d.order.a, 'event')} in A, ${d.order.b} in B)`);
-    for (const h of d.order.hunks) {
-      if (h.op === 'same') {
-        out.push(dim(`    ${sameText(h.events)}`));
-      } else {
-        out.push(`  ${h.op === 'added' ? green('+') : red('-')} ${runsText(h.events)}`);
-      }
+    ];
+  }
+  const out = [`${bold('Order of events')}: differs (${plural(d.order.a, 'event')} in A, ${d.order.b} in B)`];
+  for (const h of d.order.hunks) {
+    if (h.op === 'same') {
+      out.push(dim(`    ${sameText(h.events)}`));
+    } else {
+      out.push(`  ${h.op === 'added' ? green('+') : red('-')} ${runsText(h.events)}`);
     }
   }
+  return out;
+}
 
-  // ---- payload shapes
+function shapeSection(d: CaptureDiff): string[] {
   if (!d.shapes.changed.length) {
-    out.push(
+    return [
       `${bold('Payload fields')}: ${
         d.shapes.unchanged ? `the same for the ${plural(d.shapes.unchanged, 'type')} in both` : 'no type in both'
       }`,
-    );
-  } else {
-    out.push(bold('Payload fields'));
-    for (const s of d.shapes.changed) {
-      out.push(`  ${s.type}`);
-      if (s.onlyA.length) {
-        out.push(`    ${red('-')} only in A: ${s.onlyA.join(', ')}`);
-      }
-      if (s.onlyB.length) {
-        out.push(`    ${green('+')} only in B: ${s.onlyB.join(', ')}`);
-      }
+    ];
+  }
+  const out = [bold('Payload fields')];
+  for (const s of d.shapes.changed) {
+    out.push(`  ${s.type}`);
+    if (s.onlyA.length) {
+      out.push(`    ${red('-')} only in A: ${s.onlyA.join(', ')}`);
     }
-    if (d.shapes.unchanged) {
-      out.push(dim(`  unchanged: ${plural(d.shapes.unchanged, 'type')}`));
+    if (s.onlyB.length) {
+      out.push(`    ${green('+')} only in B: ${s.onlyB.join(', ')}`);
     }
   }
+  if (d.shapes.unchanged) {
+    out.push(dim(`  unchanged: ${plural(d.shapes.unchanged, 'type')}`));
+  }
+  return out;
+}
 
-  // ---- timing
+function timingSection(d: CaptureDiff): string[] {
   const { from } = d.timing;
   const base =
     from.a === from.b
@@ -226,6 +220,28 @@ export function renderDiffText(d: CaptureDiff, files: { a: string; b: string }, 
   }
   const width = Math.max(...rows.map(([name]) => name.length));
   const aWidth = Math.max(...rows.map(([, f]) => ms(f.a).length));
-  out.push(`${bold('Timing')} ${dim(`(${base})`)}`, ...rows.map(([name, f]) => timingLine(name, f, width, aWidth)));
-  return out.join('\n');
+  return [`${bold('Timing')} ${dim(`(${base})`)}`, ...rows.map(([name, f]) => timingLine(name, f, width, aWidth))];
+}
+
+/** The comparison in words: headings, + / - / ~ markers; colours only on a terminal without NO_COLOR. */
+export function renderDiffText(d: CaptureDiff, files: { a: string; b: string }, colours: DiffStyle = PLAIN): string {
+  style = colours;
+  const sideLine = (label: 'A' | 'B', file: string, s: CaptureDiff['a']) =>
+    `  ${label} ${file}: ${plural(s.messages, 'message')}, ${plural(s.events, 'event')} · findings: ${
+      s.errors ? red(plural(s.errors, 'error')) : '0 errors'
+    }, ${s.warnings ? yellow(plural(s.warnings, 'warning')) : '0 warnings'}, ${plural(s.infos, 'info')}`;
+  const head = headline(d);
+  return [
+    bold(`diff ${files.a} → ${files.b}`),
+    sideLine('A', files.a, d.a),
+    sideLine('B', files.b, d.b),
+    d.exitCode ? red(head) : green(head),
+    '',
+    ...integrationLines(d),
+    ...ruleSection(d),
+    ...typeSection(d),
+    ...orderSection(d),
+    ...shapeSection(d),
+    ...timingSection(d),
+  ].join('\n');
 }
