@@ -30,7 +30,6 @@ export function Layout(p: LayoutProps) {
   const { store, notice, sig, live, env } = useApp();
   const log = store.log;
   const [detailOpen, setDetailOpen] = createSignal(false);
-  const [detailWidth, setDetailWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
   let grid: HTMLDivElement | undefined;
   let main: HTMLDivElement | undefined;
   let search: HTMLInputElement | undefined;
@@ -56,9 +55,61 @@ export function Layout(p: LayoutProps) {
     }
   });
 
-  // The panel's own keys. In DevTools, the devtools API forwards keydown events that match DevTools' shortcuts
-  // (Ctrl/Cmd+F: its find bar; Esc: the Console drawer) from a listener on the panel's document; ours runs on the
-  // window in the capture phase, before it, and stops the keys it acts on from reaching it.
+  usePanelKeys(detailOpen, close, () => search);
+  onMount(() => grid?.focus({ preventScroll: true }));
+  useIdleIndexing(log);
+  const splitter = useSplitter(() => main);
+
+  return (
+    <div class="app">
+      <Integration onOpen={open} />
+      <SummaryBar actions={p.toolbarActions} liveControls={!!live || !!env.fixture} />
+      <FilterBar searchRef={(el) => (search = el)} />
+      <Show when={notice()}>
+        {(n) => (
+          <div class="notice" role="note">
+            {n()}
+          </div>
+        )}
+      </Show>
+      <CaptureBanner />
+      {p.source?.()}
+      {/* The details beside the list, at most the panel's width less the list's minimum; an overlay over the list
+          where the panel is narrower than the two (styles.css: the container query on .main). */}
+      <div
+        class="main"
+        classList={{ 'detail-open': detailOpen() }}
+        ref={(el) => (main = el)}
+        style={{ '--detail-width': `${splitter.width()}px` }}
+      >
+        <ViewSwitch onOpen={open} onClose={close} ref={(el) => (grid = el)} />
+        <Show when={detailOpen()}>
+          <div
+            class="splitter"
+            role="separator"
+            tabindex="0"
+            aria-orientation="vertical"
+            aria-label="Resize details (← and → keys)"
+            aria-valuenow={splitter.width()}
+            aria-valuemin={280}
+            onPointerDown={splitter.startDrag}
+            onKeyDown={splitter.onKey}
+          />
+          <Detail onClose={close} extraTabs={p.extraTabs} />
+        </Show>
+      </div>
+      {p.drawer?.()}
+      <StatusLine />
+    </div>
+  );
+}
+
+/**
+ * The panel's own keys. In DevTools, the devtools API forwards keydown events that match DevTools' shortcuts
+ * (Ctrl/Cmd+F: its find bar; Esc: the Console drawer) from a listener on the panel's document; ours runs on the
+ * window in the capture phase, before it, and stops the keys it acts on from reaching it.
+ */
+function usePanelKeys(detailOpen: () => boolean, close: () => void, search: () => HTMLInputElement | undefined) {
   const owned = (e: KeyboardEvent) => {
     e.preventDefault();
     e.stopPropagation();
@@ -66,8 +117,8 @@ export function Layout(p: LayoutProps) {
   const onKey = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
       owned(e);
-      search?.focus();
-      search?.select();
+      search()?.focus();
+      search()?.select();
     } else if (
       e.key === 'Escape' &&
       !(
@@ -86,14 +137,17 @@ export function Layout(p: LayoutProps) {
       }
     }
   };
-  onMount(() => {
-    window.addEventListener('keydown', onKey, true);
-    grid?.focus({ preventScroll: true });
-  });
+  onMount(() => window.addEventListener('keydown', onKey, true));
   onCleanup(() => window.removeEventListener('keydown', onKey, true));
+}
 
-  // Compact the records, count by origin and type and build the lower-cased search text in idle time (never
-  // during a scroll), so that the filter menus open and the first search over a big log run without that work.
+type Deadline = { timeRemaining(): number };
+
+/**
+ * Compact the records, count by origin and type and build the lower-cased search text in idle time (never
+ * during a scroll), so that the filter menus open and the first search over a big log run without that work.
+ */
+function useIdleIndexing(log: ReturnType<typeof useApp>['store']['log']) {
   let indexing = false;
   let lastScroll = 0;
   const onAnyScroll = () => {
@@ -101,7 +155,6 @@ export function Layout(p: LayoutProps) {
   };
   document.addEventListener('scroll', onAnyScroll, true);
   onCleanup(() => document.removeEventListener('scroll', onAnyScroll, true));
-  type Deadline = { timeRemaining(): number };
   const ric = (globalThis as { requestIdleCallback?: (f: (d: Deadline) => void) => void }).requestIdleCallback;
   const idle = (fn: (d?: Deadline) => void) => (ric ? ric(fn) : setTimeout(fn, 50));
   // A callback works in steps of at most 10 ms, for at most 30 ms and until 5 ms before its idle period ends (up to
@@ -142,23 +195,26 @@ export function Layout(p: LayoutProps) {
   onCleanup(log.on('reordered', startIndexing));
   onCleanup(log.on('replaced', startIndexing));
   onCleanup(log.on('synced', startIndexing));
+}
 
-  // The splitter's keyboard path: ←/→ widen or narrow the details by 40 px (Shift: 120 px).
-  const onSplitterKey = (e: KeyboardEvent) => {
+/** The details' width and its splitter: dragged, or ←/→ by 40 px (Shift: 120 px). */
+function useSplitter(main: () => HTMLDivElement | undefined) {
+  const [width, setWidth] = createSignal(Math.max(360, Math.round(window.innerWidth * 0.42)));
+  const onKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') {
       return;
     }
     e.preventDefault();
-    const box = (main ?? document.body).getBoundingClientRect();
+    const box = (main() ?? document.body).getBoundingClientRect();
     const step = (e.shiftKey ? 120 : 40) * (e.key === 'ArrowLeft' ? 1 : -1);
-    setDetailWidth(Math.min(box.width - 240, Math.max(280, detailWidth() + step)));
+    setWidth(Math.min(box.width - 240, Math.max(280, width() + step)));
   };
   const startDrag = (e: PointerEvent) => {
     const el = e.currentTarget as HTMLElement;
     el.setPointerCapture(e.pointerId);
     const move = (ev: PointerEvent) => {
-      const box = (main ?? document.body).getBoundingClientRect();
-      setDetailWidth(Math.min(box.width - 240, Math.max(280, box.right - ev.clientX)));
+      const box = (main() ?? document.body).getBoundingClientRect();
+      setWidth(Math.min(box.width - 240, Math.max(280, box.right - ev.clientX)));
     };
     const up = () => {
       el.removeEventListener('pointermove', move);
@@ -167,49 +223,7 @@ export function Layout(p: LayoutProps) {
     el.addEventListener('pointermove', move);
     el.addEventListener('pointerup', up);
   };
-
-  return (
-    <div class="app">
-      <Integration onOpen={open} />
-      <SummaryBar actions={p.toolbarActions} liveControls={!!live || !!env.fixture} />
-      <FilterBar searchRef={(el) => (search = el)} />
-      <Show when={notice()}>
-        {(n) => (
-          <div class="notice" role="note">
-            {n()}
-          </div>
-        )}
-      </Show>
-      <CaptureBanner />
-      {p.source?.()}
-      {/* The details beside the list, at most the panel's width less the list's minimum; an overlay over the list
-          where the panel is narrower than the two (styles.css: the container query on .main). */}
-      <div
-        class="main"
-        classList={{ 'detail-open': detailOpen() }}
-        ref={(el) => (main = el)}
-        style={{ '--detail-width': `${detailWidth()}px` }}
-      >
-        <ViewSwitch onOpen={open} onClose={close} ref={(el) => (grid = el)} />
-        <Show when={detailOpen()}>
-          <div
-            class="splitter"
-            role="separator"
-            tabindex="0"
-            aria-orientation="vertical"
-            aria-label="Resize details (← and → keys)"
-            aria-valuenow={detailWidth()}
-            aria-valuemin={280}
-            onPointerDown={startDrag}
-            onKeyDown={onSplitterKey}
-          />
-          <Detail onClose={close} extraTabs={p.extraTabs} />
-        </Show>
-      </div>
-      {p.drawer?.()}
-      <StatusLine />
-    </div>
-  );
+  return { width, onKey, startDrag };
 }
 
 function StatusLine() {
