@@ -171,6 +171,12 @@ function opening(b: Builder) {
   action(b, act('set-color-scheme', { scheme: 'dark' }, b.time));
   b.time += 1_180;
   event(b, ev('dashboard-loaded', { publicId: 'dAsHbOaRd123', widgetCount: 9, loadDurationMs: 1_634 }, b.time));
+  faults(b);
+  oddValues(b);
+}
+
+/** Actions the rules fault: a bare offset, a post to "*", a dropped post. */
+function faults(b: Builder) {
   b.time += 300;
   action(b, act('set-timezone', { timezone: '+02:00' }, b.time), [
     issue(
@@ -201,6 +207,10 @@ function opening(b: Builder) {
     ],
     'https://wrong.example',
   );
+}
+
+/** Values that test the panel's escaping and the decoder (markup in strings, dates, maps, a cycle), warnings. */
+function oddValues(b: Builder) {
   b.time += 600;
   event(b, ev('view', { surface: 'dashboard', path: XSS_PATH, title: XSS_TITLE }, b.time));
   b.time += 250;
