@@ -4,6 +4,8 @@ import { aggregate, applyFilters, esc, widgetHtml } from './widgets.js';
 
 /** @typedef {import('./main.js').Ctx} Ctx */
 /** @typedef {{id: number, name: string, folderId: number | null}} Entry */
+/** @typedef {{folders: Entry[], workbooks: Entry[], reports: Entry[]}} Tree */
+/** @typedef {{kind: 'home'} | {kind: 'workbook', id: number} | null} Page */
 
 const ICON = {
   FOLDER: '<i class="ico folder"></i>',
@@ -16,8 +18,8 @@ export function appSurface(ctx) {
   const s = ctx.state;
   const assistant = createAssistant(ctx, { agentId: 'app-assistant' });
   listenForQuestions(assistant);
-  /** @type {{folders: Entry[], workbooks: Entry[], reports: Entry[]} | null} */ let tree = null;
-  /** @type {{kind: 'home'} | {kind: 'workbook', id: number} | null} */ let page = null;
+  /** @type {Tree | null} */ let tree = null;
+  /** @type {Page} */ let page = null;
   /** @type {any} */ let workbook = null;
   /** @type {Record<string, any>[]} */ let rows = [];
   let problem = '';
@@ -52,56 +54,10 @@ export function appSurface(ctx) {
       return { status: 200, body: item };
     } catch (err) {
       moveResult = `HTTP ${/** @type {any} */ (err).status ?? '?'}: ${/** @type {Error} */ (err).message}`;
-      return {
-        status: /** @type {any} */ (err).status ?? 0,
-        body: { error: { message: /** @type {Error} */ (err).message } },
-      };
+      return failedMove(err);
     } finally {
       ctx.render();
     }
-  }
-
-  /** @param {number | null} parent @param {Set<number>} shown @returns {string} */
-  function treeHtml(parent, shown) {
-    if (!tree) {
-      return '';
-    }
-    const t = tree;
-    const visible = new Set(t.folders.map((f) => f.id));
-    const here = (/** @type {Entry} */ x) =>
-      x.folderId === parent || (parent === null && x.folderId !== null && !visible.has(x.folderId));
-    /** @param {'FOLDER'|'WORKBOOK'|'REPORT'} type @param {Entry} x */
-    const control = (type, x) => {
-      const key = `${type.toLowerCase()}-${x.id}`;
-      const options = [`<option value="">${esc(ctx.t('root'))}</option>`]
-        .concat(
-          t.folders
-            .filter((f) => !(type === 'FOLDER' && f.id === x.id))
-            .map((f) => `<option value="${f.id}" ${f.id === x.folderId ? 'selected' : ''}>${esc(f.name)}</option>`),
-        )
-        .join('');
-      return `<span class="move"><select data-testid="move-target-${key}" data-move-target="${key}">${options}</select><button data-move="${type}:${x.id}" data-testid="move-${key}">${esc(ctx.t('move'))}</button></span>`;
-    };
-    const items = [];
-    for (const f of t.folders.filter(here)) {
-      if (shown.has(f.id)) {
-        continue;
-      }
-      shown.add(f.id);
-      items.push(
-        `<li><span class="node">${ICON.FOLDER} ${esc(f.name)}</span>${control('FOLDER', f)}${treeHtml(f.id, shown)}</li>`,
-      );
-    }
-    for (const w of t.workbooks.filter(here)) {
-      const active = page?.kind === 'workbook' && page.id === w.id ? 'active' : '';
-      items.push(
-        `<li><a data-route class="node ${active}" href="${home()}/workbook/${w.id}" data-testid="open-workbook-${w.id}">${ICON.WORKBOOK} ${esc(w.name)}</a>${control('WORKBOOK', w)}</li>`,
-      );
-    }
-    for (const r of t.reports.filter(here)) {
-      items.push(`<li><span class="node">${ICON.REPORT} ${esc(r.name)}</span>${control('REPORT', r)}</li>`);
-    }
-    return items.length ? `<ul class="tree">${items.join('')}</ul>` : '';
   }
 
   return {
@@ -143,24 +99,8 @@ export function appSurface(ctx) {
       }
     },
     render() {
-      const t = ctx.t;
-      const side = `<aside class="side card"><a data-route href="${home()}" class="node" data-testid="app-home">${esc(t('workspace'))}</a>
-        ${treeHtml(null, new Set())}<p class="move-result" data-testid="move-result">${esc(moveResult)}</p></aside>`;
-      let main = `<p class="notfound" data-testid="not-found">${esc(t('notFound'))}${problem ? `: ${esc(problem)}` : ''}</p>`;
-      if (page?.kind === 'home') {
-        main = `<p class="muted">${esc(t('workspace'))}: ${tree ? tree.workbooks.length : 0} workbooks, ${tree ? tree.reports.length : 0} reports</p>`;
-      }
-      if (workbook) {
-        const cfg = workbook.dashboardDraft ?? {};
-        const view = { locale: s.locale, timezone: s.timezone, t, allowExport: false, exports: false };
-        const filtered = applyFilters(rows, s.filters);
-        const cards = (cfg.widgets ?? []).map((/** @type {any} */ w) =>
-          widgetHtml({ widget: w, status: 'ok', rows: filtered, points: aggregate(w, filtered, s.timezone) }, view),
-        );
-        const where = workbook.folderPath.map((/** @type {any} */ f) => f.name).join(' / ') || t('root');
-        main = `<header class="wb-head"><h2 data-testid="workbook-title">${esc(workbook.name)}</h2><span class="muted">${esc(where)}</span></header><div class="grid">${cards.join('')}</div>`;
-      }
-      return `<div class="app-layout">${side}<div class="app-main">${main}${assistant.html()}</div></div>`;
+      const side = sideHtml(ctx, tree, page, home(), moveResult);
+      return `<div class="app-layout">${side}<div class="app-main">${mainHtml(ctx, tree, page, workbook, rows, problem)}${assistant.html()}</div></div>`;
     },
     onClick(_e, el) {
       const spec = el.dataset.move;
@@ -182,5 +122,96 @@ export function appSurface(ctx) {
         moveResult,
       }),
     },
+  };
+}
+
+/**
+ * The workspace tree under a folder (null: the root), each item with its move control.
+ * @param {Ctx} ctx @param {Tree | null} tree @param {Page} page @param {string} home
+ * @param {number | null} parent @param {Set<number>} shown @returns {string}
+ */
+function treeHtml(ctx, tree, page, home, parent, shown) {
+  if (!tree) {
+    return '';
+  }
+  const t = tree;
+  const visible = new Set(t.folders.map((f) => f.id));
+  const here = (/** @type {Entry} */ x) =>
+    x.folderId === parent || (parent === null && x.folderId !== null && !visible.has(x.folderId));
+  const items = [];
+  for (const f of t.folders.filter(here)) {
+    if (shown.has(f.id)) {
+      continue;
+    }
+    shown.add(f.id);
+    items.push(
+      `<li><span class="node">${ICON.FOLDER} ${esc(f.name)}</span>${moveControl(ctx, t, 'FOLDER', f)}${treeHtml(ctx, tree, page, home, f.id, shown)}</li>`,
+    );
+  }
+  for (const w of t.workbooks.filter(here)) {
+    const active = page?.kind === 'workbook' && page.id === w.id ? 'active' : '';
+    items.push(
+      `<li><a data-route class="node ${active}" href="${home}/workbook/${w.id}" data-testid="open-workbook-${w.id}">${ICON.WORKBOOK} ${esc(w.name)}</a>${moveControl(ctx, t, 'WORKBOOK', w)}</li>`,
+    );
+  }
+  for (const r of t.reports.filter(here)) {
+    items.push(`<li><span class="node">${ICON.REPORT} ${esc(r.name)}</span>${moveControl(ctx, t, 'REPORT', r)}</li>`);
+  }
+  return items.length ? `<ul class="tree">${items.join('')}</ul>` : '';
+}
+
+/** An item's move control: the target folder and the button. @param {Ctx} ctx @param {Tree} t @param {'FOLDER'|'WORKBOOK'|'REPORT'} type @param {Entry} x */
+function moveControl(ctx, t, type, x) {
+  const key = `${type.toLowerCase()}-${x.id}`;
+  const options = [`<option value="">${esc(ctx.t('root'))}</option>`]
+    .concat(
+      t.folders
+        .filter((f) => !(type === 'FOLDER' && f.id === x.id))
+        .map((f) => `<option value="${f.id}" ${f.id === x.folderId ? 'selected' : ''}>${esc(f.name)}</option>`),
+    )
+    .join('');
+  return `<span class="move"><select data-testid="move-target-${key}" data-move-target="${key}">${options}</select><button data-move="${type}:${x.id}" data-testid="move-${key}">${esc(ctx.t('move'))}</button></span>`;
+}
+
+/** A workbook's page: its title, its folder and its in-app dashboard's widgets. @param {Ctx} ctx @param {any} workbook @param {Record<string, any>[]} rows */
+function workbookHtml(ctx, workbook, rows) {
+  const s = ctx.state;
+  const t = ctx.t;
+  const cfg = workbook.dashboardDraft ?? {};
+  const view = { locale: s.locale, timezone: s.timezone, t, allowExport: false, exports: false };
+  const filtered = applyFilters(rows, s.filters);
+  const cards = (cfg.widgets ?? []).map((/** @type {any} */ w) =>
+    widgetHtml({ widget: w, status: 'ok', rows: filtered, points: aggregate(w, filtered, s.timezone) }, view),
+  );
+  const where = workbook.folderPath.map((/** @type {any} */ f) => f.name).join(' / ') || t('root');
+  return `<header class="wb-head"><h2 data-testid="workbook-title">${esc(workbook.name)}</h2><span class="muted">${esc(where)}</span></header><div class="grid">${cards.join('')}</div>`;
+}
+
+/** The side bar: the workspace tree and the last move's result. @param {Ctx} ctx @param {Tree | null} tree @param {Page} page @param {string} home @param {string} moveResult */
+function sideHtml(ctx, tree, page, home, moveResult) {
+  return `<aside class="side card"><a data-route href="${home}" class="node" data-testid="app-home">${esc(ctx.t('workspace'))}</a>
+        ${treeHtml(ctx, tree, page, home, null, new Set())}<p class="move-result" data-testid="move-result">${esc(moveResult)}</p></aside>`;
+}
+
+/**
+ * The page: the workspace's figures, a workbook, or not found.
+ * @param {Ctx} ctx @param {Tree | null} tree @param {Page} page @param {any} workbook @param {Record<string, any>[]} rows @param {string} problem
+ */
+function mainHtml(ctx, tree, page, workbook, rows, problem) {
+  const t = ctx.t;
+  if (workbook) {
+    return workbookHtml(ctx, workbook, rows);
+  }
+  if (page?.kind === 'home') {
+    return `<p class="muted">${esc(t('workspace'))}: ${tree ? tree.workbooks.length : 0} workbooks, ${tree ? tree.reports.length : 0} reports</p>`;
+  }
+  return `<p class="notfound" data-testid="not-found">${esc(t('notFound'))}${problem ? `: ${esc(problem)}` : ''}</p>`;
+}
+
+/** What a move that failed answers its caller (the hooks): the HTTP status, the error's message. @param {unknown} err */
+function failedMove(err) {
+  return {
+    status: /** @type {any} */ (err).status ?? 0,
+    body: { error: { message: /** @type {Error} */ (err).message } },
   };
 }
