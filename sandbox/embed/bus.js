@@ -70,45 +70,54 @@ export function createBus(o) {
     },
   };
 
-  /** @param {MessageEvent} event @param {string} reason */
-  const ignore = (event, reason) => {
-    ignored.push({ reason, origin: event.origin, data: event.data, at: Date.now() });
-    updateDebug();
-  };
-
+  const updateDebug = debugArea(o, bus, embedded);
   window.addEventListener('message', (event) => {
-    const data = event.data;
-    if (event.origin !== o.hostOrigin) {
-      return ignore(event, `origin ${event.origin} is not the host origin`);
+    const reason = whyIgnored(o, event);
+    if (reason) {
+      ignored.push({ reason, origin: event.origin, data: event.data, at: Date.now() });
+      updateDebug();
+      return;
     }
-    if (!data || typeof data !== 'object' || data.source !== 'svc-embed') {
-      return ignore(event, 'source is not "svc-embed"');
-    }
-    if (data.direction !== 'action') {
-      return ignore(event, `direction is ${JSON.stringify(data.direction)}, not "action"`);
-    }
-    if ('surface' in data) {
-      return ignore(event, 'an action carries no surface');
-    }
-    if (!ACTION_TYPES.includes(data.type)) {
-      return ignore(event, `unknown action type ${JSON.stringify(data.type)}`);
-    }
-    if (!o.isReady()) {
-      return ignore(event, 'received before ready');
-    }
-    if (o.isDown()) {
-      return ignore(event, 'the surface is down');
-    }
-    const problem = o.check(data.type, data.payload);
-    if (problem) {
-      return ignore(event, problem);
-    }
-    accepted.push({ type: data.type, payload: data.payload, at: Date.now() });
+    accepted.push({ type: event.data.type, payload: event.data.payload, at: Date.now() });
     updateDebug();
-    o.apply(data.type, data.payload);
+    o.apply(event.data.type, event.data.payload);
   });
+  updateDebug();
+  return bus;
+}
 
-  // ------------------------------------------------ the small debug area at the bottom of the embed
+/** Why the embed ignores a message, null for an action it accepts. @param {BusOptions} o @param {MessageEvent} event */
+function whyIgnored(o, event) {
+  const data = event.data;
+  if (event.origin !== o.hostOrigin) {
+    return `origin ${event.origin} is not the host origin`;
+  }
+  if (!data || typeof data !== 'object' || data.source !== 'svc-embed') {
+    return 'source is not "svc-embed"';
+  }
+  if (data.direction !== 'action') {
+    return `direction is ${JSON.stringify(data.direction)}, not "action"`;
+  }
+  if ('surface' in data) {
+    return 'an action carries no surface';
+  }
+  if (!ACTION_TYPES.includes(data.type)) {
+    return `unknown action type ${JSON.stringify(data.type)}`;
+  }
+  if (!o.isReady()) {
+    return 'received before ready';
+  }
+  if (o.isDown()) {
+    return 'the surface is down';
+  }
+  return o.check(data.type, data.payload);
+}
+
+/**
+ * The small debug area at the bottom of the embed; returns its update (at most one per 30 ms).
+ * @param {BusOptions} o @param {any} bus @param {boolean} embedded
+ */
+function debugArea(o, bus, embedded) {
   const box = document.createElement('details');
   box.className = 'debug';
   box.dataset.testid = 'embed-debug';
@@ -119,8 +128,9 @@ export function createBus(o) {
   const list = /** @type {HTMLOListElement} */ (box.querySelector('[data-testid="ignored-list"]'));
   const paramsBox = /** @type {HTMLElement} */ (box.querySelector('[data-params]'));
   const paramsList = /** @type {HTMLOListElement} */ (box.querySelector('[data-testid="ignored-params"]'));
+  const { sent, accepted, ignored, ignoredParams } = bus;
   let scheduled = false;
-  function updateDebug() {
+  return function updateDebug() {
     if (scheduled) {
       return;
     }
@@ -142,28 +152,27 @@ export function createBus(o) {
       }
       paramsBox.hidden = !ignoredParams.length;
       paramsList.replaceChildren(
-        ...ignoredParams.map((p) => {
+        ...ignoredParams.map((/** @type {any} */ p) => {
           const li = document.createElement('li');
           li.textContent = `${p.name}=${p.value} — ${p.reason}`;
           return li;
         }),
       );
       list.replaceChildren(
-        ...ignored.slice(-50).map((i) => {
+        ...ignored.slice(-50).map((/** @type {any} */ i) => {
           const li = document.createElement('li');
           li.textContent = `${i.reason} — ${summarize(i.data, 160)}`;
           return li;
         }),
       );
     }, 30);
-  }
-  /** @param {number} n @param {string} id */
-  function badge(n, id) {
-    const b = document.createElement('b');
-    b.dataset.testid = id;
-    b.textContent = String(n);
-    return b;
-  }
-  updateDebug();
-  return bus;
+  };
+}
+
+/** @param {number} n @param {string} id */
+function badge(n, id) {
+  const b = document.createElement('b');
+  b.dataset.testid = id;
+  b.textContent = String(n);
+  return b;
 }
