@@ -464,9 +464,9 @@ describe('minimums', () => {
     expect(parseMinimum(' values=50% ')).toEqual({ values: 50 });
     expect(() => parseMinimum('events')).toThrow(/"events" is not KEY=PERCENT/);
     expect(() => parseMinimum('files=1')).toThrow(
-      /unknown key "files"; one of events, actions, surfaces, values, rules/,
+      /^unknown key "files"; one of events, actions, surfaces, values, rules$/,
     );
-    expect(() => readMinimum({ events: 101 })).toThrow(/min.events must be a percentage from 0 to 100/);
+    expect(() => readMinimum({ events: 101 })).toThrow(/^events must be a percentage from 0 to 100 \(got 101\)$/);
     expect(readMinimum(undefined)).toEqual({});
   });
 

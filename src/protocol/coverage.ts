@@ -72,10 +72,12 @@ const MORE = '…';
 
 const CATALOG: readonly MessageSpec[] = [...EVENTS, ...ACTIONS];
 const isSurface = (s: unknown): s is Surface => (SURFACES as readonly unknown[]).includes(s);
-const cut = (s: string, redact: boolean) => {
+const cut = (s: string, redact: boolean, max = MAX_TEXT) => {
   const r = redact ? redactString(s) : s;
-  return r.length > MAX_TEXT ? `${r.slice(0, MAX_TEXT - 1)}…` : r;
+  return r.length > max ? `${r.slice(0, max - 1)}…` : r;
 };
+/** How long a reason (`error`) may be. */
+const MAX_ERROR = 240;
 /** The fields whose values coverage counts: enumerated or boolean. */
 export function countedFields(spec: MessageSpec): [string, readonly string[]][] {
   return Object.entries(spec.fields).flatMap(([name, f]): [string, readonly string[]][] =>
@@ -420,7 +422,7 @@ export function readCoverageSummary(value: unknown): CoverageSummary {
     }
   }
   if (o.error !== undefined) {
-    out.error = cut(String(o.error), false);
+    out.error = cut(String(o.error), false, MAX_ERROR);
   }
   return out;
 }
@@ -435,7 +437,7 @@ export function failedSummary(reason: string): CoverageSummary {
     types: {},
     unknownTypes: { names: [], messages: 0 },
     rules: {},
-    error: cut(reason, true),
+    error: cut(reason, true, MAX_ERROR),
   };
 }
 
@@ -526,6 +528,8 @@ export interface Coverage {
   unknownTypes: { names: string[]; messages: number };
   rules: Record<string, RuleCoverage>;
   tests: TestCoverage[];
+  /** When minimums were asked for (`min`): them, and one line per minimum not met. */
+  minimum?: { required: Minimum; misses: string[] };
 }
 
 /** The surfaces a type may be exercised on: an event's catalog surfaces, an action's every surface. */
@@ -737,14 +741,14 @@ export function readMinimum(value: unknown): Minimum {
   if (value === undefined) {
     return {};
   }
-  const o = object(value, 'min');
+  const o = object(value, 'the minimum');
   const out: Minimum = {};
   for (const [k, v] of Object.entries(o)) {
     if (!(MIN_KEYS as readonly string[]).includes(k)) {
-      throw new CoverageFormatError(`min: unknown key "${k}"; one of ${MIN_KEYS.join(', ')}`);
+      throw new CoverageFormatError(`unknown key "${k}"; one of ${MIN_KEYS.join(', ')}`);
     }
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100) {
-      throw new CoverageFormatError(`min.${k} must be a percentage from 0 to 100 (got ${JSON.stringify(v)})`);
+      throw new CoverageFormatError(`${k} must be a percentage from 0 to 100 (got ${JSON.stringify(v)})`);
     }
     out[k as MinKey] = v;
   }
@@ -823,4 +827,9 @@ export function minimumMisses(c: Coverage, min: Minimum): string[] {
     }
   }
   return out;
+}
+
+/** The coverage with its minimums and their misses (`minimum`), when any minimum is asked for. */
+export function withMinimum(c: Coverage, min: Minimum): Coverage {
+  return Object.keys(min).length ? { ...c, minimum: { required: min, misses: minimumMisses(c, min) } } : c;
 }
