@@ -143,14 +143,21 @@ function isSubmitted(m: MessageFacts): boolean {
   return m.payload?.status === 'submitted';
 }
 
+/** RULE_APPLIES by the subject each rule is checked on, computed once. */
+const BY_SUBJECT = new Map<Applies['on'], [string, (x: never) => boolean][]>();
+for (const [id, a] of Object.entries(RULE_APPLIES)) {
+  const list = BY_SUBJECT.get(a.on) ?? BY_SUBJECT.set(a.on, []).get(a.on)!;
+  list.push([id, a.on === 'capture' ? always : (a.when as (x: never) => boolean)]);
+}
+
 /** The rules of `on` that apply to a subject, by the facts given. */
 export function rulesFor<K extends Applies['on']>(
   on: K,
   facts: K extends 'message' ? MessageFacts : K extends 'frame' ? FrameFacts : RestResult & { status: number },
 ): string[] {
   const out: string[] = [];
-  for (const [id, a] of Object.entries(RULE_APPLIES)) {
-    if (a.on === on && (a as { when: (x: unknown) => boolean }).when(facts)) {
+  for (const [id, when] of BY_SUBJECT.get(on) ?? []) {
+    if (when(facts as never)) {
       out.push(id);
     }
   }
