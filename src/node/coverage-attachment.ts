@@ -16,7 +16,7 @@ export const CAPTURE_ATTACHMENT = 'embed-capture.json';
 const READ_MS = 8_000;
 
 /** The summary of the test's page: its capture read (as it came: verdicts are judged on it), then summarized. */
-export async function coverageOf(embed: Embed): Promise<CoverageSummary> {
+async function coverageOf(embed: Embed): Promise<CoverageSummary> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const file = await Promise.race([

@@ -17,14 +17,14 @@ import {
 import { inert } from '../protocol/inert.ts';
 
 /** Text for HTML: inert, then the markup characters as entities. */
-export function html(s: unknown): string {
+function html(s: unknown): string {
   return inert(String(s)).replace(
     /[&<>"']/g,
     (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`,
   );
 }
 /** A relative link: each path segment percent-encoded (no scheme can survive), then escaped. */
-export const href = (path: string) => html(path.split('/').map(encodeURIComponent).join('/'));
+const href = (path: string) => html(path.split('/').map(encodeURIComponent).join('/'));
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--line:#d1d9e0;--gap:#cf222e;--gap-bg:#ffebe9;--ok:#1a7f37;--ok-bg:#dafbe1;--na:#6e7781}

@@ -21,20 +21,20 @@ import { isSvcEmbed } from './marker.ts';
 import { put } from './json-map.ts';
 import { rulesFor, type MessageFacts } from './coverage-rules.ts';
 
-export const SUMMARY_FORMAT = 'embed-inspector-test-coverage';
-export const SUMMARY_VERSION = 1;
+const SUMMARY_FORMAT = 'embed-inspector-test-coverage';
+const SUMMARY_VERSION = 1;
 export const COVERAGE_FORMAT = 'embed-inspector-coverage';
-export const COVERAGE_VERSION = 1;
+const COVERAGE_VERSION = 1;
 
 /** A surface of the catalog, or `unknown` (an event whose envelope names none of them, an action to an embed of no known surface). */
-export type CoverageSurface = Surface | 'unknown';
+type CoverageSurface = Surface | 'unknown';
 export interface KindCounts {
   post: number;
   delivery: number;
 }
 
 /** One catalogued type in one capture. */
-export interface TypeSummary {
+interface TypeSummary {
   /** Messages (a post and its delivery are one). */
   messages: number;
   /** Of them, judged invalid. */
@@ -79,7 +79,7 @@ const cut = (s: string, redact: boolean, max = MAX_TEXT) => {
 /** How long a reason (`error`) may be. */
 const MAX_ERROR = 240;
 /** The fields whose values coverage counts: enumerated or boolean. */
-export function countedFields(spec: MessageSpec): [string, readonly string[]][] {
+function countedFields(spec: MessageSpec): [string, readonly string[]][] {
   return Object.entries(spec.fields).flatMap(([name, f]): [string, readonly string[]][] =>
     f.enum ? [[name, f.enum]] : f.kind === 'boolean' ? [[name, ['true', 'false']]] : [],
   );
@@ -478,8 +478,8 @@ export interface TypeCoverage {
   /** The ids of the tests that saw it. */
   tests: string[];
 }
-export type RuleStatus = 'fired' | 'passed' | 'never-applicable';
-export interface RuleCoverage {
+type RuleStatus = 'fired' | 'passed' | 'never-applicable';
+interface RuleCoverage {
   severity: RuleSpec['severity'];
   group: RuleSpec['group'];
   /** `fired`: it found something; `passed`: checked and never fired; `never-applicable`: nothing it judges was seen. */
@@ -507,7 +507,7 @@ export interface TestCoverage {
   /** Why it has no data (its capture could not be read). */
   error?: string;
 }
-export interface CoverageSummaryFigures {
+interface CoverageSummaryFigures {
   events: Ratio;
   actions: Ratio;
   /** Cells of the matrix: each event on each surface the catalog allows it, each action to each surface. */
@@ -732,8 +732,8 @@ function gapsOf(types: Record<string, TypeCoverage>, rules: Record<string, RuleC
 // ------------------------------------------------------------------------------------------------ minimums
 
 /** What a minimum can be set on, in percent of its total. */
-export const MIN_KEYS = ['events', 'actions', 'surfaces', 'values', 'rules'] as const;
-export type MinKey = (typeof MIN_KEYS)[number];
+const MIN_KEYS = ['events', 'actions', 'surfaces', 'values', 'rules'] as const;
+type MinKey = (typeof MIN_KEYS)[number];
 export type Minimum = Partial<Record<MinKey, number>>;
 
 /** A minimum as a reporter option gives it (`{ events: 100, actions: 80 }`); a one-line CoverageFormatError if not one. */
