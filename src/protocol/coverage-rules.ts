@@ -46,7 +46,7 @@ export type Applies =
   | { on: 'message'; when: (m: MessageFacts) => boolean }
   | { on: 'frame'; when: (f: FrameFacts) => boolean }
   | { on: 'rest'; when: (r: RestResult & { status: number }) => boolean }
-  /** The whole capture: judged once, when a ready was seen (`silence.host-never-acted`). */
+  /** The whole capture: judged once, when a ready was seen and actions could be (`silence.host-never-acted`). */
   | { on: 'capture' };
 
 const msg = (when: (m: MessageFacts) => boolean): Applies => ({ on: 'message', when });

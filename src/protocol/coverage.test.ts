@@ -71,8 +71,11 @@ describe('summarizeCapture: one capture', () => {
     expect(s.rules['envelope.type']).toEqual({ checked: 4, fired: 0 });
     expect(s.rules['origin.action-wildcard']).toEqual({ checked: 1, fired: 0 });
     expect(s.rules['surface.payload-mismatch']).toEqual({ checked: 2, fired: 0 });
-    expect(s.rules['silence.host-never-acted']).toEqual({ checked: 1, fired: 0 });
+    // (its records name no frame: whether the host's actions could be seen is not known, so that rule was not judged)
+    expect(s.rules['silence.host-never-acted']).toBeUndefined();
     expect(s.rules['download.row-count']).toBeUndefined();
+    const framed = { ...CLEAN, messages: CLEAN.messages.map((r) => ({ ...r, frameId: 0 })) };
+    expect(summarizeCapture(framed).rules['silence.host-never-acted']).toEqual({ checked: 1, fired: 0 });
   });
 
   it('counts a post and its delivery as one message, each record by its kind', () => {
@@ -237,6 +240,9 @@ describe('RULE_APPLIES: where each rule is checked', () => {
         origin: isEvent ? TENANT : HOST,
         targetOrigin: isEvent ? (m.target === TENANT ? HOST : m.target) : m.target,
         target: isEvent ? 'parent' : 'child',
+        // (the top frame is 0, the embed's 1, as the browser numbers them: a hooked frame's posts show the host's
+        // actions could be seen)
+        frameId: isEvent ? 1 : 0,
         ...(isEvent ? { origin: m.from } : {}),
         ...(m.shape === 'dropped' ? { dropped: true } : {}),
         data,
@@ -261,7 +267,9 @@ describe('RULE_APPLIES: where each rule is checked', () => {
       `${HOST}/app`,
       `https://elsewhere.example/embed/dashboard/d?session=s`,
     )
-    .map((url) => [{ ...navigation(url), ...(url.startsWith(HOST) ? { frameId: 0 } : {}) }]);
+    .map((url) => [
+      { ...navigation(url), ...(url.startsWith(HOST) ? { frameId: 0 } : url === EMBED_URL ? { frameId: 1 } : {}) },
+    ]);
   // What the rules across messages and fields need: a second ready, a navigate whose previousPath is not the last path,
   // a fatal error before ready, a ready whose payload names another surface than its envelope.
   const anySequence = fc.constantFrom(

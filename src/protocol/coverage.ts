@@ -303,7 +303,8 @@ export function ruleSubjects(
       add(fired, i.rule, `r${r.index}`);
     }
   }
-  if (data.some((d) => d.type === 'svc:event:ready')) {
+  // (judged where a ready was seen and the host's actions could have been: diagnose.ts)
+  if (result.diagnosis.actionsVisible && data.some((d) => d.type === 'svc:event:ready')) {
     add(applicable, 'silence.host-never-acted', 'capture');
   }
   for (const i of result.diagnosis.notes) {
