@@ -11,15 +11,13 @@ import {
   aggregateCoverage,
   CoverageFormatError,
   parseMinimum,
+  redactCoverage,
   summarizeCapture,
   withMinimum,
-  type Coverage,
   type CoverageTestInput,
   type Minimum,
 } from '../protocol/coverage.ts';
 import { inert, inertValue } from '../protocol/inert.ts';
-import { mapJson } from '../protocol/json-map.ts';
-import { redactString } from '../protocol/redact.ts';
 import { coverageHtml } from '../node/coverage-html.ts';
 import { coverageText } from '../node/coverage-text.ts';
 import { oneOf, UsageError } from './args.ts';
@@ -85,9 +83,8 @@ export async function runCoverage(
     warnUnredacted('coverage', values.out ?? 'its output', err);
   }
   const coverage = withMinimum(aggregateCoverage(inputs), min);
-  // The page's strings were redacted where they were kept (summarizeCapture); the file names are redacted here, every
-  // string as a string (a count stays a count, whatever its key).
-  const show = redact ? (mapJson(coverage, redactString) as Coverage) : coverage;
+  // The page's strings were redacted where they were kept (summarizeCapture); the file names are redacted here.
+  const show = redact ? redactCoverage(coverage) : coverage;
   const text =
     format === 'json'
       ? `${JSON.stringify(show, null, 2)}\n`

@@ -9,6 +9,7 @@ import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { summarizeCapture, type Coverage } from '../protocol/coverage.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
+import { redactCapture } from '../protocol/redact.ts';
 import { actionPair, eventPair, numbered } from '../../test/fixtures/messages.ts';
 import EmbedCoverageReporter from './reporter.ts';
 
@@ -109,7 +110,9 @@ describe('embed-inspector/playwright/reporter', () => {
     ]);
     const link = c.tests[2].capture!;
     expect(link).toMatch(/^captures\/e2e-embed-spec-ts-posts-to-[0-9a-f]{10}\.json$/);
-    expect(JSON.parse(readFileSync(join(folder, link), 'utf8'))).toEqual(WILDCARD);
+    expect(JSON.parse(readFileSync(join(folder, link), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(redactCapture(WILDCARD))),
+    );
     expect(readdirSync(join(folder, 'captures'))).toHaveLength(1);
     expect(c.rules['origin.action-wildcard'].tests).toEqual(['chromium › e2e/embed.spec.ts › posts to "*"']);
     expect(readFileSync(join(folder, 'index.html'), 'utf8')).toContain(`<a href="${link}">capture</a>`);
@@ -150,6 +153,55 @@ describe('embed-inspector/playwright/reporter', () => {
     );
     const merged = await run(tests, { min: { events: 100 }, _mode: 'merge' });
     await expect(merged.end).rejects.toThrow(/^embed protocol coverage below the minimum:\nevents 1\/8 /);
+  });
+
+  it('writes and prints nothing a hostile page or summary sends as markup, control characters or a secret in clear', async () => {
+    // A summary as an attachment may hold it (an older fixture, one made by hand): a payload value in clear.
+    const SECRET = 'abcdef123456';
+    const HOSTILE = `<img src=x onerror=alert(1)>\u001b]0;pwned\u0007\n?session=${SECRET}`;
+    const page = capture([
+      ...eventPair('svc:event:ready'),
+      ...eventPair('svc:event:download', { format: HOSTILE, target: 'widget' }),
+      {
+        ...eventPair('svc:event:ready')[1],
+        data: { ...eventPair('svc:event:ready')[1].data, type: `svc:event:${HOSTILE}` },
+      },
+    ]);
+    const inClear = summarizeCapture(page, { redact: false });
+    expect(JSON.stringify(inClear)).toContain(SECRET);
+    const { folder, end, printed } = await run([
+      testCase(
+        [`<script>alert(2)</script> token=${SECRET}`],
+        [
+          {
+            status: 'failed',
+            attachments: [
+              { name: 'embed-capture.json', contentType: 'application/json', body: Buffer.from(JSON.stringify(page)) },
+              json(inClear),
+            ],
+          },
+        ],
+      ),
+    ]);
+    await end;
+    const written = [
+      readFileSync(join(folder, 'coverage.json'), 'utf8'),
+      readFileSync(join(folder, 'index.html'), 'utf8'),
+      ...readdirSync(join(folder, 'captures')).map((f) => readFileSync(join(folder, 'captures', f), 'utf8')),
+    ];
+    for (const text of [...written, printed.join('')]) {
+      expect(text).not.toContain(SECRET);
+    }
+    const c = coverageIn(folder);
+    expect(Object.keys(c.types['svc:event:download'].otherValues.format)).toEqual([
+      '<img src=x onerror=alert(1)>\u001b]0;pwned\u0007\n?session=[redacted]',
+    ]);
+    const html = written[1];
+    expect(html).not.toMatch(/<(script|img)\b/);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;\\u001b]0;pwned\\u0007\\n?session=[redacted]');
+    expect(html).toContain('&lt;script&gt;alert(2)&lt;/script&gt; token=[redacted]');
+    // (no control character but the line ends: no escape sequence, no line of the page's)
+    expect([...printed.join('')].filter((ch) => ch < ' ' && ch !== '\n')).toEqual([]);
   });
 
   it('refuses options it does not know, in one line', () => {

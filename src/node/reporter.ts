@@ -26,6 +26,7 @@ import {
   failedSummary,
   readCoverageSummary,
   readMinimum,
+  redactCoverage,
   withMinimum,
   type Coverage,
   type CoverageSummary,
@@ -33,6 +34,8 @@ import {
   type Minimum,
 } from '../protocol/coverage.ts';
 import { inert } from '../protocol/inert.ts';
+import type { CaptureFile } from '../protocol/record.ts';
+import { redactCapture, redactString, redactValue } from '../protocol/redact.ts';
 import { CAPTURE_ATTACHMENT, COVERAGE_ATTACHMENT } from './coverage-attachment.ts';
 import { coverageHtml } from './coverage-html.ts';
 import { coverageText } from './coverage-text.ts';
@@ -52,14 +55,30 @@ interface Given extends EmbedCoverageReporterOptions {
   _mode?: string;
 }
 
-/** A file name for a test's capture: readable, and unique by a hash of the test's id. */
+/** A file name for a test's capture: readable (from its title, redacted), and unique by a hash of the test's id. */
 function captureName(id: string, title: string): string {
-  const slug = title
+  const slug = redactString(title)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
   return `${slug || 'test'}-${createHash('sha1').update(id).digest('hex').slice(0, 10)}.json`;
+}
+
+/**
+ * A test's capture as the report holds it: redacted (the fixture's already is; one attached otherwise, by a test's
+ * own code or an older fixture, may not be).
+ */
+function redactedCapture(body: Buffer): string {
+  const text = body.toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return redactString(text);
+  }
+  const isCapture = !!json && typeof json === 'object' && Array.isArray((json as CaptureFile).messages);
+  return `${JSON.stringify(isCapture ? redactCapture(json as CaptureFile) : redactValue(json), null, 2)}\n`;
 }
 
 async function bodyOf(a: TestResult['attachments'][number]): Promise<Buffer | null> {
@@ -189,7 +208,7 @@ export default class EmbedCoverageReporter implements Reporter {
       if (body) {
         capture = `captures/${captureName(id, title)}`;
         await mkdir(join(folder, 'captures'), { recursive: true });
-        await writeFile(join(folder, capture), body);
+        await writeFile(join(folder, capture), redactedCapture(body));
       }
       inputs.push({
         id,
@@ -201,7 +220,8 @@ export default class EmbedCoverageReporter implements Reporter {
         summaries: await summariesOf(test.results),
       });
     }
-    const coverage = withMinimum(aggregateCoverage(inputs), this.min);
+    // Redacted as a whole: the test titles, and whatever an attachment holds (the fixture's summaries already are).
+    const coverage = redactCoverage(withMinimum(aggregateCoverage(inputs), this.min));
     await writeFile(join(folder, 'coverage.json'), `${JSON.stringify(coverage, null, 2)}\n`);
     await writeFile(join(folder, 'index.html'), coverageHtml(coverage));
     return coverage;

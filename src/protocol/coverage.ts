@@ -18,7 +18,7 @@ import { RULE_LIST, type RuleSpec } from './rules.ts';
 import { redactString } from './redact.ts';
 import { TAG } from './encoding.ts';
 import { isSvcEmbed } from './marker.ts';
-import { put } from './json-map.ts';
+import { mapJson, put } from './json-map.ts';
 import { rulesFor, type MessageFacts } from './coverage-rules.ts';
 
 const SUMMARY_FORMAT = 'embed-inspector-test-coverage';
@@ -531,6 +531,25 @@ export interface Coverage {
   tests: TestCoverage[];
   /** When minimums were asked for (`min`): them, and one line per minimum not met. */
   minimum?: { required: Minimum; misses: string[] };
+}
+
+/**
+ * The coverage as a report may hold it: every string redacted (redact.ts: test titles, the page's names and values),
+ * the page's values outside the catalog too, which are keys. Counts of values that become one add up.
+ */
+export function redactCoverage(c: Coverage): Coverage {
+  const out = mapJson(c, redactString) as Coverage;
+  for (const t of Object.values(out.types)) {
+    const other: Record<string, Record<string, number>> = {};
+    for (const [field, vs] of Object.entries(t.otherValues)) {
+      const f = (other[field] = {} as Record<string, number>);
+      for (const [v, n] of Object.entries(vs)) {
+        bump(f, redactString(v), n);
+      }
+    }
+    t.otherValues = other;
+  }
+  return out;
 }
 
 /** The surfaces a type may be exercised on: an event's catalog surfaces, an action's every surface. */
