@@ -51,6 +51,8 @@ test('embed.send posts an action to the embed', async ({ page, embed }) => {
   await expect(page.frameLocator(embedFrame).locator('html')).toHaveAttribute('data-scheme', 'dark');
   const [action] = await embed.records({ type: 'svc:action:set-color-scheme', kind: 'post' });
   expect(action).toMatchObject({ targetOrigin: TENANT_ORIGIN, injected: true });
+  // The session loaded: the test ends with the same records every run (its coverage is the same too).
+  await embed.waitFor('svc:event:dashboard-loaded');
   await expect(embed).toHaveNoProtocolErrors();
 });
 
