@@ -229,7 +229,7 @@ export default class EmbedCoverageReporter implements Reporter {
 }
 
 /** Open a file in the user's browser ($BROWSER, else the system's opener); a failure only says where the file is. */
-export function openInBrowser(file: string): void {
+function openInBrowser(file: string): void {
   const [cmd, args] = process.env.BROWSER
     ? [process.env.BROWSER, [file]]
     : process.platform === 'darwin'
