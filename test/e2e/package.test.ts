@@ -372,7 +372,7 @@ describe('the npm package in a default CommonJS project (npm init -y, no "type":
       `const { classify, EVENTS } = require('embed-inspector');
       const { launchWithInspector, attachInspector, extensionPath } = require('embed-inspector/puppeteer');
       const { test, expect } = require('embed-inspector/playwright');
-      const { default: EmbedCoverageReporter } = require('embed-inspector/playwright/reporter');
+      const EmbedCoverageReporter = require('embed-inspector/playwright/reporter');
       const refresh = { source: 'svc-embed', direction: 'action', type: 'svc:action:refresh', payload: {}, timestamp: 0 };
       console.log(JSON.stringify({ events: EVENTS.length, verdict: classify({ kind: 'post', origin: 'https://h.example',
         targetOrigin: '*', data: refresh }, { tenantOrigin: 'https://t.example' }).verdict,
