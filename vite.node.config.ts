@@ -19,6 +19,7 @@ export default defineConfig({
         'devtools-panel': 'src/node/devtools-panel.ts',
         playwright: 'src/node/playwright.ts',
         puppeteer: 'src/node/puppeteer.ts',
+        reporter: 'src/node/reporter.ts',
       },
       // The test libraries use the browser driver the project has installed: never bundled.
       external: [/^@playwright\/test(\/|$)/, /^playwright-core(\/|$)/, /^puppeteer-core(\/|$)/],

@@ -274,8 +274,44 @@ export const HAR = command({
   footer: 'Exit status: 0 written, 2 unusable input or flags.',
 });
 
+export const COVERAGE = command({
+  name: 'coverage',
+  usage: 'FILE…',
+  about:
+    'Adds up the protocol coverage of capture files (format v1) and HARs, each file as one test: which of the ' +
+    "catalog's events and actions were seen, on which surfaces, posted and delivered, with which payload values, " +
+    'and which rules were put to the test; the gaps first. The same figures as the Playwright reporter ' +
+    'embed-inspector/playwright/reporter.',
+  flags: {
+    format: {
+      type: 'string',
+      choices: ['text', 'json', 'html'],
+      help:
+        'text (the summary, the gaps, each type and file), json (the coverage.json contract) or html (one ' +
+        'self-contained page) (default: text)',
+    },
+    out: {
+      type: 'string',
+      short: 'o',
+      value: 'FILE',
+      help:
+        'write the report to FILE (and say so on stdout) instead of printing it; html needs it when stdout is a ' +
+        'terminal',
+    },
+    min: {
+      type: 'string',
+      value: 'KEY=PERCENT[,…]',
+      help:
+        'fail unless the coverage reaches these percentages, e.g. events=100,actions=80 (keys: events, actions, ' +
+        'surfaces, values, rules); each miss is one line on stderr naming what is missing',
+    },
+    'no-redact': NO_REDACT,
+  },
+  footer: 'Exit status: 0 every minimum met (or none asked for), 1 a minimum missed, 2 unusable input or flags.',
+});
+
 /** Every command, in the order the main help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [CHECK, RECORD, VIEW, DIFF, CODEGEN, HAR];
+export const COMMANDS: readonly CommandSpec[] = [CHECK, RECORD, VIEW, DIFF, CODEGEN, HAR, COVERAGE];
 
 /** The `--help` every command takes. */
 const HELP_FLAG: FlagSpec = { type: 'boolean', short: 'h', help: 'this help' };

@@ -17,6 +17,7 @@ const RUNNERS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import('./diff-command.ts')).runDiff,
   codegen: async () => (await import('./codegen.ts')).runCodegen,
   har: async () => (await import('./har-command.ts')).runHar,
+  coverage: async () => (await import('./coverage-command.ts')).runCoverage,
 };
 const commands = Object.fromEntries(COMMANDS.map((c) => [c.name, RUNNERS[c.name]]));
 

@@ -15,8 +15,9 @@
  * carries (`extensionPath()`: EMBED_INSPECTOR_EXTENSION or dist/chrome). Each test gets a new page, so a new tab
  * and an empty log, with the capture scope of its `embedInspector` option set before the page opens; its pages are
  * closed at its end. A failed test gets the capture (`embed-capture.json`, redacted) and the timeline
- * (`embed-timeline.txt`) attached to its report, read in the teardown's own time; what a busy machine left unread
- * is said at the top of the timeline.
+ * (`embed-timeline.txt`) attached to its report (every test with `attachCapture: 'on'`), read in the teardown's own
+ * time; what a busy machine left unread is said at the top of the timeline. Every test gets its coverage summary
+ * (`embed-coverage.json`, coverage-attachment.ts) for `embed-inspector/playwright/reporter`.
  *
  * Each `embed` call is a step of the test (`embed.waitFor('svc:event:ready')`), and the embed's waits, reads and
  * matchers end a little before the test's timeout (marginOf) with their own error: a test that ran out of time
@@ -63,6 +64,7 @@ import {
 import { LISTED_RECORDS } from './describe.ts';
 import { inert } from '../protocol/inert.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
+import { attachCoverage } from './coverage-attachment.ts';
 
 export { Embed, EmbedTimeoutError, describeIssues, describeRecords } from './embed.ts';
 export type { EmbedOptions, FoundIssue, IssueQuery, Outgoing, RecordQuery, WaitOptions } from './embed.ts';
@@ -84,9 +86,15 @@ interface WorkerState extends EmbedInspectorBrowser {
   closePages(): Promise<void>;
 }
 
+/** The fixture's option: the capture scope, a tenant origin set by hand, and which tests carry their capture. */
+export interface EmbedInspectorOptions extends EmbedOptions {
+  /** `only-on-failure` (the default): a failed test carries its capture and timeline; `on`: every test does. */
+  attachCapture?: 'only-on-failure' | 'on';
+}
+
 export interface EmbedInspectorTestFixtures {
   /** The capture scope (default every site, full mode) and a tenant origin set by hand (default: inferred). */
-  embedInspector: EmbedOptions;
+  embedInspector: EmbedInspectorOptions;
   /** The captured traffic of the test's page. */
   embed: Embed;
   _embedInspectorTab: { page: Page; embed: Embed };
@@ -415,9 +423,11 @@ export const test: TestType<
       try {
         await use({ page, embed });
       } finally {
-        if (testInfo.status === 'failed' || testInfo.status === 'timedOut') {
+        if (testInfo.status === 'failed' || testInfo.status === 'timedOut' || embedInspector.attachCapture === 'on') {
           await attachEvidence(embed, testInfo);
         }
+        // Every test: its coverage summary, for embed-inspector/playwright/reporter (coverage-attachment.ts).
+        await attachCoverage(embed, testInfo);
         await w.closePages();
       }
     },

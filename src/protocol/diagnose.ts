@@ -54,6 +54,8 @@ export interface Diagnosis {
   hostOrigin: string | null;
   /** The earliest time after `now` when a limit runs out (judge again then), or null. */
   next: number | null;
+  /** Whether the capture could see the host's actions (the host frame hooked, or an embed frame's relay recording). */
+  actionsVisible: boolean;
 }
 
 type Rec = Pick<CaptureRecord, 'seq' | 'time' | 'kind' | 'frameUrl' | 'origin' | 'data'> &
@@ -399,7 +401,7 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
       ),
     );
   }
-  return { issues, notes, embeds, hostOrigin, next };
+  return { issues, notes, embeds, hostOrigin, next, actionsVisible };
 }
 
 /** Whether an issue is the diagnosis's (its address, what did not happen): judged again as a whole, not per record. */

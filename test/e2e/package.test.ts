@@ -372,17 +372,19 @@ describe('the npm package in a default CommonJS project (npm init -y, no "type":
       `const { classify, EVENTS } = require('embed-inspector');
       const { launchWithInspector, attachInspector, extensionPath } = require('embed-inspector/puppeteer');
       const { test, expect } = require('embed-inspector/playwright');
+      const EmbedCoverageReporter = require('embed-inspector/playwright/reporter');
       const refresh = { source: 'svc-embed', direction: 'action', type: 'svc:action:refresh', payload: {}, timestamp: 0 };
       console.log(JSON.stringify({ events: EVENTS.length, verdict: classify({ kind: 'post', origin: 'https://h.example',
         targetOrigin: '*', data: refresh }, { tenantOrigin: 'https://t.example' }).verdict,
-        libraries: [launchWithInspector, attachInspector, test, expect].map((f) => typeof f), extension: extensionPath() }));\n`,
+        libraries: [launchWithInspector, attachInspector, test, expect, EmbedCoverageReporter].map((f) => typeof f),
+        extension: extensionPath() }));\n`,
     );
     const r = sh(process.execPath, ['use.js'], dir);
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toEqual({
       events: 8,
       verdict: 'invalid',
-      libraries: ['function', 'function', 'function', 'function'],
+      libraries: ['function', 'function', 'function', 'function', 'function'],
       extension: join(dir, 'node_modules/embed-inspector/dist/chrome'),
     });
   });
@@ -417,7 +419,12 @@ describe('the npm package in a default CommonJS project (npm init -y, no "type":
     expect(gen.code, gen.text).toBe(0);
     const pw = await run(
       process.execPath,
-      [join(dir, 'node_modules/@playwright/test/cli.js'), 'test', '--reporter=list'],
+      // (and the coverage reporter by its name, from a CommonJS project)
+      [
+        join(dir, 'node_modules/@playwright/test/cli.js'),
+        'test',
+        '--reporter=list,embed-inspector/playwright/reporter',
+      ],
       dir,
       {
         BASE_URL: `${sb.hostOrigin}/`,
@@ -427,6 +434,7 @@ describe('the npm package in a default CommonJS project (npm init -y, no "type":
     expect(pw.code, pw.text).toBe(0);
     // The docs' three tests and the generated one.
     expect(pw.text).toMatch(/\b4 passed\b/);
+    expect(pw.text).toMatch(/^Embed protocol coverage: 4 tests, \d+ messages$/m);
     for (const f of DOC_SPECS) {
       expect(pw.text).toContain(f);
     }

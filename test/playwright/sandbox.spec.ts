@@ -4,6 +4,8 @@ import { expect, test } from 'embed-inspector/playwright';
 import { TENANT_ORIGIN } from '../../playwright.config.ts';
 
 const embedFrame = '[data-testid="embed-frame"]';
+// test/playwright/coverage.config.ts has every test carry its capture, these with their own option too.
+const attach = process.env.EI_PW_ATTACH_CAPTURE === 'on' ? ({ attachCapture: 'on' } as const) : {};
 
 test('a sandbox session follows the protocol', async ({ page, embed }) => {
   await page.goto('/');
@@ -16,12 +18,15 @@ test('a host that posts its actions to "*" fails toHaveNoProtocolErrors', async 
   test.fail(true, 'action-star: the host posts set-color-scheme with target origin "*" (origin.action-wildcard)');
   await page.goto('/?faults=action-star');
   await embed.waitFor('svc:action:set-color-scheme', { kind: 'post' });
+  // The session loaded: the test ends with the same records every run (its coverage is the same too).
+  await embed.waitFor('svc:event:dashboard-loaded');
   await expect(embed).toHaveNoProtocolErrors();
 });
 
 test('the wildcard action is one error, and can be allowed', async ({ page, embed }) => {
   await page.goto('/?faults=action-star');
   await embed.waitFor('svc:action:set-color-scheme', { kind: 'post' });
+  await embed.waitFor('svc:event:dashboard-loaded');
   await expect(embed).not.toHaveNoProtocolErrors();
   await expect(embed).toHaveNoProtocolErrors({ allow: ['origin.action-wildcard'] });
   const [issue] = await embed.issues({ rule: 'origin.action-wildcard' });
@@ -46,6 +51,8 @@ test('embed.send posts an action to the embed', async ({ page, embed }) => {
   await expect(page.frameLocator(embedFrame).locator('html')).toHaveAttribute('data-scheme', 'dark');
   const [action] = await embed.records({ type: 'svc:action:set-color-scheme', kind: 'post' });
   expect(action).toMatchObject({ targetOrigin: TENANT_ORIGIN, injected: true });
+  // The session loaded: the test ends with the same records every run (its coverage is the same too).
+  await embed.waitFor('svc:event:dashboard-loaded');
   await expect(embed).toHaveNoProtocolErrors();
 });
 
@@ -83,7 +90,7 @@ test('the capture and the timeline of the page', async ({ page, embed, context }
 });
 
 test.describe('receive-only, tenant origin set by hand', () => {
-  test.use({ embedInspector: { mode: 'receive-only', tenantOrigin: TENANT_ORIGIN } });
+  test.use({ embedInspector: { mode: 'receive-only', tenantOrigin: TENANT_ORIGIN, ...attach } });
 
   test('deliveries only', async ({ page, embed }) => {
     await page.goto('/');
@@ -95,7 +102,7 @@ test.describe('receive-only, tenant origin set by hand', () => {
 });
 
 test.describe('a scope without the sandbox', () => {
-  test.use({ embedInspector: { sites: ['https://elsewhere.example'] } });
+  test.use({ embedInspector: { sites: ['https://elsewhere.example'], ...attach } });
 
   test('captures nothing', async ({ page, embed }) => {
     await page.goto('/');
@@ -120,4 +127,8 @@ test("the extension's service worker, stopped during a test, is started again", 
   expect(await worker?.evaluate(() => (globalThis as any).__marker)).toBeUndefined();
   await embed.send({ type: 'svc:action:refresh' });
   await expect(page.frameLocator(embedFrame).getByTestId('refresh-count')).toContainText('1');
+  // The refresh loads the data again: the test ends once it did (its coverage is then the same from run to run).
+  await expect
+    .poll(async () => (await embed.records({ type: 'svc:event:dashboard-loaded', kind: 'receive' })).length)
+    .toBe(2);
 });
