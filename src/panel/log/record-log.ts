@@ -91,7 +91,8 @@ const defaultSchedule = (fn: () => void) => {
 
 export class RecordLog {
   private records: ClassifiedRecord[] = [];
-  private metas: RecordMeta[] = [];
+  /** Record i's meta, as its number in the cache's table (meta.ts); the array may be longer than the log. */
+  private metaIds = new Uint32Array(0);
   private metaCache = new MetaCache();
   private tabState: TabState = newTabState(-1);
   private verdicts: VerdictCounts = { valid: 0, invalid: 0, foreign: 0 };
@@ -143,16 +144,17 @@ export class RecordLog {
   }
   /** Record i's facts (shared, read-only). */
   metaAt(i: number): RecordMeta {
-    return this.metas[i];
+    return this.metaCache.table[this.metaIds[i]];
   }
   /** Every record, in order: read-only, and changed by the log's next change (appended to, or replaced): copy it
    * to keep it. */
   all(): readonly ClassifiedRecord[] {
     return this.records;
   }
-  /** Every record's facts, by index (read-only, like `all`). */
-  allMetas(): readonly RecordMeta[] {
-    return this.metas;
+  /** Every record's facts: record i's is `table[ids[i]]` (read-only, and changed by the log's next change like `all`;
+   * `ids` may be longer than the log). A meta's number is the same for every record that shares it. */
+  allMetas(): { ids: Uint32Array; table: readonly RecordMeta[] } {
+    return { ids: this.metaIds, table: this.metaCache.table };
   }
   get state(): Readonly<TabState> {
     return this.tabState;
@@ -272,7 +274,7 @@ export class RecordLog {
    * counted. Not part of ingestion (the first frame does not show these counts): done on first use or when idle.
    */
   countSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
-    return this.byOriginType.countSome(this.records, this.metas, budgetMs, now);
+    return this.byOriginType.countSome(this.records, (i) => this.metaAt(i).type, budgetMs, now);
   }
 
   // ---------------------------------------------------------------------------------------- writing
@@ -428,7 +430,7 @@ export class RecordLog {
       this.add(incoming[k]);
     }
     // The first ready / dashboard-loaded, from j0 on.
-    const metas = this.metas;
+    const metaAt = (i: number) => this.metaAt(i);
     if (this.ready >= j0) {
       this.ready = -1;
     }
@@ -436,8 +438,8 @@ export class RecordLog {
       this.loaded = -1;
     }
     for (let i = j0; i < this.records.length; i++) {
-      const type = metas[i].type;
-      if (metas[i].nav && this.records[i].frameId === 0) {
+      const type = metaAt(i).type;
+      if (metaAt(i).nav && this.records[i].frameId === 0) {
         // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
         this.ready = -1;
         this.loaded = -1;
@@ -457,7 +459,7 @@ export class RecordLog {
   // ---------------------------------------------------------------------------------------- internals
   /** Hold these records and what is computed from them, nothing else (`replace` and `sync` tell it). */
   private reset(records: ClassifiedRecord[], owned: boolean): void {
-    this.metas = [];
+    this.metaIds = new Uint32Array(records.length);
     this.metaCache.reset();
     this.sizes = new Float64Array(0);
     this.text.reset();
@@ -506,12 +508,13 @@ export class RecordLog {
   /** Put `r` at index i in place of the record there (paired, marked dropped, re-classified). */
   private updateAt(i: number, r: ClassifiedRecord): void {
     const old = this.records[i];
-    const oldMeta = this.metas[i];
+    const oldMeta = this.metaAt(i);
     shareEmptyIssues(r);
     this.compact.record(r, old);
-    const m = this.metaCache.of(r);
+    const id = this.metaCache.idOf(r);
+    const m = this.metaCache.table[id];
     this.records[i] = r;
-    this.metas[i] = m;
+    this.metaIds[i] = id;
     if (i < this.sizes.length) {
       this.sizes[i] = 0;
     }
@@ -542,11 +545,17 @@ export class RecordLog {
     const records = this.records;
     const r = records[i];
     shareEmptyIssues(r);
-    const m = this.metaCache.of(r);
+    const id = this.metaCache.idOf(r);
+    const m = this.metaCache.table[id];
     if (i > 0 && r.seq <= records[i - 1].seq) {
       this.seqSorted = false;
     }
-    this.metas[i] = m; // (i is the meta list's length: an append)
+    if (i >= this.metaIds.length) {
+      const grown = new Uint32Array(Math.max(1024, this.metaIds.length * 2));
+      grown.set(this.metaIds);
+      this.metaIds = grown;
+    }
+    this.metaIds[i] = id;
     if (!this.seqSorted) {
       this.seqMap?.set(r.seq, i);
     }
