@@ -126,11 +126,12 @@ class Findings {
 
 /** Diagnose a stream in causal order. */
 export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosis {
-  const records = input.filter((r) => r && typeof r.seq === 'number');
+  const valid = (r: Rec) => r && typeof r.seq === 'number';
+  const records = input.every(valid) ? input : input.filter(valid);
   const found = new Findings(opts);
   const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
-  const embeds = findEmbeds(records, tenant, found);
-  const said = whatEmbedsSaid(records, embeds);
+  const { embeds, startedAt } = findEmbeds(records, tenant, found);
+  const said = whatEmbedsSaid(records, embeds, startedAt);
   judgeNeverReady(embeds, said.seen, found);
   judgeUnanswered(said, found);
   // ---- a host that never acted (a note: many hosts never act)
@@ -163,10 +164,12 @@ const newEmbed = (r: Rec, url: string, origin: string | null, loaded: boolean): 
  * The embed frames' documents: navigation records of /embed/ frames (not the top frame), else frames that posted
  * events; each document's address findings added.
  */
-function findEmbeds(records: readonly Rec[], tenant: string | null, found: Findings): EmbedFrame[] {
+function findEmbeds(records: readonly Rec[], tenant: string | null, found: Findings) {
   const embeds: EmbedFrame[] = [];
+  const startedAt = new Map<EmbedFrame, number>(); // an embed's index in `records`
   const byKey = new Map<string, EmbedFrame>(); // frame id (or URL) → its current document
-  for (const r of records) {
+  for (let k = 0; k < records.length; k++) {
+    const r = records[k];
     const d = dataOf(r);
     if (r.navigation) {
       const url = typeof d?.url === 'string' ? d.url : r.frameUrl;
@@ -191,6 +194,7 @@ function findEmbeds(records: readonly Rec[], tenant: string | null, found: Findi
       }
       const e = newEmbed(r, url, originOf(url), true);
       embeds.push(e);
+      startedAt.set(e, k);
       byKey.set(key, e);
       for (const i of checkEmbedAddress(url, { tenantOrigin: tenant })) {
         found.add(r.seq, i);
@@ -200,32 +204,47 @@ function findEmbeds(records: readonly Rec[], tenant: string | null, found: Findi
       if (!byKey.has(key) && !embeds.some((e) => e.origin === eventOrigin(r))) {
         const e = newEmbed(r, r.frameUrl, eventOrigin(r), false);
         embeds.push(e);
+        startedAt.set(e, k);
         byKey.set(key, e);
       }
     }
   }
-  return embeds;
+  return { embeds, startedAt };
 }
 
-/** Which embed document a record belongs to, by where records are in the stream. */
-function embedLocator(records: readonly Rec[], embeds: readonly EmbedFrame[]) {
-  const pos = new Map(records.map((r, k) => [r.seq, k]));
-  const at = (seq: number) => pos.get(seq) ?? 0;
-  /** The document `r` belongs to: the latest of its origin (and frame, for a post) started before it. */
-  const current = (r: Rec, type?: unknown): EmbedFrame | undefined => {
+/**
+ * Which embed document a record belongs to, by where records are in the stream: by the seq (the last of equal seqs),
+ * which is the record's own index where seqs increase, as in a log (a map of every seq only for a stream out of
+ * order). `startedAt`: each embed's index.
+ */
+function embedLocator(
+  records: readonly Rec[],
+  embeds: readonly EmbedFrame[],
+  startedAt: ReadonlyMap<EmbedFrame, number>,
+) {
+  let ascending = true;
+  for (let k = 1; k < records.length && ascending; k++) {
+    ascending = records[k].seq > records[k - 1].seq;
+  }
+  const pos = ascending ? null : new Map(records.map((r, k) => [r.seq, k]));
+  /** Where the record with this seq is; k: its index. */
+  const posOf = (seq: number, k: number) => (pos ? (pos.get(seq) ?? 0) : k);
+  const at = (e: EmbedFrame) => posOf(e.seq, startedAt.get(e) ?? 0);
+  /** The document `r` (at index k) belongs to: the latest of its origin (and frame, for a post) started before it. */
+  const current = (r: Rec, k: number, type?: unknown): EmbedFrame | undefined => {
     const o = eventOrigin(r);
-    const here = at(r.seq);
+    const here = posOf(r.seq, k);
     // A ready that cannot name its frame (a delivery, seen in the host page) belongs to the earliest document of its
     // origin still waiting for one: two embeds of one tenant each get theirs.
     if (type === 'svc:event:ready' && (r.kind !== 'post' || r.frameId === undefined)) {
-      const waiting = embeds.find((e) => e.origin === o && e.ready === null && at(e.seq) <= here && e.end >= r.time);
+      const waiting = embeds.find((e) => e.origin === o && e.ready === null && at(e) <= here && e.end >= r.time);
       if (waiting) {
         return waiting;
       }
     }
     let hit: EmbedFrame | undefined;
     for (const e of embeds) {
-      if (at(e.seq) > here || e.origin !== o) {
+      if (at(e) > here || e.origin !== o) {
         continue;
       }
       if (r.kind === 'post' && r.frameId !== undefined && e.frameId !== undefined && r.frameId !== e.frameId) {
@@ -235,8 +254,8 @@ function embedLocator(records: readonly Rec[], embeds: readonly EmbedFrame[]) {
     }
     return hit;
   };
-  /** Whether embed document e started before record r. */
-  const before = (e: EmbedFrame, r: Rec) => at(e.seq) < at(r.seq);
+  /** Whether embed document e started before record r (at index k). */
+  const before = (e: EmbedFrame, r: Rec, k: number) => at(e) < posOf(r.seq, k);
   return { current, before };
 }
 
@@ -264,8 +283,12 @@ interface Said {
 }
 
 /** The events after each embed's document started, from its origin (its frame, for posts); the host's actions. */
-function whatEmbedsSaid(records: readonly Rec[], embeds: readonly EmbedFrame[]): Said {
-  const { current, before } = embedLocator(records, embeds);
+function whatEmbedsSaid(
+  records: readonly Rec[],
+  embeds: readonly EmbedFrame[],
+  startedAt: ReadonlyMap<EmbedFrame, number>,
+): Said {
+  const { current, before } = embedLocator(records, embeds, startedAt);
   const said: Said = {
     seen: new Map(),
     waitingLoaded: new Map(),
@@ -275,16 +298,10 @@ function whatEmbedsSaid(records: readonly Rec[], embeds: readonly EmbedFrame[]):
     anyReady: false,
     actionsVisible: false,
   };
-  const sawOf = (e: EmbedFrame) => {
-    let s = said.seen.get(e);
-    if (!s) {
-      s = { types: [], foreign: 0, any: false };
-      said.seen.set(e, s);
-    }
-    return s;
-  };
+  const sawOf = (e: EmbedFrame) => said.seen.get(e) ?? said.seen.set(e, { types: [], foreign: 0, any: false }).get(e)!;
   const embedFrameIds = new Set(embeds.map((e) => e.frameId).filter((id) => id !== undefined && id !== 0));
-  for (const r of records) {
+  for (let k = 0; k < records.length; k++) {
+    const r = records[k];
     if (r.navigation) {
       continue;
     }
@@ -298,7 +315,7 @@ function whatEmbedsSaid(records: readonly Rec[], embeds: readonly EmbedFrame[]):
     const svc = !!d && isSvcEmbed(d);
     // A post and its delivery are one message: judge it once, at its first observation.
     if (r.kind === 'receive' && r.pairedWith !== undefined) {
-      const e = svc && d.direction === 'event' ? current(r) : undefined;
+      const e = svc && d.direction === 'event' ? current(r, k) : undefined;
       if (e) {
         sawOf(e).any = true;
       }
@@ -309,7 +326,7 @@ function whatEmbedsSaid(records: readonly Rec[], embeds: readonly EmbedFrame[]):
     }
     if (!svc) {
       for (const e of embeds) {
-        if (e.frameId !== undefined && r.frameId === e.frameId && before(e, r)) {
+        if (e.frameId !== undefined && r.frameId === e.frameId && before(e, r, k)) {
           const s = sawOf(e);
           s.foreign++;
           s.any = true;
@@ -334,7 +351,7 @@ function whatEmbedsSaid(records: readonly Rec[], embeds: readonly EmbedFrame[]):
       said.events++;
     }
     const type = typeof d.type === 'string' ? d.type : '(no type)';
-    const e = current(r, type);
+    const e = current(r, k, type);
     if (e) {
       heardEvent(e, sawOf(e), r, d, type, said);
     }
@@ -461,6 +478,96 @@ function judgeUnanswered(said: Said, found: Findings): void {
   }
 }
 
+/**
+ * A sieve for a stream read as it comes, from its start: it lets through the records `diagnose` needs for its
+ * `embeds` and `notes`, so that `diagnose` of what it let through finds the same embeds (the same seqs, readies,
+ * documents) and notes as of the whole stream, in time that does not grow with it: every navigation and every
+ * `ready`; between two navigations, the first event each frame posts from each origin (where an embed may be
+ * found); the first event and the first action of each kind `diagnose` counts; the first record of each frame (what
+ * tells whether the host's actions could be seen). Its issues differ (never-ready's text counts what the frame
+ * said). `svcEmbedSeen`: whether any svc-embed message came, as `integrationState` asks. The panel's integration
+ * line keeps what it lets through as records arrive (one sieve per page).
+ */
+export function diagnosisSieve(): { keep(r: Rec): boolean; readonly svcEmbedSeen: boolean } {
+  /** The origins each frame (by id, else URL) posted a first event from since the last navigation. */
+  let posted = new Map<number | string, unknown[]>();
+  /** Frames (by id) of which a record went through (the last one's id apart: most records come from it). */
+  const frames = new Set<number>();
+  let lastFrame: number | undefined;
+  /** Whether the host's own post went through. */
+  let hostPosted = false;
+  /** Kinds of events and actions (bit sets over kind, paired, frame or injected) of which one went through. */
+  let events = 0;
+  let actions = 0;
+  let svc = false;
+  /** The first event its frame posted from its origin since the last navigation. */
+  const firstPosted = (r: Rec) => {
+    const frame = r.frameId !== undefined ? r.frameId : r.frameUrl;
+    const origins = posted.get(frame);
+    if (!origins) {
+      posted.set(frame, [r.origin]);
+      return true;
+    }
+    if (!origins.includes(r.origin)) {
+      origins.push(r.origin);
+      return true;
+    }
+    return false;
+  };
+  return {
+    get svcEmbedSeen() {
+      return svc;
+    },
+    // (called once per record as a log loads, mostly before V8 optimizes it: few operations, no allocation)
+    keep(r) {
+      if (r.navigation) {
+        posted = new Map();
+        return true;
+      }
+      let keep = false;
+      const f = r.frameId;
+      if (f !== undefined && f !== lastFrame) {
+        lastFrame = f;
+        if (!frames.has(f)) {
+          frames.add(f);
+          keep = true;
+        }
+      }
+      const post = r.kind === 'post';
+      if (!hostPosted && post && f === 0 && !r.injected) {
+        hostPosted = keep = true;
+      }
+      const d = r.data as Record<string, unknown> | null;
+      if (!isSvcEmbed(d) || Array.isArray(d)) {
+        return keep;
+      }
+      svc = true;
+      const paired = r.pairedWith !== undefined ? 1 : 0;
+      const kind = post ? 0 : r.kind === 'receive' ? 1 : 2;
+      const direction = (d as Record<string, unknown>).direction;
+      if (direction === 'event') {
+        const bit = 1 << (kind * 6 + paired * 3 + (f === 0 ? 0 : f === undefined ? 1 : 2));
+        if (!(events & bit)) {
+          events |= bit;
+          keep = true;
+        }
+        if (post && firstPosted(r)) {
+          keep = true;
+        }
+        return keep || (d as Record<string, unknown>).type === 'svc:event:ready';
+      }
+      if (direction === 'action') {
+        const bit = 1 << (kind * 4 + paired * 2 + (r.injected ? 1 : 0));
+        if (!(actions & bit)) {
+          actions |= bit;
+          keep = true;
+        }
+      }
+      return keep;
+    },
+  };
+}
+
 /** Whether an issue is the diagnosis's (its address, what did not happen): judged again as a whole, not per record. */
 export const isDiagnosisIssue = (i: { rule: string }): boolean =>
   i.rule.startsWith('url.') || i.rule.startsWith('silence.');
@@ -500,11 +607,13 @@ export interface IntegrationState {
 
 /** The first of the records' own issues (not a sender's) that `pred` holds of, and how many it holds of. */
 function ownIssues<R extends { issues?: readonly Issue[] }>(records: readonly R[]) {
+  // (indexed loops: the panel runs this once per load, before it is optimized, where an iterator per loop costs)
   const first = (pred: (i: Issue) => boolean): { r: R; i: Issue } | null => {
-    for (const r of records) {
-      for (const i of r.issues ?? []) {
-        if (!i.sender && pred(i)) {
-          return { r, i };
+    for (let k = 0; k < records.length; k++) {
+      const list = records[k].issues ?? [];
+      for (let j = 0; j < list.length; j++) {
+        if (!list[j].sender && pred(list[j])) {
+          return { r: records[k], i: list[j] };
         }
       }
     }
@@ -512,9 +621,10 @@ function ownIssues<R extends { issues?: readonly Issue[] }>(records: readonly R[
   };
   const count = (pred: (i: Issue) => boolean) => {
     let n = 0;
-    for (const r of records) {
-      for (const i of r.issues ?? []) {
-        if (!i.sender && pred(i)) {
+    for (let k = 0; k < records.length; k++) {
+      const list = records[k].issues ?? [];
+      for (let j = 0; j < list.length; j++) {
+        if (!list[j].sender && pred(list[j])) {
           n++;
         }
       }
