@@ -21,6 +21,7 @@ import { encodedLength } from './size.ts';
 import { MetaCache, type RecordMeta } from './meta.ts';
 import { OriginTypeCounts } from './counts.ts';
 import { FramesSeen, type FrameSeen } from './frames-seen.ts';
+import { PageFacts, type PageFactsView } from './page-facts.ts';
 
 export interface FrameInfo {
   readonly url: string;
@@ -99,6 +100,12 @@ export class RecordLog {
   private frameMap = new Map<string, MutableFrame>();
   private ready = -1;
   private loaded = -1;
+  /** Index of the current page's first record (the last top-level navigation's, else 0). */
+  private page = 0;
+  /** Bumped when the log is given records (`load`, `sync`, `clear`), not when it rewrites its own (trim, reorder). */
+  private gen = 0;
+  /** What the integration line judges of the current page, kept as records come (page-facts.ts). */
+  private facts = new PageFacts();
   private events = new Emitter<LogEvents>();
 
   /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
@@ -177,6 +184,20 @@ export class RecordLog {
   /** Index of the first `dashboard-loaded` record, -1 when none. */
   get loadedIndex(): number {
     return this.loaded;
+  }
+  /** Index of the current page's first record: the last top-level navigation's (preserve log), else 0. */
+  get pageStart(): number {
+    return this.page;
+  }
+  /** Changes each time the log is given records (a snapshot, a sync, a load, a clear); a trim or a reorder of its own
+   * records keeps it. */
+  get generation(): number {
+    return this.gen;
+  }
+  /** The current page's records the integration line judges, and those with issues (page-facts.ts); null when the
+   * seqs do not increase (then it judges the whole page). */
+  pageFacts(): PageFactsView | null {
+    return this.seqSorted ? this.facts.read(this.records, this.page) : null;
   }
   /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
   origins(): ReadonlyMap<string, number> {
@@ -284,6 +305,7 @@ export class RecordLog {
     this.pending = [];
     this.pendingUpdate = [];
     this.tabState = state;
+    this.gen++;
     this.replace(records); // its `replaced` stands for the new state too: readers of the state update once
   }
 
@@ -302,6 +324,7 @@ export class RecordLog {
     this.pending = [];
     this.pendingUpdate = [];
     this.tabState = state;
+    this.gen++;
     this.reset(records, false);
     this.events.emit('synced', NONE);
   }
@@ -325,6 +348,7 @@ export class RecordLog {
 
   /** The user cleared the log: it empties at once. */
   clear(): void {
+    this.gen++;
     this.replace([]);
     this.events.emit('cleared', NONE);
   }
@@ -437,12 +461,24 @@ export class RecordLog {
     if (this.loaded >= j0) {
       this.loaded = -1;
     }
+    if (this.page >= j0) {
+      let p = j0 - 1;
+      while (p > 0 && !(metaAt(p).nav && this.records[p].frameId === 0)) {
+        p--;
+      }
+      this.page = Math.max(0, p);
+      this.facts.invalidate();
+    }
     for (let i = j0; i < this.records.length; i++) {
       const type = metaAt(i).type;
       if (metaAt(i).nav && this.records[i].frameId === 0) {
         // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
         this.ready = -1;
         this.loaded = -1;
+        if (this.page !== i) {
+          this.page = i;
+          this.facts.invalidate();
+        }
       } else if (this.ready < 0 && type === 'svc:event:ready') {
         this.ready = i;
       } else if (this.loaded < 0 && type === 'svc:event:dashboard-loaded') {
@@ -475,6 +511,8 @@ export class RecordLog {
     this.verdicts = { valid: 0, invalid: 0, foreign: 0 };
     this.ready = -1;
     this.loaded = -1;
+    this.page = 0;
+    this.facts.restart();
     const n = records.length;
     this.records = owned ? records : records.slice();
     for (let i = 0; i < n; i++) {
@@ -509,6 +547,9 @@ export class RecordLog {
   private updateAt(i: number, r: ClassifiedRecord): void {
     const old = this.records[i];
     const oldMeta = this.metaAt(i);
+    if (i >= this.page) {
+      this.facts.invalidate();
+    }
     shareEmptyIssues(r);
     this.compact.record(r, old);
     const id = this.metaCache.idOf(r);
@@ -591,6 +632,8 @@ export class RecordLog {
       // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
       this.ready = -1;
       this.loaded = -1;
+      this.page = i;
+      this.facts.restart();
     } else if (type) {
       if (this.ready < 0 && type === 'svc:event:ready') {
         this.ready = i;
@@ -598,6 +641,7 @@ export class RecordLog {
         this.loaded = i;
       }
     }
+    this.facts.add(r, i);
   }
 
   /** Counts by verdict, without a keyed access by the record's own string (which V8 would look up in its string table). */
