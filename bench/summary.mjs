@@ -1,6 +1,6 @@
 // Today's figures, written by the bench itself: each suite's last run is kept in bench/results.json, and the block
-// of BENCHMARKS.md between the markers below is rewritten from it (one table per suite: the measure, its goal,
-// today's figure with its interval, whether the goal is met, the run count, the build and date, the command).
+// of BENCHMARKS.md between the markers below is rewritten from it (one table per suite, under the build, date, run
+// count and command: the measure, its goal, today's figure with its interval, whether the goal is met).
 // `npm run bench -- --summary` rewrites the block from bench/results.json alone; every run of a suite records its
 // rows first (run.mjs).
 //
@@ -107,17 +107,19 @@ export function renderSummary(results, order = []) {
     '## Today’s figures',
     '',
     'Written by the bench (`npm run bench` records each suite it runs; `npm run bench -- --summary` rewrites this',
-    'block from `bench/results.json`): do not edit by hand. Figure: the median of the runs; in brackets the interval',
-    'that holds 90% of the medians of resampled runs. "Against": a compare run’s other build (`--compare REF`) and',
-    'this build ÷ that one, paired run by run (below 1: this build is faster).',
+    'block from `bench/results.json`): do not edit by hand. Above each table: the build, the date, the runs and the',
+    'command. Figure: the median of the runs; in brackets the interval that holds 90% of the medians of resampled',
+    'runs. After a compare run (`--compare REF`): REF’s figure, and this build ÷ REF paired run by run (below 1:',
+    'this build is faster).',
   ];
   for (const key of keys) {
     const s = results.suites[key];
-    const compared = s.rows.some((r) => r.against);
+    const compared = s.rows.find((r) => r.against);
     out.push('', `### ${s.title}`, '');
+    out.push(`${s.commit}, ${s.date}, ${s.runs}${/\D/.test(String(s.runs)) ? '' : ' runs'}: \`${s.command}\``, '');
     out.push(
-      `| measure | goal | today | met |${compared ? ' against | ratio |' : ''} runs | build, date | command |`,
-      `|---|---|---|---|${compared ? '---|---|' : ''}---|---|---|`,
+      `| measure | goal | today | met |${compared ? ` ${compared.against.build} | ratio |` : ''}`,
+      `|---|---|---|---|${compared ? '---|---|' : ''}`,
     );
     for (const r of s.rows) {
       const d = r.digits ?? 1;
@@ -127,12 +129,10 @@ export function renderSummary(results, order = []) {
       const met = r.met === null || r.met === undefined ? '' : r.met ? 'yes' : '**no**';
       const against = compared
         ? r.against
-          ? ` ${r.against.build}: ${withUnit(r.against.value, r.unit, d)} | ${num(r.against.ratio, 2)}× (${num(r.against.interval?.[0], 2)}–${num(r.against.interval?.[1], 2)}) |`
+          ? ` ${withUnit(r.against.value, r.unit, d)} | ${num(r.against.ratio, 2)}× (${num(r.against.interval?.[0], 2)}–${num(r.against.interval?.[1], 2)}) |`
           : ' | |'
         : '';
-      out.push(
-        `| ${r.measure} | ${goalText(r.goal)} | ${withUnit(r.value, r.unit, d)}${iv} | ${met} |${against} ${s.runs} | ${s.commit}, ${s.date} | \`${s.command}\` |`,
-      );
+      out.push(`| ${r.measure} | ${goalText(r.goal)} | ${withUnit(r.value, r.unit, d)}${iv} | ${met} |${against}`);
     }
   }
   out.push(END);
