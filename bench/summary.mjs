@@ -106,11 +106,9 @@ export function renderSummary(results, order = []) {
     START,
     '## Today’s figures',
     '',
-    'Written by the bench (`npm run bench` records each suite it runs; `npm run bench -- --summary` rewrites this',
-    'block from `bench/results.json`): do not edit by hand. Above each table: the build, the date, the runs and the',
-    'command. Figure: the median of the runs; in brackets the interval that holds 90% of the medians of resampled',
-    'runs. After a compare run (`--compare REF`): REF’s figure, and this build ÷ REF paired run by run (below 1:',
-    'this build is faster).',
+    'Written by the bench from `bench/results.json` (do not edit by hand). Above each table: build, date, runs,',
+    'command. Figure: the runs’ median; in brackets the interval holding 90% of the medians of resampled runs. After',
+    '`--compare REF`: REF’s figure and this build ÷ REF, paired run by run (below 1: this build is faster).',
   ];
   for (const key of keys) {
     const s = results.suites[key];
