@@ -13,6 +13,7 @@ import vm from 'node:vm';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { buildCorpus, TENANT } from './corpus.mjs';
 import { median, medianInterval } from './stats.mjs';
+import { goal, row } from './summary.mjs';
 
 const { classify, toJsonSchema, EVENTS, ACTIONS } = await import(
   process.env.EI_PROTOCOL ? pathToFileURL(process.env.EI_PROTOCOL).href : '../dist/node/protocol.js'
@@ -101,4 +102,19 @@ const fmt = (n) => `${(n / 1e6).toFixed(2)} M`;
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { n: { type: 'string' }, rounds: { type: 'string' } } });
   await benchClassify({ n: Number(values.n ?? 30_000), rounds: Number(values.rounds ?? 45) });
+}
+
+/** The summary table's rows of a run of `benchClassify` (summary.mjs): classify's speed ÷ Ajv's, per corpus. */
+export function summaryRows(rows) {
+  return {
+    runs: '45 rounds',
+    rows: rows.map((r) =>
+      row(`${r.corpus} corpus: classify's speed ÷ Ajv's`, {
+        goal: goal('≥', 3, '×', { issue: 30 }),
+        value: r.ratio,
+        interval: r.interval,
+        unit: '×',
+      }),
+    ),
+  };
 }

@@ -20,6 +20,7 @@ import puppeteer from 'puppeteer-core';
 import { FirefoxLauncher } from 'puppeteer-core/internal/node/FirefoxLauncher.js';
 import { EMBED, HOST, serve } from './page-overhead.mjs';
 import { medianInterval } from './stats.mjs';
+import { goal, row } from './summary.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = process.env.EI_EXTENSION_DIR ?? join(root, 'dist/firefox');
@@ -27,18 +28,16 @@ const EXT_B = process.env.EI_EXTENSION_DIR_B;
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 const UUID = '11111111-2222-3333-4444-555555555555';
 
-// The private DOM events our two worlds exchange (src/shared/messages.ts): the page counts every one it sees.
+// The private DOM events our two worlds exchange (src/shared/messages.ts: every `CHANNEL_*`, named from its `NAME`):
+// the page counts every one it sees.
 const messagesTs = readFileSync(join(root, 'src/shared/messages.ts'), 'utf8');
-const channel = (name) => {
-  const m = messagesTs.match(new RegExp(`export const ${name} = '([^']+)'`));
-  if (!m) {
-    throw new Error(`page-overhead-firefox: ${name} not found in src/shared/messages.ts`);
-  }
-  return m[1];
-};
-const CHANNELS = ['CHANNEL_PAGE_RECORDS', 'CHANNEL_RELAY_TO_PAGE', 'CHANNEL_COUNTER_ASK', 'CHANNEL_COUNTER'].map(
-  channel,
+const version = messagesTs.match(/export const MESSAGES_VERSION = (\d+)/)?.[1];
+const CHANNELS = [...messagesTs.matchAll(/export const CHANNEL_\w+ = `\$\{NAME\}([^`]+)`/g)].map(
+  (m) => `embed-inspector:v${version}:${m[1]}`,
 );
+if (!version || !/const NAME = `embed-inspector:v\$\{MESSAGES_VERSION\}:`/.test(messagesTs) || CHANNELS.length < 4) {
+  throw new Error('page-overhead-firefox: the private event names in src/shared/messages.ts changed; update the probe');
+}
 const PROBE = `<script>(() => { const seen = { n: 0 }; window.__probe = seen;
   for (const t of ${JSON.stringify(CHANNELS)}) document.addEventListener(t, () => { seen.n++; }, true); })()</script>`;
 const withProbe = (html) => html.replace('<!doctype html>', `<!doctype html>${PROBE}`);
@@ -333,7 +332,13 @@ export async function benchPageOverheadFirefox({
           }
           rounds.push(got);
         }
-        const row = { direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host', size, without: 0, modes: {} };
+        const row = {
+          direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host',
+          size,
+          rounds: reps,
+          without: 0,
+          modes: {},
+        };
         row.without = median(rounds.map((r) => r.without.perMsgUs));
         for (const m of modes) {
           const ratios = rounds.map((r) => r[m].perMsgUs / r.without.perMsgUs);
@@ -397,6 +402,29 @@ export async function benchPageOverheadFirefox({
     e.server.close();
   }
   return results;
+}
+
+/**
+ * The summary table's rows of a run of `benchPageOverheadFirefox` (summary.mjs): per case, each mode's time per
+ * message ÷ no extension's; capture off without a goal of its own (nothing of ours may run: said in the measure).
+ */
+export function summaryRows(results) {
+  const rows = [];
+  for (const r of results) {
+    const name = `${r.direction} ${r.size >= 1000 ? `${r.size / 1000} KB` : `${r.size} B`}`;
+    for (const [m, x] of Object.entries(r.modes)) {
+      const ran = m === 'off' ? `, ${x.probe.every((p) => p === 0) ? 'nothing of ours ran' : 'ours ran'}` : '';
+      rows.push(
+        row(`${name}, ${m}: time per message ÷ no extension${ran}`, {
+          goal: m === 'off' ? null : goal('≤', x.goal, '×', { issue: 31 }),
+          value: x.ratio,
+          interval: x.interval,
+          unit: '×',
+        }),
+      );
+    }
+  }
+  return { runs: `${results[0]?.rounds ?? '?'} rounds`, rows };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { median, medianInterval } from './stats.mjs';
+import { goal, row } from './summary.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome')); // A/B: a copy of a variant build
@@ -624,6 +625,141 @@ export async function benchPageOverhead({
     log(`chart: ${svg}`);
   }
   return results;
+}
+
+/** Each mode's goal as the summary table states it (summary.mjs). */
+const goalOf = (mode, size) => goal('≤', GOALS[mode](size), '×', { issue: 30 });
+const caseName = (r) => `${r.direction} ${kB(r.size)} × ${r.burst.toLocaleString('en-US')}`;
+
+/**
+ * The summary table's rows of a run of `benchPageOverhead`, at the burst of 5,000 (the others are in the run's
+ * output): each case's ratio to no extension, by mode, and the capture lag.
+ */
+export function summaryRows(results) {
+  const rows = [];
+  for (const r of results.filter((x) => x.burst === 5_000)) {
+    for (const mode of ['receive-only', 'full']) {
+      rows.push(
+        row(`${caseName(r)}, ${mode}: time per message ÷ no extension`, {
+          goal: goalOf(mode, r.size),
+          value: r[mode].ratio,
+          interval: r[mode].interval,
+          unit: '×',
+        }),
+      );
+    }
+    if (LAG_GOALS[r.size] !== undefined) {
+      rows.push(
+        row(`${caseName(r)}, full: capture lag`, {
+          goal: goal('≤', LAG_GOALS[r.size], 'ms', { issue: 30 }),
+          value: r.lagMs,
+          unit: 'ms',
+          digits: 0,
+        }),
+      );
+    }
+  }
+  return { runs: [...new Set(results.map((r) => r.runs))].join(', '), rows };
+}
+
+/**
+ * Two builds side by side (`npm run bench -- --compare REF`, compare.mjs): five browsers alternated per run, the
+ * order turning — no extension, and each build capturing both sites receive-only and in full mode. Per case: each
+ * build's ratio to no extension, and B ÷ A paired run by run (below 1: B is faster), with their intervals; the
+ * capture lag of each in full mode. Returns the rows and the summary table's rows.
+ */
+export async function benchPageOverheadCompare({
+  a,
+  b,
+  names,
+  bursts = [1_000, 5_000],
+  sizes = [200, 10_000],
+  dirs = ['h2e', 'e2h'],
+  reps = 7,
+  log = console.log,
+}) {
+  const { h, e } = await servePages(true);
+  const sites = [h.origin, e.origin];
+  const sides = { A: a, B: b };
+  const browsers = { without: await launch(false) };
+  for (const mode of ['receive-only', 'full']) {
+    for (const [side, ext] of Object.entries(sides)) {
+      const x = await launch(true, { sites, mode }, ext);
+      x.mode = mode;
+      browsers[`${mode} ${side}`] = x;
+    }
+  }
+  const kinds = Object.keys(browsers);
+  for (const k of kinds) {
+    browsers[k].name = k;
+  }
+  const opts = { log, bound: 'whole', burstTimeoutS: 300, fresh: true };
+  const results = [];
+  const cell = (p) => `${fmt(p.ratio, 2)}× (${interval(p.interval)})`;
+  try {
+    log(
+      `A = ${names.a}, B = ${names.b}; bursts of ${bursts.join(', ')}; ${reps} runs per case, five browsers alternated per run (order turning); ratio: time per message ÷ no extension's, and B ÷ A paired by run`,
+    );
+    log('| case | µs/msg without | receive-only A | receive-only B | B ÷ A | full A | full B | B ÷ A | lag A, B ms |');
+    log('|---|---|---|---|---|---|---|---|---|');
+    for (const dir of dirs) {
+      for (const size of sizes) {
+        for (const k of kinds) {
+          await once(browsers[k], `${h.origin}/`, dir, 500, size, opts); // warm-up
+        }
+        for (const n of bursts) {
+          const runs = [];
+          for (let i = 0; i < reps; i++) {
+            const order = kinds.map((_, j) => kinds[(j + i) % kinds.length]);
+            const got = {};
+            for (const k of order) {
+              got[k] = await once(browsers[k], `${h.origin}/`, dir, n, size, opts);
+            }
+            runs.push(got);
+          }
+          const ok = runs.filter((r) => !kinds.some((k) => r[k].failed));
+          const series = (f) => ok.map(f);
+          const pairedOf = (xs) => ({ ratio: median(xs), interval: medianInterval(xs) });
+          const res = { direction: dirName(dir), dir, size, burst: n, runs: ok.length };
+          res.without = median(series((r) => r.without.perMsgUs));
+          for (const mode of ['receive-only', 'full']) {
+            res[mode] = {
+              A: pairedOf(series((r) => r[`${mode} A`].perMsgUs / r.without.perMsgUs)),
+              B: pairedOf(series((r) => r[`${mode} B`].perMsgUs / r.without.perMsgUs)),
+              BA: pairedOf(series((r) => r[`${mode} B`].perMsgUs / r[`${mode} A`].perMsgUs)),
+            };
+          }
+          res.lag = { A: median(series((r) => r['full A'].lagMs)), B: median(series((r) => r['full B'].lagMs)) };
+          results.push(res);
+          const m = (mode) => `${cell(res[mode].A)} | ${cell(res[mode].B)} | ${cell(res[mode].BA)}`;
+          log(
+            `| ${caseName(res)} | ${fmt(res.without)} | ${m('receive-only')} | ${m('full')} | ${fmt(res.lag.A, 0)}, ${fmt(res.lag.B, 0)} |`,
+          );
+        }
+      }
+    }
+  } finally {
+    for (const x of Object.values(browsers)) {
+      await x.close();
+    }
+    h.server.close();
+    e.server.close();
+  }
+  const rows = [];
+  for (const r of results) {
+    for (const mode of ['receive-only', 'full']) {
+      rows.push(
+        row(`${caseName(r)}, ${mode}: time per message ÷ no extension`, {
+          goal: goalOf(mode, r.size),
+          value: r[mode].B.ratio,
+          interval: r[mode].B.interval,
+          unit: '×',
+          against: { build: names.a, value: r[mode].A.ratio, ratio: r[mode].BA.ratio, interval: r[mode].BA.interval },
+        }),
+      );
+    }
+  }
+  return { results, summary: { runs: reps, rows } };
 }
 
 /** A small SVG line chart: added µs per message (full mode) against burst length (log scale), one line per case. */

@@ -1,27 +1,161 @@
-// The panel with 100,000 records in real Chromium (issue 5): time to first render, filter change, scroll
-// frame time and long tasks, JS heap; the same for the flow view (issue 27). Goals: first render < 200 ms,
-// filter change < 100 ms, no long task > 50 ms while scrolling, heap < 200 MB. Run: `npm run bench -- panel` (after npm run build), or
-// `node bench/panel.mjs [records]`.
+// The panel with 100,000 records in real Chromium (issues 5, 27, 49): time to first render, filter changes, a live
+// batch, scroll frame times and long tasks, JS heap; the same for the flow view. Each run is a new browser; the
+// figures are the runs' medians with the interval that holds 90% of the medians of resampled runs (stats.mjs), and
+// beside the time to the next frame, the panel's main-thread CPU (CDP `ThreadTime`: on a shared machine, time spent
+// waiting for a core is not the panel's). Goals: `PANEL_GOALS`.
+// Run: `npm run bench -- panel` (after npm run build), or `node bench/panel.mjs [records] [--runs N]` (default 7 runs);
+// `EI_EXTENSION_DIR=<dir>` measures another build; `EI_BENCH_SHARED=1` loads the records uncloned.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
+import { median, medianInterval } from './stats.mjs';
+import { goal, goalText, meets, row } from './summary.mjs';
+import { raisePriority } from './priority.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
+export const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
 // The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
 const { chromiumPath: chromium, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
 const FLAGS = [...CHROMIUM_FLAGS];
 
-const _median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
-const f1 = (x) => x.toFixed(1);
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 
-export async function benchPanel({ records = 100_000, log = console.log } = {}) {
-  if (!existsSync(join(EXT, 'manifest.json'))) {
-    throw new Error('dist/chrome is missing: run npm run build first');
+/** The filter changes timed after a load: a chip (verdict), a type, foreign records, a field search; each cleared. */
+const FILTER_CASES = [
+  ['verdict invalid', { verdicts: ['invalid'] }],
+  ['clear', { verdicts: [] }],
+  ['type view', { types: ['svc:event:view'] }],
+  ['clear', { types: [] }],
+  ['show foreign', { showForeign: true }],
+  ['clear', { showForeign: false }],
+  ['search field payload.path:folder', { search: 'payload.path:folder' }],
+  ['clear', { search: '' }],
+];
+/** Plain-text searches, timed once the search text is built (in idle time after a load). */
+const TEXT_CASES = [
+  ['search text', { search: 'workbook 777' }],
+  ['clear', { search: '' }],
+  ['search text negated + field', { search: '-kind:receive top customers' }],
+  ['clear', { search: '' }],
+];
+const FLOW_CASES = [
+  ['verdict invalid', { verdicts: ['invalid'] }],
+  ['clear', { verdicts: [] }],
+  ['type view', { types: ['svc:event:view'] }],
+  ['clear', { types: [] }],
+  ['show foreign', { showForeign: true }],
+  ['clear', { showForeign: false }],
+  ['search text', { search: 'workbook 777' }],
+  ['clear', { search: '' }],
+];
+
+/**
+ * The lines the bench reports, in order: how each is read from one run's figures, and its goal (met by the runs'
+ * median; issue 49 for the first render and the filter changes, 5 for scrolling and the heap, 27 for the flow view).
+ * BENCHMARKS.md's summary table (summary.mjs) lists the lines marked `summary`.
+ */
+export const PANEL_LINES = [
+  {
+    id: 'first-render',
+    name: 'first render, 100,000 records',
+    unit: 'ms',
+    of: (r) => r.firstRender,
+    goal: goal('<', 150, 'ms', { issue: 49 }),
+    summary: true,
+  },
+  {
+    id: 'first-render-cpu',
+    name: 'first render, main-thread CPU',
+    unit: 'ms',
+    of: (r) => r.firstRenderCpu,
+    summary: true,
+  },
+  { id: 'ingest', name: 'of which the store ingest (synchronous)', unit: 'ms', of: (r) => r.ingest, summary: true },
+  ...FILTER_CASES.concat(TEXT_CASES)
+    .filter(([name]) => name !== 'clear')
+    .map(([name]) => ({
+      id: `filter ${name}`,
+      name: `filter change, ${name}`,
+      unit: 'ms',
+      of: (r) => r.filters[name].frame,
+    })),
+  {
+    id: 'worst-filter',
+    name: 'filter change, worst',
+    unit: 'ms',
+    of: (r) => r.worstFilter,
+    goal: goal('<', 100, 'ms', { issue: 49 }),
+    summary: true,
+  },
+  {
+    id: 'worst-filter-cpu',
+    name: 'filter change, worst, main-thread CPU',
+    unit: 'ms',
+    of: (r) => r.worstFilterCpu,
+    summary: true,
+  },
+  { id: 'cold-search', name: 'plain-text search before the search text is built', unit: 'ms', of: (r) => r.cold },
+  { id: 'index', name: 'search text complete, after the filter runs', unit: 'ms', of: (r) => r.indexMs },
+  { id: 'live-sync', name: 'live batch of 500 records onto the full log', unit: 'ms', of: (r) => r.liveSync },
+  { id: 'live-frame', name: 'live batch of 500 records, to the next frame', unit: 'ms', of: (r) => r.liveFrame },
+  { id: 'scroll-median', name: 'scroll frame time, median', unit: 'ms', of: (r) => r.frameMedian },
+  { id: 'scroll-p95', name: 'scroll frame time, p95', unit: 'ms', of: (r) => r.frameP95 },
+  { id: 'scroll-slow', name: 'slow scroll (3 rows a frame) frame time', unit: 'ms', of: (r) => r.slowMedian },
+  {
+    id: 'long-task',
+    name: 'scroll, longest long task',
+    unit: 'ms',
+    of: (r) => r.longTaskMax,
+    goal: goal('≤', 50, 'ms', { issue: 5 }),
+    summary: true,
+  },
+  {
+    id: 'heap',
+    name: 'JS heap after GC',
+    unit: 'MB',
+    of: (r) => r.heapMB,
+    goal: goal('<', 200, 'MB', { issue: 5 }),
+    summary: true,
+  },
+  {
+    id: 'flow-first-render',
+    name: 'flow view, first render',
+    unit: 'ms',
+    of: (r) => r.flow.firstRender,
+    goal: goal('<', 200, 'ms', { issue: 27 }),
+    summary: true,
+  },
+  {
+    id: 'flow-worst-filter',
+    name: 'flow view, filter change, worst',
+    unit: 'ms',
+    of: (r) => r.flow.worstFilter,
+    goal: goal('<', 100, 'ms', { issue: 27 }),
+    summary: true,
+  },
+  {
+    id: 'flow-long-task',
+    name: 'flow view, scroll, longest long task',
+    unit: 'ms',
+    of: (r) => r.flow.longTaskMax,
+    goal: goal('≤', 50, 'ms', { issue: 27 }),
+    summary: true,
+  },
+  {
+    id: 'flow-heap',
+    name: 'flow view, JS heap after GC',
+    unit: 'MB',
+    of: (r) => r.flow.heapMB,
+    goal: goal('<', 200, 'MB', { issue: 27 }),
+    summary: true,
+  },
+];
+
+/** One run: a new browser with the extension `ext`, the panel loaded with `records` records, every figure. */
+export async function panelRun({ records = 100_000, ext = EXT } = {}) {
+  if (!existsSync(join(ext, 'manifest.json'))) {
+    throw new Error(`${ext} is missing: run npm run build first`);
   }
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-panel-'));
   const browser = await puppeteer.launch({
@@ -29,7 +163,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     headless: true,
     userDataDir,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: [...FLAGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`, '--enable-precise-memory-info'],
+    args: [...FLAGS, `--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--enable-precise-memory-info'],
   });
   try {
     const sw = await browser.waitForTarget(
@@ -45,81 +179,106 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     await page.setViewport({ width: 1400, height: 900 });
     await page.goto(`chrome-extension://${id}/src/panel/index.html?theme=light`);
     await page.waitForFunction(() => !!window.__embedInspectorPanel);
+    raisePriority(browser);
+    const cdp = await page.createCDPSession();
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    /** The panel's main-thread CPU so far, ms. */
+    const threadMs = async () =>
+      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value * 1000;
+    /** `fn` evaluated in the panel, and the main thread's CPU while it ran. */
+    const withCpu = async (fn, ...args) => {
+      const c0 = await threadMs();
+      const out = await page.evaluate(fn, ...args);
+      return { ...out, cpu: (await threadMs()) - c0 };
+    };
 
     // Generate outside the timed part, then time loading them into the panel until the rows are painted.
-    const out = await page.evaluate(
-      async (n, shared) => {
+    await page.evaluate(
+      (n, shared) => {
         /** @type {import('../src/panel/app/test-handle.ts').PanelTestHandle} */
         const h = window.__embedInspectorPanel;
         // Records reach the panel as copies (structured clones of the background's messages, or parsed JSON of a
         // capture file): every record with its own strings and message objects. The synthetic session shares
         // them, so each record is cloned, as the transport would deliver it (EI_BENCH_SHARED=1: not cloned).
-        const recs = shared ? h.synthetic(n) : h.synthetic(n).map((r) => structuredClone(r));
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-        await frame();
-        const longTasks = [];
+        window.__benchRecords = shared ? h.synthetic(n) : h.synthetic(n).map((r) => structuredClone(r));
+        const longTasks = (window.__benchLongTasks = []);
         new PerformanceObserver((l) => {
           for (const e of l.getEntries()) {
             longTasks.push(e.duration);
           }
         }).observe({ type: 'longtask' });
-        const t0 = performance.now();
-        h.load(recs, 'benchmark');
-        const tIngest = performance.now();
-        await frame();
-        // the frame after the rows are in the DOM
-        await new Promise((r) => setTimeout(r, 0));
-        const tPaint = performance.now();
-        const rows = document.querySelectorAll('.grid-body [role="row"]').length;
-
-        // Filter changes: a chip (verdict), a type, plain-text search, a field search; each to the next frame.
-        const timeFilter = async (patch) => {
+        // A filter change and its next frame, timed in the page.
+        window.__benchFilter = async (patch) => {
+          const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
           const a = performance.now();
           h.view.setFilters(patch);
           const sync = performance.now() - a;
           await frame();
           return { sync, frame: performance.now() - a, shown: h.view.length };
         };
-        const filters = {};
-        const cases = [
-          ['verdict invalid', { verdicts: ['invalid'] }],
-          ['clear', { verdicts: [] }],
-          ['type view', { types: ['svc:event:view'] }],
-          ['clear', { types: [] }],
-          ['show foreign', { showForeign: true }],
-          ['clear', { showForeign: false }],
-          ['search field payload.path:folder', { search: 'payload.path:folder' }],
-          ['clear', { search: '' }],
-        ];
-        for (const [name, patch] of cases) {
-          const r = await timeFilter(patch);
-          if (name !== 'clear') {
-            filters[name] = r;
-          }
-        }
-        // Plain-text search uses the lower-cased text the panel builds in idle time after a load: measure it
-        // once that is done (about a second after loading), and report the cold case apart.
-        const t0Index = performance.now();
-        while (h.log.textIndexed < h.log.count) {
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        const indexMs = performance.now() - t0Index;
-        for (const [name, patch] of [
-          ['search text', { search: 'workbook 777' }],
-          ['clear', { search: '' }],
-          ['search text negated + field', { search: '-kind:receive top customers' }],
-          ['clear', { search: '' }],
-        ]) {
-          const r = await timeFilter(patch);
-          if (name !== 'clear') {
-            filters[name] = r;
-          }
-        }
-        h.log.replace(h.log.all().slice()); // forget the search text again
-        const cold = await timeFilter({ search: 'workbook 778' });
-        await timeFilter({ search: '' });
+      },
+      records,
+      process.env.EI_BENCH_SHARED === '1',
+    );
+    const first = await withCpu(async () => {
+      const h = window.__embedInspectorPanel;
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      await frame();
+      const recs = window.__benchRecords;
+      window.__benchRecords = null;
+      const t0 = performance.now();
+      h.load(recs, 'benchmark');
+      const tIngest = performance.now();
+      await frame();
+      // the frame after the rows are in the DOM
+      await new Promise((r) => setTimeout(r, 0));
+      const tPaint = performance.now();
+      return {
+        ingest: tIngest - t0,
+        firstRender: tPaint - t0,
+        rows: document.querySelectorAll('.grid-body [role="row"]').length,
+        total: h.log.count,
+      };
+    });
+    const out = { ...first, firstRenderCpu: first.cpu, filters: {} };
 
-        // A live batch: 500 records appended to the full log, to the next frame.
+    // Filter changes: each to its next frame, and the main thread's CPU meanwhile.
+    const timeFilter = (patch) => withCpu((p) => window.__benchFilter(p), patch);
+    for (const [name, patch] of FILTER_CASES) {
+      const r = await timeFilter(patch);
+      if (name !== 'clear') {
+        out.filters[name] = r;
+      }
+    }
+    // Plain-text search uses the lower-cased text the panel builds in idle time after a load: measure it
+    // once that is done (about a second after loading), and report the cold case apart.
+    out.indexMs = await page.evaluate(async () => {
+      const h = window.__embedInspectorPanel;
+      const t0 = performance.now();
+      while (h.log.textIndexed < h.log.count) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return performance.now() - t0;
+    });
+    for (const [name, patch] of TEXT_CASES) {
+      const r = await timeFilter(patch);
+      if (name !== 'clear') {
+        out.filters[name] = r;
+      }
+    }
+    await page.evaluate(() => {
+      const h = window.__embedInspectorPanel;
+      h.log.replace(h.log.all().slice()); // forget the search text again
+    });
+    out.cold = (await timeFilter({ search: 'workbook 778' })).frame;
+    await timeFilter({ search: '' });
+
+    // A live batch: 500 records appended to the full log, to the next frame.
+    Object.assign(
+      out,
+      await page.evaluate(async () => {
+        const h = window.__embedInspectorPanel;
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
         const last = h.log.at(h.log.count - 1);
         const more = h
           .synthetic(540)
@@ -135,22 +294,12 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
           await new Promise((r) => setTimeout(r, 50));
         }
         await new Promise((r) => setTimeout(r, 100));
-        window.__benchLongTasks = longTasks;
-        return {
-          ingest: tIngest - t0,
-          firstRender: tPaint - t0,
-          rows,
-          total: h.log.count,
-          filters,
-          liveSync,
-          liveFrame,
-          cold,
-          indexMs,
-        };
-      },
-      records,
-      process.env.EI_BENCH_SHARED === '1',
+        return { liveSync, liveFrame };
+      }),
     );
+    const worst = Object.values(out.filters).reduce((a, b) => (b.frame > a.frame ? b : a));
+    out.worstFilter = worst.frame;
+    out.worstFilterCpu = worst.cpu;
 
     // One scroll for the timeline and the flow view: 3 s at 600 px a frame, optionally 60 frames at 66 px (the slow
     // scroll's frame times apart), then 40 jumps to random places; each frame's time from the one before.
@@ -181,7 +330,6 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     });
 
     // Scroll a loaded, settled panel (garbage of the generation and loading collected first).
-    const cdp = await page.createCDPSession();
     await cdp.send('HeapProfiler.collectGarbage');
     Object.assign(
       out,
@@ -212,13 +360,12 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
     );
 
     await cdp.send('HeapProfiler.collectGarbage');
-    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-    const heapMB = usedSize / 1024 / 1024;
+    out.heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
 
     // The flow view (issue 27) on the same 100,000 records, with the timeline's goals: the switch to it (its
     // model built from the timeline's order, the rows in view painted), filter changes while it is shown, a
     // scroll, the heap with it open.
-    const flow = await page.evaluate(async () => {
+    const flow = await page.evaluate(async (cases) => {
       const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
       const s = window.__embedInspectorPanel.view;
       const longTasks = [];
@@ -235,16 +382,7 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
       const rows = document.querySelectorAll('.flow-row').length;
       const arrows = Number(document.querySelector('.flow-count').textContent.split(' messages')[0].replace(/,/g, ''));
       const filters = {};
-      for (const [name, patch] of [
-        ['verdict invalid', { verdicts: ['invalid'] }],
-        ['clear', { verdicts: [] }],
-        ['type view', { types: ['svc:event:view'] }],
-        ['clear', { types: [] }],
-        ['show foreign', { showForeign: true }],
-        ['clear', { showForeign: false }],
-        ['search text', { search: 'workbook 777' }],
-        ['clear', { search: '' }],
-      ]) {
+      for (const [name, patch] of cases) {
         const a = performance.now();
         s.setFilters(patch);
         await frame();
@@ -268,51 +406,67 @@ export async function benchPanel({ records = 100_000, log = console.log } = {}) 
         longTasks: longTasks.length,
         longTaskMax: longTasks.length ? Math.max(...longTasks) : 0,
       };
-    });
+    }, FLOW_CASES);
     await cdp.send('HeapProfiler.collectGarbage');
     flow.heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
     flow.worstFilter = Math.max(...Object.values(flow.filters).map((f) => f.frame));
-
-    const worstFilter = Math.max(...Object.values(out.filters).map((f) => f.frame));
-    log(`records loaded: ${out.total.toLocaleString('en-US')} (${out.rows} rows in the DOM)`);
-    log(
-      `first render: ${f1(out.firstRender)} ms (store ingest ${f1(out.ingest)} ms)   goal < 200 ms   ${out.firstRender < 200 ? 'OK' : 'MISSED'}`,
-    );
-    for (const [name, f] of Object.entries(out.filters)) {
-      log(
-        `filter change, ${name}: ${f1(f.frame)} ms to the next frame (store ${f1(f.sync)} ms, ${f.shown.toLocaleString('en-US')} shown)`,
-      );
-    }
-    log(`filter change, worst: ${f1(worstFilter)} ms   goal < 100 ms   ${worstFilter < 100 ? 'OK' : 'MISSED'}`);
-    log(
-      `(search text built in idle time after the load; it was complete ${f1(out.indexMs)} ms after the filter runs. A plain-text search before that, cold: ${f1(out.cold.frame)} ms)`,
-    );
-    log(`live batch of 500 records onto the full log: ${f1(out.liveSync)} ms (next frame ${f1(out.liveFrame)} ms)`);
-    log(
-      `scroll: ${out.frames} frames, frame time median ${f1(out.frameMedian)} ms, p95 ${f1(out.frameP95)} ms, max ${f1(out.frameMax)} ms; slow scroll (3 rows a frame) median ${f1(out.slowMedian)} ms; long tasks ${out.longTasks} (longest ${f1(out.longTaskMax)} ms)   goal none > 50 ms   ${out.longTaskMax <= 50 ? 'OK' : 'MISSED'}`,
-    );
-    log(`JS heap after GC: ${f1(heapMB)} MB   goal < 200 MB   ${heapMB < 200 ? 'OK' : 'MISSED'}`);
-    log(`flow view: ${flow.arrows.toLocaleString('en-US')} messages, ${flow.rows} rows in the DOM`);
-    log(
-      `flow view, first render (switch from the timeline): ${f1(flow.firstRender)} ms   goal < 200 ms   ${flow.firstRender < 200 ? 'OK' : 'MISSED'}`,
-    );
-    for (const [name, f] of Object.entries(flow.filters)) {
-      log(`flow view, filter change, ${name}: ${f1(f.frame)} ms to the next frame`);
-    }
-    log(
-      `flow view, filter change, worst: ${f1(flow.worstFilter)} ms   goal < 100 ms   ${flow.worstFilter < 100 ? 'OK' : 'MISSED'}`,
-    );
-    log(
-      `flow view, scroll: ${flow.frames} frames, median ${f1(flow.frameMedian)} ms, p95 ${f1(flow.frameP95)} ms; long tasks ${flow.longTasks} (longest ${f1(flow.longTaskMax)} ms)   goal none > 50 ms   ${flow.longTaskMax <= 50 ? 'OK' : 'MISSED'}`,
-    );
-    log(`flow view, JS heap after GC: ${f1(flow.heapMB)} MB   goal < 200 MB   ${flow.heapMB < 200 ? 'OK' : 'MISSED'}`);
-    return { ...out, heapMB, worstFilter, flow };
+    return { ...out, flow };
   } finally {
     await browser.close().catch(() => {});
     rmSync(userDataDir, { recursive: true, force: true });
   }
 }
 
+/** A line's figures over the runs: median, interval, each run's value. */
+export function lineOf(line, runs) {
+  const xs = runs.map((r) => line.of(r)).filter(Number.isFinite);
+  return xs.length ? { median: median(xs), interval: medianInterval(xs), values: xs } : null;
+}
+
+/** Run the benchmark `runs` times (a new browser each); prints one line per measure and returns the runs and lines. */
+export async function benchPanel({ records = 100_000, runs = 7, ext = EXT, log = console.log } = {}) {
+  const all = [];
+  for (let k = 0; k < runs; k++) {
+    all.push(await panelRun({ records, ext }));
+  }
+  const r0 = all[0];
+  log(
+    `${r0.total.toLocaleString('en-US')} records loaded (${r0.rows} rows in the DOM); flow view: ${r0.flow.arrows.toLocaleString('en-US')} messages, ${r0.flow.rows} rows in the DOM. ${runs} runs, each in a new browser: median (90% interval) [each run]`,
+  );
+  const lines = [];
+  for (const line of PANEL_LINES) {
+    const f = lineOf(line, all);
+    if (!f) {
+      continue;
+    }
+    lines.push({ ...line, ...f });
+    const ok = line.goal ? `   goal ${goalText(line.goal)}   ${meets(line.goal, f.median) ? 'OK' : 'MISSED'}` : '';
+    log(
+      `${line.name}: ${f1(f.median)} ${line.unit} (${f1(f.interval[0])}–${f1(f.interval[1])}) [${f.values.map((x) => x.toFixed(0)).join(' ')}]${ok}`,
+    );
+  }
+  log(
+    `(shown after each filter change, run 1: ${Object.entries(r0.filters)
+      .map(([n, f]) => `${n} ${f.shown.toLocaleString('en-US')}`)
+      .join(', ')})`,
+  );
+  return { runs: all, lines };
+}
+
+/** The summary table's rows of a run of `benchPanel` (summary.mjs). */
+export function summaryRows(result) {
+  return {
+    runs: result.runs.length,
+    rows: result.lines
+      .filter((l) => l.summary)
+      .map((l) => row(l.name, { goal: l.goal ?? null, value: l.median, interval: l.interval, unit: l.unit })),
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await benchPanel({ records: Number(process.argv[2]) || 100_000 });
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--runs');
+  const runs = at >= 0 ? Number(args[at + 1]) : 7;
+  const records = Number(args.find((a, i) => /^\d+$/.test(a) && i !== at + 1)) || 100_000;
+  await benchPanel({ records, runs });
 }

@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkEmbedAddress } from './address.ts';
-import { diagnose, integrationState, DEFAULT_READY_TIMEOUT_MS } from './diagnose.ts';
+import { diagnose, diagnosisSieve, integrationState, DEFAULT_READY_TIMEOUT_MS } from './diagnose.ts';
 import { checkRecords } from './capture.ts';
 import { RULES } from './rules.ts';
 import type { CaptureRecord } from './record.ts';
+import type { Issue } from './classify.ts';
 import { HOST, msg, T0, TENANT } from '../../test/fixtures/messages.ts';
 
 const DASH = `${TENANT}/embed/dashboard/dA7kQ2mXp9Lw`;
@@ -387,5 +389,139 @@ describe('one truth in words (issue 44)', () => {
     expect(noted([top(T0), nav(`${DASH}?session=s`, T0), ready, act])).toEqual([]);
     // only the host's site captured, receive-only: no action could be seen, so none is said to be missing
     expect(noted([top(T0), nav(`${DASH}?session=s`, T0), ready])).toEqual([]);
+  });
+});
+
+describe('the stream as given', () => {
+  it('judges records by their place in the stream, whether or not their seqs increase', () => {
+    seq = 0;
+    const delivered = (time: number) =>
+      ({ ...event('svc:event:ready', time, undefined, 0), kind: 'receive', frameUrl: `${HOST}/app` }) as CaptureRecord;
+    const stream = [
+      top(T0),
+      nav(`${DASH}?session=s`, T0, 3),
+      nav(`${TENANT}/embed/dashboard/second?session=s&allowExport=yes`, T0 + 1, 4),
+      delivered(T0 + 100),
+      event('svc:event:error', T0 + 150, { message: 'Session expired', fatal: true }, 4),
+      nav(`${DASH}?session=s`, T0 + 200, 3),
+      event('svc:event:ai-query', T0 + 300, { query: 'q', status: 'submitted' }, 3),
+    ];
+    const judge = (records: CaptureRecord[]) => diagnose(records, { now: T0 + 10 * L, tenantOrigin: TENANT });
+    const ordered = judge(stream);
+    // The same stream numbered backwards (a capture made before the log was ordered): the same verdicts, by place.
+    const back = (s: number) => 1000 - s;
+    const reversed = judge(stream.map((r) => ({ ...r, seq: back(r.seq) })));
+    expect(reversed.embeds.map((e) => ({ ...e, seq: back(e.seq), ready: e.ready && back(e.ready) }))).toEqual(
+      ordered.embeds,
+    );
+    expect(new Map([...reversed.issues].map(([s, list]) => [back(s), list]))).toEqual(ordered.issues);
+    expect(ordered.embeds.map((e) => e.ready !== null)).toEqual([true, false, false]);
+    expect([...ordered.issues.values()].flat().map((i) => i.rule)).toEqual(
+      expect.arrayContaining(['silence.never-ready', 'url.allow-export', 'silence.ai-query-unanswered']),
+    );
+  });
+});
+
+describe('diagnosisSieve', () => {
+  /** Streams of what a page shows: navigations of the page and of embed frames (ours, another tenant's, a video
+   * player's), events and actions posted and delivered (paired or not, from frames 0, 3, 4 or none, injected), readies,
+   * fatal errors, foreign messages; some with issues of their own. */
+  const ORIGINS = [TENANT, HOST, 'https://other.example.net', 'null'];
+  const URLS = [
+    `${DASH}?session=s`,
+    `${TENANT}/embed/dashboard/second?session=s`,
+    `${TENANT}/embed/d/12/app/workbook/7`,
+    'https://www.youtube.com/embed/abc',
+    'https://other.example.net/embed/dashboard/x',
+  ];
+  const TYPES = [
+    'svc:event:ready',
+    'svc:event:view',
+    'svc:event:dashboard-loaded',
+    'svc:event:error',
+    'svc:action:refresh',
+  ];
+  const ISSUES: Issue[][] = [
+    [],
+    [{ rule: 'origin.action-wildcard', severity: 'error', path: 'targetOrigin', message: 'to *' }],
+    [{ rule: 'session.failed-before-ready', severity: 'error', path: 'type', message: 'failed' }],
+    [{ rule: 'surface.not-allowed', severity: 'warning', path: 'surface', message: 'w' }],
+  ];
+  const record = fc.record({
+    what: fc.constantFrom('top', 'frame', 'message', 'message', 'message', 'message', 'foreign'),
+    url: fc.constantFrom(...URLS),
+    type: fc.constantFrom(...TYPES),
+    kind: fc.constantFrom('post', 'receive'),
+    frameId: fc.constantFrom(0, 3, 4, undefined),
+    origin: fc.constantFrom(...ORIGINS),
+    paired: fc.boolean(),
+    injected: fc.boolean(),
+    fatal: fc.boolean(),
+    issues: fc.nat(ISSUES.length - 1),
+    dt: fc.integer({ min: -5, max: 4000 }),
+  });
+  type Spec = typeof record extends fc.Arbitrary<infer T> ? T : never;
+  const streamOf = (specs: Spec[]) => {
+    let time = T0;
+    return specs.map((x, k): CaptureRecord & { issues: Issue[] } => {
+      time += x.dt;
+      const base = { seq: k + 1, time, issues: ISSUES[x.issues] };
+      if (x.what === 'top' || x.what === 'frame') {
+        const url = x.what === 'top' ? `${HOST}/app` : x.url;
+        return {
+          ...base,
+          kind: 'receive',
+          frameUrl: url,
+          origin: new URL(url).origin,
+          data: { url },
+          navigation: true,
+          frameId: x.what === 'top' ? 0 : (x.frameId ?? 3) || 3,
+        } as CaptureRecord & { issues: Issue[] };
+      }
+      const data =
+        x.what === 'foreign' ? { hello: 1 } : msg(x.type, x.fatal ? { message: 'no', fatal: true } : undefined);
+      return {
+        ...base,
+        kind: x.kind,
+        frameUrl: x.frameId === 0 ? `${HOST}/app` : x.url,
+        origin: x.origin,
+        data,
+        ...(x.frameId !== undefined ? { frameId: x.frameId } : {}),
+        ...(x.paired ? { pairedWith: k + (x.kind === 'post' ? 2 : 0) } : {}),
+        ...(x.injected ? { injected: true } : {}),
+      } as CaptureRecord & { issues: Issue[] };
+    });
+  };
+  const embedsOf = (d: ReturnType<typeof diagnose>) => d.embeds.map(({ failed: _failed, ...e }) => e); // (the fatal error's text is said in issues only)
+
+  it('lets through what diagnose needs: the same embeds, notes and integration state as the whole stream', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 60 }), fc.constantFrom(TENANT, null), (specs, tenantOrigin) => {
+        const stream = streamOf(specs);
+        const sieve = diagnosisSieve();
+        const kept = stream.filter((r) => sieve.keep(r));
+        const opts = { now: T0 + 100_000, tenantOrigin };
+        const all = diagnose(stream, opts);
+        const some = diagnose(kept, opts);
+        expect(embedsOf(some)).toEqual(embedsOf(all));
+        expect(some.notes).toEqual(all.notes);
+        const withIssues = stream.filter((r) => r.issues.length);
+        expect(integrationState(withIssues, some, { svcEmbedSeen: sieve.svcEmbedSeen })).toEqual(
+          integrationState(stream, all),
+        );
+      }),
+      { numRuns: 1500, seed: 42 },
+    );
+  });
+
+  it('lets few records through of a long session', () => {
+    seq = 0;
+    const stream = [top(T0), nav(`${DASH}?session=s`, T0), event('svc:event:ready', T0 + 5)];
+    for (let k = 0; k < 1000; k++) {
+      stream.push(event('svc:event:view', T0 + 10 + k), action('svc:action:refresh', T0 + 10 + k));
+    }
+    const sieve = diagnosisSieve();
+    expect(stream.filter((r) => sieve.keep(r)).length).toBeLessThan(10);
+    expect(sieve.svcEmbedSeen).toBe(true);
   });
 });

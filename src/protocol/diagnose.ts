@@ -88,39 +88,97 @@ export function hostOriginOf(records: Iterable<Rec>): string | null {
 /** The origin an event came from: the posting frame's (a post), `event.origin` (a delivery). */
 const eventOrigin = (r: Rec): string | null => (r.origin && r.origin !== 'null' ? normalizeOrigin(r.origin) : null);
 
-/** Diagnose a stream in causal order. */
-export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosis {
-  const limit = opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-  const issues = new Map<number, Issue[]>();
-  const add = (seq: number, i: Issue) => {
-    const list = issues.get(seq);
+/** What a judgement finds: issues by the seq of their record, and when to judge again. */
+class Findings {
+  readonly issues = new Map<number, Issue[]>();
+  /** The earliest time after `now` when a limit runs out, or null. */
+  next: number | null = null;
+  private readonly limit: number;
+
+  constructor(readonly opts: DiagnoseOptions) {
+    this.limit = opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  }
+
+  add(seq: number, i: Issue): void {
+    const list = this.issues.get(seq);
     if (list) {
       list.push(i);
     } else {
-      issues.set(seq, [i]);
+      this.issues.set(seq, [i]);
     }
-  };
-  const records = input.filter((r) => r && typeof r.seq === 'number');
-  const hostOrigin = hostOriginOf(records);
-  const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
-  let next: number | null = null;
+  }
+
   /** Whether the limit ran out while the embed's document lived (a document replaced sooner is not judged). */
-  const overdue = (since: number, end = Number.POSITIVE_INFINITY) => {
-    if (Math.min(opts.now, end) - since >= limit) {
+  overdue(since: number, end = Number.POSITIVE_INFINITY): boolean {
+    if (Math.min(this.opts.now, end) - since >= this.limit) {
       return true;
     }
     if (end === Number.POSITIVE_INFINITY) {
-      next = next === null ? since + limit : Math.min(next, since + limit);
+      this.next = this.next === null ? since + this.limit : Math.min(this.next, since + this.limit);
     }
     return false;
-  };
-  const waited = (since: number) =>
-    opts.file ? `in the ${secs(opts.now - since)} the capture goes on after it` : `${secs(opts.now - since)} ago`;
+  }
 
-  // ---- the embed frames: navigation records of /embed/ frames (not the top frame), else frames that posted events
+  /** How long ago `since` was, in the wording of a live log or of a file. */
+  waited(since: number): string {
+    const s = secs(this.opts.now - since);
+    return this.opts.file ? `in the ${s} the capture goes on after it` : `${s} ago`;
+  }
+}
+
+/** Diagnose a stream in causal order. */
+export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosis {
+  const valid = (r: Rec) => r && typeof r.seq === 'number';
+  const records = input.every(valid) ? input : input.filter(valid);
+  const found = new Findings(opts);
+  const tenant = opts.tenantOrigin ? normalizeOrigin(opts.tenantOrigin) : null;
+  const { embeds, startedAt } = findEmbeds(records, tenant, found);
+  const said = whatEmbedsSaid(records, embeds, startedAt);
+  judgeNeverReady(embeds, said.seen, found);
+  judgeUnanswered(said, found);
+  // ---- a host that never acted (a note: many hosts never act)
+  const notes: Issue[] = [];
+  if (said.anyReady && said.events > 0 && said.actions === 0 && said.actionsVisible) {
+    notes.push(
+      issue(
+        'silence.host-never-acted',
+        'direction',
+        'the host received the embed’s events but never sent an action (many hosts never do)',
+      ),
+    );
+  }
+  return {
+    issues: found.issues,
+    notes,
+    embeds,
+    hostOrigin: hostOriginOf(records),
+    next: found.next,
+    actionsVisible: said.actionsVisible,
+  };
+}
+
+const newEmbed = (r: Rec, url: string, origin: string | null, loaded: boolean): EmbedFrame => ({
+  seq: r.seq,
+  url,
+  origin,
+  frameId: r.frameId,
+  time: r.time,
+  ready: null,
+  failed: null,
+  loaded,
+  end: Number.POSITIVE_INFINITY,
+});
+
+/**
+ * The embed frames' documents: navigation records of /embed/ frames (not the top frame), else frames that posted
+ * events; each document's address findings added.
+ */
+function findEmbeds(records: readonly Rec[], tenant: string | null, found: Findings) {
   const embeds: EmbedFrame[] = [];
+  const startedAt = new Map<EmbedFrame, number>(); // an embed's index in `records`
   const byKey = new Map<string, EmbedFrame>(); // frame id (or URL) → its current document
-  for (const r of records) {
+  for (let k = 0; k < records.length; k++) {
+    const r = records[k];
     const d = dataOf(r);
     if (r.navigation) {
       const url = typeof d?.url === 'string' ? d.url : r.frameUrl;
@@ -143,93 +201,116 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
       if (!ours) {
         continue;
       }
-      const e: EmbedFrame = {
-        seq: r.seq,
-        url,
-        origin: originOf(url),
-        frameId: r.frameId,
-        time: r.time,
-        ready: null,
-        failed: null,
-        loaded: true,
-        end: Number.POSITIVE_INFINITY,
-      };
+      const e = newEmbed(r, url, originOf(url), true);
       embeds.push(e);
+      startedAt.set(e, k);
       byKey.set(key, e);
       for (const i of checkEmbedAddress(url, { tenantOrigin: tenant })) {
-        add(r.seq, i);
+        found.add(r.seq, i);
       }
     } else if (r.kind === 'post' && d && isSvcEmbed(d) && d.direction === 'event') {
       const key = r.frameId !== undefined ? `f${r.frameId}` : r.frameUrl;
       if (!byKey.has(key) && !embeds.some((e) => e.origin === eventOrigin(r))) {
-        const e: EmbedFrame = {
-          seq: r.seq,
-          url: r.frameUrl,
-          origin: eventOrigin(r),
-          frameId: r.frameId,
-          time: r.time,
-          ready: null,
-          failed: null,
-          loaded: false,
-          end: Number.POSITIVE_INFINITY,
-        };
+        const e = newEmbed(r, r.frameUrl, eventOrigin(r), false);
         embeds.push(e);
+        startedAt.set(e, k);
         byKey.set(key, e);
       }
     }
   }
+  return { embeds, startedAt };
+}
 
-  // ---- what each embed said: the events after its document started, from its origin (its frame, for posts)
-  const pos = new Map(records.map((r, k) => [r.seq, k]));
-  const current = (r: Rec, type?: unknown): EmbedFrame | undefined => {
+/**
+ * Which embed document a record belongs to, by where records are in the stream: by the seq (the last of equal seqs),
+ * which is the record's own index where seqs increase, as in a log (a map of every seq only for a stream out of
+ * order). `startedAt`: each embed's index.
+ */
+function embedLocator(
+  records: readonly Rec[],
+  embeds: readonly EmbedFrame[],
+  startedAt: ReadonlyMap<EmbedFrame, number>,
+) {
+  let ascending = true;
+  for (let k = 1; k < records.length && ascending; k++) {
+    ascending = records[k].seq > records[k - 1].seq;
+  }
+  const pos = ascending ? null : new Map(records.map((r, k) => [r.seq, k]));
+  /** Where the record with this seq is; k: its index. */
+  const posOf = (seq: number, k: number) => (pos ? (pos.get(seq) ?? 0) : k);
+  const at = (e: EmbedFrame) => posOf(e.seq, startedAt.get(e) ?? 0);
+  /** The document `r` (at index k) belongs to: the latest of its origin (and frame, for a post) started before it. */
+  const current = (r: Rec, k: number, type?: unknown): EmbedFrame | undefined => {
     const o = eventOrigin(r);
-    const at = pos.get(r.seq) ?? 0;
+    const here = posOf(r.seq, k);
     // A ready that cannot name its frame (a delivery, seen in the host page) belongs to the earliest document of its
     // origin still waiting for one: two embeds of one tenant each get theirs.
     if (type === 'svc:event:ready' && (r.kind !== 'post' || r.frameId === undefined)) {
-      const waiting = embeds.find(
-        (e) => e.origin === o && e.ready === null && (pos.get(e.seq) ?? 0) <= at && e.end >= r.time,
-      );
+      const waiting = embeds.find((e) => e.origin === o && e.ready === null && at(e) <= here && e.end >= r.time);
       if (waiting) {
         return waiting;
       }
     }
     let hit: EmbedFrame | undefined;
     for (const e of embeds) {
-      if ((pos.get(e.seq) ?? 0) > at) {
-        continue;
-      }
-      if (e.origin !== o) {
+      if (at(e) > here || e.origin !== o) {
         continue;
       }
       if (r.kind === 'post' && r.frameId !== undefined && e.frameId !== undefined && r.frameId !== e.frameId) {
         continue;
       }
-      hit = e; // the latest document of that origin (and frame) started before this record
+      hit = e;
     }
     return hit;
   };
-  const seen = new Map<EmbedFrame, { types: string[]; foreign: number; any: boolean }>();
-  const sawOf = (e: EmbedFrame) => {
-    let s = seen.get(e);
-    if (!s) {
-      s = { types: [], foreign: 0, any: false };
-      seen.set(e, s);
-    }
-    return s;
+  /** Whether embed document e started before record r (at index k). */
+  const before = (e: EmbedFrame, r: Rec, k: number) => at(e) < posOf(r.seq, k);
+  return { current, before };
+}
+
+/** What the frame of an embed document was seen to say. */
+interface Seen {
+  types: string[];
+  foreign: number;
+  any: boolean;
+}
+
+/** What the embeds said over the stream, and what the host did. */
+interface Said {
+  seen: Map<EmbedFrame, Seen>;
+  /** Per embed document: a dashboard's ready waiting for dashboard-loaded. */
+  waitingLoaded: Map<EmbedFrame, Rec>;
+  /** AI queries waiting for their answer, by document and chat (or query). */
+  waitingAi: Map<string, { r: Rec; e: EmbedFrame }>;
+  events: number;
+  actions: number;
+  anyReady: boolean;
+  /** Whether the capture could see the host's actions: the host frame hooked (its posts are recorded: full mode), or
+   * an embed frame's relay recording (its posts, or deliveries to it: either mode). Receive-only on the host alone
+   * sees none of them, and then nothing is said of them. */
+  actionsVisible: boolean;
+}
+
+/** The events after each embed's document started, from its origin (its frame, for posts); the host's actions. */
+function whatEmbedsSaid(
+  records: readonly Rec[],
+  embeds: readonly EmbedFrame[],
+  startedAt: ReadonlyMap<EmbedFrame, number>,
+): Said {
+  const { current, before } = embedLocator(records, embeds, startedAt);
+  const said: Said = {
+    seen: new Map(),
+    waitingLoaded: new Map(),
+    waitingAi: new Map(),
+    events: 0,
+    actions: 0,
+    anyReady: false,
+    actionsVisible: false,
   };
-  // Per embed document: dashboard readies waiting for dashboard-loaded, AI queries waiting for their answer.
-  const waitingLoaded = new Map<EmbedFrame, Rec>();
-  const waitingAi = new Map<string, { r: Rec; e: EmbedFrame }>();
-  let events = 0;
-  let actions = 0;
-  let anyReady = false;
-  // Whether the capture could see the host's actions: the host frame hooked (its posts are recorded: full mode), or
-  // an embed frame's relay recording (its posts, or deliveries to it: either mode). Receive-only on the host alone
-  // sees none of them, and then nothing is said of them.
+  const sawOf = (e: EmbedFrame) => said.seen.get(e) ?? said.seen.set(e, { types: [], foreign: 0, any: false }).get(e)!;
   const embedFrameIds = new Set(embeds.map((e) => e.frameId).filter((id) => id !== undefined && id !== 0));
-  let actionsVisible = false;
-  for (const r of records) {
+  for (let k = 0; k < records.length; k++) {
+    const r = records[k];
     if (r.navigation) {
       continue;
     }
@@ -237,23 +318,24 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
       (r.kind === 'post' && r.frameId === 0 && !r.injected) ||
       (r.frameId !== undefined && embedFrameIds.has(r.frameId))
     ) {
-      actionsVisible = true;
+      said.actionsVisible = true;
     }
     const d = dataOf(r);
+    const svc = !!d && isSvcEmbed(d);
     // A post and its delivery are one message: judge it once, at its first observation.
     if (r.kind === 'receive' && r.pairedWith !== undefined) {
-      const e = d && isSvcEmbed(d) && d.direction === 'event' ? current(r) : undefined;
+      const e = svc && d.direction === 'event' ? current(r, k) : undefined;
       if (e) {
         sawOf(e).any = true;
       }
-      if (d && isSvcEmbed(d) && d.direction === 'event' && r.frameId === 0) {
-        events++;
+      if (svc && d.direction === 'event' && r.frameId === 0) {
+        said.events++;
       }
       continue;
     }
-    if (!d || !isSvcEmbed(d)) {
+    if (!svc) {
       for (const e of embeds) {
-        if (e.frameId !== undefined && r.frameId === e.frameId && (pos.get(e.seq) ?? 0) < (pos.get(r.seq) ?? 0)) {
+        if (e.frameId !== undefined && r.frameId === e.frameId && before(e, r, k)) {
           const s = sawOf(e);
           s.foreign++;
           s.any = true;
@@ -264,64 +346,73 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
     if (d.direction === 'action') {
       // the host's post, or (receive-only: no posts recorded) its delivery; the panel's own sends are not the host's
       if (!r.injected) {
-        actions++;
+        said.actions++;
       }
       continue;
     }
     if (d.direction !== 'event') {
       continue;
     }
-    if (r.kind === 'receive' && (r.frameId === 0 || r.frameId === undefined)) {
-      events++;
-    } else if (r.kind === 'post' && r.pairedWith !== undefined) {
-      events++;
+    if (
+      (r.kind === 'receive' && (r.frameId === 0 || r.frameId === undefined)) ||
+      (r.kind === 'post' && r.pairedWith !== undefined)
+    ) {
+      said.events++;
     }
     const type = typeof d.type === 'string' ? d.type : '(no type)';
-    const e = current(r, type);
-    if (!e) {
-      continue;
+    const e = current(r, k, type);
+    if (e) {
+      heardEvent(e, sawOf(e), r, d, type, said);
     }
-    const s = sawOf(e);
-    s.any = true;
-    if (!s.types.includes(type)) {
-      s.types.push(type);
-    }
-    const p = payloadOf(d);
-    if (type === 'svc:event:ready') {
-      anyReady = true;
-      if (e.ready === null) {
-        e.ready = r.seq;
-        const surface = typeof d.surface === 'string' ? d.surface : p.surface;
-        if (surface === 'dashboard') {
-          waitingLoaded.set(e, r);
-        }
+  }
+  return said;
+}
+
+/** Event `r` (of type `type`, data `d`) from embed document e: what it says of the document's start and waits. */
+function heardEvent(e: EmbedFrame, s: Seen, r: Rec, d: Record<string, unknown>, type: string, said: Said): void {
+  s.any = true;
+  if (!s.types.includes(type)) {
+    s.types.push(type);
+  }
+  const p = payloadOf(d);
+  if (type === 'svc:event:ready') {
+    said.anyReady = true;
+    if (e.ready === null) {
+      e.ready = r.seq;
+      const surface = typeof d.surface === 'string' ? d.surface : p.surface;
+      if (surface === 'dashboard') {
+        said.waitingLoaded.set(e, r);
       }
-    } else if (type === 'svc:event:dashboard-loaded') {
-      waitingLoaded.delete(e);
-    } else if (type === 'svc:event:error' && p.fatal === true && e.ready === null && e.failed === null) {
-      e.failed = typeof p.message === 'string' ? p.message : '(no message)';
-    } else if (type === 'svc:event:ai-query') {
-      const byChat = typeof p.chatId === 'string' ? `${e.seq}|c:${p.chatId}` : null;
-      const byQuery = `${e.seq}|q:${String(p.query)}`;
-      if (p.status === 'submitted') {
-        waitingAi.set(byChat ?? byQuery, { r, e });
-      } else if (p.status === 'completed' || p.status === 'error') {
-        // An answer names its chat, or only its query (a new chat may get its id with the answer).
-        if (!(byChat && waitingAi.delete(byChat))) {
-          waitingAi.delete(byQuery);
-        }
+    }
+  } else if (type === 'svc:event:dashboard-loaded') {
+    said.waitingLoaded.delete(e);
+  } else if (type === 'svc:event:error' && p.fatal === true && e.ready === null && e.failed === null) {
+    e.failed = typeof p.message === 'string' ? p.message : '(no message)';
+  } else if (type === 'svc:event:ai-query') {
+    const byChat = typeof p.chatId === 'string' ? `${e.seq}|c:${p.chatId}` : null;
+    const byQuery = `${e.seq}|q:${String(p.query)}`;
+    if (p.status === 'submitted') {
+      said.waitingAi.set(byChat ?? byQuery, { r, e });
+    } else if (p.status === 'completed' || p.status === 'error') {
+      // An answer names its chat, or only its query (a new chat may get its id with the answer).
+      if (!(byChat && said.waitingAi.delete(byChat))) {
+        said.waitingAi.delete(byQuery);
       }
     }
   }
+}
 
-  // ---- never ready (only an embed whose start is in the stream: one known from its posts alone may have said
-  // ready before the stream starts, e.g. before a Clear)
+/**
+ * Never ready: only an embed whose start is in the stream (one known from its posts alone may have said ready
+ * before the stream starts, e.g. before a Clear), with what its frame said and the likely causes.
+ */
+function judgeNeverReady(embeds: readonly EmbedFrame[], seen: ReadonlyMap<EmbedFrame, Seen>, found: Findings): void {
   for (const e of embeds) {
-    if (e.ready !== null || !e.loaded || !overdue(e.time, e.end)) {
+    if (e.ready !== null || !e.loaded || !found.overdue(e.time, e.end)) {
       continue;
     }
     const s = seen.get(e);
-    const urlIssues = (issues.get(e.seq) ?? []).filter((i) => i.rule.startsWith('url.') && i.severity !== 'info');
+    const urlIssues = (found.issues.get(e.seq) ?? []).filter((i) => i.rule.startsWith('url.') && i.severity !== 'info');
     const saw: string[] = [];
     if (s?.types.length) {
       saw.push(`events ${s.types.map((t) => t.replace('svc:event:', '')).join(', ')}`);
@@ -348,60 +439,142 @@ export function diagnose(input: readonly Rec[], opts: DiagnoseOptions): Diagnosi
     if (!e.failed) {
       causes.push('an expired or invalid session, or a tenant that does not allow embedding on this host');
     }
-    add(
+    const { file } = found.opts;
+    const waited = found.waited(e.time);
+    found.add(
       e.seq,
       issue(
         'silence.never-ready',
         'type',
-        `the embed at ${shownUrl(e.url)} loaded ${opts.file ? `and never said ready ${waited(e.time)}` : `${waited(e.time)} and never said ready`}. ` +
+        `the embed at ${shownUrl(e.url)} loaded ${file ? `and never said ready ${waited}` : `${waited} and never said ready`}. ` +
           `Seen from that frame: ${saw.length ? saw.join('; ') : 'nothing'}. Likely causes: ${causes.map((c, k) => `${k + 1}) ${c}`).join('; ')}.`,
       ),
     );
   }
+}
 
-  // ---- a dashboard that said ready but never loaded its data
-  for (const [e, r] of waitingLoaded) {
-    if (!overdue(r.time, e.end)) {
+/** A dashboard that said ready but never loaded its data; an AI query never answered. */
+function judgeUnanswered(said: Said, found: Findings): void {
+  const { file } = found.opts;
+  for (const [e, r] of said.waitingLoaded) {
+    if (!found.overdue(r.time, e.end)) {
       continue;
     }
-    add(
+    const waited = found.waited(r.time);
+    found.add(
       r.seq,
       issue(
         'silence.no-dashboard-loaded',
         'type',
-        `the dashboard said ready ${opts.file ? '' : `${waited(r.time)} `}but no dashboard-loaded followed${opts.file ? ` ${waited(r.time)}` : ''}: a widget's data may never have loaded`,
+        `the dashboard said ready ${file ? '' : `${waited} `}but no dashboard-loaded followed${file ? ` ${waited}` : ''}: a widget's data may never have loaded`,
       ),
     );
   }
-
-  // ---- an AI query never answered
-  for (const [, { r, e }] of waitingAi) {
-    if (!overdue(r.time, e.end)) {
+  for (const [, { r, e }] of said.waitingAi) {
+    if (!found.overdue(r.time, e.end)) {
       continue;
     }
     const p = payloadOf(dataOf(r) ?? {});
-    add(
+    const waited = found.waited(r.time);
+    found.add(
       r.seq,
       issue(
         'silence.ai-query-unanswered',
         'payload.status',
-        `ai-query submitted${typeof p.chatId === 'string' ? ` in chat "${p.chatId}"` : ''} ${opts.file ? '' : `${waited(r.time)} `}and never completed nor failed${opts.file ? ` ${waited(r.time)}` : ''}`,
+        `ai-query submitted${typeof p.chatId === 'string' ? ` in chat "${p.chatId}"` : ''} ${file ? '' : `${waited} `}and never completed nor failed${file ? ` ${waited}` : ''}`,
       ),
     );
   }
+}
 
-  // ---- a host that never acted (a note: many hosts never act)
-  const notes: Issue[] = [];
-  if (anyReady && events > 0 && actions === 0 && actionsVisible) {
-    notes.push(
-      issue(
-        'silence.host-never-acted',
-        'direction',
-        'the host received the embed’s events but never sent an action (many hosts never do)',
-      ),
-    );
-  }
-  return { issues, notes, embeds, hostOrigin, next, actionsVisible };
+/**
+ * A sieve for a stream read as it comes, from its start: it lets through the records `diagnose` needs for its
+ * `embeds` and `notes`, so that `diagnose` of what it let through finds the same embeds (the same seqs, readies,
+ * documents) and notes as of the whole stream, in time that does not grow with it: every navigation and every
+ * `ready`; between two navigations, the first event each frame posts from each origin (where an embed may be
+ * found); the first event and the first action of each kind `diagnose` counts; the first record of each frame (what
+ * tells whether the host's actions could be seen). Its issues differ (never-ready's text counts what the frame
+ * said). `svcEmbedSeen`: whether any svc-embed message came, as `integrationState` asks. The panel's integration
+ * line keeps what it lets through as records arrive (one sieve per page).
+ */
+export function diagnosisSieve(): { keep(r: Rec): boolean; readonly svcEmbedSeen: boolean } {
+  /** The origins each frame (by id, else URL) posted a first event from since the last navigation. */
+  let posted = new Map<number | string, unknown[]>();
+  /** Frames (by id) of which a record went through (the last one's id apart: most records come from it). */
+  const frames = new Set<number>();
+  let lastFrame: number | undefined;
+  /** Whether the host's own post went through. */
+  let hostPosted = false;
+  /** Kinds of events and actions (bit sets over kind, paired, frame or injected) of which one went through. */
+  let events = 0;
+  let actions = 0;
+  let svc = false;
+  /** The first event its frame posted from its origin since the last navigation. */
+  const firstPosted = (r: Rec) => {
+    const frame = r.frameId !== undefined ? r.frameId : r.frameUrl;
+    const origins = posted.get(frame);
+    if (!origins) {
+      posted.set(frame, [r.origin]);
+      return true;
+    }
+    if (!origins.includes(r.origin)) {
+      origins.push(r.origin);
+      return true;
+    }
+    return false;
+  };
+  return {
+    get svcEmbedSeen() {
+      return svc;
+    },
+    // (called once per record as a log loads, mostly before V8 optimizes it: few operations, no allocation)
+    keep(r) {
+      if (r.navigation) {
+        posted = new Map();
+        return true;
+      }
+      let keep = false;
+      const f = r.frameId;
+      if (f !== undefined && f !== lastFrame) {
+        lastFrame = f;
+        if (!frames.has(f)) {
+          frames.add(f);
+          keep = true;
+        }
+      }
+      const post = r.kind === 'post';
+      if (!hostPosted && post && f === 0 && !r.injected) {
+        hostPosted = keep = true;
+      }
+      const d = r.data as Record<string, unknown> | null;
+      if (!isSvcEmbed(d) || Array.isArray(d)) {
+        return keep;
+      }
+      svc = true;
+      const paired = r.pairedWith !== undefined ? 1 : 0;
+      const kind = post ? 0 : r.kind === 'receive' ? 1 : 2;
+      const direction = (d as Record<string, unknown>).direction;
+      if (direction === 'event') {
+        const bit = 1 << (kind * 6 + paired * 3 + (f === 0 ? 0 : f === undefined ? 1 : 2));
+        if (!(events & bit)) {
+          events |= bit;
+          keep = true;
+        }
+        if (post && firstPosted(r)) {
+          keep = true;
+        }
+        return keep || (d as Record<string, unknown>).type === 'svc:event:ready';
+      }
+      if (direction === 'action') {
+        const bit = 1 << (kind * 4 + paired * 2 + (r.injected ? 1 : 0));
+        if (!(actions & bit)) {
+          actions |= bit;
+          keep = true;
+        }
+      }
+      return keep;
+    },
+  };
 }
 
 /** Whether an issue is the diagnosis's (its address, what did not happen): judged again as a whole, not per record. */
@@ -441,6 +614,35 @@ export interface IntegrationState {
   seq: number | null;
 }
 
+/** The first of the records' own issues (not a sender's) that `pred` holds of, and how many it holds of. */
+function ownIssues<R extends { issues?: readonly Issue[] }>(records: readonly R[]) {
+  // (indexed loops: the panel runs this once per load, before it is optimized, where an iterator per loop costs)
+  const first = (pred: (i: Issue) => boolean): { r: R; i: Issue } | null => {
+    for (let k = 0; k < records.length; k++) {
+      const list = records[k].issues ?? [];
+      for (let j = 0; j < list.length; j++) {
+        if (!list[j].sender && pred(list[j])) {
+          return { r: records[k], i: list[j] };
+        }
+      }
+    }
+    return null;
+  };
+  const count = (pred: (i: Issue) => boolean) => {
+    let n = 0;
+    for (let k = 0; k < records.length; k++) {
+      const list = records[k].issues ?? [];
+      for (let j = 0; j < list.length; j++) {
+        if (!list[j].sender && pred(list[j])) {
+          n++;
+        }
+      }
+    }
+    return n;
+  };
+  return { first, count };
+}
+
 /**
  * The integration's state, from the records (with their issues, diagnosis included), the diagnosis and the time:
  * the first that holds of: no embed; the embed failed to start; it never became ready; its address has problems;
@@ -456,27 +658,7 @@ export function integrationState(
   if (!diagnosis.embeds.length && !svc) {
     return { state: 'no-embed', text: 'no embed on this page (no /embed/ frame, no svc-embed message)', seq: null };
   }
-  const first = (pred: (i: Issue) => boolean) => {
-    for (const r of records) {
-      for (const i of r.issues ?? []) {
-        if (!i.sender && pred(i)) {
-          return { r, i };
-        }
-      }
-    }
-    return null;
-  };
-  const count = (pred: (i: Issue) => boolean) => {
-    let n = 0;
-    for (const r of records) {
-      for (const i of r.issues ?? []) {
-        if (!i.sender && pred(i)) {
-          n++;
-        }
-      }
-    }
-    return n;
-  };
+  const { first, count } = ownIssues(records);
   const failed = first((i) => i.rule === 'session.failed-before-ready');
   if (failed) {
     return { state: 'failed-to-start', text: failed.i.message, seq: failed.r.seq };

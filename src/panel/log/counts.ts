@@ -4,7 +4,6 @@
  * Owned by the record log, which tells it what changed.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import type { RecordMeta } from './meta.ts';
 
 export class OriginTypeCounts {
   private originCounts = new Map<string, number>();
@@ -49,7 +48,7 @@ export class OriginTypeCounts {
   /** Count records from where counting stopped, for at most `budgetMs`; true when all are counted. */
   countSome(
     records: readonly ClassifiedRecord[],
-    metas: readonly RecordMeta[],
+    typeAt: (i: number) => string,
     budgetMs: number,
     now: () => number,
   ): boolean {
@@ -64,11 +63,11 @@ export class OriginTypeCounts {
     // Runs of equal values (a post and its delivery, a burst from one frame) are counted with one map update.
     let origin = records[i].origin,
       originRun = 0,
-      type = metas[i].type,
+      type = typeAt(i),
       typeRun = 0;
     for (; i < n; i++) {
       const o = records[i].origin,
-        t = metas[i].type;
+        t = typeAt(i);
       if (o === origin) {
         originRun++;
       } else {

@@ -74,16 +74,29 @@ const same = (
  * instead of allocating one each (fewer long-lived objects for the GC to mark and move). Consecutive records often
  * have the same facts or alternate between two (a post and its delivery): the last two metas are tried first,
  * then the metas already made for the record's type (a bounded cache: past `META_CACHE_MAX` of them, metas are
- * allocated per record).
+ * made per record). Each meta has a number, its index in `table`: the log keeps a record's meta as that number
+ * (a typed array of numbers costs the GC nothing, where an array of 100,000 references to young objects is a
+ * write barrier per record), and a view can judge each distinct meta once.
  */
 export class MetaCache {
-  private lastMeta = NO_META;
-  private prevMeta = NO_META;
-  private byType = new Map<string, RecordMeta[]>();
+  private lastId = 0;
+  private prevId = 0;
+  private byType = new Map<string, number[]>();
   private cached = 0;
+  private metas: RecordMeta[] = [NO_META];
+
+  /** Every meta made since the last reset, by number (number 0: no facts). */
+  get table(): readonly RecordMeta[] {
+    return this.metas;
+  }
 
   /** Per-record facts (possibly shared with other records: read-only). */
   of(r: ClassifiedRecord): RecordMeta {
+    return this.metas[this.idOf(r)];
+  }
+
+  /** The number of record r's meta (its index in `table`). */
+  idOf(r: ClassifiedRecord): number {
     const nav = !!r.navigation;
     const env = nav ? null : envelopeOf(r.data);
     let sev = 0;
@@ -114,9 +127,10 @@ export class MetaCache {
 
   /** Forget every meta (a new log). */
   reset(): void {
-    this.lastMeta = this.prevMeta = NO_META;
+    this.lastId = this.prevId = 0;
     this.byType = new Map();
     this.cached = 0;
+    this.metas = [NO_META];
   }
 
   private shared(
@@ -127,33 +141,35 @@ export class MetaCache {
     verdict: string,
     kind: string,
     nav: boolean,
-  ): RecordMeta {
-    let m = this.lastMeta;
-    if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
-      return m;
+  ): number {
+    const metas = this.metas;
+    let id = this.lastId;
+    if (same(metas[id], type, direction, surface, sev, verdict, kind, nav)) {
+      return id;
     }
-    m = this.prevMeta;
-    this.prevMeta = this.lastMeta;
-    if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
-      return (this.lastMeta = m);
+    id = this.prevId;
+    this.prevId = this.lastId;
+    if (same(metas[id], type, direction, surface, sev, verdict, kind, nav)) {
+      return (this.lastId = id);
     }
     let bucket = this.byType.get(type);
     if (bucket) {
       for (let k = 0; k < bucket.length; k++) {
-        m = bucket[k];
-        if (same(m, type, direction, surface, sev, verdict, kind, nav)) {
-          return (this.lastMeta = m);
+        id = bucket[k];
+        if (same(metas[id], type, direction, surface, sev, verdict, kind, nav)) {
+          return (this.lastId = id);
         }
       }
     }
-    m = { type, direction, surface, sev, verdict, kind, nav };
+    id = metas.length;
+    metas.push({ type, direction, surface, sev, verdict, kind, nav });
     if (this.cached < META_CACHE_MAX) {
       if (!bucket) {
         this.byType.set(type, (bucket = []));
       }
-      bucket.push(m);
+      bucket.push(id);
       this.cached++;
     }
-    return (this.lastMeta = m);
+    return (this.lastId = id);
   }
 }

@@ -27,6 +27,7 @@ export function shortType(type: string): string {
 
 export {
   diagnose,
+  diagnosisSieve,
   integrationState,
   DEFAULT_READY_TIMEOUT_MS,
   type IntegrationState,

@@ -122,6 +122,64 @@ describe('RecordLog', () => {
     expect(events.map(([type]) => type)).toEqual(['replaced', 'cleared']);
   });
 
+  it('knows where the current page starts (preserve log), through live records, late records and trims', () => {
+    const { log, tick } = setup();
+    const records = syntheticSession(30).map((r, k) => ({ ...r, seq: k + 1 }));
+    /** A top-level navigation: a new page. */
+    const page = (seq: number): ClassifiedRecord => ({
+      ...records[0],
+      seq,
+      kind: 'receive',
+      frameId: 0,
+      frameUrl: 'https://host.example.com/next',
+      data: { url: 'https://host.example.com/next' },
+      navigation: true,
+      issues: [],
+    });
+    /** The index of the last top-level navigation, else 0, read off the records. */
+    const expected = () =>
+      Math.max(
+        0,
+        log.all().findLastIndex((r) => r.navigation && r.frameId === 0),
+      );
+    log.load(newTabState(1), records.slice(0, 10));
+    expect(log.pageStart).toBe(0);
+    log.enqueue([page(11), ...records.slice(11, 20).map((r, k) => ({ ...r, seq: 12 + k }))]);
+    tick();
+    expect(log.pageStart).toBe(10);
+    expect(log.pageStart).toBe(expected());
+    // Late records rewrite the tail from seq 8 on: the navigation moves to index 12.
+    log.reorder(
+      8,
+      [...records.slice(7, 11), page(99), ...records.slice(11, 20)].map((r, k) => ({ ...r, seq: 8 + k })),
+    );
+    expect(log.pageStart).toBe(expected());
+    expect(log.pageStart).toBe(11);
+    // ...and a rewrite without it: the page starts at the first record again.
+    log.reorder(
+      5,
+      records.slice(4, 25).map((r, k) => ({ ...r, seq: 5 + k })),
+    );
+    expect(log.pageStart).toBe(0);
+    log.setState(newTabState(1, { maxRecords: 5 }));
+    expect(log.pageStart).toBe(expected());
+  });
+
+  it('counts the times it was given records (a load, a sync, a clear), not its own rewrites', () => {
+    const { log } = setup();
+    const records = syntheticSession(40);
+    const at = log.generation;
+    log.load(newTabState(1), records);
+    expect(log.generation).toBe(at + 1);
+    log.setState(newTabState(1, { maxRecords: 30 })); // a trim
+    log.reorder(records[35].seq, records.slice(35)); // late records
+    expect(log.generation).toBe(at + 1);
+    log.sync(newTabState(1), records); // the source's snapshot again
+    expect(log.generation).toBe(at + 2);
+    log.clear();
+    expect(log.generation).toBe(at + 3);
+  });
+
   it("knows the session's first ready", () => {
     const { log } = setup();
     const records = syntheticSession(30);

@@ -21,6 +21,7 @@ import { encodedLength } from './size.ts';
 import { MetaCache, type RecordMeta } from './meta.ts';
 import { OriginTypeCounts } from './counts.ts';
 import { FramesSeen, type FrameSeen } from './frames-seen.ts';
+import { PageFacts, type PageFactsView } from './page-facts.ts';
 
 export interface FrameInfo {
   readonly url: string;
@@ -91,13 +92,20 @@ const defaultSchedule = (fn: () => void) => {
 
 export class RecordLog {
   private records: ClassifiedRecord[] = [];
-  private metas: RecordMeta[] = [];
+  /** Record i's meta, as its number in the cache's table (meta.ts); the array may be longer than the log. */
+  private metaIds = new Uint32Array(0);
   private metaCache = new MetaCache();
   private tabState: TabState = newTabState(-1);
   private verdicts: VerdictCounts = { valid: 0, invalid: 0, foreign: 0 };
   private frameMap = new Map<string, MutableFrame>();
   private ready = -1;
   private loaded = -1;
+  /** Index of the current page's first record (the last top-level navigation's, else 0). */
+  private page = 0;
+  /** Bumped when the log is given records (`load`, `sync`, `clear`), not when it rewrites its own (trim, reorder). */
+  private gen = 0;
+  /** What the integration line judges of the current page, kept as records come (page-facts.ts). */
+  private facts = new PageFacts();
   private events = new Emitter<LogEvents>();
 
   /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
@@ -143,16 +151,17 @@ export class RecordLog {
   }
   /** Record i's facts (shared, read-only). */
   metaAt(i: number): RecordMeta {
-    return this.metas[i];
+    return this.metaCache.table[this.metaIds[i]];
   }
   /** Every record, in order: read-only, and changed by the log's next change (appended to, or replaced): copy it
    * to keep it. */
   all(): readonly ClassifiedRecord[] {
     return this.records;
   }
-  /** Every record's facts, by index (read-only, like `all`). */
-  allMetas(): readonly RecordMeta[] {
-    return this.metas;
+  /** Every record's facts: record i's is `table[ids[i]]` (read-only, and changed by the log's next change like `all`;
+   * `ids` may be longer than the log). A meta's number is the same for every record that shares it. */
+  allMetas(): { ids: Uint32Array; table: readonly RecordMeta[] } {
+    return { ids: this.metaIds, table: this.metaCache.table };
   }
   get state(): Readonly<TabState> {
     return this.tabState;
@@ -175,6 +184,20 @@ export class RecordLog {
   /** Index of the first `dashboard-loaded` record, -1 when none. */
   get loadedIndex(): number {
     return this.loaded;
+  }
+  /** Index of the current page's first record: the last top-level navigation's (preserve log), else 0. */
+  get pageStart(): number {
+    return this.page;
+  }
+  /** Changes each time the log is given records (a snapshot, a sync, a load, a clear); a trim or a reorder of its own
+   * records keeps it. */
+  get generation(): number {
+    return this.gen;
+  }
+  /** The current page's records the integration line judges, and those with issues (page-facts.ts); null when the
+   * seqs do not increase (then it judges the whole page). */
+  pageFacts(): PageFactsView | null {
+    return this.seqSorted ? this.facts.read(this.records, this.page) : null;
   }
   /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
   origins(): ReadonlyMap<string, number> {
@@ -272,7 +295,7 @@ export class RecordLog {
    * counted. Not part of ingestion (the first frame does not show these counts): done on first use or when idle.
    */
   countSome(budgetMs = 8, now: () => number = () => performance.now()): boolean {
-    return this.byOriginType.countSome(this.records, this.metas, budgetMs, now);
+    return this.byOriginType.countSome(this.records, (i) => this.metaAt(i).type, budgetMs, now);
   }
 
   // ---------------------------------------------------------------------------------------- writing
@@ -282,6 +305,7 @@ export class RecordLog {
     this.pending = [];
     this.pendingUpdate = [];
     this.tabState = state;
+    this.gen++;
     this.replace(records); // its `replaced` stands for the new state too: readers of the state update once
   }
 
@@ -300,6 +324,7 @@ export class RecordLog {
     this.pending = [];
     this.pendingUpdate = [];
     this.tabState = state;
+    this.gen++;
     this.reset(records, false);
     this.events.emit('synced', NONE);
   }
@@ -323,6 +348,7 @@ export class RecordLog {
 
   /** The user cleared the log: it empties at once. */
   clear(): void {
+    this.gen++;
     this.replace([]);
     this.events.emit('cleared', NONE);
   }
@@ -428,19 +454,31 @@ export class RecordLog {
       this.add(incoming[k]);
     }
     // The first ready / dashboard-loaded, from j0 on.
-    const metas = this.metas;
+    const metaAt = (i: number) => this.metaAt(i);
     if (this.ready >= j0) {
       this.ready = -1;
     }
     if (this.loaded >= j0) {
       this.loaded = -1;
     }
+    if (this.page >= j0) {
+      let p = j0 - 1;
+      while (p > 0 && !(metaAt(p).nav && this.records[p].frameId === 0)) {
+        p--;
+      }
+      this.page = Math.max(0, p);
+      this.facts.invalidate();
+    }
     for (let i = j0; i < this.records.length; i++) {
-      const type = metas[i].type;
-      if (metas[i].nav && this.records[i].frameId === 0) {
+      const type = metaAt(i).type;
+      if (metaAt(i).nav && this.records[i].frameId === 0) {
         // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
         this.ready = -1;
         this.loaded = -1;
+        if (this.page !== i) {
+          this.page = i;
+          this.facts.invalidate();
+        }
       } else if (this.ready < 0 && type === 'svc:event:ready') {
         this.ready = i;
       } else if (this.loaded < 0 && type === 'svc:event:dashboard-loaded') {
@@ -457,7 +495,7 @@ export class RecordLog {
   // ---------------------------------------------------------------------------------------- internals
   /** Hold these records and what is computed from them, nothing else (`replace` and `sync` tell it). */
   private reset(records: ClassifiedRecord[], owned: boolean): void {
-    this.metas = [];
+    this.metaIds = new Uint32Array(records.length);
     this.metaCache.reset();
     this.sizes = new Float64Array(0);
     this.text.reset();
@@ -473,6 +511,8 @@ export class RecordLog {
     this.verdicts = { valid: 0, invalid: 0, foreign: 0 };
     this.ready = -1;
     this.loaded = -1;
+    this.page = 0;
+    this.facts.restart();
     const n = records.length;
     this.records = owned ? records : records.slice();
     for (let i = 0; i < n; i++) {
@@ -506,12 +546,16 @@ export class RecordLog {
   /** Put `r` at index i in place of the record there (paired, marked dropped, re-classified). */
   private updateAt(i: number, r: ClassifiedRecord): void {
     const old = this.records[i];
-    const oldMeta = this.metas[i];
+    const oldMeta = this.metaAt(i);
+    if (i >= this.page) {
+      this.facts.invalidate();
+    }
     shareEmptyIssues(r);
     this.compact.record(r, old);
-    const m = this.metaCache.of(r);
+    const id = this.metaCache.idOf(r);
+    const m = this.metaCache.table[id];
     this.records[i] = r;
-    this.metas[i] = m;
+    this.metaIds[i] = id;
     if (i < this.sizes.length) {
       this.sizes[i] = 0;
     }
@@ -542,11 +586,17 @@ export class RecordLog {
     const records = this.records;
     const r = records[i];
     shareEmptyIssues(r);
-    const m = this.metaCache.of(r);
+    const id = this.metaCache.idOf(r);
+    const m = this.metaCache.table[id];
     if (i > 0 && r.seq <= records[i - 1].seq) {
       this.seqSorted = false;
     }
-    this.metas[i] = m; // (i is the meta list's length: an append)
+    if (i >= this.metaIds.length) {
+      const grown = new Uint32Array(Math.max(1024, this.metaIds.length * 2));
+      grown.set(this.metaIds);
+      this.metaIds = grown;
+    }
+    this.metaIds[i] = id;
     if (!this.seqSorted) {
       this.seqMap?.set(r.seq, i);
     }
@@ -582,6 +632,8 @@ export class RecordLog {
       // A new page (preserve log): its session's ready and dashboard-loaded are the ones that count.
       this.ready = -1;
       this.loaded = -1;
+      this.page = i;
+      this.facts.restart();
     } else if (type) {
       if (this.ready < 0 && type === 'svc:event:ready') {
         this.ready = i;
@@ -589,6 +641,7 @@ export class RecordLog {
         this.loaded = i;
       }
     }
+    this.facts.add(r, i);
   }
 
   /** Counts by verdict, without a keyed access by the record's own string (which V8 would look up in its string table). */

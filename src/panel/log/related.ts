@@ -105,13 +105,7 @@ function startFailure(log: RecordLog): SessionFacts['startFailure'] {
 /** Time to `ready` (from the embed frame's navigation when captured, else from the first record) and the load facts. */
 /** Index of the current page's first record: the last top-level navigation's, else 0. */
 export function pageStartIndex(log: RecordLog): number {
-  for (let i = log.count - 1; i >= 0; i--) {
-    const r = log.at(i);
-    if (r.navigation && r.frameId === 0) {
-      return i;
-    }
-  }
-  return 0;
+  return log.pageStart;
 }
 
 export function sessionFacts(log: RecordLog): SessionFacts {

@@ -302,7 +302,11 @@ function matchTerm(r: ClassifiedRecord, t: CompiledTerm, text: () => string): bo
 }
 
 // ------------------------------------------------------------------------------------------ predicate
-export type Predicate = (r: ClassifiedRecord, m: RecordMeta, text: () => string) => boolean;
+export type Predicate = ((r: ClassifiedRecord, m: RecordMeta, text: () => string) => boolean) & {
+  /** The filters read the metas alone (no frame, origin or search): records that share a meta pass or fail
+   * together, so a scan can ask once per meta. */
+  readonly metaOnly?: boolean;
+};
 
 export function compileFilter(f: FilterState): Predicate {
   const dirs = f.directions.length ? new Set<string>(f.directions) : null;
@@ -327,7 +331,7 @@ export function compileFilter(f: FilterState): Predicate {
         },
   );
   const showForeign = f.showForeign;
-  return (r, m, text) => {
+  const p: Predicate = (r, m, text) => {
     // The metas' facts first: most filters never read the record itself.
     if (m.nav) {
       // A frame navigation has no verdict of its own; its issues (the embed's address, what it never said) count.
@@ -362,11 +366,12 @@ export function compileFilter(f: FilterState): Predicate {
     if (origins && !origins.has(r.origin)) {
       return false;
     }
-    for (const t of terms) {
-      if (matchTerm(r, t, text) === t.negate) {
+    for (let k = 0; k < terms.length; k++) {
+      if (matchTerm(r, terms[k], text) === terms[k].negate) {
         return false;
       }
     }
     return true;
   };
+  return frames || origins || terms.length ? p : Object.assign(p, { metaOnly: true });
 }

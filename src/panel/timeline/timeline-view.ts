@@ -390,15 +390,30 @@ export class TimelineView {
     const n = this.log.count;
     const view: number[] = [];
     const records = this.log.all(),
-      metas = this.log.allMetas();
+      { ids, table } = this.log.allMetas();
     let i = 0,
       textI = -1,
       textS = '';
     // Built lazily, only for records that pass the cheaper checks; one slice per record, whatever the number of terms.
     const text = () => (textI === i ? textS : (textS = this.log.textAt((textI = i))));
-    for (; i < n; i++) {
-      if (p(records[i], metas[i], text)) {
-        view.push(i);
+    if (p.metaOnly) {
+      // Once per meta (a few hundred in a log): 1 passes, 2 fails, 0 not asked yet.
+      const passes = new Uint8Array(table.length);
+      for (; i < n; i++) {
+        const id = ids[i];
+        let ok = passes[id];
+        if (ok === 0) {
+          passes[id] = ok = p(records[i], table[id], text) ? 1 : 2;
+        }
+        if (ok === 1) {
+          view.push(i);
+        }
+      }
+    } else {
+      for (; i < n; i++) {
+        if (p(records[i], table[ids[i]], text)) {
+          view.push(i);
+        }
       }
     }
     this.view = view;

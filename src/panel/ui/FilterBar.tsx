@@ -81,11 +81,12 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
     return [...log.origins().entries()].map(([o, n]) => ({ value: o, label: o, count: n }));
   };
 
-  const menu = (label: string, key: ListFilter, options: () => Option[]) => (
+  const menu = (label: string, key: ListFilter, options: () => Option[], labelOf?: (value: string) => string) => (
     <Menu
       label={label}
       selected={() => f()[key] as string[]}
       options={options}
+      labelOf={labelOf}
       onToggle={(v) => toggle(key, v)}
       onClear={() => view.setFilters({ [key]: [] } as Partial<FilterState>)}
     />
@@ -170,14 +171,14 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
         </div>
       ),
     },
-    { id: 'type', priority: 1, render: () => menu('Type', 'types', typeOptions) },
+    { id: 'type', priority: 1, render: () => menu('Type', 'types', typeOptions, shortType) },
     {
       id: 'surface',
       priority: 2,
       render: () => menu('Surface', 'surfaces', () => CATALOG_SURFACES.map((s) => ({ value: s, label: s }))),
     },
     { id: 'frame', priority: 2, render: () => menu('Frame', 'frames', frameOptions) },
-    { id: 'origin', priority: 2, render: () => menu('Origin', 'origins', originOptions) },
+    { id: 'origin', priority: 2, render: () => menu('Origin', 'origins', originOptions, (o) => o) },
     {
       id: 'reset',
       priority: 0,
@@ -223,6 +224,8 @@ function Menu(p: {
   label: string;
   selected: () => string[];
   options: () => Option[];
+  /** A selected value's label without the options (whose counts may take a pass over the log: see `log.types`). */
+  labelOf?: (value: string) => string;
   onToggle: (v: string) => void;
   onClear: () => void;
 }) {
@@ -242,7 +245,7 @@ function Menu(p: {
     return s.length === 0
       ? 'all'
       : s.length === 1
-        ? (p.options().find((o) => o.value === s[0])?.label ?? s[0])
+        ? (p.labelOf?.(s[0]) ?? p.options().find((o) => o.value === s[0])?.label ?? s[0])
         : `${s.length} selected`;
   };
   return (

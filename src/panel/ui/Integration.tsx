@@ -2,8 +2,9 @@
  * The first line of the panel: the integration's state in words ("healthy", "the embed never became ready", "the
  * host sends actions to the wrong origin", "the embed URL has 2 problems"), a link to the first record concerned,
  * and for a silent embed what its frame said and the likely causes. A host developer should know what to fix
- * within five seconds of opening the panel. Judged again at most every 300 ms while records come, and at once when
- * the log holds other records (a snapshot, a file opened): a verdict is never shown for records no longer there.
+ * within five seconds of opening the panel. Judged again at most every 300 ms while records come, and once a new log
+ * is in (a snapshot, a file opened: at the end of the task that loaded it, before the next frame), however many
+ * changes that load made: a verdict is never shown for records no longer there, and a load pays for one judgement.
  * With nothing to judge (no tab attached and no file open yet, as `embed-inspector view` starts) it says so, never
  * "no embed".
  */
@@ -20,8 +21,11 @@ export function Integration(p: { onOpen?: () => void } = {}) {
   const { store, sig } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let queued = false;
   const judge = () => {
+    clearTimeout(timer);
     timer = undefined;
+    queued = false;
     setInfo(integrationOf(store.log));
   };
   createEffect(
@@ -29,10 +33,21 @@ export function Integration(p: { onOpen?: () => void } = {}) {
       timer ??= setTimeout(judge, 300);
     }),
   );
+  // A new log (snapshot, file, clear): judged when the task that loads it ends. The log's own rewrites (a trim at its
+  // bound, a reorder) come with live records, at most every 300 ms like them.
+  let generation = store.log.generation;
   const offRecords = store.onChange((c) => {
-    if (c.records) {
-      clearTimeout(timer);
-      judge();
+    if (!c.records) {
+      return;
+    }
+    if (store.log.generation === generation) {
+      timer ??= setTimeout(judge, 300);
+    } else {
+      generation = store.log.generation;
+      if (!queued) {
+        queued = true;
+        queueMicrotask(() => queued && judge());
+      }
     }
   });
   // "waiting" turns into what the background says once the limit passes; the time shown moves on meanwhile.

@@ -8,6 +8,7 @@ import { stamp } from '../../shared/channel.ts';
 import { CAPTURE_FORMAT } from '../../protocol/record.ts';
 import { countsAsMessage } from '../../protocol/pairs.ts';
 import { compileFilter, defaultFilters } from '../timeline/filters.ts';
+import type { RecordLog } from '../log/record-log.ts';
 import { searchTextOf } from '../log/searchtext.ts';
 import { MetaCache } from '../log/meta.ts';
 import { followingEvents, paired, precedingAction, previousInFrame, sessionFacts } from '../log/related.ts';
@@ -576,6 +577,9 @@ describe('search text in chunks', () => {
   });
 });
 
+/** Each record's facts, in order. */
+const metasOf = (log: RecordLog) => Array.from({ length: log.count }, (_, i) => log.metaAt(i));
+
 describe('loading and sizes', () => {
   it('a load and the same records arriving live give the same log, view, counts and frames', () => {
     const recs = syntheticSession(600);
@@ -588,7 +592,7 @@ describe('loading and sizes', () => {
     live.log.enqueue(recs.map((r) => structuredClone(r)));
     live.log.flush();
     expect(loaded.log.all().map((r) => r.seq)).toEqual(live.log.all().map((r) => r.seq));
-    expect(loaded.log.allMetas()).toEqual(live.log.allMetas());
+    expect(metasOf(loaded.log)).toEqual(metasOf(live.log));
     expect(loaded.timeline.order).toEqual(live.timeline.order);
     expect(loaded.log.counts).toEqual(live.log.counts);
     expect([...loaded.log.frames().values()]).toEqual([...live.log.frames().values()]);
@@ -629,7 +633,7 @@ describe('loading and sizes', () => {
     loaded.timeline.setFilters({ showForeign: true });
     expect(live.log.all().map((r) => r.seq)).toEqual(loaded.log.all().map((r) => r.seq));
     expect(live.log.all().map((r) => r.time)).toEqual(loaded.log.all().map((r) => r.time));
-    expect(live.log.allMetas()).toEqual(loaded.log.allMetas());
+    expect(metasOf(live.log)).toEqual(metasOf(loaded.log));
     expect(live.timeline.order).toEqual(loaded.timeline.order);
     expect(live.log.counts).toEqual(loaded.log.counts);
     expect(live.log.origins()).toEqual(loaded.log.origins());

@@ -1,0 +1,62 @@
+/**
+ * What the integration line judges of the current page (integration.ts), kept as records come, O(1) each: the
+ * records `diagnose` needs for the page's embeds and notes (the protocol's `diagnosisSieve`: every navigation and
+ * `ready`, the first events of each frame and kind) and the records with issues, by index. So a load of 100,000
+ * records is judged from a few dozen of them, once it is in. A rewrite of records already held (an update in place,
+ * late records) leaves them stale: they are made again from the page's records, once, when next read.
+ */
+import type { ClassifiedRecord } from '../../shared/messages.ts';
+import { diagnosisSieve } from './protocol.ts';
+
+export interface PageFactsView {
+  /** The page's records `diagnose` needs (in order). */
+  judged: readonly number[];
+  /** The page's records with issues (in order). */
+  withIssues: readonly number[];
+  /** Whether any svc-embed message came on the page. */
+  svcEmbedSeen: boolean;
+}
+
+export class PageFacts {
+  private sieve = diagnosisSieve();
+  private judged: number[] = [];
+  private withIssues: number[] = [];
+  private stale = false;
+
+  /** A new page starts: its records are added next, from its first. */
+  restart(): void {
+    this.sieve = diagnosisSieve();
+    this.judged = [];
+    this.withIssues = [];
+    this.stale = false;
+  }
+
+  /** Record i, the page's next. */
+  add(r: ClassifiedRecord, i: number): void {
+    if (this.stale) {
+      return;
+    }
+    if (this.sieve.keep(r)) {
+      this.judged.push(i);
+    }
+    if (r.issues.length) {
+      this.withIssues.push(i);
+    }
+  }
+
+  /** Records of the page were rewritten: made again when next read. */
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  /** The page's facts; `records` from index `start` on are the page, read again when stale. */
+  read(records: readonly ClassifiedRecord[], start: number): PageFactsView {
+    if (this.stale) {
+      this.restart();
+      for (let i = start; i < records.length; i++) {
+        this.add(records[i], i);
+      }
+    }
+    return { judged: this.judged, withIssues: this.withIssues, svcEmbedSeen: this.sieve.svcEmbedSeen };
+  }
+}
