@@ -13,7 +13,8 @@ import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../src/protocol/record.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { inPanel, openedPopover, twoFrames, waitInPanel } from '../helpers/panel.ts';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 let launched: Launched;
 
 test.beforeAll(({ chromium }) => {
