@@ -18,7 +18,7 @@ async function openPanel(width: number, theme: string, height = 600): Promise<Pa
   await p.setViewport({ width, height });
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?fixture=demo&n=200&theme=${theme}`);
-  await waitInPanel(p, () => !!document.querySelector('[role="grid"] .grid-body [role="row"]'));
+  await waitInPanel(p, () => !!document.querySelector('.grid-body[role="grid"] [role="row"]'));
   await inPanel(p, (h) => h.view.resetFilters());
   // The toolbars have measured their items (one frame after the first layout).
   await twoFrames(p);

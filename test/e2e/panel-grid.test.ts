@@ -21,7 +21,7 @@ async function openPanel(query: string, width = 1280): Promise<Page> {
   await p.setViewport({ width, height: 700 });
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?${query}`);
-  await waitInPanel(p, () => !!document.querySelector('[role="grid"] .grid-body [role="row"]'));
+  await waitInPanel(p, () => !!document.querySelector('.grid-body[role="grid"] [role="row"]'));
   return p;
 }
 /** The shown rows, top to bottom: their record's seq, from their ids. */

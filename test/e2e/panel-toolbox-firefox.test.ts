@@ -1,7 +1,8 @@
 /**
  * The panel in Firefox's default toolbox (issue 44): the toolbox opens 250 px tall, which leaves the panel 221 px.
- * Settings, taller than that, scrolls its own body while its title (with its ✕) stays in view. Firefox ESR with the
- * built dist/firefox, the panel page in a tab with the synthetic session. Fails (never skips) without Firefox.
+ * Settings, taller than that, scrolls its own body while its title (with its ✕) stays in view; the flow view shows
+ * an arrow without a scroll. Firefox ESR with the built dist/firefox, the panel page in a tab with the synthetic
+ * session. Fails (never skips) without Firefox.
  */
 import type { Page } from 'puppeteer-core';
 import type { LaunchedFirefox } from '../../src/node/firefox.ts';
@@ -54,5 +55,32 @@ describe("Firefox's default toolbox (221 px)", () => {
     }
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('.limits-pop'));
+  });
+
+  it('the flow view shows its first arrow without a scroll; wide lanes never widen the page', async () => {
+    await page.$eval('.vt-flow', (b) => (b as HTMLButtonElement).click());
+    await page.waitForFunction(() => !!document.querySelector('.flow-row.k-arrow'), { timeout: 10_000 });
+    await page.$eval('.flow-body', (b) => {
+      b.scrollTop = 0;
+    });
+    await twoFrames(page);
+    const seen = await page.$eval('.flow-body', (b) => {
+      const box = b.getBoundingClientRect();
+      const arrows = [...b.querySelectorAll<HTMLElement>('.flow-row.k-arrow')].filter((r) => {
+        const q = r.getBoundingClientRect();
+        return r.style.display !== 'none' && q.top >= box.top && q.bottom <= box.bottom;
+      });
+      return {
+        arrows: arrows.length,
+        bottom: box.bottom,
+        vh: document.documentElement.clientHeight,
+        // lanes wider than the pane scroll sideways inside the flow, never the page
+        pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      };
+    });
+    expect(seen.arrows).toBeGreaterThanOrEqual(1);
+    expect(seen.bottom).toBeLessThanOrEqual(seen.vh);
+    expect(seen.pageOverflow).toBe(0);
+    await page.$eval('.vt-timeline', (b) => (b as HTMLButtonElement).click());
   });
 });

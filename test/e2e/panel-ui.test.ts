@@ -19,7 +19,7 @@ async function openPanel(query: string): Promise<Page> {
   await p.setViewport({ width: 1280, height: 760 });
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?${query}`);
-  await waitInPanel(p, () => document.querySelector('[role="grid"] .grid-body [role="row"]'));
+  await waitInPanel(p, () => document.querySelector('.grid-body[role="grid"] [role="row"]'));
   return p;
 }
 const shown = (p: Page) => inPanel(p, (h) => h.view.length as number);
@@ -95,7 +95,7 @@ describe('panel UI (fixture session)', () => {
           byIndex: rows
             .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
             .map((r) => r.id),
-          owns: (document.querySelector('.grid-body')!.getAttribute('aria-owns') ?? '').split(' '),
+          owns: (document.querySelector('.grid-canvas')!.getAttribute('aria-owns') ?? '').split(' '),
         };
       });
     const frames = () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));

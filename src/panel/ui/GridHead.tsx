@@ -1,13 +1,16 @@
 /**
  * The timeline's header row: a header per shown column (a click sorts by it: ascending, descending, then back to
  * the causal order; `aria-sort` says which), the time column's switch between its two origins, and the column
- * chooser (its button, or a right-click on the header).
+ * chooser (its button, beside the grid, or a right-click on the header). The header is above the grid's scrolling
+ * element, which has the focus and owns the header (aria-owns).
  */
 import { For, Show } from 'solid-js';
 import { columnDef, nextSort, type ColumnId } from '../timeline/columns.ts';
 import { usePanel } from './use-panel.ts';
 
 export interface GridHeadProps {
+  /** Its id: the grid (the element below it that scrolls) owns it by this id. */
+  id: string;
   /** The columns shown (those chosen that fit). */
   shown: () => readonly ColumnId[];
   /** Open the column chooser at a point. */
@@ -41,6 +44,7 @@ export function GridHead(p: GridHeadProps) {
     <div
       role="rowgroup"
       class="grid-head"
+      id={p.id}
       onContextMenu={(e) => {
         e.preventDefault();
         p.onChooser(e.clientX, e.clientY);
@@ -79,21 +83,27 @@ export function GridHead(p: GridHeadProps) {
           )}
         </For>
       </div>
-      <button
-        type="button"
-        class="col-chooser"
-        aria-label="Columns"
-        aria-haspopup="menu"
-        title="Choose the columns (or right-click the header)"
-        onClick={(e) => {
-          const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
-          p.onChooser(r.left, r.bottom);
-        }}
-      >
-        <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
-          <path d="M1 2h10M1 6h10M1 10h10" stroke="currentColor" stroke-width="1.5" />
-        </svg>
-      </button>
     </div>
+  );
+}
+
+/** The column chooser's button: over the header's end, outside the grid (Timeline.tsx places it). */
+export function ColumnChooserButton(p: { onChooser: (x: number, y: number) => void }) {
+  return (
+    <button
+      type="button"
+      class="col-chooser"
+      aria-label="Columns"
+      aria-haspopup="menu"
+      title="Choose the columns (or right-click the header)"
+      onClick={(e) => {
+        const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+        p.onChooser(r.left, r.bottom);
+      }}
+    >
+      <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
+        <path d="M1 2h10M1 6h10M1 10h10" stroke="currentColor" stroke-width="1.5" />
+      </svg>
+    </button>
   );
 }

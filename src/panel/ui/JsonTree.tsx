@@ -39,7 +39,7 @@ export function JsonTree(p: {
     const all = items();
     const i = all.indexOf(cur);
     const expanded = cur.getAttribute('aria-expanded');
-    const toggle = () => cur.querySelector<HTMLElement>(':scope > .node > .twisty')?.click();
+    const toggle = () => cur.querySelector<HTMLElement>(':scope > .twisty')?.click();
     switch (e.key) {
       case 'ArrowDown':
         focusItem(all[i + 1]);
@@ -57,14 +57,20 @@ export function JsonTree(p: {
         if (expanded === 'false') {
           toggle();
         } else if (expanded === 'true') {
-          focusItem(cur.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]') ?? undefined);
+          focusItem(
+            cur.parentElement?.querySelector<HTMLElement>(':scope > [role="group"] > li > [role="treeitem"]') ??
+              undefined,
+          );
         }
         break;
       case 'ArrowLeft':
         if (expanded === 'true') {
           toggle();
         } else {
-          focusItem(cur.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined);
+          focusItem(
+            cur.parentElement?.parentElement?.closest('li')?.querySelector<HTMLElement>(':scope > [role="treeitem"]') ??
+              undefined,
+          );
         }
         break;
       case 'Enter':
@@ -108,6 +114,8 @@ export function JsonTree(p: {
   );
 }
 
+let groupIds = 0;
+
 function Item(p: {
   node: TreeNode;
   level: number;
@@ -125,19 +133,41 @@ function Item(p: {
   const [limit, setLimit] = createSignal(200);
   const all = () => (open() && n.children ? n.children() : []);
   const kids = () => all().slice(0, limit());
+  const groupId = `tree-group-${++groupIds}`;
+  /** The value as the line shows it: an open object or array by its size, its children being shown below. */
+  const shown = () =>
+    expandable && open() && (n.kind === 'object' || n.kind === 'array')
+      ? n.kind === 'array'
+        ? `Array(${n.childCount})`
+        : `{${n.childCount} ${n.childCount === 1 ? 'key' : 'keys'}}`
+      : n.summary;
+  /** The line's words as shown: key, value, and the fields an issue finds missing under it. */
+  const line = () =>
+    [
+      `${n.key ? `${n.key}${n.key.endsWith('=>') ? ' ' : ': '}` : ''}${shown()}`,
+      ...marks()
+        .filter((h) => !h.exact)
+        .map((h) => `missing: ${h.missing}`),
+    ].join(' ');
   return (
-    <li
-      role="treeitem"
-      aria-level={p.level}
-      aria-setsize={p.size}
-      aria-posinset={p.pos}
-      aria-expanded={expandable ? open() : undefined}
-      tabIndex={p.first ? 0 : -1}
-      data-path={n.path}
-      data-highlight={marks().length ? (marks().some((h) => h.exact) ? 'field' : 'missing') : undefined}
-      aria-label={`${n.key ? `${n.key}: ` : ''}${n.summary}${marks().length ? ' (an issue points here)' : ''}`}
-    >
-      <div class="node" classList={{ 'hl-node': marks().length > 0 }} onDblClick={() => expandable && setOpen(!open())}>
+    <li role="none">
+      {/* The item is its own line; its children's group is beside it and owned by it, so that its name is the
+          line a sighted user reads (key, value, what is missing), not every line under it. */}
+      <div
+        class="node"
+        classList={{ 'hl-node': marks().length > 0 }}
+        role="treeitem"
+        aria-level={p.level}
+        aria-setsize={p.size}
+        aria-posinset={p.pos}
+        aria-expanded={expandable ? open() : undefined}
+        aria-owns={open() && expandable ? groupId : undefined}
+        aria-label={`${line()}${marks().length ? ' (an issue points here)' : ''}`}
+        tabIndex={p.first ? 0 : -1}
+        data-path={n.path}
+        data-highlight={marks().length ? (marks().some((h) => h.exact) ? 'field' : 'missing') : undefined}
+        onDblClick={() => expandable && setOpen(!open())}
+      >
         <span
           class="twisty"
           aria-hidden="true"
@@ -155,11 +185,7 @@ function Item(p: {
           <span class="colon">{n.key.endsWith('=>') ? ' ' : ': '}</span>
         </Show>
         <span class={`val k-${n.kind}`} title={n.title}>
-          {expandable && open() && (n.kind === 'object' || n.kind === 'array')
-            ? n.kind === 'array'
-              ? `Array(${n.childCount})`
-              : `{${n.childCount} ${n.childCount === 1 ? 'key' : 'keys'}}`
-            : n.summary}
+          {shown()}
         </span>
         <button
           type="button"
@@ -177,7 +203,7 @@ function Item(p: {
         <For each={marks().filter((h) => !h.exact)}>{(h) => <span class="hl-missing">missing: {h.missing}</span>}</For>
       </div>
       <Show when={open() && expandable}>
-        <ul role="group">
+        <ul role="group" id={groupId}>
           <For each={kids()}>
             {(c, i) => <Item node={c} level={p.level + 1} pos={i() + 1} size={n.childCount} copy={p.copy} hl={p.hl} />}
           </For>

@@ -11,7 +11,7 @@ import { createEffect, createMemo, createSignal, Index, on, onCleanup, onMount, 
 import { createTimelineRows, ROW_H } from './timeline-rows.ts';
 import { Row, WarmRow } from './Row.tsx';
 import { Empty } from './Empty.tsx';
-import { GridHead } from './GridHead.tsx';
+import { ColumnChooserButton, GridHead } from './GridHead.tsx';
 import { usePanel } from './use-panel.ts';
 import { fitColumns, type ColumnId } from '../timeline/columns.ts';
 import { createTimelineMenus } from './timeline-menus.tsx';
@@ -23,12 +23,18 @@ export interface TimelineProps {
   ref?: (el: HTMLDivElement) => void;
 }
 
+let grids = 0;
+
 export function Timeline(props: TimelineProps) {
   const { store, sig } = usePanel();
   const view = store.timeline,
     log = store.log;
+  // The grid is the element that scrolls, so the element with the keyboard focus is the one that scrolls (as
+  // assistive technology and axe-core expect of a scrollable region); its header row, above it, is its own through
+  // aria-owns.
   let scrollEl!: HTMLDivElement;
-  let gridEl!: HTMLDivElement;
+  const headId = `tl-head-${++grids}`,
+    rowsId = `tl-rows-${grids}`;
   const [follow, setFollow] = createSignal(true);
   const [unseen, setUnseen] = createSignal(0);
   const count = () => {
@@ -56,7 +62,7 @@ export function Timeline(props: TimelineProps) {
   });
 
   // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
-  const menus = createTimelineMenus({ grid: () => gridEl, onOpen: () => props.onOpen() });
+  const menus = createTimelineMenus({ grid: () => scrollEl, onOpen: () => props.onOpen() });
 
   // ---- rows: the virtualizer and the ring of row slots (timeline-rows.ts)
   const { virtualizer, rowsVersion, slots, slotItem, rowOrder } = createTimelineRows({
@@ -177,36 +183,31 @@ export function Timeline(props: TimelineProps) {
 
   return (
     <div class="timeline" ref={rootEl}>
-      <div
-        class="grid managed"
-        role="grid"
-        tabindex="0"
-        style={{ '--cols': fitted().template }}
-        onContextMenu={(e) => {
-          // the context-menu key on the grid itself (a right-click on a row is the row's)
-          if (!e.defaultPrevented) {
-            e.preventDefault();
-            if (!menus.isOpen()) {
-              menus.openFromKeys();
-            }
-          }
-        }}
-        ref={(el) => {
-          gridEl = el;
-          props.ref?.(el);
-        }}
-        aria-label="Recorded messages"
-        aria-rowcount={count() + 1}
-        aria-colcount={columns().length}
-        aria-activedescendant={activeId()}
-        onKeyDown={onKeyDown}
-      >
-        <GridHead shown={columns} onChooser={(x, y) => menus.openChooser(x, y)} />
+      <div class="grid managed" style={{ '--cols': fitted().template }}>
+        <GridHead id={headId} shown={columns} onChooser={(x, y) => menus.openChooser(x, y)} />
         <div
-          role="rowgroup"
           class="grid-body"
-          ref={scrollEl}
-          aria-owns={rowOrder()}
+          role="grid"
+          tabindex="0"
+          onContextMenu={(e) => {
+            // the context-menu key on the grid itself (a right-click on a row is the row's)
+            if (!e.defaultPrevented) {
+              e.preventDefault();
+              if (!menus.isOpen()) {
+                menus.openFromKeys();
+              }
+            }
+          }}
+          ref={(el) => {
+            scrollEl = el;
+            props.ref?.(el);
+          }}
+          aria-owns={`${headId} ${rowsId}`}
+          aria-label="Recorded messages"
+          aria-rowcount={count() + 1}
+          aria-colcount={columns().length}
+          aria-activedescendant={activeId()}
+          onKeyDown={onKeyDown}
           onScroll={onScroll}
           onWheel={(e) => {
             if (e.deltaY < 0) {
@@ -214,7 +215,13 @@ export function Timeline(props: TimelineProps) {
             }
           }}
         >
-          <div class="grid-canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          <div
+            role="rowgroup"
+            id={rowsId}
+            class="grid-canvas"
+            aria-owns={rowOrder()}
+            style={{ height: `${virtualizer.getTotalSize()}px` }}
+          >
             <Index each={slots()}>
               {(slot) => {
                 const pos = createMemo(() => slotItem(slot())?.index ?? -1);
@@ -224,7 +231,7 @@ export function Timeline(props: TimelineProps) {
                     pos={pos}
                     start={() => pos() * ROW_H}
                     onOpen={props.onOpen}
-                    grid={() => gridEl}
+                    grid={() => scrollEl}
                     onMenu={menus.openRow}
                     columns={columns}
                   />
@@ -233,9 +240,12 @@ export function Timeline(props: TimelineProps) {
             </Index>
           </div>
           <WarmRow />
-          <Empty />
         </div>
+        {/* beside the grid, over its header's end: a grid holds rows and cells only */}
+        <ColumnChooserButton onChooser={(x, y) => menus.openChooser(x, y)} />
       </div>
+      {/* beside the grid too: a status, not a row */}
+      <Empty />
       <Show when={!follow()}>
         <button
           type="button"

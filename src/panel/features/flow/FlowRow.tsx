@@ -5,7 +5,7 @@
  */
 import { createMemo, type Accessor } from 'solid-js';
 import type { FlowModel } from '../../log/protocol.ts';
-import { FLOW_ROW_H, MID, rowShape } from './flow-geometry.ts';
+import { FLOW_ROW_H, MID, rowShape, type RowShape } from './flow-geometry.ts';
 
 export interface FlowRowProps {
   model: Accessor<FlowModel>;
@@ -17,6 +17,9 @@ export interface FlowRowProps {
   range: Accessor<readonly [number, number] | null>;
   onClick: (row: number, shift: boolean) => void;
 }
+
+/** A record row's name: what the row shows (its time and label, in that order), then who sent it to whom. */
+const spoken = (s: RowShape) => `${s.time} ${s.label}, ${s.title.split('\n')[0]}`;
 
 export function FlowRow(p: FlowRowProps) {
   const shape = createMemo(() => rowShape(p.model(), p.row(), p.origin()));
@@ -32,7 +35,7 @@ export function FlowRow(p: FlowRowProps) {
       role={record() ? 'option' : 'presentation'}
       id={record() ? `ei-flow-${shape().seq}` : undefined}
       aria-selected={record() ? selected() : undefined}
-      aria-label={record() ? shape().title.split('\n')[0] : undefined}
+      aria-label={record() ? spoken(shape()) : undefined}
       data-seq={shape().seq ?? undefined}
       title={shape().title}
       style={{
@@ -45,6 +48,7 @@ export function FlowRow(p: FlowRowProps) {
         <text class="flow-time" x="8" y={MID + 4}>
           {shape().time}
         </text>
+        {/* the time and the label are apart on screen: a space keeps them apart in the row's text too */}{' '}
         <line
           class={`flow-line${shape().dashed ? ' dashed' : ''}`}
           x1={shape().x1}

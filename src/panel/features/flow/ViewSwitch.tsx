@@ -49,26 +49,29 @@ export function ViewSwitch(props: TimelineProps) {
   };
   return (
     <div class="view-switch">
-      <div class="view-tabs" role="tablist" aria-label="View">
-        {(['timeline', 'flow'] as const).map((name) => (
-          <button
-            type="button"
-            role="tab"
-            class={`view-tab vt-${name}`}
-            aria-selected={shown() === name}
-            title={
-              name === 'flow'
-                ? 'The flow view: lanes per frame, an arrow per message (V switches views)'
-                : 'The timeline: a row per record (V switches views)'
-            }
-            onClick={() => show(name)}
-          >
-            {name === 'flow' ? 'Flow' : 'Timeline'}
-          </button>
-        ))}
-        <span class="view-key" aria-hidden="true">
-          V
-        </span>
+      <div class="view-tabs">
+        <div class="view-tablist" role="tablist" aria-label="View">
+          {(['timeline', 'flow'] as const).map((name) => (
+            <button
+              type="button"
+              role="tab"
+              class={`view-tab vt-${name}`}
+              aria-selected={shown() === name}
+              title={
+                name === 'flow'
+                  ? 'The flow view: lanes per frame, an arrow per message (V switches views)'
+                  : 'The timeline: a row per record (V switches views)'
+              }
+              onClick={() => show(name)}
+            >
+              {name === 'flow' ? 'Flow' : 'Timeline'}
+            </button>
+          ))}
+          <span class="view-key" aria-hidden="true">
+            V
+          </span>
+        </div>
+        {/* beside the tab list, not in it: a tab list holds tabs only */}
         <div class="view-tools" ref={setTools} />
       </div>
       <Show when={shown() === 'flow'} fallback={<Timeline onOpen={props.onOpen} onClose={props.onClose} ref={ref} />}>
