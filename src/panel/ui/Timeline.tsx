@@ -23,6 +23,32 @@ export interface TimelineProps {
   ref?: (el: HTMLDivElement) => void;
 }
 
+/**
+ * The chosen columns that fit the timeline's width (less the scroll bar's gutter). The shown columns change only when
+ * the choice or the width does: a filter change (which recomputes `fitted`) leaves the rows' cells alone.
+ */
+function createColumnFit(
+  view: ReturnType<typeof usePanel>['store']['timeline'],
+  sig: ReturnType<typeof usePanel>['sig'],
+  root: () => HTMLDivElement,
+) {
+  const [width, setWidth] = createSignal(1200);
+  onMount(() => {
+    const ro = new ResizeObserver(() => setWidth(root().clientWidth));
+    ro.observe(root());
+    setWidth(root().clientWidth);
+    onCleanup(() => ro.disconnect());
+  });
+  const fitted = createMemo(() => {
+    sig.view();
+    return fitColumns(view.columns, width() - 16);
+  });
+  const columns = createMemo<readonly ColumnId[]>(() => fitted().shown, [], {
+    equals: (a, b) => a.length === b.length && a.every((id, k) => id === b[k]),
+  });
+  return { fitted, columns };
+}
+
 let grids = 0;
 
 export function Timeline(props: TimelineProps) {
@@ -42,24 +68,9 @@ export function Timeline(props: TimelineProps) {
     return view.length;
   };
 
-  // ---- columns: the chosen ones that fit the timeline's width (less the scroll bar's gutter)
+  // ---- columns: the chosen ones that fit the timeline's width
   let rootEl!: HTMLDivElement;
-  const [width, setWidth] = createSignal(1200);
-  onMount(() => {
-    const ro = new ResizeObserver(() => setWidth(rootEl.clientWidth));
-    ro.observe(rootEl);
-    setWidth(rootEl.clientWidth);
-    onCleanup(() => ro.disconnect());
-  });
-  const fitted = createMemo(() => {
-    sig.view();
-    return fitColumns(view.columns, width() - 16);
-  });
-  // The shown columns change only when the choice or the width does: a filter change (which recomputes `fitted`)
-  // leaves the rows' cells alone.
-  const columns = createMemo<readonly ColumnId[]>(() => fitted().shown, [], {
-    equals: (a, b) => a.length === b.length && a.every((id, k) => id === b[k]),
-  });
+  const { fitted, columns } = createColumnFit(view, sig, () => rootEl);
 
   // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
   const menus = createTimelineMenus({ grid: () => scrollEl, onOpen: () => props.onOpen() });
