@@ -11,28 +11,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { recordSuite, writeSummary, readResults } from './summary.mjs';
+import { suites } from './suites.mjs';
 
-/**
- * The suites, in order: `rows(result, options)` turns a run's result into the summary table's rows (the suite's
- * module exports it). A new suite is one entry here.
- */
-const suites = [
-  { key: 'classify', title: 'classify throughput (issues 2, 30)', file: './classify.mjs', fn: 'benchClassify' },
-  {
-    key: 'page-overhead',
-    title: 'page overhead of capture (issues 4, 13, 30)',
-    file: './page-overhead.mjs',
-    fn: 'benchPageOverhead',
-  },
-  {
-    key: 'page-overhead-firefox',
-    title: 'page overhead of capture in Firefox (issue 31)',
-    file: './page-overhead-firefox.mjs',
-    fn: 'benchPageOverheadFirefox',
-  },
-  { key: 'panel', title: 'panel with 100,000 records (issues 5, 27, 49)', file: './panel.mjs', fn: 'benchPanel' },
-  { key: 'page-load', title: 'page load with capture (issue 47)', file: './page-load.mjs', fn: 'benchPageLoad' },
-];
 const args = process.argv.slice(2);
 const optionValue = (name) => {
   const i = args.indexOf(`--${name}`);
