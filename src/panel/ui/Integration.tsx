@@ -15,11 +15,14 @@ import { usePanel } from './use-panel.ts';
 
 const GOOD = new Set(['healthy', 'warnings']);
 /** States that judge nothing: neither good nor bad. */
-const NOT_JUDGED = new Set(['waiting', 'capture-off', 'detached']);
+const NOT_JUDGED = new Set(['waiting', 'capture-off', 'detached', 'judging']);
 
 export function Integration(p: { onOpen?: () => void } = {}) {
   const { store, sig } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
+  // An empty log's judgement ("no embed") is not shown until records or time judged it: a file or snapshot being
+  // loaded is judged at the end of the task that loads it, and until then the line says it is judging.
+  const [judged, setJudged] = createSignal(store.log.count > 0);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let queued = false;
   const judge = () => {
@@ -27,6 +30,7 @@ export function Integration(p: { onOpen?: () => void } = {}) {
     timer = undefined;
     queued = false;
     setInfo(integrationOf(store.log));
+    setJudged(true);
   };
   createEffect(
     on([sig.state, sig.appended], () => {
@@ -87,8 +91,10 @@ export function Integration(p: { onOpen?: () => void } = {}) {
       ? notJudged('not judged: capture is off for this tab')
       : detached()
         ? notJudged('not judged: no tab attached and no file open')
-        : info();
-  const state = () => (off() ? 'capture-off' : detached() ? 'detached' : info().state);
+        : judged()
+          ? info()
+          : notJudged('judging…');
+  const state = () => (off() ? 'capture-off' : detached() ? 'detached' : judged() ? info().state : 'judging');
   return (
     <div
       // (one class string: Solid's class and classList on one element overwrite each other)
