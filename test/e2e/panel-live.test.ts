@@ -234,7 +234,7 @@ describe('panel on live capture (sandbox)', () => {
         return legacy.InspectorView.InspectorView.instance().drawerVisible();
       })()`) as Promise<boolean>;
     const drawerBefore = await drawerVisible();
-    await panelFrame!.focus('.grid');
+    await panelFrame!.focus('[role="grid"]');
     await devtools.keyboard.down('Control');
     await devtools.keyboard.press('f');
     await devtools.keyboard.up('Control');
@@ -254,7 +254,7 @@ describe('panel on live capture (sandbox)', () => {
     await inPanel(panelFrame!, (h) => {
       h.view.select(h.log.at(h.log.readyIndex).seq);
     });
-    await panelFrame!.focus('.grid');
+    await panelFrame!.focus('[role="grid"]');
     await devtools.keyboard.press('Enter');
     await panelFrame!.waitForSelector('.detail', { timeout: 5_000 });
     await devtools.keyboard.press('Escape');
