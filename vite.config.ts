@@ -46,11 +46,15 @@ function captureScripts(): Plugin {
   };
 }
 
-// One source manifest (manifest.json), two builds: `vite build --mode chrome|firefox`.
+// One source manifest (manifest.json), two builds: `vite build --mode chrome|firefox`. EI_RELEASE=1 (`npm run package`,
+// `node scripts/build.mjs --release`) builds what users install: `import.meta.env.EI_TEST_BUILD` is false, and the
+// code behind it (the panel's test handle, the demo session) is left out of the bundle.
 export default defineConfig(({ mode }) => {
   const browser: Browser = mode === 'firefox' ? 'firefox' : 'chrome';
+  const testBuild = process.env.EI_RELEASE !== '1';
   return {
     plugins: [solid(), crx({ manifest: browserManifest(browser), browser }), captureScripts()],
+    define: { 'import.meta.env.EI_TEST_BUILD': JSON.stringify(testBuild) },
     build: {
       outDir: `dist/${browser}`,
       emptyOutDir: true,

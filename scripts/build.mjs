@@ -1,6 +1,9 @@
 // `npm run build`: the Chrome and Firefox extensions and the Node side (command line + library), one line each.
 //
-//   node scripts/build.mjs [chrome] [firefox] [node] [--verbose]
+//   node scripts/build.mjs [chrome] [firefox] [node] [--release] [--verbose]
+//
+// --release (`npm run package`) builds the extensions users install: without the panel's test handle and demo
+// session (EI_RELEASE=1 for vite.config.ts). Without it, the test build that the end-to-end tests load.
 //
 // Each build runs as a child process (the same commands as before: `vite build --mode chrome|firefox`,
 // `vite build -c vite.node.config.ts` then `tsc -p tsconfig.lib.json`); their whole output goes to
@@ -15,13 +18,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');
-const unknown = args.filter((a) => a.startsWith('-') && a !== '--verbose' && a !== '-v');
+const release = args.includes('--release');
+const unknown = args.filter((a) => a.startsWith('-') && !['--verbose', '-v', '--release'].includes(a));
 const ALL = ['chrome', 'firefox', 'node'];
 const wanted = args.filter((a) => !a.startsWith('-'));
 const bad = wanted.filter((t) => !ALL.includes(t));
 if (unknown.length || bad.length) {
   console.error(
-    `build: unknown ${[...unknown, ...bad].join(' ')}; usage: node scripts/build.mjs [chrome] [firefox] [node] [--verbose]`,
+    `build: unknown ${[...unknown, ...bad].join(' ')}; usage: node scripts/build.mjs [chrome] [firefox] [node] [--release] [--verbose]`,
   );
   process.exit(2);
 }
@@ -60,7 +64,11 @@ const run = (_name, argv, log) =>
     const child = spawn(node, argv, {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: verbose && process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : { ...process.env, NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        ...(verbose && process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }),
+        EI_RELEASE: release ? '1' : '0',
+      },
     });
     const take = (chunk) => {
       log.push(chunk.toString());
@@ -110,7 +118,8 @@ for (const name of targets) {
     break;
   }
   const last = name === targets.at(-1) ? `; version ${version}, whole log in dist/build.log` : '';
-  console.log(`build: ${name.padEnd(7)} -> ${r.out} in ${r.seconds.toFixed(1)} s${last}`);
+  const kind = name === 'node' ? '' : release ? ' (release)' : ' (test build)';
+  console.log(`build: ${name.padEnd(7)} -> ${r.out}${kind} in ${r.seconds.toFixed(1)} s${last}`);
 }
 
 mkdirSync(join(root, 'dist'), { recursive: true });

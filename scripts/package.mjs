@@ -6,12 +6,15 @@
 //   artifacts/embed-inspector-<version>.tgz           the npm package (`npm pack`: command line + library)
 //
 // <version> is package.json's; the build writes it into both manifests, and this script checks that they carry it.
+// The build is the release one (`build.mjs --release`): a dist/ that holds test code (the test build that
+// `npm run build` makes for the tests) is refused.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
+import { testCodeIn } from './test-code.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (line) => console.log(`package: ${line}`);
@@ -37,6 +40,13 @@ for (const browser of ['chrome', 'firefox']) {
   }
   if (manifest.version !== version) {
     fail(`dist/${browser}/manifest.json has version ${manifest.version}, package.json ${version}: run npm run build`);
+  }
+  const testCode = testCodeIn(join(root, 'dist', browser));
+  if (testCode.length) {
+    fail(
+      `dist/${browser} is a test build: run npm run package (it builds with --release)`,
+      testCode.map((f) => `dist/${browser}/${f}`).join('\n'),
+    );
   }
 }
 

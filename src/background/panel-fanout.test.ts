@@ -9,7 +9,7 @@ import {
 import { backgroundPanelChannel } from '../shared/channel.ts';
 import { PanelFanout } from './panel-fanout.ts';
 import type { AddResult, TabLogView } from './tablog.ts';
-import { fakePort } from './test-fakes.ts';
+import { fakePort } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
 

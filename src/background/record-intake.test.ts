@@ -7,7 +7,7 @@ import { RecordIntake, type RecordsBatch } from './record-intake.ts';
 import { RelayPort } from './relay-port.ts';
 import { TabStorage } from './tab-storage.ts';
 import { TabLog, newState } from './tablog.ts';
-import { fakePort, fakeStore, holdCommits, relayBatchOf } from './test-fakes.ts';
+import { fakePort, fakeStore, holdCommits, relayBatchOf } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';

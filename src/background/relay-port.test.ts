@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES_VERSION, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
 import { stamp } from '../shared/channel.ts';
 import { RelayPort } from './relay-port.ts';
-import { fakePort } from './test-fakes.ts';
+import { fakePort } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
 

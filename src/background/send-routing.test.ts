@@ -5,7 +5,7 @@ import type { FrameInfo } from './pairing.ts';
 import { RelayPort } from './relay-port.ts';
 import { SEND_TIMEOUT_MS, SendRouting, type SendRequest } from './send-routing.ts';
 import type { TabLogView } from './tablog.ts';
-import { useFakeApi, fakePort } from './test-fakes.ts';
+import { useFakeApi, fakePort } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';

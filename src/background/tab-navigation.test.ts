@@ -4,7 +4,7 @@ import { stamp } from '../shared/channel.ts';
 import type { FrameNav } from './frame-navs.ts';
 import { TabNavigation } from './tab-navigation.ts';
 import { TabLog, newState } from './tablog.ts';
-import { useFakeApi } from './test-fakes.ts';
+import { useFakeApi } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';

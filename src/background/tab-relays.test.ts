@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { newTabState, type BackgroundToRelay, type CaptureMode, type RelayToBackground } from '../shared/messages.ts';
 import { RelayPort } from './relay-port.ts';
 import { SETTLE_TIMEOUT_MS, TabRelays, configOf, parentFrameOf } from './tab-relays.ts';
-import { useFakeApi, fakePort } from './test-fakes.ts';
+import { useFakeApi, fakePort } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
 

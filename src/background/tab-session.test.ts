@@ -13,7 +13,7 @@ import { Sessions } from './sessions.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { SETTLE_TIMEOUT_MS } from './tab-relays.ts';
-import { useFakeApi, fakePort, fakeStore, holdCommits, relayBatchOf } from './test-fakes.ts';
+import { useFakeApi, fakePort, fakeStore, holdCommits, relayBatchOf } from '../../test/helpers/background-fakes.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
 
 const TAB = 7;

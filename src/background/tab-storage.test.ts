@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RawRecord } from '../shared/messages.ts';
 import { TabStorage } from './tab-storage.ts';
 import { TabLog, newState } from './tablog.ts';
-import { fakeStore } from './test-fakes.ts';
+import { fakeStore } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';

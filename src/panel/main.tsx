@@ -10,5 +10,8 @@ watchTheme(env, (t) => {
   document.documentElement.dataset.theme = t;
 });
 const app = createPanelApp(env);
-installTestHandle(app);
+// (the test build only: what users install has no handle, and the bundler leaves test-handle.ts out)
+if (import.meta.env.EI_TEST_BUILD) {
+  installTestHandle(app);
+}
 mountPanel(app, document.getElementById('root')!);

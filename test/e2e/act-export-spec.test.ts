@@ -31,12 +31,12 @@ afterAll(() => {
 /** Click Download; the export the panel made (its test handle keeps the last one). */
 async function exportAs(format: string): Promise<{ name: string; text: string }> {
   await inPanel(panel, (h) => {
-    h.act.lastExport = null;
+    h.saved.name = '';
   });
   await panel.click(format);
   await panel.click('.x-download');
-  await waitInPanel(panel, (h) => h.act.lastExport, { timeout: 10_000 });
-  return (await inPanel(panel, (h) => h.act.lastExport))!;
+  await waitInPanel(panel, (h) => h.saved.name, { timeout: 10_000 });
+  return await inPanel(panel, (h) => ({ ...h.saved }));
 }
 
 const codegen = (file: string) =>

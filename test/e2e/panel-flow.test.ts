@@ -180,14 +180,14 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
       .filter((r) => r.cls.includes('k-arrow'))
       .map((r) => r.label.replace(/ \((dropped|threw)\)$/, ''));
     await panel.$eval('.flow-svg-export', (b) => (b as HTMLButtonElement).click());
-    const svg = await inPanel(panel, (h) => h.flowExport.text);
+    const svg = await inPanel(panel, (h) => h.saved.text);
     const texts = checkWellFormed(svg).flatMap((e) => (e.name === 'text' ? [e.text] : []));
     for (const l of labels) {
       expect(texts.some((t) => t.startsWith(l))).toBe(true);
     }
     await panel.$eval('.flow-mermaid-export', (b) => (b as HTMLButtonElement).click());
-    await waitInPanel(panel, (h) => h.flowExport.text.startsWith('sequenceDiagram'));
-    const mermaid = await inPanel(panel, (h) => h.flowExport.text);
+    await waitInPanel(panel, (h) => h.saved.text.startsWith('sequenceDiagram'));
+    const mermaid = await inPanel(panel, (h) => h.saved.text);
     const messages = parseSequenceDiagram(mermaid).flatMap((s) =>
       s.kind === 'message' ? [`${s.from}${s.arrow}${s.to}: ${s.text}`] : [],
     );
@@ -212,11 +212,11 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
   it('exports only the selected range: Shift+click and Shift+↓ extend it from the selected arrow', async () => {
     const mermaidTexts = async () => {
       await inPanel(panel, (h) => {
-        h.flowExport.text = '';
+        h.saved.text = '';
       });
       await panel.$eval('.flow-mermaid-export', (b) => (b as HTMLButtonElement).click());
-      await waitInPanel(panel, (h) => h.flowExport.text.startsWith('sequenceDiagram'));
-      const text = await inPanel(panel, (h) => h.flowExport.text);
+      await waitInPanel(panel, (h) => h.saved.text.startsWith('sequenceDiagram'));
+      const text = await inPanel(panel, (h) => h.saved.text);
       return parseSequenceDiagram(text).flatMap((s) => (s.kind === 'message' ? [s.text] : []));
     };
     const arrowText = (label: string) => label.replace(/ \((dropped|threw)\)$/, '').replace(/ → \?$/, '');
@@ -259,7 +259,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     expect(ranged).toEqual(expected);
     expect(ranged.length).toBeLessThan(whole.length);
     await panel.$eval('.flow-svg-export', (b) => (b as HTMLButtonElement).click());
-    const svgTexts = checkWellFormed(await inPanel(panel, (h) => h.flowExport.text)).flatMap((e) =>
+    const svgTexts = checkWellFormed(await inPanel(panel, (h) => h.saved.text)).flatMap((e) =>
       e.name === 'text' ? [e.text] : [],
     );
     for (const l of rows.filter((r) => r.cls.includes('k-arrow')).map((r) => arrowText(r.label))) {
@@ -292,10 +292,10 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     await makeRange();
     expect(await panel.$eval('.flow-range', (e) => e.textContent)).toContain('Esc clears it');
     await inPanel(panel, (h) => {
-      h.flowExport.name = '';
+      h.saved.name = '';
     });
     await panel.click('.flow-svg-export'); // a real click: the download
-    await waitInPanel(panel, (h) => h.flowExport.name.endsWith('.svg'));
+    await waitInPanel(panel, (h) => h.saved.name.endsWith('.svg'));
     expect(await panel.evaluate(() => document.activeElement?.className)).toBe('flow-svg-export');
     await panel.keyboard.press('Escape');
     await panel.waitForFunction(() => !document.querySelector('.flow-range'), { timeout: 2_000 });

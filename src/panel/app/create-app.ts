@@ -35,7 +35,8 @@ export function createPanelApp(env: PanelEnv): PanelApp {
 
     // The live tab stays linked while an imported file is shown: the composer and replay send to it.
     const live = env.tabId !== null && !env.fixture ? store.connectLive(createRuntimeTransport(env.tabId)) : null;
-    if (env.fixture) {
+    // (the demo session is in the test build only, which the tests and the screenshots load)
+    if (import.meta.env.EI_TEST_BUILD && env.fixture) {
       useTransport(
         createMemoryTransport({
           records: syntheticSession(env.fixtureSize),

@@ -1,8 +1,8 @@
 /**
  * Where the panel runs: inside DevTools (Chrome or Firefox: `devtools.inspectedWindow.tabId`, the DevTools
  * theme) or in a normal tab (`?tabId=`, `prefers-color-scheme`); `?theme=light|dark` overrides the theme
- * (screenshots, tests); `?fixture=demo&n=…` shows a synthetic session; `?view=/captures.json` the capture files that
- * `embed-inspector view` serves.
+ * (screenshots, tests); `?fixture=demo&n=…` shows a synthetic session (test build only); `?view=/captures.json` the
+ * capture files that `embed-inspector view` serves.
  */
 import { sameOriginPath } from '../ui/same-origin.ts';
 import { findBrowserApi } from '../../shared/browser-api.ts';
@@ -54,7 +54,7 @@ export function readEnv(search = location.search): PanelEnv {
     tabId,
     inDevtools: typeof fromDevtools === 'number',
     themeOverride: t === 'light' || t === 'dark' ? t : null,
-    fixture: q.get('fixture'),
+    fixture: import.meta.env.EI_TEST_BUILD ? q.get('fixture') : null,
     // (a path on this page's own server only: the list is fetched, never navigated to)
     view: sameOriginPath(q.get('view')),
     fixtureSize: Number.isFinite(n) && n > 0 ? Math.min(n, 2_000_000) : 80,

@@ -20,7 +20,64 @@ import type { LiveLink } from '../link/live-link.ts';
 import type { ActController } from '../features/act/act-controller.ts';
 import type { RestLog } from '../features/rest/rest-log.ts';
 import type { PanelApp } from './context.ts';
-import { lastFlowExport } from '../features/flow/FlowExports.tsx';
+
+interface SavedFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * Watch what leaves the panel as a file: the text of each Blob made of strings, a download link clicked to one, and
+ * the text written to the clipboard (the Clipboard API, or the copy command on a selected text field).
+ */
+function watchSavedFiles(): SavedFile {
+  const saved: SavedFile = { name: '', text: '' };
+  const blobTexts = new Map<string, string>();
+  const texts = new WeakMap<Blob, string>();
+  const NativeBlob = globalThis.Blob;
+  globalThis.Blob = class extends NativeBlob {
+    constructor(parts?: BlobPart[], opts?: BlobPropertyBag) {
+      super(parts, opts);
+      if (parts?.every((p) => typeof p === 'string')) {
+        texts.set(this, parts.join(''));
+      }
+    }
+  };
+  const createObjectURL = URL.createObjectURL.bind(URL);
+  URL.createObjectURL = (obj: Blob | MediaSource) => {
+    const url = createObjectURL(obj);
+    const text = obj instanceof NativeBlob ? texts.get(obj) : undefined;
+    if (text !== undefined) {
+      blobTexts.set(url, text);
+    }
+    return url;
+  };
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+    const text = this.download ? blobTexts.get(this.href) : undefined;
+    if (text !== undefined) {
+      Object.assign(saved, { name: this.download, text });
+    }
+    click.call(this);
+  };
+  const clipboard = navigator.clipboard;
+  if (clipboard?.writeText) {
+    const writeText = clipboard.writeText.bind(clipboard);
+    clipboard.writeText = (text: string) => {
+      Object.assign(saved, { name: '', text });
+      return writeText(text);
+    };
+  }
+  const execCommand = document.execCommand.bind(document);
+  document.execCommand = (command: string, ui?: boolean, value?: string) => {
+    const field = document.activeElement;
+    if (command === 'copy' && field instanceof HTMLTextAreaElement) {
+      Object.assign(saved, { name: '', text: field.value });
+    }
+    return execCommand(command, ui, value);
+  };
+  return saved;
+}
 
 export interface PanelTestHandle {
   /** The record log of the source shown: records, metas, tab state, counts, frames, indexes (`store.log`). */
@@ -41,8 +98,11 @@ export interface PanelTestHandle {
   load(input: unknown, name?: string): number;
   /** A synthetic session of about n records. */
   synthetic(n: number): ClassifiedRecord[];
-  /** The flow view's last export (its file name and text). */
-  readonly flowExport: { name: string; text: string };
+  /**
+   * The last file the panel saved (a download: its name) or copied (name ''), with its text, as the user gets it
+   * (extension pages cannot read a download or, headless, the clipboard). Tests empty it before an export.
+   */
+  readonly saved: SavedFile;
 }
 
 /** Install the handle on the page's global object (app: the composition root's parts). */
@@ -55,7 +115,7 @@ export function installTestHandle(app: PanelApp): PanelTestHandle {
     link: app.live,
     act: app.act,
     rest: app.rest,
-    flowExport: lastFlowExport,
+    saved: watchSavedFiles(),
     useTransport,
     synthetic: (n) => syntheticSession(n),
     load(input, name = 'loaded records') {

@@ -66,7 +66,6 @@ export function ExportPanel(p: { version: () => number }) {
       text = JSON.stringify(har ? toHar(file, { redact: false, version: extensionVersion() }) : file, null, 1);
       name = exportFileName(log.state.pageUrl, new Date(), format() as 'json' | 'har');
     }
-    act.lastExport = { name, text };
     saveAsFile(text, name, format() === 'spec' ? 'text/plain' : 'application/json');
     const rest = file.rest && format() !== 'spec' ? `, ${plural(file.rest.length, 'REST call')}` : '';
     setDone(

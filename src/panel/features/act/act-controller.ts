@@ -54,8 +54,6 @@ export interface ActController {
   importError: Accessor<string | null>;
   setImportError(e: string | null): void;
   goLive(): void;
-  /** The text of the last export (tests read it). */
-  lastExport: { name: string; text: string } | null;
   /** Import → Compare: what is shown now (A) against a file (B), as `embed-inspector diff` says it. */
   comparison: Accessor<{ a: string; b: string; diff: CaptureDiff; text: string } | null>;
   compareText(text: string, name: string): boolean;
@@ -181,7 +179,6 @@ export function createActController(opts: {
     viewing,
     importError,
     setImportError,
-    lastExport: null,
     rest: opts.rest ?? null,
     openComposer(d) {
       if (d) {

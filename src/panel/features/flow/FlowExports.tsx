@@ -9,9 +9,6 @@ import { copyToClipboard, saveAsFile } from '../../ui/clipboard.ts';
 import { usePanel } from '../../ui/use-panel.ts';
 import { flowExports, flowFileName } from './flow-model.ts';
 
-/** The last export, for tests (extension pages cannot read a download or, headless, the clipboard). */
-export const lastFlowExport: { name: string; text: string } = { name: '', text: '' };
-
 export function FlowExports(p: {
   model: Accessor<FlowModel>;
   /** The selected range's first and last rows, when there is one. */
@@ -30,13 +27,11 @@ export function FlowExports(p: {
   const downloadSvg = () => {
     const { svg } = make();
     const name = flowFileName(store.log.state.pageUrl, new Date(), 'svg');
-    Object.assign(lastFlowExport, { name, text: svg });
     saveAsFile(svg, name, 'image/svg+xml');
     setDone(`Saved ${name}`);
   };
   const copyMermaid = async () => {
     const { mermaid } = make();
-    Object.assign(lastFlowExport, { name: flowFileName(store.log.state.pageUrl, new Date(), 'mmd'), text: mermaid });
     setDone((await copyToClipboard(mermaid)) ? 'Mermaid text copied' : 'Copy refused by the browser');
   };
   return (

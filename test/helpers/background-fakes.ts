@@ -3,9 +3,9 @@
  * each keeps what the background did to it, so a test asserts what a user of the other end would see.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
-import { setBrowserApi, type BrowserApi, type Runtime } from '../shared/browser-api.ts';
-import type { Commit, StoredBatch, TabMeta } from './db.ts';
-import type { RawRecord } from '../shared/messages.ts';
+import { setBrowserApi, type BrowserApi, type Runtime } from '../../src/shared/browser-api.ts';
+import type { Commit, StoredBatch, TabMeta } from '../../src/background/db.ts';
+import type { RawRecord } from '../../src/shared/messages.ts';
 
 /**
  * Raw records as a relay sends them (batch.ts): what it wrote itself in its JSON; a post of the MAIN world's (a post
