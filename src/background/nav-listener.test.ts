@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NavListener, navFilterOf } from './nav-listener.ts';
+import { FollowedListener, navFilterOf } from './nav-listener.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
 
 type Cb = (d: number) => void;
@@ -41,11 +41,11 @@ describe('navFilterOf', () => {
   });
 });
 
-describe('NavListener', () => {
+describe('FollowedListener', () => {
   it('starts unfiltered, then follows the filter with one listener at a time, each event handled once', () => {
     const ev = fakeEvent();
     const seen: number[] = [];
-    const nav = new NavListener(ev, (d: number) => seen.push(d));
+    const nav = new FollowedListener(ev, (d: number) => seen.push(d));
     expect([...ev.listeners.values()]).toEqual(['every']);
     const f = { url: [{ schemes: ['http'], hostEquals: 'a.test' }] };
     nav.set(f);

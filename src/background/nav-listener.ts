@@ -9,6 +9,9 @@
  * The listener is added unfiltered at start, synchronously (an event that woke the worker reaches it), and narrowed
  * once the stored scope is known; a wider listener is added before the narrower one is removed, so no event falls
  * between them.
+ *
+ * `tabs.onRemoved` follows the same way: it deletes a closed tab's stored log, so it listens only while some tab has
+ * a log (a session open in this worker, or a log an earlier worker stored).
  */
 import type { Scope } from './scope-model.ts';
 
@@ -46,8 +49,8 @@ interface NavEvent<T> {
   removeListener(cb: (d: T) => void): void;
 }
 
-/** The one `onCommitted` listener, calling `handle`, registered as `set` last said. */
-export class NavListener<T> {
+/** The one listener of `event` (`onCommitted`, `onRemoved`), calling `handle`, registered as `set` last said. */
+export class FollowedListener<T> {
   private current: { key: string; cb: (d: T) => void } | null = null;
 
   constructor(

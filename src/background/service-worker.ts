@@ -29,7 +29,7 @@ import { encode } from '../protocol/encoding.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { Sessions } from './sessions.ts';
-import { NavListener, navFilterOf } from './nav-listener.ts';
+import { FollowedListener, navFilterOf } from './nav-listener.ts';
 import type { SetOptions } from './input-checks.ts';
 import { commit, deleteTab, listTabIds, loadTab } from './db.ts';
 import { frameMode, onScopeChange, scope, scopeReady, tabSites, updateScope } from './scope.ts';
@@ -85,23 +85,32 @@ function onCommitted(d: Committed): void {
     });
   });
 }
-const navigations = new NavListener(api.webNavigation?.onCommitted, onCommitted);
+const navigations = new FollowedListener(api.webNavigation?.onCommitted, onCommitted);
+// A closed tab's stored log is deleted: heard while some tab has a log.
+const closes = new FollowedListener(api.tabs?.onRemoved, (tabId: number) => void sessions.forget(tabId));
 let scopeKnown = false;
-const narrowNavigations = () => scopeKnown && navigations.set(navFilterOf(scope(), sessions.anyOpen()));
+let followed = 0;
+async function narrowListeners(): Promise<void> {
+  if (!scopeKnown) {
+    return;
+  }
+  navigations.set(navFilterOf(scope(), sessions.anyOpen()));
+  const n = ++followed;
+  const anyLog = await sessions.anyLog();
+  if (n === followed) {
+    closes.set(anyLog || sessions.anyOpen() ? 'every' : 'none');
+  }
+}
 void scopeReady.then(() => {
   scopeKnown = true;
-  narrowNavigations();
+  void narrowListeners();
 });
-sessions.onOpenChange(narrowNavigations);
-
-api.tabs?.onRemoved.addListener((tabId) => {
-  void sessions.forget(tabId);
-});
+sessions.onOpenChange(() => void narrowListeners());
 
 // A scope change reaches the pages already open (a frame whose site left the scope stops recording at once) and
 // the panels (what is captured, what their tab's sites are).
 onScopeChange(() => {
-  narrowNavigations();
+  void narrowListeners();
   for (const s of sessions.all()) {
     void s.rescope();
   }

@@ -64,9 +64,14 @@ export class Sessions {
   anyOpen(): boolean {
     return this.sessions.size > 0;
   }
-  /** `fn` runs when the first session opens and when the last one closes. */
+  /** `fn` runs when the first session opens and when a tab is forgotten. */
   onOpenChange(fn: () => void): void {
     this.openChanged = fn;
+  }
+  /** Whether any tab has a log: a session open in this worker, or a log an earlier worker stored. */
+  async anyLog(): Promise<boolean> {
+    const stored = await this.storedTabs();
+    return this.sessions.size > 0 || stored.size > 0;
   }
   has(tabId: number): boolean {
     return this.sessions.has(tabId);
@@ -87,19 +92,18 @@ export class Sessions {
     this.scoped.delete(tabId);
     const session = this.sessions.get(tabId);
     this.sessions.delete(tabId);
-    if (session && this.sessions.size === 0) {
-      this.openChanged();
+    const stored = await this.storedTabs();
+    if (session || stored.has(tabId)) {
+      session?.close();
+      await session?.drain(); // its queued work ends before the log is deleted (and writes nothing: it is closed)
+      try {
+        await this.deps.store.remove(tabId);
+      } catch {
+        /* ignore */
+      }
+      stored.delete(tabId);
     }
-    if (!session && !(await this.storedTabs()).has(tabId)) {
-      return;
-    }
-    session?.close();
-    await session?.drain(); // its queued work ends before the log is deleted (and writes nothing: it is closed)
-    try {
-      await this.deps.store.remove(tabId);
-    } catch {
-      /* ignore */
-    }
+    this.openChanged();
   }
 
   private storedTabs(): Promise<Set<number>> {
