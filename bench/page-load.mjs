@@ -14,7 +14,7 @@
 // Goal (issue 47): full mode ≤ +5 ms or ≤ 1.03× to `ready`; receive-only and capture off reported beside it.
 // Usage: node bench/page-load.mjs [--rounds 21] [--each] [--browsers without,off,receive-only,full]
 //   (EI_EXTENSION_DIR: another build; EI_EXTENSION_DIR_B=<build>: a fifth browser, that build in EI_B_MODE (default
-//    full), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
+//    full; off: the sandbox out of scope; bare: no capture set, for a build whose worker does nothing), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../sandbox/server.mjs';
@@ -92,12 +92,8 @@ async function loadOnce(b, url, timeoutMs = 20_000) {
   }
 }
 
-/** Run the benchmark; prints its tables and returns the figures by browser. */
-export async function benchPageLoad({ rounds = 21, warmup = 2, each = false, only = null, log = console.log } = {}) {
-  if (!existsSync(join(EXT, 'manifest.json'))) {
-    throw new Error('dist/chrome missing: run npm run build');
-  }
-  const sb = await startSandbox();
+/** The browsers of the run by kind, each launched with its capture scope (`only`: those kinds and no extension). */
+async function launchAll(sb, only) {
   const sites = [sb.hostOrigin, sb.tenantOrigin];
   const want = (k) => !only || only.includes(k) || k === 'without';
   const browsers = {};
@@ -111,8 +107,19 @@ export async function benchPageLoad({ rounds = 21, warmup = 2, each = false, onl
   await add('receive-only', true, { sites, mode: 'receive-only' }, EXT);
   await add('full', true, { sites, mode: 'full' }, EXT);
   if (EXT_B) {
-    browsers[`${B_MODE} B`] = await launch(true, { sites, mode: B_MODE }, EXT_B);
+    const setting = B_MODE === 'bare' ? null : B_MODE === 'off' ? { sites: [], mode: 'full' } : { sites, mode: B_MODE };
+    browsers[`${B_MODE} B`] = await launch(true, setting, EXT_B);
   }
+  return browsers;
+}
+
+/** Run the benchmark; prints its tables and returns the figures by browser. */
+export async function benchPageLoad({ rounds = 21, warmup = 2, each = false, only = null, log = console.log } = {}) {
+  if (!existsSync(join(EXT, 'manifest.json'))) {
+    throw new Error('dist/chrome missing: run npm run build');
+  }
+  const sb = await startSandbox();
+  const browsers = await launchAll(sb, only);
   const kinds = Object.keys(browsers);
   const runs = [];
   const t0 = Date.now();

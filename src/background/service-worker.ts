@@ -29,6 +29,7 @@ import { encode } from '../protocol/encoding.ts';
 import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { Sessions } from './sessions.ts';
+import { FollowedListener, navFilterOf } from './nav-listener.ts';
 import type { SetOptions } from './input-checks.ts';
 import { commit, deleteTab, listTabIds, loadTab } from './db.ts';
 import { frameMode, onScopeChange, scope, scopeReady, tabSites, updateScope } from './scope.ts';
@@ -54,8 +55,10 @@ api.runtime.onConnect.addListener((port) => {
 });
 
 // Navigations are logged for tabs whose page is in scope (a frame of another site included: the frame tree of a
-// captured page); a page out of scope is not logged at all, and ends the tab's log if it had one.
-api.webNavigation?.onCommitted.addListener((d) => {
+// captured page); a page out of scope is not logged at all, and ends the tab's log if it had one. The listener
+// hears only what this needs (nav-listener.ts): with nothing captured, a page load does not reach the worker.
+type Committed = Parameters<Parameters<NonNullable<typeof api.webNavigation>['onCommitted']['addListener']>[0]>[0];
+function onCommitted(d: Committed): void {
   if (d.tabId < 0) {
     return;
   }
@@ -81,15 +84,33 @@ api.webNavigation?.onCommitted.addListener((d) => {
       time: d.timeStamp,
     });
   });
+}
+const navigations = new FollowedListener(api.webNavigation?.onCommitted, onCommitted);
+// A closed tab's stored log is deleted: heard while some tab has a log.
+const closes = new FollowedListener(api.tabs?.onRemoved, (tabId: number) => void sessions.forget(tabId));
+let scopeKnown = false;
+let followed = 0;
+async function narrowListeners(): Promise<void> {
+  if (!scopeKnown) {
+    return;
+  }
+  navigations.set(navFilterOf(scope(), sessions.anyOpen()));
+  const n = ++followed;
+  const anyLog = await sessions.anyLog();
+  if (n === followed) {
+    closes.set(anyLog || sessions.anyOpen() ? 'every' : 'none');
+  }
+}
+void scopeReady.then(() => {
+  scopeKnown = true;
+  void narrowListeners();
 });
-
-api.tabs?.onRemoved.addListener((tabId) => {
-  void sessions.forget(tabId);
-});
+sessions.onOpenChange(() => void narrowListeners());
 
 // A scope change reaches the pages already open (a frame whose site left the scope stops recording at once) and
 // the panels (what is captured, what their tab's sites are).
 onScopeChange(() => {
+  void narrowListeners();
   for (const s of sessions.all()) {
     void s.rescope();
   }

@@ -28,6 +28,9 @@ export class Sessions {
   private maxBytesNow = DEFAULT_MAX_BYTES;
   private readyTimeoutNow = DEFAULT_READY_TIMEOUT_MS;
   private readonly host: SessionHost;
+  /** Tabs with a stored log when first asked (read once per worker); tabs opened since are in `sessions`. */
+  private stored: Promise<Set<number>> | null = null;
+  private openChanged: () => void = () => {};
 
   constructor(private readonly deps: SessionsDeps) {
     this.host = {
@@ -47,12 +50,28 @@ export class Sessions {
     if (!s) {
       s = new TabSession(tabId, this.host);
       this.sessions.set(tabId, s);
+      if (this.sessions.size === 1) {
+        this.openChanged();
+      }
     }
     return s;
   }
   /** The tab's session if one is open in this worker (a capture script or a panel reached it since it started). */
   peek(tabId: number): TabSession | undefined {
     return this.sessions.get(tabId);
+  }
+  /** Whether any tab's session is open in this worker. */
+  anyOpen(): boolean {
+    return this.sessions.size > 0;
+  }
+  /** `fn` runs when the first session opens and when a tab is forgotten. */
+  onOpenChange(fn: () => void): void {
+    this.openChanged = fn;
+  }
+  /** Whether any tab has a log: a session open in this worker, or a log an earlier worker stored. */
+  async anyLog(): Promise<boolean> {
+    const stored = await this.storedTabs();
+    return this.sessions.size > 0 || stored.size > 0;
   }
   has(tabId: number): boolean {
     return this.sessions.has(tabId);
@@ -65,18 +84,34 @@ export class Sessions {
     return this.deps.store.tabIds();
   }
 
-  /** The tab is gone: its session closes and its stored log is deleted. */
+  /**
+   * The tab is gone: its session closes and its stored log is deleted. A tab with no session in this worker and no
+   * stored log costs no write (most closed tabs: nothing of theirs was captured).
+   */
   async forget(tabId: number): Promise<void> {
     this.scoped.delete(tabId);
     const session = this.sessions.get(tabId);
     this.sessions.delete(tabId);
-    session?.close();
-    await session?.drain(); // its queued work ends before the log is deleted (and writes nothing: it is closed)
-    try {
-      await this.deps.store.remove(tabId);
-    } catch {
-      /* ignore */
+    const stored = await this.storedTabs();
+    if (session || stored.has(tabId)) {
+      session?.close();
+      await session?.drain(); // its queued work ends before the log is deleted (and writes nothing: it is closed)
+      try {
+        await this.deps.store.remove(tabId);
+      } catch {
+        /* ignore */
+      }
+      stored.delete(tabId);
     }
+    this.openChanged();
+  }
+
+  private storedTabs(): Promise<Set<number>> {
+    this.stored ??= this.deps.store.tabIds().then(
+      (ids) => new Set(ids),
+      () => new Set(),
+    );
+    return this.stored;
   }
 
   isScoped(tabId: number): boolean {

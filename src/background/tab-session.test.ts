@@ -344,6 +344,22 @@ describe('tab session: clear and navigation', () => {
     expect(await t.store.tabIds()).toEqual([]);
   });
 
+  it('a closed tab whose log an earlier worker stored is deleted; a tab with no log costs no write', async () => {
+    const t = setup();
+    await withRecords(t, 2);
+    const later = setup({ store: t.store }); // the worker restarted: no session open, the log stored
+    const removed: number[] = [];
+    const remove = t.store.remove;
+    t.store.remove = async (id: number) => {
+      removed.push(id);
+      await remove(id);
+    };
+    await later.sessions.forget(TAB + 1);
+    await later.sessions.forget(TAB);
+    expect(removed).toEqual([TAB]);
+    expect(await t.store.tabIds()).toEqual([]);
+  });
+
   it('work queued when the tab closes does not write its log back', async () => {
     const t = setup();
     const top = await withRecords(t, 2);
