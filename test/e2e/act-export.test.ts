@@ -78,9 +78,15 @@ async function download(ext = '.json'): Promise<{ name: string; text: string }> 
   };
   const before = written();
   await panel.click('.x-download');
-  // (the browser renames its .crdownload to the name once written: a file by the name is complete)
+  // (the browser writes a .crdownload and renames it to the name once written; meanwhile the name may hold an empty
+  // file that reserves it: a file by the name is complete once no .crdownload is left and it is not empty)
+  const done = (f: string) =>
+    !readdirSync(dir).some((g) => g.endsWith('.crdownload')) && statSync(join(dir, f), { throwIfNoEntry: false })?.size;
   const name = await vi
-    .waitUntil(() => [...written()].find(([f, t]) => before.get(f) !== t)?.[0], { timeout: 20_000, interval: 100 })
+    .waitUntil(() => [...written()].find(([f, t]) => before.get(f) !== t && done(f))?.[0], {
+      timeout: 20_000,
+      interval: 100,
+    })
     .catch(() => {
       throw new Error(
         `no download: ${JSON.stringify([...written()])}, before the click ${JSON.stringify([...before])}`,
