@@ -54,3 +54,14 @@ export function checkTenantOrigin(origin: unknown): string | null {
   }
   return o;
 }
+
+/** `settle`'s bound (ms): none when absent; otherwise a number, at least 0 (a bound already past asks once). */
+export function checkWithin(within: unknown): number | undefined {
+  if (within === undefined) {
+    return undefined;
+  }
+  if (typeof within !== 'number' || Number.isNaN(within)) {
+    throw new TypeError(`within: a number of milliseconds is expected, not ${JSON.stringify(within)}`);
+  }
+  return Math.max(0, within);
+}

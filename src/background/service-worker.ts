@@ -30,7 +30,7 @@ import { onCapturePort } from './relays.ts';
 import { onPanelPort } from './panels.ts';
 import { Sessions } from './sessions.ts';
 import { FollowedListener, navFilterOf } from './nav-listener.ts';
-import type { SetOptions } from './input-checks.ts';
+import { checkWithin, type SetOptions } from './input-checks.ts';
 import { commit, deleteTab, listTabIds, loadTab } from './db.ts';
 import { frameMode, onScopeChange, scope, scopeReady, tabSites, updateScope } from './scope.ts';
 import { ScopeError, scopeFromSetting, settingOf, viewOf, type CaptureSetting } from './scope-model.ts';
@@ -135,8 +135,9 @@ export interface EmbedInspectorApi {
   /**
    * Every frame of the tab hands over what it holds; resolves once it is in the log (what the page did so far),
    * with how many frames were asked and how many stayed silent (a page busy in a long task: settle again).
+   * `within` (ms) bounds the wait: the frames that have not handed over by then count as silent.
    */
-  settle(tabId: number): Promise<SettleResult>;
+  settle(tabId: number, options?: { within?: number }): Promise<SettleResult>;
   /**
    * When the tab's diagnosis next judges what did not happen (epoch ms: a limit runs out then, e.g. an embed's time
    * to say ready), or null when no limit is left to run out: nothing more will be said of the records held.
@@ -173,7 +174,7 @@ const inspector: EmbedInspectorApi = {
   setTenantOrigin: (tabId, origin) => sessions.get(tabId).setTenantOrigin(origin),
   setMaxBytes: (maxBytes) => sessions.setMaxBytes(maxBytes),
   setReadyTimeout: (ms) => sessions.setReadyTimeout(ms),
-  settle: (tabId) => sessions.get(tabId).settle(),
+  settle: async (tabId, options = {}) => sessions.get(tabId).settle(checkWithin(options?.within)),
   nextLimit: (tabId) => sessions.get(tabId).nextLimit(),
   clear: (tabId) => sessions.get(tabId).clear(),
   async send(tabId, message, options = {}) {

@@ -58,6 +58,11 @@ export class TabRelays {
     }
   }
 
+  /** How many frames have a relay. */
+  get size(): number {
+    return this.relays.size;
+  }
+
   /** A relay's port closed (a newer relay of the same frame stays); a hand-over it was asked for is not waited for
    * (what it handed over came before the close). */
   detach(relay: RelayPort): void {

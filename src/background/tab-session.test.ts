@@ -578,6 +578,39 @@ describe('relay routing in the background', () => {
     }
   });
 
+  it('settle within a bound ends by it while a frame still hands over a flood, and counts that frame silent', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const t = setup();
+      const top = t.relay(0, `${HOST}/`);
+      const embed = t.relay(3, EMBED_URL);
+      await vi.advanceTimersByTimeAsync(10);
+      let result: unknown;
+      const done = t
+        .session()
+        .settle(5_000)
+        .then((r) => {
+          result = r;
+        });
+      await vi.advanceTimersByTimeAsync(10);
+      const flush = (r: typeof top) =>
+        (r.sent as BackgroundToRelay[]).find((m) => m.type === 'flush') as { id: string };
+      top.say({ type: 'flushed', id: flush(top).id } as never);
+      // The embed goes on handing over batches (each one more SETTLE_TIMEOUT_MS for it): the bound ends the wait.
+      for (let i = 1; i <= 4; i++) {
+        embed.batch(i, [post(i)]);
+        await vi.advanceTimersByTimeAsync(1_000);
+        expect(result).toBeUndefined();
+      }
+      embed.batch(5, [post(5)]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await done;
+      expect(result).toEqual({ frames: 2, silent: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('stores a resent batch once (after a reconnection) and acknowledges every copy', async () => {
     const t = setup();
     const top = t.relay(0, `${HOST}/`, 'doc-1');

@@ -103,13 +103,44 @@ export class TabSession {
    * Every frame of the tab hands over what it holds now (its outbox, the MAIN world's posts); resolves once those
    * records are in the log, so a reader sees everything the page did before the call. A frame that does not answer
    * within SETTLE_TIMEOUT_MS of its last batch (a page stuck in a long task) is not waited for longer: it counts
-   * as silent, and the caller may settle again.
+   * as silent, and the caller may settle again. `within` (ms) bounds the whole wait (a caller whose own time ends
+   * sooner): the frames that have not handed over by then count as silent.
    */
-  async settle(): Promise<SettleResult> {
-    const answers = await Promise.all(await this.run(() => this.relays.handOver()));
-    // The batches came before each answer, so they are stored; reading processes them.
-    await this.run(() => undefined);
-    return { frames: answers.length, silent: answers.filter((a) => !a).length };
+  async settle(within = Number.POSITIVE_INFINITY): Promise<SettleResult> {
+    let frames = -1;
+    let answered = 0;
+    const done = (async () => {
+      const asked = await this.run(() => this.relays.handOver());
+      frames = asked.length;
+      const counted = (a: Promise<boolean>) =>
+        a.then((ok) => {
+          answered += ok ? 1 : 0;
+          return ok;
+        });
+      const answers = await Promise.all(asked.map(counted));
+      // The batches came before each answer, so they are stored; reading processes them.
+      await this.run(() => undefined);
+      return { frames, silent: answers.filter((a) => !a).length };
+    })();
+    if (!Number.isFinite(within)) {
+      return done;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<SettleResult>((resolve) => {
+      timer = setTimeout(
+        () => {
+          // (not asked yet: the chain was busy; all answered: their batches are not stored yet)
+          const asked = frames < 0 ? Math.max(1, this.relays.size) : frames;
+          resolve({ frames: asked, silent: Math.max(1, asked - answered) });
+        },
+        Math.max(0, within),
+      );
+    });
+    try {
+      return await Promise.race([done, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

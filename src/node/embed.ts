@@ -139,24 +139,30 @@ export function readerOf(embed: Embed): LogReader {
 
 /**
  * Settle, then read `what`: whole, or an EmbedTimeoutError naming `call` when the caller's time ran out first
- * (while frames were still handing over, or before the log was read to its end).
+ * (while frames were still handing over, or before the log was read to its end). `partial`: a settle cut by the
+ * caller's time still reads what the log holds (in the reader's grace; `settled` says which frames had not handed
+ * over), for a matcher whose pass on part of the log is still true. `late`: read for a failure message, after the
+ * caller's time, in its grace.
  */
 export async function settledRead<T>(
   embed: Embed,
   call: string,
   what: 'records' | 'lines' | 'types' | 'first' | 'capture',
-  opts: { q?: LogQuery; limit?: number; createdBy?: string } = {},
+  opts: { q?: LogQuery; limit?: number; createdBy?: string; partial?: boolean; late?: boolean } = {},
 ): Promise<ReadResult<T> & { settled: Settled }> {
   const reader = readerOf(embed);
-  const settled = await reader.settle();
-  if (settled.cut) {
+  const until = reader.until() + (opts.late ? reader.grace : 0);
+  const settled = await reader.settle(until);
+  if (settled.cut && !opts.partial) {
     throw new EmbedTimeoutError(
       redactString(
         `${call}: the test's time ran out while the page's frames handed over what they held (${settleNote(settled)})`,
       ),
     );
   }
-  const read = await reader.read<T>(what, opts);
+  const { q, limit, createdBy } = opts;
+  const readUntil = settled.cut ? reader.until() + reader.grace : until;
+  const read = await reader.read<T>(what, { q, limit, createdBy, until: readUntil });
   if (!read.complete) {
     throw new EmbedTimeoutError(
       redactString(`${call}: ${read.items.length.toLocaleString('en-US')} read, ${read.missing}`),

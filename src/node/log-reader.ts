@@ -27,7 +27,7 @@ const SETTLE_PATIENCE_MS = 60_000;
 const PIECE_CHARS = 4_000_000;
 
 type Api = {
-  settle(tabId: number): Promise<SettleResult>;
+  settle(tabId: number, options?: { within?: number }): Promise<SettleResult>;
   count(tabId: number): Promise<number>;
 };
 
@@ -91,15 +91,18 @@ export class LogReader {
   /**
    * Every frame hands over what it holds; resolves once that is in the log. A frame that stays silent (its page
    * busy in a long task, or still handing over a flood) is asked again while the log grows, and for up to
-   * SETTLE_PATIENCE_MS after it last grew; never past `until`.
+   * SETTLE_PATIENCE_MS after it last grew; never past `until` (the worker's own wait for the frames ends then too;
+   * a frame still handing over a flood would otherwise hold the call for seconds past it).
    */
   async settle(until = this.until()): Promise<Settled> {
     let last = -1;
     let progressAt = Date.now();
     for (;;) {
+      const within = Number.isFinite(until) ? Math.max(0, until - Date.now()) : undefined;
       const r = await this.call(
-        ({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.settle(tabId),
-        {},
+        ({ tabId, within }) =>
+          (globalThis as unknown as { embedInspector: Api }).embedInspector.settle(tabId, { within }),
+        { within },
       );
       // (an extension older than this library answers nothing: settled as it says)
       if (!r?.silent) {

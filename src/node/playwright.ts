@@ -62,6 +62,7 @@ import {
   type Evaluate,
 } from './embed.ts';
 import { LISTED_RECORDS } from './describe.ts';
+import { settleNote, type Settled } from './log-reader.ts';
 import { inert } from '../protocol/inert.ts';
 import type { ClassifiedRecord } from '../shared/messages.ts';
 import { attachCoverage } from './coverage-attachment.ts';
@@ -528,7 +529,9 @@ async function retrying<T extends { pass: boolean }>(
 
 /** The name a matcher's error starts with (a read cut by the test's time says which assertion was waiting). */
 const callOf = (state: ExpectMatcherState, name: string) => `expect(embed).${state.isNot ? 'not.' : ''}${name}()`;
-const cutNote = (cut: boolean) => (cut ? "\n(the test's time ran out before the assertion's own timeout)" : '');
+const cutNote = (cut: boolean, settled?: Settled) =>
+  (cut ? "\n(the test's time ran out before the assertion's own timeout)" : '') +
+  (settled?.silent ? `\n(${settleNote(settled)})` : '');
 
 const recordsBlock = (title: string, records: ClassifiedRecord[], total = records.length) =>
   records.length
@@ -541,7 +544,12 @@ async function firstLines(
   call: string,
   q: { navigation?: boolean; type?: string[]; kind?: 'receive' } = {},
 ) {
-  const read = await settledRead<ClassifiedRecord>(embed, call, 'lines', { q, limit: LISTED_RECORDS });
+  const read = await settledRead<ClassifiedRecord>(embed, call, 'lines', {
+    q,
+    limit: LISTED_RECORDS,
+    partial: true,
+    late: true,
+  });
   return { records: read.items, total: read.scanned };
 }
 
@@ -602,9 +610,10 @@ const matchers = {
     }
     const wanted = list(types);
     const r = await retrying(this, embed, opts.timeout, async () => {
-      const seen = new Set((await settledRead<string>(embed, callOf(this, name), 'types')).items);
+      const read = await settledRead<string>(embed, callOf(this, name), 'types', { partial: !this.isNot });
+      const seen = new Set(read.items);
       const missing = wanted.filter((t) => !seen.has(t));
-      return { pass: missing.length === 0, seen, missing };
+      return { pass: missing.length === 0, seen, missing, settled: read.settled };
     });
     const hint = this.utils.matcherHint(name, 'embed', 'types', { isNot: this.isNot });
     const present = wanted.filter((t) => r.seen.has(t));
@@ -620,7 +629,7 @@ const matchers = {
           ? `${hint}\n\nExpected not to see: ${present.join(', ')}` +
             recordsBlock('Seen', shown?.records ?? [], shown?.total)
           : `${hint}\n\nNot seen: ${r.missing.join(', ')}\nSeen: ${typeList([...r.seen]) || 'no svc-embed message'}` +
-            cutNote(r.cut) +
+            cutNote(r.cut, r.settled) +
             recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total),
     };
   },
@@ -640,14 +649,15 @@ const matchers = {
       return notAnEmbed(this, name, embed);
     }
     const r = await retrying(this, embed, opts.timeout, async () => {
-      const sequence = (await settledRead<string>(embed, callOf(this, name), 'types')).items;
+      const read = await settledRead<string>(embed, callOf(this, name), 'types', { partial: !this.isNot });
+      const sequence = read.items;
       let i = 0;
       for (const t of sequence) {
         if (i < types.length && t === types[i]) {
           i++;
         }
       }
-      return { pass: i === types.length, sequence, matched: i };
+      return { pass: i === types.length, sequence, matched: i, settled: read.settled };
     });
     const hint = this.utils.matcherHint(name, 'embed', 'types', { isNot: this.isNot });
     const shown = r.pass === this.isNot ? await firstLines(embed, callOf(this, name)) : null;
@@ -662,7 +672,7 @@ const matchers = {
           : `${hint}\n\nExpected in order: ${types.join(' → ')}\n` +
             `Found in order: ${types.slice(0, r.matched).join(' → ') || 'none'}; then no ${types[r.matched]}`) +
         `\nSequence: ${typeList(r.sequence) || 'no svc-embed message'}` +
-        cutNote(r.cut) +
+        cutNote(r.cut, r.settled) +
         recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total),
     };
   },
@@ -681,11 +691,15 @@ const matchers = {
     }
     const r = await retrying(this, embed, opts.timeout, async () => {
       const q = { type, kind: 'receive' as const };
-      const received = (await settledRead<ClassifiedRecord>(embed, callOf(this, name), 'records', { q })).items;
+      const read = await settledRead<ClassifiedRecord>(embed, callOf(this, name), 'records', {
+        q,
+        partial: !this.isNot,
+      });
+      const received = read.items;
       const hits = received.filter(
         (x) => payload === undefined || containsSubset((x.data as { payload?: unknown } | null)?.payload, payload),
       );
-      return { pass: hits.length > 0, received, hits };
+      return { pass: hits.length > 0, received, hits, settled: read.settled };
     });
     const hint = this.utils.matcherHint(name, 'embed', payload === undefined ? 'type' : 'type, payload', {
       isNot: this.isNot,
@@ -709,8 +723,8 @@ const matchers = {
         this.isNot
           ? `${hint}\n\nExpected no delivery of ${what}; received:\n${describeRecords(r.hits, { limit: LISTED_RECORDS })}\n${payloads(r.hits)}`
           : r.received.length
-            ? `${hint}\n\nNo delivery of ${what}; ${r.received.length} of ${type}:\n${describeRecords(r.received, { limit: LISTED_RECORDS })}\n${payloads(r.received)}${cutNote(r.cut)}`
-            : `${hint}\n\nNo delivery of ${type}${cutNote(r.cut)}${recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total)}`,
+            ? `${hint}\n\nNo delivery of ${what}; ${r.received.length} of ${type}:\n${describeRecords(r.received, { limit: LISTED_RECORDS })}\n${payloads(r.received)}${cutNote(r.cut, r.settled)}`
+            : `${hint}\n\nNo delivery of ${type}${cutNote(r.cut, r.settled)}${recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total)}`,
     };
   },
 };

@@ -1,0 +1,64 @@
+// A read at the end of a test's time, while a frame still hands over a flood: the worker's wait is bounded by the
+// caller's time, and a matcher whose pass on part of the log is still true reads what is there.
+import { describe, expect, it } from 'vitest';
+import { createContext, runInContext } from 'node:vm';
+import { Embed, settledRead } from './embed.ts';
+
+/** A worker whose one frame never finishes handing over: its settle waits as long as it is let, then says so. */
+function floodingWorker(types: string[]) {
+  const asked: Array<number | undefined> = [];
+  const ctx = createContext({
+    embedInspector: {
+      settle: async (_tabId: number, o: { within?: number } = {}) => {
+        asked.push(o.within);
+        await new Promise((r) => setTimeout(r, Math.min(o.within ?? 10_000, 10_000)));
+        return { frames: 2, silent: 1 };
+      },
+      count: async () => asked.length * 1000,
+      records: async () =>
+        types.map((type, i) => ({ seq: i + 1, kind: 'receive', data: { source: 'svc-embed', type } })),
+    },
+    setTimeout,
+    Blob,
+    Response,
+    CompressionStream,
+    btoa,
+    Date,
+    Math,
+    JSON,
+    Map,
+    Uint8Array,
+    String,
+  });
+  const evaluate = async <A, R>(f: (arg: A) => R | Promise<R>, arg: A): Promise<R> =>
+    (runInContext(`(${f.toString()})`, ctx) as (a: A) => Promise<R>)(JSON.parse(JSON.stringify(arg)) as A);
+  return { evaluate, asked };
+}
+
+describe('settling at the end of the caller’s time', () => {
+  it('asks the worker to wait no longer than the caller has left, and ends by then', async () => {
+    const w = floodingWorker(['svc:event:ready']);
+    const until = Date.now() + 300;
+    const embed = new Embed({ evaluate: w.evaluate, tabId: async () => 1, until: () => until, grace: 200 });
+    const started = Date.now();
+    await expect(settledRead(embed, 'expect(embed).toHaveSeen()', 'types')).rejects.toThrow(
+      /toHaveSeen\(\): the test's time ran out while the page's frames handed over what they held \(1 of 2 frames stayed busy/,
+    );
+    // (a frame handing over a flood held the worker's answer for 10 s before the bound)
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(w.asked.length).toBeGreaterThan(0);
+    for (const within of w.asked) {
+      expect(within).toBeLessThanOrEqual(300);
+    }
+  });
+
+  it('partial: reads what the log holds, and says which frames had not handed over', async () => {
+    const w = floodingWorker(['svc:event:ready', 'svc:action:set-filter']);
+    const until = Date.now() + 200;
+    const embed = new Embed({ evaluate: w.evaluate, tabId: async () => 1, until: () => until, grace: 2_000 });
+    const read = await settledRead<string>(embed, 'expect(embed).toHaveSeen()', 'types', { partial: true });
+    expect(read.complete).toBe(true);
+    expect(read.items).toEqual(['svc:event:ready', 'svc:action:set-filter']);
+    expect(read.settled).toEqual({ frames: 2, silent: 1, cut: true });
+  });
+});
