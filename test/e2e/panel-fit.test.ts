@@ -88,6 +88,29 @@ test.beforeAll(({ chromium }) => {
   launched = chromium;
 });
 
+describe('the overflow menu', () => {
+  it('400 px: Compose chosen in the menu opens the composer and the menu closes off it', async () => {
+    const p = await openPanel(400, 'light');
+    try {
+      await p.click('.summary .tb-more-button');
+      await openedPopover(p, '.tb-menu');
+      await p.click('.tb-menu .t-compose');
+      await p.waitForSelector('.composer');
+      await p.waitForFunction(() => !document.querySelector('.tb-menu'));
+      // What the user clicks next lands on the composer, not on a menu left open over it.
+      const onTop = await p.$eval('.cm-send', (b) => {
+        b.scrollIntoView({ block: 'nearest' });
+        const r = b.getBoundingClientRect();
+        return b.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+      });
+      expect(onTop, 'Send is what a click on it reaches').toBe(true);
+      expect(await p.evaluate(() => document.activeElement?.classList.contains('tb-more-button'))).toBe(true);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe.each(['light', 'dark'])('panel layout, %s theme', (theme) => {
   it.each([250, 400, 500, 800, 1400])('%i px: no sideways overflow, every toolbar control reachable', async (width) => {
     const p = await openPanel(width, theme);

@@ -10,6 +10,7 @@ import { openRealDevtoolsPanel } from '../../src/node/devtools-panel.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import * as helpers from '../helpers/panel.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
+import { stopWorkerAsIdle } from '../helpers/capture.ts';
 
 let sandbox: Sandbox;
 let launched: Launched;
@@ -261,6 +262,40 @@ describe('panel on live capture (sandbox)', () => {
     await panelFrame!.waitForFunction(() => !document.querySelector('.detail'), { timeout: 5_000 });
     expect(await panelFrame!.$('.detail'), 'Esc closed the detail').toBeNull();
     expect(await drawerVisible(), 'Esc left the Console drawer as it was').toBe(drawerBefore);
+
+    // The worker stops as Chrome stops an idle one (every port closes, the panel reconnects): Compose right after it
+    // opens the composer, and its Send reaches the embed (it once did nothing). By keyboard, as the keys above: the
+    // mouse's way into the panel's frame inside DevTools is puppeteer's, not the user's (panel-worker-restart and
+    // act-idle click on the panel page).
+    const refreshes = () => embed.evaluate(() => (window as any).__sandboxEmbed.state().refreshCount as number);
+    const before = await refreshes();
+    await stopWorkerAsIdle(dev, page);
+    const press = async (selector: string) => {
+      await panelFrame!.focus(selector);
+      await devtools.keyboard.press('Enter');
+    };
+    // (at this panel's width the act buttons may sit in the summary bar's overflow menu, as a user finds them)
+    if (await panelFrame!.$('.summary [data-tb="actions"][hidden]')) {
+      await press('.summary .tb-more-button');
+      await panelFrame!.waitForSelector('.tb-menu .t-compose');
+      await press('.tb-menu .t-compose');
+      await panelFrame!.waitForFunction(() => !document.querySelector('.tb-menu'), { timeout: 5_000 });
+    } else {
+      await press('.summary .t-compose');
+    }
+    await panelFrame!.waitForSelector('.composer', { timeout: 5_000 });
+    await panelFrame!.select('.cm-type', 'svc:action:refresh');
+    await panelFrame!.waitForSelector('.cm-send:not([disabled])', { timeout: 15_000 });
+    await press('.cm-send');
+    await panelFrame!.waitForFunction(() => document.querySelector('.cm-outcome')?.textContent?.length, {
+      timeout: 10_000,
+    });
+    expect(await panelFrame!.$eval('.cm-outcome', (e) => e.textContent)).toMatch(/^Sent/);
+    await embed.waitForFunction(
+      (n) => (window as any).__sandboxEmbed.state().refreshCount > n,
+      { timeout: 10_000 },
+      before,
+    );
   });
 
   it('raised no page errors', () => {

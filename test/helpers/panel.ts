@@ -102,13 +102,13 @@ export async function openComposer(panel: Page): Promise<void> {
  * popover in a ResizeObserver callback, after layout and before paint: its box is where the user sees it only once
  * that frame ran, which on a loaded machine can be after the element is in the DOM. Two animation frames later it is.
  */
-export async function openedPopover(p: Page, selector: string): Promise<void> {
+export async function openedPopover(p: Page | Frame, selector: string): Promise<void> {
   await p.waitForSelector(selector);
   await twoFrames(p);
 }
 
 /** Resolves after two animation frames of `p`: what the last DOM change made the page lay out and observe has run. */
-export function twoFrames(p: Page): Promise<unknown> {
+export function twoFrames(p: Page | Frame): Promise<unknown> {
   return p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 

@@ -34,7 +34,8 @@ if (typeof window !== 'undefined') {
 }
 
 export interface PopoverApi {
-  close(): void;
+  /** Close; `focusButton`: the focus goes back to the popover's button (a menu item that acted and went). */
+  close(focusButton?: boolean): void;
   open(): void;
   isOpen(): boolean;
 }
@@ -125,7 +126,7 @@ export function Popover(p: PopoverProps) {
     window.addEventListener('resize', onResize);
   };
   onCleanup(() => close(false));
-  p.api?.({ close: () => close(false), open: show, isOpen: open });
+  p.api?.({ close: (focusButton = false) => close(focusButton), open: show, isOpen: open });
 
   const mountPanel = (el: HTMLDivElement) => {
     panel = el;

@@ -5,11 +5,13 @@
  *
  * Widths are measured as laid out (the ResizeObserver's entries for the bar and for each item); an item in the menu
  * keeps the width it last had in the bar. A growing item (the search box) counts its minimum width. Items in the menu are
- * rendered again there while it is open: they read and write the same store as in the bar.
+ * rendered again there while it is open: they read and write the same store as in the bar. A control that opens
+ * something elsewhere (a drawer: `data-closes-menu`) closes the menu once it has acted, as a menu item does, so the
+ * menu never covers what it opened; the others (inputs, toggles, menus) keep it open.
  */
 import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { Icon } from './icons.tsx';
-import { Popover } from './Popover.tsx';
+import { Popover, type PopoverApi } from './Popover.tsx';
 
 export interface ToolbarItem {
   id: string;
@@ -93,6 +95,13 @@ export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] 
   onCleanup(() => observer.disconnect());
 
   const inMenu = () => p.items.filter((it) => hidden().has(it.id));
+  let menu: PopoverApi | undefined;
+  // (bubbles here after the control's own click handler ran)
+  const closeAfter = (e: MouseEvent) => {
+    if ((e.target as Element | null)?.closest?.('[data-closes-menu]')) {
+      menu?.close(true); // (the item is gone with the menu: the focus goes back to ⋮, as after a menu item)
+    }
+  };
   return (
     <div
       class={`toolbar ${p.class}`}
@@ -125,10 +134,13 @@ export function Toolbar(p: { label: string; class: string; items: ToolbarItem[] 
           button={<Icon name="more" />}
           label={`More ${p.label.toLowerCase()} tools`}
           panelClass="tb-menu"
+          api={(a) => {
+            menu = a;
+          }}
         >
           <For each={inMenu()}>
             {(it) => (
-              <div class="tb-menu-item" data-tb={it.id}>
+              <div class="tb-menu-item" data-tb={it.id} ref={(el) => el.addEventListener('click', closeAfter)}>
                 {it.render()}
               </div>
             )}

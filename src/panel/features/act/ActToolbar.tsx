@@ -18,6 +18,7 @@ export function ActToolbar(p: { live?: boolean }) {
       aria-pressed={act.drawer() === d}
       aria-controls={act.drawer() === d ? 'act-drawer' : undefined}
       title={title}
+      data-closes-menu
       onClick={() => toggle(d)}
     >
       {label}
