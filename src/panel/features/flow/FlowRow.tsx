@@ -9,6 +9,8 @@ import { FLOW_ROW_H, MID, rowShape, type RowShape } from './flow-geometry.ts';
 
 export interface FlowRowProps {
   model: Accessor<FlowModel>;
+  /** The lanes' width (FlowView fits it to its width). */
+  laneW: Accessor<number>;
   row: Accessor<number>;
   /** The time origin of the times shown (the timeline's: `TimelineView.timeOrigin`), epoch ms. */
   origin: Accessor<number>;
@@ -22,7 +24,7 @@ export interface FlowRowProps {
 const spoken = (s: RowShape) => `${s.time} ${s.label}, ${s.title.split('\n')[0]}`;
 
 export function FlowRow(p: FlowRowProps) {
-  const shape = createMemo(() => rowShape(p.model(), p.row(), p.origin()));
+  const shape = createMemo(() => rowShape(p.model(), p.row(), p.laneW(), p.origin()));
   const record = () => shape().seq !== null;
   const inRange = () => {
     const r = p.range();

@@ -5,13 +5,14 @@
  * record and opens the detail pane as a row of the timeline does. Virtualized: rows are a ring of slots
  * (FlowRow.tsx) positioned by the timeline's virtualizer (ui/virtual.ts); only the rows in view are in the DOM.
  * Its parts: what it draws (flow-source.ts), its scrolling (flow-scroll.ts), its keys and clicks (flow-input.ts),
- * the range the exports take (flow-range.ts).
+ * the range the exports take (flow-range.ts). The lanes share the width of its scroll area, measured as it resizes
+ * (fitLaneWidth: within a minimum, below which it scrolls sideways, and a maximum).
  */
-import { createMemo, createSignal, For, Index, onCleanup, Show, type Accessor } from 'solid-js';
+import { createMemo, createSignal, For, Index, onCleanup, onMount, Show, type Accessor } from 'solid-js';
 import { usePanel } from '../../ui/use-panel.ts';
 import { onEscape } from '../../ui/escape.ts';
 import type { FlowModel } from '../../log/protocol.ts';
-import { flowWidth, laneX } from './flow-geometry.ts';
+import { fitLaneWidth, flowWidth, laneX } from './flow-geometry.ts';
 import { rowOfSeq, seqAtRow } from './flow-model.ts';
 import { FlowLaneHeads } from './FlowLaneHeads.tsx';
 import { FlowRow } from './FlowRow.tsx';
@@ -60,7 +61,9 @@ export function FlowView(props: FlowViewProps) {
   const count = () => model().count;
   const scroll = createFlowScroll({ count, selectedRow, scrollEl: () => scrollEl, headEl: () => headEl });
   const input = createFlowInput({ ...props, view, model, selectedRow, range, scroll, listEl: () => listEl });
-  const width = () => flowWidth(model().lanes.length);
+  const areaW = createAreaWidth(() => scrollEl);
+  const laneW = createMemo(() => fitLaneWidth(areaW(), model().lanes.length));
+  const width = () => flowWidth(model().lanes.length, laneW());
 
   return (
     <div class="flow">
@@ -76,6 +79,7 @@ export function FlowView(props: FlowViewProps) {
       />
       <FlowLaneHeads
         lanes={() => model().lanes}
+        laneW={laneW}
         width={width}
         onExpand={() => setExpandOthers(true)}
         ref={(el) => (headEl = el)}
@@ -83,6 +87,7 @@ export function FlowView(props: FlowViewProps) {
       <div class="flow-body" ref={scrollEl} onScroll={scroll.onScroll}>
         <FlowList
           model={model}
+          laneW={laneW}
           width={width}
           scroll={scroll}
           origin={() => timeOrigin().time}
@@ -103,8 +108,25 @@ export function FlowView(props: FlowViewProps) {
   );
 }
 
+/** The inner width of the scroll area (without its scrollbar), following its resizes; 0 until measured. */
+function createAreaWidth(el: () => HTMLElement | undefined): Accessor<number> {
+  const [w, setW] = createSignal(0);
+  onMount(() => {
+    const area = el();
+    if (!area) {
+      return;
+    }
+    setW(area.clientWidth);
+    const ro = new ResizeObserver(() => setW(area.clientWidth));
+    ro.observe(area);
+    onCleanup(() => ro.disconnect());
+  });
+  return w;
+}
+
 interface FlowListProps {
   model: Accessor<FlowModel>;
+  laneW: Accessor<number>;
   width: Accessor<number>;
   scroll: FlowScroll;
   origin: Accessor<number>;
@@ -134,11 +156,14 @@ function FlowList(p: FlowListProps) {
       onKeyDown={p.onKeyDown}
       style={{ height: `${p.scroll.virtualizer.getTotalSize()}px`, width: `${p.width()}px` }}
     >
-      <For each={p.model().lanes}>{(l) => <div class="flow-lifeline" style={{ left: `${laneX(l.index)}px` }} />}</For>
+      <For each={p.model().lanes}>
+        {(l) => <div class="flow-lifeline" style={{ left: `${laneX(l.index, p.laneW())}px` }} />}
+      </For>
       <Index each={p.scroll.slots()}>
         {(slot) => (
           <FlowRow
             model={p.model}
+            laneW={p.laneW}
             row={createMemo(() => p.scroll.slotRow(slot()))}
             origin={p.origin}
             selectedRow={p.selectedRow}

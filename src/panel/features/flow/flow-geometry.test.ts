@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { flowOfItems, type FlowArrow, type FlowItem, type FlowModel } from '../../log/protocol.ts';
-import { laneX, rowShape } from './flow-geometry.ts';
+import {
+  fitLaneWidth,
+  FLOW_LANE_MAX,
+  FLOW_LANE_MIN,
+  FLOW_RULER_W,
+  flowWidth,
+  laneX,
+  rowShape,
+} from './flow-geometry.ts';
+
+const W = FLOW_LANE_MIN;
 
 const lanes: FlowModel['lanes'] = [
   { index: 0, role: 'host', title: 'host page', origin: 'https://h.example', surface: null, url: null, frames: 1 },
@@ -36,8 +46,8 @@ const arrow = (over: Partial<FlowArrow>): FlowArrow => ({
 const model = (...items: FlowItem[]): FlowModel => flowOfItems(lanes, items, 1000);
 
 describe('rowShape: what a row draws', () => {
-  const host = laneX(0),
-    embed = laneX(1);
+  const host = laneX(0, W),
+    embed = laneX(1, W);
   it.each([
     [
       'delivered: a line from the sender to the receiver, the label between',
@@ -64,20 +74,20 @@ describe('rowShape: what a row draws', () => {
       (x2: number) => x2 < host + 40,
     ],
   ])('%s', (_name, a, expected, x2ok) => {
-    const s = rowShape(model(a), 0);
+    const s = rowShape(model(a), 0, W);
     expect(s).toMatchObject({ kind: 'arrow', seq: 7, ...expected });
     expect(x2ok(s.x2)).toBe(true);
     expect(s.mark).not.toBe('');
     expect(s.time).toBe('+0.000 s');
   });
   it('a threw post says so in its tooltip; a milestone is marked', () => {
-    expect(rowShape(model(arrow({ state: 'threw', error: 'DataCloneError: x' })), 0).title).toContain(
+    expect(rowShape(model(arrow({ state: 'threw', error: 'DataCloneError: x' })), 0, W).title).toContain(
       'postMessage threw DataCloneError: x',
     );
-    expect(rowShape(model(arrow({ milestone: true })), 0).milestone).toBe(true);
+    expect(rowShape(model(arrow({ milestone: true })), 0, W).milestone).toBe(true);
   });
   it('a gap says how long the pause was and stands for no record', () => {
-    const s = rowShape(model(arrow({}), { kind: 'gap', ms: 65_000, time: 1000 }), 1);
+    const s = rowShape(model(arrow({}), { kind: 'gap', ms: 65_000, time: 1000 }), 1, W);
     expect(s).toMatchObject({ kind: 'gap', seq: null, label: '⋯ 1 min 05 s later ⋯' });
   });
   it('a navigation is a diamond on its lane; past the end, nothing', () => {
@@ -91,6 +101,7 @@ describe('rowShape: what a row draws', () => {
         time: 1500,
       }),
       0,
+      W,
     );
     expect(s).toMatchObject({
       kind: 'navigation',
@@ -99,6 +110,32 @@ describe('rowShape: what a row draws', () => {
       label: 'loaded /embed/dashboard/d1',
       time: '+0.500 s',
     });
-    expect(rowShape(model(), 4).kind).toBe('none');
+    expect(rowShape(model(), 4, W).kind).toBe('none');
+  });
+});
+
+describe('lane widths: the lanes share the view, within bounds', () => {
+  it('share the width beside the ruler in whole pixels', () => {
+    expect(fitLaneWidth(FLOW_RULER_W + 4 * 250 + 3, 4)).toBe(250);
+    expect(flowWidth(4, fitLaneWidth(1300, 4))).toBeLessThanOrEqual(1300);
+  });
+  it('keep the minimum on a narrow view (which then scrolls sideways), and on one not measured yet', () => {
+    expect(fitLaneWidth(800, 5)).toBe(FLOW_LANE_MIN);
+    expect(fitLaneWidth(0, 2)).toBe(FLOW_LANE_MIN);
+    expect(fitLaneWidth(Number.NaN, 2)).toBe(FLOW_LANE_MIN);
+  });
+  it('stop at the maximum: two lanes on a wide panel stay close', () => {
+    expect(fitLaneWidth(1400, 2)).toBe(FLOW_LANE_MAX);
+    expect(fitLaneWidth(1400, 0)).toBe(FLOW_LANE_MAX);
+  });
+  it('move the arrows with the lanes: an arrow runs from lifeline to lifeline at any width', () => {
+    const wide = fitLaneWidth(1000, 2);
+    const s = rowShape(model(arrow({ from: 1, to: 0 })), 0, wide);
+    expect(s.x1).toBe(laneX(1, wide));
+    expect(s.x2 - laneX(0, wide)).toBeGreaterThan(0);
+    expect(s.x2 - laneX(0, wide)).toBeLessThan(4);
+    expect(s.labelX).toBe((laneX(1, wide) + laneX(0, wide)) / 2);
+    const gap = rowShape(model(arrow({}), { kind: 'gap', ms: 65_000, time: 1000 }), 1, wide);
+    expect(gap.labelX).toBe(flowWidth(2, wide) / 2);
   });
 });

@@ -1,20 +1,35 @@
 /**
  * What one row of the flow view draws, as plain numbers and strings: a row slot of FlowView binds these to a fixed
  * set of SVG elements (a line, a path for the head, cross, mark or diamond, a label, the ruler's time), so a
- * scroll rewrites attributes and never makes or drops elements. Pure; the same picture as the SVG export
- * (src/protocol/flow-svg.ts) at the panel's sizes.
+ * scroll rewrites attributes and never makes or drops elements. Pure and parameterized by the lane width, which the
+ * view fits to its width (fitLaneWidth); the same picture as the SVG export (src/protocol/flow-svg.ts), whose sizes
+ * are fixed so that a file never depends on the panel's size.
  */
 import { formatGap, formatOffset, type FlowArrow, type FlowModel } from '../../log/protocol.ts';
 import { formatRelative } from '../../ui/format.ts';
 
 export const FLOW_ROW_H = 26;
 export const FLOW_RULER_W = 84;
-export const FLOW_LANE_W = 180;
+/** The narrowest lane: its head holds `embed · dashboard` and a short origin; below it the view scrolls sideways. */
+export const FLOW_LANE_MIN = 180;
+/**
+ * The widest lane: its head holds an origin of about 58 characters, and two lanes on a wide panel stay close
+ * enough for an arrow and its label to be read at one glance (360 px apart, not 650).
+ */
+export const FLOW_LANE_MAX = 360;
 
-/** The x of a lane's lifeline. */
-export const laneX = (lane: number) => FLOW_RULER_W + lane * FLOW_LANE_W + FLOW_LANE_W / 2;
-/** The drawing's width for `lanes` lanes. */
-export const flowWidth = (lanes: number) => FLOW_RULER_W + Math.max(1, lanes) * FLOW_LANE_W;
+/** The x of a lane's lifeline, lanes `laneW` px wide. */
+export const laneX = (lane: number, laneW: number) => FLOW_RULER_W + lane * laneW + laneW / 2;
+/** The drawing's width for `lanes` lanes `laneW` px wide. */
+export const flowWidth = (lanes: number, laneW: number) => FLOW_RULER_W + Math.max(1, lanes) * laneW;
+/**
+ * The lane width that shares `width` px (the view's scroll area, the ruler included) between `lanes` lanes:
+ * whole pixels, at least FLOW_LANE_MIN (the view then scrolls sideways), at most FLOW_LANE_MAX.
+ */
+export function fitLaneWidth(width: number, lanes: number): number {
+  const share = Math.floor((width - FLOW_RULER_W) / Math.max(1, lanes));
+  return Math.min(FLOW_LANE_MAX, Math.max(FLOW_LANE_MIN, Number.isFinite(share) ? share : 0));
+}
 
 export interface RowShape {
   kind: 'arrow' | 'navigation' | 'gap' | 'none';
@@ -61,10 +76,10 @@ const EMPTY: RowShape = {
 const n1 = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 
 /**
- * The shape of row `row` of the model (an empty shape past its end); its time from `origin` (the timeline's time
- * origin, epoch ms), else from the model's first row (the exports).
+ * The shape of row `row` of the model (an empty shape past its end), lanes `laneW` px wide; its time from `origin`
+ * (the timeline's time origin, epoch ms), else from the model's first row (the exports).
  */
-export function rowShape(model: FlowModel, row: number, origin?: number): RowShape {
+export function rowShape(model: FlowModel, row: number, laneW: number, origin?: number): RowShape {
   const item = model.item(row);
   if (!item) {
     return EMPTY;
@@ -75,7 +90,7 @@ export function rowShape(model: FlowModel, row: number, origin?: number): RowSha
       ...EMPTY,
       kind: 'gap',
       label: text,
-      labelX: flowWidth(model.lanes.length) / 2,
+      labelX: flowWidth(model.lanes.length, laneW) / 2,
       title: `a pause of ${formatGap(item.ms)}, compressed`,
     };
   }
@@ -83,7 +98,7 @@ export function rowShape(model: FlowModel, row: number, origin?: number): RowSha
   const time = origin === undefined ? formatOffset(item.time - model.start) : formatRelative(item.time - origin);
   const lane = (i: number | null) => (i === null ? 'an unknown frame' : (model.lanes[i]?.title ?? 'a frame'));
   if (item.kind === 'navigation') {
-    const x = laneX(item.lane);
+    const x = laneX(item.lane, laneW);
     const worst = item.issues.some((i) => i.severity === 'error')
       ? 'invalid'
       : item.issues.some((i) => i.severity === 'warning')
@@ -107,11 +122,17 @@ export function rowShape(model: FlowModel, row: number, origin?: number): RowSha
       ].join('\n'),
     };
   }
-  return arrowShape(item, time, lane(item.from), lane(item.to));
+  return arrowShape(item, (i) => laneX(i, laneW), time, lane(item.from), lane(item.to));
 }
 
-function arrowShape(a: FlowArrow, time: string, fromTitle: string, toTitle: string): RowShape {
-  const x1 = laneX(a.from);
+function arrowShape(
+  a: FlowArrow,
+  cx: (lane: number) => number,
+  time: string,
+  fromTitle: string,
+  toTitle: string,
+): RowShape {
+  const x1 = cx(a.from);
   const base: RowShape = {
     ...EMPTY,
     kind: 'arrow',
@@ -154,7 +175,7 @@ function arrowShape(a: FlowArrow, time: string, fromTitle: string, toTitle: stri
       anchor: 'start',
     };
   }
-  const x2 = laneX(a.to);
+  const x2 = cx(a.to);
   const dir = x2 > x1 ? 1 : -1;
   if (a.state === 'dropped') {
     const end = x2 - 16 * dir;
