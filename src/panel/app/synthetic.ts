@@ -1,10 +1,13 @@
 /**
- * A synthetic, deterministic svc-embed session (host page + dashboard embed), classified by hand with the
- * rule ids of the protocol's rule table. Used by unit tests, the `?fixture=demo` page, the benchmark
- * (100,000 records) and the screenshots when no live page is available.
+ * A synthetic, deterministic svc-embed session (host page + dashboard embed). Its records are what the capture
+ * would record (kind, frame, origins, target origin, data, the post each delivery pairs with, the posts the
+ * browser dropped); their verdicts and issues are never written here: the protocol's own classification gives
+ * them (`checkRecords`: the rules the background applies to a tab's log, as `embed-inspector check` and an imported
+ * file are judged). So the demo shows what the product says of such a session. Used by unit tests, the
+ * `?fixture=demo` page, the benchmark (100,000 records) and the screenshots when no live page is available.
  */
-import type { ClassifiedRecord } from '../../shared/messages.ts';
-import type { Issue } from '../log/protocol.ts';
+import type { ClassifiedRecord, WindowRelation } from '../../shared/messages.ts';
+import { type CaptureRecord, checkRecords } from '../log/protocol.ts';
 
 export const HOST = 'https://host.example.com';
 export const TENANT = 'https://acme.svc-embed.example';
@@ -12,12 +15,19 @@ export const HOST_URL = `${HOST}/analytics`;
 const EMBED_URL = `${TENANT}/embed/dashboard/dAsHbOaRd123?session=demo-session`;
 export const XSS_TITLE = '<img src=x onerror="window.__xss=1">';
 const XSS_PATH = 'javascript:window.__xss=2';
+/** The browser's frame ids of the host page and of the embed's iframe. */
+const HOST_FRAME = 0;
+const EMBED_FRAME = 7;
 
+/** A record as the capture records it: no verdict, no issues. */
+export type DemoRecord = CaptureRecord & { from?: WindowRelation };
 type Env = Record<string, unknown>;
 interface Builder {
   seq: number;
   time: number;
-  out: ClassifiedRecord[];
+  out: DemoRecord[];
+  /** The path the embed last reported (`view.path`, `navigate.path`): the next `navigate`'s `previousPath`. */
+  lastPath: string | null;
 }
 
 const ev = (type: string, payload: Env, time: number, extra: Env = {}): Env => ({
@@ -37,47 +47,43 @@ const act = (type: string, payload: Env, time: number): Env => ({
   timestamp: time,
 });
 
-/** An event posted by the embed to the host, and its delivery in the host frame. */
-function event(b: Builder, data: Env, issues: Issue[] = [], opts: { foreignOrigin?: string } = {}) {
-  const verdict = issues.some((i) => i.severity === 'error') ? 'invalid' : 'valid';
+/** An event posted by the embed to the host page, and its delivery in the host frame. */
+function event(b: Builder, data: Env) {
   const post = b.seq++,
     recv = b.seq++;
-  const origin = opts.foreignOrigin ?? TENANT;
   b.out.push({
     seq: post,
     time: b.time,
     kind: 'post',
     frameUrl: EMBED_URL,
-    origin,
+    origin: TENANT,
     targetOrigin: HOST,
     target: 'parent',
     targetUrl: HOST_URL,
     data,
     pairedWith: recv,
-    frameId: 7,
-    verdict,
-    issues,
+    frameId: EMBED_FRAME,
   });
   b.out.push({
     seq: recv,
     time: b.time + 1,
     kind: 'receive',
     frameUrl: HOST_URL,
-    origin,
+    origin: TENANT,
     data,
     pairedWith: post,
-    frameId: 0,
-    verdict,
-    issues,
+    frameId: HOST_FRAME,
+    from: 'child',
   });
   b.time += 2;
 }
-/** An action posted by the host to the embed, and (unless dropped) its delivery. */
-function action(b: Builder, data: Env, issues: Issue[] = [], targetOrigin = TENANT) {
-  const verdict = issues.some((i) => i.severity === 'error') ? 'invalid' : 'valid';
-  const dropped = targetOrigin !== TENANT && targetOrigin !== '*';
+/**
+ * An action posted by the host to the embed at `targetOrigin`, and its delivery, unless the browser dropped it
+ * (a target origin that is neither the embed frame's nor `*`: the browser never dispatches such a post).
+ */
+function action(b: Builder, data: Env, targetOrigin = TENANT) {
   const post = b.seq++;
-  const rec: ClassifiedRecord = {
+  const rec: DemoRecord = {
     seq: post,
     time: b.time,
     kind: 'post',
@@ -87,12 +93,10 @@ function action(b: Builder, data: Env, issues: Issue[] = [], targetOrigin = TENA
     target: 'child',
     targetUrl: EMBED_URL,
     data,
-    frameId: 0,
-    verdict,
-    issues,
+    frameId: HOST_FRAME,
   };
   b.out.push(rec);
-  if (dropped) {
+  if (targetOrigin !== TENANT && targetOrigin !== '*') {
     rec.dropped = true;
     b.time += 1;
     return;
@@ -107,32 +111,35 @@ function action(b: Builder, data: Env, issues: Issue[] = [], targetOrigin = TENA
     origin: HOST,
     data,
     pairedWith: post,
-    frameId: 7,
-    verdict,
-    issues,
+    frameId: EMBED_FRAME,
+    from: 'parent',
   });
   b.time += 2;
 }
-function foreign(b: Builder, data: unknown, origin = HOST) {
+/** Another script's message to the host page's own window (an extension, a library). */
+function foreign(b: Builder, data: unknown) {
   b.out.push({
     seq: b.seq++,
     time: b.time,
     kind: 'receive',
     frameUrl: HOST_URL,
-    origin,
+    origin: HOST,
     data,
-    frameId: 0,
-    verdict: 'foreign',
-    issues: [],
+    frameId: HOST_FRAME,
+    from: 'self',
   });
   b.time += 1;
 }
-const issue = (rule: string, severity: Issue['severity'], path: string, message: string): Issue => ({
-  rule,
-  severity,
-  path,
-  message,
-});
+/** The embed reports a view of `path`. */
+function view(b: Builder, payload: Env & { path: string }) {
+  event(b, ev('view', { surface: 'dashboard', ...payload }, b.time));
+  b.lastPath = payload.path;
+}
+/** The embed reports a route change to `path`, from the path it last reported. */
+function navigated(b: Builder, path: string) {
+  event(b, ev('navigate', { path, ...(b.lastPath === null ? {} : { previousPath: b.lastPath }) }, b.time));
+  b.lastPath = path;
+}
 
 /** The opening of a session: navigation, ready, view, dashboard-loaded, a few actions and events, faults. */
 function opening(b: Builder) {
@@ -144,9 +151,7 @@ function opening(b: Builder) {
     origin: TENANT,
     data: { url: EMBED_URL },
     navigation: true,
-    frameId: 7,
-    verdict: 'foreign',
-    issues: [],
+    frameId: EMBED_FRAME,
   });
   b.time += 412;
   event(
@@ -158,14 +163,7 @@ function opening(b: Builder) {
     ),
   );
   b.time += 20;
-  event(
-    b,
-    ev(
-      'view',
-      { surface: 'dashboard', path: '/embed/d/42/app/workbook/7', publicId: 'dAsHbOaRd123', title: 'Revenue overview' },
-      b.time,
-    ),
-  );
+  view(b, { path: '/embed/d/42/app/workbook/7', publicId: 'dAsHbOaRd123', title: 'Revenue overview' });
   foreign(b, { source: 'react-devtools-content-script', hello: true });
   b.time += 35;
   action(b, act('set-color-scheme', { scheme: 'dark' }, b.time));
@@ -175,44 +173,23 @@ function opening(b: Builder) {
   oddValues(b);
 }
 
-/** Actions the rules fault: a bare offset, a post to "*", a dropped post. */
+/** Actions the rules fault: a bare UTC offset, a post to "*", a post to another origin (the browser drops it). */
 function faults(b: Builder) {
   b.time += 300;
-  action(b, act('set-timezone', { timezone: '+02:00' }, b.time), [
-    issue(
-      'action.timezone',
-      'error',
-      '$.payload.timezone',
-      '"+02:00" is a bare UTC offset, not an IANA time zone name; the embed ignores it',
-    ),
-  ]);
+  action(b, act('set-timezone', { timezone: '+02:00' }, b.time));
   b.time += 40;
-  action(
-    b,
-    act('set-locale', { locale: 'de-DE' }, b.time),
-    [issue('origin.action-wildcard', 'error', 'targetOrigin', 'the action was posted with target origin "*"')],
-    '*',
-  );
+  action(b, act('set-locale', { locale: 'de-DE' }, b.time), '*');
   b.time += 40;
-  action(
-    b,
-    act('refresh', {}, b.time),
-    [
-      issue(
-        'origin.dropped',
-        'error',
-        'targetOrigin',
-        'the browser dropped this post: target origin https://wrong.example does not match the embed frame',
-      ),
-    ],
-    'https://wrong.example',
-  );
+  action(b, act('refresh', {}, b.time), 'https://wrong.example');
 }
 
-/** Values that test the panel's escaping and the decoder (markup in strings, dates, maps, a cycle), warnings. */
+/**
+ * Values that test the panel's escaping and the decoder (markup in strings, dates, maps, a cycle), and events the
+ * rules fault: a row count on a png export, an event without its `surface`.
+ */
 function oddValues(b: Builder) {
   b.time += 600;
-  event(b, ev('view', { surface: 'dashboard', path: XSS_PATH, title: XSS_TITLE }, b.time));
+  view(b, { path: XSS_PATH, title: XSS_TITLE });
   b.time += 250;
   const cyc: Env = { a: { $ei: 'Ref', path: '$' } };
   event(
@@ -242,46 +219,44 @@ function oddValues(b: Builder) {
     ),
   );
   b.time += 500;
-  event(b, ev('download', { format: 'png', target: 'dashboard', rowCount: 120 }, b.time), [
-    issue(
-      'download.row-count',
-      'warning',
-      '$.payload.rowCount',
-      '`rowCount` is given for a png export; the spec gives it for csv and xlsx only',
-    ),
-  ]);
+  event(b, ev('download', { format: 'png', target: 'dashboard', rowCount: 120 }, b.time));
   b.time += 700;
-  event(
-    b,
-    ev('ai-query', { query: 'revenue by region last quarter', status: 'submitted', chatId: 'c-1' }, b.time, {
-      surface: 'dashboard',
-    }),
-  );
+  const query = 'revenue by region last quarter';
+  event(b, ev('ai-query', { query, status: 'submitted', chatId: 'c-1' }, b.time));
   b.time += 900;
-  event(
-    b,
-    {
-      source: 'svc-embed',
-      direction: 'event',
-      type: 'svc:event:error',
-      payload: { message: 'Query failed: timeout', fatal: false },
-      timestamp: b.time,
-    },
-    [issue('envelope.surface-missing', 'error', '$.surface', 'the event has no `surface`; every event carries it')],
-  );
+  event(b, {
+    source: 'svc-embed',
+    direction: 'event',
+    type: 'svc:event:error',
+    payload: { message: 'Query failed: timeout', fatal: false },
+    timestamp: b.time,
+  });
+  b.time += 10;
+  event(b, ev('ai-query', { query, status: 'error', chatId: 'c-1' }, b.time));
   foreign(b, { type: 'wappalyzer', payload: { technologies: ['React'] } });
 }
 
-/** A repeating middle: an action and the events that follow it, with some noise. */
+/** The chat's queries: every tenth cycle from the fifth submits one, answered five cycles on (every other fails). */
+function aiQuery(b: Builder, k: number) {
+  b.time += 80;
+  if (k % 10 === 5) {
+    event(b, ev('ai-query', { query: `top customers #${k}`, status: 'submitted', chatId: 'c-1' }, b.time));
+  } else {
+    const status = k % 20 === 0 ? 'error' : 'completed';
+    event(b, ev('ai-query', { query: `top customers #${k - 5}`, status, chatId: 'c-1' }, b.time));
+  }
+}
+
+/** A repeating middle: an action and the events that follow it, with some noise and a fault. */
 function cycle(b: Builder, k: number) {
   b.time += 200 + ((k * 37) % 400);
   const paths = ['/embed/d/42/app/workbook/7', '/embed/d/42/app/workbook/8', '/embed/d/42/app/folder/3'];
   const path = paths[k % paths.length];
   action(b, act('navigate', { path }, b.time));
   b.time += 30;
-  event(b, ev('navigate', { path, previousPath: paths[(k + 2) % paths.length] }, b.time));
+  navigated(b, path);
   b.time += 15;
-  event(b, ev('view', { surface: 'dashboard', path, title: `Workbook ${k}` }, b.time));
+  view(b, { path, title: `Workbook ${k}` });
   if (k % 3 === 0) {
     b.time += 50;
     action(
@@ -290,44 +265,54 @@ function cycle(b: Builder, k: number) {
     );
   }
   if (k % 5 === 0) {
-    b.time += 80;
-    event(
-      b,
-      ev(
-        'ai-query',
-        { query: `top customers #${k}`, status: k % 10 === 0 ? 'error' : 'completed', chatId: 'c-1' },
-        b.time,
-      ),
-    );
+    aiQuery(b, k);
   }
   if (k % 7 === 0) {
     foreign(b, { source: 'some-extension', n: k });
   }
   if (k % 11 === 0) {
+    // (the app surface has no dashboard-loaded: a fault)
     b.time += 5;
-    event(
-      b,
-      ev('dashboard-loaded', { publicId: 'dAsHbOaRd123', widgetCount: 9, loadDurationMs: 900 + (k % 500) }, b.time, {
-        surface: 'app',
-      }),
-      [
-        issue(
-          'surface.not-allowed',
-          'error',
-          '$.surface',
-          '`dashboard-loaded` comes from the dashboard surface only; got "app"',
-        ),
-      ],
-    );
+    const loaded = { publicId: 'dAsHbOaRd123', widgetCount: 9, loadDurationMs: 900 + (k % 500) };
+    event(b, ev('dashboard-loaded', loaded, b.time, { surface: 'app' }));
   }
 }
 
-/** About `n` records of a deterministic session (at least the opening, ~30 records). */
-export function syntheticSession(n = 60, start = Date.UTC(2026, 0, 1, 9, 0, 0)): ClassifiedRecord[] {
-  const b: Builder = { seq: 1, time: start, out: [] };
+/**
+ * About `n` records of the session as the capture records them (at least the opening, ~30 records; from 40 on,
+ * exactly `n`: a post whose delivery is past the end is not paired yet).
+ */
+export function demoCapture(n = 60, start = Date.UTC(2026, 0, 1, 9, 0, 0)): DemoRecord[] {
+  const b: Builder = { seq: 1, time: start, out: [], lastPath: null };
   opening(b);
   for (let k = 1; b.out.length < n; k++) {
     cycle(b, k);
   }
-  return b.out.length > n && n >= 40 ? b.out.slice(0, n) : b.out;
+  if (b.out.length <= n || n < 40) {
+    return b.out;
+  }
+  const out = b.out.slice(0, n);
+  const { pairedWith, ...last } = out[n - 1];
+  if (pairedWith !== undefined && pairedWith > last.seq) {
+    out[n - 1] = last;
+  }
+  return out;
+}
+
+/**
+ * About `n` records of the session, classified as the product classifies a capture (`checkRecords`: the stateless
+ * rules, the session checker, the diagnosis judged at the last record, a delivery showing its post's issues; the
+ * tenant origin inferred from the embed's frame).
+ */
+export function syntheticSession(n = 60, start?: number): ClassifiedRecord[] {
+  // (the records are this call's own: each takes its verdict and issues in place)
+  const records = demoCapture(n, start) as ClassifiedRecord[];
+  const judged = new Map(checkRecords(records).messages.map((m) => [m.seq, m]));
+  for (const r of records) {
+    const m = judged.get(r.seq);
+    // (a navigation has no verdict of its own; its issues are the embed's address and what it never said)
+    r.verdict = r.navigation ? 'foreign' : (m?.verdict ?? 'foreign');
+    r.issues = m?.issues ?? [];
+  }
+  return records;
 }
