@@ -1,3 +1,4 @@
+// @ts-check
 // Page overhead of capture (issues 4, 13, 30): bursts of svc-embed envelopes across two origins (two sites:
 // 127.0.0.1 and localhost, so the iframe is out of process as a real embed is), host→iframe and iframe→host, at
 // each burst length (1,000 / 5,000 / 20,000 / 100,000 messages in one task) and envelope size (200 B, 10 KB), in
@@ -34,7 +35,7 @@ const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome')); 
 // A/B in one run: a second build measured in full mode beside the first (a fifth browser, "full B").
 const EXT_B = process.env.EI_EXTENSION_DIR_B && resolve(process.env.EI_EXTENSION_DIR_B);
 // The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
-const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
+import { chromiumPath, CHROMIUM_FLAGS } from './launcher.mjs';
 const FLAGS = CHROMIUM_FLAGS;
 
 // Default: a new envelope per post (as SDKs do): posts pair with their deliveries. `--reuse`: one envelope
@@ -99,12 +100,17 @@ export const EMBED = (host, fresh = false) => `<!doctype html><script>
   });
 </script>`;
 
-export function serve(host, _body) {
+/**
+ * A server on `host` (port chosen by the system) serving one page, set by `set`, at `/`, `/?…` and `/embed…`.
+ * @param {string} host
+ */
+export function serve(host) {
   return new Promise((resolve) => {
     const pages = {};
     const server = createServer((req, res) => {
       const b = pages.body;
-      if (!req.url.startsWith('/embed') && !req.url.startsWith('/?') && req.url !== '/') {
+      const url = req.url ?? '/';
+      if (!url.startsWith('/embed') && !url.startsWith('/?') && url !== '/') {
         res.writeHead(404).end();
         return;
       }
@@ -113,7 +119,7 @@ export function serve(host, _body) {
     server.listen(0, host, () =>
       resolve({
         server,
-        origin: `http://${host}:${server.address().port}`,
+        origin: `http://${host}:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
         set: (b) => {
           pages.body = b;
         },
@@ -148,6 +154,12 @@ export async function tabAndCount(w, page) {
  * Chromium without the extension, or with it and `capture` (the argument of `embedInspector.setCapture`, e.g.
  * `{ sites: [hostOrigin, embedOrigin], mode: 'full' }`) set once its worker is up; no capture: nothing captured.
  */
+/**
+ * A headless Chromium, with the extension `ext` and its capture set to `capture` when `withExtension`.
+ * @param {boolean} withExtension
+ * @param {{ sites: string[] | 'all', mode: string } | null} [capture]
+ * @param {string} [ext]
+ */
 export async function launch(withExtension, capture = null, ext = EXT) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
   const browser = await puppeteer.launch({
@@ -172,7 +184,7 @@ export async function launch(withExtension, capture = null, ext = EXT) {
   if (worker) {
     const w = await worker();
     if (capture) {
-      await w.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
+      await w?.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
     }
   }
   const captures = !!worker && !!capture && (capture.sites === 'all' || capture.sites.length > 0);
@@ -275,7 +287,7 @@ export async function settle() {
   for (let a = cpuTimes(); a && Date.now() < give_up; ) {
     await new Promise((r) => setTimeout(r, 100));
     const b = cpuTimes();
-    if ((b.busy - a.busy) / Math.max(1, b.total - a.total) < 0.1) {
+    if (!b || (b.busy - a.busy) / Math.max(1, b.total - a.total) < 0.1) {
       return;
     }
     a = b;
@@ -385,8 +397,10 @@ async function once(
 ) {
   const page = await b.browser.newPage();
   await page.goto(url, { waitUntil: 'load' });
-  let tabId = null,
-    base = null;
+  /** @type {number | null} */
+  let tabId = null;
+  /** @type {any} */
+  let base = null;
   const api = async (fn, ...args) => (await b.worker()).evaluate(fn, ...args);
   const total = async () => (await api((id) => globalThis.embedInspector.state(id), tabId)).total ?? 0;
   const expected = records(b.mode, n);
@@ -402,7 +416,7 @@ async function once(
   await settle();
   const what = `${b.name} ${dirName(dir)} ${kB(size)} × ${n}`;
   const r = await within(
-    page.evaluate((d, n, s) => window[d](n, s), dir, n, size).catch((e) => ({ error: String(e) })),
+    page.evaluate((d, n, s) => /** @type {any} */ (window)[d](n, s), dir, n, size).catch((e) => ({ error: String(e) })),
     burstTimeoutS * 1000,
     { error: `did not end within ${burstTimeoutS} s` },
   );
@@ -411,6 +425,7 @@ async function once(
     await within(page.close(), 10_000);
     return { perMsgUs: NaN, loopUs: NaN, lagMs: NaN, failed: true };
   }
+  /** @type {Record<string, any>} */
   const out = { perMsgUs: ((r.last - r.t0) / n) * 1000, loopUs: (r.loop / n) * 1000, lagMs: null };
   if (b.captures) {
     const target = (base.total ?? 0) + expected;
@@ -464,7 +479,11 @@ const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const kB = (size) => (size >= 1000 ? `${size / 1000} KB` : `${size} B`);
 const dirName = (dir) => (dir === 'h2e' ? 'host→iframe' : 'iframe→host');
 
-/** Run the benchmark; prints tables and returns the figures. */
+/**
+ * Run the benchmark; prints tables and returns the figures.
+ * @param {{ bursts?: number[], reps?: number | null, sizes?: number[], dirs?: string[], fresh?: boolean,
+ *   each?: boolean, svg?: string, bound?: string, burstTimeoutS?: number, log?: (line: string) => void }} [options]
+ */
 export async function benchPageOverhead({
   bursts = [1_000, 5_000, 20_000, 100_000],
   reps = null,
