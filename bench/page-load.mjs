@@ -23,7 +23,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../sandbox/server.mjs';
-import { launch, settle, treeCpu } from './page-overhead.mjs';
+import { cpuParts, launch, settle, treeCpu } from './page-overhead.mjs';
 import { median, medianInterval } from './stats.mjs';
 import { scriptCostByFrame, traceBrowser } from './trace.mjs';
 
@@ -56,21 +56,6 @@ const RECORDER = `(() => {
 const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const sign = (x, d = 1) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(d)}` : '–');
 const span = ([lo, hi], d = 2) => (Number.isFinite(lo) ? `${lo.toFixed(d)}–${hi.toFixed(d)}` : '–');
-
-/** CPU ms of a browser's processes by part: the tab's renderers, the extension's process, everything. */
-function cpuParts(before, after) {
-  const out = { renderers: 0, extension: 0, all: 0 };
-  for (const [pid, a] of Object.entries(after)) {
-    const d = a.ms - (before[pid]?.ms ?? 0);
-    out.all += d;
-    if (a.kind === 'renderer') {
-      out.renderers += d;
-    } else if (a.kind === 'renderer+ext') {
-      out.extension += d;
-    }
-  }
-  return out;
-}
 
 /**
  * One load of the sandbox's host page in a new tab of browser `b`: its marks (ms) and its CPU (ms); with `origins`,

@@ -20,6 +20,10 @@
 //   (--quick: bursts 5,000 and 20,000, 5 runs each; --reps: runs per case, default 9 up to 5,000 messages, 5 above;
 //    --each: each run's figures before its case's row, and the sender's posting loop alone; --svg: where the chart
 //    of added µs/msg goes, '-' none, default bench/page-overhead.svg)
+//   --cpu: per case also each browser's CPU per message from /proc (its processes' threads, from before the burst
+//    until the machine is quiet after it, the capture's records stored): the tab's renderers, the extension's
+//    process, the whole browser, and what each adds to no extension (the median of the runs' differences): on 2
+//    shared cores CPU tells builds apart where wall time cannot
 //   (npm run bench runs it; build first)
 // HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
 import { createServer } from 'node:http';
@@ -263,6 +267,55 @@ export function treeCpu(rootPid) {
   return out;
 }
 
+/**
+ * CPU ms of a browser's processes by part, between two `treeCpu` readings: the tab's renderers, the extension's
+ * process, everything.
+ * @param {Record<string, { kind: string, ms: number }>} before
+ * @param {Record<string, { kind: string, ms: number }>} after
+ */
+export function cpuParts(before, after) {
+  const out = { renderers: 0, extension: 0, all: 0 };
+  for (const [pid, a] of Object.entries(after)) {
+    const d = a.ms - (before[pid]?.ms ?? 0);
+    out.all += d;
+    if (a.kind === 'renderer') {
+      out.renderers += d;
+    } else if (a.kind === 'renderer+ext') {
+      out.extension += d;
+    }
+  }
+  return out;
+}
+
+const CPU_PARTS = /** @type {const} */ (['renderers', 'extension', 'all']);
+
+/** `--cpu`: per browser and part, the runs' median µs/msg and the median of their differences to no extension. */
+function cpuRow(runs, kinds) {
+  return Object.fromEntries(
+    kinds.map((k) => [
+      k,
+      Object.fromEntries(
+        CPU_PARTS.map((p) => [
+          p,
+          {
+            us: median(runs.map((r) => r[k].cpu[p])),
+            added: median(runs.map((r) => r[k].cpu[p] - r.without.cpu[p])),
+          },
+        ]),
+      ),
+    ]),
+  );
+}
+
+/** @param {Record<string, Record<string, { us: number, added: number }>>} row */
+const cpuLine = (row) =>
+  Object.entries(row)
+    .map(
+      ([k, c]) =>
+        `${k} ${CPU_PARTS.map((p) => fmt(c[p].us)).join('/')}${k === 'without' ? '' : ` (${CPU_PARTS.map((p) => `${c[p].added >= 0 ? '+' : ''}${fmt(c[p].added)}`).join('/')})`}`,
+    )
+    .join('; ');
+
 const interval = ([lo, hi]) => (Number.isFinite(lo) ? `${lo.toFixed(2)}–${hi.toFixed(2)}` : '–');
 
 /** Busy and total jiffies of the whole machine (/proc/stat), or null where there is no /proc. */
@@ -393,7 +446,7 @@ async function once(
   dir,
   n,
   size,
-  { log = console.log, bound = 'whole', burstTimeoutS = 300, fresh = true } = {},
+  { log = console.log, bound = 'whole', burstTimeoutS = 300, fresh = true, cpu = false } = {},
 ) {
   const page = await b.browser.newPage();
   await page.goto(url, { waitUntil: 'load' });
@@ -414,6 +467,8 @@ async function once(
     }
   }
   await settle();
+  const pid = b.browser.process()?.pid;
+  const cpu0 = cpu ? treeCpu(pid) : null;
   const what = `${b.name} ${dirName(dir)} ${kB(size)} × ${n}`;
   const r = await within(
     page.evaluate((d, n, s) => /** @type {any} */ (window)[d](n, s), dir, n, size).catch((e) => ({ error: String(e) })),
@@ -454,6 +509,11 @@ async function once(
       );
     }
   }
+  if (cpu0) {
+    await settle();
+    const parts = cpuParts(cpu0, treeCpu(pid));
+    out.cpu = Object.fromEntries(Object.entries(parts).map(([k, ms]) => [k, (ms / n) * 1000]));
+  }
   await within(page.close(), 10_000);
   return out;
 }
@@ -466,6 +526,31 @@ const completeness = (r) =>
     r.evicted ? ` ${r.evicted} evicted by the log's bound (told to the user)` : '',
     r.disordered ? ` ${r.disordered} runs out of order` : '',
   ].join('');
+
+/**
+ * The browsers of a run by name, each with its capture mode: no extension, out of scope, receive-only, full (and
+ * full B: EI_EXTENSION_DIR_B).
+ * @param {string[]} sites
+ */
+async function launchAll(sites) {
+  /** @type {Record<string, Awaited<ReturnType<typeof launch>> & { mode?: string, name?: string }>} */
+  const browsers = {
+    without: await launch(false),
+    off: await launch(true, { sites: [], mode: 'full' }),
+    'receive-only': await launch(true, { sites, mode: 'receive-only' }),
+    full: await launch(true, { sites, mode: 'full' }),
+  };
+  if (EXT_B) {
+    browsers['full B'] = await launch(true, { sites, mode: 'full' }, EXT_B);
+    browsers['full B'].mode = 'full';
+  }
+  browsers['receive-only'].mode = 'receive-only';
+  browsers.full.mode = 'full';
+  for (const k of Object.keys(browsers)) {
+    browsers[k].name = k;
+  }
+  return browsers;
+}
 
 /** Default runs per case: more for the short bursts, whose ratios are noisier. */
 export const defaultReps = (burst) => (burst <= 5_000 ? 9 : 5);
@@ -482,7 +567,8 @@ const dirName = (dir) => (dir === 'h2e' ? 'host→iframe' : 'iframe→host');
 /**
  * Run the benchmark; prints tables and returns the figures.
  * @param {{ bursts?: number[], reps?: number | null, sizes?: number[], dirs?: string[], fresh?: boolean,
- *   each?: boolean, svg?: string, bound?: string, burstTimeoutS?: number, log?: (line: string) => void }} [options]
+ *   each?: boolean, svg?: string, bound?: string, burstTimeoutS?: number, cpu?: boolean,
+ *   log?: (line: string) => void }} [options]
  */
 export async function benchPageOverhead({
   bursts = [1_000, 5_000, 20_000, 100_000],
@@ -494,6 +580,7 @@ export async function benchPageOverhead({
   svg = join(root, 'bench/page-overhead.svg'),
   bound = 'whole',
   burstTimeoutS = 300,
+  cpu = false,
   log = console.log,
 } = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) {
@@ -503,24 +590,9 @@ export async function benchPageOverhead({
   const e = await serve('localhost');
   h.set(HOST(e.origin, fresh));
   e.set(EMBED(h.origin, fresh));
-  const sites = [h.origin, e.origin];
-  const browsers = {
-    without: await launch(false),
-    off: await launch(true, { sites: [], mode: 'full' }),
-    'receive-only': await launch(true, { sites, mode: 'receive-only' }),
-    full: await launch(true, { sites, mode: 'full' }),
-  };
-  if (EXT_B) {
-    browsers['full B'] = await launch(true, { sites, mode: 'full' }, EXT_B);
-    browsers['full B'].mode = 'full';
-  }
-  browsers['receive-only'].mode = 'receive-only';
-  browsers.full.mode = 'full';
+  const browsers = await launchAll([h.origin, e.origin]);
   const kinds = Object.keys(browsers);
-  for (const k of kinds) {
-    browsers[k].name = k;
-  }
-  const opts = { log, bound, burstTimeoutS, fresh };
+  const opts = { log, bound, burstTimeoutS, fresh, cpu };
   const results = [];
   const t0 = Date.now();
   try {
@@ -588,6 +660,10 @@ export async function benchPageOverhead({
           log(
             `| ${row.direction} | ${kB(size)} | ${n} | ${runs} | ${fmt(row.without)} | ${cell('off')} | ${fmt(row['receive-only'].us)} | ${cell('receive-only')} | ${fmt(row.full.us)} | ${cell('full')} | ${fmt(row['receive-only'].added)} | ${fmt(row.full.added)} | ${fmt(row.lagMs, 0)}${completeness(row)} |`,
           );
+          if (cpu) {
+            row.cpu = cpuRow(ok, kinds);
+            log(`  CPU µs/msg, ${CPU_PARTS.join(' / ')} (added to without): ${cpuLine(row.cpu)}`);
+          }
           if (row['full B']) {
             row.lagMsB = median(of('full B', (x) => x.lagMs));
             log(
@@ -876,6 +952,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     reps,
     fresh: !has('--reuse'),
     each: has('--each'),
+    cpu: has('--cpu'),
     svg: value('--svg') ?? join(root, 'bench/page-overhead.svg'),
     sizes,
     dirs,

@@ -20,6 +20,8 @@ const USAGE = `usage: npm run bench -- [suite ...] [options]
                         worktree, --ref-dir DIR an already built dist/chrome as REF
   --summary             only rewrite BENCHMARKS.md's summary block from bench/results.json (no build)
   --no-record           run without recording in bench/results.json; --no-build: with the build that is there
+  --cpu                 page-overhead (Chromium): per case also each browser's CPU per message from /proc (tab
+                        renderers / extension process / whole browser) and what it adds to no extension
 diagnostics (a suite's run that prints where the time goes; never recorded):
   page-load --cpu-trace a trace of each load: thread ms of each of our scripts per frame (host, embed), at
                         document_start and later, beside each frame's main thread (trace.mjs)
@@ -62,7 +64,17 @@ const VALUED = [
   '--dirs',
   '--ref-dir',
 ];
-const FLAGS = ['--quick', '--summary', '--no-record', '--no-build', '--keep', '--cpu-trace', '--profile', '--trace'];
+const FLAGS = [
+  '--quick',
+  '--summary',
+  '--no-record',
+  '--no-build',
+  '--keep',
+  '--cpu',
+  '--cpu-trace',
+  '--profile',
+  '--trace',
+];
 const valued = new Set(VALUED.map((o) => args.indexOf(o) + 1).filter((i) => i > 0));
 const bare = VALUED.filter((o) => args.includes(o) && (args[args.indexOf(o) + 1] ?? '--').startsWith('--'));
 if (bare.length) {
@@ -99,7 +111,7 @@ const record = !args.includes('--no-record') && !cpuTrace && !profile;
 const order = suites.map((s) => s.key);
 /** @type {Record<string, object>} */
 const options = {
-  './page-overhead.mjs': quick ? { bursts: [5_000, 20_000], reps: 5 } : {},
+  './page-overhead.mjs': { ...(quick ? { bursts: [5_000, 20_000], reps: 5 } : {}), cpu: args.includes('--cpu') },
   './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
   './page-load.mjs': { ...(quick ? { rounds: 9 } : {}), ...(rounds ? { rounds } : {}), cpuTrace },
   './panel.mjs': { ...(runs ? { runs } : {}), profile },
