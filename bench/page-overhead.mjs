@@ -25,7 +25,8 @@
 //    process, the whole browser, and what each adds to no extension (the median of the runs' differences): on 2
 //    shared cores CPU tells builds apart where wall time cannot
 //   (npm run bench runs it; build first)
-// HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
+// HOST, EMBED and serve are shared with page-overhead-firefox.mjs; launch, settle, treeCpu and cpuParts with
+// page-load.mjs.
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,25 +134,12 @@ export function serve(host) {
 }
 
 /** The bench's two origins (127.0.0.1 and localhost, so the iframe is out of process) serving its host and embed. */
-export async function servePages(fresh = true) {
+async function servePages(fresh = true) {
   const h = await serve('127.0.0.1');
   const e = await serve('localhost');
   h.set(HOST(e.origin, fresh));
   e.set(EMBED(h.origin, fresh));
   return { h, e };
-}
-
-/**
- * The tab that shows `page`, as the extension's worker `w` knows it, and its log's record count once the page's first
- * records (the bench's control messages at load) have had time to come.
- */
-export async function tabAndCount(w, page) {
-  const tabId = await w.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
-    page.url(),
-  );
-  await new Promise((r) => setTimeout(r, 200));
-  return { tabId, base: await w.evaluate((id) => globalThis.embedInspector.count(id), tabId) };
 }
 
 /**
