@@ -1,3 +1,4 @@
+// @ts-check
 // classify() throughput against Ajv compiled from the generated JSON Schema, side by side in one process.
 // Goals: our full classification at least as fast as Ajv's structural check on valid messages (issue 2), and at
 // least 3× as fast on every corpus (issue 30).

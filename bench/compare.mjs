@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench -- --compare REF`: a build of REF (any git ref) against the working tree's, side by side in one run.
 // REF is checked out in a temporary worktree under /tmp with this tree's node_modules linked in, and built there
 // (its own `scripts/build.mjs chrome`); the working tree's build is `npm run bench`'s own. Then the panel suite
@@ -37,7 +38,7 @@ export function buildRef(sha, log = console.log) {
     try {
       git('worktree', 'remove', '--force', dir);
     } catch (e) {
-      log(`(could not remove the worktree ${dir}: ${e.message.split('\n')[0]})`);
+      log(`(could not remove the worktree ${dir}: ${String(/** @type {Error} */ (e)?.message ?? e).split('\n')[0]})`);
     }
   };
   if (existsSync(join(ext, 'manifest.json')) && git('-C', dir, 'rev-parse', 'HEAD') === sha) {

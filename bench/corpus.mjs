@@ -1,3 +1,4 @@
+// @ts-check
 // The corpora of the classify benchmark (bench/classify.mjs), also read by src/protocol/classify-corpus.test.ts,
 // which checks every verdict of them. 30,000 records each by default:
 //   valid    the example payload of each catalogued type in turn, with varied strings

@@ -1,3 +1,4 @@
+// @ts-check
 // Page load with the capture (issue 47): what a host page with an embed pays to load, the sandbox's host page and its
 // dashboard embed (sandbox/server.mjs: two sites, 127.0.0.1 and localhost, so the embed is out of process), in four
 // Chromiums alternated in one run: no extension; the extension with the sandbox out of scope (nothing of ours runs in
@@ -12,14 +13,19 @@
 //     `dashboard-loaded` (the capture's records handed over and stored); added: the median of the rounds' differences
 //     to no extension. Wall time on 2 shared cores moves ±10%: the CPU is the steadier measure.
 // Goal (issue 47): full mode ≤ +5 ms or ≤ 1.03× to `ready`; receive-only and capture off reported beside it.
-// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--browsers without,off,receive-only,full]
+// --cpu-trace: a Chromium trace of every load (all processes), and per browser and frame (host, embed) the thread
+//   time of each of our scripts at document_start (compile and run), of their calls later (listeners, timers), of ours
+//   in all and of the frame's main thread in all: medians over the rounds (bench/trace.mjs). Tracing slows the loads:
+//   the times of such a run are not the bench's figures (npm run bench does not record them).
+// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--browsers without,off,receive-only,full]
 //   (EI_EXTENSION_DIR: another build; EI_EXTENSION_DIR_B=<build>: a fifth browser, that build in EI_B_MODE (default
 //    full; off: the sandbox out of scope; bare: no capture set, for a build whose worker does nothing), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../sandbox/server.mjs';
-import { launch, settle, treeCpu } from './page-overhead.mjs';
+import { cpuParts, launch, settle, treeCpu } from './page-overhead.mjs';
 import { median, medianInterval } from './stats.mjs';
+import { scriptCostByFrame, traceBrowser } from './trace.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome'));
@@ -51,28 +57,27 @@ const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const sign = (x, d = 1) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(d)}` : '–');
 const span = ([lo, hi], d = 2) => (Number.isFinite(lo) ? `${lo.toFixed(d)}–${hi.toFixed(d)}` : '–');
 
-/** CPU ms of a browser's processes by part: the tab's renderers, the extension's process, everything. */
-function cpuParts(before, after) {
-  const out = { renderers: 0, extension: 0, all: 0 };
-  for (const [pid, a] of Object.entries(after)) {
-    const d = a.ms - (before[pid]?.ms ?? 0);
-    out.all += d;
-    if (a.kind === 'renderer') {
-      out.renderers += d;
-    } else if (a.kind === 'renderer+ext') {
-      out.extension += d;
-    }
+/**
+ * One load of the sandbox's host page in a new tab of browser `b`: its marks (ms) and its CPU (ms); with `origins`,
+ * a trace of the load too, and its scripts' thread ms by frame (`frames`).
+ * @param {{ browser: import('puppeteer-core').Browser }} b
+ * @param {string} url
+ * @param {{ host: string, embed: string } | null} [origins]
+ * @returns {Promise<Record<string, any>>}
+ */
+async function loadOnce(b, url, origins = null, timeoutMs = 20_000) {
+  if (origins) {
+    let out;
+    const events = await traceBrowser(b.browser, async () => {
+      out = await loadOnce(b, url, null, timeoutMs);
+    });
+    return { ...out, frames: scriptCostByFrame(events, origins) };
   }
-  return out;
-}
-
-/** One load of the sandbox's host page in a new tab of browser `b`: its marks (ms) and its CPU (ms). */
-async function loadOnce(b, url, timeoutMs = 20_000) {
   const page = await b.browser.newPage();
   try {
     await page.evaluateOnNewDocument(RECORDER);
     await settle();
-    const pid = b.browser.process().pid;
+    const pid = b.browser.process()?.pid;
     const before = treeCpu(pid);
     await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     await page.waitForFunction(() => window.__loadTimes && 'dashboard' in window.__loadTimes, {
@@ -81,10 +86,12 @@ async function loadOnce(b, url, timeoutMs = 20_000) {
     });
     const marks = await page.evaluate(() => ({
       ...window.__loadTimes,
-      load: performance.getEntriesByType('navigation')[0]?.loadEventStart ?? Number.NaN,
+      load:
+        /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType('navigation')[0])
+          ?.loadEventStart ?? Number.NaN,
     }));
     // The CPU window closes TAIL_MS after dashboard-loaded (on the page's clock).
-    const wait = marks.dashboard + TAIL_MS - (await page.evaluate(() => performance.now()));
+    const wait = (marks.dashboard ?? 0) + TAIL_MS - (await page.evaluate(() => performance.now()));
     await new Promise((r) => setTimeout(r, Math.max(0, wait)));
     return { ...marks, cpu: cpuParts(before, treeCpu(pid)) };
   } finally {
@@ -97,6 +104,7 @@ async function launchAll(sb, only) {
   const sites = [sb.hostOrigin, sb.tenantOrigin];
   const want = (k) => !only || only.includes(k) || k === 'without';
   const browsers = {};
+  /** @type {(k: string, ...args: Parameters<typeof launch>) => Promise<void>} */
   const add = async (k, ...args) => {
     if (want(k)) {
       browsers[k] = await launch(...args);
@@ -113,8 +121,19 @@ async function launchAll(sb, only) {
   return browsers;
 }
 
-/** Run the benchmark; prints its tables and returns the figures by browser. */
-export async function benchPageLoad({ rounds = 21, warmup = 2, each = false, only = null, log = console.log } = {}) {
+/**
+ * Run the benchmark; prints its tables and returns the figures by browser.
+ * @param {{ rounds?: number, warmup?: number, each?: boolean, only?: string[] | null, cpuTrace?: boolean,
+ *   log?: (line: string) => void }} [options]
+ */
+export async function benchPageLoad({
+  rounds = 21,
+  warmup = 2,
+  each = false,
+  only = null,
+  cpuTrace = false,
+  log = console.log,
+} = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) {
     throw new Error('dist/chrome missing: run npm run build');
   }
@@ -131,7 +150,11 @@ export async function benchPageLoad({ rounds = 21, warmup = 2, each = false, onl
       const order = kinds.map((_, j) => kinds[(j + Math.max(0, i)) % kinds.length]);
       const got = {};
       for (const k of order) {
-        got[k] = await loadOnce(browsers[k], sb.hostUrl);
+        got[k] = await loadOnce(
+          browsers[k],
+          sb.hostUrl,
+          cpuTrace ? { host: sb.hostOrigin, embed: sb.tenantOrigin } : null,
+        );
       }
       if (i < 0) {
         continue;
@@ -208,7 +231,22 @@ export async function benchPageLoad({ rounds = 21, warmup = 2, each = false, onl
           .join(''),
     );
   }
+  if (cpuTrace) {
+    logScriptCost(runs, kinds, log);
+  }
   return figures;
+}
+
+/** `--cpu-trace`: per browser, the median over the rounds of each frame's thread ms by script (0 where a round had none). */
+function logScriptCost(runs, kinds, log) {
+  log('\nThread ms per load by frame and script, from a trace of each load (medians over the rounds; traced loads)');
+  for (const k of kinds) {
+    const keys = [...new Set(runs.flatMap((r) => Object.keys(r[k].frames)))].sort();
+    log(`${k}:`);
+    for (const key of keys) {
+      log(`  ${fmt(median(runs.map((r) => r[k].frames[key] ?? 0)), 2).padStart(8)}  ${key}`);
+    }
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -227,5 +265,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`page-load: ${bad}`);
     process.exit(2);
   }
-  await benchPageLoad({ rounds, only, each: process.argv.includes('--each') });
+  await benchPageLoad({
+    rounds,
+    only,
+    each: process.argv.includes('--each'),
+    cpuTrace: process.argv.includes('--cpu-trace'),
+  });
 }

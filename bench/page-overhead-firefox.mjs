@@ -1,3 +1,4 @@
+// @ts-check
 // Page overhead of capture in Firefox (issue 31): the cases of bench/page-overhead.mjs (the same host and embed
 // pages, served from the two loopback sites 127.0.0.1 and localhost, so that the iframe is cross-origin and, with
 // Fission as Firefox ships it, out of process), in Firefox ESR driven by puppeteer-core over WebDriver BiDi.
@@ -60,6 +61,11 @@ const BG = 'await browser.runtime.getBackgroundPage()';
  * Firefox without the extension, or with it and `capture` (the argument of `embedInspector.setCapture`) set from an
  * extension page kept open to ask the background for counts.
  */
+/**
+ * @param {boolean} withExtension
+ * @param {{ sites: string[] | 'all', mode: string } | null} [capture]
+ * @param {{ fission?: boolean, ext?: string }} [options]
+ */
 export async function launchFirefox(withExtension, capture = null, { fission = true, ext: dir = EXT } = {}) {
   const browser = await puppeteer.launch({
     browser: 'firefox',
@@ -68,17 +74,25 @@ export async function launchFirefox(withExtension, capture = null, { fission = t
     args: ['--remote-allow-system-access'],
     extraPrefsFirefox: { ...PREFS, 'fission.webContentIsolationStrategy': fission ? 1 : 0 },
   });
+  /** @type {import('puppeteer-core').Page | null} */
   let ext = null;
   if (withExtension) {
     await browser.installExtension(resolve(dir)); // Firefox installs from an absolute path only
-    ext = await extensionPage(browser);
+    const page = await extensionPage(browser);
+    ext = page;
     if (capture) {
-      await ext.evaluate(
+      await page.evaluate(
         `(async () => JSON.stringify(await (${BG}).embedInspector.setCapture(${JSON.stringify(capture)})))()`,
       );
     }
   }
-  const inBackground = (body) => ext.evaluate(`(async () => { const bg = ${BG}; ${body} })()`);
+  /** @param {string} body */
+  const inBackground = (body) => {
+    if (!ext) {
+      throw new Error('Firefox was launched without the extension');
+    }
+    return ext.evaluate(`(async () => { const bg = ${BG}; ${body} })()`);
+  };
   return {
     browser,
     inBackground,
@@ -102,7 +116,7 @@ async function extensionPage(browser) {
       return page;
     } catch (e) {
       // (WebDriver BiDi can fail an evaluation outright while the page is being created: poll again then)
-      if (Date.now() >= deadline || !/Protocol error/.test(String(e?.cause ?? e))) {
+      if (Date.now() >= deadline || !/Protocol error/.test(String(/** @type {Error} */ (e)?.cause ?? e))) {
         throw e;
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -189,7 +203,8 @@ async function once(b, all, url, dir, n, size, log) {
     base = await b.inBackground(`return bg.embedInspector.count(${tabId});`);
   }
   await settle(all);
-  const r = await page.evaluate((d, n, s) => window[d](n, s), dir, n, size);
+  const r = await page.evaluate((d, n, s) => /** @type {any} */ (window)[d](n, s), dir, n, size);
+  /** @type {Record<string, any>} */
   const out = { perMsgUs: ((r.last - r.t0) / n) * 1000, lagMs: null, probe: 0 };
   if (b.captures) {
     // full: a post and a delivery per message; receive-only: the delivery (+ the few control messages)

@@ -1,3 +1,4 @@
+// @ts-check
 // Page overhead of capture (issues 4, 13, 30): bursts of svc-embed envelopes across two origins (two sites:
 // 127.0.0.1 and localhost, so the iframe is out of process as a real embed is), host→iframe and iframe→host, at
 // each burst length (1,000 / 5,000 / 20,000 / 100,000 messages in one task) and envelope size (200 B, 10 KB), in
@@ -19,8 +20,13 @@
 //   (--quick: bursts 5,000 and 20,000, 5 runs each; --reps: runs per case, default 9 up to 5,000 messages, 5 above;
 //    --each: each run's figures before its case's row, and the sender's posting loop alone; --svg: where the chart
 //    of added µs/msg goes, '-' none, default bench/page-overhead.svg)
+//   --cpu: per case also each browser's CPU per message from /proc (its processes' threads, from before the burst
+//    until the machine is quiet after it, the capture's records stored): the tab's renderers, the extension's
+//    process, the whole browser, and what each adds to no extension (the median of the runs' differences): on 2
+//    shared cores CPU tells builds apart where wall time cannot
 //   (npm run bench runs it; build first)
-// HOST, EMBED, serve and launch are exported for ad-hoc profiling scripts (CDP Profiler per target).
+// HOST, EMBED and serve are shared with page-overhead-firefox.mjs; launch, settle, treeCpu and cpuParts with
+// page-load.mjs.
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +40,7 @@ const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome')); 
 // A/B in one run: a second build measured in full mode beside the first (a fifth browser, "full B").
 const EXT_B = process.env.EI_EXTENSION_DIR_B && resolve(process.env.EI_EXTENSION_DIR_B);
 // The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
-const { chromiumPath, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
+import { chromiumPath, CHROMIUM_FLAGS } from './launcher.mjs';
 const FLAGS = CHROMIUM_FLAGS;
 
 // Default: a new envelope per post (as SDKs do): posts pair with their deliveries. `--reuse`: one envelope
@@ -99,12 +105,17 @@ export const EMBED = (host, fresh = false) => `<!doctype html><script>
   });
 </script>`;
 
-export function serve(host, _body) {
+/**
+ * A server on `host` (port chosen by the system) serving one page, set by `set`, at `/`, `/?…` and `/embed…`.
+ * @param {string} host
+ */
+export function serve(host) {
   return new Promise((resolve) => {
     const pages = {};
     const server = createServer((req, res) => {
       const b = pages.body;
-      if (!req.url.startsWith('/embed') && !req.url.startsWith('/?') && req.url !== '/') {
+      const url = req.url ?? '/';
+      if (!url.startsWith('/embed') && !url.startsWith('/?') && url !== '/') {
         res.writeHead(404).end();
         return;
       }
@@ -113,7 +124,7 @@ export function serve(host, _body) {
     server.listen(0, host, () =>
       resolve({
         server,
-        origin: `http://${host}:${server.address().port}`,
+        origin: `http://${host}:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
         set: (b) => {
           pages.body = b;
         },
@@ -123,7 +134,7 @@ export function serve(host, _body) {
 }
 
 /** The bench's two origins (127.0.0.1 and localhost, so the iframe is out of process) serving its host and embed. */
-export async function servePages(fresh = true) {
+async function servePages(fresh = true) {
   const h = await serve('127.0.0.1');
   const e = await serve('localhost');
   h.set(HOST(e.origin, fresh));
@@ -132,21 +143,14 @@ export async function servePages(fresh = true) {
 }
 
 /**
- * The tab that shows `page`, as the extension's worker `w` knows it, and its log's record count once the page's first
- * records (the bench's control messages at load) have had time to come.
- */
-export async function tabAndCount(w, page) {
-  const tabId = await w.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null,
-    page.url(),
-  );
-  await new Promise((r) => setTimeout(r, 200));
-  return { tabId, base: await w.evaluate((id) => globalThis.embedInspector.count(id), tabId) };
-}
-
-/**
  * Chromium without the extension, or with it and `capture` (the argument of `embedInspector.setCapture`, e.g.
  * `{ sites: [hostOrigin, embedOrigin], mode: 'full' }`) set once its worker is up; no capture: nothing captured.
+ */
+/**
+ * A headless Chromium, with the extension `ext` and its capture set to `capture` when `withExtension`.
+ * @param {boolean} withExtension
+ * @param {{ sites: string[] | 'all', mode: string } | null} [capture]
+ * @param {string} [ext]
  */
 export async function launch(withExtension, capture = null, ext = EXT) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-'));
@@ -172,7 +176,7 @@ export async function launch(withExtension, capture = null, ext = EXT) {
   if (worker) {
     const w = await worker();
     if (capture) {
-      await w.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
+      await w?.evaluate((c) => globalThis.embedInspector.setCapture(c), capture);
     }
   }
   const captures = !!worker && !!capture && (capture.sites === 'all' || capture.sites.length > 0);
@@ -251,6 +255,55 @@ export function treeCpu(rootPid) {
   return out;
 }
 
+/**
+ * CPU ms of a browser's processes by part, between two `treeCpu` readings: the tab's renderers, the extension's
+ * process, everything.
+ * @param {Record<string, { kind: string, ms: number }>} before
+ * @param {Record<string, { kind: string, ms: number }>} after
+ */
+export function cpuParts(before, after) {
+  const out = { renderers: 0, extension: 0, all: 0 };
+  for (const [pid, a] of Object.entries(after)) {
+    const d = a.ms - (before[pid]?.ms ?? 0);
+    out.all += d;
+    if (a.kind === 'renderer') {
+      out.renderers += d;
+    } else if (a.kind === 'renderer+ext') {
+      out.extension += d;
+    }
+  }
+  return out;
+}
+
+const CPU_PARTS = /** @type {const} */ (['renderers', 'extension', 'all']);
+
+/** `--cpu`: per browser and part, the runs' median µs/msg and the median of their differences to no extension. */
+function cpuRow(runs, kinds) {
+  return Object.fromEntries(
+    kinds.map((k) => [
+      k,
+      Object.fromEntries(
+        CPU_PARTS.map((p) => [
+          p,
+          {
+            us: median(runs.map((r) => r[k].cpu[p])),
+            added: median(runs.map((r) => r[k].cpu[p] - r.without.cpu[p])),
+          },
+        ]),
+      ),
+    ]),
+  );
+}
+
+/** @param {Record<string, Record<string, { us: number, added: number }>>} row */
+const cpuLine = (row) =>
+  Object.entries(row)
+    .map(
+      ([k, c]) =>
+        `${k} ${CPU_PARTS.map((p) => fmt(c[p].us)).join('/')}${k === 'without' ? '' : ` (${CPU_PARTS.map((p) => `${c[p].added >= 0 ? '+' : ''}${fmt(c[p].added)}`).join('/')})`}`,
+    )
+    .join('; ');
+
 const interval = ([lo, hi]) => (Number.isFinite(lo) ? `${lo.toFixed(2)}–${hi.toFixed(2)}` : '–');
 
 /** Busy and total jiffies of the whole machine (/proc/stat), or null where there is no /proc. */
@@ -275,7 +328,7 @@ export async function settle() {
   for (let a = cpuTimes(); a && Date.now() < give_up; ) {
     await new Promise((r) => setTimeout(r, 100));
     const b = cpuTimes();
-    if ((b.busy - a.busy) / Math.max(1, b.total - a.total) < 0.1) {
+    if (!b || (b.busy - a.busy) / Math.max(1, b.total - a.total) < 0.1) {
       return;
     }
     a = b;
@@ -381,12 +434,14 @@ async function once(
   dir,
   n,
   size,
-  { log = console.log, bound = 'whole', burstTimeoutS = 300, fresh = true } = {},
+  { log = console.log, bound = 'whole', burstTimeoutS = 300, fresh = true, cpu = false } = {},
 ) {
   const page = await b.browser.newPage();
   await page.goto(url, { waitUntil: 'load' });
-  let tabId = null,
-    base = null;
+  /** @type {number | null} */
+  let tabId = null;
+  /** @type {any} */
+  let base = null;
   const api = async (fn, ...args) => (await b.worker()).evaluate(fn, ...args);
   const total = async () => (await api((id) => globalThis.embedInspector.state(id), tabId)).total ?? 0;
   const expected = records(b.mode, n);
@@ -400,9 +455,11 @@ async function once(
     }
   }
   await settle();
+  const pid = b.browser.process()?.pid;
+  const cpu0 = cpu ? treeCpu(pid) : null;
   const what = `${b.name} ${dirName(dir)} ${kB(size)} × ${n}`;
   const r = await within(
-    page.evaluate((d, n, s) => window[d](n, s), dir, n, size).catch((e) => ({ error: String(e) })),
+    page.evaluate((d, n, s) => /** @type {any} */ (window)[d](n, s), dir, n, size).catch((e) => ({ error: String(e) })),
     burstTimeoutS * 1000,
     { error: `did not end within ${burstTimeoutS} s` },
   );
@@ -411,6 +468,7 @@ async function once(
     await within(page.close(), 10_000);
     return { perMsgUs: NaN, loopUs: NaN, lagMs: NaN, failed: true };
   }
+  /** @type {Record<string, any>} */
   const out = { perMsgUs: ((r.last - r.t0) / n) * 1000, loopUs: (r.loop / n) * 1000, lagMs: null };
   if (b.captures) {
     const target = (base.total ?? 0) + expected;
@@ -439,6 +497,11 @@ async function once(
       );
     }
   }
+  if (cpu0) {
+    await settle();
+    const parts = cpuParts(cpu0, treeCpu(pid));
+    out.cpu = Object.fromEntries(Object.entries(parts).map(([k, ms]) => [k, (ms / n) * 1000]));
+  }
   await within(page.close(), 10_000);
   return out;
 }
@@ -452,39 +515,13 @@ const completeness = (r) =>
     r.disordered ? ` ${r.disordered} runs out of order` : '',
   ].join('');
 
-/** Default runs per case: more for the short bursts, whose ratios are noisier. */
-export const defaultReps = (burst) => (burst <= 5_000 ? 9 : 5);
-
-/** The goals of issue 30, by mode and envelope size. */
-export const GOALS = { off: () => 1.0, 'receive-only': () => 1.1, full: (size) => (size >= 10_000 ? 1.25 : 1.15) };
-/** Capture lag goals (ms) after 5,000 messages, by envelope size. */
-export const LAG_GOALS = { 200: 100, 10000: 500 };
-
-const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
-const kB = (size) => (size >= 1000 ? `${size / 1000} KB` : `${size} B`);
-const dirName = (dir) => (dir === 'h2e' ? 'host→iframe' : 'iframe→host');
-
-/** Run the benchmark; prints tables and returns the figures. */
-export async function benchPageOverhead({
-  bursts = [1_000, 5_000, 20_000, 100_000],
-  reps = null,
-  sizes = [200, 10_000],
-  dirs = ['h2e', 'e2h'],
-  fresh = true,
-  each = false,
-  svg = join(root, 'bench/page-overhead.svg'),
-  bound = 'whole',
-  burstTimeoutS = 300,
-  log = console.log,
-} = {}) {
-  if (!existsSync(join(EXT, 'manifest.json'))) {
-    throw new Error('dist/chrome missing: run npm run build');
-  }
-  const h = await serve('127.0.0.1');
-  const e = await serve('localhost');
-  h.set(HOST(e.origin, fresh));
-  e.set(EMBED(h.origin, fresh));
-  const sites = [h.origin, e.origin];
+/**
+ * The browsers of a run by name, each with its capture mode: no extension, out of scope, receive-only, full (and
+ * full B: EI_EXTENSION_DIR_B).
+ * @param {string[]} sites
+ */
+async function launchAll(sites) {
+  /** @type {Record<string, Awaited<ReturnType<typeof launch>> & { mode?: string, name?: string }>} */
   const browsers = {
     without: await launch(false),
     off: await launch(true, { sites: [], mode: 'full' }),
@@ -497,11 +534,53 @@ export async function benchPageOverhead({
   }
   browsers['receive-only'].mode = 'receive-only';
   browsers.full.mode = 'full';
-  const kinds = Object.keys(browsers);
-  for (const k of kinds) {
+  for (const k of Object.keys(browsers)) {
     browsers[k].name = k;
   }
-  const opts = { log, bound, burstTimeoutS, fresh };
+  return browsers;
+}
+
+/** Default runs per case: more for the short bursts, whose ratios are noisier. */
+export const defaultReps = (burst) => (burst <= 5_000 ? 9 : 5);
+
+/** The goals of issue 30, by mode and envelope size. */
+export const GOALS = { off: () => 1.0, 'receive-only': () => 1.1, full: (size) => (size >= 10_000 ? 1.25 : 1.15) };
+/** Capture lag goals (ms) after 5,000 messages, by envelope size. */
+export const LAG_GOALS = { 200: 100, 10000: 500 };
+
+const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const kB = (size) => (size >= 1000 ? `${size / 1000} KB` : `${size} B`);
+const dirName = (dir) => (dir === 'h2e' ? 'host→iframe' : 'iframe→host');
+
+/**
+ * Run the benchmark; prints tables and returns the figures.
+ * @param {{ bursts?: number[], reps?: number | null, sizes?: number[], dirs?: string[], fresh?: boolean,
+ *   each?: boolean, svg?: string, bound?: string, burstTimeoutS?: number, cpu?: boolean,
+ *   log?: (line: string) => void }} [options]
+ */
+export async function benchPageOverhead({
+  bursts = [1_000, 5_000, 20_000, 100_000],
+  reps = null,
+  sizes = [200, 10_000],
+  dirs = ['h2e', 'e2h'],
+  fresh = true,
+  each = false,
+  svg = join(root, 'bench/page-overhead.svg'),
+  bound = 'whole',
+  burstTimeoutS = 300,
+  cpu = false,
+  log = console.log,
+} = {}) {
+  if (!existsSync(join(EXT, 'manifest.json'))) {
+    throw new Error('dist/chrome missing: run npm run build');
+  }
+  const h = await serve('127.0.0.1');
+  const e = await serve('localhost');
+  h.set(HOST(e.origin, fresh));
+  e.set(EMBED(h.origin, fresh));
+  const browsers = await launchAll([h.origin, e.origin]);
+  const kinds = Object.keys(browsers);
+  const opts = { log, bound, burstTimeoutS, fresh, cpu };
   const results = [];
   const t0 = Date.now();
   try {
@@ -569,6 +648,10 @@ export async function benchPageOverhead({
           log(
             `| ${row.direction} | ${kB(size)} | ${n} | ${runs} | ${fmt(row.without)} | ${cell('off')} | ${fmt(row['receive-only'].us)} | ${cell('receive-only')} | ${fmt(row.full.us)} | ${cell('full')} | ${fmt(row['receive-only'].added)} | ${fmt(row.full.added)} | ${fmt(row.lagMs, 0)}${completeness(row)} |`,
           );
+          if (cpu) {
+            row.cpu = cpuRow(ok, kinds);
+            log(`  CPU µs/msg, ${CPU_PARTS.join(' / ')} (added to without): ${cpuLine(row.cpu)}`);
+          }
           if (row['full B']) {
             row.lagMsB = median(of('full B', (x) => x.lagMs));
             log(
@@ -857,6 +940,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     reps,
     fresh: !has('--reuse'),
     each: has('--each'),
+    cpu: has('--cpu'),
     svg: value('--svg') ?? join(root, 'bench/page-overhead.svg'),
     sizes,
     dirs,

@@ -1,3 +1,4 @@
+// @ts-check
 // The panel with 100,000 records in real Chromium (issues 5, 27, 49): time to first render, filter changes, a live
 // batch, scroll frame times and long tasks, JS heap; the same for the flow view. Each run is a new browser; the
 // figures are the runs' medians with the interval that holds 90% of the medians of resampled runs (stats.mjs), and
@@ -5,6 +6,8 @@
 // waiting for a core is not the panel's). Goals: `PANEL_GOALS`.
 // Run: `npm run bench -- panel` (after npm run build), or `node bench/panel.mjs [records] [--runs N]` (default 7 runs);
 // `EI_EXTENSION_DIR=<dir>` measures another build; `EI_BENCH_SHARED=1` loads the records uncloned.
+// `--profile [--trace] [--filter JSON] [--save FILE]`: instead of the figures, where the first render (or that filter
+// change) goes, by function or by trace event (panel-profile.mjs); one run unless --runs says more.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,16 +15,19 @@ import puppeteer from 'puppeteer-core';
 import { median, medianInterval } from './stats.mjs';
 import { goal, goalText, meets, row } from './summary.mjs';
 import { raisePriority } from './priority.mjs';
+import { profilePanel } from './panel-profile.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 export const EXT = process.env.EI_EXTENSION_DIR ?? join(ROOT, 'dist/chrome');
 // The launcher the command line uses (src/node/chromium.ts, built to dist/node/chromium.js by npm run build).
-const { chromiumPath: chromium, CHROMIUM_FLAGS } = await import('../dist/node/chromium.js');
+import { chromiumPath as chromium, CHROMIUM_FLAGS } from './launcher.mjs';
 const FLAGS = [...CHROMIUM_FLAGS];
 
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 
 /** The filter changes timed after a load: a chip (verdict), a type, foreign records, a field search; each cleared. */
+/** @typedef {Parameters<import('../src/panel/app/test-handle.ts').PanelTestHandle['view']['setFilters']>[0]} FilterPatch */
+/** @type {[string, FilterPatch][]} */
 const FILTER_CASES = [
   ['verdict invalid', { verdicts: ['invalid'] }],
   ['clear', { verdicts: [] }],
@@ -33,12 +39,14 @@ const FILTER_CASES = [
   ['clear', { search: '' }],
 ];
 /** Plain-text searches, timed once the search text is built (in idle time after a load). */
+/** @type {[string, FilterPatch][]} */
 const TEXT_CASES = [
   ['search text', { search: 'workbook 777' }],
   ['clear', { search: '' }],
   ['search text negated + field', { search: '-kind:receive top customers' }],
   ['clear', { search: '' }],
 ];
+/** @type {[string, FilterPatch][]} */
 const FLOW_CASES = [
   ['verdict invalid', { verdicts: ['invalid'] }],
   ['clear', { verdicts: [] }],
@@ -54,6 +62,11 @@ const FLOW_CASES = [
  * The lines the bench reports, in order: how each is read from one run's figures, and its goal (met by the runs'
  * median; issue 49 for the first render and the filter changes, 5 for scrolling and the heap, 27 for the flow view).
  * BENCHMARKS.md's summary table (summary.mjs) lists the lines marked `summary`.
+ */
+/**
+ * @typedef {{ id: string, name: string, unit: string, of: (r: any) => number, goal?: import('./summary.mjs').Goal,
+ *   summary?: boolean }} PanelLine
+ * @type {PanelLine[]}
  */
 export const PANEL_LINES = [
   {
@@ -173,8 +186,8 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
     const id = new URL(sw.url()).host;
     // Open the panel once the extension has started, as DevTools does: wait until the service worker answers.
     // A page opened while the worker's process is still starting gets V8's memory-reducing collector for its
-    // whole life (bench/gc-mode.mjs; BENCHMARKS.md, panel, fifth round), which the real panel does not get.
-    await (await sw.worker()).evaluate(() => 1);
+    // whole life (BENCHMARKS.md, Findings that still hold), which the real panel does not get.
+    await (await sw.worker())?.evaluate(() => 1);
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });
     await page.goto(`chrome-extension://${id}/src/panel/index.html?theme=light`);
@@ -184,7 +197,7 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     /** The panel's main-thread CPU so far, ms. */
     const threadMs = async () =>
-      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value * 1000;
+      ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
     /** `fn` evaluated in the panel, and the main thread's CPU while it ran. */
     const withCpu = async (fn, ...args) => {
       const c0 = await threadMs();
@@ -209,7 +222,7 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
         }).observe({ type: 'longtask' });
         // A filter change and its next frame, timed in the page.
         window.__benchFilter = async (patch) => {
-          const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+          const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
           const a = performance.now();
           h.view.setFilters(patch);
           const sync = performance.now() - a;
@@ -222,7 +235,7 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
     );
     const first = await withCpu(async () => {
       const h = window.__embedInspectorPanel;
-      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       await frame();
       const recs = window.__benchRecords;
       window.__benchRecords = null;
@@ -278,14 +291,14 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
       out,
       await page.evaluate(async () => {
         const h = window.__embedInspectorPanel;
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
         const last = h.log.at(h.log.count - 1);
         const more = h
           .synthetic(540)
           .slice(-500)
           .map((r, j) => ({ ...r, seq: last.seq + 1 + j, time: last.time + 1 + j, pairedWith: undefined }));
         const la = performance.now();
-        h.store.handle({ v: 1, type: 'records', records: more });
+        h.store.handle(/** @type {any} */ ({ v: 1, type: 'records', records: more }));
         h.log.flush();
         const liveSync = performance.now() - la;
         await frame();
@@ -305,7 +318,7 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
     // scroll's frame times apart), then 40 jumps to random places; each frame's time from the one before.
     await page.evaluate(() => {
       window.__benchScroll = async (body, { slow: withSlow }) => {
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
         const deltas = [];
         const slow = [];
         let prev = performance.now();
@@ -334,12 +347,12 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
     Object.assign(
       out,
       await page.evaluate(async () => {
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
         const longTasks = window.__benchLongTasks;
         // Scroll: 3 s of continuous scrolling (600 px a frame: 27 rows, most of the visible ones, show a new record),
         // 60 frames of a slow scroll (three rows a frame: a mouse wheel, or arrow keys held down), then jumps across
         // the whole list.
-        const body = document.querySelector('.grid-body');
+        const body = /** @type {HTMLElement} */ (document.querySelector('.grid-body'));
         body.scrollTop = 0;
         await frame();
         longTasks.length = 0;
@@ -366,7 +379,7 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
     // model built from the timeline's order, the rows in view painted), filter changes while it is shown, a
     // scroll, the heap with it open.
     const flow = await page.evaluate(async (cases) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       const s = window.__embedInspectorPanel.view;
       const longTasks = [];
       new PerformanceObserver((l) => {
@@ -375,12 +388,13 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
         }
       }).observe({ type: 'longtask' });
       const t0 = performance.now();
-      document.querySelector('.vt-flow').click();
+      /** @type {HTMLElement} */ (document.querySelector('.vt-flow')).click();
       await frame();
       await new Promise((r) => setTimeout(r, 0));
       const firstRender = performance.now() - t0;
       const rows = document.querySelectorAll('.flow-row').length;
-      const arrows = Number(document.querySelector('.flow-count').textContent.split(' messages')[0].replace(/,/g, ''));
+      const count = document.querySelector('.flow-count')?.textContent ?? '';
+      const arrows = Number(count.split(' messages')[0].replace(/,/g, ''));
       const filters = {};
       for (const [name, patch] of cases) {
         const a = performance.now();
@@ -392,7 +406,9 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
       }
       await new Promise((r) => setTimeout(r, 100));
       longTasks.length = 0;
-      const { deltas } = await window.__benchScroll(document.querySelector('.flow-body'), { slow: false });
+      const { deltas } = await window.__benchScroll(/** @type {Element} */ (document.querySelector('.flow-body')), {
+        slow: false,
+      });
       await new Promise((r) => setTimeout(r, 100));
       deltas.sort((a, b) => a - b);
       return {
@@ -408,9 +424,9 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
       };
     }, FLOW_CASES);
     await cdp.send('HeapProfiler.collectGarbage');
-    flow.heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
-    flow.worstFilter = Math.max(...Object.values(flow.filters).map((f) => f.frame));
-    return { ...out, flow };
+    const heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+    const worstFilter = Math.max(...Object.values(flow.filters).map((f) => f.frame));
+    return { ...out, flow: { ...flow, heapMB, worstFilter } };
   } finally {
     await browser.close().catch(() => {});
     rmSync(userDataDir, { recursive: true, force: true });
@@ -423,8 +439,16 @@ export function lineOf(line, runs) {
   return xs.length ? { median: median(xs), interval: medianInterval(xs), values: xs } : null;
 }
 
-/** Run the benchmark `runs` times (a new browser each); prints one line per measure and returns the runs and lines. */
-export async function benchPanel({ records = 100_000, runs = 7, ext = EXT, log = console.log } = {}) {
+/**
+ * Run the benchmark `runs` times (a new browser each); prints one line per measure and returns the runs and lines.
+ * With `profile`, profiles the first render (or a filter change) instead (panel-profile.mjs) and returns that.
+ * @param {{ records?: number, runs?: number, ext?: string, log?: (line: string) => void,
+ *   profile?: Omit<import('./panel-profile.mjs').ProfileOptions, 'ext' | 'records' | 'log'> | null }} [options]
+ */
+export async function benchPanel({ records = 100_000, runs = 7, ext = EXT, log = console.log, profile = null } = {}) {
+  if (profile) {
+    return { profile: await profilePanel({ ext, records, log, ...profile }) };
+  }
   const all = [];
   for (let k = 0; k < runs; k++) {
     all.push(await panelRun({ records, ext }));
@@ -467,6 +491,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--runs');
   const runs = at >= 0 ? Number(args[at + 1]) : 7;
-  const records = Number(args.find((a, i) => /^\d+$/.test(a) && i !== at + 1)) || 100_000;
-  await benchPanel({ records, runs });
+  const value = (k) => (args.includes(k) ? args[args.indexOf(k) + 1] : null);
+  const records = Number(args.find((a, i) => /^\d+$/.test(a) && i !== at + 1 && args[i - 1] !== '--filter')) || 100_000;
+  const profile = args.includes('--profile')
+    ? { runs: at >= 0 ? runs : 1, trace: args.includes('--trace'), filter: value('--filter'), save: value('--save') }
+    : null;
+  await benchPanel({ records, runs, profile });
 }

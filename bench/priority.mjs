@@ -1,3 +1,4 @@
+// @ts-check
 // The benchmark's browser ahead of other work on the machine: every thread of the browser's processes gets the
 // nice value `EI_BENCH_NICE` (default -10; 0 leaves them alone). On a machine shared with builds and tests (2 cores,
 // load 5–20), a renderer's main thread otherwise runs for about half of the wall time it is measured over; ahead of

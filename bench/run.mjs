@@ -1,34 +1,120 @@
+// @ts-check
 // `npm run bench`: every benchmark, each printing figures measured side by side in one run. Each suite run records
 // its rows (measure, goal, figure with its interval) in bench/results.json, and BENCHMARKS.md's summary block is
-// rewritten from them (summary.mjs).
-// `npm run bench -- --quick`: the page-overhead suites at fewer rounds (Chromium: bursts of 5,000 and 20,000 only; the
-// default measures 1,000 to 100,000). Other arguments select suites by file name (`npm run bench -- page-overhead`).
-// `npm run bench -- --compare REF`: REF (a git ref) built in a worktree of its own under /tmp against the working
-// tree, the panel and page-overhead suites alternated A/B, the ratio per line (compare.mjs); `--runs N` panel
-// pairs, `--reps N` page-overhead runs per case.
-// `npm run bench -- --summary`: only rewrite BENCHMARKS.md's summary block from bench/results.json (no build).
-// `npm run bench -- --no-record`: run without recording; `--no-build`: with the build that is there.
+// rewritten from them (summary.mjs). `npm run bench -- --help`: the options (USAGE below).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { recordSuite, writeSummary, readResults } from './summary.mjs';
 import { suites } from './suites.mjs';
 
+const USAGE = `usage: npm run bench -- [suite ...] [options]
+  suite                 the suites whose file is named so: ${suites.map((s) => s.key).join(', ')}
+                        (page-overhead alone: both page-overhead suites); none: every suite
+  --quick               the page-overhead suites at fewer rounds (Chromium: bursts of 5,000 and 20,000 only),
+                        page-load at 9 rounds
+  --runs N              panel: runs, each in a new browser (default 7; with --profile 1); --compare: panel pairs
+  --rounds N            page-load: rounds (default 21)
+  --compare REF         REF (a git ref) built in a worktree under /tmp against the working tree, the panel and
+                        page-overhead suites alternated A/B, the ratio per line (compare.mjs); --reps N page-overhead
+                        runs per case, --bursts 1000,5000, --sizes 200,10000, --dirs h2e,e2h, --keep leaves REF's
+                        worktree, --ref-dir DIR an already built dist/chrome as REF
+  --summary             only rewrite BENCHMARKS.md's summary block from bench/results.json (no build)
+  --no-record           run without recording in bench/results.json; --no-build: with the build that is there
+  --cpu                 page-overhead (Chromium): per case also each browser's CPU per message from /proc (tab
+                        renderers / extension process / whole browser) and what it adds to no extension
+diagnostics (a suite's run that prints where the time goes; never recorded):
+  page-load --cpu-trace a trace of each load: thread ms of each of our scripts per frame (host, embed), at
+                        document_start and later, beside each frame's main thread (trace.mjs)
+  panel --profile       a CPU profile of the first render of 100,000 records: functions by self and total time
+                        (panel-profile.mjs); --trace: by trace event (thread time) instead; --filter JSON: one filter
+                        change (e.g. '{"types":["svc:event:view"]}') instead of the load; --save FILE keeps the
+                        profile or trace for Chrome DevTools`;
+
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+/** @param {string} name */
 const optionValue = (name) => {
   const i = args.indexOf(`--${name}`);
   return i < 0 ? undefined : args[i + 1];
 };
-const valued = new Set(['--compare', '--runs', '--reps'].map((o) => args.indexOf(o) + 1).filter((i) => i > 0));
+/** @param {string} name */
+const optionNumber = (name) => {
+  if (!args.includes(`--${name}`)) {
+    return undefined;
+  }
+  const v = optionValue(name);
+  if (!v || !/^[1-9]\d*$/.test(v)) {
+    console.error(`bench: --${name} takes a whole number above 0, not ${v ?? 'nothing'} (npm run bench -- --help)`);
+    process.exit(2);
+  }
+  return Number(v);
+};
+const VALUED = [
+  '--compare',
+  '--runs',
+  '--reps',
+  '--rounds',
+  '--filter',
+  '--save',
+  '--bursts',
+  '--sizes',
+  '--dirs',
+  '--ref-dir',
+];
+const FLAGS = [
+  '--quick',
+  '--summary',
+  '--no-record',
+  '--no-build',
+  '--keep',
+  '--cpu',
+  '--cpu-trace',
+  '--profile',
+  '--trace',
+];
+const valued = new Set(VALUED.map((o) => args.indexOf(o) + 1).filter((i) => i > 0));
+const bare = VALUED.filter((o) => args.includes(o) && (args[args.indexOf(o) + 1] ?? '--').startsWith('--'));
+if (bare.length) {
+  console.error(`bench: ${bare.join(', ')} needs a value (npm run bench -- --help)`);
+  process.exit(2);
+}
+const unknown = args.filter((a, i) => a.startsWith('-') && !valued.has(i) && !VALUED.includes(a) && !FLAGS.includes(a));
+if (unknown.length) {
+  console.error(`bench: unknown option ${unknown.join(', ')} (npm run bench -- --help lists the options)`);
+  process.exit(2);
+}
 // `npm run bench -- page-overhead-firefox`: the suites whose file is named so (`page-overhead` alone: both).
 const only = args.filter((a, i) => !a.startsWith('--') && !valued.has(i));
+const stray = only.filter((o) => !suites.some((s) => s.file.includes(o)));
+if (stray.length && !optionValue('compare')) {
+  console.error(`bench: no suite is named ${stray.join(', ')} (the suites: ${suites.map((s) => s.key).join(', ')})`);
+  process.exit(2);
+}
 const quick = args.includes('--quick');
-const record = !args.includes('--no-record');
+const runs = optionNumber('runs');
+const rounds = optionNumber('rounds');
+const reps = optionNumber('reps');
+const cpuTrace = args.includes('--cpu-trace');
+const profile = args.includes('--profile')
+  ? {
+      runs: runs ?? 1,
+      trace: args.includes('--trace'),
+      filter: optionValue('filter') ?? null,
+      save: optionValue('save') ?? null,
+    }
+  : null;
+// A diagnostic run's figures are taken with a trace or a profile on: they are not the suite's.
+const record = !args.includes('--no-record') && !cpuTrace && !profile;
 const order = suites.map((s) => s.key);
+/** @type {Record<string, object>} */
 const options = {
-  './page-overhead.mjs': quick ? { bursts: [5_000, 20_000], reps: 5 } : {},
+  './page-overhead.mjs': { ...(quick ? { bursts: [5_000, 20_000], reps: 5 } : {}), cpu: args.includes('--cpu') },
   './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
-  './page-load.mjs': quick ? { rounds: 9 } : {},
-  './panel.mjs': optionValue('runs') ? { runs: Number(optionValue('runs')) } : {},
+  './page-load.mjs': { ...(quick ? { rounds: 9 } : {}), ...(rounds ? { rounds } : {}), cpuTrace },
+  './panel.mjs': { ...(runs ? { runs } : {}), profile },
 };
 const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 
@@ -44,21 +130,25 @@ if (args.includes('--summary')) {
   try {
     const out = await compare(optionValue('compare'), {
       suites: only,
-      runs: optionValue('runs') ? Number(optionValue('runs')) : undefined,
-      reps: optionValue('reps') ? Number(optionValue('reps')) : undefined,
+      runs,
+      reps,
+      bursts: optionValue('bursts')?.split(',').map(Number),
+      sizes: optionValue('sizes')?.split(',').map(Number),
+      dirs: optionValue('dirs')?.split(','),
+      refDir: optionValue('ref-dir'),
       keep: args.includes('--keep'),
       settle,
     });
     if (record) {
       for (const [key, result] of Object.entries(out.suites)) {
-        const s = suites.find((x) => x.key === key);
-        recordSuite(key, { title: s.title, ...compareRows(key, result, out), command });
+        const title = suites.find((x) => x.key === key)?.title ?? key;
+        recordSuite(key, { title, ...compareRows(key, result, out), command });
       }
       writeSummary(readResults(), order);
     }
   } catch (err) {
     failed = true;
-    console.error(`bench failed: ${err?.stack ?? err}`);
+    console.error(`bench failed: ${/** @type {Error} */ (err)?.stack ?? err}`);
   }
 } else {
   for (const { key, title, file, fn } of suites) {
@@ -80,7 +170,7 @@ if (args.includes('--summary')) {
       }
     } catch (err) {
       failed = true;
-      console.error(`bench failed: ${err?.stack ?? err}`);
+      console.error(`bench failed: ${/** @type {Error} */ (err)?.stack ?? err}`);
     }
   }
 }
@@ -107,7 +197,7 @@ async function settle() {
     }
     await new Promise((r) => setTimeout(r, 300));
     const b = sample();
-    if ((b.idle - a.idle) / Math.max(1, b.total - a.total) > 0.8) {
+    if (!b || (b.idle - a.idle) / Math.max(1, b.total - a.total) > 0.8) {
       return;
     }
   }

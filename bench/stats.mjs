@@ -1,3 +1,4 @@
+// @ts-check
 // Statistics shared by the benchmarks: medians of paired ratios and how far they can be trusted.
 
 export const median = (xs) => {

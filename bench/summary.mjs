@@ -1,3 +1,4 @@
+// @ts-check
 // Today's figures, written by the bench itself: each suite's last run is kept in bench/results.json, and the block
 // of BENCHMARKS.md between the markers below is rewritten from it (one table per suite, under the build, date, run
 // count and command: the measure, its goal, today's figure with its interval, whether the goal is met).
@@ -21,6 +22,14 @@ export const END = '<!-- bench-summary:end -->';
  * A goal: `op` against `value` in `unit` — `goal('<', 150, 'ms')`, `goal('≤', 1.15, '×')` (a ratio to a baseline),
  * `goal('≤', 5, 'µs/msg', { added: true })` (an added cost per message, e.g. CPU from /proc), `goal('≥', 3, '×')`.
  * `of`: what the goal is judged on when not the row's figure itself (e.g. "the interval's upper end").
+ */
+/**
+ * @typedef {{ op: string, value: number, unit: string, added: boolean, issue?: number }} Goal
+ * @param {string} op
+ * @param {number} value
+ * @param {string} unit
+ * @param {{ added?: boolean, issue?: number }} [o]
+ * @returns {Goal}
  */
 export function goal(op, value, unit, { added = false, issue } = {}) {
   if (!['<', '≤', '≥', '>'].includes(op)) {
@@ -57,6 +66,11 @@ export function meets(g, value) {
 /**
  * One row of a suite's table. `value` and `interval` ([lo, hi]) in `unit`; `against`: a compare run's other build,
  * `{ build, value, ratio, interval }` (ratio: this build ÷ that one).
+ */
+/**
+ * @param {string} measure
+ * @param {{ goal?: Goal | null, value: number, interval?: number[] | null, unit: string, digits?: number,
+ *   against?: { build: string, value: number, ratio: number, interval: number[] } | null }} o
  */
 export function row(measure, { goal: g = null, value, interval = null, unit, against = null, digits = 1 }) {
   return { measure, goal: g, value, interval, unit, against, digits, met: meets(g, value) };
