@@ -18,7 +18,7 @@ const GOOD = new Set(['healthy', 'warnings']);
 const NOT_JUDGED = new Set(['waiting', 'capture-off', 'detached', 'judging']);
 
 export function Integration(p: { onOpen?: () => void } = {}) {
-  const { store, sig } = usePanel();
+  const { store, sig, select } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
   // An empty log's judgement ("no embed") is not shown until records or time judged it: a file or snapshot being
   // loaded is judged at the end of the task that loads it, and until then the line says it is judging.
@@ -66,18 +66,12 @@ export function Integration(p: { onOpen?: () => void } = {}) {
     clearInterval(tick);
   });
   // With capture off for the tab nothing was recorded, so nothing can be judged: say that, not "no embed".
-  const off = () => {
-    sig.capture();
-    sig.status();
-    return !!store.transportInfo?.live && tabCapture(store)?.off === true;
-  };
+  const off = select(['capture', 'status'], (s) => !!s.transportInfo?.live && tabCapture(s)?.off === true);
   // Neither a tab nor a file: a page without records is not a page without an embed.
-  const detached = () => {
-    sig.state();
-    sig.status();
-    const t = store.transportInfo;
-    return !t?.live && t?.kind !== 'file' && store.log.count === 0;
-  };
+  const detached = select(['state', 'status'], (s) => {
+    const t = s.transportInfo;
+    return !t?.live && t?.kind !== 'file' && s.log.count === 0;
+  });
   const notJudged = (text: string): IntegrationInfo => ({
     ...info(),
     state: 'waiting',
