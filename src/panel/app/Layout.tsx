@@ -27,7 +27,7 @@ export interface LayoutProps {
 }
 
 export function Layout(p: LayoutProps) {
-  const { store, notice, sig, live, env } = useApp();
+  const { store, notice, select, live, env } = useApp();
   const log = store.log;
   const [detailOpen, setDetailOpen] = createSignal(false);
   let grid: HTMLDivElement | undefined;
@@ -47,10 +47,9 @@ export function Layout(p: LayoutProps) {
   // another source: a selection kept by its seq would name another message), the list is shown. The same records
   // read again (`synced`: a service-worker restart) keep them open.
   onCleanup(log.on('replaced', () => setDetailOpen(false)));
+  const selectedIndex = select(['selection', 'state'], (s) => s.timeline.selectedIndex());
   createEffect(() => {
-    sig.selection();
-    sig.state();
-    if (store.timeline.selectedIndex() < 0) {
+    if (selectedIndex() < 0) {
       setDetailOpen(false);
     }
   });
@@ -227,21 +226,15 @@ function useSplitter(main: () => HTMLDivElement | undefined) {
 }
 
 function StatusLine() {
-  const { store, sig } = usePanel();
-  const info = () => {
-    sig.view();
-    sig.status();
-    sig.state();
-    const s = store;
-    return {
-      shown: s.timeline.length,
-      total: s.log.count,
-      status: s.status,
-      label: s.transportInfo?.label ?? '',
-      kind: s.transportInfo?.kind,
-      paused: s.log.state.paused,
-    };
-  };
+  const { select } = usePanel();
+  const info = select(['view', 'status', 'state'], (s) => ({
+    shown: s.timeline.length,
+    total: s.log.count,
+    status: s.status,
+    label: s.transportInfo?.label ?? '',
+    kind: s.transportInfo?.kind,
+    paused: s.log.state.paused,
+  }));
   const conn = () => {
     const i = info();
     if (i.kind === 'file') {

@@ -70,11 +70,8 @@ function PanelRoot(p: { app: PanelApp }) {
  */
 function FileSource() {
   const act = useAct();
-  const { store, sig } = usePanel();
-  const count = () => {
-    sig.state();
-    return store.log.count;
-  };
+  const { select } = usePanel();
+  const count = select('state', (s) => s.log.count);
   return (
     <Show when={act.viewing().kind === 'file'}>
       <div class="source-bar" role="note" data-testid="source-bar">

@@ -65,6 +65,6 @@ export function createPanelApp(env: PanelEnv): PanelApp {
       env.tabId === null && !env.fixture && !env.view && store.log.count === 0
         ? 'Not attached to a tab: open the Embed panel in DevTools, or open this page with ?tabId=<tab id>.'
         : null;
-    return { env, store, sig: bindStore(store), live, useTransport, notice, act, rest };
+    return { env, store, ...bindStore(store), live, useTransport, notice, act, rest };
   });
 }

@@ -13,16 +13,9 @@ import { changeScope, RECEIVE_ONLY_UNCHECKED, tabCapture } from './capture-scope
 import { usePanel } from './use-panel.ts';
 
 export function CaptureBanner() {
-  const { store, sig } = usePanel();
-  const tc = () => {
-    sig.capture();
-    sig.status();
-    return store.transportInfo?.live ? tabCapture(store) : null;
-  };
-  const note = () => {
-    sig.capture();
-    return store.captureNote;
-  };
+  const { store, select } = usePanel();
+  const tc = select(['capture', 'status'], (s) => (s.transportInfo?.live ? tabCapture(s) : null));
+  const note = select('capture', (s) => s.captureNote);
   return (
     <>
       <Show when={tc()?.off}>

@@ -9,11 +9,8 @@ import { changeScope } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 
 export function CaptureSites(p: { disabled: () => boolean }) {
-  const { store, sig } = usePanel();
-  const scope = () => {
-    sig.capture();
-    return store.capture?.scope ?? null;
-  };
+  const { store, select } = usePanel();
+  const scope = select('capture', (s) => s.capture?.scope ?? null);
   const [error, setError] = createSignal('');
   const run = (promise: Promise<string | null>) => {
     setError('');

@@ -24,16 +24,14 @@ import { Icon } from './icons.tsx';
 export type { DetailContext, DetailTab } from './detail-context.ts';
 
 export function Detail(p: { onClose: () => void; extraTabs?: DetailTab[] }) {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const [tab, setTab] = createSignal('message');
   const [toast, setToast] = createSignal('');
   const ctx = createMemo<DetailContext | null>(
-    () => {
-      sig.selection();
-      sig.state();
-      const index = store.timeline.selectedIndex();
-      return index < 0 ? null : { index, record: store.log.at(index) };
-    },
+    select(['selection', 'state'], (s) => {
+      const index = s.timeline.selectedIndex();
+      return index < 0 ? null : { index, record: s.log.at(index) };
+    }),
     null,
     { equals: (a, b) => a === b || (!!a && !!b && a.record === b.record && a.index === b.index) },
   );

@@ -16,21 +16,17 @@ import { usePanel } from './use-panel.ts';
 type EmptyState = 'no-match' | 'file' | 'detached' | 'capture-off' | 'partial' | 'paused' | 'waiting';
 
 export function Empty() {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const view = store.timeline,
     log = store.log;
-  const info = () => {
-    sig.view();
-    sig.state();
-    return { total: log.count, shown: view.length, foreign: log.counts.foreign, showForeign: view.filters.showForeign };
-  };
-  const tc = () => {
-    sig.capture();
-    return tabCapture(store);
-  };
-  const state = (): EmptyState => {
-    sig.status();
-    sig.state();
+  const info = select(['view', 'state'], () => ({
+    total: log.count,
+    shown: view.length,
+    foreign: log.counts.foreign,
+    showForeign: view.filters.showForeign,
+  }));
+  const tc = select('capture', tabCapture);
+  const state = select(['status', 'state'], (): EmptyState => {
     if (info().total > 0) {
       return 'no-match';
     }
@@ -49,7 +45,7 @@ export function Empty() {
       return 'partial';
     }
     return log.state.paused ? 'paused' : 'waiting';
-  };
+  });
   const receiveOnly = () => tc()?.mode === 'receive-only';
   return (
     <Show when={info().shown === 0}>

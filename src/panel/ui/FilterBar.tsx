@@ -17,13 +17,10 @@ const SEARCH_HELP =
   'fatal:true, loadDurationMs:>1000; field: alone means "present"; "quoted text"; -term negates.';
 
 export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const view = store.timeline,
     log = store.log;
-  const f = () => {
-    sig.filters();
-    return view.filters;
-  };
+  const f = select('filters', () => view.filters);
   const toggle = (key: ListFilter, value: string) => {
     const cur = view.filters[key] as readonly string[];
     const next = cur.includes(value) ? cur.filter((x) => x !== value) : [...cur, value];
@@ -46,18 +43,10 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
       <Show when={count}>{(c) => <span class="n">{c()().toLocaleString('en-US')}</span>}</Show>
     </button>
   );
-  const counts = () => {
-    sig.state();
-    return log.counts;
-  };
-  const foreignHidden = () => {
-    sig.state();
-    sig.filters();
-    return view.filters.showForeign ? 0 : log.counts.foreign;
-  };
+  const counts = select('state', () => log.counts);
+  const foreignHidden = select(['state', 'filters'], () => (view.filters.showForeign ? 0 : log.counts.foreign));
 
-  const typeOptions = () => {
-    sig.state();
+  const typeOptions = select('state', () => {
     const types = log.types();
     const seen = [...types.keys()].filter((t) => !CATALOG_TYPES.includes(t)).sort();
     return [...CATALOG_TYPES, ...seen].map((t) => ({
@@ -66,20 +55,18 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
       group: t.startsWith('svc:event:') ? 'Events' : t.startsWith('svc:action:') ? 'Actions' : 'Not in the catalog',
       count: types.get(t) ?? 0,
     }));
-  };
-  const frameOptions = () => {
-    sig.state();
-    return [...log.frames().values()].map((fr) => ({
+  });
+  const frameOptions = select('state', () =>
+    [...log.frames().values()].map((fr) => ({
       value: fr.url,
       label: frameLabel(fr.url) + (fr.surface ? ` · ${fr.surface}` : ''),
       title: fr.url,
       count: fr.count,
-    }));
-  };
-  const originOptions = () => {
-    sig.state();
-    return [...log.origins().entries()].map(([o, n]) => ({ value: o, label: o, count: n }));
-  };
+    })),
+  );
+  const originOptions = select('state', () =>
+    [...log.origins().entries()].map(([o, n]) => ({ value: o, label: o, count: n })),
+  );
 
   const menu = (label: string, key: ListFilter, options: () => Option[], labelOf?: (value: string) => string) => (
     <Menu

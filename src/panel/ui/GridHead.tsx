@@ -18,16 +18,10 @@ export interface GridHeadProps {
 }
 
 export function GridHead(p: GridHeadProps) {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const view = store.timeline;
-  const timeTitle = () => {
-    sig.view();
-    return view.timeOrigin().base === 'ready' ? 'ready' : 'first';
-  };
-  const sort = () => {
-    sig.view();
-    return view.sort;
-  };
+  const timeTitle = select('view', () => (view.timeOrigin().base === 'ready' ? 'ready' : 'first'));
+  const sort = select('view', () => view.sort);
   const ariaSort = (id: ColumnId) => {
     const s = sort();
     return s && s.column === id ? (s.dir === 'asc' ? 'ascending' : 'descending') : undefined;

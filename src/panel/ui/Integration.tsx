@@ -12,13 +12,10 @@ import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
 import { tabCapture } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
-
-const GOOD = new Set(['healthy', 'warnings']);
-/** States that judge nothing: neither good nor bad. */
-const NOT_JUDGED = new Set(['waiting', 'capture-off', 'detached', 'judging']);
+import { verdictOfState, type ShownState } from './integration-verdict.ts';
 
 export function Integration(p: { onOpen?: () => void } = {}) {
-  const { store, sig } = usePanel();
+  const { store, sig, select } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
   // An empty log's judgement ("no embed") is not shown until records or time judged it: a file or snapshot being
   // loaded is judged at the end of the task that loads it, and until then the line says it is judging.
@@ -66,18 +63,14 @@ export function Integration(p: { onOpen?: () => void } = {}) {
     clearInterval(tick);
   });
   // With capture off for the tab nothing was recorded, so nothing can be judged: say that, not "no embed".
-  const off = () => {
-    sig.capture();
-    sig.status();
-    return !!store.transportInfo?.live && tabCapture(store)?.off === true;
-  };
+  const off = select(['capture', 'status'], (s) => !!s.transportInfo?.live && tabCapture(s)?.off === true);
   // Neither a tab nor a file: a page without records is not a page without an embed.
-  const detached = () => {
-    sig.state();
-    sig.status();
-    const t = store.transportInfo;
-    return !t?.live && t?.kind !== 'file' && store.log.count === 0;
-  };
+  const detached = select(['state', 'status'], (s) => {
+    const t = s.transportInfo;
+    return !t?.live && t?.kind !== 'file' && s.log.count === 0;
+  });
+  // A capture file: no record will follow, so an embed still "waiting" never said ready (as `check` fails it).
+  const ended = select('status', (s) => s.transportInfo?.kind === 'file');
   const notJudged = (text: string): IntegrationInfo => ({
     ...info(),
     state: 'waiting',
@@ -91,14 +84,18 @@ export function Integration(p: { onOpen?: () => void } = {}) {
       ? notJudged('not judged: capture is off for this tab')
       : detached()
         ? notJudged('not judged: no tab attached and no file open')
-        : judged()
-          ? info()
-          : notJudged('judging…');
-  const state = () => (off() ? 'capture-off' : detached() ? 'detached' : judged() ? info().state : 'judging');
+        : !judged()
+          ? notJudged('judging…')
+          : ended() && info().state === 'waiting'
+            ? { ...info(), text: 'the embed never said ready before the file ends' }
+            : info();
+  const state = (): ShownState =>
+    off() ? 'capture-off' : detached() ? 'detached' : judged() ? info().state : 'judging';
+  const verdict = () => verdictOfState(state(), ended());
   return (
     <div
       // (one class string: Solid's class and classList on one element overwrite each other)
-      class={`integration i-${state()} ${GOOD.has(state()) ? 'good' : NOT_JUDGED.has(state()) ? '' : 'bad'}`}
+      class={`integration i-${state()} ${verdict() === 'none' ? '' : verdict()}`}
       role="status"
       aria-live="polite"
       data-testid="integration"

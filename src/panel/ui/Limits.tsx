@@ -11,11 +11,8 @@ import { Popover, type PopoverApi } from './Popover.tsx';
 import { usePanel } from './use-panel.ts';
 
 export function Limits(p: { disabled: () => boolean }) {
-  const { store, sig } = usePanel();
-  const st = () => {
-    sig.state();
-    return store.log.state;
-  };
+  const { store, select } = usePanel();
+  const st = select('state', (s) => s.log.state);
   // What an input shows changes only when its setting does: a new state with the same setting (every snapshot
   // brings one, after a service-worker restart too) leaves what the user is typing alone.
   const records = createMemo(() => st().maxRecords);

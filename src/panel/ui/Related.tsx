@@ -7,31 +7,19 @@ import { followingEvents, paired, precedingAction } from '../log/related.ts';
 import { usePanel } from './use-panel.ts';
 
 export function Related(p: { ctx: DetailContext }) {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const log = store.log,
     view = store.timeline;
   const i = p.ctx.index;
   const r = p.ctx.record;
   // Re-read on every batch: a delivery or the events answering an action may arrive after it is selected.
-  const pairIdx = () => {
-    sig.state();
-    return paired(log, i);
-  };
-  const beforeIdx = () => {
-    sig.state();
-    return precedingAction(log, i);
-  };
-  const afterIdx = () => {
-    sig.state();
-    return followingEvents(log, i);
-  };
+  const pairIdx = select('state', () => paired(log, i));
+  const beforeIdx = select('state', () => precedingAction(log, i));
+  const afterIdx = select('state', () => followingEvents(log, i));
   const Link = (lp: { index: number }) => {
     const x = log.at(lp.index);
     const m = log.metaAt(lp.index);
-    const hidden = () => {
-      sig.view();
-      return view.viewPos(lp.index) < 0;
-    };
+    const hidden = select('view', () => view.viewPos(lp.index) < 0);
     return (
       <li>
         <button type="button" class="link rec-link" onClick={() => view.select(x.seq)}>

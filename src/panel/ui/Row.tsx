@@ -28,7 +28,7 @@ export interface RowProps {
 }
 
 export function Row(p: RowProps) {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const view = store.timeline,
     log = store.log;
   // The same record, time origin and frame surface as last time (live records appended below, a filter change
@@ -51,11 +51,10 @@ export function Row(p: RowProps) {
     last = { r, t0, surface: frame?.surface };
     return rowCells(log, i, r, t0, frame);
   }, null);
-  const selected = () => {
-    sig.selection();
+  const selected = select('selection', () => {
     const c = cells();
     return !!c && c.seq === view.selectedSeq;
-  };
+  });
   const onClick = () => {
     const c = cells();
     if (!c) {

@@ -21,20 +21,11 @@ export function SummaryBar(p: {
    * (record, Preserve log, Receive only) are shown only then. */
   liveControls?: boolean;
 }) {
-  const { store, sig } = usePanel();
-  const st = () => {
-    sig.state();
-    return store.log.state;
-  };
-  const live = () => {
-    sig.status();
-    return store.transportInfo?.live ?? false;
-  };
+  const { store, select } = usePanel();
+  const st = select('state', (s) => s.log.state);
+  const live = select('status', (s) => s.transportInfo?.live ?? false);
   // Capture is on unless the background said it is off for this tab's page (before it says, the log is live).
-  const capturing = () => {
-    sig.capture();
-    return live() && tabCapture(store)?.off !== true;
-  };
+  const capturing = select('capture', (s) => live() && tabCapture(s)?.off !== true);
   const all: ToolbarItem[] = [
     {
       id: 'record',
@@ -103,11 +94,8 @@ export function SummaryBar(p: {
  * (indeterminate) when the tab's captured sites have different modes.
  */
 function ReceiveOnly(p: { live: () => boolean }) {
-  const { store, sig } = usePanel();
-  const tc = () => {
-    sig.capture();
-    return tabCapture(store);
-  };
+  const { store, select } = usePanel();
+  const tc = select('capture', tabCapture);
   const modes = () => new Set(tc()?.captured.map((s) => s.mode) ?? []);
   const mixed = () => modes().size > 1;
   return (
@@ -137,15 +125,9 @@ function ReceiveOnly(p: { live: () => boolean }) {
 }
 
 function SessionFacts() {
-  const { store, sig } = usePanel();
-  const facts = () => {
-    sig.state();
-    return sessionFacts(store.log);
-  };
-  const beforeClear = () => {
-    sig.state();
-    return !!store.log.state.readyBeforeClear;
-  };
+  const { store, select } = usePanel();
+  const facts = select('state', (s) => sessionFacts(s.log));
+  const beforeClear = select('state', (s) => !!s.log.state.readyBeforeClear);
   const jump = (seq: number | null) => {
     if (seq !== null) {
       store.timeline.select(seq);
@@ -217,15 +199,11 @@ function SessionFacts() {
 }
 
 function Counts() {
-  const { store, sig } = usePanel();
-  const c = () => {
-    sig.state();
-    return { ...store.log.counts, dropped: store.log.state.dropped, total: store.log.count };
-  };
+  const { select } = usePanel();
+  const c = select('state', (s) => ({ ...s.log.counts, dropped: s.log.state.dropped, total: s.log.count }));
   /** What the bound let go, by kind (only the kinds that went). */
-  const kinds = () => {
-    sig.state();
-    const by = store.log.state.droppedBy;
+  const kinds = select('state', (s) => {
+    const by = s.log.state.droppedBy;
     if (!by) {
       return '';
     }
@@ -239,7 +217,7 @@ function Counts() {
       .filter(([n]) => n > 0)
       .map(([n, what]) => `${n.toLocaleString('en-US')} ${what}`)
       .join(', ');
-  };
+  });
   return (
     <span class="counts" role="group" aria-label="Counts">
       <span

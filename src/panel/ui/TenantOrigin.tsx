@@ -4,13 +4,10 @@ import { usePanel } from './use-panel.ts';
 import { tenantSource } from './tenant-source.ts';
 
 export function TenantOrigin() {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const [editing, setEditing] = createSignal(false);
   const [error, setError] = createSignal('');
-  const st = () => {
-    sig.state();
-    return store.log.state;
-  };
+  const st = select('state', (s) => s.log.state);
   const source = () => tenantSource(st().tenantOriginSource, st().tenantOriginFrame);
   const commit = (raw: string) => {
     const v = raw.trim();

@@ -27,11 +27,7 @@ export interface TimelineProps {
  * The chosen columns that fit the timeline's width (less the scroll bar's gutter). The shown columns change only when
  * the choice or the width does: a filter change (which recomputes `fitted`) leaves the rows' cells alone.
  */
-function createColumnFit(
-  view: ReturnType<typeof usePanel>['store']['timeline'],
-  sig: ReturnType<typeof usePanel>['sig'],
-  root: () => HTMLDivElement,
-) {
+function createColumnFit(select: ReturnType<typeof usePanel>['select'], root: () => HTMLDivElement) {
   const [width, setWidth] = createSignal(1200);
   onMount(() => {
     const ro = new ResizeObserver(() => setWidth(root().clientWidth));
@@ -39,10 +35,8 @@ function createColumnFit(
     setWidth(root().clientWidth);
     onCleanup(() => ro.disconnect());
   });
-  const fitted = createMemo(() => {
-    sig.view();
-    return fitColumns(view.columns, width() - 16);
-  });
+  const chosen = select('view', (s) => s.timeline.columns);
+  const fitted = createMemo(() => fitColumns(chosen(), width() - 16));
   const columns = createMemo<readonly ColumnId[]>(() => fitted().shown, [], {
     equals: (a, b) => a.length === b.length && a.every((id, k) => id === b[k]),
   });
@@ -52,7 +46,7 @@ function createColumnFit(
 let grids = 0;
 
 export function Timeline(props: TimelineProps) {
-  const { store, sig } = usePanel();
+  const { store, sig, select } = usePanel();
   const view = store.timeline,
     log = store.log;
   // The grid is the element that scrolls, so the element with the keyboard focus is the one that scrolls (as
@@ -63,14 +57,11 @@ export function Timeline(props: TimelineProps) {
     rowsId = `tl-rows-${grids}`;
   const [follow, setFollow] = createSignal(true);
   const [unseen, setUnseen] = createSignal(0);
-  const count = () => {
-    sig.view();
-    return view.length;
-  };
+  const count = select('view', (s) => s.timeline.length);
 
   // ---- columns: the chosen ones that fit the timeline's width
   let rootEl!: HTMLDivElement;
-  const { fitted, columns } = createColumnFit(view, sig, () => rootEl);
+  const { fitted, columns } = createColumnFit(select, () => rootEl);
 
   // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
   const menus = createTimelineMenus({ grid: () => scrollEl, onOpen: () => props.onOpen() });
@@ -149,11 +140,11 @@ export function Timeline(props: TimelineProps) {
       { defer: true },
     ),
   );
-  const activeId = () => {
-    sig.selection();
-    sig.view();
-    return view.selectedSeq !== null && view.selectedViewPos() >= 0 ? `ei-row-${view.selectedSeq}` : undefined;
-  };
+  const activeId = select(['selection', 'view'], (s) =>
+    s.timeline.selectedSeq !== null && s.timeline.selectedViewPos() >= 0
+      ? `ei-row-${s.timeline.selectedSeq}`
+      : undefined,
+  );
 
   const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / ROW_H) - 1);
   const onKeyDown = (e: KeyboardEvent) => {

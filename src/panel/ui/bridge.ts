@@ -1,6 +1,10 @@
 /**
  * Bridges the framework-free store to Solid: one signal per part of the UI, bumped when a `Change` names it. Which
  * event names which part is the table `CHANGES` in changes.ts; this file adds no rule of its own.
+ *
+ * Components read the store through `select`: it names the parts a read depends on and reads, in one call, so that
+ * no read of the store is left without the signal that says it changed (a stale UI with no error). The signals
+ * themselves remain for what only triggers on a change (`on([sig.state, sig.appended], …)`).
  */
 import { batch, createSignal, onCleanup, type Accessor } from 'solid-js';
 import type { Change } from './changes.ts';
@@ -23,9 +27,44 @@ export interface PanelSignals {
 }
 
 type SignalName = keyof PanelSignals;
+/** A part of the UI's state, as the bridge names it (one signal each). */
+type PanelPart = SignalName;
+
+/**
+ * A reactive read of the store: `select('state', (s) => s.log.state)` is an accessor that subscribes to the part(s)
+ * named, then reads. Not a memo: it reads again whenever asked, as a hand-written accessor does.
+ */
+export type Select = <T>(parts: PanelPart | readonly PanelPart[], read: (store: PanelStore) => T) => Accessor<T>;
+
+/** What the composition root hands to the components: the signals and the selector over them. */
+export interface PanelBridge {
+  sig: PanelSignals;
+  select: Select;
+}
 const NAMES: readonly SignalName[] = ['view', 'appended', 'state', 'selection', 'filters', 'status', 'capture'];
 
-export function bindStore(store: PanelStore): PanelSignals {
+/** The selector over `sig`: each accessor it makes reads the signals of its parts, then the store. */
+export function selectorOf(store: PanelStore, sig: PanelSignals): Select {
+  return <T>(parts: PanelPart | readonly PanelPart[], read: (store: PanelStore) => T): Accessor<T> => {
+    if (typeof parts === 'string') {
+      const tick = sig[parts];
+      return () => {
+        tick();
+        return read(store);
+      };
+    }
+    const ticks = parts.map((p) => sig[p]);
+    return () => {
+      for (const tick of ticks) {
+        tick();
+      }
+      return read(store);
+    };
+  };
+}
+
+/** The signals over the store's changes (for as long as the owner lives) and the selector over them. */
+export function bindStore(store: PanelStore): PanelBridge {
   const signals = {} as PanelSignals;
   const bump = {} as Record<SignalName, () => void>;
   for (const name of NAMES) {
@@ -43,5 +82,5 @@ export function bindStore(store: PanelStore): PanelSignals {
     }),
   );
   onCleanup(off);
-  return signals;
+  return { sig: signals, select: selectorOf(store, signals) };
 }

@@ -22,7 +22,7 @@ export interface TimelineMenus {
 }
 
 export function createTimelineMenus(opts: { grid: () => HTMLDivElement; onOpen: () => void }): TimelineMenus {
-  const { store, sig } = usePanel();
+  const { store, select } = usePanel();
   const view = store.timeline,
     log = store.log;
   type MenuState = { kind: 'cols'; x: number; y: number } | { kind: 'row'; seq: number; x: number; y: number };
@@ -58,8 +58,7 @@ export function createTimelineMenus(opts: { grid: () => HTMLDivElement; onOpen: 
   };
   window.addEventListener('keydown', escGuard, true);
   onCleanup(() => window.removeEventListener('keydown', escGuard, true));
-  const chooserItems = (): MenuEntry[] => {
-    sig.view();
+  const chooserItems = select('view', (): MenuEntry[] => {
     const chosen = new Set(view.columns);
     return [
       ...COLUMN_DEFS.filter((c) => c.optional).map((c) => ({
@@ -70,7 +69,7 @@ export function createTimelineMenus(opts: { grid: () => HTMLDivElement; onOpen: 
       { id: '@causal', label: 'Causal order (no sort)', disabled: view.sort ? undefined : 'already in causal order' },
       { id: '@reset', label: 'Default columns' },
     ];
-  };
+  });
   const pickColumn = (id: string) => {
     if (id === '@causal') {
       view.setSort(null);

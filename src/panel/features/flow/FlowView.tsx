@@ -40,10 +40,7 @@ export function FlowView(props: FlowViewProps) {
   let headEl: HTMLDivElement | undefined;
   const { model, timeOrigin } = createFlowSource(core, expandOthers);
   const pairOf = (seq: number) => core.store.log.bySeq(seq)?.pairedWith;
-  const selectedSeq = createMemo(() => {
-    core.sig.selection();
-    return view.selectedSeq;
-  });
+  const selectedSeq = createMemo(core.select('selection', () => view.selectedSeq));
   const selectedRow = createMemo(() => rowOfSeq(model(), selectedSeq(), pairOf));
   // The range the exports take (Shift+click, Shift+↑/↓), from the selected arrow to another.
   const range = createFlowRange({ model, selectedSeq, anchorNow: () => view.selectedSeq, pairOf });

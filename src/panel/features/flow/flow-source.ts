@@ -21,7 +21,7 @@ export interface FlowSource {
   timeOrigin: Accessor<ReturnType<TimelineView['timeOrigin']>>;
 }
 
-export function createFlowSource({ store, sig }: PanelCore, expandOthers: Accessor<boolean>): FlowSource {
+export function createFlowSource({ store, select }: PanelCore, expandOthers: Accessor<boolean>): FlowSource {
   const view = store.timeline,
     log = store.log;
   const [version, setVersion] = createSignal(0);
@@ -50,10 +50,7 @@ export function createFlowSource({ store, sig }: PanelCore, expandOthers: Access
     }),
   );
   onCleanup(() => clearTimeout(pending));
-  const tenantOrigin = createMemo(() => {
-    sig.state();
-    return log.state.tenantOrigin;
-  });
+  const tenantOrigin = createMemo(select('state', () => log.state.tenantOrigin));
   let index: FlowIndex | null = null;
   let indexTenant: string | null = null;
   const model = createMemo(() => {
@@ -67,11 +64,7 @@ export function createFlowSource({ store, sig }: PanelCore, expandOthers: Access
     return flowOfView(src, { expandOthers: expandOthers() }, index);
   });
   const timeOrigin = createMemo(
-    () => {
-      sig.view();
-      sig.state();
-      return view.timeOrigin();
-    },
+    select(['view', 'state'], () => view.timeOrigin()),
     undefined,
     { equals: (a, b) => !!a && !!b && a.time === b.time && a.base === b.base },
   );
