@@ -67,6 +67,46 @@ describe.each(['light', 'dark'])('axe: no serious or critical violation (%s them
     await p.close();
   });
 
+  it('the flow view with the other frames in one collapsed lane (its head is a button)', async () => {
+    const p = await open('x=1', theme);
+    const host = 'https://host.example';
+    const tenant = 'https://acme.svc-embed.example';
+    const ready = {
+      source: 'svc-embed',
+      direction: 'event',
+      type: 'svc:event:ready',
+      payload: {},
+      surface: 'dashboard',
+    };
+    const at = (seq: number, m: Record<string, unknown>) => ({ seq, time: 1000 + seq, target: 'parent', ...m });
+    const messages = [
+      at(1, {
+        kind: 'post',
+        frameUrl: `${tenant}/embed/dashboard/dA7kQ2mXp9Lw`,
+        origin: tenant,
+        targetOrigin: host,
+        data: ready,
+      }),
+      at(2, { kind: 'receive', frameUrl: `${host}/`, origin: tenant, data: ready }),
+      ...[1, 2].map((n) =>
+        at(2 + n, {
+          kind: 'post',
+          frameUrl: `https://ads${n}.example/x`,
+          origin: `https://ads${n}.example`,
+          targetOrigin: '*',
+          data: ready,
+        }),
+      ),
+    ];
+    const file = { format: CAPTURE_FORMAT, version: CAPTURE_VERSION, tenantOrigin: tenant, messages };
+    await inPanel(p, (h, text) => h.act.importText(text, 'frames.json'), JSON.stringify(file));
+    await p.waitForSelector('[data-testid="source-bar"]');
+    await p.$eval('.vt-flow', (b) => (b as HTMLButtonElement).click());
+    await p.waitForSelector('.flow-expand');
+    expect(await violations(p)).toEqual([]);
+    await p.close();
+  });
+
   it('a session: the timeline with a selection, every detail tab, the flow view, Settings and the menus', async () => {
     const p = await open('fixture=demo&n=300', theme);
     await waitInPanel(p, () => !!document.querySelector('.grid-body [role="row"]'));

@@ -23,9 +23,10 @@ export function FlowLaneHeads(p: {
   ref: (el: HTMLDivElement) => void;
 }) {
   return (
-    <div class="flow-head" aria-hidden="true">
+    // (the heads are read: they name the lanes, and the collapsed lane's is a button; the ruler's "time" is not)
+    <div class="flow-head">
       <div class="flow-lanes" ref={p.ref} style={{ width: `${p.width()}px` }}>
-        <div class="flow-ruler-head" style={{ width: `${FLOW_RULER_W}px` }}>
+        <div class="flow-ruler-head" style={{ width: `${FLOW_RULER_W}px` }} aria-hidden="true">
           time
         </div>
         <For each={p.lanes()}>
