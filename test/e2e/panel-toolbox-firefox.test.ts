@@ -8,6 +8,7 @@ import type { Page } from 'puppeteer-core';
 import type { LaunchedFirefox } from '../../src/node/firefox.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { openedPopover, twoFrames } from '../helpers/panel.ts';
+import { TENANT } from '../../src/panel/app/synthetic.ts';
 
 let firefox: LaunchedFirefox;
 let page: Page;
@@ -82,5 +83,33 @@ describe("Firefox's default toolbox (221 px)", () => {
     expect(seen.bottom).toBeLessThanOrEqual(seen.vh);
     expect(seen.pageOverflow).toBe(0);
     await page.$eval('.vt-timeline', (b) => (b as HTMLButtonElement).click());
+  });
+
+  it('on a wide toolbox (1,600 px) the lanes use the width: the heads show their names whole', async () => {
+    // (the toolbox is short: each head is one line, its title then its origin; the demo's tenant origin, 30
+    // characters, was cut in a lane of 180 px)
+    await page.setViewport({ width: 1600, height: 221 });
+    await page.$eval('.vt-flow', (b) => (b as HTMLButtonElement).click());
+    await page.waitForSelector('.flow-lane-head');
+    await twoFrames(page);
+    const heads = await page.$$eval('.flow-lane-head', (hs) =>
+      hs.map((h) => {
+        const origin = h.querySelector<HTMLElement>('.flow-lane-origin')!;
+        const title = h.querySelector<HTMLElement>('.flow-lane-title, .flow-expand')!;
+        const cut = (el: HTMLElement) => el.scrollWidth > el.clientWidth;
+        return {
+          origin: origin.textContent,
+          cut: cut(origin) || cut(title),
+          width: (h as HTMLElement).offsetWidth,
+        };
+      }),
+    );
+    expect(heads.map((h) => h.origin)).toContain(TENANT);
+    expect(
+      heads.filter((h) => h.cut),
+      JSON.stringify(heads),
+    ).toEqual([]);
+    await page.$eval('.vt-timeline', (b) => (b as HTMLButtonElement).click());
+    await page.setViewport({ width: 800, height: 221 });
   });
 });
