@@ -45,11 +45,11 @@ test.beforeAll(async ({ sandbox, chromium }) => {
   await panel.select('.cm-type', 'svc:action:set-locale');
   await fill(panel, '#cf-locale', 'ja-JP');
   await panel.click('.cm-send');
-  await waitInPanel(panel, (h) => h.log.all().some((r: any) => r.injected && r.kind === 'receive'), {
+  await waitInPanel(panel, (h) => h.records().some((r: any) => r.injected && r.kind === 'receive'), {
     timeout: 10_000,
   });
   await page.evaluate(() => (window as any).__sandboxHost.waitFor('svc:event:download', 1, 5_000));
-  await waitInPanel(panel, (h) => h.log.types().has('svc:event:download'), {
+  await waitInPanel(panel, (h) => h.records({ type: 'svc:event:download' }).length > 0, {
     timeout: 10_000,
   });
   const cdp = await panel.createCDPSession();
@@ -109,8 +109,8 @@ function check(file: string): Promise<{ code: number; out: any }> {
 const panelVerdicts = () =>
   inPanel(panel, (h) =>
     Object.fromEntries(
-      h.log
-        .all()
+      h
+        .records()
         .filter((r: any) => !r.navigation)
         .map((r: any) => [
           r.seq,
@@ -138,7 +138,7 @@ describe('export, check, import', () => {
       tenantOrigin: sb.tenantOrigin,
       meta: { redacted: true },
     });
-    const n = await inPanel(panel, (h) => h.log.count);
+    const n = await inPanel(panel, (h) => h.counts().records);
     expect(file.messages).toHaveLength(n);
     expect(file.messages.some((m: any) => m.injected)).toBe(true);
   });
@@ -200,7 +200,7 @@ describe('export, check, import', () => {
     await waitInPanel(
       panel,
       (h) => {
-        return h.store.transportInfo?.kind === 'runtime' && h.store.status === 'connected' && h.log.count > 0;
+        return h.store.transportInfo?.kind === 'runtime' && h.store.status === 'connected' && h.counts().records > 0;
       },
       { timeout: 5_000 },
     );
@@ -219,7 +219,7 @@ describe('export, check, import', () => {
     await waitInPanel(panel, (h) => h.store.transportInfo?.label === 'dropped.json', {
       timeout: 5_000,
     });
-    expect(await inPanel(panel, (h) => h.log.count)).toBe(JSON.parse(text).messages.length);
+    expect(await inPanel(panel, (h) => h.counts().records)).toBe(JSON.parse(text).messages.length);
     await panel.click('.t-live');
     await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'runtime', {
       timeout: 5_000,
@@ -227,7 +227,7 @@ describe('export, check, import', () => {
   });
 
   it('an unusable file: a clear error, nothing lost', async () => {
-    const n = await inPanel(panel, (h) => h.log.count);
+    const n = await inPanel(panel, (h) => h.counts().records);
     const bad = join(dir, 'not-a-capture.json');
     writeFileSync(bad, JSON.stringify({ log: { entries: [] } }));
     const input = await panel.$('.import-input');
@@ -238,7 +238,7 @@ describe('export, check, import', () => {
     );
     const after = await inPanel(panel, (h) => ({
       kind: h.store.transportInfo?.kind,
-      n: h.log.count,
+      n: h.counts().records,
     }));
     expect(after).toEqual({ kind: 'runtime', n });
   });
@@ -278,7 +278,7 @@ describe('export, check, import', () => {
     expect(log.entries.map((e: any) => `${e.request.method} ${e.response.status}`)).toEqual(['GET 200', 'PUT 400']);
     expect(log.entries[0].request.headers).toContainEqual({ name: 'Authorization', value: 'Bearer [redacted]' });
     expect(log.entries[0].response.content.text).toContain('"id":100');
-    const n = await inPanel(panel, (h) => h.log.count);
+    const n = await inPanel(panel, (h) => h.counts().records);
     expect(log._embedMessages).toHaveLength(n);
     expect(log._embedInspector).toMatchObject({ tenantOrigin: sb.tenantOrigin, meta: { redacted: true } });
     expect(har.text).not.toContain('tok-admin');
@@ -306,7 +306,7 @@ describe('export, check, import', () => {
     await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'file', {
       timeout: 5_000,
     });
-    expect(await inPanel(panel, (h) => h.log.count)).toBe(n);
+    expect(await inPanel(panel, (h) => h.counts().records)).toBe(n);
     expect(await panel.$eval('.t-rest', (b) => b.textContent)).toMatch(/^REST 2 · 1 invalid/);
     await panel.click('.t-live');
     await waitInPanel(panel, (h) => h.store.transportInfo?.kind === 'runtime', {

@@ -25,7 +25,7 @@ async function sendAfter(quiet: (panel: Page, page: Page) => Promise<void>) {
   const frame = await embedFrame(page, sb.tenantOrigin);
   await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
   const panel = await panelFor(launched, page);
-  await waitInPanel(panel, (h) => h.log.state.tenantOrigin, {
+  await waitInPanel(panel, (h) => h.state().tenantOrigin, {
     timeout: 10_000,
   });
   await quiet(panel, page);
@@ -47,8 +47,8 @@ async function sendAfter(quiet: (panel: Page, page: Page) => Promise<void>) {
   await waitInPanel(
     panel,
     (h) =>
-      h.log
-        .all()
+      h
+        .records()
         .some(
           (r: any) =>
             r.kind === 'post' && r.injected && r.data?.type === 'svc:action:refresh' && r.pairedWith !== undefined,

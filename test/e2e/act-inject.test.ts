@@ -51,7 +51,7 @@ describe('composer: inject actions', () => {
     panel = await panelFor(launched, page, errors);
     frame = await embedFrame(page, sb.tenantOrigin);
     await frame.waitForFunction(() => (window as any).__sandboxEmbed?.state().ready, { timeout: 15_000 });
-    await waitInPanel(panel, (h) => h.log.state.tenantOrigin, {
+    await waitInPanel(panel, (h) => h.state().tenantOrigin, {
       timeout: 10_000,
     });
     await openComposer(panel);
@@ -111,14 +111,14 @@ describe('composer: inject actions', () => {
       await chooseType(panel, type);
       await fillForm(panel);
       await panel.waitForSelector('.cm-verdict .b-valid', { timeout: 5_000 }); // validated live
-      const before = await inPanel(panel, (h) => h.log.count);
+      const before = await inPanel(panel, (h) => h.counts().records);
       await sendFromComposer(panel);
       await vi.waitUntil(reacted, { timeout: 10_000, interval: 100 }).catch(() => {});
       expect(await reacted(), `the embed reacted to ${type}`).toBe(true);
       await waitInPanel(
         panel,
         (h, { t, n }) => {
-          const rs = h.log.all().slice(n);
+          const rs = h.records().slice(n);
           return rs.some(
             (r: any) => r.kind === 'post' && r.injected && r.data?.type === t && r.pairedWith !== undefined,
           );
@@ -137,7 +137,7 @@ describe('composer: inject actions', () => {
       await inPanel(
         panel,
         (h, t) =>
-          h.view.setFilters({
+          h.setFilters({
             search: `type:${t.slice(11)} injected:true kind:post`,
           }),
         type,
@@ -145,14 +145,14 @@ describe('composer: inject actions', () => {
       await panel.waitForFunction(() => document.querySelector('.grid-body [role="row"] .tag')?.textContent === 'inj', {
         timeout: 5_000,
       });
-      await inPanel(panel, (h) => h.view.resetFilters());
+      await inPanel(panel, (h) => h.resetFilters());
     },
   );
 
   it('the sends never use "*": every injected action targets the tenant origin', async () => {
     const targets = await inPanel(panel, (h) =>
-      h.log
-        .all()
+      h
+        .records()
         .filter((r: any) => r.injected && r.kind === 'post')
         .map((r: any) => r.targetOrigin),
     );
@@ -167,7 +167,7 @@ describe('composer: inject actions', () => {
       () => [...document.querySelectorAll('.cm-issues .rule')].some((r) => r.textContent === 'action.timezone'),
       { timeout: 5_000 },
     );
-    const sentYet = () => inPanel(panel, (h) => h.log.all().some((r: any) => r.data?.payload?.timezone === '+02:00'));
+    const sentYet = () => inPanel(panel, (h) => h.records().some((r: any) => r.data?.payload?.timezone === '+02:00'));
     await panel.click('.cm-send');
     await panel.waitForSelector('.cm-confirm');
     expect(await panel.$eval('.cm-confirm', (e) => e.textContent)).toMatch(
@@ -186,8 +186,8 @@ describe('composer: inject actions', () => {
     await waitInPanel(
       panel,
       (h) =>
-        h.log
-          .all()
+        h
+          .records()
           .some(
             (r: any) =>
               r.injected && r.kind === 'post' && r.data?.payload?.timezone === '+02:00' && r.verdict === 'invalid',
@@ -203,7 +203,7 @@ describe('composer: inject actions', () => {
   });
 
   it('copy as code: the selected action as host code with the tenant origin', async () => {
-    await inPanel(panel, (h) => h.view.setFilters({ search: 'type:set-locale kind:post' }));
+    await inPanel(panel, (h) => h.setFilters({ search: 'type:set-locale kind:post' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-act');
@@ -211,7 +211,7 @@ describe('composer: inject actions', () => {
     expect(code).toContain(`const TENANT_ORIGIN = "${sb.tenantOrigin}";`);
     expect(code).toContain('iframe.contentWindow.postMessage(');
     expect(code).toContain('"svc:action:set-locale"');
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.resetFilters());
   });
 
   it('simulate a fatal error: the host handler receives it with the tenant origin', async () => {
@@ -235,7 +235,7 @@ describe('composer: inject actions', () => {
     // the host's listener follows the receiving rules: it accepted it, so event.origin was the tenant origin; the timeline agrees
     await waitInPanel(
       panel,
-      (h) => h.log.all().some((r: any) => r.kind === 'receive' && r.injected && r.data?.type === 'svc:event:error'),
+      (h) => h.records().some((r: any) => r.kind === 'receive' && r.injected && r.data?.type === 'svc:event:error'),
       { timeout: 10_000 },
     );
     const rs = await panelRecords(panel);

@@ -34,12 +34,12 @@ test.beforeAll(async ({ sandbox, chromium }) => {
     await gap(gaps[1]);
     h.sendAction('svc:action:set-timezone', { timezone: 'Asia/Tokyo' });
   }, GAPS);
-  await waitInPanel(panel, (h) => h.log.types().has('svc:action:set-timezone'), {
+  await waitInPanel(panel, (h) => h.records({ type: 'svc:action:set-timezone' }).length > 0, {
     timeout: 10_000,
   });
   // the selection to replay: the host's action posts
   await inPanel(panel, (h) =>
-    h.view.setFilters({
+    h.setFilters({
       directions: ['action'],
       kinds: ['post'],
       search: '-injected:true',
@@ -94,13 +94,13 @@ describe('replay', () => {
     // the replayed posts are on the timeline, injected, to the tenant origin (they arrive a moment after the embed got them)
     await waitInPanel(
       panel,
-      (h, n) => h.log.all().filter((r: any) => r.injected && r.kind === 'post').length >= n,
+      (h, n) => h.records().filter((r: any) => r.injected && r.kind === 'post').length >= n,
       { timeout: 10_000 },
       TYPES.length,
     );
     const injected = await inPanel(panel, (h) =>
-      h.log
-        .all()
+      h
+        .records()
         .filter((r: any) => r.injected && r.kind === 'post')
         .map((r: any) => [r.data.type, r.targetOrigin]),
     );

@@ -61,13 +61,13 @@ it('captures a scripted sandbox session in Firefox: every event and action, both
   // (each message twice: its post and its delivery, one message in the counts)
   await waitInPanel(
     panel,
-    (h, n) => h.log.all().filter((r: any) => r.verdict === 'valid').length >= 2 * n,
+    (h, n) => h.records().filter((r: any) => r.verdict === 'valid').length >= 2 * n,
     { timeout: 40_000 },
     expected,
   );
   const recs = await inPanel(panel, (h) =>
-    h.log
-      .all()
+    h
+      .records()
       .filter((r: any) => !r.navigation)
       .map((r: any) => ({
         kind: r.kind,
@@ -145,8 +145,8 @@ it('says what did not happen in Firefox too: a mistyped embed path, never ready'
     { timeout: 30_000, polling: 200 },
   );
   const nav = await inPanel(panel, (h) =>
-    h.log
-      .all()
+    h
+      .records()
       .filter((r: any) => r.navigation && r.frameId !== 0)
       .map((r: any) => r.issues.map((i: any) => i.rule)),
   );

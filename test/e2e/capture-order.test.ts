@@ -141,7 +141,7 @@ describe('the log is in causal order across frames', () => {
     await settled(l, tabId, panel);
     const shown: Array<{ seq: number; time: number; kind: string; navigation: boolean; rules: string[] }> =
       await inPanel(panel, (h) =>
-        h.log.all().map((r: any) => ({
+        h.records().map((r: any) => ({
           seq: r.seq,
           time: r.time,
           kind: r.kind,

@@ -211,7 +211,7 @@ describe('capture scope', () => {
     expect(await records(l, tabId)).toEqual([]);
 
     await frame!.click('.capture-off .cap-on'); // a real click: the browser's user gesture
-    await waitInPanel(frame!, (h) => h.log.readyIndex >= 0, {
+    await waitInPanel(frame!, (h) => h.ready() !== null, {
       timeout: 20_000,
     });
     expect(await frame!.$('.capture-off')).toBeNull();

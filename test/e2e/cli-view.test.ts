@@ -102,13 +102,13 @@ describe('embed-inspector view', () => {
       const verdictsOf = () =>
         inPanel(page, (h) =>
           Object.fromEntries(
-            h.log
-              .all()
+            h
+              .records()
               .filter((r) => !r.navigation)
               .map((r) => [r.seq, r.verdict]),
           ),
         );
-      await waitInPanel(page, (h) => h.log.count > 0, {
+      await waitInPanel(page, (h) => h.counts().records > 0, {
         timeout: 15_000,
         polling: 100,
       });
@@ -118,7 +118,7 @@ describe('embed-inspector view', () => {
       expect(await page.$eval('.status', (e) => e.textContent)).toContain('clean-session.json');
       // The second file, from the list.
       await page.select('[data-testid="view-file"]', '1');
-      await waitInPanel(page, (h) => h.log.all().some((r) => r.verdict === 'invalid'), {
+      await waitInPanel(page, (h) => h.records().some((r) => r.verdict === 'invalid'), {
         timeout: 10_000,
         polling: 100,
       });
@@ -152,7 +152,7 @@ describe('embed-inspector view', () => {
     const page = await browser.newPage();
     try {
       await page.goto(url);
-      await waitInPanel(page, (h) => h.log.count > 0, {
+      await waitInPanel(page, (h) => h.counts().records > 0, {
         timeout: 15_000,
         polling: 100,
       });
@@ -288,7 +288,7 @@ describe('embed-inspector view opens where record opens', () => {
     const page = await browser.newPage();
     try {
       await page.goto(url);
-      await waitInPanel(page, (h) => h.log.count > 0, { timeout: 15_000, polling: 100 });
+      await waitInPanel(page, (h) => h.counts().records > 0, { timeout: 15_000, polling: 100 });
     } finally {
       await page.close();
     }

@@ -80,7 +80,7 @@ const integration = (panel: Page) =>
 
 const panelRecords = (panel: Page): Promise<Rec[]> =>
   inPanel(panel, (h) =>
-    h.log.all().map((r: any) => ({
+    h.records().map((r: any) => ({
       seq: r.seq,
       kind: r.kind,
       navigation: r.navigation,
@@ -161,7 +161,7 @@ describe('the panel says what did not happen, and check agrees', () => {
         );
         await waitInPanel(
           panel,
-          (h, r: string) => h.log.all().some((x: any) => x.issues.some((i: any) => i.rule === r)),
+          (h, r: string) => h.records().some((x: any) => x.issues.some((i: any) => i.rule === r)),
           { timeout: 20_000, polling: 200 },
           rule,
         );
@@ -199,7 +199,7 @@ describe('the panel says what did not happen, and check agrees', () => {
       await waitInPanel(
         panel,
         (h) => {
-          const sel = h.view.selectedSeq;
+          const sel = h.selected();
           return sel !== null && sel !== undefined;
         },
         { timeout: 5000, polling: 100 },

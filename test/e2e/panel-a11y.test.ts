@@ -112,7 +112,7 @@ describe.each(['light', 'dark'])('axe: no serious or critical violation (%s them
     await waitInPanel(p, () => !!document.querySelector('.grid-body [role="row"]'));
     const found: Record<string, Violation[]> = {};
     found.timeline = await violations(p);
-    await inPanel(p, (h) => h.view.selectAt(3));
+    await inPanel(p, (h) => h.select({ at: 3 }));
     await p.focus('[role="grid"]');
     await p.keyboard.press('Enter');
     await p.waitForSelector('section.detail [role="tablist"]');

@@ -80,8 +80,8 @@ async function panelState(): Promise<PanelState & { error?: string }> {
     let data = null;
     mm.addMessageListener(name, (m) => { data = m.data; });
     const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content.wrappedJSObject; const h = w.__embedInspectorPanel; '
-      + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.log.counts.valid : 0, '
-      + 'records: h ? Array.from(h.log.all()).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
+      + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.counts().valid : 0, '
+      + 'records: h ? Array.from(h.records()).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
       + 'rows: content.document.querySelectorAll(".grid-body [role=row]").length }); })())';
     mm.loadFrameScript('data:,' + encodeURIComponent(code), false);
     return (await waitFor(() => data, 10000)) ? JSON.parse(data) : { error: 'the panel document did not answer' };

@@ -156,7 +156,7 @@ describe('first screens', () => {
   it('Settings does not stay open across a reload of the page, with the log preserved or not', async () => {
     for (const preserve of [false, true]) {
       await inPanel(panel, (h, p) => h.store.command({ type: 'set-options', options: { preserveLog: p } }), preserve);
-      await waitInPanel(panel, (h, p) => h.log.state.preserveLog === p, {}, preserve);
+      await waitInPanel(panel, (h, p) => h.state().preserveLog === p, {}, preserve);
       await panel.click('.limits-button');
       await panel.waitForSelector('.limits-pop');
       await page.reload();

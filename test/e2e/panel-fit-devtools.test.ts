@@ -25,7 +25,7 @@ describe('the real DevTools panel', () => {
     const { devtools, frame } = await openRealDevtoolsPanel(() => hostPage(dev, sandbox));
     expect(frame, 'the Embed panel frame').toBeTruthy();
     const panel = frame!;
-    await waitInPanel(panel, (h) => h.log.readyIndex >= 0, { timeout: 15_000 });
+    await waitInPanel(panel, (h) => h.ready() !== null, { timeout: 15_000 });
     const drawerVisible = () =>
       devtools.evaluate(`(async () => {
         const legacy = await import('./ui/legacy/legacy.js');

@@ -19,7 +19,7 @@ async function openPanel(width: number, theme: string, height = 600): Promise<Pa
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?fixture=demo&n=200&theme=${theme}`);
   await waitInPanel(p, () => !!document.querySelector('.grid-body[role="grid"] [role="row"]'));
-  await inPanel(p, (h) => h.view.resetFilters());
+  await inPanel(p, (h) => h.resetFilters());
   // The toolbars have measured their items (one frame after the first layout).
   await twoFrames(p);
   return p;
@@ -76,8 +76,7 @@ const noSideOverflow = (p: Page) =>
 
 async function openDetailOfInvalid(p: Page): Promise<void> {
   await inPanel(p, (h) => {
-    const i = h.view.order.find((j) => h.log.at(j).verdict === 'invalid')!;
-    h.view.select(h.log.at(i).seq);
+    h.select({ verdict: 'invalid' });
   });
   await p.focus('[role="grid"]');
   await p.keyboard.press('Enter');

@@ -36,7 +36,7 @@ test.beforeAll(async ({ sandbox: sb, launchForFile }) => {
     panel,
     (h) =>
       ['svc:event:ready', 'svc:action:set-color-scheme'].every((t) =>
-        h.log.all().some((r: any) => r.data?.type === t && r.kind === 'receive' && r.pairedWith !== undefined),
+        h.records().some((r: any) => r.data?.type === t && r.kind === 'receive' && r.pairedWith !== undefined),
       ),
     { timeout: 20_000 },
   );

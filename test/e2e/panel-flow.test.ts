@@ -21,8 +21,8 @@ const recordsOf = (type: string) =>
   inPanel(
     panel,
     (h, t) =>
-      h.log
-        .all()
+      h
+        .records()
         .filter((r: any) => r.data?.type === t)
         .map((r: any) => ({ seq: r.seq, kind: r.kind, pairedWith: r.pairedWith, dropped: !!r.dropped })),
     type,
@@ -44,7 +44,7 @@ const flowRows = () =>
       }))
       .sort((a, b) => a.y - b.y),
   );
-const selectedSeq = () => inPanel(panel, (h) => h.view.selectedSeq);
+const selectedSeq = () => inPanel(panel, (h) => h.selected());
 const showFlow = async () => {
   await panel.$eval('.vt-flow', (b) => (b as HTMLButtonElement).click());
   await panel.waitForSelector('.flow-row[data-seq]');
@@ -57,7 +57,7 @@ test.beforeAll(async ({ sandbox, chromium }) => {
   await waitInPanel(
     panel,
     (h) => {
-      const rs = h.log.all() as any[];
+      const rs = h.records() as any[];
       return (
         rs.some((r: any) => r.data?.type === 'svc:event:ready' && r.kind === 'receive' && r.pairedWith !== undefined) &&
         rs.some((r: any) => r.data?.type === 'svc:action:set-color-scheme' && r.dropped)
@@ -116,7 +116,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
   it('selecting an arrow selects its record and opens the detail pane; the timeline shows it selected', async () => {
     const post = (await recordsOf('svc:event:ready')).find((r) => r.kind === 'post')!;
     await panel.$eval(`#ei-flow-${post.seq}`, (r) => (r as HTMLElement).click());
-    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, post.seq);
+    await waitInPanel(panel, (h, s) => h.selected() === s, {}, post.seq);
     await panel.waitForSelector('section.detail');
     expect(await panel.$eval(`#ei-flow-${post.seq}`, (r) => r.getAttribute('aria-selected'))).toBe('true');
     // V switches to the timeline: the same record is selected there, and in view
@@ -137,7 +137,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     const ready = await recordsOf('svc:event:ready');
     const post = ready.find((r) => r.kind === 'post')!;
     const delivery = ready.find((r) => r.kind === 'receive')!;
-    await inPanel(panel, (h, s) => h.view.select(s), delivery.seq);
+    await inPanel(panel, (h, s) => h.select(s), delivery.seq);
     await showFlow();
     await panel.waitForFunction(
       (s) => document.querySelector('.flow-list')?.getAttribute('aria-activedescendant') === `ei-flow-${s}`,
@@ -151,11 +151,11 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     await panel.focus('.flow-list');
     await panel.keyboard.press('Home');
     const rows = (await flowRows()).filter((r) => r.seq !== null);
-    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, rows[0].seq);
+    await waitInPanel(panel, (h, s) => h.selected() === s, {}, rows[0].seq);
     await panel.keyboard.press('ArrowDown');
-    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, rows[1].seq);
+    await waitInPanel(panel, (h, s) => h.selected() === s, {}, rows[1].seq);
     await panel.keyboard.press('ArrowUp');
-    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, rows[0].seq);
+    await waitInPanel(panel, (h, s) => h.selected() === s, {}, rows[0].seq);
     await panel.keyboard.press('End');
     const last = await panel.evaluate(() => {
       const rs = [...document.querySelectorAll('.flow-row[data-seq]')] as HTMLElement[];
@@ -164,7 +164,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
       );
       return Number(rs[rs.length - 1].getAttribute('data-seq'));
     });
-    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, last);
+    await waitInPanel(panel, (h, s) => h.selected() === s, {}, last);
     await panel.keyboard.press('Escape');
     await panel.waitForFunction(() => !document.querySelector('section.detail'));
     await panel.focus('.flow-list');
@@ -234,7 +234,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     const ready = (await recordsOf('svc:event:ready')).find((r) => r.kind === 'post')!;
     const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
     await panel.$eval(`#ei-flow-${ready.seq}`, (r) => (r as HTMLElement).click());
-    await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, ready.seq);
+    await waitInPanel(panel, (h, s) => h.selected() === s, {}, ready.seq);
     await panel.$eval(`#ei-flow-${dropped.seq}`, (r) =>
       r.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true })),
     );
@@ -281,7 +281,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
     const makeRange = async () => {
       await panel.$eval(`#ei-flow-${ready.seq}`, (r) => (r as HTMLElement).click());
-      await waitInPanel(panel, (h, s) => h.view.selectedSeq === s, {}, ready.seq);
+      await waitInPanel(panel, (h, s) => h.selected() === s, {}, ready.seq);
       await panel.$eval(`#ei-flow-${dropped.seq}`, (r) =>
         r.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true })),
       );
@@ -317,14 +317,14 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
   });
 
   it("follows the timeline's filters: a search leaves only the matching arrows", async () => {
-    await inPanel(panel, (h) => h.view.setFilters({ search: 'set-color-scheme' }));
+    await inPanel(panel, (h) => h.setFilters({ search: 'set-color-scheme' }));
     await panel.waitForFunction(() =>
       [...document.querySelectorAll('.flow-row.k-arrow')].every((r) =>
         r.querySelector('.flow-label')!.textContent!.startsWith('set-color-scheme'),
       ),
     );
     expect((await flowRows()).filter((r) => r.cls.includes('k-arrow')).length).toBeGreaterThan(0);
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.resetFilters());
   });
 
   it("in a pane as short as Firefox's default toolbox, leaves the rows the height the timeline leaves its own", async () => {
@@ -383,7 +383,7 @@ describe('flow view (sandbox session, action-wrong-origin)', () => {
     const dropped = (await recordsOf('svc:action:set-color-scheme')).find((r) => r.dropped)!;
     // the session's records as a capture file holds them (no verdicts: the panel checks them on import)
     const n = await inPanel(panel, (h) => {
-      const plain = h.log.all().map(({ verdict, issues, ...r }: any) => r);
+      const plain = h.records().map(({ verdict, issues, ...r }: any) => r);
       return h.load(plain, 'session.json');
     });
     expect(n).toBeGreaterThan(0);

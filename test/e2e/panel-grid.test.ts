@@ -47,9 +47,8 @@ const seqOf = (p: Page, pred: string) =>
   inPanel(
     p,
     (h, src) => {
-      const f = new Function('r', 'm', `return ${src}`);
-      const i = h.view.order.find((k: number) => f(h.log.at(k), h.log.metaAt(k)));
-      return i === undefined ? -1 : (h.log.at(i)!.seq as number);
+      const f = new Function('r', `return ${src}`);
+      return h.rows().find((r) => f(r))?.seq ?? -1;
     },
     pred,
   );
@@ -66,8 +65,8 @@ describe('timeline grid', () => {
       await page.setViewport({ width: w, height: 700 });
       await page.waitForFunction((width) => document.querySelector('.timeline')!.clientWidth <= width, {}, w);
       const post = await seqOf(page, "r.kind === 'post' && r.pairedWith !== undefined && !r.navigation");
-      const recv = await inPanel(page, (h, seq) => h.log.bySeq(seq)!.pairedWith as number, post);
-      await inPanel(page, (h, seq) => h.view.select(seq), post);
+      const recv = await inPanel(page, (h, seq) => h.record(seq)!.pairedWith as number, post);
+      await inPanel(page, (h, seq) => h.select(seq), post);
       await page.waitForSelector(`#ei-row-${recv}`);
       const cell = (seq: number) =>
         page.$eval(`#ei-row-${seq} .c-dir`, (c) => {
@@ -221,8 +220,8 @@ describe('row menu', () => {
         (window as any).__copied = t;
       };
     });
-    const seq = await seqOf(page, "m.type === 'svc:event:drilldown'");
-    await inPanel(page, (h, s) => h.view.select(s), seq);
+    const seq = await seqOf(page, "r.type === 'svc:event:drilldown'");
+    await inPanel(page, (h, s) => h.select(s), seq);
     await page.waitForSelector(`#ei-row-${seq}`);
     await page.click(`#ei-row-${seq} .c-type`, { button: 'right' });
     await page.waitForSelector(`[role="menu"][aria-label="Record #${seq}"]`);
@@ -248,8 +247,8 @@ describe('row menu', () => {
   });
 
   it('from the keyboard (Shift+F10, the context-menu key): filter by this type, then show related', async () => {
-    const seq = await seqOf(page, "m.type === 'svc:event:view'");
-    await inPanel(page, (h, s) => h.view.select(s), seq);
+    const seq = await seqOf(page, "r.type === 'svc:event:view'");
+    await inPanel(page, (h, s) => h.select(s), seq);
     await page.focus('[role="grid"]');
     await page.keyboard.down('Shift');
     await page.keyboard.press('F10');
@@ -262,7 +261,7 @@ describe('row menu', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toMatch(/Show only view$/);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => !document.querySelector('[role="menu"]'));
-    const f = await inPanel(page, (h) => h.view.filters.types);
+    const f = await inPanel(page, (h) => h.filters().types);
     expect(f).toEqual(['svc:event:view']);
     const types = await page.$$eval('.grid-canvas [role="row"] .c-type', (c) => c.map((x) => x.getAttribute('title')));
     expect(types.length).toBeGreaterThan(0);
@@ -282,14 +281,14 @@ describe('row menu', () => {
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[role="menu"]'));
     expect(await page.$('#tab-related')).not.toBeNull();
-    await inPanel(page, (h) => h.view.resetFilters());
+    await inPanel(page, (h) => h.resetFilters());
   });
 
   it('stays inside the panel when opened at its right edge at 500 px', async () => {
     await page.setViewport({ width: 500, height: 500 });
     await page.keyboard.press('Escape');
     const seq = await seqOf(page, "r.kind === 'post' && !r.navigation");
-    await inPanel(page, (h, s) => h.view.select(s), seq);
+    await inPanel(page, (h, s) => h.select(s), seq);
     await page.waitForSelector(`#ei-row-${seq}`);
     const box = (await (await page.$(`#ei-row-${seq}`))!.boundingBox())!;
     await page.mouse.click(box.x + box.width - 4, box.y + 4, { button: 'right' });
@@ -304,8 +303,8 @@ describe('row menu', () => {
 
 describe("an issue's field and rule", () => {
   it('marks the field in the message tree; the path shows it; the rule id opens its documentation', async () => {
-    const seq = await seqOf(page, "m.type === 'svc:action:set-timezone' && r.kind === 'post'");
-    await inPanel(page, (h, s) => h.view.select(s), seq);
+    const seq = await seqOf(page, "r.type === 'svc:action:set-timezone' && r.kind === 'post'");
+    await inPanel(page, (h, s) => h.select(s), seq);
     await page.focus('[role="grid"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#tab-message[aria-selected="true"]');
@@ -326,19 +325,19 @@ describe("an issue's field and rule", () => {
 
 describe('stale words', () => {
   it('a filter that hides the selected record takes it out of the detail pane', async () => {
-    const seq = await seqOf(page, "m.type === 'svc:event:ready'");
-    await inPanel(page, (h, s) => h.view.select(s), seq);
+    const seq = await seqOf(page, "r.type === 'svc:event:ready'");
+    await inPanel(page, (h, s) => h.select(s), seq);
     await page.focus('[role="grid"]');
     await page.keyboard.press('Enter');
     await page.waitForFunction((s) => document.querySelector('.detail-title')?.textContent?.includes(`#${s}`), {}, seq);
-    await inPanel(page, (h) => h.view.setFilters({ directions: ['action'] }));
+    await inPanel(page, (h) => h.setFilters({ directions: ['action'] }));
     await page.waitForFunction(
       (s) => !document.querySelector('.detail-title')?.textContent?.includes(`#${s}`),
       {},
       seq,
     );
-    expect(await inPanel(page, (h) => h.view.selectedSeq)).toBeNull();
-    await inPanel(page, (h) => h.view.resetFilters());
+    expect(await inPanel(page, (h) => h.selected())).toBeNull();
+    await inPanel(page, (h) => h.resetFilters());
     await page.keyboard.press('Escape');
   });
 
@@ -383,7 +382,7 @@ describe('stale words', () => {
       return { third: ev[0].seq, own: ev[1].seq, threw: post.seq };
     });
     const open = async (seq: number, tab: string) => {
-      await inPanel(p, (h, s) => h.view.select(s), seq);
+      await inPanel(p, (h, s) => h.select(s), seq);
       await p.focus('[role="grid"]');
       await p.keyboard.press('Enter');
       await p.waitForSelector(`#${tab}`);

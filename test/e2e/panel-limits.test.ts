@@ -46,34 +46,34 @@ describe('buffer limits set in the panel', () => {
 
   it('keeps at most N messages and shows how many were dropped', async () => {
     await setLimit('.lim-records', '100');
-    await waitInPanel(panel, (h) => h.log.state.maxRecords === 100, {
+    await waitInPanel(panel, (h) => h.state().maxRecords === 100, {
       timeout: 5_000,
     });
     await page.evaluate(() => (window as any).flood(300)); // 300 posts + 300 deliveries
-    await waitInPanel(panel, (h) => h.log.state.dropped >= 500, {
+    await waitInPanel(panel, (h) => h.state().dropped >= 500, {
       timeout: 15_000,
     });
     await settled(l, tabId, panel);
-    expect(await inPanel(panel, (h) => h.log.count)).toBeLessThanOrEqual(110); // the panel trims in steps of a tenth
+    expect(await inPanel(panel, (h) => h.counts().records)).toBeLessThanOrEqual(110); // the panel trims in steps of a tenth
     const chip = await panel.$eval('.cnt.dropped', (e) => e.textContent);
     expect(Number(chip!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(500);
     // the newest are the ones kept
-    expect(await inPanel(panel, (h) => (h.log.all().at(-1)?.data as any)?.payload.path)).toBe('/p/299');
+    expect(await inPanel(panel, (h) => (h.records().at(-1)?.data as any)?.payload.path)).toBe('/p/299');
   });
 
   it('keeps a message over the size cap truncated, with its original size', async () => {
     await setLimit('.lim-kb', '2');
-    await waitInPanel(panel, (h) => h.log.state.maxBytes === 2000, {
+    await waitInPanel(panel, (h) => h.state().maxBytes === 2000, {
       timeout: 5_000,
     });
     await settled(l, tabId); // the new cap has reached the page's frames (it goes before the hand-over on their ports)
     await page.evaluate(() => (window as any).big(20_000));
-    await waitInPanel(panel, (h) => h.log.all().some((r: any) => r.originalSize > 20_000 && r.kind === 'post'), {
+    await waitInPanel(panel, (h) => h.records().some((r: any) => r.originalSize > 20_000 && r.kind === 'post'), {
       timeout: 10_000,
     });
     const rec = await inPanel(
       panel,
-      (h) => h.log.all().find((r) => (r.originalSize ?? 0) > 20000 && r.kind === 'post') as any,
+      (h) => h.records().find((r) => (r.originalSize ?? 0) > 20000 && r.kind === 'post') as any,
     );
     expect(rec.data.$ei).toBe('Truncated');
     expect(rec.data.type).toBe('svc:action:navigate'); // the envelope is kept: still classifiable
@@ -82,8 +82,8 @@ describe('buffer limits set in the panel', () => {
     const rules = rec.issues.map((i: { rule: string }) => i.rule);
     expect(rules).toContain('envelope.truncated');
     expect(rules.filter((r: string) => r.startsWith('payload.') || r === 'envelope.payload')).toEqual([]);
-    await inPanel(panel, (h) => h.view.setFilters({ search: 'type:navigate' }));
-    expect(await inPanel(panel, (h) => h.view.order.some((i) => (h.log.at(i).originalSize ?? 0) > 20000))).toBe(true);
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.setFilters({ search: 'type:navigate' }));
+    expect(await inPanel(panel, (h) => h.rows().some((r) => (r.originalSize ?? 0) > 20000))).toBe(true);
+    await inPanel(panel, (h) => h.resetFilters());
   });
 });

@@ -26,9 +26,7 @@ const panelFor = (page: Page) => helpers.panelFor(launched, page, errors);
 const embedFrame = (page: Page) => helpers.embedFrame(page, sandbox.tenantOrigin);
 const types = (panel: Page) =>
   inPanel(panel, (h) => {
-    return h.view.order.map((i) =>
-      h.log.at(i).navigation ? 'navigation' : `${h.log.at(i).kind} ${h.log.metaAt(i).type}`,
-    );
+    return h.rows().map((r) => (r.navigation ? 'navigation' : `${r.kind} ${r.type}`));
   });
 const gridText = (panel: Page) => panel.$eval('.grid-canvas', (g) => g.textContent ?? '');
 
@@ -36,13 +34,13 @@ describe('panel on live capture (sandbox)', () => {
   it('shows records live as the page talks, with the session facts', async () => {
     const page = await hostPage();
     const panel = await panelFor(page);
-    await waitInPanel(panel, (h) => h.log.readyIndex >= 0, { timeout: 10_000 });
+    await waitInPanel(panel, (h) => h.ready() !== null, { timeout: 10_000 });
     expect((await types(panel)).some((t) => t.endsWith('svc:event:ready'))).toBe(true);
     expect(await gridText(panel)).toContain('ready');
-    const before = await inPanel(panel, (h) => h.log.count);
+    const before = await inPanel(panel, (h) => h.counts().records);
     // the page talks while the panel is open: the rows appear without any reload
     await page.evaluate(() => (window as any).__sandboxHost.sendAction('svc:action:set-locale', { locale: 'fr-FR' }));
-    await waitInPanel(panel, (h, n) => h.log.count > n, { timeout: 10_000 }, before);
+    await waitInPanel(panel, (h, n) => h.counts().records > n, { timeout: 10_000 }, before);
     await panel.waitForFunction(() => document.querySelector('.grid-canvas')!.textContent!.includes('set-locale'), {
       timeout: 10_000,
     });
@@ -61,7 +59,7 @@ describe('panel on live capture (sandbox)', () => {
     await waitInPanel(
       panel,
       (h) => {
-        return h.log.types().has('svc:action:set-color-scheme') && h.log.readyIndex >= 0;
+        return h.records({ type: 'svc:action:set-color-scheme' }).length > 0 && h.ready() !== null;
       },
       { timeout: 10_000 },
     );
@@ -70,8 +68,8 @@ describe('panel on live capture (sandbox)', () => {
       await inPanel(
         panel,
         (h, p) => {
-          h.view.resetFilters();
-          h.view.setFilters(p);
+          h.resetFilters();
+          h.setFilters(p);
         },
         patch,
       );
@@ -86,7 +84,7 @@ describe('panel on live capture (sandbox)', () => {
     await narrow({ types: ['svc:event:ready'] }, (t) => t.endsWith('svc:event:ready'));
     await narrow({ search: 'type:set-color-scheme' }, (t) => t.endsWith('svc:action:set-color-scheme'));
     await narrow({ origins: [sandbox.hostOrigin] }, (t) => t.includes('svc:action:') || t === 'navigation');
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -94,17 +92,17 @@ describe('panel on live capture (sandbox)', () => {
   it('selecting a fault-mode record shows its issues', async () => {
     const page = await hostPage('faults=missing-surface');
     const panel = await panelFor(page);
-    await waitInPanel(panel, (h) => h.log.counts.invalid > 0, {
+    await waitInPanel(panel, (h) => h.counts().invalid > 0, {
       timeout: 10_000,
     });
-    await inPanel(panel, (h) => h.view.setFilters({ verdicts: ['invalid'], search: 'type:view' }));
+    await inPanel(panel, (h) => h.setFilters({ verdicts: ['invalid'], search: 'type:view' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-issues');
     const rules = await panel.$$eval('.issues .rule', (r) => r.map((x) => x.textContent));
     expect(rules).toContain('envelope.surface-missing');
     expect(await panel.$eval('.issues .spec', (s) => s.textContent)).toContain('surface');
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -130,10 +128,10 @@ describe('panel on live capture (sandbox)', () => {
         host,
       );
     }, sandbox.hostOrigin);
-    await waitInPanel(panel, (h) => h.log.all().some((r: any) => JSON.stringify(r.data).includes('onerror')), {
+    await waitInPanel(panel, (h) => h.records().some((r: any) => JSON.stringify(r.data).includes('onerror')), {
       timeout: 10_000,
     });
-    await inPanel(panel, (h) => h.view.setFilters({ search: 'onerror kind:receive' }));
+    await inPanel(panel, (h) => h.setFilters({ search: 'onerror kind:receive' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-message');
@@ -160,7 +158,7 @@ describe('panel on live capture (sandbox)', () => {
     expect(r.links).toBe(0);
     expect(r.text).toContain('<img src=x onerror=');
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.resetFilters());
     await panel.close();
     await page.close();
   });
@@ -169,11 +167,11 @@ describe('panel on live capture (sandbox)', () => {
     const page = await hostPage();
     const panel = await panelFor(page);
     await panel.click('.summary .rec');
-    await waitInPanel(panel, (h) => h.log.state.paused === true, {
+    await waitInPanel(panel, (h) => h.state().paused === true, {
       timeout: 5_000,
     });
     await panel.click('.summary .rec');
-    await waitInPanel(panel, (h) => h.log.state.paused === false, {
+    await waitInPanel(panel, (h) => h.state().paused === false, {
       timeout: 5_000,
     });
     await panel.click('.summary .tenant .value');
@@ -183,12 +181,12 @@ describe('panel on live capture (sandbox)', () => {
     });
     await panel.type('.tenant-input', 'https://other.example');
     await panel.keyboard.press('Enter');
-    await waitInPanel(panel, (h) => h.log.state.tenantOrigin === 'https://other.example', { timeout: 5_000 });
-    await waitInPanel(panel, (h) => h.log.counts.invalid > 0, {
+    await waitInPanel(panel, (h) => h.state().tenantOrigin === 'https://other.example', { timeout: 5_000 });
+    await waitInPanel(panel, (h) => h.counts().invalid > 0, {
       timeout: 5_000,
     });
     await panel.click('.summary .tool:not(.rec)');
-    await waitInPanel(panel, (h) => h.log.count === 0, {
+    await waitInPanel(panel, (h) => h.counts().records === 0, {
       timeout: 5_000,
     });
     await panel.close();
@@ -199,7 +197,7 @@ describe('panel on live capture (sandbox)', () => {
     const dev = await launch.chromium({ capture: { sites: [sandbox.hostOrigin, sandbox.tenantOrigin], mode: 'full' } });
     const { page, devtools, frame: panelFrame } = await openRealDevtoolsPanel(() => helpers.hostPage(dev, sandbox));
     expect(panelFrame, 'the Embed panel frame').toBeTruthy();
-    await waitInPanel(panelFrame!, (h) => h.log.readyIndex >= 0, {
+    await waitInPanel(panelFrame!, (h) => h.ready() !== null, {
       timeout: 15_000,
     });
     await panelFrame!.waitForFunction(() => document.querySelectorAll('.grid-body [role="row"]').length > 0, {
@@ -253,7 +251,7 @@ describe('panel on live capture (sandbox)', () => {
     ).toMatchObject({ focused: true, filter: expect.stringContaining('Filter') });
     // Esc with a record's detail open closes the detail, not DevTools' drawer.
     await inPanel(panelFrame!, (h) => {
-      h.view.select(h.log.at(h.log.readyIndex).seq);
+      h.select(h.ready()!.seq);
     });
     await panelFrame!.focus('[role="grid"]');
     await devtools.keyboard.press('Enter');

@@ -22,17 +22,12 @@ async function openPanel(query: string): Promise<Page> {
   await waitInPanel(p, () => document.querySelector('.grid-body[role="grid"] [role="row"]'));
   return p;
 }
-const shown = (p: Page) => inPanel(p, (h) => h.view.length as number);
+const shown = (p: Page) => inPanel(p, (h) => h.counts().shown);
 const rowCount = (p: Page) => p.$eval('[role="grid"]', (g) => Number(g.getAttribute('aria-rowcount')) - 1);
 /** Every record of the current view, as the store holds it (to check what a filter let through). */
 const viewRecords = (p: Page) =>
   inPanel(p, (h) => {
-    return h.view.order.map((i) => ({
-      ...h.log.at(i),
-      type: h.log.metaAt(i).type,
-      direction: h.log.metaAt(i).direction,
-      surface: h.log.metaAt(i).surface,
-    }));
+    return h.rows();
   }) as Promise<any[]>;
 const clickChip = (p: Page, group: string, text: string) =>
   p.evaluate(
@@ -49,11 +44,11 @@ const clickChip = (p: Page, group: string, text: string) =>
 async function painted(p: Page) {
   await waitInPanel(
     p,
-    (h) => Number(document.querySelector('[role="grid"]')!.getAttribute('aria-rowcount')) - 1 === h.view.length,
+    (h) => Number(document.querySelector('[role="grid"]')!.getAttribute('aria-rowcount')) - 1 === h.counts().shown,
   );
   await twoFrames(p);
 }
-const resetFilters = (p: Page) => inPanel(p, (h) => h.view.resetFilters());
+const resetFilters = (p: Page) => inPanel(p, (h) => h.resetFilters());
 
 test.beforeAll(async ({ chromium }) => {
   launched = chromium;
@@ -62,7 +57,7 @@ test.beforeAll(async ({ chromium }) => {
 
 describe('panel UI (fixture session)', () => {
   it('renders a virtualized ARIA grid with foreign traffic hidden by default', async () => {
-    const total = await inPanel(page, (h) => h.log.count);
+    const total = await inPanel(page, (h) => h.counts().records);
     const n = await shown(page);
     expect(total).toBe(400);
     expect(n).toBeLessThan(total);
@@ -86,11 +81,10 @@ describe('panel UI (fixture session)', () => {
     const read = () =>
       inPanel(page, (h) => {
         const rows = [...document.querySelectorAll<HTMLElement>('.grid-canvas [role="row"]')];
+        const shownRows = h.rows();
         return {
           mismatched: rows
-            .filter(
-              (r) => r.id !== `ei-row-${h.log.at(h.view.indexAt(Number(r.getAttribute('aria-rowindex')) - 2)).seq}`,
-            )
+            .filter((r) => r.id !== `ei-row-${shownRows[Number(r.getAttribute('aria-rowindex')) - 2].seq}`)
             .map((r) => r.id),
           byIndex: rows
             .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
@@ -160,12 +154,12 @@ describe('panel UI (fixture session)', () => {
       ],
       [
         'search text',
-        () => inPanel(page, (h) => h.view.setFilters({ search: 'timeout' })),
+        () => inPanel(page, (h) => h.setFilters({ search: 'timeout' })),
         (r) => JSON.stringify(r.data).includes('timeout'),
       ],
       [
         'search field',
-        () => inPanel(page, (h) => h.view.setFilters({ search: 'payload.path:folder' })),
+        () => inPanel(page, (h) => h.setFilters({ search: 'payload.path:folder' })),
         (r) => String(r.data?.payload?.path).includes('folder'),
       ],
     ];
@@ -227,7 +221,7 @@ describe('panel UI (fixture session)', () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const sel = await inPanel(page, (h) => h.view.selectedViewPos());
+    const sel = await inPanel(page, (h) => h.rows().findIndex((r) => r.seq === h.selected()));
     expect(sel).toBe(2);
     expect(await page.$eval('[role="grid"]', (g) => g.getAttribute('aria-activedescendant'))).toMatch(/^ei-row-\d+$/);
     expect(await page.$eval('[role="row"][aria-selected="true"]', (r) => r.getAttribute('aria-rowindex'))).toBe('4');
@@ -241,7 +235,7 @@ describe('panel UI (fixture session)', () => {
     await page.keyboard.up('Control');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search messages');
     await page.keyboard.type('type:dashboard-loaded');
-    await waitInPanel(page, (h) => h.view.filters.search === 'type:dashboard-loaded');
+    await waitInPanel(page, (h) => h.filters().search === 'type:dashboard-loaded');
     expect((await viewRecords(page)).every((r) => r.type === 'svc:event:dashboard-loaded')).toBe(true);
     await page.$eval('input.search', (i) => {
       (i as HTMLInputElement).value = '';
@@ -250,7 +244,7 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('selecting an invalid record shows its issues with rule id, message and spec sentence', async () => {
-    await inPanel(page, (h) => h.view.setFilters({ search: 'rule:envelope.surface-missing' }));
+    await inPanel(page, (h) => h.setFilters({ search: 'rule:envelope.surface-missing' }));
     await page.click('.grid-body [role="row"]');
     await page.waitForSelector('.issue-banner');
     await page.click('#tab-issues');
@@ -266,7 +260,7 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('shows the message as an ARIA tree with encoded values as what they were, and links the delivery', async () => {
-    await inPanel(page, (h) => h.view.setFilters({ search: 'type:drilldown kind:post' }));
+    await inPanel(page, (h) => h.setFilters({ search: 'type:drilldown kind:post' }));
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
     await page.waitForSelector('[role="tree"] [role="treeitem"]');
@@ -300,7 +294,7 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('renders captured strings as text only: an XSS payload stays inert', async () => {
-    await inPanel(page, (h) => h.view.setFilters({ search: 'onerror' }));
+    await inPanel(page, (h) => h.setFilters({ search: 'onerror' }));
     await page.click('.grid-body [role="row"]');
     await page.click('#tab-message');
     await page.waitForFunction(() =>
@@ -322,10 +316,10 @@ describe('panel UI (fixture session)', () => {
   });
 
   it('keeps filter state across reloads', async () => {
-    await inPanel(page, (h) => h.view.setFilters({ kinds: ['receive'], search: 'view' }));
+    await inPanel(page, (h) => h.setFilters({ kinds: ['receive'], search: 'view' }));
     await page.reload();
     await waitInPanel(page, (h) => !!h);
-    const f = await inPanel(page, (h) => h.view.filters);
+    const f = await inPanel(page, (h) => h.filters());
     expect(f.kinds).toEqual(['receive']);
     expect(f.search).toBe('view');
     expect(await page.$eval('input.search', (i) => (i as HTMLInputElement).value)).toBe('view');
@@ -356,7 +350,7 @@ describe('panel UI (fixture session)', () => {
       inPanel(
         p,
         (h, { k, batch }: { k: number; batch: Extract<BackgroundToPanel, { type: 'records' }> }) => {
-          const last = h.log.at(h.log.count - 1);
+          const last = h.records().at(-1)!;
           const more = h
             .synthetic(k + 40)
             .slice(-k)

@@ -45,7 +45,7 @@ async function open(s: TwoOrigins): Promise<{ page: Page; panel: Page }> {
   await page.waitForFunction(() => (window as any).ready === true, { timeout: 10_000 });
   const panel = await panelFor(l, page, errors);
   opened.push(page, panel);
-  await waitStore(panel, (h) => h.log.readyIndex >= 0);
+  await waitStore(panel, (h) => h.ready() !== null);
   return { page, panel };
 }
 function waitStore(panel: Page, pred: (h: PanelTestHandle) => boolean, timeout = 15_000) {
@@ -68,14 +68,14 @@ describe('verdicts on a plain host/embed pair', () => {
   it('Clear in the middle of a session empties the view; the session goes on', async () => {
     const { page, panel } = await open(srv);
     await panel.click('.summary button[title="Clear the log"]');
-    await waitStore(panel, (h) => h.log.count === 0);
+    await waitStore(panel, (h) => h.counts().records === 0);
     // The session facts say ready came before Clear, not that it was never seen.
     await panel.waitForFunction(() => document.querySelector('.facts')?.textContent?.includes('ready: before Clear'));
     expect(await panel.$eval('.facts', (e) => e.textContent)).not.toContain('not seen');
     await settled(l, await tabIdOf(l, page), panel); // the background has cleared too, before the next message
     await page.evaluate(() => (window as any).act('svc:action:refresh'));
     await waitStore(panel, (h) =>
-      h.log.all().some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:event:dashboard-loaded'),
+      h.records().some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:event:dashboard-loaded'),
     );
     const after = await panelRecords(panel);
     expect(after.map((r) => r.type)).toContain('svc:action:refresh');
@@ -86,7 +86,7 @@ describe('verdicts on a plain host/embed pair', () => {
   it('preserve log across two sites: the tenant origin is the current page’s; a hand-set one shows and resets', async () => {
     const { page, panel } = await open(srv);
     await panel.$eval('.summary label.check input', (i) => (i as HTMLInputElement).click()); // Preserve log
-    await waitStore(panel, (h) => h.log.state.preserveLog === true);
+    await waitStore(panel, (h) => h.state().preserveLog === true);
     await page.goto(`${srv2.hostOrigin}/`, { waitUntil: 'load' });
     await page.waitForFunction(() => (window as any).ready === true, { timeout: 10_000 });
     await page.evaluate(() => (window as any).act('svc:action:refresh'));
@@ -94,8 +94,8 @@ describe('verdicts on a plain host/embed pair', () => {
     await waitInPanel(
       panel,
       (h, o) =>
-        h.log
-          .all()
+        h
+          .records()
           .some((r: any) => r.origin === o && r.data?.type === 'svc:event:dashboard-loaded' && r.kind === 'receive'),
       { timeout: 15_000 },
       second,
@@ -106,7 +106,7 @@ describe('verdicts on a plain host/embed pair', () => {
     // Each page's session starts with a divider; the summary's ready is the current page's.
     expect(await panel.$$eval('.grid-body .row.page-start', (els) => els.length)).toBe(2);
     const readyOrigin = await inPanel(panel, (h) => {
-      return h.log.at(h.log.readyIndex)?.origin;
+      return h.ready()?.origin;
     });
     expect(readyOrigin).toBe(second);
     // The earlier page's session is one click away: its divider's detail.
@@ -115,7 +115,7 @@ describe('verdicts on a plain host/embed pair', () => {
     const summary = await panel.$eval('[data-testid="page-summary"]', (e) => e.textContent ?? '');
     expect(summary).toContain(new URL(srv.hostOrigin).host);
     expect(summary).toMatch(/ready in /);
-    expect(await inPanel(panel, (h) => h.log.state.tenantOrigin)).toBe(second);
+    expect(await inPanel(panel, (h) => h.state().tenantOrigin)).toBe(second);
     expect(await panel.$eval('.tenant .value', (e) => e.textContent)).toContain(second);
     // Set by hand: shown as such, with a way back to the inferred one.
     await panel.click('.summary .tenant .value');
@@ -127,9 +127,9 @@ describe('verdicts on a plain host/embed pair', () => {
     await panel.keyboard.press('Enter');
     await panel.waitForSelector('.tenant-reset');
     expect(await panel.$eval('.tenant .value', (e) => e.textContent)).toContain('set by hand');
-    await waitStore(panel, (h) => h.log.counts.invalid > 0);
+    await waitStore(panel, (h) => h.counts().invalid > 0);
     await panel.click('.tenant-reset');
-    await waitInPanel(panel, (h, o) => h.log.state.tenantOrigin === o, { timeout: 5_000 }, second);
+    await waitInPanel(panel, (h, o) => h.state().tenantOrigin === o, { timeout: 5_000 }, second);
     expect(await panel.$('.tenant-reset')).toBeNull();
     expect(await panel.$eval('.tenant .value', (e) => e.textContent)).not.toContain('set by hand');
   });
@@ -139,24 +139,24 @@ describe('verdicts on a plain host/embed pair', () => {
     await page.evaluate(() => (window as any).act('svc:action:refresh', {}, '*'));
     const embed = page.frames().find((f) => f.url().startsWith(srv.embedOrigin))!;
     await embed.evaluate(() => (window as any).ready()); // a second ready
-    await waitStore(panel, (h) => h.log.all().filter((r: any) => r.data?.type === 'svc:event:ready').length >= 4);
+    await waitStore(panel, (h) => h.records().filter((r: any) => r.data?.type === 'svc:event:ready').length >= 4);
     await waitStore(panel, (h) =>
-      h.log.all().some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:action:refresh' && r.pairedWith),
+      h.records().some((r: any) => r.kind === 'receive' && r.data?.type === 'svc:action:refresh' && r.pairedWith),
     );
-    await inPanel(panel, (h) => h.view.setFilters({ search: 'kind:receive' }));
+    await inPanel(panel, (h) => h.setFilters({ search: 'kind:receive' }));
     const shown = await inPanel(panel, (h) => {
-      return h.view.order.map((i) => ({
-        seq: h.log.at(i).seq,
-        type: (h.log.at(i).data as any)?.type,
-        verdict: h.log.at(i).verdict,
-        rules: h.log.at(i).issues.map((x) => x.rule),
+      return h.rows().map((r) => ({
+        seq: r.seq,
+        type: (r.data as any)?.type,
+        verdict: r.verdict,
+        rules: r.issues.map((x) => x.rule),
       }));
     });
     const refresh = shown.find((r) => r.type === 'svc:action:refresh');
     expect(refresh).toMatchObject({ verdict: 'invalid', rules: ['origin.action-wildcard'] });
     expect(shown.filter((r) => r.type === 'svc:event:ready').at(-1)?.rules).toContain('session.ready-duplicate');
     // The detail says so, and links the post.
-    await inPanel(panel, (h) => h.view.setFilters({ search: 'kind:receive type:refresh' }));
+    await inPanel(panel, (h) => h.setFilters({ search: 'kind:receive type:refresh' }));
     await panel.waitForSelector('.grid-body [role="row"]');
     await panel.click('.grid-body [role="row"]');
     await panel.click('#tab-issues');
@@ -169,13 +169,13 @@ describe('verdicts on a plain host/embed pair', () => {
     await waitInPanel(
       panel,
       (h, seq) => {
-        const sel = h.view.selectedSeq;
-        return sel !== null && sel !== seq && h.log.bySeq(sel)?.kind === 'post';
+        const sel = h.selected();
+        return sel !== null && sel !== seq && h.record(sel)?.kind === 'post';
       },
       { timeout: 5_000 },
       refresh?.seq,
     );
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.resetFilters());
   });
 
   it('a flood past the bound lets valid repeats go and keeps ready and what was wrong, saying what went', async () => {
@@ -186,12 +186,12 @@ describe('verdicts on a plain host/embed pair', () => {
     await panel.$eval('.lim-records', (el) => (el as HTMLInputElement).select());
     await panel.type('.lim-records', '1000');
     await panel.keyboard.press('Enter');
-    await waitStore(panel, (h) => h.log.state.maxRecords === 1000);
+    await waitStore(panel, (h) => h.state().maxRecords === 1000);
     await page.evaluate(() => (window as any).act('svc:action:refresh', {}, '*')); // invalid: to '*'
     await page.evaluate(() => (window as any).tryPost('http://127.0.0.1:1')); // dropped by the browser
     expect(await page.evaluate(() => (window as any).tryPost('not a url'))).toMatch(/SyntaxError/); // threw
     await page.evaluate(() => (window as any).flood(3000));
-    await waitStore(panel, (h) => h.log.state.dropped >= 5000, 30_000);
+    await waitStore(panel, (h) => h.state().dropped >= 5000, 30_000);
     await settled(l, await tabIdOf(l, page), panel);
     const held = await panelRecords(panel);
     expect(held.length).toBeLessThanOrEqual(1100);

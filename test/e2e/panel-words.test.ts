@@ -61,7 +61,7 @@ async function open(width: number, height = 700): Promise<Page> {
 }
 async function load(p: Page, text: string, name = 'session.json'): Promise<void> {
   await inPanel(p, (h, a) => h.act.importText(a.text, a.name), { text, name });
-  await waitInPanel(p, (h) => h.log.count > 0 && !!document.querySelector('.grid-body [role="row"]'));
+  await waitInPanel(p, (h) => h.counts().records > 0 && !!document.querySelector('.grid-body [role="row"]'));
   await twoFrames(p);
 }
 
@@ -84,7 +84,7 @@ describe('the embed address: one number, the URL itself', () => {
     // "#2" selects the record and opens its details
     await panel.click('[data-testid="integration"] .i-jump');
     await panel.waitForSelector('section.detail [role="tablist"]');
-    expect(await inPanel(panel, (h) => h.view.selectedSeq)).toBe(2);
+    expect(await inPanel(panel, (h) => h.selected())).toBe(2);
     // the Issues tab lists as many
     await panel.click('#tab-issues');
     await panel.waitForSelector('.issues-tab');
@@ -201,7 +201,7 @@ describe('Preserve log in a narrow panel, and one time per message', () => {
     expect(flow).toBe(timeline);
     expect(await panel.$eval('.flow-base', (e) => e.textContent)).toBe('time since ready');
     // the timeline's other base: both follow
-    await inPanel(panel, (h) => h.view.setTimeBase('first'));
+    await inPanel(panel, (h) => h.setTimeBase('first'));
     await panel.waitForFunction(
       () => document.querySelector('.flow-base')?.textContent === 'time since the first record',
     );
@@ -209,7 +209,7 @@ describe('Preserve log in a narrow panel, and one time per message', () => {
     await panel.$eval('.vt-timeline', (b) => (b as HTMLButtonElement).click());
     await panel.waitForSelector('#ei-row-5');
     expect(await panel.$eval('#ei-row-5 .c-time', (c) => c.textContent!.trim())).toBe(flowFirst);
-    await inPanel(panel, (h) => h.view.setTimeBase('ready'));
+    await inPanel(panel, (h) => h.setTimeBase('ready'));
   });
 });
 
@@ -223,7 +223,7 @@ describe('the offline viewer (embed-inspector view)', () => {
       await p.setViewport({ width: 1400, height: 700 });
       p.on('pageerror', (e) => errors.push(String(e)));
       await p.goto(viewer.url);
-      await waitInPanel(p, (h) => h.log.count > 0);
+      await waitInPanel(p, (h) => h.counts().records > 0);
       await twoFrames(p);
       const present = await p.evaluate(() =>
         ['.summary .rec', '.summary .receive-only', '.t-compose', '.t-replay'].filter((s) => document.querySelector(s)),

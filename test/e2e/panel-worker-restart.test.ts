@@ -41,10 +41,10 @@ describe('a service-worker restart', () => {
     await panel.click('.act-drawer .close');
     await panel.waitForFunction(() => !document.querySelector('.composer'));
     // a filter, a selected record and its details
-    await inPanel(panel, (h) => h.view.setFilters({ search: 'set-filter' }));
+    await inPanel(panel, (h) => h.setFilters({ search: 'set-filter' }));
     const seq = await inPanel(panel, (h) => {
-      h.view.selectAt(5);
-      return h.view.selectedSeq;
+      h.select({ at: 5 });
+      return h.selected();
     });
     await panel.focus('[role="grid"]');
     await panel.keyboard.press('Enter');
@@ -75,8 +75,8 @@ describe('a service-worker restart', () => {
     expect(await panel.$eval('.lim-records', (el) => (el as HTMLInputElement).value)).toBe('1234');
     expect(await panel.evaluate(() => document.activeElement?.className)).toContain('lim-records');
     expect(await panel.$('section.detail [role="tablist"]'), 'the details stay open').not.toBeNull();
-    expect(await inPanel(panel, (h) => h.view.selectedSeq)).toBe(seq);
-    expect(await inPanel(panel, (h) => h.view.filters.search)).toBe('set-filter');
+    expect(await inPanel(panel, (h) => h.selected())).toBe(seq);
+    expect(await inPanel(panel, (h) => h.filters().search)).toBe('set-filter');
     expect(await panel.$eval('.grid-body', (el) => el.scrollTop)).toBe(scrolled);
     expect(await inPanel(panel, (h) => JSON.stringify(h.act.draft()))).toBe(draft);
 
@@ -87,16 +87,16 @@ describe('a service-worker restart', () => {
     await panel.waitForSelector('.composer', { timeout: 2_000 });
     expect(await panel.$eval('.cm-json', (el) => (el as HTMLTextAreaElement).value)).toContain('"note":"kept"');
     await panel.click('.act-drawer .close');
-    await inPanel(panel, (h) => h.view.resetFilters());
+    await inPanel(panel, (h) => h.resetFilters());
   });
 
   it('Clear still closes the details (what replaces the records)', async () => {
-    await inPanel(panel, (h) => h.view.selectAt(1));
+    await inPanel(panel, (h) => h.select({ at: 1 }));
     await panel.focus('[role="grid"]');
     await panel.keyboard.press('Enter');
     await panel.waitForSelector('section.detail');
     await panel.click('.t-clear');
     await panel.waitForFunction(() => !document.querySelector('section.detail'));
-    expect(await inPanel(panel, (h) => h.view.selectedSeq)).toBeNull();
+    expect(await inPanel(panel, (h) => h.selected())).toBeNull();
   });
 });

@@ -74,13 +74,13 @@ export async function settled(launched: Launched, tabId: number, panel?: Page): 
   await waitInPanel(
     panel,
     (h, { n, first, last }) => {
-      const rs = h.log.all();
+      const rs = h.records();
       return (rs.at(-1)?.seq ?? null) === last && (first === null || rs.filter((r) => r.seq >= first).length === n);
     },
     { timeout: 15_000, polling: 50 },
     held,
   ).catch(async (e) => {
-    const has = await inPanel(panel, (h) => h.log.count);
+    const has = await inPanel(panel, (h) => h.counts().records);
     throw new Error(`the panel did not catch up with the background (${has} records, ${held.n} there): ${e}`);
   });
 }

@@ -1,6 +1,8 @@
 /**
  * The panel's test handle (`window.__embedInspectorPanel`, src/panel/app/test-handle.ts), typed for the tests:
- * `inPanel(page, (h, arg) => ..., arg)` runs a function with it in the panel page and returns the result.
+ * `inPanel(page, (h, arg) => ..., arg)` runs a function with it in the panel page and returns the result. Tests
+ * use its facade (`h.records()`, `h.rows()`, `h.counts()`, `h.state()`, `h.setFilters()`, `h.select()`…: the
+ * table in docs/internals.md, "Testing the panel"), not the log's or the view's classes (`h.log`, `h.view`).
  */
 import type { Frame, FrameWaitForFunctionOptions, Page } from 'puppeteer-core';
 import type { PanelTestHandle } from '../../src/panel/app/test-handle.ts';

@@ -26,7 +26,7 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
   panel.on('pageerror', (e) => errors.push(String(e)));
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
   await waitInPanel(panel, (h) => h.store.status === 'connected', { timeout: 10_000 });
-  await inPanel(panel, (h) => h.view.resetFilters());
+  await inPanel(panel, (h) => h.resetFilters());
   return panel;
 }
 
@@ -54,7 +54,7 @@ export function panelRecords(panel: Page): Promise<
   }>
 > {
   return inPanel(panel, (h) =>
-    h.log.all().map((r) => ({
+    h.records().map((r) => ({
       seq: r.seq,
       kind: r.kind,
       type: (r.data as { type?: string } | null)?.type,
