@@ -1,8 +1,8 @@
 /**
- * The virtualized timeline (ARIA grid). Rows (Row.tsx) all have one height: the rows in view follow from the scroll
- * offset (timeline-rows.ts, timeline/row-range.ts); rows are a ring of slots that read their record from the log by
- * view position (timeline/timeline-view.ts), so a filter change re-renders only the visible rows and a scroll only
- * the rows that come into view.
+ * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (timeline-rows.ts,
+ * virtual.ts); rows are a ring of slots that read their record from the log by view position
+ * (timeline/timeline-view.ts), so a filter change re-renders only the visible rows and a scroll only the rows that
+ * come into view.
  * Live tail: follows new records until the user scrolls up; "Follow" (or End) resumes.
  * Columns: the chosen ones (the view's, see timeline/columns.ts) that fit the timeline's width; a header click
  * sorts. Menus: the column chooser, and a row's menu (right-click, the context-menu key or Shift+F10).
@@ -53,7 +53,6 @@ export function Timeline(props: TimelineProps) {
   // assistive technology and axe-core expect of a scrollable region); its header row, above it, is its own through
   // aria-owns.
   let scrollEl!: HTMLDivElement;
-  let canvasEl!: HTMLDivElement;
   const headId = `tl-head-${++grids}`,
     rowsId = `tl-rows-${grids}`;
   const [follow, setFollow] = createSignal(true);
@@ -67,38 +66,51 @@ export function Timeline(props: TimelineProps) {
   // ---- menus: the column chooser and a row's menu (timeline-menus.tsx)
   const menus = createTimelineMenus({ grid: () => scrollEl, onOpen: () => props.onOpen() });
 
-  // ---- rows: the rows in view and the ring of row slots (timeline-rows.ts)
-  const rows = createTimelineRows({
+  // ---- rows: the virtualizer and the ring of row slots (timeline-rows.ts)
+  const { virtualizer, rowsVersion, slots, slotItem, rowOrder } = createTimelineRows({
     count,
     follow,
     scrollEl: () => scrollEl,
-    canvasEl: () => canvasEl,
     view,
     log,
   });
-  const { rowsVersion, slots, slotPos, rowOrder } = rows;
 
-  // ---- live tail (the rows follow it while `follow` holds: timeline-rows.ts)
+  // ---- live tail
   let lastTop = 0;
+  const scrollToEnd = () => {
+    if (scrollEl) {
+      scrollEl.scrollTop = scrollEl.scrollHeight;
+      lastTop = scrollEl.scrollTop;
+    }
+  };
   const onScroll = () => {
-    const t = rows.onScroll();
-    const atBottom = t + rows.viewport() >= rows.totalHeight() - ROW_H;
+    const el = scrollEl;
+    const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_H;
     if (atBottom) {
       if (!follow()) {
         setFollow(true);
         setUnseen(0);
       }
-    } else if (t < lastTop - 1) {
+    } else if (el.scrollTop < lastTop - 1) {
       setFollow(false);
     }
-    lastTop = t;
+    lastTop = el.scrollTop;
   };
   const resume = () => {
     setFollow(true);
     setUnseen(0);
-    rows.scrollToEnd();
-    lastTop = rows.top();
+    scrollToEnd();
   };
+  createEffect(
+    on(
+      () => virtualizer.getTotalSize(),
+      () => {
+        if (untrack(follow)) {
+          queueMicrotask(scrollToEnd);
+        }
+      },
+    ),
+  );
   createEffect(
     on(
       sig.appended,
@@ -116,7 +128,14 @@ export function Timeline(props: TimelineProps) {
     on(
       sig.selection,
       () => {
-        rows.scrollToRow(view.selectedViewPos());
+        const pos = view.selectedViewPos();
+        if (pos >= 0 && scrollEl) {
+          const top = pos * ROW_H,
+            bottom = top + ROW_H;
+          if (top < scrollEl.scrollTop || bottom > scrollEl.scrollTop + scrollEl.clientHeight) {
+            virtualizer.scrollToIndex(pos, { align: 'auto' });
+          }
+        }
       },
       { defer: true },
     ),
@@ -127,7 +146,7 @@ export function Timeline(props: TimelineProps) {
       : undefined,
   );
 
-  const pageRows = () => Math.max(1, Math.floor((rows.viewport() || 400) / ROW_H) - 1);
+  const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / ROW_H) - 1);
   const onKeyDown = (e: KeyboardEvent) => {
     // a header's buttons (sort, time base, column chooser) keep their own keys
     if (e.target !== e.currentTarget && (e.target as Element).closest('button')) {
@@ -203,12 +222,11 @@ export function Timeline(props: TimelineProps) {
             id={rowsId}
             class="grid-canvas"
             aria-owns={rowOrder()}
-            ref={canvasEl}
-            style={{ height: `${rows.totalHeight()}px` }}
+            style={{ height: `${virtualizer.getTotalSize()}px` }}
           >
             <Index each={slots()}>
               {(slot) => {
-                const pos = createMemo(() => slotPos(slot()));
+                const pos = createMemo(() => slotItem(slot())?.index ?? -1);
                 return (
                   <Row
                     version={rowsVersion}

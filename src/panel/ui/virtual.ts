@@ -1,9 +1,9 @@
 /**
- * The flow view's virtualizer: @tanstack/virtual-core, bound to Solid with two plain signals (the visible items and
+ * The timeline's virtualizer: @tanstack/virtual-core, bound to Solid with two plain signals (the visible items and
  * the total size). Not TanStack's Solid adapter: it reconciles the items into a Solid store on every change, so each
  * scroll frame would make new store proxies and a signal per property read of every visible item (BENCHMARKS.md,
  * the panel with 100,000 records, has the allocation figures).
- * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, below).
+ * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, see timeline-rows.ts).
  */
 import { batch, createComputed, createMemo, createSignal, onCleanup, onMount, untrack, type Accessor } from 'solid-js';
 import {
@@ -79,8 +79,7 @@ export function createRowVirtualizer(opts: Options): RowVirtualizer {
  * visible one (a row by slot position would show a new item in every row on every scroll step). The ring holds as
  * many slots as the viewport can need (rows that fit, one partly shown, the overscan on both sides) and grows or
  * shrinks when the viewport's height changes; a slot with no item keeps its element (its view hides it), so
- * scrolling never makes or drops row elements. (The timeline's rows, all of one height, have their own range and
- * ring: timeline/row-range.ts.)
+ * scrolling never makes or drops row elements. Used by the timeline's rows and the flow view's.
  */
 export function createSlotRing(
   virtualizer: RowVirtualizer,
