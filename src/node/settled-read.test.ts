@@ -1,37 +1,22 @@
 // A read at the end of a test's time, while a frame still hands over a flood: the worker's wait is bounded by the
 // caller's time, and a matcher whose pass on part of the log is still true reads what is there.
 import { describe, expect, it } from 'vitest';
-import { createContext, runInContext } from 'node:vm';
+import { evaluateIn, workerContext } from '../../test/helpers/fake-worker.ts';
 import { Embed, settledRead } from './embed.ts';
 
 /** A worker whose one frame never finishes handing over: its settle waits as long as it is let, then says so. */
 function floodingWorker(types: string[]) {
   const asked: Array<number | undefined> = [];
-  const ctx = createContext({
-    embedInspector: {
-      settle: async (_tabId: number, o: { within?: number } = {}) => {
-        asked.push(o.within);
-        await new Promise((r) => setTimeout(r, Math.min(o.within ?? 10_000, 10_000)));
-        return { frames: 2, silent: 1 };
-      },
-      count: async () => asked.length * 1000,
-      records: async () =>
-        types.map((type, i) => ({ seq: i + 1, kind: 'receive', data: { source: 'svc-embed', type } })),
+  const ctx = workerContext({
+    settle: async (_tabId: number, o: { within?: number } = {}) => {
+      asked.push(o.within);
+      await new Promise((r) => setTimeout(r, Math.min(o.within ?? 10_000, 10_000)));
+      return { frames: 2, silent: 1 };
     },
-    setTimeout,
-    Blob,
-    Response,
-    CompressionStream,
-    btoa,
-    Date,
-    Math,
-    JSON,
-    Map,
-    Uint8Array,
-    String,
+    count: async () => asked.length * 1000,
+    records: async () => types.map((type, i) => ({ seq: i + 1, kind: 'receive', data: { source: 'svc-embed', type } })),
   });
-  const evaluate = async <A, R>(f: (arg: A) => R | Promise<R>, arg: A): Promise<R> =>
-    (runInContext(`(${f.toString()})`, ctx) as (a: A) => Promise<R>)(JSON.parse(JSON.stringify(arg)) as A);
+  const evaluate = evaluateIn(ctx);
   return { evaluate, asked };
 }
 

@@ -1,7 +1,8 @@
 // The worker's side of a read, run as the libraries run it: its source text alone, in a context of its own (no
 // module around it), over a fake automation API; and the reader's side putting the pieces back together.
 import { describe, expect, it } from 'vitest';
-import { createContext, runInContext } from 'node:vm';
+import { runInContext } from 'node:vm';
+import { evaluateIn, workerContext } from '../../test/helpers/fake-worker.ts';
 import { gunzipSync } from 'node:zlib';
 import { LogReader } from './log-reader.ts';
 import { workerRead, type Piece, type ReadStart, type WorkerReadArg } from './worker-read.ts';
@@ -25,36 +26,21 @@ const rec = (seq: number, extra: Record<string, unknown> = {}) => ({
 
 /** A worker of its own: the fake API and the globals a service worker has, and `workerRead` from its source. */
 function fakeWorker(records: ReturnType<typeof rec>[]) {
-  const ctx = createContext({
-    embedInspector: {
-      records: async () => records,
-      exportCapture: async (_tabId: number, createdBy?: string) => ({
-        format: 'embed-inspector-capture',
-        version: 1,
-        tenantOrigin: null,
-        messages: records.map(({ verdict: _v, issues: _i, ...m }) => m),
-        meta: { createdBy },
-      }),
-      settle: async () => ({ frames: 1, silent: 0 }),
-      count: async () => records.length,
-    },
-    Blob,
-    Response,
-    CompressionStream,
-    btoa,
-    Date,
-    Math,
-    JSON,
-    Map,
-    Uint8Array,
-    String,
+  const ctx = workerContext({
+    records: async () => records,
+    exportCapture: async (_tabId: number, createdBy?: string) => ({
+      format: 'embed-inspector-capture',
+      version: 1,
+      tenantOrigin: null,
+      messages: records.map(({ verdict: _v, issues: _i, ...m }) => m),
+      meta: { createdBy },
+    }),
+    settle: async () => ({ frames: 1, silent: 0 }),
+    count: async () => records.length,
   });
   const fn = runInContext(`(${workerRead.toString()})`, ctx) as typeof workerRead;
-  const evaluate = async <A, R>(f: (arg: A) => R | Promise<R>, arg: A): Promise<R> => {
-    // Every function the reader sends runs in the fake worker from its source text, as in a browser.
-    const own = runInContext(`(${f.toString()})`, ctx) as (a: A) => Promise<R>;
-    return own(JSON.parse(JSON.stringify(arg)) as A);
-  };
+  // Every function the reader sends runs in the fake worker from its source text, as in a browser.
+  const evaluate = evaluateIn(ctx);
   return { fn, evaluate, ctx };
 }
 
