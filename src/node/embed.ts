@@ -388,7 +388,7 @@ export async function evidence(
     .catch((e: Error) => ({ frames: 0, silent: 0, cut: false, error: e }));
   if ('error' in settled) {
     notes.push(`the frames were not asked to hand over: ${settled.error.message.split('\n')[0]}`);
-  } else if (settled.silent) {
+  } else if (settleNote(settled)) {
     notes.push(settleNote(settled));
   }
   let capture: CaptureFile | null = null;

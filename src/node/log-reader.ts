@@ -25,6 +25,8 @@ export type Evaluate = <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => Promise
 const SETTLE_PATIENCE_MS = 60_000;
 /** Characters of JSON per piece of a read. */
 const PIECE_CHARS = 4_000_000;
+/** A call that did not answer in time (LogReader.answer). */
+const LATE = Symbol('late');
 
 type Api = {
   settle(tabId: number, options?: { within?: number }): Promise<SettleResult>;
@@ -37,6 +39,8 @@ export interface Settled {
   silent: number;
   /** Settling ended at the caller's limit (not by SETTLE_PATIENCE_MS without progress). */
   cut: boolean;
+  /** The worker did not answer before the caller's limit (busy: what the frames hold is not known). */
+  unanswered?: boolean;
 }
 
 export interface ReadResult<T> {
@@ -57,12 +61,17 @@ export interface ReadOptions {
   createdBy?: string;
   /** Stop pulling pieces at this time (epoch ms), keeping what was read; default: the reader's `until`. */
   until?: number;
+  /** No answer is awaited past this time (epoch ms); default: the later of `until` and the reader's end. */
+  hard?: number;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** What settling left out, in words ('' when every frame handed over). */
 export function settleNote(s: Settled): string {
+  if (s.unanswered) {
+    return 'the extension’s worker did not answer before the time ran out: records may be missing';
+  }
   if (!s.silent) {
     return '';
   }
@@ -83,35 +92,73 @@ export class LogReader {
     return this.tab();
   }
 
+  /** The last moment a call is awaited for the caller (its `until` and the grace): no answer by then is late. */
+  end(): number {
+    return this.until() + this.grace;
+  }
+
   async call<A, R>(fn: (arg: A & { tabId: number }) => R | Promise<R>, arg: A): Promise<R> {
     const tabId = await this.tab();
     return this.evaluate(fn, { ...arg, tabId });
   }
 
   /**
+   * `call`, or LATE once `hard` (epoch ms) passes without an answer: a worker busy ingesting a flood answers late,
+   * and the caller's time is not held past its end by one call (the call goes on in the worker; its answer is
+   * dropped).
+   */
+  private answer<R>(call: () => Promise<R>, hard: number): Promise<R | typeof LATE> {
+    const p = call();
+    if (!Number.isFinite(hard)) {
+      return p;
+    }
+    p.catch(() => {}); // (an answer after LATE, or its error, is nobody's)
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<typeof LATE>((resolve) => {
+      timer = setTimeout(() => resolve(LATE), Math.max(0, hard - Date.now()));
+    });
+    return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
    * Every frame hands over what it holds; resolves once that is in the log. A frame that stays silent (its page
    * busy in a long task, or still handing over a flood) is asked again while the log grows, and for up to
    * SETTLE_PATIENCE_MS after it last grew; never past `until` (the worker's own wait for the frames ends then too;
-   * a frame still handing over a flood would otherwise hold the call for seconds past it).
+   * a frame still handing over a flood would otherwise hold the call for seconds past it). No call is awaited past
+   * `hard` (by default the later of `until` and the reader's end): then `unanswered`.
    */
-  async settle(until = this.until()): Promise<Settled> {
+  async settle(until = this.until(), hard = Math.max(until, this.end())): Promise<Settled> {
     let last = -1;
     let progressAt = Date.now();
+    let r: SettleResult | undefined;
+    const unanswered = (): Settled => ({ frames: r?.frames ?? 0, silent: r?.silent ?? 0, cut: true, unanswered: true });
     for (;;) {
       const within = Number.isFinite(until) ? Math.max(0, until - Date.now()) : undefined;
-      const r = await this.call(
-        ({ tabId, within }) =>
-          (globalThis as unknown as { embedInspector: Api }).embedInspector.settle(tabId, { within }),
-        { within },
+      const answer = await this.answer(
+        () =>
+          this.call(
+            ({ tabId, within }) =>
+              (globalThis as unknown as { embedInspector: Api }).embedInspector.settle(tabId, { within }),
+            { within },
+          ),
+        hard,
       );
+      if (answer === LATE) {
+        return unanswered();
+      }
+      r = answer;
       // (an extension older than this library answers nothing: settled as it says)
       if (!r?.silent) {
         return { frames: r?.frames ?? 0, silent: 0, cut: false };
       }
-      const n = await this.call(
-        ({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.count(tabId),
-        {},
+      const n = await this.answer(
+        () =>
+          this.call(({ tabId }) => (globalThis as unknown as { embedInspector: Api }).embedInspector.count(tabId), {}),
+        hard,
       );
+      if (n === LATE) {
+        return unanswered();
+      }
       if (n !== last) {
         last = n;
         progressAt = Date.now();
@@ -126,15 +173,33 @@ export class LogReader {
   /** Read `what` of the log (no settling: the caller settles first), streamed in pieces until `opts.until`. */
   async read<T>(what: ReadWhat, opts: ReadOptions = {}): Promise<ReadResult<T>> {
     const until = opts.until ?? this.until();
+    const hard = opts.hard ?? Math.max(until, this.end());
+    const late = (items: T[] = [], start?: ReadStart, next = 0): ReadResult<T> => ({
+      items,
+      total: start?.total ?? items.length,
+      scanned: start?.scanned ?? items.length,
+      head: start?.head,
+      complete: false,
+      missing: start
+        ? `${plural(start.total - next, 'item')} of ${plural(start.total, 'item')} not read: the extension’s worker did not answer before the time ran out`
+        : 'not read: the extension’s worker did not answer before the time ran out',
+    });
     for (;;) {
-      const start = (await this.call(workerRead as (a: WorkerReadArg & { tabId: number }) => Promise<ReadStart>, {
-        op: 'start' as const,
-        what,
-        q: opts.q,
-        limit: opts.limit,
-        chunk: PIECE_CHARS,
-        createdBy: opts.createdBy,
-      })) as ReadStart;
+      const start = await this.answer(
+        () =>
+          this.call(workerRead as (a: WorkerReadArg & { tabId: number }) => Promise<ReadStart>, {
+            op: 'start' as const,
+            what,
+            q: opts.q,
+            limit: opts.limit,
+            chunk: PIECE_CHARS,
+            createdBy: opts.createdBy,
+          }) as Promise<ReadStart>,
+        hard,
+      );
+      if (start === LATE) {
+        return late();
+      }
       const items: T[] = start.piece ? decode<T>(start.piece) : [];
       let next = start.piece?.next ?? 0;
       const result = (complete: boolean, missing?: string): ReadResult<T> => ({
@@ -145,27 +210,32 @@ export class LogReader {
         complete,
         missing,
       });
-      while (start.id && next < start.total) {
+      const id = start.id;
+      const end = (readId: string) => void this.evaluate(workerRead, { op: 'end', id: readId }).catch(() => {});
+      while (id && next < start.total) {
         if (Date.now() >= until) {
-          void this.evaluate(workerRead, { op: 'end', id: start.id }).catch(() => {});
+          end(id);
           return result(
             false,
             `${plural(start.total - next, 'item')} of ${plural(start.total, 'item')} not read: the time ran out`,
           );
         }
-        const piece = (await this.evaluate(workerRead, {
-          op: 'piece',
-          id: start.id,
-          from: next,
-          chunk: PIECE_CHARS,
-        })) as Piece | null;
+        const from = next;
+        const piece = await this.answer(
+          () => this.evaluate(workerRead, { op: 'piece', id, from, chunk: PIECE_CHARS }) as Promise<Piece | null>,
+          hard,
+        );
+        if (piece === LATE) {
+          end(id);
+          return late(items, start, next);
+        }
         if (!piece) {
           break; // the worker started again and lost the read: read again
         }
         items.push(...decode<T>(piece));
         next = piece.next;
       }
-      if (!start.id || next >= start.total) {
+      if (!id || next >= start.total) {
         return result(true);
       }
       if (Date.now() >= until) {

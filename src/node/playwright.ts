@@ -531,7 +531,7 @@ async function retrying<T extends { pass: boolean }>(
 const callOf = (state: ExpectMatcherState, name: string) => `expect(embed).${state.isNot ? 'not.' : ''}${name}()`;
 const cutNote = (cut: boolean, settled?: Settled) =>
   (cut ? "\n(the test's time ran out before the assertion's own timeout)" : '') +
-  (settled?.silent ? `\n(${settleNote(settled)})` : '');
+  (settled && settleNote(settled) ? `\n(${settleNote(settled)})` : '');
 
 const recordsBlock = (title: string, records: ClassifiedRecord[], total = records.length) =>
   records.length

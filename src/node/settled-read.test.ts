@@ -2,7 +2,8 @@
 // caller's time, and a matcher whose pass on part of the log is still true reads what is there.
 import { describe, expect, it } from 'vitest';
 import { evaluateIn, workerContext } from '../../test/helpers/fake-worker.ts';
-import { Embed, settledRead } from './embed.ts';
+import { Embed, readerOf, settledRead } from './embed.ts';
+import { settleNote } from './log-reader.ts';
 
 /** A worker whose one frame never finishes handing over: its settle waits as long as it is let, then says so. */
 function floodingWorker(types: string[]) {
@@ -45,5 +46,28 @@ describe('settling at the end of the caller’s time', () => {
     expect(read.complete).toBe(true);
     expect(read.items).toEqual(['svc:event:ready', 'svc:action:set-filter']);
     expect(read.settled).toEqual({ frames: 2, silent: 1, cut: true });
+  });
+
+  it('a worker too busy to answer does not hold the caller past its end: each call is given up then', async () => {
+    const w = floodingWorker(['svc:event:ready']);
+    // (a worker ingesting a flood on a loaded machine: every answer comes 4 s late)
+    const slow: typeof w.evaluate = async (f, arg) => {
+      await new Promise((r) => setTimeout(r, 4_000));
+      return w.evaluate(f, arg);
+    };
+    const until = Date.now() + 200;
+    const embed = new Embed({ evaluate: slow, tabId: async () => 1, until: () => until, grace: 300 });
+    const started = Date.now();
+    const settled = await readerOf(embed).settle();
+    expect(settled).toMatchObject({ cut: true, unanswered: true });
+    expect(settleNote(settled)).toMatch(/worker did not answer before the time ran out: records may be missing/);
+    const read = await readerOf(embed).read<string>('types');
+    expect(read).toMatchObject({ complete: false, items: [] });
+    expect(read.missing).toMatch(/not read: the extension’s worker did not answer before the time ran out/);
+    await expect(
+      settledRead(embed, 'expect(embed).toHaveSeen()', 'types', { partial: true, late: true }),
+    ).rejects.toThrow(/toHaveSeen\(\): 0 read, not read: the extension’s worker did not answer/);
+    // Each of the three ended at the reader's end (until + grace), not at the worker's answer 4 s on.
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
