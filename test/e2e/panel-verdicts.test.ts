@@ -81,6 +81,20 @@ describe('verdicts on a plain host/embed pair', () => {
     expect(after.map((r) => r.type)).toContain('svc:action:refresh');
     expect(rules(after)).toEqual([]);
     expect(await panel.$eval('.cnt.v-invalid', (e) => e.textContent)).toBe('0 invalid');
+    // The integration line does not judge the page from its tail: an empty log is not "no embed on this page".
+    const line = () =>
+      panel.$eval('[data-testid="integration"]', (e) => ({ state: e.getAttribute('data-state'), text: e.textContent }));
+    expect(await line()).toEqual({
+      state: 'cleared',
+      text: expect.stringMatching(/not judged: the log was cleared during this page/),
+    });
+    // The next page is judged whole again.
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForFunction(() => (window as any).ready === true, { timeout: 10_000 });
+    await panel.waitForFunction(
+      () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'healthy',
+      { timeout: 10_000 },
+    );
   });
 
   it('preserve log across two sites: the tenant origin is the current page’s; a hand-set one shows and resets', async () => {

@@ -165,6 +165,37 @@ describe('RecordLog', () => {
     expect(log.pageStart).toBe(expected());
   });
 
+  it('knows it was cleared during the current page, until the next page begins or another log loads', () => {
+    const { log, tick } = setup();
+    const records = syntheticSession(30).map((r, k) => ({ ...r, seq: k + 1 }));
+    const page = (seq: number): ClassifiedRecord => ({
+      ...records[0],
+      seq,
+      kind: 'receive',
+      frameId: 0,
+      frameUrl: 'https://host.example.com/next',
+      data: { url: 'https://host.example.com/next' },
+      navigation: true,
+      issues: [],
+    });
+    log.load(newTabState(1), records.slice(0, 10));
+    expect(log.clearedOnPage).toBe(false);
+    log.clear();
+    expect(log.clearedOnPage).toBe(true);
+    // The page's tail comes on; a sync of the same log (the worker started again) keeps it so.
+    log.enqueue(records.slice(10, 20));
+    tick();
+    log.sync(newTabState(1), log.all().slice());
+    expect(log.clearedOnPage).toBe(true);
+    // A top-level navigation: the next page is whole.
+    log.enqueue([page(21), ...records.slice(21, 25)]);
+    tick();
+    expect(log.clearedOnPage).toBe(false);
+    log.clear();
+    log.load(newTabState(2), records.slice(0, 5)); // another tab, a file
+    expect(log.clearedOnPage).toBe(false);
+  });
+
   it('counts the times it was given records (a load, a sync, a clear), not its own rewrites', () => {
     const { log } = setup();
     const records = syntheticSession(40);

@@ -106,6 +106,8 @@ export class RecordLog {
   private gen = 0;
   /** What the integration line judges of the current page, kept as records come (page-facts.ts). */
   private facts = new PageFacts();
+  /** The user cleared the log since the current page began: the page's first records are gone. */
+  private clearedPage = false;
   private events = new Emitter<LogEvents>();
 
   /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
@@ -188,6 +190,13 @@ export class RecordLog {
   /** Index of the current page's first record: the last top-level navigation's (preserve log), else 0. */
   get pageStart(): number {
     return this.page;
+  }
+  /**
+   * The log was cleared since the current page began (until a top-level navigation starts the next page): what is
+   * held is the page's tail, and what the page did before is not known (so not judged as a whole page).
+   */
+  get clearedOnPage(): boolean {
+    return this.clearedPage;
   }
   /** Changes each time the log is given records (a snapshot, a sync, a load, a clear); a trim or a reorder of its own
    * records keeps it. */
@@ -306,6 +315,7 @@ export class RecordLog {
     this.pendingUpdate = [];
     this.tabState = state;
     this.gen++;
+    this.clearedPage = false;
     this.replace(records); // its `replaced` stands for the new state too: readers of the state update once
   }
 
@@ -349,6 +359,7 @@ export class RecordLog {
   /** The user cleared the log: it empties at once. */
   clear(): void {
     this.gen++;
+    this.clearedPage = true;
     this.replace([]);
     this.events.emit('cleared', NONE);
   }
@@ -633,6 +644,7 @@ export class RecordLog {
       this.ready = -1;
       this.loaded = -1;
       this.page = i;
+      this.clearedPage = false;
       this.facts.restart();
     } else if (type) {
       if (this.ready < 0 && type === 'svc:event:ready') {

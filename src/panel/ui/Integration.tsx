@@ -69,6 +69,9 @@ export function Integration(p: { onOpen?: () => void } = {}) {
     const t = s.transportInfo;
     return !t?.live && t?.kind !== 'file' && s.log.count === 0;
   });
+  // Cleared during this page: its first records (the embed's address, its ready) are gone, so the page is not judged
+  // from its tail ("no embed" of an empty log would be false) until the next page begins.
+  const cleared = select('state', (s) => s.log.clearedOnPage);
   // A capture file: no record will follow, so an embed still "waiting" never said ready (as `check` fails it).
   const ended = select('status', (s) => s.transportInfo?.kind === 'file');
   const notJudged = (text: string): IntegrationInfo => ({
@@ -84,13 +87,15 @@ export function Integration(p: { onOpen?: () => void } = {}) {
       ? notJudged('not judged: capture is off for this tab')
       : detached()
         ? notJudged('not judged: no tab attached and no file open')
-        : !judged()
-          ? notJudged('judging…')
-          : ended() && info().state === 'waiting'
-            ? { ...info(), text: 'the embed never said ready before the file ends' }
-            : info();
+        : cleared()
+          ? notJudged('not judged: the log was cleared during this page (reload to judge it)')
+          : !judged()
+            ? notJudged('judging…')
+            : ended() && info().state === 'waiting'
+              ? { ...info(), text: 'the embed never said ready before the file ends' }
+              : info();
   const state = (): ShownState =>
-    off() ? 'capture-off' : detached() ? 'detached' : judged() ? info().state : 'judging';
+    off() ? 'capture-off' : detached() ? 'detached' : cleared() ? 'cleared' : judged() ? info().state : 'judging';
   const verdict = () => verdictOfState(state(), ended());
   return (
     <div

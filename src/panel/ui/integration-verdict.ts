@@ -10,11 +10,11 @@ import type { Integration } from '../log/integration.ts';
  * The states the line shows beyond the log's: nothing recorded (capture off), nothing attached, a file or snapshot
  * not judged yet.
  */
-export type ShownState = Integration['state'] | 'capture-off' | 'detached' | 'judging';
+export type ShownState = Integration['state'] | 'capture-off' | 'detached' | 'cleared' | 'judging';
 
 const GOOD: ReadonlySet<ShownState> = new Set(['healthy', 'warnings']);
 /** States that judge nothing: neither good nor bad. */
-const NOT_JUDGED: ReadonlySet<ShownState> = new Set(['waiting', 'capture-off', 'detached', 'judging']);
+const NOT_JUDGED: ReadonlySet<ShownState> = new Set(['waiting', 'capture-off', 'detached', 'cleared', 'judging']);
 
 /** `ended`: no record will follow (a capture file), so nothing is still awaited. */
 export function verdictOfState(state: ShownState, ended = false): 'good' | 'bad' | 'none' {
