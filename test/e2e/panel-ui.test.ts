@@ -252,10 +252,14 @@ describe('panel UI (fixture session)', () => {
       rule: el.querySelector('.rule')!.textContent,
       msg: el.querySelector('.issue-msg')!.textContent,
       spec: el.querySelector('.spec')?.textContent,
+      code: [...el.querySelectorAll('.spec code')].map((c) => c.textContent),
     }));
     expect(issue.rule).toBe('envelope.surface-missing');
     expect(issue.msg).toContain('surface');
-    expect(issue.spec).toContain('Every event carries the envelope `surface`');
+    // The rule table's code spans show as code, without their backticks.
+    expect(issue.spec).toContain('Every event carries the envelope surface');
+    expect(issue.spec).not.toContain('`');
+    expect(issue.code).toContain('surface');
     await resetFilters(page);
   });
 

@@ -181,6 +181,15 @@ describe('Preserve log in a narrow panel, and one time per message', () => {
         expect(dividers[k], `${width} px: ${dividers[k]}`).toContain(tell === '/orders' ? '/orders' : `step=${tell}`);
       }
       expect(new Set(dividers).size).toBe(3);
+      // A divider's words start under the Type heading and take the rest of the row.
+      const place = await panel.$eval('.row.page-start .c-type', (c) => {
+        const cell = c.getBoundingClientRect();
+        const head = document.querySelector('.grid-head .c-type')!.getBoundingClientRect();
+        const row = c.parentElement!.getBoundingClientRect();
+        return { left: cell.left - head.left, right: Math.round(row.right - cell.right) };
+      });
+      expect(place.left, `${width} px`).toBeCloseTo(0, 0);
+      expect(place.right, `${width} px`).toBeLessThan(16);
     }
     await panel.setViewport({ width: 1280, height: 700 });
   });

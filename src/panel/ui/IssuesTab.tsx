@@ -3,6 +3,7 @@
  * docs/rules.md, opened here), severity, what is wrong, the spec sentence it enforces, and where: its path is a
  * button that shows the field in the message's tree below, where every issue's field is marked.
  */
+import { InlineCode } from './InlineCode.tsx';
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { RULES_DOC_PATH, ruleAnchor, ruleSpec } from '../log/protocol.ts';
 import { JsonTree } from './JsonTree.tsx';
@@ -97,7 +98,9 @@ export function IssuesTab(p: { ctx: DetailContext }) {
                         <div>
                           <strong>{i.rule}</strong> · {s().severity} · {s().group}
                         </div>
-                        <div>Checks: {s().summary}</div>
+                        <div>
+                          Checks: <InlineCode text={s().summary} />
+                        </div>
                         <div class="muted small">
                           {RULES_DOC_PATH}#{ruleAnchor(i.rule)}
                         </div>
@@ -108,10 +111,14 @@ export function IssuesTab(p: { ctx: DetailContext }) {
                     {(s) => (
                       <>
                         <blockquote class="spec" title="The spec sentence this rule enforces">
-                          {s().spec}
+                          <InlineCode text={s().spec} />
                         </blockquote>
                         <Show when={s().note}>
-                          <p class="muted small">{s().note}</p>
+                          {(note) => (
+                            <p class="muted small">
+                              <InlineCode text={note()} />
+                            </p>
+                          )}
                         </Show>
                       </>
                     )}

@@ -27,6 +27,10 @@ export interface RowProps {
   columns: () => readonly ColumnId[];
 }
 
+/** A page divider's words run from the Type column to the row's end (the cells after it are hidden). */
+const divider = (c: { pageStart: boolean }, columns: readonly string[]) =>
+  c.pageStart ? { 'grid-column': `${columns.indexOf('type') + 1} / -1` } : undefined;
+
 export function Row(p: RowProps) {
   const { store, select } = usePanel();
   const view = store.timeline,
@@ -155,7 +159,7 @@ export function Row(p: RowProps) {
       </div>
     ),
     type: () => (
-      <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle}>
+      <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle} style={divider(c(), p.columns())}>
         {tType}
       </div>
     ),
