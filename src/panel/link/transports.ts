@@ -52,7 +52,14 @@ interface RuntimePort extends Wall {
 type Connect = (info: { name: string }) => RuntimePort;
 
 /** The extension transport. `connectFn` defaults to the extension API's `runtime.connect` (injectable for tests). */
-export function createRuntimeTransport(tabId: number, connectFn?: Connect): PanelTransport {
+/**
+ * How long a new port waits for its snapshot before it is dropped and opened again (ms; doubled on each try, up to
+ * 8×): a port that the browser connected but the worker never answered (a worker stopping as it was woken) would
+ * otherwise leave the panel "connecting" until it is closed.
+ */
+export const HANDSHAKE_MS = 5_000;
+
+export function createRuntimeTransport(tabId: number, connectFn?: Connect, handshakeMs = HANDSHAKE_MS): PanelTransport {
   let stopped = false;
   let port: RuntimePort | null = null;
   let retry = 0;
@@ -94,24 +101,43 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect): Pane
         }
         port = p;
         channel = panelChannel(p, (why) => console.warn('[embed-inspector]', why));
+        let answered = false;
+        // The port is gone (the MV3 service worker was stopped or restarted, or it never answered): reconnect and
+        // re-subscribe (a new snapshot follows).
+        const lost = () => {
+          if (port !== p) {
+            return; // (this port was given up already)
+          }
+          port = null;
+          channel = null;
+          clearTimeout(handshake);
+          if (stopped) {
+            return;
+          }
+          onStatus?.('disconnected');
+          const delay = Math.min(5_000, 100 * 2 ** retry++);
+          timer = setTimeout(open, delay);
+        };
+        const handshake = setTimeout(
+          () => {
+            if (!answered && port === p) {
+              console.warn('[embed-inspector] no answer from the background: connecting again');
+              lost();
+              p.disconnect();
+            }
+          },
+          handshakeMs * 2 ** Math.min(3, retry),
+        );
         channel.listen((msg) => {
           if (msg.type === 'snapshot') {
+            answered = true;
+            clearTimeout(handshake);
             retry = 0;
             onStatus?.('connected');
           }
           onMessage(msg);
         });
-        p.onDisconnect.addListener(() => {
-          port = null;
-          channel = null;
-          if (stopped) {
-            return;
-          }
-          onStatus?.('disconnected');
-          // The MV3 service worker was stopped or restarted: reconnect and re-subscribe (a new snapshot follows).
-          const delay = Math.min(5_000, 100 * 2 ** retry++);
-          timer = setTimeout(open, delay);
-        });
+        p.onDisconnect.addListener(lost);
         post({ type: 'subscribe' });
         for (const cmd of queue.splice(0)) {
           post(cmd);
