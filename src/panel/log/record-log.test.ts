@@ -34,6 +34,18 @@ const tally = (records: readonly ClassifiedRecord[]) => {
   };
 };
 
+/** A top-level navigation (a new page) at `seq`, made from a record of the session. */
+const topNavigation = (like: ClassifiedRecord, seq: number): ClassifiedRecord => ({
+  ...like,
+  seq,
+  kind: 'receive',
+  frameId: 0,
+  frameUrl: 'https://host.example.com/next',
+  data: { url: 'https://host.example.com/next' },
+  navigation: true,
+  issues: [],
+});
+
 describe('RecordLog', () => {
   it('applies queued live records together at the next tick, with one batch event', () => {
     const { log, events, tick } = setup();
@@ -125,17 +137,7 @@ describe('RecordLog', () => {
   it('knows where the current page starts (preserve log), through live records, late records and trims', () => {
     const { log, tick } = setup();
     const records = syntheticSession(30).map((r, k) => ({ ...r, seq: k + 1 }));
-    /** A top-level navigation: a new page. */
-    const page = (seq: number): ClassifiedRecord => ({
-      ...records[0],
-      seq,
-      kind: 'receive',
-      frameId: 0,
-      frameUrl: 'https://host.example.com/next',
-      data: { url: 'https://host.example.com/next' },
-      navigation: true,
-      issues: [],
-    });
+    const page = (seq: number) => topNavigation(records[0], seq);
     /** The index of the last top-level navigation, else 0, read off the records. */
     const expected = () =>
       Math.max(
@@ -168,16 +170,7 @@ describe('RecordLog', () => {
   it('knows it was cleared during the current page, until the next page begins or another log loads', () => {
     const { log, tick } = setup();
     const records = syntheticSession(30).map((r, k) => ({ ...r, seq: k + 1 }));
-    const page = (seq: number): ClassifiedRecord => ({
-      ...records[0],
-      seq,
-      kind: 'receive',
-      frameId: 0,
-      frameUrl: 'https://host.example.com/next',
-      data: { url: 'https://host.example.com/next' },
-      navigation: true,
-      issues: [],
-    });
+    const page = (seq: number) => topNavigation(records[0], seq);
     log.load(newTabState(1), records.slice(0, 10));
     expect(log.clearedOnPage).toBe(false);
     log.clear();
