@@ -11,9 +11,10 @@ const USAGE = `usage: npm run bench -- [suite ...] [options]
   suite                 the suites whose file is named so: ${suites.map((s) => s.key).join(', ')}
                         (page-overhead alone: both page-overhead suites); none: every suite
   --quick               the page-overhead suites at fewer rounds (Chromium: bursts of 5,000 and 20,000 only),
-                        page-load at 9 rounds
+                        page-load at 9 rounds, soak for 2 minutes
   --runs N              panel: runs, each in a new browser (default 7; with --profile 1); --compare: panel pairs
   --rounds N            page-load: rounds (default 21)
+  --minutes N           soak: minutes of the session (default 5; an hour: 60)
   --compare REF         REF (a git ref) built in a worktree under /tmp against the working tree, the panel and
                         page-overhead suites alternated A/B, the ratio per line (compare.mjs); --reps N page-overhead
                         runs per case, --bursts 1000,5000, --sizes 200,10000, --dirs h2e,e2h, --keep leaves REF's
@@ -57,6 +58,7 @@ const VALUED = [
   '--runs',
   '--reps',
   '--rounds',
+  '--minutes',
   '--filter',
   '--save',
   '--bursts',
@@ -96,6 +98,7 @@ if (stray.length && !optionValue('compare')) {
 const quick = args.includes('--quick');
 const runs = optionNumber('runs');
 const rounds = optionNumber('rounds');
+const minutes = optionNumber('minutes');
 const reps = optionNumber('reps');
 const cpuTrace = args.includes('--cpu-trace');
 const profile = args.includes('--profile')
@@ -115,6 +118,7 @@ const options = {
   './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
   './page-load.mjs': { ...(quick ? { rounds: 9 } : {}), ...(rounds ? { rounds } : {}), cpuTrace },
   './panel.mjs': { ...(runs ? { runs } : {}), profile },
+  './soak.mjs': { ...(quick ? { minutes: 2 } : {}), ...(minutes ? { minutes } : {}) },
 };
 const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 
@@ -167,6 +171,11 @@ if (args.includes('--summary')) {
       if (record && mod.summaryRows) {
         recordSuite(key, { title, ...mod.summaryRows(result, options[file] ?? {}), command });
         writeSummary(readResults(), order);
+      }
+      // A suite whose goals are its pass mark (soak) says what failed: the run fails, its figures recorded.
+      if (result?.failed) {
+        failed = true;
+        console.error(`bench failed: ${title}: ${result.failed}`);
       }
     } catch (err) {
       failed = true;

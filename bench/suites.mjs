@@ -19,4 +19,5 @@ export const suites = [
   },
   { key: 'panel', title: 'panel with 100,000 records (issues 5, 27, 49)', file: './panel.mjs', fn: 'benchPanel' },
   { key: 'page-load', title: 'page load with capture (issue 47)', file: './page-load.mjs', fn: 'benchPageLoad' },
+  { key: 'soak', title: 'a long session (issue 47)', file: './soak.mjs', fn: 'benchSoak' },
 ];
