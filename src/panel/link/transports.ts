@@ -57,7 +57,7 @@ type Connect = (info: { name: string }) => RuntimePort;
  * 8×): a port that the browser connected but the worker never answered (a worker stopping as it was woken) would
  * otherwise leave the panel "connecting" until it is closed.
  */
-export const HANDSHAKE_MS = 5_000;
+const HANDSHAKE_MS = 5_000;
 
 export function createRuntimeTransport(tabId: number, connectFn?: Connect, handshakeMs = HANDSHAKE_MS): PanelTransport {
   let stopped = false;
