@@ -497,7 +497,7 @@ function judgeUnanswered(said: Said, found: Findings): void {
  * said). `svcEmbedSeen`: whether any svc-embed message came, as `integrationState` asks. The panel's integration
  * line keeps what it lets through as records arrive (one sieve per page).
  */
-export function diagnosisSieve(): { keep(r: Rec): boolean; readonly svcEmbedSeen: boolean } {
+export function diagnosisSieve(): DiagnosisSieve {
   /** The origins each frame (by id, else URL) posted a first event from since the last navigation. */
   let posted = new Map<number | string, unknown[]>();
   /** Frames (by id) of which a record went through (the last one's id apart: most records come from it). */
@@ -523,58 +523,86 @@ export function diagnosisSieve(): { keep(r: Rec): boolean; readonly svcEmbedSeen
     }
     return false;
   };
+  // (called once per record as a log loads, mostly before V8 optimizes it: few operations, no allocation)
+  const keepRead: DiagnosisSieve['keepRead'] = (r, nav, kind, isSvc, direction, type) => {
+    if (nav) {
+      posted = new Map();
+      return true;
+    }
+    let keep = false;
+    const f = r.frameId;
+    if (f !== undefined && f !== lastFrame) {
+      lastFrame = f;
+      if (!frames.has(f)) {
+        frames.add(f);
+        keep = true;
+      }
+    }
+    const post = kind === 'post';
+    if (!hostPosted && post && f === 0 && !r.injected) {
+      hostPosted = keep = true;
+    }
+    if (!isSvc) {
+      return keep;
+    }
+    svc = true;
+    const paired = r.pairedWith !== undefined ? 1 : 0;
+    const k = post ? 0 : kind === 'receive' ? 1 : 2;
+    if (direction === 'event') {
+      const bit = 1 << (k * 6 + paired * 3 + (f === 0 ? 0 : f === undefined ? 1 : 2));
+      if (!(events & bit)) {
+        events |= bit;
+        keep = true;
+      }
+      if (post && firstPosted(r)) {
+        keep = true;
+      }
+      return keep || type === 'svc:event:ready';
+    }
+    if (direction === 'action') {
+      const bit = 1 << (k * 4 + paired * 2 + (r.injected ? 1 : 0));
+      if (!(actions & bit)) {
+        actions |= bit;
+        keep = true;
+      }
+    }
+    return keep;
+  };
   return {
     get svcEmbedSeen() {
       return svc;
     },
-    // (called once per record as a log loads, mostly before V8 optimizes it: few operations, no allocation)
+    keepRead,
     keep(r) {
-      if (r.navigation) {
-        posted = new Map();
-        return true;
-      }
-      let keep = false;
-      const f = r.frameId;
-      if (f !== undefined && f !== lastFrame) {
-        lastFrame = f;
-        if (!frames.has(f)) {
-          frames.add(f);
-          keep = true;
-        }
-      }
-      const post = r.kind === 'post';
-      if (!hostPosted && post && f === 0 && !r.injected) {
-        hostPosted = keep = true;
-      }
       const d = r.data as Record<string, unknown> | null;
-      if (!isSvcEmbed(d) || Array.isArray(d)) {
-        return keep;
+      if (r.navigation || !isSvcEmbed(d) || Array.isArray(d)) {
+        return keepRead(r, !!r.navigation, String(r.kind), false, '', '');
       }
-      svc = true;
-      const paired = r.pairedWith !== undefined ? 1 : 0;
-      const kind = post ? 0 : r.kind === 'receive' ? 1 : 2;
-      const direction = (d as Record<string, unknown>).direction;
-      if (direction === 'event') {
-        const bit = 1 << (kind * 6 + paired * 3 + (f === 0 ? 0 : f === undefined ? 1 : 2));
-        if (!(events & bit)) {
-          events |= bit;
-          keep = true;
-        }
-        if (post && firstPosted(r)) {
-          keep = true;
-        }
-        return keep || (d as Record<string, unknown>).type === 'svc:event:ready';
-      }
-      if (direction === 'action') {
-        const bit = 1 << (kind * 4 + paired * 2 + (r.injected ? 1 : 0));
-        if (!(actions & bit)) {
-          actions |= bit;
-          keep = true;
-        }
-      }
-      return keep;
+      const { direction, type } = d as Record<string, unknown>;
+      return keepRead(
+        r,
+        false,
+        String(r.kind),
+        true,
+        typeof direction === 'string' ? direction : '',
+        typeof type === 'string' ? type : '',
+      );
     },
   };
+}
+
+/** A sieve of the records `diagnose` needs (`diagnosisSieve`). */
+export interface DiagnosisSieve {
+  /** Whether `diagnose` needs record r (the records are given in stream order, each once). */
+  keep(r: Rec): boolean;
+  /**
+   * `keep`, given what it reads of the record's message, as read once already by the caller (the panel's per-record
+   * facts): a navigation; its kind; an svc-embed envelope (a plain object whose `source` is svc-embed) and then its
+   * `direction` and `type` when strings, else ''.
+   */
+  keepRead(r: Rec, nav: boolean, kind: string, svc: boolean, direction: string, type: string): boolean;
+  /** Whether any svc-embed message went through. */
+  readonly svcEmbedSeen: boolean;
 }
 
 /** Whether an issue is the diagnosis's (its address, what did not happen): judged again as a whole, not per record. */

@@ -39,5 +39,10 @@ export function applySenderIssues(
 
 /** Whether a record counts in the counts by verdict: not a navigation, and not a delivery paired with its post. */
 export function countsAsMessage(r: { kind?: string; pairedWith?: number; navigation?: boolean }): boolean {
-  return !r.navigation && !(r.kind === 'receive' && r.pairedWith !== undefined);
+  return countsAsMessageRead(!!r.navigation, r.kind, r);
+}
+
+/** `countsAsMessage`, given what a caller already read of the record (whether a navigation, its kind). */
+export function countsAsMessageRead(nav: boolean, kind: string | undefined, r: { pairedWith?: number }): boolean {
+  return !nav && !(kind === 'receive' && r.pairedWith !== undefined);
 }

@@ -22,6 +22,7 @@ describe('MetaCache', () => {
       verdict: post.verdict,
       kind: 'post',
       nav: false,
+      svc: true,
     });
     expect(metaOf(delivery)).toEqual({ ...m, kind: 'receive' });
     const nav = records.find((r) => r.navigation)!;
@@ -33,6 +34,7 @@ describe('MetaCache', () => {
       verdict: nav.verdict,
       kind: nav.kind,
       nav: true,
+      svc: false,
     });
     expect(
       metaOf({
@@ -47,6 +49,11 @@ describe('MetaCache', () => {
       metaOf({ ...post, data: { $ei: 'Object', v: { type: 'svc:event:ready', direction: 'event', surface: 'app' } } }),
     ).toMatchObject({ type: 'svc:event:ready', direction: 'event', surface: 'app' });
     expect(metaOf({ ...post, data: { $ei: 'Map', v: [] } }).type).toBe('');
+    // svc: the message itself is an svc-embed envelope, as `isSvcEmbed` of the record's data says
+    const { source: _, ...sourceless } = post.data as Record<string, unknown>;
+    expect(metaOf({ ...post, data: sourceless }).svc).toBe(false);
+    expect(metaOf({ ...post, data: { ...sourceless, source: 'other' } }).svc).toBe(false);
+    expect(metaOf({ ...post, data: { $ei: 'Object', v: post.data } }).svc).toBe(false);
   });
 
   it('shares one meta per distinct combination of facts, not only between neighbours', () => {
@@ -55,7 +62,7 @@ describe('MetaCache', () => {
     const byFacts = new Map<string, unknown>();
     for (let k = 0; k < many.length; k++) {
       const m = metas[k];
-      const key = JSON.stringify([m.type, m.direction, m.surface, m.sev, m.verdict, m.kind, m.nav]);
+      const key = JSON.stringify([m.type, m.direction, m.surface, m.sev, m.verdict, m.kind, m.nav, m.svc]);
       if (!byFacts.has(key)) {
         byFacts.set(key, m);
       }
@@ -92,6 +99,7 @@ describe('MetaCache', () => {
         verdict: post.verdict,
         kind: 'post',
         nav: false,
+        svc: true,
       });
     }
     // and so do the record's own verdict and kind

@@ -4,7 +4,7 @@
  * so it starts empty with each log.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
-import { TAG } from './protocol.ts';
+import { SOURCE, TAG } from './protocol.ts';
 
 export type Direction = 'event' | 'action';
 
@@ -25,6 +25,8 @@ export interface RecordMeta {
   readonly verdict: string;
   readonly kind: string;
   readonly nav: boolean;
+  /** Whether the message is an svc-embed envelope: a plain object whose `source` is svc-embed (as `isSvcEmbed`). */
+  readonly svc: boolean;
 }
 
 /** The message's envelope (its fields, for a plain or encoded object), null for anything else. One read of the
@@ -48,6 +50,7 @@ const NO_META: RecordMeta = Object.freeze({
   verdict: '',
   kind: '',
   nav: false,
+  svc: false,
 }) as RecordMeta;
 const META_CACHE_MAX = 4_096;
 const same = (
@@ -59,10 +62,12 @@ const same = (
   verdict: string,
   kind: string,
   nav: boolean,
+  svc: boolean,
 ) =>
   // (cheapest and most often different first: a post and its delivery differ in kind)
   m.sev === sev &&
   m.nav === nav &&
+  m.svc === svc &&
   m.kind === kind &&
   m.verdict === verdict &&
   m.direction === direction &&
@@ -80,6 +85,7 @@ const same = (
  */
 export class MetaCache {
   private lastId = 0;
+  /** The last metas found in or added to the cache (round robin: `nextRecent`). */
   private prevId = 0;
   private byType = new Map<string, number[]>();
   private cached = 0;
@@ -106,14 +112,18 @@ export class MetaCache {
         sev |= SEV_BIT[issues[k].severity] ?? 0;
       }
     }
-    const verdict = String(r.verdict ?? ''),
-      kind = String(r.kind ?? '');
+    const v = r.verdict,
+      k = r.kind;
+    const verdict = typeof v === 'string' ? v : String(v ?? ''),
+      kind = typeof k === 'string' ? k : String(k ?? '');
     if (!env) {
-      return this.shared('', '', '', sev, verdict, kind, nav);
+      return this.shared('', '', '', sev, verdict, kind, nav, false);
     }
     const type = env.type,
       dir = env.direction,
       surface = env.surface;
+    // (an encoded object's envelope is not the record's data: `isSvcEmbed` of the data says no, as here)
+    const svc = env === r.data && env.source === SOURCE;
     return this.shared(
       typeof type === 'string' ? type : '',
       dir === 'event' || dir === 'action' ? dir : '',
@@ -122,12 +132,14 @@ export class MetaCache {
       verdict,
       kind,
       nav,
+      svc,
     );
   }
 
   /** Forget every meta (a new log). */
   reset(): void {
-    this.lastId = this.prevId = 0;
+    this.lastId = 0;
+    this.prevId = 0;
     this.byType = new Map();
     this.cached = 0;
     this.metas = [NO_META];
@@ -141,28 +153,45 @@ export class MetaCache {
     verdict: string,
     kind: string,
     nav: boolean,
+    svc: boolean,
   ): number {
     const metas = this.metas;
     let id = this.lastId;
-    if (same(metas[id], type, direction, surface, sev, verdict, kind, nav)) {
+    if (same(metas[id], type, direction, surface, sev, verdict, kind, nav, svc)) {
       return id;
     }
     id = this.prevId;
     this.prevId = this.lastId;
-    if (same(metas[id], type, direction, surface, sev, verdict, kind, nav)) {
+    if (same(metas[id], type, direction, surface, sev, verdict, kind, nav, svc)) {
       return (this.lastId = id);
     }
+    return (this.lastId = this.lookUp(type, direction, surface, sev, verdict, kind, nav, svc));
+  }
+
+  /** The cache's meta of these facts, made (and cached while there is room) if none. */
+  private lookUp(
+    type: string,
+    direction: Direction | '',
+    surface: string,
+    sev: number,
+    verdict: string,
+    kind: string,
+    nav: boolean,
+    svc: boolean,
+  ): number {
+    const metas = this.metas;
+    let id: number;
     let bucket = this.byType.get(type);
     if (bucket) {
       for (let k = 0; k < bucket.length; k++) {
         id = bucket[k];
-        if (same(metas[id], type, direction, surface, sev, verdict, kind, nav)) {
-          return (this.lastId = id);
+        if (same(metas[id], type, direction, surface, sev, verdict, kind, nav, svc)) {
+          return id;
         }
       }
     }
     id = metas.length;
-    metas.push({ type, direction, surface, sev, verdict, kind, nav });
+    metas.push({ type, direction, surface, sev, verdict, kind, nav, svc });
     if (this.cached < META_CACHE_MAX) {
       if (!bucket) {
         this.byType.set(type, (bucket = []));
@@ -170,6 +199,6 @@ export class MetaCache {
       bucket.push(id);
       this.cached++;
     }
-    return (this.lastId = id);
+    return id;
   }
 }

@@ -6,6 +6,7 @@
  * late records) leaves them stale: they are made again from the page's records, once, when next read.
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
+import type { RecordMeta } from './meta.ts';
 import { diagnosisSieve } from './protocol.ts';
 
 export interface PageFactsView {
@@ -31,12 +32,12 @@ export class PageFacts {
     this.stale = false;
   }
 
-  /** Record i, the page's next. */
-  add(r: ClassifiedRecord, i: number): void {
+  /** Record i, the page's next, and its meta (what the sieve reads of the message is read once, there). */
+  add(r: ClassifiedRecord, i: number, m: RecordMeta): void {
     if (this.stale) {
       return;
     }
-    if (this.sieve.keep(r)) {
+    if (this.sieve.keepRead(r, m.nav, m.kind, m.svc, m.direction, m.type)) {
       this.judged.push(i);
     }
     if (r.issues.length) {
@@ -50,11 +51,11 @@ export class PageFacts {
   }
 
   /** The page's facts; `records` from index `start` on are the page, read again when stale. */
-  read(records: readonly ClassifiedRecord[], start: number): PageFactsView {
+  read(records: readonly ClassifiedRecord[], start: number, metaOf: (i: number) => RecordMeta): PageFactsView {
     if (this.stale) {
       this.restart();
       for (let i = start; i < records.length; i++) {
-        this.add(records[i], i);
+        this.add(records[i], i, metaOf(i));
       }
     }
     return { judged: this.judged, withIssues: this.withIssues, svcEmbedSeen: this.sieve.svcEmbedSeen };

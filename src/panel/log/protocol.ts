@@ -55,7 +55,8 @@ export { type CaptureDiff, diffCaptures } from '../../protocol/diff.ts';
 export { TAG, tagOf } from '../../protocol/encoding.ts';
 export { headersOf, readAnyCapture, toHar } from '../../protocol/har.ts';
 export { causalOrder } from '../../protocol/order.ts';
-export { countsAsMessage } from '../../protocol/pairs.ts';
+export { SOURCE } from '../../protocol/marker.ts';
+export { countsAsMessage, countsAsMessageRead } from '../../protocol/pairs.ts';
 export {
   CAPTURE_FORMAT,
   CAPTURE_VERSION,

@@ -13,7 +13,7 @@
  * origin and type (only the filter menus show them) likewise (`countSome`), not on arrival.
  */
 import { newTabState, type ClassifiedRecord, type TabState } from '../../shared/messages.ts';
-import { countsAsMessage, findSorted } from './protocol.ts';
+import { countsAsMessage, countsAsMessageRead, findSorted } from './protocol.ts';
 import { Emitter } from './emitter.ts';
 import { SearchText } from './searchtext.ts';
 import { Compactor } from './compact.ts';
@@ -112,6 +112,8 @@ export class RecordLog {
 
   /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
   private seqSorted = true;
+  /** The seq of the record before the one `ingest` takes in (whether the records are in seq order). */
+  private lastSeq = 0;
   private seqMap: Map<number, number> | null = null;
   private lastFrame: MutableFrame | undefined;
   private otherFrame: MutableFrame | undefined;
@@ -206,7 +208,7 @@ export class RecordLog {
   /** The current page's records the integration line judges, and those with issues (page-facts.ts); null when the
    * seqs do not increase (then it judges the whole page). */
   pageFacts(): PageFactsView | null {
-    return this.seqSorted ? this.facts.read(this.records, this.page) : null;
+    return this.seqSorted ? this.facts.read(this.records, this.page, (i) => this.metaAt(i)) : null;
   }
   /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
   origins(): ReadonlyMap<string, number> {
@@ -588,6 +590,10 @@ export class RecordLog {
   }
 
   private add(r: ClassifiedRecord): void {
+    const n = this.records.length;
+    if (n > 0) {
+      this.lastSeq = this.records[n - 1].seq; // (the records before may have been rewritten since the last ingest)
+    }
     this.records.push(r);
     this.ingest(this.records.length - 1);
   }
@@ -599,9 +605,11 @@ export class RecordLog {
     shareEmptyIssues(r);
     const id = this.metaCache.idOf(r);
     const m = this.metaCache.table[id];
-    if (i > 0 && r.seq <= records[i - 1].seq) {
+    const seq = r.seq;
+    if (i > 0 && seq <= this.lastSeq) {
       this.seqSorted = false;
     }
+    this.lastSeq = seq;
     if (i >= this.metaIds.length) {
       const grown = new Uint32Array(Math.max(1024, this.metaIds.length * 2));
       grown.set(this.metaIds);
@@ -609,10 +617,11 @@ export class RecordLog {
     }
     this.metaIds[i] = id;
     if (!this.seqSorted) {
-      this.seqMap?.set(r.seq, i);
+      this.seqMap?.set(seq, i);
     }
-    if (countsAsMessage(r)) {
-      this.tally(r.verdict, 1);
+    const kind = m.kind;
+    if (countsAsMessageRead(m.nav, kind, r)) {
+      this.tally(m.verdict as ClassifiedRecord['verdict'], 1);
     }
     // The last two frames are tried first (a post and its delivery alternate between two frames): records copied
     // by the transport each bring their own URL string, which a map lookup would hash every time.
@@ -635,7 +644,7 @@ export class RecordLog {
     r.frameUrl = f.url; // one string per frame URL (see compact.ts)
     f.count++;
     // A frame's surface: the surface of the events it posts.
-    if (m.surface && r.kind === 'post' && m.direction === 'event') {
+    if (m.surface && kind === 'post' && m.direction === 'event') {
       f.surface = m.surface;
     }
     const type = m.type;
@@ -653,7 +662,7 @@ export class RecordLog {
         this.loaded = i;
       }
     }
-    this.facts.add(r, i);
+    this.facts.add(r, i, m);
   }
 
   /** Counts by verdict, without a keyed access by the record's own string (which V8 would look up in its string table). */
