@@ -218,6 +218,35 @@ describe('verdicts on a plain host/embed pair', () => {
     expect(await panel.$eval('.cnt.dropped', (e) => e.textContent)).toMatch(/dropped \([\d,]+ valid repeats\)/);
   });
 
+  it('a large log loaded in place paints its rows first; its line says judging, never the last verdict', async () => {
+    const { panel } = await open(srv);
+    const state = () => panel.$eval('[data-testid="integration"]', (e) => e.getAttribute('data-state'));
+    await panel.waitForFunction(
+      () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') === 'healthy',
+      { timeout: 10_000 },
+    );
+    // 12,000 records of a session whose host posts actions to "*" (the demo), loaded as a file would be
+    const firstFrame = await inPanel(panel, async (h) => {
+      h.load(
+        h.synthetic(12_000).map((r) => structuredClone(r)),
+        'large',
+      );
+      await new Promise((r) => requestAnimationFrame(r)); // what that frame shows
+      return {
+        state: document.querySelector('[data-testid="integration"]')?.getAttribute('data-state'),
+        rows: document.querySelectorAll('.grid-body [role="row"]').length,
+        count: h.counts().records,
+      };
+    });
+    expect(firstFrame).toEqual({ state: 'judging', rows: expect.any(Number), count: 12_000 });
+    expect(firstFrame.rows).toBeGreaterThan(5);
+    await panel.waitForFunction(
+      () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') !== 'judging',
+      { timeout: 5_000 },
+    );
+    expect(await state()).toBe('actions-wrong-origin');
+  });
+
   it('raised no page errors', () => {
     expect(errors).toEqual([]);
   });

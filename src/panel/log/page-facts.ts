@@ -2,8 +2,9 @@
  * What the integration line judges of the current page (integration.ts), kept as records come, O(1) each: the
  * records `diagnose` needs for the page's embeds and notes (the protocol's `diagnosisSieve`: every navigation and
  * `ready`, the first events of each frame and kind) and the records with issues, by index. So a load of 100,000
- * records is judged from a few dozen of them, once it is in. A rewrite of records already held (an update in place,
- * late records) leaves them stale: they are made again from the page's records, once, when next read.
+ * records is judged from a few dozen of them, once it is in. A whole log taken in at once (a snapshot, a file) and a
+ * rewrite of records already held (an update in place, late records) leave them stale: they are made again from the
+ * page's records, once, when next read (a large load's first judgement comes after its rows are painted).
  */
 import type { ClassifiedRecord } from '../../shared/messages.ts';
 import type { RecordMeta } from './meta.ts';

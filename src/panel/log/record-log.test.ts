@@ -167,6 +167,27 @@ describe('RecordLog', () => {
     expect(log.pageStart).toBe(expected());
   });
 
+  it("a whole log's page facts, made when first read, are those kept record by record as they come", () => {
+    const records = syntheticSession(3_000).map((r, k) => ({ ...r, seq: k + 1 }));
+    // a top-level navigation in the middle: the facts are the last page's
+    const all = [...records.slice(0, 1_500), topNavigation(records[0], 1_500.5), ...records.slice(1_500)];
+    const bulk = setup();
+    bulk.log.load(newTabState(1), all);
+    const live = setup();
+    live.log.load(newTabState(1), []);
+    for (let k = 0; k < all.length; k += 250) {
+      live.log.enqueue(all.slice(k, k + 250));
+      live.tick();
+    }
+    expect(live.log.pageStart).toBe(1_500);
+    expect(bulk.log.pageStart).toBe(1_500);
+    const facts = bulk.log.pageFacts();
+    expect(facts).toEqual(live.log.pageFacts());
+    expect(facts?.judged.length).toBeGreaterThan(3);
+    expect(facts?.judged.every((i) => i >= 1_500)).toBe(true);
+    expect(facts?.withIssues.length).toBeGreaterThan(0);
+  });
+
   it('knows it was cleared during the current page, until the next page begins or another log loads', () => {
     const { log, tick } = setup();
     const records = syntheticSession(30).map((r, k) => ({ ...r, seq: k + 1 }));

@@ -112,6 +112,8 @@ export class RecordLog {
 
   /** Seqs increase in record order (the normal case: looked up by binary search over `records`), else by a map. */
   private seqSorted = true;
+  /** Whether `reset` is taking in a whole log (the page's facts are then made when first read). */
+  private bulk = false;
   /** The seq of the record before the one `ingest` takes in (whether the records are in seq order). */
   private lastSeq = 0;
   private seqMap: Map<number, number> | null = null;
@@ -528,9 +530,13 @@ export class RecordLog {
     this.facts.restart();
     const n = records.length;
     this.records = owned ? records : records.slice();
+    // The page's facts are made when first read (the integration line's judgement), not record by record here.
+    this.bulk = true;
     for (let i = 0; i < n; i++) {
       this.ingest(i);
     }
+    this.bulk = false;
+    this.facts.invalidate();
   }
 
   private overBound(): boolean {
@@ -654,7 +660,9 @@ export class RecordLog {
       this.loaded = -1;
       this.page = i;
       this.clearedPage = false;
-      this.facts.restart();
+      if (!this.bulk) {
+        this.facts.restart();
+      }
     } else if (type) {
       if (this.ready < 0 && type === 'svc:event:ready') {
         this.ready = i;
@@ -662,7 +670,9 @@ export class RecordLog {
         this.loaded = i;
       }
     }
-    this.facts.add(r, i, m);
+    if (!this.bulk) {
+      this.facts.add(r, i, m);
+    }
   }
 
   /** Counts by verdict, without a keyed access by the record's own string (which V8 would look up in its string table). */

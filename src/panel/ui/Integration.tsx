@@ -5,6 +5,8 @@
  * within five seconds of opening the panel. Judged again at most every 300 ms while records come, and once a new log
  * is in (a snapshot, a file opened: at the end of the task that loaded it, before the next frame), however many
  * changes that load made: a verdict is never shown for records no longer there, and a load pays for one judgement.
+ * A large load (a snapshot or file of 10,000 records or more) shows its rows first: the line says it is judging
+ * until the panel is idle after that frame (the judgement then reads the page's records once: record-log.ts).
  * With nothing to judge (no tab attached and no file open yet, as `embed-inspector view` starts) it says so, never
  * "no embed".
  */
@@ -14,8 +16,24 @@ import { tabCapture } from './capture-scope.ts';
 import { usePanel } from './use-panel.ts';
 import { verdictOfState, type ShownState } from './integration-verdict.ts';
 
-export function Integration(p: { onOpen?: () => void } = {}) {
-  const { store, sig, select } = usePanel();
+/** A new log of this many records or more paints its rows first and is judged when the panel is next idle. */
+const JUDGE_AFTER_PAINT = 10_000;
+
+/** `fn` once the panel is idle after this task's frame (at most 300 ms later: an idle callback may wait). */
+function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback(fn, { timeout: 300 });
+  } else {
+    setTimeout(fn, 50);
+  }
+}
+
+/**
+ * The line's judgement of the log and whether it is one (an empty log's "no embed" is not, nor a log still loading):
+ * judged again at most every 300 ms as records come, once a new log is in, and each second while "waiting".
+ */
+function createJudgement(): { info: () => IntegrationInfo; judged: () => boolean } {
+  const { store, sig } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
   // An empty log's judgement ("no embed") is not shown until records or time judged it: a file or snapshot being
   // loaded is judged at the end of the task that loads it, and until then the line says it is judging.
@@ -47,7 +65,12 @@ export function Integration(p: { onOpen?: () => void } = {}) {
       generation = store.log.generation;
       if (!queued) {
         queued = true;
-        queueMicrotask(() => queued && judge());
+        if (store.log.count < JUDGE_AFTER_PAINT) {
+          queueMicrotask(() => queued && judge());
+        } else {
+          setJudged(false); // (the old log's verdict is not this one's)
+          whenIdle(() => queued && judge());
+        }
       }
     }
   });
@@ -62,6 +85,12 @@ export function Integration(p: { onOpen?: () => void } = {}) {
     clearTimeout(timer);
     clearInterval(tick);
   });
+  return { info, judged };
+}
+
+export function Integration(p: { onOpen?: () => void } = {}) {
+  const { store, select } = usePanel();
+  const { info, judged } = createJudgement();
   // With capture off for the tab nothing was recorded, so nothing can be judged: say that, not "no embed".
   const off = select(['capture', 'status'], (s) => !!s.transportInfo?.live && tabCapture(s)?.off === true);
   // Neither a tab nor a file: a page without records is not a page without an embed.
