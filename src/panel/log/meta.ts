@@ -53,6 +53,30 @@ const NO_META: RecordMeta = Object.freeze({
   svc: false,
 }) as RecordMeta;
 const META_CACHE_MAX = 4_096;
+const SLOTS = 64;
+/**
+ * A slot for these facts among `SLOTS`, from their lengths: no string is read (a record copied by the transport has
+ * its own copy of each, which a map would hash at each lookup). A collision only sends the lookup on to the map.
+ */
+const slotOf = (
+  type: string,
+  direction: string,
+  surface: string,
+  sev: number,
+  verdict: string,
+  kind: string,
+  nav: boolean,
+  svc: boolean,
+) =>
+  (type.length * 3 +
+    kind.length * 5 +
+    verdict.length * 7 +
+    surface.length * 11 +
+    direction.length +
+    sev * 13 +
+    (svc ? 17 : 0) +
+    (nav ? 19 : 0)) &
+  (SLOTS - 1);
 const same = (
   m: RecordMeta,
   type: string,
@@ -77,16 +101,18 @@ const same = (
 /**
  * Metas are shared, read-only: a log has few distinct combinations (tens to a few hundred), so records share them
  * instead of allocating one each (fewer long-lived objects for the GC to mark and move). Consecutive records often
- * have the same facts or alternate between two (a post and its delivery): the last two metas are tried first,
- * then the metas already made for the record's type (a bounded cache: past `META_CACHE_MAX` of them, metas are
- * made per record). Each meta has a number, its index in `table`: the log keeps a record's meta as that number
+ * have the same facts or cycle through a few (a post and its delivery, a handful of message types): the last meta
+ * is tried first, then the one in the record's slot among recent ones (`slotOf`), then the metas already made for
+ * the record's type (a bounded cache: past `META_CACHE_MAX` of them, metas are made per record). Each meta has a number, its index in `table`: the log keeps a record's meta as that number
  * (a typed array of numbers costs the GC nothing, where an array of 100,000 references to young objects is a
  * write barrier per record), and a view can judge each distinct meta once.
  */
 export class MetaCache {
   private lastId = 0;
   /** The last metas found in or added to the cache (round robin: `nextRecent`). */
-  private prevId = 0;
+  /** Recent metas by a hash of their facts' lengths (`slotOf`), tried after the last one, before the map. */
+  private slots = new Uint32Array(SLOTS);
+  private slot = 0;
   private byType = new Map<string, number[]>();
   private cached = 0;
   private metas: RecordMeta[] = [NO_META];
@@ -139,7 +165,7 @@ export class MetaCache {
   /** Forget every meta (a new log). */
   reset(): void {
     this.lastId = 0;
-    this.prevId = 0;
+    this.slots.fill(0);
     this.byType = new Map();
     this.cached = 0;
     this.metas = [NO_META];
@@ -160,12 +186,13 @@ export class MetaCache {
     if (same(metas[id], type, direction, surface, sev, verdict, kind, nav, svc)) {
       return id;
     }
-    id = this.prevId;
-    this.prevId = this.lastId;
+    id = this.slots[(this.slot = slotOf(type, direction, surface, sev, verdict, kind, nav, svc))];
     if (same(metas[id], type, direction, surface, sev, verdict, kind, nav, svc)) {
       return (this.lastId = id);
     }
-    return (this.lastId = this.lookUp(type, direction, surface, sev, verdict, kind, nav, svc));
+    id = this.lookUp(type, direction, surface, sev, verdict, kind, nav, svc);
+    this.slots[this.slot] = id;
+    return (this.lastId = id);
   }
 
   /** The cache's meta of these facts, made (and cached while there is room) if none. */

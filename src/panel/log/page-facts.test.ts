@@ -27,13 +27,15 @@ describe('PageFacts', () => {
     for (const [i, r] of records.entries()) {
       facts.add(r, i, metas.of(r));
     }
-    const view = facts.read(records, 0, (i) => metas.of(records[i]));
+    const view = facts.read(records, 0, { ids: records.map((r) => metas.idOf(r)), table: metas.table });
     expect(view.judged).toEqual(expected);
     expect(view.svcEmbedSeen).toBe(true);
     expect(view.withIssues).toEqual(records.flatMap((r, i) => (r.issues.length ? [i] : [])));
     expect(expected.length).toBeGreaterThan(5);
     // made again from the records when they were rewritten
     facts.invalidate();
-    expect(facts.read(records, 0, (i) => metas.of(records[i])).judged).toEqual(expected);
+    expect(facts.read(records, 0, { ids: records.map((r) => metas.idOf(r)), table: metas.table }).judged).toEqual(
+      expected,
+    );
   });
 });

@@ -51,12 +51,18 @@ export class PageFacts {
     this.stale = true;
   }
 
-  /** The page's facts; `records` from index `start` on are the page, read again when stale. */
-  read(records: readonly ClassifiedRecord[], start: number, metaOf: (i: number) => RecordMeta): PageFactsView {
+  /** The page's facts; `records` from index `start` on are the page (record i's meta: `table[ids[i]]`), read again
+   * when stale. */
+  read(
+    records: readonly ClassifiedRecord[],
+    start: number,
+    metas: { ids: ArrayLike<number>; table: readonly RecordMeta[] },
+  ): PageFactsView {
     if (this.stale) {
       this.restart();
+      const { ids, table } = metas;
       for (let i = start; i < records.length; i++) {
-        this.add(records[i], i, metaOf(i));
+        this.add(records[i], i, table[ids[i]]);
       }
     }
     return { judged: this.judged, withIssues: this.withIssues, svcEmbedSeen: this.sieve.svcEmbedSeen };

@@ -65,7 +65,8 @@ export interface LogOptions {
 
 /** The issue list of every record without issues (frozen: shared). */
 const NO_ISSUES: ClassifiedRecord['issues'] = Object.freeze([]) as unknown as ClassifiedRecord['issues'];
-/** Most records have no issue: one shared empty list instead of one array each (fewer objects for the GC). */
+/** Most records have no issue: one shared empty list instead of one array each (fewer objects for the GC; folded in
+ * idle time with the rest of a record's copies, `compactSome`, and on an update). */
 const shareEmptyIssues = (r: ClassifiedRecord) => {
   if (r.issues.length === 0 && r.issues !== NO_ISSUES) {
     r.issues = NO_ISSUES;
@@ -210,7 +211,7 @@ export class RecordLog {
   /** The current page's records the integration line judges, and those with issues (page-facts.ts); null when the
    * seqs do not increase (then it judges the whole page). */
   pageFacts(): PageFactsView | null {
-    return this.seqSorted ? this.facts.read(this.records, this.page, (i) => this.metaAt(i)) : null;
+    return this.seqSorted ? this.facts.read(this.records, this.page, this.allMetas()) : null;
   }
   /** Records by sender origin (counted when first asked for, or in idle time: see `countSome`). */
   origins(): ReadonlyMap<string, number> {
@@ -292,6 +293,7 @@ export class RecordLog {
     const end = budgetMs === Infinity ? Infinity : now() + budgetMs;
     for (; i < n; i++) {
       const r = records[i];
+      shareEmptyIssues(r);
       this.compact.record(r, this.pairedBefore(r, i));
       // (a record costs at most MAX_COMPARED steps: 32 of them stay within a slice's margin)
       if ((i & 31) === 31 && now() > end) {
@@ -608,7 +610,6 @@ export class RecordLog {
   private ingest(i: number): void {
     const records = this.records;
     const r = records[i];
-    shareEmptyIssues(r);
     const id = this.metaCache.idOf(r);
     const m = this.metaCache.table[id];
     const seq = r.seq;
