@@ -194,6 +194,26 @@ describe('Preserve log in a narrow panel, and one time per message', () => {
     await panel.setViewport({ width: 1280, height: 700 });
   });
 
+  it("a navigation's detail names its frame and origin, not a message's sender or receiver", async () => {
+    const embedUrl = `${TENANT}/embed/dashboard/x?session=s`;
+    await load(panel, file(session([top(), embedNav(embedUrl), ...event('svc:event:ready', 3, embedUrl)])), 'nav.json');
+    const labels = async (seq: number) => {
+      await panel.click(`#ei-row-${seq}`);
+      await panel.keyboard.press('Enter'); // opens the details
+      await panel.waitForSelector('section.detail [role="tablist"]');
+      await panel.click('#tab-message');
+      await panel.waitForSelector('.message-tab .facts-list');
+      return panel.$$eval('.message-tab .facts-list dt', (dts) => dts.map((d) => d.textContent));
+    };
+    const nav = await labels(2);
+    expect(nav).toEqual(expect.arrayContaining(['Frame', 'Origin']));
+    for (const word of ['Received by', 'Posted by', 'event.origin', 'Receiver origin']) {
+      expect(nav).not.toContain(word);
+    }
+    // a delivery still says who received it
+    expect(await labels(4)).toEqual(expect.arrayContaining(['Received by', 'event.origin', 'Receiver origin']));
+  });
+
   it("a message's time is the same in the timeline and in the flow view, which says what it counts from", async () => {
     const EMBED = `${TENANT}/embed/dashboard/dA7kQ2mXp9Lw?session=s`;
     const records = session([

@@ -219,13 +219,14 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
         <PageSummary ctx={p.ctx} />
       </Show>
       <dl class="facts-list">
-        <dt>{r().kind === 'post' ? 'Posted by' : 'Received by'}</dt>
+        {/* A navigation is a frame loading an address: neither posted nor received. */}
+        <dt>{r().navigation ? 'Frame' : r().kind === 'post' ? 'Posted by' : 'Received by'}</dt>
         <dd title={r().frameUrl}>
           {frameLabel(r().frameUrl)}
           {/* (the browser's own frame ids mean nothing to a reader; Firefox's are ten digits long) */}
           {r().frameId === 0 ? ' (top frame)' : ''}
         </dd>
-        <dt>{r().kind === 'post' ? 'From origin' : 'event.origin'}</dt>
+        <dt>{r().navigation ? 'Origin' : r().kind === 'post' ? 'From origin' : 'event.origin'}</dt>
         <dd>{r().origin}</dd>
         <Show when={r().kind === 'post'}>
           <dt>Target origin</dt>
@@ -234,7 +235,7 @@ function MessageTab(p: { ctx: DetailContext; notify: (m: string) => void; openIs
             {r().target ? ` (to ${r().target})` : ''}
           </dd>
         </Show>
-        <Show when={r().kind === 'receive'}>
+        <Show when={r().kind === 'receive' && !r().navigation}>
           <dt>Receiver origin</dt>
           <dd>{receiver()}</dd>
         </Show>
