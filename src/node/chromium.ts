@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import puppeteer, { type Browser, type Target, type WebWorker } from 'puppeteer-core';
+import puppeteer, { type Browser, type CDPSession, type Target, type WebWorker } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, chromiumPath } from './browser-paths.ts';
 
 export { CHROMIUM_FLAGS, chromiumPath, extensionPath } from './browser-paths.ts';
@@ -59,84 +59,160 @@ export async function setCapture(worker: WebWorker, setting: CaptureSetting): Pr
 
 /**
  * The extension's service worker, alive: after it was stopped the old target can linger detached for a moment, and
- * the new one appears when something (a content script reconnecting, a panel) wakes it.
+ * the new one appears when something (a content script reconnecting, a panel) wakes it. Each handle is probed for at
+ * most PROBE_MS (a handle of a worker that went away may never answer), newest target first: puppeteer's handle
+ * while its worker is the one it was made for, else a session of our own (workerOverSession). Rejects after
+ * `timeoutMs` saying what was seen.
  */
 export async function extensionWorker(browser: Browser, timeoutMs = 15_000): Promise<WebWorker> {
   const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    const targets = browser
-      .targets()
-      .filter((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'));
-    const target =
-      targets.at(-1) ??
-      (await browser
-        .waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'), {
-          timeout: Math.max(1, deadline - Date.now()),
-        })
-        .catch(() => null));
-    const w = target ? await target.worker().catch(() => null) : null;
-    if (w) {
-      try {
-        await w.evaluate(() => true);
-        return w;
-      } catch (err) {
-        lastError = err;
-      }
+  const left = () => Math.max(1, deadline - Date.now());
+  let seen = 'no service worker of the extension runs (nothing woke it?)';
+  do {
+    const targets = browser.targets().filter(isExtensionWorker);
+    if (targets.length === 0) {
+      await browser.waitForTarget(isExtensionWorker, { timeout: left() }).catch(() => null);
+      continue;
     }
-    const own = target ? await workerOverSession(target) : null;
-    if (own) {
-      return own;
+    for (const target of targets.reverse()) {
+      const theirs = await puppeteerWorker(target, Math.min(PROBE_MS, left()));
+      if (theirs.worker) {
+        return theirs.worker;
+      }
+      if (theirs.starting) {
+        seen = `${target.url()}: ${theirs.why}`;
+        continue; // (it answers: its script is still running)
+      }
+      const own = await workerOverSession(target, Math.min(PROBE_MS, left()));
+      if (own.worker) {
+        if (theirs.unanswered) {
+          stale.add(theirs.unanswered); // the worker answers, puppeteer's handle of it does not
+        }
+        return own.worker;
+      }
+      seen = `${target.url()}: ${theirs.why}; ${own.why}`;
     }
     await new Promise((r) => setTimeout(r, 100));
+  } while (Date.now() < deadline);
+  throw new Error(`extension service worker not reachable in ${timeoutMs} ms: ${seen}`);
+}
+
+/** How long one probe of a worker handle may take before the next way or target is tried. */
+const PROBE_MS = 2_000;
+
+const isExtensionWorker = (t: Target) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://');
+/** (in the worker) Up once its script has run: background/service-worker.ts installs the automation API last. */
+const isUp = () => 'embedInspector' in globalThis;
+
+/** What a probe found: the handle, or why not (and puppeteer's handle when it did not answer in time). */
+interface Probe {
+  worker?: WebWorker;
+  /** It answered, but the worker's script has not run to its end yet. */
+  starting?: boolean;
+  unanswered?: WebWorker;
+  why: string;
+}
+const STARTING: Probe = { starting: true, why: 'its script has not run yet' };
+
+/** A call that got no answer in time (the handle's worker stopped, or is held). */
+class NoAnswer extends Error {}
+
+/** `p`, or a NoAnswer once `ms` passed without an answer. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NoAnswer(`${what} did not answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** Puppeteer's handles that will never answer again: their worker stopped and a new one runs under the target. */
+const stale = new WeakSet<WebWorker>();
+const watched = new WeakSet<WebWorker>();
+
+/**
+ * Puppeteer's handle of `target`'s worker, when it answers. Puppeteer keeps one handle per target and that handle
+ * takes the target's first execution context only: once the worker stopped and started again under the same target
+ * (its session sees the contexts cleared), each call waits puppeteer's 30 s for a context that never comes.
+ */
+async function puppeteerWorker(target: Target, ms: number): Promise<Probe> {
+  let w: WebWorker | null;
+  try {
+    w = await within(target.worker(), ms, "puppeteer's worker handle");
+  } catch (e) {
+    return { why: (e as Error).message };
   }
-  throw new Error(`extension service worker not reachable${lastError ? `: ${(lastError as Error).message}` : ''}`);
+  if (!w) {
+    return { why: 'not a worker target' };
+  }
+  if (!watched.has(w)) {
+    watched.add(w);
+    const restarted = () => stale.add(w);
+    w.client.once('Runtime.executionContextsCleared', restarted);
+    w.client.once('Inspector.targetReloadedAfterCrash', restarted);
+  }
+  if (stale.has(w)) {
+    return { why: "puppeteer's handle is of a worker that stopped" };
+  }
+  // A worker started under the browser's auto-attach waits for a debugger before its script runs.
+  void w.client.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+  try {
+    const up = await within(w.evaluate(isUp), ms, "puppeteer's worker handle");
+    return up ? { worker: w, why: '' } : STARTING;
+  } catch (e) {
+    return { unanswered: e instanceof NoAnswer ? w : undefined, why: (e as Error).message };
+  }
 }
 
 const ownSessions = new WeakMap<Target, WebWorker>();
 
 /**
- * The worker of `target` through a CDP session of its own, or null when it does not answer. Puppeteer's handle of
- * a worker target takes the target's first execution context only: a worker stopped and woken again at once (a
- * relay reconnecting within milliseconds) keeps its target, and that handle then fails on every call ("detached
- * ... worker") while the new worker runs. This handle evaluates in whatever context the target has now, once the
- * worker's script has run; `evaluate` takes a function and JSON arguments and returns the result by value, as
- * puppeteer's does.
+ * The worker of `target` through a CDP session of its own, when it answers within `ms`. Puppeteer's handle of a
+ * worker target is good for the target's first worker only (puppeteerWorker); a worker stopped and woken again keeps
+ * its target. This handle evaluates in whatever context the target has now, once the worker's script has run;
+ * `evaluate` takes a function and JSON arguments and returns the result by value, as puppeteer's does.
  */
-async function workerOverSession(target: Target): Promise<WebWorker | null> {
+async function workerOverSession(target: Target, ms: number): Promise<Probe> {
   let w = ownSessions.get(target);
   if (!w) {
-    const session = await target.createCDPSession().catch(() => null);
-    if (!session) {
-      return null;
+    const pending = target.createCDPSession();
+    try {
+      w = ownHandle(target, await within(pending, ms, 'a session of its own'));
+    } catch (e) {
+      void pending.then((s) => s.detach()).catch(() => undefined); // (one that came late)
+      return { why: (e as Error).message };
     }
-    // A worker started under the browser's auto-attach waits for a debugger before its script runs.
-    await session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
-    const evaluate = async (fn: string | ((...args: never[]) => unknown), ...args: unknown[]) => {
-      const expression = typeof fn === 'string' ? fn : `(${fn.toString()})(...${JSON.stringify(args)})`;
-      const r = await session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
-      if (r.exceptionDetails) {
-        throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
-      }
-      return r.result.value;
-    };
-    const close = async () => {
-      const { targetInfo } = await session.send('Target.getTargetInfo');
-      await session.connection()?.send('Target.closeTarget', { targetId: targetInfo.targetId });
-    };
-    w = { evaluate, close, url: () => target.url() } as unknown as WebWorker;
     ownSessions.set(target, w);
   }
+  // (sent again at each probe: a worker woken again under this session waits for it too)
+  void w.client.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
   try {
-    // Up once its script has run (background/service-worker.ts installs the automation API last).
-    if (!(await w.evaluate(() => 'embedInspector' in globalThis))) {
-      return null;
+    const up = await within(w.evaluate(isUp), ms, 'a session of its own');
+    return up ? { worker: w, why: '' } : STARTING;
+  } catch (e) {
+    if (e instanceof NoAnswer) {
+      return { why: `${e.message} (the worker stopped, and nothing woke it?)` };
     }
-    return w;
-  } catch {
-    ownSessions.delete(target);
-    return null;
+    ownSessions.delete(target); // the session is gone (the target closed)
+    return { why: (e as Error).message };
   }
+}
+
+/** A WebWorker-like handle over `session` (evaluate, close, url, client). */
+function ownHandle(target: Target, session: CDPSession): WebWorker {
+  const evaluate = async (fn: string | ((...args: never[]) => unknown), ...args: unknown[]) => {
+    const expression = typeof fn === 'string' ? fn : `(${fn.toString()})(...${JSON.stringify(args)})`;
+    const r = await session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (r.exceptionDetails) {
+      throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+    }
+    return r.result.value;
+  };
+  const close = async () => {
+    const { targetInfo } = await session.send('Target.getTargetInfo');
+    await session.connection()?.send('Target.closeTarget', { targetId: targetInfo.targetId });
+  };
+  return { evaluate, close, url: () => target.url(), client: session } as unknown as WebWorker;
 }
 
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched> {
