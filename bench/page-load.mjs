@@ -17,15 +17,15 @@
 //   time of each of our scripts at document_start (compile and run), of their calls later (listeners, timers), of ours
 //   in all and of the frame's main thread in all: medians over the rounds (bench/trace.mjs). Tracing slows the loads:
 //   the times of such a run are not the bench's figures (npm run bench does not record them).
-// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--browsers without,off,receive-only,full]
+// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full]
 //   (EI_EXTENSION_DIR: another build; EI_EXTENSION_DIR_B=<build>: a fifth browser, that build in EI_B_MODE (default
 //    full; off: the sandbox out of scope; bare: no capture set, for a build whose worker does nothing), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../sandbox/server.mjs';
 import { cpuParts, launch, settle, treeCpu } from './page-overhead.mjs';
 import { median, medianInterval } from './stats.mjs';
-import { scriptCostByFrame, traceBrowser } from './trace.mjs';
+import { profileByFrame, scriptCostByFrame, traceBrowser } from './trace.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome'));
@@ -65,13 +65,21 @@ const span = ([lo, hi], d = 2) => (Number.isFinite(lo) ? `${lo.toFixed(d)}–${h
  * @param {{ host: string, embed: string } | null} [origins]
  * @returns {Promise<Record<string, any>>}
  */
-async function loadOnce(b, url, origins = null, timeoutMs = 20_000) {
+async function loadOnce(b, url, origins = null, timeoutMs = 20_000, profile = false) {
   if (origins) {
     let out;
-    const events = await traceBrowser(b.browser, async () => {
-      out = await loadOnce(b, url, null, timeoutMs);
-    });
-    return { ...out, frames: scriptCostByFrame(events, origins) };
+    const events = await traceBrowser(
+      b.browser,
+      async () => {
+        out = await loadOnce(b, url, null, timeoutMs);
+      },
+      profile,
+    );
+    return {
+      ...out,
+      frames: scriptCostByFrame(events, origins),
+      ...(profile ? { profile: profileByFrame(events, origins) } : {}),
+    };
   }
   const page = await b.browser.newPage();
   try {
@@ -123,7 +131,7 @@ async function launchAll(sb, only) {
 
 /**
  * Run the benchmark; prints its tables and returns the figures by browser.
- * @param {{ rounds?: number, warmup?: number, each?: boolean, only?: string[] | null, cpuTrace?: boolean,
+ * @param {{ rounds?: number, warmup?: number, each?: boolean, only?: string[] | null, cpuTrace?: boolean, cpuProfile?: boolean,
  *   log?: (line: string) => void }} [options]
  */
 export async function benchPageLoad({
@@ -132,8 +140,10 @@ export async function benchPageLoad({
   each = false,
   only = null,
   cpuTrace = false,
+  cpuProfile = false,
   log = console.log,
 } = {}) {
+  const traced = cpuTrace || cpuProfile;
   if (!existsSync(join(EXT, 'manifest.json'))) {
     throw new Error('dist/chrome missing: run npm run build');
   }
@@ -153,7 +163,9 @@ export async function benchPageLoad({
         got[k] = await loadOnce(
           browsers[k],
           sb.hostUrl,
-          cpuTrace ? { host: sb.hostOrigin, embed: sb.tenantOrigin } : null,
+          traced ? { host: sb.hostOrigin, embed: sb.tenantOrigin } : null,
+          20_000,
+          cpuProfile,
         );
       }
       if (i < 0) {
@@ -231,8 +243,11 @@ export async function benchPageLoad({
           .join(''),
     );
   }
-  if (cpuTrace) {
+  if (traced) {
     logScriptCost(runs, kinds, log);
+  }
+  if (cpuProfile) {
+    logProfile(runs, kinds, log);
   }
   return figures;
 }
@@ -245,6 +260,44 @@ function logScriptCost(runs, kinds, log) {
     log(`${k}:`);
     for (const key of keys) {
       log(`  ${fmt(median(runs.map((r) => r[k].frames[key] ?? 0)), 2).padStart(8)}  ${key}`);
+    }
+  }
+}
+
+/** `--cpu-profile`: per browser and frame, the sampled ms of our code a load (mean over the rounds), top functions. */
+function logProfile(runs, kinds, log, top = 25) {
+  log(
+    '\nSampled ms of our code per load (V8 profile in the trace, ~100 µs samples; mean over the rounds; traced loads)',
+  );
+  /** @param {Record<string, number>} m */
+  const rows = (m, n) =>
+    Object.entries(m)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, us]) => `    ${fmt(us / 1000 / runs.length, 2).padStart(7)}  ${k}`);
+  for (const k of kinds) {
+    const frames = [...new Set(runs.flatMap((r) => Object.keys(r[k].profile ?? {})))].sort();
+    for (const f of frames) {
+      /** @type {Record<string, Record<string, number>>} */
+      const sum = { phase: {}, file: {}, self: {}, total: {}, stacks: {} };
+      for (const r of runs) {
+        for (const [part, m] of Object.entries(r[k].profile?.[f] ?? {})) {
+          for (const [name, us] of Object.entries(m)) {
+            sum[part][name] = (sum[part][name] ?? 0) + us;
+          }
+        }
+      }
+      log(`${k}, ${f} frame: by phase`);
+      log(rows(sum.phase, 5).join('\n'));
+      log('  by file (innermost of ours on the stack)');
+      log(rows(sum.file, 10).join('\n'));
+      log('  self (leaf; a builtin named with our caller)');
+      log(rows(sum.self, top).join('\n'));
+      log('  total (our functions)');
+      log(rows(sum.total, top).join('\n'));
+      if (process.env.EI_PROFILE_STACKS) {
+        writeFileSync(`${process.env.EI_PROFILE_STACKS}-${k}-${f}.json`, JSON.stringify(sum));
+      }
     }
   }
 }
@@ -270,5 +323,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     only,
     each: process.argv.includes('--each'),
     cpuTrace: process.argv.includes('--cpu-trace'),
+    cpuProfile: process.argv.includes('--cpu-profile'),
   });
 }

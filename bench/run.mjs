@@ -26,6 +26,8 @@ const USAGE = `usage: npm run bench -- [suite ...] [options]
 diagnostics (a suite's run that prints where the time goes; never recorded):
   page-load --cpu-trace a trace of each load: thread ms of each of our scripts per frame (host, embed), at
                         document_start and later, beside each frame's main thread (trace.mjs)
+  page-load --cpu-profile  the same with V8's sampling profile (~100 µs): our code's sampled ms per frame by
+                        phase, file and function, self and total (trace.mjs profileByFrame)
   panel --profile       a CPU profile of the first render of 100,000 records: functions by self and total time
                         (panel-profile.mjs); --trace: by trace event (thread time) instead; --filter JSON: one filter
                         change (e.g. '{"types":["svc:event:view"]}') instead of the load; --save FILE keeps the
@@ -74,6 +76,7 @@ const FLAGS = [
   '--keep',
   '--cpu',
   '--cpu-trace',
+  '--cpu-profile',
   '--profile',
   '--trace',
 ];
@@ -101,6 +104,7 @@ const rounds = optionNumber('rounds');
 const minutes = optionNumber('minutes');
 const reps = optionNumber('reps');
 const cpuTrace = args.includes('--cpu-trace');
+const cpuProfile = args.includes('--cpu-profile');
 const profile = args.includes('--profile')
   ? {
       runs: runs ?? 1,
@@ -110,13 +114,13 @@ const profile = args.includes('--profile')
     }
   : null;
 // A diagnostic run's figures are taken with a trace or a profile on: they are not the suite's.
-const record = !args.includes('--no-record') && !cpuTrace && !profile;
+const record = !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile;
 const order = suites.map((s) => s.key);
 /** @type {Record<string, object>} */
 const options = {
   './page-overhead.mjs': { ...(quick ? { bursts: [5_000, 20_000], reps: 5 } : {}), cpu: args.includes('--cpu') },
   './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
-  './page-load.mjs': { ...(quick ? { rounds: 9 } : {}), ...(rounds ? { rounds } : {}), cpuTrace },
+  './page-load.mjs': { ...(quick ? { rounds: 9 } : {}), ...(rounds ? { rounds } : {}), cpuTrace, cpuProfile },
   './panel.mjs': { ...(runs ? { runs } : {}), profile },
   './soak.mjs': { ...(quick ? { minutes: 2 } : {}), ...(minutes ? { minutes } : {}) },
 };

@@ -3,10 +3,12 @@
 // each frame of a load, by script) and `panel --profile` (where the panel's first render goes). Thread time (a trace
 // event's `tdur`) holds on a busy machine where wall time and a profile's samples do not.
 
-/** @typedef {{ name: string, ph: string, pid: number, tid: number, ts: number, dur?: number, tdur?: number, args?: any }} TraceEvent */
+/** @typedef {{ name: string, ph: string, pid: number, tid: number, ts: number, dur?: number, tdur?: number, id?: string, args?: any }} TraceEvent */
 /** @typedef {{ nodes: { id: number, callFrame: { functionName: string, url: string, lineNumber: number }, children?: number[] }[], samples?: number[], timeDeltas?: number[] }} CpuProfile */
 
 const LOAD_CATEGORIES = ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline', '__metadata'];
+/** The V8 sampling profiler in the trace, a sample every ~100 µs (`profileByFrame`). */
+const PROFILE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.cpu_profiler.hires'];
 
 /**
  * The events of the trace `cdp` is recording (started with `transferMode: 'ReturnAsStream'`), once it is stopped.
@@ -32,14 +34,14 @@ export async function endTrace(cdp) {
 }
 
 /**
- * A trace of every process of `browser` while `fn` runs: its events.
+ * A trace of every process of `browser` while `fn` runs: its events (`profile`: with V8's sampling profiles).
  * @param {import('puppeteer-core').Browser} browser
  * @param {() => Promise<unknown>} fn
  */
-export async function traceBrowser(browser, fn) {
+export async function traceBrowser(browser, fn, profile = false) {
   const cdp = await browser.target().createCDPSession();
   await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: LOAD_CATEGORIES },
+    traceConfig: { includedCategories: profile ? [...LOAD_CATEGORIES, ...PROFILE_CATEGORIES] : LOAD_CATEGORIES },
     transferMode: 'ReturnAsStream',
   });
   let events = /** @type {TraceEvent[]} */ ([]);
@@ -246,4 +248,84 @@ export class TimeByName {
       ...list(this.total, top * 2).map(([k, us]) => `${ms(us)}  ${k}`),
     ];
   }
+}
+
+/**
+ * `page-load --cpu-profile`: the V8 sampling profiles a trace holds (category disabled-by-default-v8.cpu_profiler,
+ * hires: a sample every ~100 µs), the samples whose stack holds our code, by frame (host, embed). Per frame: µs by
+ * phase (`document_start`: under the top level of one of our scripts; `later`: under a listener or timer of ours),
+ * by our file (the innermost of our frames on the stack), and by function: self (the leaf, a builtin or API called
+ * from our code included, named with the file of ours that called it) and total (each of our functions once a
+ * sample; `stacks`: each whole stack). Samples outside our code ((program), (garbage collector), the page's own) are not counted.
+ * @param {TraceEvent[]} events
+ * @param {{ host: string, embed: string }} origins
+ * @returns {Record<string, Record<'phase' | 'file' | 'self' | 'total' | 'stacks', Record<string, number>>>}
+ */
+export function profileByFrame(events, origins) {
+  const frame = frameOf(events, origins);
+  /** @typedef {{ pid: number, nodes: Map<number, any>, samples: number[], deltas: number[] }} Chunks */
+  /** @type {Map<string, Chunks>} */
+  const profiles = new Map();
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk' || !frame.has(e.pid)) {
+      continue;
+    }
+    const k = `${e.pid}:${e.id}`;
+    /** @type {Chunks} */
+    const p = profiles.get(k) ?? { pid: e.pid, nodes: new Map(), samples: [], deltas: [] };
+    profiles.set(k, p);
+    const cp = e.args?.data?.cpuProfile ?? {};
+    for (const n of cp.nodes ?? []) {
+      p.nodes.set(n.id, n);
+    }
+    p.samples.push(...(cp.samples ?? []));
+    p.deltas.push(...(e.args?.data?.timeDeltas ?? []));
+  }
+  /** @type {ReturnType<typeof profileByFrame>} */
+  const out = {};
+  /** @param {Record<string, number>} m @param {string} k @param {number} us */
+  const bump = (m, k, us) => {
+    m[k] = (m[k] ?? 0) + us;
+  };
+  for (const p of profiles.values()) {
+    const f = /** @type {string} */ (frame.get(p.pid));
+    const o = (out[f] ??= { phase: {}, file: {}, self: {}, total: {}, stacks: {} });
+    for (let i = 0; i < p.samples.length; i++) {
+      const us = p.deltas[i + 1] ?? 0;
+      /** @type {any[]} */
+      const stack = [];
+      for (let n = p.nodes.get(p.samples[i]); n; n = n.parent === undefined ? undefined : p.nodes.get(n.parent)) {
+        stack.push(n);
+      }
+      const mine = stack.filter((n) => ours(n.callFrame.url));
+      if (!mine.length) {
+        continue;
+      }
+      /** @param {any} n */
+      const fileOf = (n) => n.callFrame.url.slice(n.callFrame.url.lastIndexOf('/') + 1);
+      /** @param {any} n */
+      const nameOf = (n) => `${n.callFrame.functionName || '(anonymous)'} ${fileOf(n)}:${n.callFrame.lineNumber + 1}`;
+      const outer = mine[mine.length - 1];
+      const top = outer.callFrame.functionName === '' && outer.callFrame.lineNumber === 0;
+      bump(o.phase, top ? 'document_start' : 'later', us);
+      bump(o.file, `${fileOf(mine[0])}${top ? ' at document_start' : ' later'}`, us);
+      const leaf = stack[0];
+      const self = ours(leaf.callFrame.url)
+        ? nameOf(leaf)
+        : `${leaf.callFrame.functionName || '(native)'} [from ${nameOf(mine[0])}]`;
+      bump(o.self, `${top ? 'start' : 'later'}: ${self}`, us);
+      bump(
+        o.stacks,
+        [...stack]
+          .reverse()
+          .map((n) => (ours(n.callFrame.url) ? nameOf(n) : n.callFrame.functionName || '(native)'))
+          .join(' > '),
+        us,
+      );
+      for (const k of new Set(mine.map(nameOf))) {
+        bump(o.total, k, us);
+      }
+    }
+  }
+  return out;
 }

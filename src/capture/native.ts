@@ -3,7 +3,12 @@
  * it answers for the functions they replace (`function postMessage() { [native code] }`), and answers for
  * itself like the original.
  */
-const masks = new WeakMap<object, string>();
+/**
+ * What toString answers for each function the hook made: its text, or what it is written from on the first ask (a
+ * native's name, or the function it replaces): nothing is read at document_start beyond the function's mark.
+ */
+const masks = new WeakMap<object, string | { name: string; like: object | undefined }>();
+const apply = Reflect.apply;
 // V8 and recent Gecko: re-capture an error's stack without our frames, as if the native had thrown it.
 const captureStack = (Error as { captureStackTrace?: (o: object, fn?: unknown) => void }).captureStackTrace;
 
@@ -21,33 +26,46 @@ export function clean(e: unknown, fn: unknown): unknown {
 let origToString: (this: unknown) => string = Function.prototype.toString;
 
 /**
- * What this engine answers for a native function named `name`: its own layout, read from a native it has
- * (V8: `function f() { [native code] }`, SpiderMonkey: the body on its own indented line).
+ * What follows `function <name>(` in this engine's text of a native (V8: `) { [native code] }`, SpiderMonkey: the
+ * body on its own indented line), read once from a native it has, before any page script (the page could replace
+ * what reading it calls).
  */
-function nativeText(name: string): string {
+let nativeTail: string | null = null;
+function readNativeTail(): string {
   try {
-    const sample = Reflect.apply(origToString, Math.max, []) as string;
+    const sample = apply(origToString, Math.max, []) as string;
     if (sample.startsWith('function max(')) {
-      return `function ${name}(${sample.slice('function max('.length)}`;
+      return sample.slice('function max('.length);
     }
   } catch {
     /* the usual layout */
   }
-  return `function ${name}() { [native code] }`;
+  return ') { [native code] }';
 }
 
 /** Register `fn` as looking like `like` (a native it replaces), or like a native named `name`. */
 export function markNative<T extends object>(fn: T, name?: string, like?: object): T {
-  let text = nativeText(name ?? '');
-  if (like) {
+  masks.set(fn, { name: name ?? '', like });
+  return fn;
+}
+
+/** The text toString gives for a marked function (written on the first ask), or undefined for any other. */
+function maskOf(fn: object): string | undefined {
+  const m = masks.get(fn);
+  if (m === undefined || typeof m === 'string') {
+    return m;
+  }
+  let text: string | undefined;
+  if (m.like) {
     try {
-      text = Reflect.apply(origToString, like, []);
+      text = apply(origToString, m.like, []) as string;
     } catch {
       /* keep default */
     }
   }
+  text ??= `function ${m.name}(${(nativeTail ??= readNativeTail())}`;
   masks.set(fn, text);
-  return fn;
+  return text;
 }
 
 /** Install the mask on this window's Function.prototype.toString (once). Records the patch for uninstall. */
@@ -61,17 +79,16 @@ export function installToStringMask(
     return;
   }
   origToString = desc.value;
+  nativeTail ??= readNativeTail();
   const handler: ProxyHandler<(...a: unknown[]) => string> = {
     apply(target, self, args) {
       const text =
-        self !== null && (typeof self === 'function' || typeof self === 'object')
-          ? masks.get(self as object)
-          : undefined;
+        self !== null && (typeof self === 'function' || typeof self === 'object') ? maskOf(self as object) : undefined;
       if (text !== undefined) {
         return text;
       }
       try {
-        return Reflect.apply(target, self, args);
+        return apply(target, self, args);
       } catch (e) {
         throw clean(e, handler.apply);
       }

@@ -40,7 +40,7 @@ import {
   type WindowRelation,
 } from '../shared/messages.ts';
 import { accept } from '../shared/channel.ts';
-import { installHook } from './hook.ts';
+import { installHook, locationHref } from './hook.ts';
 import { openPageChannel, type PageChannel } from './page-channel.ts';
 import { deliveryReader } from './deliveries.ts';
 import { relationFinder } from './relation.ts';
@@ -152,6 +152,7 @@ export function startCapture(): void {
   const win = window as Window & typeof globalThis;
   // No mark on the window: it would be page-visible. One registration per frame injects this once.
   const stringify = JSON.stringify;
+  const apply = Reflect.apply;
   // Captured now: the page may replace JSON.parse later.
   const parse = JSON.parse;
   const perf = performance;
@@ -184,13 +185,15 @@ export function startCapture(): void {
   let calls: Call[] = [];
   let scheduled = false;
 
-  // A target's URL, read once per batch (a cross-origin read throws, and throwing is slow).
+  // A target's URL, read once per batch; none where it is cross-origin, told without an exception where the
+  // platform allows (hook.ts `locationHref`: a throw is slow, the first in a frame most).
   const urls = new Map<Window, string | null>();
   const urlOf = (target: Window): string | null => {
     let u = urls.get(target);
     if (u === undefined) {
       try {
-        u = stringify(String(target.location.href));
+        const h = locationHref(target);
+        u = h === null ? null : stringify(String(h ? apply(h.get, h.loc, []) : target.location.href));
       } catch {
         u = null;
       }

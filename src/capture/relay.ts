@@ -79,12 +79,14 @@ class FrameRelay {
   private posts: PagePost[] = [];
   /** Asking the MAIN world for its posts (they come synchronously). */
   private pulling = false;
-  private readonly drain: Drain<Delivery, BatchEntry>;
+  /** Writes and sends the frame's records (made at the first hand-over: nothing to write before). */
+  private drain: Drain<Delivery, BatchEntry> | null = null;
   private readonly outbox: Outbox<Delivery>;
   private readonly answer: () => void;
   /** A post's batch entry, by the frame's URL at the hand-over (posts are the page's word but for where). */
   private postUrl = '';
   private postHead = '';
+  private flushDetail: string | null = null;
 
   constructor(
     private readonly runtime: Runtime.Static,
@@ -95,17 +97,6 @@ class FrameRelay {
     const timeOrigin = perf.timeOrigin; // constant for the document
     this.now = () => timeOrigin + perf.now();
     this.link = this.makeLink();
-    // Written and sent in slices (relay-merge.ts: a long burst's records are not written in one task), each in
-    // parts of at most ~1M characters (the link batches them).
-    this.drain = new Drain<Delivery, BatchEntry>(
-      (d) => deliveryJson(d, this.config.maxBytes),
-      (entries) => joinEntries(entries, MAX_DETAIL_CHARS, (json, lines) => this.link.push(json, true, lines)),
-      SLICE,
-      (fn) => setTimeout(fn, 0),
-      SLICE_CHARS,
-      (p) => ({ entry: this.postEntry(), line: p.json }),
-      (e) => (typeof e === 'string' ? e.length : e.entry.length + e.line.length),
-    );
     this.outbox = new Outbox<Delivery>(this.now, (ds, burstEnd) => this.send(ds, burstEnd));
     this.answer = installDeliveries(window, {
       now: this.now,
@@ -196,6 +187,12 @@ class FrameRelay {
     this.channel?.send(CHANNEL_RELAY_TO_PAGE, relayToPageDetail(msg));
   }
 
+  /** The MAIN world's ask for its posts (its text written once: the relay asks at every hand-over). */
+  private askPosts(): void {
+    this.flushDetail ??= relayToPageDetail({ type: 'flush' });
+    this.channel?.send(CHANNEL_RELAY_TO_PAGE, this.flushDetail);
+  }
+
   private post(msg: Post): Body<RelayToBackground> {
     const { result, record } = runPost(msg, window, document, this.now);
     if (record) {
@@ -228,7 +225,24 @@ class FrameRelay {
       // `askHandOver`).
       this.link.send({ type: 'received' });
     }
+    this.drain ??= this.makeDrain();
     this.drain.add(deliveries, mine);
+  }
+
+  /**
+   * The frame's records written and sent in slices (relay-merge.ts: a long burst's records are not written in one
+   * task), each in parts of at most ~1M characters (the link batches them).
+   */
+  private makeDrain(): Drain<Delivery, BatchEntry> {
+    return new Drain<Delivery, BatchEntry>(
+      (d) => deliveryJson(d, this.config.maxBytes),
+      (entries) => joinEntries(entries, MAX_DETAIL_CHARS, (json, lines) => this.link.push(json, true, lines)),
+      SLICE,
+      (fn) => setTimeout(fn, 0),
+      SLICE_CHARS,
+      (p) => ({ entry: this.postEntry(), line: p.json }),
+      (e) => (typeof e === 'string' ? e.length : e.entry.length + e.line.length),
+    );
   }
 
   /** Ask the MAIN world for the posts it holds (synchronously: they are in `posts` when this returns). */
@@ -236,7 +250,7 @@ class FrameRelay {
     if (this.channel) {
       this.pulling = true;
       try {
-        this.toPage({ type: 'flush' });
+        this.askPosts();
       } finally {
         this.pulling = false;
       }
@@ -253,7 +267,7 @@ class FrameRelay {
   /** Everything the frame holds, written and sent now (the page is going away, or the background asks). */
   private handOverAll(): void {
     this.handOver();
-    this.drain.drain();
+    this.drain?.drain();
     this.link.flush();
   }
 }
