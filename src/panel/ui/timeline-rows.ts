@@ -4,8 +4,7 @@
  * Row per slot).
  */
 import { batch, createComputed, createMemo, createSignal, untrack, type Accessor } from 'solid-js';
-import { observeElementOffset, observeElementRect, type VirtualItem } from '@tanstack/virtual-core';
-import { createRowVirtualizer, createSlotRing, type RowVirtualizer } from './virtual.ts';
+import { createRowVirtualizer, createSlotRing, type RowItem, type RowVirtualizer } from './virtual.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { TimelineView } from '../timeline/timeline-view.ts';
 
@@ -30,7 +29,7 @@ export interface TimelineRows {
   /** The slots of the ring, 0..n-1 (n changes with the viewport's height). */
   slots: Accessor<number[]>;
   /** The visible item slot `s` shows, if any. */
-  slotItem: (s: number) => VirtualItem | undefined;
+  slotItem: (s: number) => RowItem | undefined;
   /** The rows' ids in view order, for the row group's aria-owns (their DOM order is rotated). */
   rowOrder: Accessor<string | undefined>;
 }
@@ -40,12 +39,10 @@ export function createTimelineRows(opts: TimelineRowsOptions): TimelineRows {
   // The virtualizer learns the scroll offset (and the viewport's size) from scroll events and a ResizeObserver,
   // after the fact. While the timeline follows the tail, a new count (a load, live records, a filter change) would
   // render the rows at the old offset first, and the rows at the end a frame later, after the scroll event. So
-  // the virtualizer sees a new count only after it was told the end offset, through its own observer callbacks:
-  // the rows at the end render once, and the scroll write that follows (`scrollToEnd`) lands where they are.
+  // the virtualizer sees a new count only after it was told the end offset (`tell`): the rows at the end render
+  // once, and the scroll write that follows (`scrollToEnd`) lands where they are.
   // The size is read in a microtask, once this update's other changes (summary, filter bar) are in the DOM and
   // before the new rows are: the layout that read forces does not include them.
-  let reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
-  let reportRect: ((rect: { width: number; height: number }) => void) | null = null;
   // What the rows show: the count the virtualizer has, and a version bumped with it for every view change (the rows
   // read this rather than the bridge's view signal, so that they render once the virtualizer has its new range).
   const [shownCount, setShownCount] = createSignal(0);
@@ -55,32 +52,35 @@ export function createTimelineRows(opts: TimelineRowsOptions): TimelineRows {
       setShownCount(n);
       setRowsVersion((v) => v + 1);
     });
+  const virtualizer = createRowVirtualizer({
+    count: shownCount,
+    rowHeight: ROW_H,
+    overscan: OVERSCAN,
+    getScrollElement: () => opts.scrollEl() ?? null,
+  });
+
   let tailQueued = false;
   const showAtEnd = () => {
     tailQueued = false;
     const n = count();
     const scrollEl = opts.scrollEl();
-    if (n === shownCount() || !follow() || !scrollEl?.isConnected || !reportOffset || !reportRect) {
+    if (n === shownCount() || !follow() || !scrollEl?.isConnected || !virtualizer.watching()) {
       show(n);
       return;
     }
-    const width = scrollEl.clientWidth,
-      height = scrollEl.clientHeight;
+    const height = scrollEl.clientHeight;
     if (height <= 0) {
       show(n);
       return;
     } // not laid out (a hidden panel): as before, from scroll events
-    const rect = reportRect,
-      offset = reportOffset;
     batch(() => {
-      rect({ width, height });
-      offset(Math.max(0, n * ROW_H - height), false);
+      virtualizer.tell(height, Math.max(0, n * ROW_H - height));
       show(n);
     });
   };
   createComputed(() => {
     const n = count();
-    if (untrack(follow) && untrack(shownCount) !== n && reportOffset) {
+    if (untrack(follow) && untrack(shownCount) !== n && virtualizer.watching()) {
       if (!tailQueued) {
         tailQueued = true;
         queueMicrotask(showAtEnd);
@@ -88,33 +88,6 @@ export function createTimelineRows(opts: TimelineRowsOptions): TimelineRows {
     } else if (!tailQueued) {
       show(n);
     }
-  });
-
-  const virtualizer = createRowVirtualizer({
-    count: shownCount,
-    getScrollElement: () => opts.scrollEl() ?? null,
-    estimateSize: () => ROW_H,
-    overscan: OVERSCAN,
-    observeElementOffset: (instance, cb) => {
-      reportOffset = cb;
-      const stop = observeElementOffset(instance, cb);
-      return () => {
-        stop?.();
-        if (reportOffset === cb) {
-          reportOffset = null;
-        }
-      };
-    },
-    observeElementRect: (instance, cb) => {
-      reportRect = cb;
-      const stop = observeElementRect(instance, cb);
-      return () => {
-        stop?.();
-        if (reportRect === cb) {
-          reportRect = null;
-        }
-      };
-    },
   });
 
   // The rows' DOM order is rotated by the ring (virtual.ts): the row group's aria-owns lists them in view order for

@@ -1,75 +1,127 @@
 /**
- * The timeline's virtualizer: @tanstack/virtual-core, bound to Solid with two plain signals (the visible items and
- * the total size). Not TanStack's Solid adapter: it reconciles the items into a Solid store on every change, so each
- * scroll frame would make new store proxies and a signal per property read of every visible item (BENCHMARKS.md,
- * the panel with 100,000 records, has the allocation figures).
- * The items here are the virtualizer's own objects, replaced as a whole (rows are kept in a ring of slots, see timeline-rows.ts).
+ * The virtualizer of a list whose rows all have one height (the timeline's, the flow view's): which rows are in
+ * view (row-range.ts, O(1) per scroll and per count change), bound to Solid with three plain signals (the visible
+ * items, the total size, the viewport's height). It learns the scroll offset from scroll events and the viewport's
+ * height from a ResizeObserver, after the fact; a list that must render at a known offset at once (the timeline
+ * following its tail, timeline-rows.ts) tells it both first (`tell`).
+ * It replaced @tanstack/virtual-core, which builds a table of every row's position on each count change: ~14 ms at
+ * a load of 100,000 records (its first, unoptimized run) and ~3 ms on each live batch and filter change after it.
+ * The items are plain objects, replaced as a whole when the range or the count changes (rows are kept in a ring of
+ * slots, below).
  */
 import { batch, createComputed, createMemo, createSignal, onCleanup, onMount, untrack, type Accessor } from 'solid-js';
-import {
-  elementScroll,
-  observeElementOffset,
-  observeElementRect,
-  Virtualizer,
-  type VirtualItem,
-  type VirtualizerOptions,
-} from '@tanstack/virtual-core';
+import { type Align, offsetToShow, rowRange } from './row-range.ts';
 
-type Options = Pick<
-  VirtualizerOptions<HTMLDivElement, HTMLDivElement>,
-  'getScrollElement' | 'estimateSize' | 'overscan'
-> &
-  Partial<Pick<VirtualizerOptions<HTMLDivElement, HTMLDivElement>, 'observeElementOffset' | 'observeElementRect'>> & {
-    count: () => number;
-  };
+export interface RowItem {
+  /** The row's position in the list. */
+  readonly index: number;
+  /** Its top, in px from the list's top. */
+  readonly start: number;
+}
+
+interface Options {
+  count: () => number;
+  rowHeight: number;
+  /** Rows rendered beyond each edge of the viewport. */
+  overscan: number;
+  getScrollElement: () => HTMLDivElement | null;
+}
 
 export interface RowVirtualizer {
-  getVirtualItems: () => VirtualItem[];
+  getVirtualItems: () => RowItem[];
   getTotalSize: () => number;
   /** The scroll element's height as the virtualizer last measured it (0 before it has). */
   getViewportHeight: () => number;
-  scrollToIndex: Virtualizer<HTMLDivElement, HTMLDivElement>['scrollToIndex'];
+  /** Scroll row `index` into view ('auto': only if it is not; see row-range.ts). */
+  scrollToIndex: (index: number, o?: { align?: Align }) => void;
+  /** Whether it watches its scroll element (mounted, and not cleaned up). */
+  watching: () => boolean;
+  /** The viewport's height and the scroll offset, known before the browser's events would say them. */
+  tell: (height: number, offset: number) => void;
 }
 
 export function createRowVirtualizer(opts: Options): RowVirtualizer {
-  const [items, setItems] = createSignal<VirtualItem[]>([], { equals: false });
+  const H = opts.rowHeight;
+  const [items, setItems] = createSignal<RowItem[]>([], { equals: false });
   const [totalSize, setTotalSize] = createSignal(0);
   const [viewportHeight, setViewportHeight] = createSignal(0);
-  const publish = (v: Virtualizer<HTMLDivElement, HTMLDivElement>) =>
+  let count = untrack(opts.count),
+    offset = 0,
+    height = 0,
+    watched = false,
+    start = 0,
+    end = 0;
+  /** The items of the rows in view, and the sizes: items anew when the range or (`counted`) the count changed. */
+  const publish = (counted: boolean) => {
+    const r = rowRange(count, offset, height, H, opts.overscan);
+    const moved = r.start !== start || r.end !== end;
+    if (!moved && !counted && untrack(viewportHeight) === height) {
+      return;
+    }
+    start = r.start;
+    end = r.end;
     batch(() => {
-      setItems(v.getVirtualItems());
-      setTotalSize(v.getTotalSize());
-      setViewportHeight(v.scrollRect?.height ?? 0);
+      if (moved || counted) {
+        const next: RowItem[] = [];
+        for (let i = r.start; i < r.end; i++) {
+          next.push({ index: i, start: i * H });
+        }
+        setItems(next);
+      }
+      setTotalSize(count * H);
+      setViewportHeight(height);
     });
-  const options = (count: number): VirtualizerOptions<HTMLDivElement, HTMLDivElement> => ({
-    count,
-    getScrollElement: opts.getScrollElement,
-    estimateSize: opts.estimateSize,
-    overscan: opts.overscan,
-    scrollToFn: elementScroll,
-    observeElementOffset: opts.observeElementOffset ?? observeElementOffset,
-    observeElementRect: opts.observeElementRect ?? observeElementRect,
-    onChange: (v) => {
-      v._willUpdate();
-      publish(v);
-    },
-  });
-  const v = new Virtualizer<HTMLDivElement, HTMLDivElement>(options(untrack(opts.count)));
-  onMount(() => {
-    const cleanup = v._didMount();
-    v._willUpdate();
-    onCleanup(cleanup);
-  });
+  };
   createComputed(() => {
-    v.setOptions(options(opts.count()));
-    v._willUpdate();
-    publish(v);
+    count = opts.count();
+    publish(true);
+  });
+  onMount(() => {
+    const el = opts.getScrollElement();
+    if (!el) {
+      return;
+    }
+    const onScroll = () => {
+      offset = el.scrollTop;
+      publish(false);
+    };
+    const ro = new ResizeObserver(() => {
+      height = el.clientHeight;
+      publish(false);
+    });
+    el.addEventListener('scroll', onScroll, { passive: true });
+    ro.observe(el);
+    watched = true;
+    height = el.clientHeight;
+    offset = el.scrollTop;
+    publish(false);
+    onCleanup(() => {
+      watched = false;
+      ro.disconnect();
+      el.removeEventListener('scroll', onScroll);
+    });
   });
   return {
     getVirtualItems: items,
     getTotalSize: totalSize,
     getViewportHeight: viewportHeight,
-    scrollToIndex: (index, o) => v.scrollToIndex(index, o),
+    scrollToIndex: (index, o) => {
+      const el = opts.getScrollElement();
+      if (!el || count <= 0) {
+        return;
+      }
+      const row = Math.max(0, Math.min(count - 1, index));
+      const to = offsetToShow(row, offset, height, count, H, o?.align ?? 'auto');
+      if (to !== null) {
+        el.scrollTo({ top: to });
+      }
+    },
+    watching: () => watched,
+    tell: (h, top) => {
+      height = h;
+      offset = top;
+      publish(false);
+    },
   };
 }
 
@@ -85,7 +137,7 @@ export function createSlotRing(
   virtualizer: RowVirtualizer,
   rowHeight: number,
   overscan: number,
-): { slots: Accessor<number[]>; slotItem: (s: number) => VirtualItem | undefined } {
+): { slots: Accessor<number[]>; slotItem: (s: number) => RowItem | undefined } {
   const slotCount = createMemo(() =>
     Math.max(
       virtualizer.getVirtualItems().length,

@@ -33,9 +33,9 @@ export function createFlowScroll(opts: FlowScrollOptions): FlowScroll {
   const { count, selectedRow } = opts;
   const virtualizer = createRowVirtualizer({
     count,
-    getScrollElement: () => opts.scrollEl() ?? null,
-    estimateSize: () => FLOW_ROW_H,
+    rowHeight: FLOW_ROW_H,
     overscan: OVERSCAN,
+    getScrollElement: () => opts.scrollEl() ?? null,
   });
   const { slots, slotItem } = createSlotRing(virtualizer, FLOW_ROW_H, OVERSCAN);
   const scrollToRow = (row: number, align: 'auto' | 'center') => {
