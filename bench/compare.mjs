@@ -11,7 +11,7 @@
 // dist/chrome to use as REF instead of building it; REF then only names it).
 // Alone: `node bench/compare.mjs REF [options] [panel] [page-overhead]` (after npm run build).
 import { execFileSync } from 'node:child_process';
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { median, medianInterval } from './stats.mjs';
 import { EXT, PANEL_LINES, panelRun } from './panel.mjs';
@@ -49,7 +49,18 @@ export function buildRef(sha, log = console.log) {
     git('worktree', 'add', '--detach', dir, sha);
   }
   if (!existsSync(join(dir, 'node_modules'))) {
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    // The working tree's dependencies, unless REF locked others (a dependency added or dropped since): then its own.
+    const lock = (d) => readFileSync(join(d, 'package-lock.json'), 'utf8');
+    if (lock(dir) === lock(ROOT)) {
+      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    } else {
+      log(`REF ${sha.slice(0, 7)}: its package-lock.json differs: npm ci in ${dir}`);
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund'], {
+        cwd: dir,
+        stdio: 'inherit',
+        env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' },
+      });
+    }
   }
   log(`REF ${sha.slice(0, 7)}: building in ${dir}`);
   execFileSync(process.execPath, ['scripts/build.mjs', 'chrome'], { cwd: dir, stdio: 'inherit' });
