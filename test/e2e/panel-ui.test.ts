@@ -333,6 +333,50 @@ describe('panel UI (fixture session)', () => {
     await resetFilters(page);
   });
 
+  it('following, the newest row stays whole when the grid gets lower (the panel resized, a large load judged)', async () => {
+    /** How far the grid is from its end (px), and how far the newest row's bottom is below the grid's. */
+    const end = (p: Page) =>
+      p.$eval('.grid-body', (g) => {
+        const rows = [...g.querySelectorAll<HTMLElement>('[role="row"][aria-rowindex]')];
+        const newest = rows.reduce((a, b) =>
+          Number(b.getAttribute('aria-rowindex')) > Number(a.getAttribute('aria-rowindex')) ? b : a,
+        );
+        return {
+          short: g.scrollHeight - g.clientHeight - g.scrollTop,
+          hidden: newest.getBoundingClientRect().bottom - g.getBoundingClientRect().bottom,
+          newest: Number(newest.getAttribute('aria-rowindex')) - 1,
+          count: Number(g.getAttribute('aria-rowcount')) - 1,
+        };
+      });
+    const p = await openPanel('fixture=demo&n=300');
+    await painted(p);
+    expect((await end(p)).short).toBeLessThanOrEqual(1);
+    await p.setViewport({ width: 1280, height: 600 });
+    await twoFrames(p);
+    const resized = await end(p);
+    expect(resized.short).toBeLessThanOrEqual(1);
+    expect(resized.newest).toBe(resized.count);
+    expect(resized.hidden).toBeLessThanOrEqual(1);
+    // A load of 12,000 records in a narrow panel: its first frame says "judging…" on one line, the judged line wraps.
+    await p.setViewport({ width: 400, height: 700 });
+    await inPanel(p, (h) => {
+      h.load(
+        h.synthetic(12_000).map((r: unknown) => structuredClone(r)),
+        'large',
+      );
+    });
+    await p.waitForFunction(
+      () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') !== 'judging',
+    );
+    await painted(p);
+    const judged = await end(p);
+    expect(judged.count).toBeGreaterThan(10_000);
+    expect(judged.short).toBeLessThanOrEqual(1);
+    expect(judged.newest).toBe(judged.count);
+    expect(judged.hidden).toBeLessThanOrEqual(1);
+    await p.close();
+  });
+
   it('follows the theme: ?theme= override, else prefers-color-scheme outside DevTools', async () => {
     const dark = await openPanel('fixture=demo&theme=dark');
     expect(await dark.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');

@@ -101,15 +101,15 @@ export function Timeline(props: TimelineProps) {
     setUnseen(0);
     scrollToEnd();
   };
+  // Following, the newest row stays whole at the bottom: when rows come, and when the grid's height changes (the
+  // panel resized, a line above the grid wrapping as the integration line is judged), which leaves `scrollTop` as it
+  // was and so the end below the fold.
   createEffect(
-    on(
-      () => virtualizer.getTotalSize(),
-      () => {
-        if (untrack(follow)) {
-          queueMicrotask(scrollToEnd);
-        }
-      },
-    ),
+    on([() => virtualizer.getTotalSize(), () => virtualizer.getViewportHeight()], () => {
+      if (untrack(follow)) {
+        queueMicrotask(scrollToEnd);
+      }
+    }),
   );
   createEffect(
     on(
