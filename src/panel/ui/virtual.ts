@@ -110,8 +110,9 @@ export function createRowVirtualizer(opts: Options): RowVirtualizer {
       if (!el || count <= 0) {
         return;
       }
+      // (the element's own offset and height: a scroll written since, as the tail's, has no scroll event yet)
       const row = Math.max(0, Math.min(count - 1, index));
-      const to = offsetToShow(row, offset, height, count, H, o?.align ?? 'auto');
+      const to = offsetToShow(row, el.scrollTop, el.clientHeight, count, H, o?.align ?? 'auto');
       if (to !== null) {
         el.scrollTo({ top: to });
       }
