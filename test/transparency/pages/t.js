@@ -7,7 +7,8 @@
 //   raw:     every `message` event this window got, counted by a normalised description of its data
 //            (a page may set `T.rawKey(data)` to normalise a protocol's own nondeterministic fields; a key
 //            it returns starting with `~` is compared by presence only, for messages a protocol repeats on a
-//            timer or whose number depends on the scheduler).
+//            timer or whose number depends on the scheduler; null leaves out a message whose coming at all
+//            depends on timing, with the page saying why).
 // and gives the window-check table (window-checks.ts) a few helpers (`T.thrown`, `T.msg`, `T.blank`...).
 (function () {
   'use strict';
@@ -178,6 +179,9 @@
     } catch (err) {
       d = '<unreadable>';
     }
+    if (d === null) {
+      return null;
+    }
     if (d.length > 400) {
       d = d.slice(0, 400) + '…';
     }
@@ -186,17 +190,23 @@
   function count(key) {
     t.raw[key] = (t.raw[key] || 0) + 1;
   }
+  // (a key of null: a message the page's T.rawKey leaves out, as one whose coming at all is up to timing)
+  function countKey(key) {
+    if (key !== null) {
+      count(key);
+    }
+  }
   window.addEventListener('message', function (e) {
     var ports = e.ports ? e.ports.length : 0;
     if (window.T && T.rawKey) {
-      count(keyOf(e.origin, e.data, ports));
+      countKey(keyOf(e.origin, e.data, ports));
     } else {
       early.push([e.origin, e.data, ports]);
     }
   });
   t.rawCounts = function () {
     early.splice(0).forEach(function (m) {
-      count(keyOf(m[0], m[1], m[2]));
+      countKey(keyOf(m[0], m[1], m[2]));
     });
     return t.raw;
   };
