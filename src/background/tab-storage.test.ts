@@ -85,6 +85,77 @@ describe('tab storage', () => {
     expect(restored?.readyTimeoutMs).toBe(15_000);
   });
 
+  it('a restore judges the page once, after the replay, and gives the records the issues the live log gave', async () => {
+    // A host page with two embeds: one says ready and streams AI queries (some never answered), the other never says
+    // ready; the host sends actions, some to "*". The page is judged after each of the live log's batches; the
+    // restore replays the same batches and judges once.
+    const t = setup();
+    const live = t.log();
+    const TENANT = 'https://acme.svc-embed.example';
+    const embed = (n: number) => `${TENANT}/embed/dashboard/d${n}`;
+    live.setFrame({ frameId: 3, parentFrameId: 0, url: embed(3) });
+    live.setFrame({ frameId: 4, parentFrameId: 0, url: embed(4) });
+    let time = 1_000;
+    const post = (frameUrl: string, origin: string, targetOrigin: string, data: unknown): RawRecord => ({
+      time: time++,
+      kind: 'post',
+      frameUrl,
+      origin,
+      targetOrigin,
+      data,
+    });
+    const env = (direction: string, type: string, payload: unknown, surface = 'dashboard') => ({
+      source: 'svc-embed',
+      direction,
+      type,
+      payload,
+      timestamp: time,
+      surface,
+    });
+    const batch = async (frameId: number, raws: RawRecord[]) => {
+      const seq0 = live.nextSeq;
+      live.add(structuredClone(raws).map((r) => ({ ...r, frameId })));
+      t.storage.counted(raws.length);
+      await t.storage.storeOwn(frameId, JSON.stringify(raws), seq0);
+    };
+    await batch(3, [post(embed(3), TENANT, HOST, env('event', 'svc:event:ready', {}))]);
+    for (let k = 0; k < 40; k++) {
+      await batch(3, [
+        post(
+          embed(3),
+          TENANT,
+          HOST,
+          env('event', 'svc:event:ai-query', { queryId: `q${k}`, status: 'submitted' }, 'chat'),
+        ),
+        ...(k % 3
+          ? [
+              post(
+                embed(3),
+                TENANT,
+                HOST,
+                env('event', 'svc:event:ai-query', { queryId: `q${k}`, status: 'completed' }, 'chat'),
+              ),
+            ]
+          : []),
+      ]);
+      await batch(0, [post(`${HOST}/`, HOST, k % 5 ? TENANT : '*', env('action', 'svc:action:refresh', {}))]);
+      await batch(4, [post(embed(4), TENANT, HOST, env('event', 'svc:event:view', { name: `v${k}` }))]);
+    }
+    const held = (log: TabLog) =>
+      [...log.records.values()].map((r) => ({
+        seq: r.seq,
+        verdict: r.verdict,
+        pairedWith: r.pairedWith,
+        issues: r.issues.map((i) => `${i.rule}: ${i.message}`),
+      }));
+    live.diagnose();
+    const before = held(live);
+    expect(before.length).toBeGreaterThan(140);
+    expect(before.some((r) => r.issues.some((i) => i.startsWith('silence.')))).toBe(true);
+    const { restored } = await t.restart();
+    expect(restored && held(restored)).toEqual(before);
+  });
+
   it('a snapshot replaces every stored batch (compaction, Clear, a new log)', async () => {
     const t = setup();
     await t.add(1);

@@ -285,7 +285,11 @@ export class TabLog {
    * Classify and keep new records: one or more frames' batches, each frame's records in the order the frame saw
    * them. They are taken over (mutated into the stored records), not copied.
    */
-  add(raws: Array<RawRecord & { frameId?: number }>): AddResult {
+  /**
+   * `judgePage` false: the page is not judged again after this batch (`diagnose` judges the whole page from scratch,
+   * so a replay of stored batches judges it once, after the last one: see TabStorage.restore).
+   */
+  add(raws: Array<RawRecord & { frameId?: number }>, judgePage = true): AddResult {
     const out: AddResult = { added: [], updated: [], removed: [], reclassified: false };
     if (!raws.length) {
       return out;
@@ -387,7 +391,7 @@ export class TabLog {
     }
     // What did not happen and the embeds' addresses: judged again when a record that bears on it came, or when
     // records were checked again (a re-judged navigation record lost its issues).
-    if (out.reclassified || cut !== Infinity || fresh.some(bearsOnDiagnosis)) {
+    if (judgePage && (out.reclassified || cut !== Infinity || fresh.some(bearsOnDiagnosis))) {
       const changed = this.diagnose();
       const known = new Set([...placed, ...out.updated]);
       for (const r of changed) {
