@@ -1,5 +1,5 @@
 /**
- * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned by @tanstack/virtual-core (timeline-rows.ts,
+ * The virtualized timeline (ARIA grid). Rows (Row.tsx) are positioned from their one height (timeline-rows.ts,
  * virtual.ts); rows are a ring of slots that read their record from the log by view position
  * (timeline/timeline-view.ts), so a filter change re-renders only the visible rows and a scroll only the rows that
  * come into view.
