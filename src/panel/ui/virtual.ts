@@ -115,6 +115,11 @@ export function createRowVirtualizer(opts: Options): RowVirtualizer {
       const to = offsetToShow(row, el.scrollTop, el.clientHeight, count, H, o?.align ?? 'auto');
       if (to !== null) {
         el.scrollTo({ top: to });
+        // (the rows at the new offset now, not at the scroll event a frame later: a row just selected by the
+        // keyboard is in the DOM when the key's handling ends)
+        offset = el.scrollTop;
+        height = el.clientHeight;
+        publish(false);
       }
     },
     watching: () => watched,
