@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TabLog, newState } from './tablog.ts';
 import type { RawRecord } from '../shared/messages.ts';
 import { checkCapture } from '../protocol/capture.ts';
@@ -640,5 +640,59 @@ describe('the diagnosis of a restored log', () => {
       } as RawRecord & { frameId: number },
     ]);
     expect(l.records.get(1)!.issues).toEqual([]);
+  });
+});
+
+describe('the judgement of a large page', () => {
+  const aiQuery = (n: number, status: string, time: number) => ({
+    source: 'svc-embed',
+    direction: 'event',
+    type: 'svc:event:ai-query',
+    surface: 'dashboard',
+    payload: { query: `question ${n}`, chatId: `chat-${n}`, status },
+    timestamp: time,
+  });
+  /** 200 batches, 1 ms apart by the log's clock: an ai-query asked in each, every third never answered (the last one too). */
+  function stream(l: TabLog, T: number) {
+    l.setTenantOrigin(TENANT);
+    l.add([embedPost(ready, T), hostReceive(ready, T + 1)]);
+    for (let n = 0; n < 200; n++) {
+      const t = T + 10 + n * 10;
+      const batch = [embedPost(aiQuery(n, 'submitted', t), t), hostReceive(aiQuery(n, 'submitted', t), t + 1)];
+      if (n % 3 !== 1) {
+        batch.push(
+          embedPost(aiQuery(n, 'completed', t + 5), t + 5),
+          hostReceive(aiQuery(n, 'completed', t + 5), t + 6),
+        );
+      }
+      l.add(batch);
+    }
+  }
+  const unanswered = (l: TabLog) =>
+    [...l.records.values()]
+      .filter((r) => r.issues.some((i) => i.rule === 'silence.ai-query-unanswered'))
+      .map((r) => r.seq);
+
+  it('is judged within its share of the time, and what it owes is due at nextDiagnosis and then the same', () => {
+    const T = Date.now() - 60_000;
+    // The log's clock moves 1 ms at each reading: a judgement takes 1 ms (two readings), a batch 1 ms.
+    let t = 0;
+    const slow = new TabLog(newState(7), [], 1, { clock: () => t++ });
+    const judged = vi.spyOn(slow, 'diagnose');
+    stream(slow, T);
+    // At once, each of the 201 batches would be judged; within 5% of the time, about one in twenty.
+    expect(judged.mock.calls.length).toBeGreaterThan(3);
+    expect(judged.mock.calls.length).toBeLessThan(30);
+    // The judgement the last batches owe is due within the share (20 ms of a 1 ms judgement), before any limit.
+    const due = slow.nextDiagnosis!;
+    expect(due - Date.now()).toBeLessThanOrEqual(25);
+    // A log whose judgement is quick is judged at once: what the slow one holds after its owed judgement.
+    const quick = new TabLog(newState(7), [], 1, { clock: () => 0 });
+    stream(quick, T);
+    expect(unanswered(quick).length).toBe(2 * 67); // (67 questions: each post and its delivery)
+    expect(unanswered(slow)).not.toEqual(unanswered(quick));
+    slow.diagnose();
+    expect(unanswered(slow)).toEqual(unanswered(quick));
+    expect([...slow.records.values()].map((r) => r.issues)).toEqual([...quick.records.values()].map((r) => r.issues));
   });
 });

@@ -49,6 +49,15 @@ export interface AddResult {
   reorderedFrom?: number;
 }
 
+/**
+ * Judging the page (`diagnose`, over every record of the current page) takes at most this share of the time: a
+ * judgement that took d ms is followed by the next one no sooner than d / JUDGE_SHARE ms later (records that bear on
+ * it meanwhile owe one, made then: `nextDiagnosis`). A page of tens of thousands of records streaming ai-queries
+ * is judged every second or two instead of on each batch; a small page, whose judgement is quicker than
+ * JUDGE_AT_ONCE_MS, at once, always.
+ */
+const JUDGE_SHARE = 0.05;
+const JUDGE_AT_ONCE_MS = 1;
 /** The session checker's state is kept before every CHECKPOINT_EVERY-th record checked, the last CHECKPOINTS times. */
 const CHECKPOINT_EVERY = 4096;
 const CHECKPOINTS = 8;
@@ -108,14 +117,26 @@ export class TabLog {
   private nextLimitAt: number | null = null;
   /** The current page's tenant origin as its facts say (protocol/tenant.ts); applied unless one was set by hand. */
   private tenant = new TenantFinder();
+  /** The last judgement of the page: when it ended and what it took (ms, by `clock`); when an owed one runs. */
+  private judgedAt = Number.NEGATIVE_INFINITY;
+  private judgeMs = 0;
+  private owedAt: number | null = null;
+  /** A monotonic clock in ms (the judgement's cost and spacing). */
+  private readonly clock: () => number;
 
   constructor(
     state: TabState,
     restored: ClassifiedRecord[] = [],
     nextSeq = 1,
-    opts: { checkpointEvery?: number; checkpoints?: number; sessionBase?: SessionState | null } = {},
+    opts: {
+      checkpointEvery?: number;
+      checkpoints?: number;
+      sessionBase?: SessionState | null;
+      clock?: () => number;
+    } = {},
   ) {
     this.tabState = state;
+    this.clock = opts.clock ?? (() => performance.now());
     this.checkpointEvery = opts.checkpointEvery ?? CHECKPOINT_EVERY;
     this.checkpointCount = opts.checkpoints ?? CHECKPOINTS;
     this.baseSession = opts.sessionBase ?? null;
@@ -166,9 +187,12 @@ export class TabLog {
   get readyTimeoutMs(): number {
     return this.readyLimitMs;
   }
-  /** The earliest time a limit runs out (diagnose again then), or null. */
+  /** The earliest time a limit runs out or an owed judgement may run (diagnose again then), or null. */
   get nextDiagnosis(): number | null {
-    return this.nextLimitAt;
+    if (this.owedAt === null) {
+      return this.nextLimitAt;
+    }
+    return this.nextLimitAt === null ? this.owedAt : Math.min(this.nextLimitAt, this.owedAt);
   }
 
   // ------------------------------------------------------------------------------------------ mutators
@@ -389,16 +413,8 @@ export class TabLog {
         this.eviction.rebuild(this.heldRecords.values(), this.tabState.maxRecords); // (seqs from the cut on changed)
       }
     }
-    // What did not happen and the embeds' addresses: judged again when a record that bears on it came, or when
-    // records were checked again (a re-judged navigation record lost its issues).
-    if (judgePage && (out.reclassified || cut !== Infinity || fresh.some(bearsOnDiagnosis))) {
-      const changed = this.diagnose();
-      const known = new Set([...placed, ...out.updated]);
-      for (const r of changed) {
-        if (!known.has(r)) {
-          out.updated.push(r);
-        }
-      }
+    if (judgePage) {
+      this.judgeAfterAdd(out, placed, fresh, cut);
     }
     this.tabState.total = (this.tabState.total ?? 0) + fresh.length;
     out.added = cut === Infinity ? placed : fresh.sort((a, b) => a.seq - b.seq);
@@ -532,10 +548,12 @@ export class TabLog {
    * `nextDiagnosis`. An earlier page's records (preserve log) keep theirs: they were that page's.
    */
   diagnose(now = Date.now()): ClassifiedRecord[] {
+    const began = this.clock();
     const from = this.tabState.pageStartSeq ?? 0;
     const page = [...this.recordsFrom(from)];
     const d = diagnose(page, { tenantOrigin: this.tabState.tenantOrigin, now, readyTimeoutMs: this.readyLimitMs });
     this.nextLimitAt = d.next;
+    this.owedAt = null;
     const changed: ClassifiedRecord[] = [];
     // The records that hold diagnosis issues of their own now (found by looking, not remembered: seqs move when
     // late records are placed, and a restored log holds what the stored snapshot had), and those that get some.
@@ -574,7 +592,44 @@ export class TabLog {
         }
       }
     }
+    this.judgedAt = this.clock();
+    this.judgeMs = this.judgedAt - began;
     return changed;
+  }
+
+  /**
+   * What did not happen and the embeds' addresses, after an add: judged again when a record that bears on it came,
+   * or when records were checked again (from `cut`): at once when a re-judged navigation record lost its issues,
+   * else within the judgement's share of the time (JUDGE_SHARE). The records it changed join `out.updated`.
+   */
+  private judgeAfterAdd(out: AddResult, placed: ClassifiedRecord[], fresh: ClassifiedRecord[], cut: number): void {
+    const lost = out.reclassified || (cut !== Infinity && placed.some((r) => r.navigation));
+    if (!(lost || cut !== Infinity || fresh.some(bearsOnDiagnosis)) || !(lost || this.judgeNow())) {
+      return;
+    }
+    const changed = this.diagnose();
+    const known = new Set([...placed, ...out.updated]);
+    for (const r of changed) {
+      if (!known.has(r)) {
+        out.updated.push(r);
+      }
+    }
+  }
+
+  /**
+   * Whether a judgement of the page may run now (JUDGE_SHARE); if not, one is owed, at the time `nextDiagnosis` says
+   * (the session judges the page again then).
+   */
+  private judgeNow(): boolean {
+    if (this.judgeMs < JUDGE_AT_ONCE_MS) {
+      return true;
+    }
+    const wait = this.judgedAt + this.judgeMs / JUDGE_SHARE - this.clock();
+    if (wait <= 0) {
+      return true;
+    }
+    this.owedAt ??= Date.now() + Math.ceil(wait);
+    return false;
   }
 
   private *recordsFrom(seq: number): Iterable<ClassifiedRecord> {
