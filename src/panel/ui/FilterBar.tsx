@@ -10,42 +10,59 @@ import { usePanel } from './use-panel.ts';
 import { Icon } from './icons.tsx';
 import { Popover } from './Popover.tsx';
 import { Toolbar, type ToolbarItem } from './Toolbar.tsx';
+import type { TimelineView } from '../timeline/timeline-view.ts';
 
 const SEARCH_HELP =
   'Search the messages. Plain words match the message JSON, frame URL and origins. field:value narrows to a field: ' +
   'type:ready, surface:app, kind:post, origin:acme, target:*, verdict:invalid, rule:origin, severity:warning, payload.path:/embed, ' +
   'fatal:true, loadDurationMs:>1000; field: alone means "present"; "quoted text"; -term negates.';
 
-export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
-  const { store, select } = usePanel();
-  const view = store.timeline,
-    log = store.log;
-  const f = select('filters', () => view.filters);
-  const toggle = (key: ListFilter, value: string) => {
-    const cur = view.filters[key] as readonly string[];
-    const next = cur.includes(value) ? cur.filter((x) => x !== value) : [...cur, value];
-    view.setFilters({ [key]: next } as Partial<FilterState>);
-  };
+/** Add `value` to the list filter `key`, or take it out. */
+function toggleIn(view: TimelineView, key: ListFilter, value: string) {
+  const cur = view.filters[key] as readonly string[];
+  const next = cur.includes(value) ? cur.filter((x) => x !== value) : [...cur, value];
+  view.setFilters({ [key]: next } as Partial<FilterState>);
+}
+
+/** The search box: the filter follows what is typed 120 ms after the last key (at once on Enter); Esc empties it. */
+function SearchBox(p: { ref: (el: HTMLInputElement) => void; view: TimelineView; search: () => string }) {
+  const view = p.view;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const onSearch = (value: string) => {
     clearTimeout(timer);
     timer = setTimeout(() => view.setFilters({ search: value }), 120);
   };
-  const chip = (key: ListFilter, value: string, label: string, count?: () => number, title?: string) => (
-    <button
-      type="button"
-      class={`chip ch-${value}`}
-      aria-pressed={(f()[key] as readonly string[]).includes(value)}
-      onClick={() => toggle(key, value)}
-      title={title}
-    >
-      {label}
-      <Show when={count}>{(c) => <span class="n">{c()().toLocaleString('en-US')}</span>}</Show>
-    </button>
+  return (
+    <input
+      ref={p.ref}
+      class="search"
+      type="search"
+      placeholder="Filter (text, type:ready, payload.path:/x, -kind:post)"
+      aria-label="Search messages"
+      title={SEARCH_HELP}
+      value={p.search()}
+      onInput={(e) => onSearch(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          clearTimeout(timer);
+          view.setFilters({ search: e.currentTarget.value });
+        }
+        if (e.key === 'Escape' && e.currentTarget.value) {
+          e.currentTarget.value = '';
+          clearTimeout(timer);
+          view.setFilters({ search: '' });
+          e.stopPropagation();
+        }
+      }}
+    />
   );
-  const counts = select('state', () => log.counts);
-  const foreignHidden = select(['state', 'filters'], () => (view.filters.showForeign ? 0 : log.counts.foreign));
+}
 
+/** The type, frame and origin menus' options, with their counts in the log (catalog types first). */
+function createMenuOptions(
+  select: ReturnType<typeof usePanel>['select'],
+  log: ReturnType<typeof usePanel>['store']['log'],
+) {
   const typeOptions = select('state', () => {
     const types = log.types();
     const seen = [...types.keys()].filter((t) => !CATALOG_TYPES.includes(t)).sort();
@@ -67,6 +84,31 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
   const originOptions = select('state', () =>
     [...log.origins().entries()].map(([o, n]) => ({ value: o, label: o, count: n })),
   );
+  return { typeOptions, frameOptions, originOptions };
+}
+
+export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
+  const { store, select } = usePanel();
+  const view = store.timeline,
+    log = store.log;
+  const f = select('filters', () => view.filters);
+  const toggle = (key: ListFilter, value: string) => toggleIn(view, key, value);
+  const chip = (key: ListFilter, value: string, label: string, count?: () => number, title?: string) => (
+    <button
+      type="button"
+      class={`chip ch-${value}`}
+      aria-pressed={(f()[key] as readonly string[]).includes(value)}
+      onClick={() => toggle(key, value)}
+      title={title}
+    >
+      {label}
+      <Show when={count}>{(c) => <span class="n">{c()().toLocaleString('en-US')}</span>}</Show>
+    </button>
+  );
+  const counts = select('state', () => log.counts);
+  const foreignHidden = select(['state', 'filters'], () => (view.filters.showForeign ? 0 : log.counts.foreign));
+
+  const { typeOptions, frameOptions, originOptions } = createMenuOptions(select, log);
 
   const menu = (label: string, key: ListFilter, options: () => Option[], labelOf?: (value: string) => string) => (
     <Menu
@@ -83,30 +125,7 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
       id: 'search',
       priority: 0,
       grow: 150,
-      render: () => (
-        <input
-          ref={p.searchRef}
-          class="search"
-          type="search"
-          placeholder="Filter (text, type:ready, payload.path:/x, -kind:post)"
-          aria-label="Search messages"
-          title={SEARCH_HELP}
-          value={f().search}
-          onInput={(e) => onSearch(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              clearTimeout(timer);
-              view.setFilters({ search: e.currentTarget.value });
-            }
-            if (e.key === 'Escape' && e.currentTarget.value) {
-              e.currentTarget.value = '';
-              clearTimeout(timer);
-              view.setFilters({ search: '' });
-              e.stopPropagation();
-            }
-          }}
-        />
-      ),
+      render: () => <SearchBox ref={p.searchRef} view={view} search={() => f().search} />,
     },
     {
       id: 'direction',
@@ -174,9 +193,7 @@ export function FilterBar(p: { searchRef: (el: HTMLInputElement) => void }) {
           <button
             type="button"
             class="link"
-            onClick={() => {
-              view.resetFilters();
-            }}
+            onClick={() => view.resetFilters()}
             title="Clear every filter (foreign traffic stays as it is)"
           >
             Reset

@@ -65,6 +65,26 @@ export interface PopoverProps {
 
 const MARGIN = 4;
 
+/**
+ * The panel under its button, kept inside the window: moved left to fit, or above the button when there is more
+ * room there (and less than 160 px below); never wider or taller than the window.
+ */
+function placePanel(panel: HTMLDivElement, button: HTMLButtonElement) {
+  const a = button.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth;
+  const vh = document.documentElement.clientHeight;
+  panel.style.maxWidth = `${vw - 2 * MARGIN}px`;
+  const w = panel.offsetWidth;
+  const left = Math.max(MARGIN, Math.min(a.left, vw - w - MARGIN));
+  const below = vh - a.bottom - 2 * MARGIN;
+  const above = a.top - 2 * MARGIN;
+  const up = below < 160 && above > below;
+  panel.style.left = `${left}px`;
+  panel.style.top = up ? '' : `${a.bottom + 2}px`;
+  panel.style.bottom = up ? `${vh - a.top + 2}px` : '';
+  panel.style.maxHeight = `${Math.max(80, up ? above : below)}px`;
+}
+
 export function Popover(p: PopoverProps) {
   const [open, setOpen] = createSignal(false);
   const id = p.panelId ?? `pop-${createUniqueId()}`;
@@ -74,22 +94,9 @@ export function Popover(p: PopoverProps) {
 
   const entry: Open = { close: (focus) => close(focus) };
   const place = () => {
-    if (!panel || !button) {
-      return;
+    if (panel && button) {
+      placePanel(panel, button);
     }
-    const a = button.getBoundingClientRect();
-    const vw = document.documentElement.clientWidth;
-    const vh = document.documentElement.clientHeight;
-    panel.style.maxWidth = `${vw - 2 * MARGIN}px`;
-    const w = panel.offsetWidth;
-    const left = Math.max(MARGIN, Math.min(a.left, vw - w - MARGIN));
-    const below = vh - a.bottom - 2 * MARGIN;
-    const above = a.top - 2 * MARGIN;
-    const up = below < 160 && above > below;
-    panel.style.left = `${left}px`;
-    panel.style.top = up ? '' : `${a.bottom + 2}px`;
-    panel.style.bottom = up ? `${vh - a.top + 2}px` : '';
-    panel.style.maxHeight = `${Math.max(80, up ? above : below)}px`;
   };
   const onDown = (e: PointerEvent) => {
     const t = e.target as Node;

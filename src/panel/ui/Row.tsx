@@ -15,6 +15,8 @@ import { EMPTY, rowCells, type RowCells } from './row-parts.tsx';
 
 export { WarmRow } from './row-parts.tsx';
 
+type PanelStoreOf = ReturnType<typeof usePanel>['store'];
+
 export interface RowProps {
   version: () => number;
   pos: () => number;
@@ -31,14 +33,12 @@ export interface RowProps {
 const divider = (c: { pageStart: boolean }, columns: readonly string[]) =>
   c.pageStart ? { 'grid-column': `${columns.indexOf('type') + 1} / -1` } : undefined;
 
-export function Row(p: RowProps) {
-  const { store, select } = usePanel();
-  const view = store.timeline,
-    log = store.log;
+/** The cells of the record at the row's position (null: none), the same object while that record shows the same. */
+function createRowCells(p: RowProps, view: PanelStoreOf['timeline'], log: PanelStoreOf['log']) {
   // The same record, time origin and frame surface as last time (live records appended below, a filter change
   // that leaves this row's record in place): the same cells, so nothing in the row is touched.
   let last: { r: ClassifiedRecord; t0: number; surface: string | undefined } | null = null;
-  const cells = createMemo<RowCells | null>((prev) => {
+  return createMemo<RowCells | null>((prev) => {
     p.version();
     const pos = p.pos();
     const i = pos >= 0 && pos < view.length ? view.indexAt(pos) : undefined;
@@ -55,60 +55,87 @@ export function Row(p: RowProps) {
     last = { r, t0, surface: frame?.surface };
     return rowCells(log, i, r, t0, frame);
   }, null);
-  const selected = select('selection', () => {
-    const c = cells();
-    return !!c && c.seq === view.selectedSeq;
-  });
-  const onClick = () => {
-    const c = cells();
-    if (!c) {
-      return;
-    }
-    view.select(c.seq);
-    p.onOpen();
-    p.grid().focus({ preventScroll: true });
+}
+
+/**
+ * Each text cell holds one Text node, made once per row slot; one render effect writes the row's texts into them
+ * (`data`), rather than a new Text node per update (`textContent`): a fast scroll rewrites most visible rows each
+ * frame, and new nodes are garbage for the DOM's collector.
+ */
+function createRowTexts(c: () => RowCells) {
+  const t = {
+    time: new Text(),
+    delta: new Text(),
+    clock: new Text(),
+    target: new Text(),
+    dir: new Text(),
+    kindIcon: new Text(),
+    type: new Text(),
+    surface: new Text(),
+    frame: new Text(),
+    origins: new Text(),
+    size: new Text(),
   };
-  // Each text cell holds one Text node, made once per row slot; one render effect writes the row's texts into them
-  // (`data`), rather than a new Text node per update (`textContent`): a fast scroll rewrites most visible rows each
-  // frame, and new nodes are garbage for the DOM's collector. (Plain local names: Solid inserts them as they are;
-  // a property read such as `text.time` would get a computation of its own.)
-  const tTime = new Text(),
-    tDelta = new Text(),
-    tClock = new Text(),
-    tTarget = new Text(),
-    tDir = new Text(),
-    tKindIcon = new Text(),
-    tType = new Text(),
-    tSurface = new Text(),
-    tFrame = new Text(),
-    tOrigins = new Text(),
-    tSize = new Text();
   const put = (node: Text, v: string) => {
     if (node.data !== v) {
       node.data = v;
     }
   };
-  // A slot with no record keeps its element, hidden, with no role or id, and what it showed last (`c`): the slot
-  // gets a record again as the view scrolls (see the ring in timeline-rows.ts), and a new element would cost more.
-  const shown = () => cells() !== null;
-  const c = createMemo<RowCells>((prev) => cells() ?? prev, EMPTY);
   createRenderEffect(() => {
     const x = c();
-    put(tTime, x.time);
-    put(tDelta, x.delta);
-    put(tClock, x.clock);
-    put(tTarget, x.target);
-    put(tDir, x.dir);
-    put(tKindIcon, x.kindIcon);
-    put(tType, x.type);
-    put(tSurface, x.surface);
-    put(tFrame, x.frame);
-    put(tOrigins, x.origins);
-    put(tSize, x.truncated ? `${x.size}✂` : x.size);
+    put(t.time, x.time);
+    put(t.delta, x.delta);
+    put(t.clock, x.clock);
+    put(t.target, x.target);
+    put(t.dir, x.dir);
+    put(t.kindIcon, x.kindIcon);
+    put(t.type, x.type);
+    put(t.surface, x.surface);
+    put(t.frame, x.frame);
+    put(t.origins, x.origins);
+    put(t.size, x.truncated ? `${x.size}✂` : x.size);
   });
-  // The direction cell's tooltip is there while the pointer is on the cell, and kept true if the row shows another
-  // record meanwhile: a title written with every record would restyle the cell each time (Chromium restyles an
-  // element whose title changes), and a post and its delivery differ by it. Its accessible name is always there.
+  return t;
+}
+
+/** The verdict cell: the verdict, the issue count, and whether the browser dropped the post or it threw. */
+function VerdictCell(p: { c: () => RowCells }) {
+  const c = p.c;
+  return (
+    <div role="gridcell" class="c-verdict">
+      <Show when={c().verdict}>
+        <span class={`badge b-${c().verdict}`}>{c().verdict}</span>
+      </Show>
+      <Show when={c().issues > 0}>
+        <span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>
+          {c().issues}
+        </span>
+      </Show>
+      <Show when={c().dropped}>
+        <span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">
+          dropped
+        </span>
+      </Show>
+      <Show when={c().threw}>
+        <span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>
+          threw
+        </span>
+      </Show>
+    </div>
+  );
+}
+
+/**
+ * The direction cell, with the kind's glyph. Its tooltip is there while the pointer is on the cell, and kept true if
+ * the row shows another record meanwhile: a title written with every record would restyle the cell each time
+ * (Chromium restyles an element whose title changes), and a post and its delivery differ by it. Its accessible name
+ * is always there.
+ */
+function DirCell(p: { c: () => RowCells; dir: Text; kindIcon: Text }) {
+  const c = p.c;
+  // (plain local names: Solid inserts them as they are; a property read would get a computation of its own)
+  const tDir = p.dir,
+    tKindIcon = p.kindIcon;
   let dirCell: HTMLDivElement | undefined;
   createRenderEffect(() => {
     const t = c().dirTitle;
@@ -116,8 +143,41 @@ export function Row(p: RowProps) {
       dirCell.title = t;
     }
   });
-  // Each column's cell, made when the column is shown (and dropped when it is hidden); its Text node is the row's.
-  const cell: Record<ColumnId, () => JSX.Element> = {
+  return (
+    <div
+      ref={dirCell}
+      role="gridcell"
+      class={`c-dir d-${c().dirClass}`}
+      aria-label={c().dirTitle}
+      onPointerEnter={(e) => {
+        e.currentTarget.title = c().dirTitle;
+      }}
+      onPointerLeave={(e) => e.currentTarget.removeAttribute('title')}
+    >
+      {tDir}
+      <span class="k-icon">{tKindIcon}</span>
+    </div>
+  );
+}
+
+/** Each column's cell, made when the column is shown (and dropped when it is hidden); its Text node is the row's. */
+function rowCellMakers(
+  c: () => RowCells,
+  t: ReturnType<typeof createRowTexts>,
+  columns: () => readonly ColumnId[],
+): Record<ColumnId, () => JSX.Element> {
+  // (plain local names: Solid inserts them as they are; a property read such as `t.time` would get a computation of
+  // its own)
+  const tTime = t.time,
+    tDelta = t.delta,
+    tClock = t.clock,
+    tTarget = t.target,
+    tType = t.type,
+    tSurface = t.surface,
+    tFrame = t.frame,
+    tOrigins = t.origins,
+    tSize = t.size;
+  return {
     time: () => (
       <div role="gridcell" class="c-time" title={c().clock}>
         {tTime}
@@ -133,21 +193,7 @@ export function Row(p: RowProps) {
         {tClock}
       </div>
     ),
-    dir: () => (
-      <div
-        ref={dirCell}
-        role="gridcell"
-        class={`c-dir d-${c().dirClass}`}
-        aria-label={c().dirTitle}
-        onPointerEnter={(e) => {
-          e.currentTarget.title = c().dirTitle;
-        }}
-        onPointerLeave={(e) => e.currentTarget.removeAttribute('title')}
-      >
-        {tDir}
-        <span class="k-icon">{tKindIcon}</span>
-      </div>
-    ),
+    dir: () => <DirCell c={c} dir={t.dir} kindIcon={t.kindIcon} />,
     kind: () => (
       <div role="gridcell" class="c-kind">
         {c().kind}
@@ -159,7 +205,7 @@ export function Row(p: RowProps) {
       </div>
     ),
     type: () => (
-      <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle} style={divider(c(), p.columns())}>
+      <div role="gridcell" class={`c-type ${c().typeClass}`} title={c().typeTitle} style={divider(c(), columns())}>
         {tType}
       </div>
     ),
@@ -183,34 +229,37 @@ export function Row(p: RowProps) {
         {tTarget}
       </div>
     ),
-    verdict: () => (
-      <div role="gridcell" class="c-verdict">
-        <Show when={c().verdict}>
-          <span class={`badge b-${c().verdict}`}>{c().verdict}</span>
-        </Show>
-        <Show when={c().issues > 0}>
-          <span class={`count s-${c().issueClass}`} title={`${c().issues} issue(s)`}>
-            {c().issues}
-          </span>
-        </Show>
-        <Show when={c().dropped}>
-          <span class="badge b-dropped" title="the browser dropped this post (target origin mismatch)">
-            dropped
-          </span>
-        </Show>
-        <Show when={c().threw}>
-          <span class="badge b-dropped" title={`postMessage threw: ${c().threw}`}>
-            threw
-          </span>
-        </Show>
-      </div>
-    ),
+    verdict: () => <VerdictCell c={c} />,
     size: () => (
       <div role="gridcell" class="c-size" title={c().truncated ? 'over the capture size cap: truncated' : undefined}>
         {tSize}
       </div>
     ),
   };
+}
+
+export function Row(p: RowProps) {
+  const { store, select } = usePanel();
+  const view = store.timeline;
+  const cells = createRowCells(p, view, store.log);
+  const selected = select('selection', () => {
+    const c = cells();
+    return !!c && c.seq === view.selectedSeq;
+  });
+  const onClick = () => {
+    const c = cells();
+    if (!c) {
+      return;
+    }
+    view.select(c.seq);
+    p.onOpen();
+    p.grid().focus({ preventScroll: true });
+  };
+  // A slot with no record keeps its element, hidden, with no role or id, and what it showed last (`c`): the slot
+  // gets a record again as the view scrolls (see the ring in timeline-rows.ts), and a new element would cost more.
+  const shown = () => cells() !== null;
+  const c = createMemo<RowCells>((prev) => cells() ?? prev, EMPTY);
+  const cell = rowCellMakers(c, createRowTexts(c), p.columns);
   return (
     <div
       role={shown() ? 'row' : undefined}

@@ -14,6 +14,8 @@ import { Empty } from './Empty.tsx';
 import { ColumnChooserButton, GridHead } from './GridHead.tsx';
 import { usePanel } from './use-panel.ts';
 import { fitColumns, type ColumnId } from '../timeline/columns.ts';
+import type { TimelineView } from '../timeline/timeline-view.ts';
+import type { RowVirtualizer } from './virtual.ts';
 import { createTimelineMenus } from './timeline-menus.tsx';
 import './grid.css';
 
@@ -43,6 +45,136 @@ function createColumnFit(select: ReturnType<typeof usePanel>['select'], root: ()
   return { fitted, columns };
 }
 
+/**
+ * The live tail: the timeline follows new records until the user scrolls up (or presses a key that moves up);
+ * `resume` (Follow, End) follows again. `keepEnd`: following, the newest row stays whole at the bottom.
+ */
+function createLiveTail(grid: () => HTMLDivElement | undefined, appended: () => unknown) {
+  const [follow, setFollow] = createSignal(true);
+  const [unseen, setUnseen] = createSignal(0);
+  let lastTop = 0;
+  const scrollToEnd = () => {
+    const el = grid();
+    if (el) {
+      el.scrollTop = el.scrollHeight;
+      lastTop = el.scrollTop;
+    }
+  };
+  const onScroll = () => {
+    const el = grid()!;
+    const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_H;
+    if (atBottom) {
+      if (!follow()) {
+        setFollow(true);
+        setUnseen(0);
+      }
+    } else if (el.scrollTop < lastTop - 1) {
+      setFollow(false);
+    }
+    lastTop = el.scrollTop;
+  };
+  const resume = () => {
+    setFollow(true);
+    setUnseen(0);
+    scrollToEnd();
+  };
+  createEffect(
+    on(
+      appended,
+      () => {
+        if (!untrack(follow)) {
+          setUnseen((n) => n + 1);
+        }
+      },
+      { defer: true },
+    ),
+  );
+  // When rows come, and when the grid's height changes (the panel resized, a line above the grid wrapping as the
+  // integration line is judged), which leaves `scrollTop` as it was and so the end below the fold.
+  const keepEnd = (virtualizer: RowVirtualizer) =>
+    createEffect(
+      on([() => virtualizer.getTotalSize(), () => virtualizer.getViewportHeight()], () => {
+        if (untrack(follow)) {
+          queueMicrotask(scrollToEnd);
+        }
+      }),
+    );
+  return { follow, setFollow, unseen, onScroll, resume, keepEnd };
+}
+
+/** The selected row is scrolled into view when the selection changes (not when the user scrolls away from it). */
+function showSelection(
+  view: TimelineView,
+  virtualizer: RowVirtualizer,
+  grid: () => HTMLDivElement | undefined,
+  selection: () => unknown,
+) {
+  createEffect(
+    on(
+      selection,
+      () => {
+        const pos = view.selectedViewPos();
+        const el = grid();
+        if (pos >= 0 && el) {
+          const top = pos * ROW_H,
+            bottom = top + ROW_H;
+          if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
+            virtualizer.scrollToIndex(pos, { align: 'auto' });
+          }
+        }
+      },
+      { defer: true },
+    ),
+  );
+}
+
+/** The grid's keys: arrows, pages, Home and End move the selection; Enter opens it, Esc closes; the row's menu. */
+function timelineKeys(o: {
+  view: TimelineView;
+  grid: () => HTMLDivElement | undefined;
+  props: TimelineProps;
+  menus: ReturnType<typeof createTimelineMenus>;
+  tail: ReturnType<typeof createLiveTail>;
+}) {
+  const { view, props, menus, tail } = o;
+  const pageRows = () => Math.max(1, Math.floor((o.grid()?.clientHeight ?? 400) / ROW_H) - 1);
+  return (e: KeyboardEvent) => {
+    // a header's buttons (sort, time base, column chooser) keep their own keys
+    if (e.target !== e.currentTarget && (e.target as Element).closest('button')) {
+      return;
+    }
+    const k = e.key;
+    if (k === 'ArrowDown' || k === 'ArrowUp') {
+      view.moveSelection(k === 'ArrowDown' ? 1 : -1);
+      e.preventDefault();
+    } else if (k === 'PageDown' || k === 'PageUp') {
+      view.moveSelection(k === 'PageDown' ? pageRows() : -pageRows());
+      e.preventDefault();
+    } else if (k === 'Home') {
+      view.selectAt(0);
+      e.preventDefault();
+    } else if (k === 'End') {
+      view.selectAt(view.length - 1);
+      tail.resume();
+      e.preventDefault();
+    } else if (k === 'Enter') {
+      if (view.selectedSeq === null) {
+        view.selectAt(0);
+      }
+      props.onOpen();
+      e.preventDefault();
+    } else if (k === 'Escape') {
+      props.onClose();
+    } else if (k === 'ContextMenu' || (k === 'F10' && e.shiftKey)) {
+      menus.openFromKeys();
+      e.preventDefault();
+    }
+    if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') {
+      tail.setFollow(false);
+    }
+  };
+}
+
 let grids = 0;
 
 export function Timeline(props: TimelineProps) {
@@ -55,9 +187,9 @@ export function Timeline(props: TimelineProps) {
   let scrollEl!: HTMLDivElement;
   const headId = `tl-head-${++grids}`,
     rowsId = `tl-rows-${grids}`;
-  const [follow, setFollow] = createSignal(true);
-  const [unseen, setUnseen] = createSignal(0);
   const count = select('view', (s) => s.timeline.length);
+  const tail = createLiveTail(() => scrollEl, sig.appended);
+  const { follow, setFollow, unseen, resume } = tail;
 
   // ---- columns: the chosen ones that fit the timeline's width
   let rootEl!: HTMLDivElement;
@@ -75,113 +207,15 @@ export function Timeline(props: TimelineProps) {
     log,
   });
 
-  // ---- live tail
-  let lastTop = 0;
-  const scrollToEnd = () => {
-    if (scrollEl) {
-      scrollEl.scrollTop = scrollEl.scrollHeight;
-      lastTop = scrollEl.scrollTop;
-    }
-  };
-  const onScroll = () => {
-    const el = scrollEl;
-    const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_H;
-    if (atBottom) {
-      if (!follow()) {
-        setFollow(true);
-        setUnseen(0);
-      }
-    } else if (el.scrollTop < lastTop - 1) {
-      setFollow(false);
-    }
-    lastTop = el.scrollTop;
-  };
-  const resume = () => {
-    setFollow(true);
-    setUnseen(0);
-    scrollToEnd();
-  };
-  // Following, the newest row stays whole at the bottom: when rows come, and when the grid's height changes (the
-  // panel resized, a line above the grid wrapping as the integration line is judged), which leaves `scrollTop` as it
-  // was and so the end below the fold.
-  createEffect(
-    on([() => virtualizer.getTotalSize(), () => virtualizer.getViewportHeight()], () => {
-      if (untrack(follow)) {
-        queueMicrotask(scrollToEnd);
-      }
-    }),
-  );
-  createEffect(
-    on(
-      sig.appended,
-      () => {
-        if (!untrack(follow)) {
-          setUnseen((n) => n + 1);
-        }
-      },
-      { defer: true },
-    ),
-  );
-
-  // ---- selection
-  createEffect(
-    on(
-      sig.selection,
-      () => {
-        const pos = view.selectedViewPos();
-        if (pos >= 0 && scrollEl) {
-          const top = pos * ROW_H,
-            bottom = top + ROW_H;
-          if (top < scrollEl.scrollTop || bottom > scrollEl.scrollTop + scrollEl.clientHeight) {
-            virtualizer.scrollToIndex(pos, { align: 'auto' });
-          }
-        }
-      },
-      { defer: true },
-    ),
-  );
+  // ---- live tail, selection, keys
+  tail.keepEnd(virtualizer);
+  showSelection(view, virtualizer, () => scrollEl, sig.selection);
   const activeId = select(['selection', 'view'], (s) =>
     s.timeline.selectedSeq !== null && s.timeline.selectedViewPos() >= 0
       ? `ei-row-${s.timeline.selectedSeq}`
       : undefined,
   );
-
-  const pageRows = () => Math.max(1, Math.floor((scrollEl?.clientHeight ?? 400) / ROW_H) - 1);
-  const onKeyDown = (e: KeyboardEvent) => {
-    // a header's buttons (sort, time base, column chooser) keep their own keys
-    if (e.target !== e.currentTarget && (e.target as Element).closest('button')) {
-      return;
-    }
-    const k = e.key;
-    if (k === 'ArrowDown' || k === 'ArrowUp') {
-      view.moveSelection(k === 'ArrowDown' ? 1 : -1);
-      e.preventDefault();
-    } else if (k === 'PageDown' || k === 'PageUp') {
-      view.moveSelection(k === 'PageDown' ? pageRows() : -pageRows());
-      e.preventDefault();
-    } else if (k === 'Home') {
-      view.selectAt(0);
-      e.preventDefault();
-    } else if (k === 'End') {
-      view.selectAt(view.length - 1);
-      resume();
-      e.preventDefault();
-    } else if (k === 'Enter') {
-      if (view.selectedSeq === null) {
-        view.selectAt(0);
-      }
-      props.onOpen();
-      e.preventDefault();
-    } else if (k === 'Escape') {
-      props.onClose();
-    } else if (k === 'ContextMenu' || (k === 'F10' && e.shiftKey)) {
-      menus.openFromKeys();
-      e.preventDefault();
-    }
-    if (k === 'ArrowUp' || k === 'PageUp' || k === 'Home') {
-      setFollow(false);
-    }
-  };
+  const onKeyDown = timelineKeys({ view, grid: () => scrollEl, props, menus, tail });
 
   return (
     <div class="timeline" ref={rootEl}>
@@ -210,7 +244,7 @@ export function Timeline(props: TimelineProps) {
           aria-colcount={columns().length}
           aria-activedescendant={activeId()}
           onKeyDown={onKeyDown}
-          onScroll={onScroll}
+          onScroll={tail.onScroll}
           onWheel={(e) => {
             if (e.deltaY < 0) {
               setFollow(false);

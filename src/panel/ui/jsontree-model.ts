@@ -99,17 +99,75 @@ export function preview(v: unknown, budget = 60): string {
   return out + close;
 }
 
+/** A node of `kind` with `summary` (and `extra`: its children, a title). */
+const leaf = (key: string, path: string, kind: NodeKind, summary: string, extra: Partial<TreeNode> = {}): TreeNode => ({
+  key,
+  path,
+  kind,
+  summary,
+  childCount: 0,
+  ...extra,
+});
+
+/** A value cut by the capture's size cap or depth: why, and what of it was kept (its preview). */
+function truncatedNode(e: Record<string, unknown>, path: string, key: string): TreeNode {
+  const size = Number(e.originalSize);
+  const kept = Object.entries(e).filter(
+    ([k]) => k !== '$ei' && k !== 'originalSize' && k !== 'preview' && k !== 'reason',
+  );
+  const kids = (): TreeNode[] => [
+    ...kept.map(([k, v]) => describe(v, childPath(path, k), k)),
+    ...(typeof e.preview === 'string'
+      ? [
+          {
+            key: 'preview',
+            path: `${path}.<preview>`,
+            kind: 'string' as const,
+            summary: quote(e.preview, 2000),
+            title: e.preview,
+            childCount: 0,
+          },
+        ]
+      : []),
+  ];
+  const count = kept.length + (typeof e.preview === 'string' ? 1 : 0);
+  const why =
+    e.reason === 'depth'
+      ? 'nested too deep'
+      : Number.isFinite(size)
+        ? `${formatBytes(size)}, over the size cap`
+        : 'over the size cap';
+  return leaf(key, path, 'truncated', `Truncated (${why})`, count ? { children: kids, childCount: count } : {});
+}
+
+/** A Map: its entries, a primitive key as the label of its value, an object key as an entry of key and value. */
+function mapNode(e: Record<string, unknown>, path: string, key: string): TreeNode {
+  const entries = Array.isArray(e.v) ? (e.v as unknown[][]) : [];
+  return leaf(key, path, 'map', `Map(${entries.length})`, {
+    childCount: entries.length,
+    children: () =>
+      entries.map(([k, v], i) => {
+        const primitiveKey = k === null || typeof k !== 'object';
+        if (primitiveKey) {
+          return describe(v, `${path}.<value ${i}>`, `${preview(k, 40)} =>`);
+        }
+        return {
+          key: `[${i}]`,
+          path: `${path}.<entry ${i}>`,
+          kind: 'object',
+          summary: `{${preview(k, 20)} => ${preview(v, 20)}}`,
+          childCount: 2,
+          children: () => [describe(k, `${path}.<key ${i}>`, 'key'), describe(v, `${path}.<value ${i}>`, 'value')],
+        } satisfies TreeNode;
+      }),
+  });
+}
+
 /** Describe one tagged value (not a plain object/array). */
 function special(e: Record<string, unknown>, path: string, key = ''): TreeNode {
   const tag = tagOf(e)!;
-  const node = (kind: NodeKind, summary: string, extra: Partial<TreeNode> = {}): TreeNode => ({
-    key,
-    path,
-    kind,
-    summary,
-    childCount: 0,
-    ...extra,
-  });
+  const node = (kind: NodeKind, summary: string, extra: Partial<TreeNode> = {}) =>
+    leaf(key, path, kind, summary, extra);
   switch (tag) {
     case 'undefined':
       return node('special', 'undefined');
@@ -150,56 +208,10 @@ function special(e: Record<string, unknown>, path: string, key = ''): TreeNode {
       const circular = path === target || path.startsWith(`${target}.`) || path.startsWith(`${target}[`);
       return node('ref', `[${circular ? 'Circular' : 'Repeated'} → ${target}]`);
     }
-    case 'Truncated': {
-      const size = Number(e.originalSize);
-      const kept = Object.entries(e).filter(
-        ([k]) => k !== '$ei' && k !== 'originalSize' && k !== 'preview' && k !== 'reason',
-      );
-      const kids = (): TreeNode[] => [
-        ...kept.map(([k, v]) => describe(v, childPath(path, k), k)),
-        ...(typeof e.preview === 'string'
-          ? [
-              {
-                key: 'preview',
-                path: `${path}.<preview>`,
-                kind: 'string' as const,
-                summary: quote(e.preview, 2000),
-                title: e.preview,
-                childCount: 0,
-              },
-            ]
-          : []),
-      ];
-      const count = kept.length + (typeof e.preview === 'string' ? 1 : 0);
-      const why =
-        e.reason === 'depth'
-          ? 'nested too deep'
-          : Number.isFinite(size)
-            ? `${formatBytes(size)}, over the size cap`
-            : 'over the size cap';
-      return node('truncated', `Truncated (${why})`, count ? { children: kids, childCount: count } : {});
-    }
-    case 'Map': {
-      const entries = Array.isArray(e.v) ? (e.v as unknown[][]) : [];
-      return node('map', `Map(${entries.length})`, {
-        childCount: entries.length,
-        children: () =>
-          entries.map(([k, v], i) => {
-            const primitiveKey = k === null || typeof k !== 'object';
-            if (primitiveKey) {
-              return describe(v, `${path}.<value ${i}>`, `${preview(k, 40)} =>`);
-            }
-            return {
-              key: `[${i}]`,
-              path: `${path}.<entry ${i}>`,
-              kind: 'object',
-              summary: `{${preview(k, 20)} => ${preview(v, 20)}}`,
-              childCount: 2,
-              children: () => [describe(k, `${path}.<key ${i}>`, 'key'), describe(v, `${path}.<value ${i}>`, 'value')],
-            } satisfies TreeNode;
-          }),
-      });
-    }
+    case 'Truncated':
+      return truncatedNode(e, path, key);
+    case 'Map':
+      return mapNode(e, path, key);
     case 'Set': {
       const items = Array.isArray(e.v) ? (e.v as unknown[]) : [];
       return node('set', `Set(${items.length})`, {

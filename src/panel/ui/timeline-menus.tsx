@@ -21,6 +21,82 @@ export interface TimelineMenus {
   view(): JSX.Element;
 }
 
+type PanelOf = ReturnType<typeof usePanel>;
+
+/** The column chooser's entries (the optional columns, the causal order, the defaults) and what picking one does. */
+function createColumnChooser(view: PanelOf['store']['timeline'], select: PanelOf['select']) {
+  const chooserItems = select('view', (): MenuEntry[] => {
+    const chosen = new Set(view.columns);
+    return [
+      ...COLUMN_DEFS.filter((c) => c.optional).map((c) => ({
+        id: c.id,
+        label: c.id === 'delta' ? 'Time since previous' : c.id === 'clock' ? 'Absolute time' : c.label,
+        checked: chosen.has(c.id),
+      })),
+      { id: '@causal', label: 'Causal order (no sort)', disabled: view.sort ? undefined : 'already in causal order' },
+      { id: '@reset', label: 'Default columns' },
+    ];
+  });
+  const pickColumn = (id: string) => {
+    if (id === '@causal') {
+      view.setSort(null);
+    } else if (id === '@reset') {
+      view.resetColumns();
+    } else {
+      const c = COLUMN_DEFS.find((x) => x.id === id);
+      if (c) {
+        view.setColumn(c.id, !view.columns.includes(c.id));
+      }
+    }
+  };
+  return { chooserItems, pickColumn };
+}
+
+/** What an entry of record `seq`'s row menu does (`id`: timeline/row-menu.ts's, or the act feature's). */
+function pickRowAction(
+  o: {
+    view: PanelOf['store']['timeline'];
+    log: PanelOf['store']['log'];
+    feature: ReturnType<typeof useRowMenuFeature>;
+    say: (text: string) => void;
+    onOpen: () => void;
+  },
+  seq: number,
+  id: string,
+) {
+  const { view, log } = o;
+  const i = log.indexOfSeq(seq);
+  if (i < 0) {
+    return;
+  }
+  const r = log.at(i),
+    m = log.metaAt(i);
+  const action = id as RowActionId;
+  switch (action) {
+    case 'copy-json':
+      void copyToClipboard(plainJson(r.data)).then((ok) => o.say(ok ? 'Copied the message as JSON' : 'Copy failed'));
+      break;
+    case 'copy-code':
+    case 'replay':
+      if (o.feature) {
+        void o.feature.run(action, r).then(o.say);
+      }
+      break;
+    case 'filter-type':
+    case 'filter-frame':
+    case 'filter-origin':
+      view.setFilters(filterPatch(action, r, m));
+      view.select(seq);
+      break;
+    case 'related':
+      view.select(seq);
+      o.onOpen();
+      // the detail pane is rendered by now (Solid renders synchronously): show its Related tab
+      document.getElementById('tab-related')?.click();
+      break;
+  }
+}
+
 export function createTimelineMenus(opts: { grid: () => HTMLDivElement; onOpen: () => void }): TimelineMenus {
   const { store, select } = usePanel();
   const view = store.timeline,
@@ -58,66 +134,12 @@ export function createTimelineMenus(opts: { grid: () => HTMLDivElement; onOpen: 
   };
   window.addEventListener('keydown', escGuard, true);
   onCleanup(() => window.removeEventListener('keydown', escGuard, true));
-  const chooserItems = select('view', (): MenuEntry[] => {
-    const chosen = new Set(view.columns);
-    return [
-      ...COLUMN_DEFS.filter((c) => c.optional).map((c) => ({
-        id: c.id,
-        label: c.id === 'delta' ? 'Time since previous' : c.id === 'clock' ? 'Absolute time' : c.label,
-        checked: chosen.has(c.id),
-      })),
-      { id: '@causal', label: 'Causal order (no sort)', disabled: view.sort ? undefined : 'already in causal order' },
-      { id: '@reset', label: 'Default columns' },
-    ];
-  });
-  const pickColumn = (id: string) => {
-    if (id === '@causal') {
-      view.setSort(null);
-    } else if (id === '@reset') {
-      view.resetColumns();
-    } else {
-      const c = COLUMN_DEFS.find((x) => x.id === id);
-      if (c) {
-        view.setColumn(c.id, !view.columns.includes(c.id));
-      }
-    }
-  };
+  const { chooserItems, pickColumn } = createColumnChooser(view, select);
   const rowItems = (seq: number): MenuEntry[] => {
     const i = log.indexOfSeq(seq);
     return i < 0 ? [] : rowMenuItems(log.at(i), log.metaAt(i), feature?.items(log.at(i)));
   };
-  const pickRow = (seq: number, id: string) => {
-    const i = log.indexOfSeq(seq);
-    if (i < 0) {
-      return;
-    }
-    const r = log.at(i),
-      m = log.metaAt(i);
-    const action = id as RowActionId;
-    switch (action) {
-      case 'copy-json':
-        void copyToClipboard(plainJson(r.data)).then((ok) => say(ok ? 'Copied the message as JSON' : 'Copy failed'));
-        break;
-      case 'copy-code':
-      case 'replay':
-        if (feature) {
-          void feature.run(action, r).then(say);
-        }
-        break;
-      case 'filter-type':
-      case 'filter-frame':
-      case 'filter-origin':
-        view.setFilters(filterPatch(action, r, m));
-        view.select(seq);
-        break;
-      case 'related':
-        view.select(seq);
-        opts.onOpen();
-        // the detail pane is rendered by now (Solid renders synchronously): show its Related tab
-        document.getElementById('tab-related')?.click();
-        break;
-    }
-  };
+  const pickRow = (seq: number, id: string) => pickRowAction({ view, log, feature, say, onOpen: opts.onOpen }, seq, id);
   const openRowMenu = (seq: number, x: number, y: number) => {
     view.select(seq);
     openMenu({ kind: 'row', seq, x, y });

@@ -21,6 +21,81 @@ import { useAct } from './act-controller.ts';
 import { Fields, Suggestions } from './Fields.tsx';
 import { SendBar } from './SendBar.tsx';
 
+/** Whether the composer sends an action (as the host page) or simulates an event (from inside the embed frame). */
+function SideChoice(p: { side: () => Side; onSide: (s: Side) => void }) {
+  return (
+    <div role="radiogroup" aria-label="What to send" class="seg">
+      <button
+        type="button"
+        role="radio"
+        class="cm-side-action"
+        aria-checked={p.side() === 'action'}
+        onClick={() => p.onSide('action')}
+        title="An action, posted by the host page to the embed frame"
+      >
+        Action → embed
+      </button>
+      <button
+        type="button"
+        role="radio"
+        class="cm-side-event"
+        aria-checked={p.side() === 'event'}
+        onClick={() => p.onSide('event')}
+        title="An event, posted from inside the embed frame to the host page (event.origin is the tenant origin)"
+      >
+        Simulate event ← embed
+      </button>
+    </div>
+  );
+}
+
+/** The composer's editor: the form generated from the catalog, or the whole message as JSON. */
+function EditorChoice(p: { mode: () => 'form' | 'raw'; onMode: (m: 'form' | 'raw') => void }) {
+  return (
+    <div role="radiogroup" aria-label="Editor" class="seg">
+      <button
+        type="button"
+        role="radio"
+        class="cm-mode-form"
+        aria-checked={p.mode() === 'form'}
+        onClick={() => p.onMode('form')}
+      >
+        Form
+      </button>
+      <button
+        type="button"
+        role="radio"
+        class="cm-mode-raw"
+        aria-checked={p.mode() === 'raw'}
+        onClick={() => p.onMode('raw')}
+      >
+        JSON
+      </button>
+    </div>
+  );
+}
+
+/** The whole message as JSON, with what keeps it from being a message. */
+function RawEditor(p: { raw: () => string; errors: () => readonly string[]; onRaw: (raw: string) => void }) {
+  return (
+    <div class="cm-raw">
+      <textarea
+        class="cm-json raw-json"
+        rows={10}
+        spellcheck={false}
+        aria-label="The whole message as JSON"
+        value={p.raw()}
+        onInput={(e) => p.onRaw(e.currentTarget.value)}
+      />
+      <Show when={p.errors().length}>
+        <span class="error-text small" role="alert">
+          {p.errors().join('; ')}
+        </span>
+      </Show>
+    </div>
+  );
+}
+
 export function Composer() {
   const act = useAct();
   const draft = act.draft,
@@ -81,28 +156,7 @@ export function Composer() {
     <section class="composer" aria-label="Composer">
       <Suggestions />
       <div class="act-row">
-        <div role="radiogroup" aria-label="What to send" class="seg">
-          <button
-            type="button"
-            role="radio"
-            class="cm-side-action"
-            aria-checked={draft().side === 'action'}
-            onClick={() => setSide('action')}
-            title="An action, posted by the host page to the embed frame"
-          >
-            Action → embed
-          </button>
-          <button
-            type="button"
-            role="radio"
-            class="cm-side-event"
-            aria-checked={draft().side === 'event'}
-            onClick={() => setSide('event')}
-            title="An event, posted from inside the embed frame to the host page (event.origin is the tenant origin)"
-          >
-            Simulate event ← embed
-          </button>
-        </div>
+        <SideChoice side={() => draft().side} onSide={setSide} />
         <label class="inline">
           Type
           <select
@@ -132,26 +186,7 @@ export function Composer() {
           </label>
         </Show>
         <span class="spacer" />
-        <div role="radiogroup" aria-label="Editor" class="seg">
-          <button
-            type="button"
-            role="radio"
-            class="cm-mode-form"
-            aria-checked={draft().mode === 'form'}
-            onClick={() => setMode('form')}
-          >
-            Form
-          </button>
-          <button
-            type="button"
-            role="radio"
-            class="cm-mode-raw"
-            aria-checked={draft().mode === 'raw'}
-            onClick={() => setMode('raw')}
-          >
-            JSON
-          </button>
-        </div>
+        <EditorChoice mode={() => draft().mode} onMode={setMode} />
       </div>
       <Show when={modeNote()}>
         <p class="warn small" role="status">
@@ -161,21 +196,11 @@ export function Composer() {
       <Show
         when={draft().mode === 'form'}
         fallback={
-          <div class="cm-raw">
-            <textarea
-              class="cm-json raw-json"
-              rows={10}
-              spellcheck={false}
-              aria-label="The whole message as JSON"
-              value={draft().raw}
-              onInput={(e) => update((d) => ({ ...d, raw: e.currentTarget.value }))}
-            />
-            <Show when={built().errors.length}>
-              <span class="error-text small" role="alert">
-                {built().errors.join('; ')}
-              </span>
-            </Show>
-          </div>
+          <RawEditor
+            raw={() => draft().raw}
+            errors={() => built().errors}
+            onRaw={(raw) => update((d) => ({ ...d, raw }))}
+          />
         }
       >
         <p class="muted small cm-summary">{spec()?.summary}</p>

@@ -14,13 +14,17 @@ import { useAct } from './act-controller.ts';
 type Scope = 'view' | 'all' | 'from-selected';
 const SPEEDS = [1, 2, 4, 10] as const;
 
-export function ReplayPanel(p: { version: () => number }) {
-  const act = useAct(),
-    store = act.store;
-  const [scope, setScope] = createSignal<Scope>('view');
-  const [withEvents, setWithEvents] = createSignal(false);
-  const [fresh, setFresh] = createSignal(true);
-  const [speed, setSpeed] = createSignal<number>(1);
+/**
+ * A replay's run: its state, what it sent (`log`), the items it was started with (`running_`), and its controls.
+ * A run starts on Play or Step with the items of the moment; `reset` forgets it (the options changed).
+ */
+function createReplayRun(o: {
+  items: () => ReplayItem[];
+  send: (side: ReplayItem['side'], data: unknown) => Promise<{ ok: boolean; error?: string }>;
+  fresh: () => boolean;
+  speed: () => number;
+}) {
+  const { items, fresh, speed } = o;
   const [state, setState] = createSignal<ReplayState | null>(null);
   const [log, setLog] = createSignal<Array<{ item: ReplayItem; ok: boolean; error?: string; at: number }>>([]);
   let replayer: Replayer<ReplayItem> | null = null;
@@ -28,21 +32,6 @@ export function ReplayPanel(p: { version: () => number }) {
   const [running_, setRunning] = createSignal<ReplayItem[]>([]);
   let startedAt = 0;
 
-  const records = (s: Scope): readonly ClassifiedRecord[] => {
-    const { log, timeline } = store;
-    if (s === 'all') {
-      return log.all();
-    }
-    if (s === 'view') {
-      return timeline.order.map((i) => log.at(i));
-    }
-    const i = timeline.selectedSeq === null ? -1 : log.indexOfSeq(timeline.selectedSeq);
-    return i < 0 ? [] : log.all().slice(i);
-  };
-  const items = createMemo(() => {
-    p.version();
-    return replayItems(records(scope()), { includeEvents: withEvents() });
-  });
   const reset = () => {
     replayer?.pause();
     replayer = null;
@@ -62,7 +51,7 @@ export function ReplayPanel(p: { version: () => number }) {
     replayer = new Replayer(
       stepsFrom(list),
       async (item) => {
-        const r = await act.send(item.side, replayData(item, fresh()));
+        const r = await o.send(item.side, replayData(item, fresh()));
         setLog((l) => [...l, { item, ok: r.ok, error: r.error, at: performance.now() - startedAt }]);
       },
       { speed: speed(), onChange: setState },
@@ -83,13 +72,41 @@ export function ReplayPanel(p: { version: () => number }) {
     setState(null);
   };
 
-  const blocked = () => act.target().blocked;
   const running = () => !!state() && !state()!.done;
   const next = () => {
     const s = state();
     const list = running_();
     return s && !s.done ? list[s.index] : undefined;
   };
+
+  return { state, log, running_, reset, play, step, pause, stop, running, next };
+}
+
+export function ReplayPanel(p: { version: () => number }) {
+  const act = useAct(),
+    store = act.store;
+  const [scope, setScope] = createSignal<Scope>('view');
+  const [withEvents, setWithEvents] = createSignal(false);
+  const [fresh, setFresh] = createSignal(true);
+  const [speed, setSpeed] = createSignal<number>(1);
+  const records = (s: Scope): readonly ClassifiedRecord[] => {
+    const { log, timeline } = store;
+    if (s === 'all') {
+      return log.all();
+    }
+    if (s === 'view') {
+      return timeline.order.map((i) => log.at(i));
+    }
+    const i = timeline.selectedSeq === null ? -1 : log.indexOfSeq(timeline.selectedSeq);
+    return i < 0 ? [] : log.all().slice(i);
+  };
+  const items = createMemo(() => {
+    p.version();
+    return replayItems(records(scope()), { includeEvents: withEvents() });
+  });
+  const run = createReplayRun({ items, send: act.send, fresh, speed });
+  const { state, log, running_, reset, play, step, pause, stop, running, next } = run;
+  const blocked = () => act.target().blocked;
 
   return (
     <section class="replay" aria-label="Replay">

@@ -18,6 +18,18 @@ export interface SendBarProps {
   watch(): unknown;
 }
 
+/** What the composer says of a send. */
+const outcomeOf = (side: Side, r: { ok: boolean; error?: string }) =>
+  r.ok
+    ? {
+        ok: true,
+        text:
+          side === 'action'
+            ? 'Sent: the injected post and its delivery appear on the timeline (marked inj).'
+            : 'Emitted from the embed frame: it appears on the timeline (marked inj).',
+      }
+    : { ok: false, text: `Not sent: ${r.error ?? 'unknown error'}` };
+
 export function SendBar(p: SendBarProps) {
   const act = useAct();
   const [confirming, setConfirming] = createSignal(false);
@@ -53,17 +65,7 @@ export function SendBar(p: SendBarProps) {
     setOutcome(null);
     const r = await act.send(p.side, p.message());
     setBusy(false);
-    setOutcome(
-      r.ok
-        ? {
-            ok: true,
-            text:
-              p.side === 'action'
-                ? 'Sent: the injected post and its delivery appear on the timeline (marked inj).'
-                : 'Emitted from the embed frame: it appears on the timeline (marked inj).',
-          }
-        : { ok: false, text: `Not sent: ${r.error ?? 'unknown error'}` },
-    );
+    setOutcome(outcomeOf(p.side, r));
   };
   // Ctrl/Cmd+Enter anywhere in the composer
   const onKey = (e: KeyboardEvent) => {

@@ -74,32 +74,12 @@ export function useAct(): ActController {
   return act;
 }
 
-export function createActController(opts: {
-  store: PanelStore;
-  link: LiveLink | null;
-  useTransport: (t: PanelTransport) => void;
-  rest?: RestCalls;
-}): ActController {
-  const { store, link } = opts;
-  const [drawer, setDrawer] = createSignal<DrawerKind | null>(null);
-  const [seed, setSeed] = createSignal<{ draft: Draft; n: number } | null>(null);
-  const [draft, setDraft] = createSignal<Draft>(defaultDraft('action'));
-  const [linkVersion, setLinkVersion] = createSignal(0);
-  const [frameChoice, setFrameChoice] = createSignal('');
-  const [importError, setImportError] = createSignal<string | null>(null);
-  const [transportVersion, setTransportVersion] = createSignal(0);
-  const [comparison, setComparison] = createSignal<{ a: string; b: string; diff: CaptureDiff; text: string } | null>(
-    null,
-  );
-  if (link) {
-    onCleanup(link.onChange(() => setLinkVersion((n) => n + 1)));
-  }
-  const [session, setSession] = createSignal(0);
-  const [outcome, setOutcome] = createSignal<{ ok: boolean; text: string } | null>(null);
-  const newSession = () => {
-    setOutcome(null);
-    setSession((n) => n + 1);
-  };
+/**
+ * Start a new act session (`newSession`) when the log is cleared or the inspected page's top frame navigates, and
+ * tell (`transportChanged`) when the store's source or its records change. `pageShown`: the page now shown is the
+ * one a new source starts with (not a navigation).
+ */
+function watchSessions(store: PanelStore, newSession: () => void, transportChanged: () => void) {
   const log = store.log;
   let pageUrl = log.state.pageUrl;
   const pageChanged = () => {
@@ -126,10 +106,147 @@ export function createActController(opts: {
   onCleanup(
     store.onChange((c) => {
       if (c.status || c.records) {
-        setTransportVersion((n) => n + 1);
+        transportChanged();
       }
     }),
   );
+  return {
+    pageShown: () => {
+      pageUrl = log.state.pageUrl;
+    },
+  };
+}
+
+/**
+ * Send `data` as the host (an action, to the tenant origin) or as the embed (to the host's origin), into the chosen
+ * embed frame (`choice`; '' or gone: the most recent one).
+ */
+async function sendFrom(
+  link: LiveLink | null,
+  t: SendTarget,
+  choice: string,
+  side: Side,
+  data: unknown,
+): Promise<SendOutcome> {
+  if (t.blocked) {
+    return { id: '', ok: false, error: t.blocked };
+  }
+  const frames = t.embedFrames;
+  const chosen = choice && frames.some((f) => f.url === choice) ? choice : frames[0]?.url;
+  if (side === 'action') {
+    return link!.send({ from: 'host', data, targetOrigin: t.tenantOrigin!, frameUrl: chosen });
+  }
+  if (!t.hostOrigin) {
+    return { id: '', ok: false, error: 'The host page origin is unknown (no page URL yet): reload the page.' };
+  }
+  return link!.send({ from: 'embed', data, targetOrigin: t.hostOrigin, frameUrl: chosen });
+}
+
+/** What is shown now (A, with the REST calls when known) against capture file B, as `embed-inspector diff` says it. */
+function comparisonOf(
+  store: PanelStore,
+  rest: RestCalls | undefined,
+  b: Parameters<typeof diffCaptures>[1],
+  names: { a: string; b: string },
+) {
+  const { log } = store;
+  const a = captureOf(log.all(), {
+    tenantOrigin: log.state.tenantOrigin,
+    pageUrl: log.state.pageUrl,
+    redact: false,
+    ...(rest ? { rest: rest.records().map((x) => x.call) } : {}),
+  });
+  const diff = diffCaptures(a, b);
+  return { ...names, diff, text: renderDiffText(diff, names) };
+}
+
+/**
+ * Import and Compare: a capture file's text (or a chosen file) shown in place of the live tab (`use`), or compared
+ * with what is shown (`label`); an unreadable or invalid file changes nothing, and `importError` says why.
+ */
+function createFileActions(o: {
+  store: PanelStore;
+  rest: RestCalls | undefined;
+  use: (t: PanelTransport) => void;
+  label: () => string;
+  setDrawer: (d: DrawerKind | null) => void;
+}) {
+  const [importError, setImportError] = createSignal<string | null>(null);
+  const [comparison, setComparison] = createSignal<{ a: string; b: string; diff: CaptureDiff; text: string } | null>(
+    null,
+  );
+  /** A chosen file's text, or null when it cannot be read (the import error says why; nothing changes). */
+  const readText = async (file: File): Promise<string | null> => {
+    try {
+      return await file.text();
+    } catch (e) {
+      setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
+      return null;
+    }
+  };
+  const importText = (text: string, name: string) => {
+    const r = readImported(text, name);
+    if ('error' in r) {
+      setImportError(`Could not import ${r.error}. Nothing was changed.`);
+      return false;
+    }
+    setImportError(null);
+    o.use(createFileTransport(r.file, name));
+    o.rest?.showFile(r.file.rest ?? []);
+    return true;
+  };
+  const compareText = (text: string, name: string) => {
+    const r = readImported(text, name);
+    if ('error' in r) {
+      setImportError(`Could not compare with ${r.error}. Nothing was changed.`);
+      return false;
+    }
+    setImportError(null);
+    const label = o.label() || 'this log';
+    setComparison(comparisonOf(o.store, o.rest, r.file, { a: label, b: name }));
+    o.setDrawer('compare');
+    return true;
+  };
+  return {
+    importError,
+    setImportError,
+    importText,
+    async importFile(file: File) {
+      const text = await readText(file);
+      return text !== null && importText(text, file.name);
+    },
+    comparison,
+    compareText,
+    async compareFile(file: File) {
+      const text = await readText(file);
+      return text !== null && compareText(text, file.name);
+    },
+  };
+}
+
+export function createActController(opts: {
+  store: PanelStore;
+  link: LiveLink | null;
+  useTransport: (t: PanelTransport) => void;
+  rest?: RestCalls;
+}): ActController {
+  const { store, link } = opts;
+  const [drawer, setDrawer] = createSignal<DrawerKind | null>(null);
+  const [seed, setSeed] = createSignal<{ draft: Draft; n: number } | null>(null);
+  const [draft, setDraft] = createSignal<Draft>(defaultDraft('action'));
+  const [linkVersion, setLinkVersion] = createSignal(0);
+  const [frameChoice, setFrameChoice] = createSignal('');
+  const [transportVersion, setTransportVersion] = createSignal(0);
+  if (link) {
+    onCleanup(link.onChange(() => setLinkVersion((n) => n + 1)));
+  }
+  const [session, setSession] = createSignal(0);
+  const [outcome, setOutcome] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const newSession = () => {
+    setOutcome(null);
+    setSession((n) => n + 1);
+  };
+  const sessions = watchSessions(store, newSession, () => setTransportVersion((n) => n + 1));
 
   const target = () => {
     linkVersion();
@@ -149,20 +266,12 @@ export function createActController(opts: {
   const use = (t: PanelTransport) => {
     opts.useTransport(t);
     setTransportVersion((n) => n + 1);
-    pageUrl = log.state.pageUrl;
+    sessions.pageShown();
     newSession();
   };
-  /** A chosen file's text, or null when it cannot be read (the import error says why; nothing changes). */
-  const readText = async (file: File): Promise<string | null> => {
-    try {
-      return await file.text();
-    } catch (e) {
-      setImportError(`Could not read ${file.name}: ${(e as Error).message}. Nothing was changed.`);
-      return null;
-    }
-  };
+  const files = createFileActions({ store, rest: opts.rest, use, label: () => viewing().label, setDrawer });
 
-  const ctl: ActController = {
+  return {
     store,
     link,
     drawer,
@@ -177,8 +286,7 @@ export function createActController(opts: {
     outcome,
     setOutcome,
     viewing,
-    importError,
-    setImportError,
+    ...files,
     rest: opts.rest ?? null,
     openComposer(d) {
       if (d) {
@@ -187,68 +295,15 @@ export function createActController(opts: {
       }
       setDrawer('compose');
     },
-    async send(side, data) {
-      const t = target();
-      if (t.blocked) {
-        return { id: '', ok: false, error: t.blocked };
-      }
-      const frames = t.embedFrames;
-      const chosen = frameChoice() && frames.some((f) => f.url === frameChoice()) ? frameChoice() : frames[0]?.url;
-      if (side === 'action') {
-        return link!.send({ from: 'host', data, targetOrigin: t.tenantOrigin!, frameUrl: chosen });
-      }
-      if (!t.hostOrigin) {
-        return { id: '', ok: false, error: 'The host page origin is unknown (no page URL yet): reload the page.' };
-      }
-      return link!.send({ from: 'embed', data, targetOrigin: t.hostOrigin, frameUrl: chosen });
-    },
-    importText(text, name) {
-      const r = readImported(text, name);
-      if ('error' in r) {
-        setImportError(`Could not import ${r.error}. Nothing was changed.`);
-        return false;
-      }
-      setImportError(null);
-      use(createFileTransport(r.file, name));
-      opts.rest?.showFile(r.file.rest ?? []);
-      return true;
-    },
-    async importFile(file) {
-      const text = await readText(file);
-      return text !== null && ctl.importText(text, file.name);
-    },
-    comparison,
-    compareText(text, name) {
-      const r = readImported(text, name);
-      if ('error' in r) {
-        setImportError(`Could not compare with ${r.error}. Nothing was changed.`);
-        return false;
-      }
-      setImportError(null);
-      const { log } = store;
-      const a = captureOf(log.all(), {
-        tenantOrigin: log.state.tenantOrigin,
-        pageUrl: log.state.pageUrl,
-        redact: false,
-        ...(opts.rest ? { rest: opts.rest.records().map((x) => x.call) } : {}),
-      });
-      const diff = diffCaptures(a, r.file);
-      const label = viewing().label || 'this log';
-      setComparison({ a: label, b: name, diff, text: renderDiffText(diff, { a: label, b: name }) });
-      setDrawer('compare');
-      return true;
-    },
-    async compareFile(file) {
-      const text = await readText(file);
-      return text !== null && ctl.compareText(text, file.name);
+    send(side, data) {
+      return sendFrom(link, target(), frameChoice(), side, data);
     },
     goLive() {
       if (link) {
         use(link.view);
-        setImportError(null);
+        files.setImportError(null);
         opts.rest?.showFile(null);
       }
     },
   };
-  return ctl;
 }
