@@ -130,60 +130,36 @@ async function launchAll(sb, only) {
 }
 
 /**
- * Run the benchmark; prints its tables and returns the figures by browser.
- * @param {{ rounds?: number, warmup?: number, each?: boolean, only?: string[] | null, cpuTrace?: boolean, cpuProfile?: boolean,
- *   log?: (line: string) => void }} [options]
+ * The rounds: each browser loads the host page once per round, in a turning order (after `warmup` loads each, not
+ * kept); each round's figures by browser go to `runs`.
  */
-export async function benchPageLoad({
-  rounds = 21,
-  warmup = 2,
-  each = false,
-  only = null,
-  cpuTrace = false,
-  cpuProfile = false,
-  log = console.log,
-} = {}) {
-  const traced = cpuTrace || cpuProfile;
-  if (!existsSync(join(EXT, 'manifest.json'))) {
-    throw new Error('dist/chrome missing: run npm run build');
-  }
-  const sb = await startSandbox();
-  const browsers = await launchAll(sb, only);
-  const kinds = Object.keys(browsers);
-  const runs = [];
-  const t0 = Date.now();
-  try {
-    log(
-      `the sandbox's host page and dashboard embed (two sites), a new tab per load; ${kinds.length} browsers alternated per round (order turning); ${rounds} rounds after ${warmup} warm-up loads each`,
-    );
-    for (let i = -warmup; i < rounds; i++) {
-      const order = kinds.map((_, j) => kinds[(j + Math.max(0, i)) % kinds.length]);
-      const got = {};
-      for (const k of order) {
-        got[k] = await loadOnce(
-          browsers[k],
-          sb.hostUrl,
-          traced ? { host: sb.hostOrigin, embed: sb.tenantOrigin } : null,
-          20_000,
-          cpuProfile,
-        );
-      }
-      if (i < 0) {
-        continue;
-      }
-      runs.push(got);
-      if (each) {
-        log(
-          `  round ${i + 1}: ${kinds.map((k) => `${k} ${MARKS.map((m) => fmt(got[k][m], 0)).join('/')} ms, cpu ${fmt(got[k].cpu.all, 0)}`).join('; ')}`,
-        );
-      }
+async function loadRounds({ browsers, kinds, sb, rounds, warmup, each, traced, cpuProfile, runs, log }) {
+  for (let i = -warmup; i < rounds; i++) {
+    const order = kinds.map((_, j) => kinds[(j + Math.max(0, i)) % kinds.length]);
+    const got = {};
+    for (const k of order) {
+      got[k] = await loadOnce(
+        browsers[k],
+        sb.hostUrl,
+        traced ? { host: sb.hostOrigin, embed: sb.tenantOrigin } : null,
+        20_000,
+        cpuProfile,
+      );
     }
-  } finally {
-    for (const b of Object.values(browsers)) {
-      await b.close();
+    if (i < 0) {
+      continue;
     }
-    await sb.close();
+    runs.push(got);
+    if (each) {
+      log(
+        `  round ${i + 1}: ${kinds.map((k) => `${k} ${MARKS.map((m) => fmt(got[k][m], 0)).join('/')} ms, cpu ${fmt(got[k].cpu.all, 0)}`).join('; ')}`,
+      );
+    }
   }
+}
+
+/** Per browser: each mark's median ms, ratio and added ms to no extension (with intervals); the CPU per load. */
+function figuresOf(runs, kinds) {
   const figures = {};
   for (const k of kinds) {
     const f = {};
@@ -209,9 +185,12 @@ export async function benchPageLoad({
     }
     figures[k] = f;
   }
-  log(
-    `\n(${Math.round((Date.now() - t0) / 1000)} s) ${runs.length} rounds; medians, ratio and added ms to no extension`,
-  );
+  return figures;
+}
+
+/** The tables of the figures: the marks, then the CPU per load; the goal line of full mode to ready. */
+function logFigures(figures, kinds, rounds, ms, log) {
+  log(`\n(${Math.round(ms / 1000)} s) ${rounds} rounds; medians, ratio and added ms to no extension`);
   log(`| browser | ${MARKS.map((m) => `to ${MARK_NAMES[m]} ms | ratio (90%) | added ms (90%)`).join(' | ')} |`);
   log(`|---|${MARKS.map(() => '---|---|---|').join('')}`);
   for (const k of kinds) {
@@ -243,6 +222,44 @@ export async function benchPageLoad({
           .join(''),
     );
   }
+}
+
+/**
+ * Run the benchmark; prints its tables and returns the figures by browser.
+ * @param {{ rounds?: number, warmup?: number, each?: boolean, only?: string[] | null, cpuTrace?: boolean, cpuProfile?: boolean,
+ *   log?: (line: string) => void }} [options]
+ */
+export async function benchPageLoad({
+  rounds = 21,
+  warmup = 2,
+  each = false,
+  only = null,
+  cpuTrace = false,
+  cpuProfile = false,
+  log = console.log,
+} = {}) {
+  const traced = cpuTrace || cpuProfile;
+  if (!existsSync(join(EXT, 'manifest.json'))) {
+    throw new Error('dist/chrome missing: run npm run build');
+  }
+  const sb = await startSandbox();
+  const browsers = await launchAll(sb, only);
+  const kinds = Object.keys(browsers);
+  const runs = [];
+  const t0 = Date.now();
+  try {
+    log(
+      `the sandbox's host page and dashboard embed (two sites), a new tab per load; ${kinds.length} browsers alternated per round (order turning); ${rounds} rounds after ${warmup} warm-up loads each`,
+    );
+    await loadRounds({ browsers, kinds, sb, rounds, warmup, each, traced, cpuProfile, runs, log });
+  } finally {
+    for (const b of Object.values(browsers)) {
+      await b.close();
+    }
+    await sb.close();
+  }
+  const figures = figuresOf(runs, kinds);
+  logFigures(figures, kinds, runs.length, Date.now() - t0, log);
   if (traced) {
     logScriptCost(runs, kinds, log);
   }

@@ -281,6 +281,36 @@ async function outOfProcess(b, url) {
 const GOALS = { off: () => 1.0, 'receive-only': () => 1.1, full: (size) => (size <= 1000 ? 1.15 : 1.25) };
 const interval = ([lo, hi]) => `${lo.toFixed(2)}–${hi.toFixed(2)}`;
 
+/** A case's row: the median µs per message without the extension, and each mode's, ratio, interval and goal. */
+function roundsRow(rounds, modes, dir, size) {
+  const row = {
+    direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host',
+    size,
+    rounds: rounds.length,
+    without: 0,
+    modes: {},
+  };
+  row.without = median(rounds.map((r) => r.without.perMsgUs));
+  for (const m of modes) {
+    const ratios = rounds.map((r) => r[m].perMsgUs / r.without.perMsgUs);
+    const ratio = median(ratios);
+    const goal = GOALS[m](size);
+    const [, hi] = medianInterval(ratios);
+    row.modes[m] = {
+      us: median(rounds.map((r) => r[m].perMsgUs)),
+      ratio,
+      interval: medianInterval(ratios),
+      goal,
+      // off: nothing of ours runs, so the goal is that the interval holds 1.00
+      met: m === 'off' ? medianInterval(ratios)[0] <= 1 && rounds.every((r) => r.off.probe === 0) : ratio <= goal,
+      within: hi <= goal,
+      probe: rounds.map((r) => r[m].probe),
+      lag: m === 'full' || m === 'receive-only' ? median(rounds.map((r) => r[m].lagMs)) : null,
+    };
+  }
+  return row;
+}
+
 /** Run the benchmark; prints a table and returns the figures. */
 export async function benchPageOverheadFirefox({
   n = 5_000,
@@ -347,31 +377,7 @@ export async function benchPageOverheadFirefox({
           }
           rounds.push(got);
         }
-        const row = {
-          direction: dir === 'h2e' ? 'host→iframe' : 'iframe→host',
-          size,
-          rounds: reps,
-          without: 0,
-          modes: {},
-        };
-        row.without = median(rounds.map((r) => r.without.perMsgUs));
-        for (const m of modes) {
-          const ratios = rounds.map((r) => r[m].perMsgUs / r.without.perMsgUs);
-          const ratio = median(ratios);
-          const goal = GOALS[m](size);
-          const [, hi] = medianInterval(ratios);
-          row.modes[m] = {
-            us: median(rounds.map((r) => r[m].perMsgUs)),
-            ratio,
-            interval: medianInterval(ratios),
-            goal,
-            // off: nothing of ours runs, so the goal is that the interval holds 1.00
-            met: m === 'off' ? medianInterval(ratios)[0] <= 1 && rounds.every((r) => r.off.probe === 0) : ratio <= goal,
-            within: hi <= goal,
-            probe: rounds.map((r) => r[m].probe),
-            lag: m === 'full' || m === 'receive-only' ? median(rounds.map((r) => r[m].lagMs)) : null,
-          };
-        }
+        const row = roundsRow(rounds, modes, dir, size);
         if (rounds.some((r) => r.without.probe !== 0 || (r.off && r.off.probe !== 0))) {
           log('  (the probe saw private events of ours in a page without capture)');
         }

@@ -553,6 +553,117 @@ const kB = (size) => (size >= 1000 ? `${size / 1000} KB` : `${size} B`);
 const dirName = (dir) => (dir === 'h2e' ? 'host→iframe' : 'iframe→host');
 
 /**
+ * One case (direction, size, burst of n): `runs` runs, the browsers in a turning order; the case's row of figures
+ * (medians of the paired runs, ratios with intervals, what was lost or let go), logged as a table row.
+ */
+async function measureBurst({ browsers, kinds, url, dir, n, size, runs, each, opts }) {
+  const { log } = opts;
+  const rows = [];
+  for (let i = 0; i < runs; i++) {
+    // The order turns with each run, so that none always follows the same one.
+    const order = kinds.map((_, j) => kinds[(j + i) % kinds.length]);
+    const got = {};
+    for (const k of order) {
+      got[k] = await once(browsers[k], url, dir, n, size, opts);
+    }
+    rows.push(got);
+  }
+  // A run in which a browser's burst failed is left out of the paired figures (and counted).
+  const ok = rows.filter((r) => !kinds.some((k) => r[k].failed));
+  const of = (k, f) => ok.map((r) => f(r[k], r.without));
+  const sum = (f) => rows.reduce((t, r) => t + kinds.reduce((u, k) => u + (f(r[k]) || 0), 0), 0);
+  const ratio = (k) => of(k, (x, a) => x.perMsgUs / a.perMsgUs);
+  const added = (k) => of(k, (x, a) => x.perMsgUs - a.perMsgUs);
+  const row = {
+    direction: dirName(dir),
+    dir,
+    size,
+    burst: n,
+    runs,
+    without: median(of('without', (x) => x.perMsgUs)),
+    lagMs: median(of('full', (x) => x.lagMs)),
+    // Over every run of every capturing browser: records that never came, records the bound let go
+    // (counted in the `dropped` the user sees), runs whose burst was held out of order, failed runs.
+    lost: sum((x) => x.lost),
+    evicted: sum((x) => x.evicted),
+    disordered: sum((x) => x.disordered),
+    failed: sum((x) => x.failed),
+  };
+  for (const k of kinds.filter((x) => x !== 'without')) {
+    row[k] = {
+      us: median(of(k, (x) => x.perMsgUs)),
+      ratio: median(ratio(k)),
+      interval: medianInterval(ratio(k)),
+      added: median(added(k)),
+    };
+  }
+  if (each) {
+    const list = (k, f = 'perMsgUs') => rows.map((r) => fmt(r[k][f])).join(' ');
+    log(`  runs, µs/msg: ${kinds.map((k) => `${k} ${list(k)}`).join('; ')}`);
+    // The sender's posting loop alone (its part of the burst: the hook's cost shows here).
+    log(`  runs, the sender's loop µs/post: ${kinds.map((k) => `${k} ${list(k, 'loopUs')}`).join('; ')}`);
+  }
+  const cell = (k) => `${fmt(row[k].ratio, 2)}× (${interval(row[k].interval)})`;
+  log(
+    `| ${row.direction} | ${kB(size)} | ${n} | ${runs} | ${fmt(row.without)} | ${cell('off')} | ${fmt(row['receive-only'].us)} | ${cell('receive-only')} | ${fmt(row.full.us)} | ${cell('full')} | ${fmt(row['receive-only'].added)} | ${fmt(row.full.added)} | ${fmt(row.lagMs, 0)}${completeness(row)} |`,
+  );
+  if (opts.cpu) {
+    row.cpu = cpuRow(ok, kinds);
+    log(`  CPU µs/msg, ${CPU_PARTS.join(' / ')} (added to without): ${cpuLine(row.cpu)}`);
+  }
+  if (row['full B']) {
+    row.lagMsB = median(of('full B', (x) => x.lagMs));
+    log(
+      `|   full B (${EXT_B}) | | | | | | | | ${fmt(row['full B'].us)} | ${cell('full B')} | | ${fmt(row['full B'].added)} | ${fmt(row.lagMsB, 0)} |`,
+    );
+  }
+  return row;
+}
+
+/** The added µs per message against burst length (full mode; receive-only in brackets), case by case. */
+function logAdded(results, { bursts, dirs, sizes }, ms, log) {
+  log(
+    `\n(${Math.round(ms / 1000)} s) Added µs per message (full mode; receive-only in brackets) against burst length:`,
+  );
+  log(`| case | ${bursts.join(' | ')} |`);
+  log(`|---|${bursts.map(() => '---|').join('')}`);
+  for (const dir of dirs) {
+    for (const size of sizes) {
+      const rs = bursts.map((n) => results.find((r) => r.dir === dir && r.size === size && r.burst === n));
+      log(
+        `| ${dirName(dir)} ${kB(size)} | ${rs.map((r) => `${fmt(r.full.added)} (${fmt(r['receive-only'].added)})`).join(' | ')} |`,
+      );
+    }
+  }
+}
+
+/** The goals the results miss: each mode's ratio, the capture lag at 5,000, and anything lost or out of order. */
+function goalsMissed(results, bound) {
+  const misses = [];
+  for (const r of results) {
+    for (const k of ['off', 'receive-only', 'full']) {
+      // Out of scope: nothing of ours runs, so its goal of 1.00× holds when 1 is inside the interval.
+      const goal = GOALS[k](r.size);
+      const over = k === 'off' ? r.off.interval[0] > 1 : r[k].ratio > goal;
+      if (over) {
+        misses.push(
+          `${r.direction} ${kB(r.size)} × ${r.burst}: ${k} ${fmt(r[k].ratio, 2)}× (goal ${goal.toFixed(2)}×)`,
+        );
+      }
+    }
+    if (r.burst === 5_000 && LAG_GOALS[r.size] !== undefined && !(r.lagMs <= LAG_GOALS[r.size])) {
+      misses.push(
+        `${r.direction} ${kB(r.size)} × 5000: capture lag ${fmt(r.lagMs, 0)} ms (goal ${LAG_GOALS[r.size]} ms)`,
+      );
+    }
+    if (r.lost || r.disordered || r.failed || (bound === 'whole' && r.evicted)) {
+      misses.push(`${r.direction} ${kB(r.size)} × ${r.burst}:${completeness(r)}`);
+    }
+  }
+  return misses;
+}
+
+/**
  * Run the benchmark; prints tables and returns the figures.
  * @param {{ bursts?: number[], reps?: number | null, sizes?: number[], dirs?: string[], fresh?: boolean,
  *   each?: boolean, svg?: string, bound?: string, burstTimeoutS?: number, cpu?: boolean,
@@ -597,67 +708,19 @@ export async function benchPageOverhead({
           await once(browsers[k], `${h.origin}/`, dir, 500, size, opts); // warm-up
         }
         for (const n of bursts) {
-          const runs = reps ?? defaultReps(n);
-          const rows = [];
-          for (let i = 0; i < runs; i++) {
-            // The order turns with each run, so that none always follows the same one.
-            const order = kinds.map((_, j) => kinds[(j + i) % kinds.length]);
-            const got = {};
-            for (const k of order) {
-              got[k] = await once(browsers[k], `${h.origin}/`, dir, n, size, opts);
-            }
-            rows.push(got);
-          }
-          // A run in which a browser's burst failed is left out of the paired figures (and counted).
-          const ok = rows.filter((r) => !kinds.some((k) => r[k].failed));
-          const of = (k, f) => ok.map((r) => f(r[k], r.without));
-          const sum = (f) => rows.reduce((t, r) => t + kinds.reduce((u, k) => u + (f(r[k]) || 0), 0), 0);
-          const ratio = (k) => of(k, (x, a) => x.perMsgUs / a.perMsgUs);
-          const added = (k) => of(k, (x, a) => x.perMsgUs - a.perMsgUs);
-          const row = {
-            direction: dirName(dir),
-            dir,
-            size,
-            burst: n,
-            runs,
-            without: median(of('without', (x) => x.perMsgUs)),
-            lagMs: median(of('full', (x) => x.lagMs)),
-            // Over every run of every capturing browser: records that never came, records the bound let go
-            // (counted in the `dropped` the user sees), runs whose burst was held out of order, failed runs.
-            lost: sum((x) => x.lost),
-            evicted: sum((x) => x.evicted),
-            disordered: sum((x) => x.disordered),
-            failed: sum((x) => x.failed),
-          };
-          for (const k of kinds.filter((x) => x !== 'without')) {
-            row[k] = {
-              us: median(of(k, (x) => x.perMsgUs)),
-              ratio: median(ratio(k)),
-              interval: medianInterval(ratio(k)),
-              added: median(added(k)),
-            };
-          }
-          results.push(row);
-          if (each) {
-            const list = (k, f = 'perMsgUs') => rows.map((r) => fmt(r[k][f])).join(' ');
-            log(`  runs, µs/msg: ${kinds.map((k) => `${k} ${list(k)}`).join('; ')}`);
-            // The sender's posting loop alone (its part of the burst: the hook's cost shows here).
-            log(`  runs, the sender's loop µs/post: ${kinds.map((k) => `${k} ${list(k, 'loopUs')}`).join('; ')}`);
-          }
-          const cell = (k) => `${fmt(row[k].ratio, 2)}× (${interval(row[k].interval)})`;
-          log(
-            `| ${row.direction} | ${kB(size)} | ${n} | ${runs} | ${fmt(row.without)} | ${cell('off')} | ${fmt(row['receive-only'].us)} | ${cell('receive-only')} | ${fmt(row.full.us)} | ${cell('full')} | ${fmt(row['receive-only'].added)} | ${fmt(row.full.added)} | ${fmt(row.lagMs, 0)}${completeness(row)} |`,
+          results.push(
+            await measureBurst({
+              browsers,
+              kinds,
+              url: `${h.origin}/`,
+              dir,
+              n,
+              size,
+              runs: reps ?? defaultReps(n),
+              each,
+              opts,
+            }),
           );
-          if (cpu) {
-            row.cpu = cpuRow(ok, kinds);
-            log(`  CPU µs/msg, ${CPU_PARTS.join(' / ')} (added to without): ${cpuLine(row.cpu)}`);
-          }
-          if (row['full B']) {
-            row.lagMsB = median(of('full B', (x) => x.lagMs));
-            log(
-              `|   full B (${EXT_B}) | | | | | | | | ${fmt(row['full B'].us)} | ${cell('full B')} | | ${fmt(row['full B'].added)} | ${fmt(row.lagMsB, 0)} |`,
-            );
-          }
         }
       }
     }
@@ -668,40 +731,8 @@ export async function benchPageOverhead({
     h.server.close();
     e.server.close();
   }
-  log(
-    `\n(${Math.round((Date.now() - t0) / 1000)} s) Added µs per message (full mode; receive-only in brackets) against burst length:`,
-  );
-  log(`| case | ${bursts.join(' | ')} |`);
-  log(`|---|${bursts.map(() => '---|').join('')}`);
-  for (const dir of dirs) {
-    for (const size of sizes) {
-      const rs = bursts.map((n) => results.find((r) => r.dir === dir && r.size === size && r.burst === n));
-      log(
-        `| ${dirName(dir)} ${kB(size)} | ${rs.map((r) => `${fmt(r.full.added)} (${fmt(r['receive-only'].added)})`).join(' | ')} |`,
-      );
-    }
-  }
-  const misses = [];
-  for (const r of results) {
-    for (const k of ['off', 'receive-only', 'full']) {
-      // Out of scope: nothing of ours runs, so its goal of 1.00× holds when 1 is inside the interval.
-      const goal = GOALS[k](r.size);
-      const over = k === 'off' ? r.off.interval[0] > 1 : r[k].ratio > goal;
-      if (over) {
-        misses.push(
-          `${r.direction} ${kB(r.size)} × ${r.burst}: ${k} ${fmt(r[k].ratio, 2)}× (goal ${goal.toFixed(2)}×)`,
-        );
-      }
-    }
-    if (r.burst === 5_000 && LAG_GOALS[r.size] !== undefined && !(r.lagMs <= LAG_GOALS[r.size])) {
-      misses.push(
-        `${r.direction} ${kB(r.size)} × 5000: capture lag ${fmt(r.lagMs, 0)} ms (goal ${LAG_GOALS[r.size]} ms)`,
-      );
-    }
-    if (r.lost || r.disordered || r.failed || (bound === 'whole' && r.evicted)) {
-      misses.push(`${r.direction} ${kB(r.size)} × ${r.burst}:${completeness(r)}`);
-    }
-  }
+  logAdded(results, { bursts, dirs, sizes }, Date.now() - t0, log);
+  const misses = goalsMissed(results, bound);
   log(misses.length ? `Goals missed:\n  ${misses.join('\n  ')}` : 'Every goal met.');
   if (svg && svg !== '-') {
     writeFileSync(svg, chart(results, bursts, dirs, sizes));

@@ -172,11 +172,12 @@ export const PANEL_LINES = [
   },
 ];
 
-/** One run: a new browser with the extension `ext`, the panel loaded with `records` records, every figure. */
-export async function panelRun({ records = 100_000, ext = EXT } = {}) {
-  if (!existsSync(join(ext, 'manifest.json'))) {
-    throw new Error(`${ext} is missing: run npm run build first`);
-  }
+/**
+ * A new browser with the extension `ext` and its panel page open once the worker answers; `withCpu(fn, ...args)`:
+ * fn evaluated in the panel, with the main thread's CPU while it ran (`cpu`, ms).
+ * @param {string} ext
+ */
+async function openPanel(ext) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-bench-panel-'));
   const browser = await puppeteer.launch({
     executablePath: chromium(),
@@ -205,242 +206,300 @@ export async function panelRun({ records = 100_000, ext = EXT } = {}) {
     /** The panel's main-thread CPU so far, ms. */
     const threadMs = async () =>
       ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
-    /** `fn` evaluated in the panel, and the main thread's CPU while it ran. */
     const withCpu = async (fn, ...args) => {
       const c0 = await threadMs();
       const out = await page.evaluate(fn, ...args);
       return { ...out, cpu: (await threadMs()) - c0 };
     };
 
-    // Generate outside the timed part, then time loading them into the panel until the rows are painted.
-    await page.evaluate(
-      (n, shared) => {
-        /** @type {import('../src/panel/app/test-handle.ts').PanelTestHandle} */
-        const h = window.__embedInspectorPanel;
-        // Records reach the panel as copies (structured clones of the background's messages, or parsed JSON of a
-        // capture file): every record with its own strings and message objects. The synthetic session shares
-        // them, so each record is cloned, as the transport would deliver it (EI_BENCH_SHARED=1: not cloned).
-        window.__benchRecords = shared ? h.synthetic(n) : h.synthetic(n).map((r) => structuredClone(r));
-        const longTasks = (window.__benchLongTasks = []);
-        new PerformanceObserver((l) => {
-          for (const e of l.getEntries()) {
-            longTasks.push(e.duration);
-          }
-        }).observe({ type: 'longtask' });
-        // A filter change and its next frame, timed in the page.
-        window.__benchFilter = async (patch) => {
-          const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-          const a = performance.now();
-          h.view.setFilters(patch);
-          const sync = performance.now() - a;
-          await frame();
-          return { sync, frame: performance.now() - a, shown: h.view.length };
-        };
-      },
-      records,
-      process.env.EI_BENCH_SHARED === '1',
-    );
-    const first = await withCpu(async () => {
+    return { browser, userDataDir, page, cdp, withCpu };
+  } catch (e) {
+    await browser.close().catch(() => {});
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** @typedef {Awaited<ReturnType<typeof openPanel>>} OpenPanel */
+
+/**
+ * The records generated in the panel (outside the timed part), the long-task observer, the filter timer.
+ * @param {OpenPanel['page']} page
+ * @param {number} records
+ */
+async function primePanel(page, records) {
+  // Generate outside the timed part, then time loading them into the panel until the rows are painted.
+  await page.evaluate(
+    (n, shared) => {
+      /** @type {import('../src/panel/app/test-handle.ts').PanelTestHandle} */
       const h = window.__embedInspectorPanel;
-      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-      await frame();
-      const recs = window.__benchRecords;
-      window.__benchRecords = null;
-      const t0 = performance.now();
-      h.load(recs, 'benchmark');
-      const tIngest = performance.now();
-      await frame();
-      // the frame after the rows are in the DOM
-      await new Promise((r) => setTimeout(r, 0));
-      const tPaint = performance.now();
-      // A large load's integration line is judged once the panel is idle after that frame (Integration.tsx).
-      const line = document.querySelector('[data-testid="integration"]');
-      while (line?.getAttribute('data-state') === 'judging') {
-        await new Promise((r) => setTimeout(r, 1));
-      }
-      const tJudged = performance.now();
-      return {
-        ingest: tIngest - t0,
-        firstRender: tPaint - t0,
-        judged: tJudged - t0,
-        rows: document.querySelectorAll('.grid-body [role="row"]').length,
-        total: h.log.count,
-      };
-    });
-    const out = { ...first, firstRenderCpu: first.cpu, filters: {} };
-
-    // Filter changes: each to its next frame, and the main thread's CPU meanwhile.
-    const timeFilter = (patch) => withCpu((p) => window.__benchFilter(p), patch);
-    for (const [name, patch] of FILTER_CASES) {
-      const r = await timeFilter(patch);
-      if (name !== 'clear') {
-        out.filters[name] = r;
-      }
-    }
-    // Plain-text search uses the lower-cased text the panel builds in idle time after a load: measure it
-    // once that is done (about a second after loading), and report the cold case apart.
-    out.indexMs = await page.evaluate(async () => {
-      const h = window.__embedInspectorPanel;
-      const t0 = performance.now();
-      while (h.log.textIndexed < h.log.count) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return performance.now() - t0;
-    });
-    for (const [name, patch] of TEXT_CASES) {
-      const r = await timeFilter(patch);
-      if (name !== 'clear') {
-        out.filters[name] = r;
-      }
-    }
-    await page.evaluate(() => {
-      const h = window.__embedInspectorPanel;
-      h.log.replace(h.log.all().slice()); // forget the search text again
-    });
-    out.cold = (await timeFilter({ search: 'workbook 778' })).frame;
-    await timeFilter({ search: '' });
-
-    // A live batch: 500 records appended to the full log, to the next frame.
-    Object.assign(
-      out,
-      await page.evaluate(async () => {
-        const h = window.__embedInspectorPanel;
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-        const last = h.log.at(h.log.count - 1);
-        const more = h
-          .synthetic(540)
-          .slice(-500)
-          .map((r, j) => ({ ...r, seq: last.seq + 1 + j, time: last.time + 1 + j, pairedWith: undefined }));
-        const la = performance.now();
-        h.store.handle(/** @type {any} */ ({ v: 1, type: 'records', records: more }));
-        h.log.flush();
-        const liveSync = performance.now() - la;
-        await frame();
-        const liveFrame = performance.now() - la;
-        while (h.log.textIndexed < h.log.count) {
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        await new Promise((r) => setTimeout(r, 100));
-        return { liveSync, liveFrame };
-      }),
-    );
-    const worst = Object.values(out.filters).reduce((a, b) => (b.frame > a.frame ? b : a));
-    out.worstFilter = worst.frame;
-    out.worstFilterCpu = worst.cpu;
-
-    // One scroll for the timeline and the flow view: 3 s at 600 px a frame, optionally 60 frames at 66 px (the slow
-    // scroll's frame times apart), then 40 jumps to random places; each frame's time from the one before.
-    await page.evaluate(() => {
-      window.__benchScroll = async (body, { slow: withSlow }) => {
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-        const deltas = [];
-        const slow = [];
-        let prev = performance.now();
-        const step = async (into, move) => {
-          move();
-          await frame();
-          const now = performance.now();
-          into.push(now - prev);
-          prev = now;
-        };
-        for (const end = prev + 3000; performance.now() < end; ) {
-          await step(deltas, () => (body.scrollTop += 600));
-        }
-        for (let k = 0; withSlow && k < 60; k++) {
-          await step(slow, () => (body.scrollTop += 66));
-        }
-        for (let k = 0; k < 40; k++) {
-          await step(deltas, () => (body.scrollTop = Math.random() * body.scrollHeight));
-        }
-        return { deltas, slow };
-      };
-    });
-
-    // Scroll a loaded, settled panel (garbage of the generation and loading collected first).
-    await cdp.send('HeapProfiler.collectGarbage');
-    Object.assign(
-      out,
-      await page.evaluate(async () => {
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-        const longTasks = window.__benchLongTasks;
-        // Scroll: 3 s of continuous scrolling (600 px a frame: 27 rows, most of the visible ones, show a new record),
-        // 60 frames of a slow scroll (three rows a frame: a mouse wheel, or arrow keys held down), then jumps across
-        // the whole list.
-        const body = /** @type {HTMLElement} */ (document.querySelector('.grid-body'));
-        body.scrollTop = 0;
-        await frame();
-        longTasks.length = 0;
-        const { deltas, slow } = await window.__benchScroll(body, { slow: true });
-        await new Promise((r) => setTimeout(r, 100));
-        deltas.sort((a, b) => a - b);
-        slow.sort((a, b) => a - b);
-        return {
-          slowMedian: slow[slow.length >> 1],
-          frames: deltas.length,
-          frameMedian: deltas[Math.floor(deltas.length / 2)],
-          frameP95: deltas[Math.floor(deltas.length * 0.95)],
-          frameMax: deltas[deltas.length - 1],
-          longTasks: longTasks.length,
-          longTaskMax: longTasks.length ? Math.max(...longTasks) : 0,
-        };
-      }),
-    );
-
-    await cdp.send('HeapProfiler.collectGarbage');
-    out.heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
-
-    // The flow view (issue 27) on the same 100,000 records, with the timeline's goals: the switch to it (its
-    // model built from the timeline's order, the rows in view painted), filter changes while it is shown, a
-    // scroll, the heap with it open.
-    const flow = await page.evaluate(async (cases) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-      const s = window.__embedInspectorPanel.view;
-      const longTasks = [];
+      // Records reach the panel as copies (structured clones of the background's messages, or parsed JSON of a
+      // capture file): every record with its own strings and message objects. The synthetic session shares
+      // them, so each record is cloned, as the transport would deliver it (EI_BENCH_SHARED=1: not cloned).
+      window.__benchRecords = shared ? h.synthetic(n) : h.synthetic(n).map((r) => structuredClone(r));
+      const longTasks = (window.__benchLongTasks = []);
       new PerformanceObserver((l) => {
         for (const e of l.getEntries()) {
           longTasks.push(e.duration);
         }
       }).observe({ type: 'longtask' });
-      const t0 = performance.now();
-      /** @type {HTMLElement} */ (document.querySelector('.vt-flow')).click();
-      await frame();
-      await new Promise((r) => setTimeout(r, 0));
-      const firstRender = performance.now() - t0;
-      const rows = document.querySelectorAll('.flow-row').length;
-      const count = document.querySelector('.flow-count')?.textContent ?? '';
-      const arrows = Number(count.split(' messages')[0].replace(/,/g, ''));
-      const filters = {};
-      for (const [name, patch] of cases) {
+      // A filter change and its next frame, timed in the page.
+      window.__benchFilter = async (patch) => {
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
         const a = performance.now();
-        s.setFilters(patch);
+        h.view.setFilters(patch);
+        const sync = performance.now() - a;
         await frame();
-        if (name !== 'clear') {
-          filters[name] = { frame: performance.now() - a, rows: document.querySelectorAll('.flow-row').length };
-        }
-      }
-      await new Promise((r) => setTimeout(r, 100));
-      longTasks.length = 0;
-      const { deltas } = await window.__benchScroll(/** @type {Element} */ (document.querySelector('.flow-body')), {
-        slow: false,
-      });
-      await new Promise((r) => setTimeout(r, 100));
-      deltas.sort((a, b) => a - b);
-      return {
-        firstRender,
-        rows,
-        arrows,
-        filters,
-        frames: deltas.length,
-        frameMedian: deltas[deltas.length >> 1],
-        frameP95: deltas[Math.floor(deltas.length * 0.95)],
-        longTasks: longTasks.length,
-        longTaskMax: longTasks.length ? Math.max(...longTasks) : 0,
+        return { sync, frame: performance.now() - a, shown: h.view.length };
       };
-    }, FLOW_CASES);
+    },
+    records,
+    process.env.EI_BENCH_SHARED === '1',
+  );
+}
+
+/**
+ * Load the records until the rows are painted, and until the integration line is judged.
+ * @param {OpenPanel['withCpu']} withCpu
+ */
+async function firstLoad(withCpu) {
+  return await withCpu(async () => {
+    const h = window.__embedInspectorPanel;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    await frame();
+    const recs = window.__benchRecords;
+    window.__benchRecords = null;
+    const t0 = performance.now();
+    h.load(recs, 'benchmark');
+    const tIngest = performance.now();
+    await frame();
+    // the frame after the rows are in the DOM
+    await new Promise((r) => setTimeout(r, 0));
+    const tPaint = performance.now();
+    // A large load's integration line is judged once the panel is idle after that frame (Integration.tsx).
+    const line = document.querySelector('[data-testid="integration"]');
+    while (line?.getAttribute('data-state') === 'judging') {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    const tJudged = performance.now();
+    return {
+      ingest: tIngest - t0,
+      firstRender: tPaint - t0,
+      judged: tJudged - t0,
+      rows: document.querySelectorAll('.grid-body [role="row"]').length,
+      total: h.log.count,
+    };
+  });
+}
+
+/**
+ * Filter changes after a load, the search text's idle index, a cold plain-text search.
+ * @param {OpenPanel['page']} page
+ * @param {OpenPanel['withCpu']} withCpu
+ */
+async function filterFigures(page, withCpu) {
+  // Filter changes: each to its next frame, and the main thread's CPU meanwhile.
+  const out = { filters: {}, indexMs: 0, cold: 0 };
+  const timeFilter = (patch) => withCpu((p) => window.__benchFilter(p), patch);
+  for (const [name, patch] of FILTER_CASES) {
+    const r = await timeFilter(patch);
+    if (name !== 'clear') {
+      out.filters[name] = r;
+    }
+  }
+  // Plain-text search uses the lower-cased text the panel builds in idle time after a load: measure it
+  // once that is done (about a second after loading), and report the cold case apart.
+  out.indexMs = await page.evaluate(async () => {
+    const h = window.__embedInspectorPanel;
+    const t0 = performance.now();
+    while (h.log.textIndexed < h.log.count) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return performance.now() - t0;
+  });
+  for (const [name, patch] of TEXT_CASES) {
+    const r = await timeFilter(patch);
+    if (name !== 'clear') {
+      out.filters[name] = r;
+    }
+  }
+  await page.evaluate(() => {
+    const h = window.__embedInspectorPanel;
+    h.log.replace(h.log.all().slice()); // forget the search text again
+  });
+  out.cold = (await timeFilter({ search: 'workbook 778' })).frame;
+  await timeFilter({ search: '' });
+
+  return out;
+}
+
+/**
+ * A live batch: 500 records appended to the full log, to the next frame.
+ * @param {OpenPanel['page']} page
+ */
+async function liveBatch(page) {
+  return await page.evaluate(async () => {
+    const h = window.__embedInspectorPanel;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    const last = h.log.at(h.log.count - 1);
+    const more = h
+      .synthetic(540)
+      .slice(-500)
+      .map((r, j) => ({ ...r, seq: last.seq + 1 + j, time: last.time + 1 + j, pairedWith: undefined }));
+    const la = performance.now();
+    h.store.handle(/** @type {any} */ ({ v: 1, type: 'records', records: more }));
+    h.log.flush();
+    const liveSync = performance.now() - la;
+    await frame();
+    const liveFrame = performance.now() - la;
+    while (h.log.textIndexed < h.log.count) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    return { liveSync, liveFrame };
+  });
+}
+
+/**
+ * The timeline's scroll: frame times and long tasks (the scroll helper is the flow view's too).
+ * @param {OpenPanel['page']} page
+ * @param {OpenPanel['cdp']} cdp
+ */
+async function scrollFigures(page, cdp) {
+  // One scroll for the timeline and the flow view: 3 s at 600 px a frame, optionally 60 frames at 66 px (the slow
+  // scroll's frame times apart), then 40 jumps to random places; each frame's time from the one before.
+  await page.evaluate(() => {
+    window.__benchScroll = async (body, { slow: withSlow }) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      const deltas = [];
+      const slow = [];
+      let prev = performance.now();
+      const step = async (into, move) => {
+        move();
+        await frame();
+        const now = performance.now();
+        into.push(now - prev);
+        prev = now;
+      };
+      for (const end = prev + 3000; performance.now() < end; ) {
+        await step(deltas, () => (body.scrollTop += 600));
+      }
+      for (let k = 0; withSlow && k < 60; k++) {
+        await step(slow, () => (body.scrollTop += 66));
+      }
+      for (let k = 0; k < 40; k++) {
+        await step(deltas, () => (body.scrollTop = Math.random() * body.scrollHeight));
+      }
+      return { deltas, slow };
+    };
+  });
+
+  // Scroll a loaded, settled panel (garbage of the generation and loading collected first).
+  await cdp.send('HeapProfiler.collectGarbage');
+  return await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    const longTasks = window.__benchLongTasks;
+    // Scroll: 3 s of continuous scrolling (600 px a frame: 27 rows, most of the visible ones, show a new record),
+    // 60 frames of a slow scroll (three rows a frame: a mouse wheel, or arrow keys held down), then jumps across
+    // the whole list.
+    const body = /** @type {HTMLElement} */ (document.querySelector('.grid-body'));
+    body.scrollTop = 0;
+    await frame();
+    longTasks.length = 0;
+    const { deltas, slow } = await window.__benchScroll(body, { slow: true });
+    await new Promise((r) => setTimeout(r, 100));
+    deltas.sort((a, b) => a - b);
+    slow.sort((a, b) => a - b);
+    return {
+      slowMedian: slow[slow.length >> 1],
+      frames: deltas.length,
+      frameMedian: deltas[Math.floor(deltas.length / 2)],
+      frameP95: deltas[Math.floor(deltas.length * 0.95)],
+      frameMax: deltas[deltas.length - 1],
+      longTasks: longTasks.length,
+      longTaskMax: longTasks.length ? Math.max(...longTasks) : 0,
+    };
+  });
+}
+
+/**
+ * The flow view on the same records: its first render, filter changes, a scroll, the heap.
+ * @param {OpenPanel['page']} page
+ * @param {OpenPanel['cdp']} cdp
+ */
+async function flowFigures(page, cdp) {
+  // The flow view (issue 27) on the same 100,000 records, with the timeline's goals: the switch to it (its
+  // model built from the timeline's order, the rows in view painted), filter changes while it is shown, a
+  // scroll, the heap with it open.
+  const flow = await page.evaluate(async (cases) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    const s = window.__embedInspectorPanel.view;
+    const longTasks = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) {
+        longTasks.push(e.duration);
+      }
+    }).observe({ type: 'longtask' });
+    const t0 = performance.now();
+    /** @type {HTMLElement} */ (document.querySelector('.vt-flow')).click();
+    await frame();
+    await new Promise((r) => setTimeout(r, 0));
+    const firstRender = performance.now() - t0;
+    const rows = document.querySelectorAll('.flow-row').length;
+    const count = document.querySelector('.flow-count')?.textContent ?? '';
+    const arrows = Number(count.split(' messages')[0].replace(/,/g, ''));
+    const filters = {};
+    for (const [name, patch] of cases) {
+      const a = performance.now();
+      s.setFilters(patch);
+      await frame();
+      if (name !== 'clear') {
+        filters[name] = { frame: performance.now() - a, rows: document.querySelectorAll('.flow-row').length };
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    longTasks.length = 0;
+    const { deltas } = await window.__benchScroll(/** @type {Element} */ (document.querySelector('.flow-body')), {
+      slow: false,
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    deltas.sort((a, b) => a - b);
+    return {
+      firstRender,
+      rows,
+      arrows,
+      filters,
+      frames: deltas.length,
+      frameMedian: deltas[deltas.length >> 1],
+      frameP95: deltas[Math.floor(deltas.length * 0.95)],
+      longTasks: longTasks.length,
+      longTaskMax: longTasks.length ? Math.max(...longTasks) : 0,
+    };
+  }, FLOW_CASES);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+  const worstFilter = Math.max(...Object.values(flow.filters).map((f) => f.frame));
+  return { ...flow, heapMB, worstFilter };
+}
+
+/** One run: a new browser with the extension `ext`, the panel loaded with `records` records, every figure. */
+export async function panelRun({ records = 100_000, ext = EXT } = {}) {
+  if (!existsSync(join(ext, 'manifest.json'))) {
+    throw new Error(`${ext} is missing: run npm run build first`);
+  }
+  const { browser, userDataDir, page, cdp, withCpu } = await openPanel(ext);
+  try {
+    await primePanel(page, records);
+    const first = await firstLoad(withCpu);
+    const out = { ...first, firstRenderCpu: first.cpu, ...(await filterFigures(page, withCpu)) };
+    Object.assign(out, await liveBatch(page));
+    const worst = Object.values(out.filters).reduce((a, b) => (b.frame > a.frame ? b : a));
+    out.worstFilter = worst.frame;
+    out.worstFilterCpu = worst.cpu;
+    Object.assign(out, await scrollFigures(page, cdp));
     await cdp.send('HeapProfiler.collectGarbage');
-    const heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
-    const worstFilter = Math.max(...Object.values(flow.filters).map((f) => f.frame));
-    return { ...out, flow: { ...flow, heapMB, worstFilter } };
+    out.heapMB = (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+    return { ...out, flow: await flowFigures(page, cdp) };
   } finally {
     await browser.close().catch(() => {});
     rmSync(userDataDir, { recursive: true, force: true });
