@@ -25,6 +25,7 @@ import { join, resolve } from 'node:path';
 import { startSandbox } from '../sandbox/server.mjs';
 import { cpuParts, launch, settle, treeCpu } from './page-overhead.mjs';
 import { median, medianInterval } from './stats.mjs';
+import { goal, row } from './summary.mjs';
 import { profileByFrame, scriptCostByFrame, traceBrowser } from './trace.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -267,6 +268,70 @@ export async function benchPageLoad({
     logProfile(runs, kinds, log);
   }
   return figures;
+}
+
+/**
+ * The summary table's rows of a run of `benchPageLoad` (summary.mjs): full mode to `ready` against the goal (added
+ * ms and ratio: the goal is met by either), to `dashboard-loaded` and the load event; receive-only and capture off to
+ * `ready`; the CPU the extension's process adds to a load.
+ */
+export function summaryRows(figures, options = {}) {
+  const rows = [];
+  const full = figures.full;
+  if (full) {
+    rows.push(
+      row('full: navigation → the host gets ready, added', {
+        goal: goal('≤', LOAD_GOAL.addedMs, 'ms', { added: true, issue: 47 }),
+        value: full.ready.added,
+        interval: full.ready.addedInterval,
+        unit: 'ms',
+      }),
+      row('full: navigation → ready ÷ no extension', {
+        goal: goal('≤', LOAD_GOAL.ratio, '×', { issue: 47 }),
+        value: full.ready.ratio,
+        interval: full.ready.interval,
+        unit: '×',
+        digits: 3,
+      }),
+      row('full: navigation → dashboard-loaded ÷ no extension', {
+        value: full.dashboard.ratio,
+        interval: full.dashboard.interval,
+        unit: '×',
+        digits: 3,
+      }),
+      row('full: navigation → load event ÷ no extension', {
+        value: full.load.ratio,
+        interval: full.load.interval,
+        unit: '×',
+        digits: 3,
+      }),
+    );
+  }
+  for (const [k, name] of [
+    ['receive-only', 'receive-only'],
+    ['off', 'capture off'],
+  ]) {
+    if (figures[k]) {
+      rows.push(
+        row(`${name}: navigation → ready ÷ no extension`, {
+          value: figures[k].ready.ratio,
+          interval: figures[k].ready.interval,
+          unit: '×',
+          digits: 3,
+        }),
+      );
+    }
+  }
+  if (full) {
+    rows.push(
+      row('full: the extension process’s CPU per load', {
+        value: full.cpu.extension.added,
+        interval: full.cpu.extension.addedInterval,
+        unit: 'ms',
+      }),
+    );
+  }
+  return { runs: options.rounds ?? 21, rows };
 }
 
 /** `--cpu-trace`: per browser, the median over the rounds of each frame's thread ms by script (0 where a round had none). */
