@@ -90,6 +90,32 @@ export class Eviction {
     }
   }
 
+  /**
+   * The held records from seq `cut` on were placed again (renumbered, in log order: `records`): they are filed anew,
+   * in time that grows with their number, not with the log's (a rebuild, on every late delivery of a long log, took
+   * most of the worker's time). Their old filings stay in the queues and are skipped there (`take`: a seq filed
+   * again under another kind, or gone). What was seen of each type and frame is kept: a record of the tail that had
+   * been the first of its type from its frame may be filed as a repeat.
+   */
+  refileFrom(cut: number, records: Iterable<ClassifiedRecord>, max: number): void {
+    for (let s = cut; s <= this.newest; s++) {
+      const kind = this.kinds.get(s);
+      if (kind === undefined) {
+        continue;
+      }
+      this.kinds.delete(s);
+      if (kind === 'kept') {
+        this.keptCount--;
+      } else if (kind === 'foreign') {
+        this.foreignCount--;
+      }
+    }
+    this.newest = Math.min(this.newest, cut - 1);
+    for (const r of records) {
+      this.add(r, max);
+    }
+  }
+
   clear(): void {
     this.queues = { foreign: new Fifo(), kept: new Fifo(), repeats: new Fifo(), other: new Fifo() };
     this.kinds.clear();

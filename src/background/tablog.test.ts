@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { TabLog, newState } from './tablog.ts';
 import type { RawRecord } from '../shared/messages.ts';
 import { checkCapture } from '../protocol/capture.ts';
+import { Eviction } from './eviction.ts';
 
 const HOST = 'https://host.example';
 const TENANT = 'https://acme.example.com';
@@ -694,5 +695,41 @@ describe('the judgement of a large page', () => {
     slow.diagnose();
     expect(unanswered(slow)).toEqual(unanswered(quick));
     expect([...slow.records.values()].map((r) => r.issues)).toEqual([...quick.records.values()].map((r) => r.issues));
+  });
+});
+
+describe('late deliveries in a long log', () => {
+  it('file again only the records placed again, and the bound and its counts hold', () => {
+    const view = (n: number) => ({ ...refresh(n), direction: 'event', type: 'svc:event:view', payload: { path: '/' } });
+    const l = log(3_000);
+    l.setTenantOrigin(TENANT);
+    l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
+    const filed = vi.spyOn(Eviction.prototype, 'add');
+    let streamed = 2;
+    for (let b = 0; b < 2_000; b++) {
+      const t = 100 + b * 10;
+      // Every third batch, the host's delivery comes before the embed's post: the post is placed before it (a cut).
+      const post = embedPost(view(b), t),
+        delivery = hostReceive(view(b), t + 1);
+      if (b % 3 === 0) {
+        l.add([delivery]);
+        l.add([post]);
+      } else {
+        l.add([post, delivery]);
+      }
+      streamed += 2;
+    }
+    // Each record filed about once, not the whole log again at each of the 667 late deliveries (2,000,000 filings).
+    expect(filed.mock.calls.length).toBeLessThan(3 * streamed);
+    filed.mockRestore();
+    expect(l.records.size).toBe(3_000);
+    const dropped = Object.values(l.state.droppedBy ?? {}).reduce((a, b) => a + b, 0);
+    expect(l.records.size + dropped).toBe(streamed);
+    // Posts before their deliveries, each pair together, in seq order.
+    const held = [...l.records.values()];
+    expect(held.map((r) => r.seq)).toEqual([...held.map((r) => r.seq)].sort((a, b) => a - b));
+    for (const r of held.filter((x) => x.kind === 'receive' && x.pairedWith !== undefined)) {
+      expect(r.pairedWith!).toBeLessThan(r.seq);
+    }
   });
 });

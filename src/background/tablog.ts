@@ -410,7 +410,7 @@ export class TabLog {
           this.eviction.add(r, this.tabState.maxRecords);
         }
       } else {
-        this.eviction.rebuild(this.heldRecords.values(), this.tabState.maxRecords); // (seqs from the cut on changed)
+        this.eviction.refileFrom(cut, this.heldFrom(cut), this.tabState.maxRecords); // (seqs from the cut on changed)
       }
     }
     if (judgePage) {
@@ -630,6 +630,16 @@ export class TabLog {
     }
     this.owedAt ??= Date.now() + Math.ceil(wait);
     return false;
+  }
+
+  /** The held records from seq `seq` to the newest, by seq (in time that grows with their number). */
+  private *heldFrom(seq: number): Iterable<ClassifiedRecord> {
+    for (let s = seq; s < this.nextSeqNo; s++) {
+      const r = this.heldRecords.get(s);
+      if (r) {
+        yield r;
+      }
+    }
   }
 
   private *recordsFrom(seq: number): Iterable<ClassifiedRecord> {
