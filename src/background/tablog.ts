@@ -58,8 +58,12 @@ export interface AddResult {
  */
 const JUDGE_SHARE = 0.05;
 const JUDGE_AT_ONCE_MS = 1;
-/** The session checker's state is kept before every CHECKPOINT_EVERY-th record checked, the last CHECKPOINTS times. */
-const CHECKPOINT_EVERY = 4096;
+/**
+ * The session checker's state is kept before every CHECKPOINT_EVERY-th record checked, the last CHECKPOINTS times: a
+ * late delivery (the log's tail placed again) checks again from the last one before it, on average half this many
+ * records (4,096 made that most of a long log's work), and a checker's copy holds at most 8,192 seqs (session.ts).
+ */
+const CHECKPOINT_EVERY = 1024;
 const CHECKPOINTS = 8;
 const isSessionIssue = (i: { rule: string }) => i.rule.startsWith('session.');
 /** A new record that may change what the diagnosis says: a navigation, an event the embed owes, any action. */

@@ -47,6 +47,22 @@ type Input = Partial<CaptureRecord> & { data: unknown };
 
 const MAX_PENDING = 10_000;
 
+/**
+ * The seqs checked that a later half may name (`pairedWith`): the newest ones (a post and its delivery are close in a
+ * log). The oldest half goes when full, rather than all at once: a partner checked just before is always known, and
+ * a copy of the checker (the log's checkpoints, one on each late delivery) copies at most this many.
+ */
+const MAX_PROCESSED = 8_192;
+function forgetOldestHalf(set: Set<number>): void {
+  let n = set.size >> 1;
+  for (const seq of set) {
+    if (n-- <= 0) {
+      break;
+    }
+    set.delete(seq);
+  }
+}
+
 /** Forget the oldest tenth of a full map (in one pass: see `oldestKeys`). */
 function evictOldest(map: Map<string, number>): void {
   for (const k of oldestKeys(map, Math.max(1, Math.floor(map.size / 10)))) {
@@ -255,8 +271,8 @@ export class SessionChecker {
    */
   private seenOtherHalf(record: Input, fp: string): boolean {
     if (typeof record.seq === 'number') {
-      if (this.processed.size >= MAX_PENDING * 5) {
-        this.processed.clear();
+      if (this.processed.size >= MAX_PROCESSED) {
+        forgetOldestHalf(this.processed);
       }
       this.processed.add(record.seq);
     }
