@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newTabState, type ClassifiedRecord } from '../../shared/messages.ts';
 import { syntheticSession } from '../app/synthetic.ts';
 import { RecordLog, type LogEvents } from './record-log.ts';
+import { searchTextOf } from './searchtext.ts';
 
 /** A log whose ticks run when the test says, and every event it sent, in order. */
 function setup() {
@@ -122,6 +123,28 @@ describe('RecordLog', () => {
     expect(seqs(log)).toEqual(kept.map((r) => r.seq));
     expect(log.counts).toEqual(tally(kept));
     expect(events.map(([type]) => type)).toEqual(['replaced', 'state']);
+  });
+
+  it('a trim keeps the search text it had made: a search after it is not cold, and every text is right', () => {
+    const { log, tick } = setup();
+    const records = syntheticSession(5_000);
+    log.load(newTabState(1), records);
+    log.indexText(Number.POSITIVE_INFINITY);
+    expect(log.textIndexed).toBe(log.count);
+    // A record updated after its chunk was built (its text is made again when needed), and two the background let go.
+    const changed = { ...log.at(4_200), data: { ...(log.at(4_200).data as object), extra: 'Ünïcode' } };
+    log.enqueue([changed as ClassifiedRecord], true);
+    tick();
+    log.forget([records[2_500].seq, records[4_999].seq]);
+    log.setState(newTabState(1, { maxRecords: 3_000 }));
+    expect(log.count).toBe(3_000);
+    // Its first two chunks of 1,024 come over whole; the one with the updated record and the last, partial one do not.
+    expect(log.textIndexed).toBe(2_048);
+    const texts = log.all().map((r) => searchTextOf(r));
+    expect(log.all().map((_, i) => log.textAt(i))).toEqual(texts);
+    log.indexText(Number.POSITIVE_INFINITY);
+    expect(log.textIndexed).toBe(3_000);
+    expect(log.all().map((_, i) => log.textAt(i))).toEqual(texts);
   });
 
   it('empties at once when cleared, and says so after the replacement', () => {

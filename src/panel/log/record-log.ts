@@ -555,13 +555,24 @@ export class RecordLog {
     if (this.records.length <= max) {
       return;
     }
-    let kept = this.records;
-    if (this.gone.size) {
-      const gone = this.gone;
-      kept = kept.filter((r) => !gone.has(r.seq));
-      this.gone = new Set();
+    const records = this.records;
+    const gone = this.gone;
+    this.gone = new Set();
+    // The records kept, and where each was (the search index carries their texts over).
+    const at: number[] = [];
+    for (let i = 0; i < records.length; i++) {
+      if (!gone.has(records[i].seq)) {
+        at.push(i);
+      }
     }
-    this.replace(kept.length > max ? kept.slice(kept.length - max) : kept, true);
+    const from = Math.max(0, at.length - max);
+    const oldIndex = Int32Array.from(at.slice(from));
+    const kept = Array.from(oldIndex, (i) => records[i]);
+    const before = this.text;
+    this.text = new SearchText(() => this.records);
+    this.reset(kept, true);
+    this.text.carry(before, oldIndex);
+    this.events.emit('replaced', NONE);
   }
 
   /** Put `r` at index i in place of the record there (paired, marked dropped, re-classified). */

@@ -54,6 +54,54 @@ export class SearchText {
     this.rawChunk = -1;
   }
 
+  /**
+   * The lower-cased text of record i if it is made already (in a built chunk that is not dirty, or held alone), else
+   * undefined; never makes one.
+   */
+  private known(i: number): string | undefined {
+    const c = i >> TEXT_SHIFT;
+    const s = this.textChunks[c];
+    if (s !== undefined && !this.dirtyChunks.has(c)) {
+      const off = this.textOffsets[c]!,
+        k = i & TEXT_MASK;
+      return s.slice(off[k], off[k + 1]);
+    }
+    return this.looseText.get(i) ?? undefined;
+  }
+
+  /**
+   * The log now holds some of the records `before` indexed (a trim): record i was `oldIndex[i]` there. The texts
+   * `before` had made are taken over, chunk by chunk from the first, as far as every text of a chunk is known (a
+   * trim of a log at its bound keeps its index: a search after it is not cold, and idle time does not make every
+   * text again). The rest is indexed as after a reset. Call after `reset`.
+   */
+  carry(before: SearchText, oldIndex: Int32Array): void {
+    const full = oldIndex.length >> TEXT_SHIFT;
+    let c = 0;
+    for (; c < full; c++) {
+      const parts = new Array<string>(TEXT_CHUNK);
+      const off = new Int32Array(TEXT_CHUNK + 1);
+      let pos = 0;
+      let k = 0;
+      for (; k < TEXT_CHUNK; k++) {
+        const t = before.known(oldIndex[(c << TEXT_SHIFT) + k]);
+        if (t === undefined) {
+          break;
+        }
+        parts[k] = t;
+        off[k] = pos;
+        pos += t.length;
+      }
+      if (k < TEXT_CHUNK) {
+        break;
+      }
+      off[TEXT_CHUNK] = pos;
+      this.textChunks[c] = parts.join('');
+      this.textOffsets[c] = off;
+    }
+    this.textDone = c << TEXT_SHIFT;
+  }
+
   /** Record i changed: its text is made again when next needed. */
   updated(i: number): void {
     const c = i >> TEXT_SHIFT;
