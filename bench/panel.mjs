@@ -223,6 +223,22 @@ async function openPanel(ext) {
 /** @typedef {Awaited<ReturnType<typeof openPanel>>} OpenPanel */
 
 /**
+ * In the panel page (evaluated there, so self-contained): `window.__benchFilter(patch)`, a filter change through the
+ * test handle timed to its next frame (`frame`), its synchronous part (`sync`), and the records shown after it.
+ */
+export function installFilterTimer() {
+  const h = window.__embedInspectorPanel;
+  window.__benchFilter = async (patch) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    const a = performance.now();
+    h.view.setFilters(patch);
+    const sync = performance.now() - a;
+    await frame();
+    return { sync, frame: performance.now() - a, shown: h.view.length };
+  };
+}
+
+/**
  * The records generated in the panel (outside the timed part), the long-task observer, the filter timer.
  * @param {OpenPanel['page']} page
  * @param {number} records
@@ -243,19 +259,11 @@ async function primePanel(page, records) {
           longTasks.push(e.duration);
         }
       }).observe({ type: 'longtask' });
-      // A filter change and its next frame, timed in the page.
-      window.__benchFilter = async (patch) => {
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-        const a = performance.now();
-        h.view.setFilters(patch);
-        const sync = performance.now() - a;
-        await frame();
-        return { sync, frame: performance.now() - a, shown: h.view.length };
-      };
     },
     records,
     process.env.EI_BENCH_SHARED === '1',
   );
+  await page.evaluate(installFilterTimer);
 }
 
 /**

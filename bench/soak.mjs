@@ -34,6 +34,7 @@ import { cpuParts, treeCpu } from './page-overhead.mjs';
 import { raisePriority } from './priority.mjs';
 import { median } from './stats.mjs';
 import { goal, goalText, meets, row } from './summary.mjs';
+import { installFilterTimer } from './panel.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome'));
@@ -115,18 +116,8 @@ async function openSession(launched, sb, cap) {
   await panel.setViewport({ width: 1280, height: 900 });
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
   await panel.waitForFunction(() => window.__embedInspectorPanel?.store.status === 'connected', { timeout: 15_000 });
-  await panel.evaluate(() => {
-    const h = window.__embedInspectorPanel;
-    h.resetFilters();
-    window.__benchFilter = async (patch) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-      const a = performance.now();
-      h.view.setFilters(patch);
-      const sync = performance.now() - a;
-      await frame();
-      return { sync, frame: performance.now() - a, shown: h.view.length };
-    };
-  });
+  await panel.evaluate(() => window.__embedInspectorPanel.resetFilters());
+  await panel.evaluate(installFilterTimer);
   const panelCdp = await panel.createCDPSession();
   return { page, panel, panelCdp, tabId };
 }
