@@ -331,7 +331,7 @@ export function summaryRows(figures, options = {}) {
       }),
     );
   }
-  return { runs: options.rounds ?? 21, rows };
+  return { runs: `${options.rounds ?? 21} rounds`, rows };
 }
 
 /** `--cpu-trace`: per browser, the median over the rounds of each frame's thread ms by script (0 where a round had none). */
