@@ -3,7 +3,8 @@
 // `npx playwright merge-reports --reporter embed-inspector/playwright/reporter`; both give the same coverage.json
 // (ordering aside), which its schema validates and whose tests' figures `embed-inspector coverage` gives again from
 // their captures. A minimum not met fails the run (and the merge) with the type named and opens the page; the page
-// opens offline in Chromium with every type's row, no request and no console error.
+// opens offline in Chromium with every type's row, no request and no console error. The three runs go side by side,
+// each with its own sandbox ports and output folder.
 // Needs the build (`npm test` builds first) and the system Chromium; no browser is downloaded.
 import Ajv2020 from 'ajv/dist/2020.js';
 import { spawn } from 'node:child_process';
@@ -27,6 +28,7 @@ import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
 import type { Coverage } from '../../src/protocol/coverage.ts';
 import { cliIn } from '../helpers/cli.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import { playwrightPortsEnv } from '../helpers/free-ports.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 const CONFIG = 'test/playwright/coverage.config.ts';
@@ -38,7 +40,7 @@ let dir: string;
 let opened: string;
 
 /** `playwright …` (this repository's) in `cwd`, with the environment given: exit code and output. */
-function playwright(args: string[], extra: Record<string, string>, cwd = ROOT) {
+async function playwright(args: string[], extra: Record<string, string>, cwd = ROOT) {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('VITEST') && !k.startsWith('EI_PW_') && k !== 'EMBED_INSPECTOR_REPORT_DIR') {
@@ -50,6 +52,7 @@ function playwright(args: string[], extra: Record<string, string>, cwd = ROOT) {
     FORCE_COLOR: '0',
     NO_COLOR: '1',
     BROWSER: join(dir, 'browser.sh'),
+    ...(await playwrightPortsEnv()),
     ...extra,
   });
   return new Promise<{ code: number | null; out: string }>((resolve, reject) => {
@@ -88,17 +91,21 @@ beforeAll(async () => {
   opened = join(dir, 'opened.txt');
   writeFileSync(join(dir, 'browser.sh'), `#!/bin/sh\necho "$1" >> ${JSON.stringify(opened)}\n`);
   chmodSync(join(dir, 'browser.sh'), 0o755);
-  const whole = await playwright(['test', '-c', CONFIG], { EMBED_INSPECTOR_REPORT_DIR: join(dir, 'whole') });
+  const output = (name: string) => `--output=${join(dir, `results-${name}`)}`;
+  const [whole, ...shards] = await Promise.all([
+    playwright(['test', '-c', CONFIG, output('whole')], { EMBED_INSPECTOR_REPORT_DIR: join(dir, 'whole') }),
+    ...['1/2', '2/2'].map((shard) =>
+      playwright(['test', '-c', CONFIG, `--shard=${shard}`, '--reporter=blob', output(shard[0])], {
+        PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, `blob-${shard[0]}`),
+      }),
+    ),
+  ]);
   expect(whole.code, whole.out).toBe(0);
   mkdirSync(join(dir, 'all-blob-reports'));
-  for (const shard of ['1/2', '2/2']) {
-    const blob = join(dir, `blob-${shard[0]}`);
-    const run = await playwright(['test', '-c', CONFIG, `--shard=${shard}`, '--reporter=blob'], {
-      PLAYWRIGHT_BLOB_OUTPUT_DIR: blob,
-    });
+  for (const [i, run] of shards.entries()) {
     expect(run.code, run.out).toBe(0);
     // (as CI's download-artifact with merge-multiple does)
-    cpSync(blob, join(dir, 'all-blob-reports'), { recursive: true });
+    cpSync(join(dir, `blob-${i + 1}`), join(dir, 'all-blob-reports'), { recursive: true });
   }
 }, 600_000);
 afterAll(() => {
@@ -146,10 +153,11 @@ describe('embed-inspector/playwright/reporter', () => {
   it('`embed-inspector coverage` over a test’s capture gives that test’s figures', async () => {
     const whole = read('whole');
     const cli = cliIn(join(dir, 'whole'));
-    for (const t of whole.tests.filter((x) => x.messages > 0)) {
-      const r = await cli('coverage', t.capture!, '--format', 'json');
-      expect(r.code, r.err).toBe(0);
-      const [one] = (JSON.parse(r.out) as Coverage).tests;
+    const tests = whole.tests.filter((x) => x.messages > 0);
+    const runs = await Promise.all(tests.map((t) => cli('coverage', t.capture!, '--format', 'json')));
+    for (const [i, t] of tests.entries()) {
+      expect(runs[i].code, runs[i].err).toBe(0);
+      const [one] = (JSON.parse(runs[i].out) as Coverage).tests;
       expect({ types: one.types, fired: one.fired }, t.title).toEqual({ types: t.types, fired: t.fired });
     }
   }, 60_000);
@@ -178,10 +186,13 @@ describe('embed-inspector/playwright/reporter', () => {
   }, 120_000);
 
   it('a minimum not met fails a test run too', async () => {
-    const run = await playwright(['test', '-c', CONFIG, '--grep', 'embed.send posts an action'], {
-      EMBED_INSPECTOR_REPORT_DIR: join(dir, 'one'),
-      EI_PW_COVERAGE_MIN: JSON.stringify({ actions: 100 }),
-    });
+    const run = await playwright(
+      ['test', '-c', CONFIG, '--grep', 'embed.send posts an action', `--output=${join(dir, 'results-one')}`],
+      {
+        EMBED_INSPECTOR_REPORT_DIR: join(dir, 'one'),
+        EI_PW_COVERAGE_MIN: JSON.stringify({ actions: 100 }),
+      },
+    );
     expect(run.code, run.out).toBe(1);
     expect(run.out).toMatch(
       /^Embed protocol coverage: actions 1\/7 \(14\.3%\) is below the minimum of 100%: never sent: svc:action:set-theme, /m,

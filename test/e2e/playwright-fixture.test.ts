@@ -1,18 +1,15 @@
 // `embed-inspector/playwright` as a project runs it: `npx playwright test` on test/playwright (playwright.config.ts
 // starts the sandbox), once on one worker and once on two, read back from Playwright's JSON report. Every test has
 // its expected status (the action-star one is an expected failure), the failed test carries the capture and the
-// timeline, two workers really share the suite, and no worker leaves its browser profile behind.
+// timeline, two workers really share the suite, and no worker leaves its browser profile behind. The two runs go side
+// by side (each its own sandbox ports and temporary folder).
 // Needs the build (`npm test` builds first) and the system Chromium; no browser is downloaded.
 import { describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { checkCapture } from '../../src/protocol/capture.ts';
 import type { CaptureFile } from '../../src/protocol/record.ts';
 import { body, runPlaywright as run, type Run } from '../helpers/playwright-run.ts';
 
 const FAILING = 'a host that posts its actions to "*" fails toHaveNoProtocolErrors';
-
-const profiles = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('ei-playwright-')));
 
 /** `npx playwright test --workers=N` on test/playwright (playwright.config.ts), checked by `checkRun`. */
 const runPlaywright = (workers: number) => run([`--workers=${workers}`], { check: checkRun });
@@ -69,22 +66,20 @@ function checkRun(run: Run) {
   }
 }
 
-describe('embed-inspector/playwright under npx playwright test', () => {
+describe.concurrent('embed-inspector/playwright under npx playwright test', () => {
   it('one worker: every test as expected, the failed test carries the capture and the timeline', async () => {
-    const before = profiles();
     const run = await runPlaywright(1);
     expect(new Set(run.tests.map((t) => t.results[0].parallelIndex))).toEqual(new Set([0]));
-    expect([...profiles()].filter((p) => !before.has(p))).toEqual([]);
+    expect(run.leftProfiles).toEqual([]);
     console.log(`playwright, 1 worker: ${run.tests.length} tests in ${run.seconds.toFixed(1)} s`);
   }, 240_000);
 
   it('two workers: the tests are shared between them, each with its own browser', async () => {
-    const before = profiles();
     const run = await runPlaywright(2);
     const slots = new Set(run.tests.map((t) => t.results[0].parallelIndex));
     expect(slots).toEqual(new Set([0, 1]));
     expect(new Set(run.tests.map((t) => t.results[0].workerIndex)).size).toBeGreaterThanOrEqual(2);
-    expect([...profiles()].filter((p) => !before.has(p))).toEqual([]);
+    expect(run.leftProfiles).toEqual([]);
     console.log(`playwright, 2 workers: ${run.tests.length} tests in ${run.seconds.toFixed(1)} s`);
   }, 240_000);
 });

@@ -3,9 +3,10 @@
  * `embed-inspector/playwright` fixture (playwright-fixture.test.ts, playwright-load.test.ts) run suites with it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { playwrightPortsEnv } from './free-ports.ts';
 import { ROOT } from './paths.ts';
 
 export interface Attachment {
@@ -43,6 +44,8 @@ export interface Run {
   report: Report;
   tests: (JsonTest & { title: string })[];
   seconds: number;
+  /** What the run left in its own temporary folder (its TMPDIR) that a fixture's browser profile would be named. */
+  leftProfiles: string[];
 }
 
 /** An attachment's text, whether the report holds it or a file it names (read before the output is removed). */
@@ -51,7 +54,8 @@ export const body = (a: Attachment) =>
 
 /**
  * `npx playwright test ...args --reporter=json` in the repo, with `env` added: exit code, the report, the stderr.
- * `check` sees the run while its output folder (the attachments' files) still exists.
+ * `check` sees the run while its output folder (the attachments' files) still exists. The run has its own sandbox
+ * ports and its own temporary folder, so that runs side by side neither collide nor see each other's profiles.
  */
 export async function runPlaywright(
   args: string[],
@@ -59,6 +63,8 @@ export async function runPlaywright(
 ): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'ei-pw-run-'));
   const reportPath = join(dir, 'report.json');
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('VITEST')) {
@@ -70,6 +76,8 @@ export async function runPlaywright(
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
     FORCE_COLOR: '0',
     NO_COLOR: '1',
+    TMPDIR: tmp,
+    ...(await playwrightPortsEnv()),
     ...opts.env,
   });
   const started = performance.now();
@@ -108,7 +116,8 @@ export async function runPlaywright(
     for (const file of report.suites) {
       walk(file, []);
     }
-    const run = { code, stderr, report, tests, seconds };
+    const leftProfiles = readdirSync(tmp).filter((f) => f.startsWith('ei-playwright-'));
+    const run = { code, stderr, report, tests, seconds, leftProfiles };
     opts.check?.(run);
     return run;
   } finally {
