@@ -5,7 +5,8 @@
  * only; a flow script drives the page, and one that throws exits 2 with the capture so far written.
  *
  * The browser is the command's own: `record` launches Chromium itself (the product under test), so no browser
- * fixture applies; the sandbox and the plain page are the fixtures'.
+ * fixture applies; the sandbox and the plain page are the fixtures'. A test's recordings that do not depend on each
+ * other run side by side.
  */
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,14 +48,16 @@ test.beforeAll(async ({ sandbox, launchForFile }) => {
 
 describe('embed-inspector record: no silent pass', () => {
   it('fails a page with no embed at all, and passes it with --allow-empty', async () => {
-    const r = await cli('record', plainUrl, '--duration', '500', '--out', 'empty.json');
+    const [r, allowed] = await Promise.all([
+      cli('record', plainUrl, '--duration', '500', '--out', 'empty.json'),
+      cli('record', plainUrl, '--duration', '500', '--out', 'empty2.json', '--allow-empty'),
+    ]);
     expect(r.code, r.out + r.err).toBe(1);
     expect(r.out).toContain(`no embed traffic seen on ${plainUrl}`);
     expect(r.out).toContain(`integration: no embed traffic seen on ${plainUrl}`);
     const junit = await cli('check', 'empty.json', '--format', 'junit');
     expect(junit.code).toBe(1);
     expect(junit.out).not.toMatch(/tests="0"/);
-    const allowed = await cli('record', plainUrl, '--duration', '500', '--out', 'empty2.json', '--allow-empty');
     expect(allowed.code, allowed.out + allowed.err).toBe(0);
   });
 
@@ -73,16 +76,18 @@ describe('embed-inspector record: no silent pass', () => {
   await embed.waitFor('svc:action:set-timezone');`,
     );
     const base = ['record', sb.hostUrl, '--script', flow, '--duration', '0'];
-    const ok = await cli(...base, '--out', 'tz.json', '--expect', 'svc:event:ready,svc:action:set-timezone');
+    const [ok, strict, missing, bad] = await Promise.all([
+      cli(...base, '--out', 'tz.json', '--expect', 'svc:event:ready,svc:action:set-timezone'),
+      cli(...base, '--out', 'tz2.json', '--fail-on', 'warning'),
+      cli(...base, '--out', 'tz3.json', '--expect', 'svc:event:download'),
+      cli(...base, '--out', 'tz4.json', '--expect', 'svc:event:nope'),
+    ]);
     expect(ok.code, ok.out + ok.err).toBe(0);
     expect(ok.out).toMatch(/1 warning/);
-    const strict = await cli(...base, '--out', 'tz2.json', '--fail-on', 'warning');
     expect(strict.code, strict.out + strict.err).toBe(1);
     expect(strict.out).toContain('action.timezone-unknown');
-    const missing = await cli(...base, '--out', 'tz3.json', '--expect', 'svc:event:download');
     expect(missing.code, missing.out + missing.err).toBe(1);
     expect(missing.out).toMatch(/svc:event:download/);
-    const bad = await cli(...base, '--out', 'tz4.json', '--expect', 'svc:event:nope');
     expect(bad.code).toBe(2);
     expect(bad.err.trim().split('\n')).toHaveLength(1);
   });
@@ -90,23 +95,14 @@ describe('embed-inspector record: no silent pass', () => {
 
 describe('embed-inspector record: the file', () => {
   it('is redacted like the panel’s export unless --no-redact', async () => {
-    const r = await cli('record', sb.hostUrl, '--script', 'loaded.mjs', '--duration', '0', '--out', 'session.json');
+    const record = (...more: string[]) =>
+      cli('record', sb.hostUrl, '--script', 'loaded.mjs', '--duration', '0', ...more);
+    const [r, raw] = await Promise.all([record('--out', 'session.json'), record('--out', 'raw.json', '--no-redact')]);
     expect(r.code, r.out + r.err).toBe(0);
     const text = readFileSync(join(dir, 'session.json'), 'utf8');
     expect(text).toContain('session=[redacted]');
     expect(text).not.toContain('demo-signed');
     expect(read('session.json').meta.redacted).toBe(true);
-    const raw = await cli(
-      'record',
-      sb.hostUrl,
-      '--script',
-      'loaded.mjs',
-      '--duration',
-      '0',
-      '--out',
-      'raw.json',
-      '--no-redact',
-    );
     expect(raw.code, raw.out + raw.err).toBe(0);
     expect(readFileSync(join(dir, 'raw.json'), 'utf8')).toContain('session=demo-signed');
   });
@@ -127,8 +123,7 @@ describe('embed-inspector record: the file', () => {
       const junit = await cli('check', file, '--format', 'junit');
       return [...junit.out.matchAll(/<testcase [^>]*name="([^"]*)"/g)].map((m) => m[1]);
     };
-    const a = await names('star1.json');
-    const b = await names('star2.json');
+    const [a, b] = await Promise.all([names('star1.json'), names('star2.json')]);
     expect(a.length).toBeGreaterThan(3);
     expect(a.some((n) => n.startsWith('origin.action-wildcard · svc:action:set-color-scheme (post)'))).toBe(true);
     expect(b).toEqual(a);
@@ -154,13 +149,15 @@ describe('embed-inspector record: the file', () => {
   });
 
   it('keeps at most --max-records records, and says how many it let go', async () => {
-    const r = await cli('record', floodUrl, '--duration', '1500', '--max-records', '100', '--out', 'bound.json');
+    const [r, whole] = await Promise.all([
+      cli('record', floodUrl, '--duration', '1500', '--max-records', '100', '--out', 'bound.json'),
+      cli('record', floodUrl, '--duration', '1500', '--out', 'whole.json'),
+    ]);
     const file = read('bound.json');
     expect(file.messages.length, r.out + r.err).toBeLessThanOrEqual(100);
     // 301 posts and their deliveries came; what is not in the file was let go by the bound, and counted
     expect(file.messages.length + file.meta.dropped).toBeGreaterThanOrEqual(602);
     expect(r.out).toContain(`${file.meta.dropped} discarded by the buffer bound`);
-    const whole = await cli('record', floodUrl, '--duration', '1500', '--out', 'whole.json');
     expect(read('whole.json').meta.dropped ?? 0, whole.out).toBe(0);
     const bad = await cli('record', floodUrl, '--max-records', '10', '--out', 'never.json');
     expect(bad.code).toBe(2);
