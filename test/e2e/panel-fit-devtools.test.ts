@@ -49,7 +49,7 @@ describe('the real DevTools panel', () => {
     for (let attempt = 0; ; attempt++) {
       await panel.click('.limits-button');
       const opened = await panel
-        .waitForSelector('.limits-pop', { timeout: 2_000 })
+        .waitForSelector('.limits-pop', { timeout: 5_000 })
         .then(() => true)
         .catch(() => false);
       if (opened) {

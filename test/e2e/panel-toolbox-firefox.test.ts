@@ -89,6 +89,7 @@ describe("Firefox's default toolbox (221 px)", () => {
     // (the toolbox is short: each head is one line, its title then its origin; the demo's tenant origin, 30
     // characters, was cut in a lane of 180 px)
     await page.setViewport({ width: 1600, height: 221 });
+    await page.waitForFunction(() => window.innerWidth === 1600);
     await page.$eval('.vt-flow', (b) => (b as HTMLButtonElement).click());
     await page.waitForSelector('.flow-lane-head');
     await twoFrames(page);

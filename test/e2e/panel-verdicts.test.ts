@@ -242,7 +242,7 @@ describe('verdicts on a plain host/embed pair', () => {
     expect(firstFrame.rows).toBeGreaterThan(5);
     await panel.waitForFunction(
       () => document.querySelector('[data-testid="integration"]')?.getAttribute('data-state') !== 'judging',
-      { timeout: 5_000 },
+      { timeout: 15_000 },
     );
     expect(await state()).toBe('actions-wrong-origin');
   });

@@ -36,7 +36,7 @@ export async function tabIdOf(launched: Launched, page: Page): Promise<number> {
           .reduce<number | null>((found, t) => Math.max(found ?? -1, t.id!), null),
       url,
     );
-  return vi.waitUntil(newest, { timeout: 5_000, interval: 100 }).then(
+  return vi.waitUntil(newest, { timeout: 15_000, interval: 100 }).then(
     (id) => id!,
     () => {
       throw new Error(`no tab for ${url}`);

@@ -32,7 +32,7 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
 
 export function embedFrame(page: Page, tenantOrigin: string): Promise<Frame> {
   return vi
-    .waitUntil(() => page.frames().find((x) => x.url().startsWith(tenantOrigin)), { timeout: 5_000, interval: 100 })
+    .waitUntil(() => page.frames().find((x) => x.url().startsWith(tenantOrigin)), { timeout: 15_000, interval: 100 })
     .catch(() => {
       throw new Error('no embed frame');
     });
