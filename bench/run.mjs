@@ -21,8 +21,10 @@ const USAGE = `usage: npm run bench -- [suite ...] [options]
                         worktree, --ref-dir DIR an already built dist/chrome as REF
   --summary             only rewrite BENCHMARKS.md's summary block from bench/results.json (no build)
   --no-record           run without recording in bench/results.json; --no-build: with the build that is there
-  --cpu                 page-overhead (Chromium): per case also each browser's CPU per message from /proc (tab
-                        renderers / extension process / whole browser) and what it adds to no extension
+  --cpu                 page-overhead (Chromium): per case also print each browser's CPU per message by part (tab
+                        renderers / extension process / whole browser) and what each adds to no extension
+  --bursts, --reps      page-overhead (Chromium): only these bursts (e.g. 1000,5000: the rows of the summary table),
+                        runs per case
 diagnostics (a suite's run that prints where the time goes; never recorded):
   page-load --cpu-trace a trace of each load: thread ms of each of our scripts per frame (host, embed), at
                         document_start and later, beside each frame's main thread (trace.mjs)
@@ -116,9 +118,15 @@ const profile = args.includes('--profile')
 // A diagnostic run's figures are taken with a trace or a profile on: they are not the suite's.
 const record = !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile;
 const order = suites.map((s) => s.key);
+const bursts = optionValue('bursts');
 /** @type {Record<string, object>} */
 const options = {
-  './page-overhead.mjs': { ...(quick ? { bursts: [5_000, 20_000], reps: 5 } : {}), cpu: args.includes('--cpu') },
+  './page-overhead.mjs': {
+    ...(quick ? { bursts: [5_000, 20_000], reps: 5 } : {}),
+    ...(bursts ? { bursts: bursts.split(',').map(Number) } : {}),
+    ...(reps ? { reps } : {}),
+    cpu: args.includes('--cpu'),
+  },
   './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
   './page-load.mjs': { ...(quick ? { rounds: 9 } : {}), ...(rounds ? { rounds } : {}), cpuTrace, cpuProfile },
   './panel.mjs': { ...(runs ? { runs } : {}), profile },

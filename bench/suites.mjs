@@ -7,13 +7,13 @@ export const suites = [
   { key: 'classify', title: 'classify throughput (issues 2, 30)', file: './classify.mjs', fn: 'benchClassify' },
   {
     key: 'page-overhead',
-    title: 'page overhead of capture (issues 4, 13, 30)',
+    title: 'page overhead of capture (issues 4, 13, 30, 47)',
     file: './page-overhead.mjs',
     fn: 'benchPageOverhead',
   },
   {
     key: 'page-overhead-firefox',
-    title: 'page overhead of capture in Firefox (issue 31)',
+    title: 'page overhead of capture in Firefox (issues 31, 47)',
     file: './page-overhead-firefox.mjs',
     fn: 'benchPageOverheadFirefox',
   },
