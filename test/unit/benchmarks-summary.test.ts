@@ -23,6 +23,8 @@ describe('BENCHMARKS.md', () => {
     expect(readFileSync(copy, 'utf8')).toBe(before);
     expect(before.indexOf(START)).toBeLessThan(before.indexOf('## '));
     expect(before.indexOf(END)).toBeGreaterThan(before.indexOf(START));
-    expect(before.length).toBeLessThanOrEqual(21_000);
+    // Short enough to read: the figures with their goals (#47 added the CPU, floor and first-burst rows) and how to
+    // reproduce them; the history is in git.
+    expect(before.length).toBeLessThanOrEqual(23_500);
   });
 });
