@@ -417,7 +417,6 @@ const whole = (a, mode, n) =>
   a.deliveries.n === n &&
   a.posts.n === (mode === 'full' ? n : 0);
 
-/** A promise's value, or `fallback` after `ms` (it is not waited for any more). */
 /** `p`, or `fallback` after `ms`; the timer is cleared once `p` settles (a pending one would keep the process up). */
 const within = (p, ms, fallback) => {
   let timer;

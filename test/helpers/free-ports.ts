@@ -1,10 +1,9 @@
 /**
  * Free loopback ports for a child that takes fixed ones (a Playwright config's webServer starts the sandbox on the
- * ports its environment names): asked of the system (port 0) and released at once, so that end-to-end files running
- * side by side never share a port.
+ * ports its environment names): asked of the system (port 0) and released at once, so that Playwright runs going
+ * side by side (playwright-fixture's two, coverage-reporter's three) never share a port.
  */
-import { createServer, type Server } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 
 async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
