@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['test/helpers/e2e-setup.ts'],
           fileParallelism: false,
           // No retry: a flaky test is a bug whose cause is to be found. `npm test` (scripts/test-run.mjs) reruns the
           // failed files once to say which failures were flaky, and fails either way.

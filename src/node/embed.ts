@@ -278,8 +278,12 @@ export class Embed {
   /** A wait's failure: what it waited for, the posts of that type that were not delivered, what was seen. */
   private async unseen(call: string, type: string, q: LogQuery, why: string): Promise<string> {
     const until = this.reader.until() + this.reader.grace;
+    // (a read the worker did not answer in time is not read: it must not say that nothing was seen)
     const read = <T>(what: 'types' | 'lines', rq: LogQuery, limit?: number) =>
-      this.reader.read<T>(what, { q: rq, limit, until }).catch(() => null);
+      this.reader
+        .read<T>(what, { q: rq, limit, until })
+        .then((r) => (r.complete || r.items.length ? r : null))
+        .catch(() => null);
     const types = await read<string>('types', {});
     const posts = q.kind === 'receive' ? await read<ClassifiedRecord>('lines', { type, kind: 'post' }, 1) : null;
     const seen = await read<ClassifiedRecord>('lines', { navigation: true }, LISTED_RECORDS);
@@ -288,13 +292,15 @@ export class Embed {
       ? `\n${posts.scanned} post${posts.scanned === 1 ? '' : 's'} of ${type} seen, ${posts.items[0].dropped ? 'dropped by the browser (the target origin did not match the target)' : 'not delivered to a captured frame'}: { kind: 'post' } waits for the post`
       : '';
     const list = !seen
-      ? '\n(what was seen was not read)'
+      ? types
+        ? '\n(what was seen was not read)'
+        : ''
       : seen.items.length
         ? `\n${describeRecords(seen.items)}${seen.scanned > seen.items.length ? `\n  … and ${(seen.scanned - seen.items.length).toLocaleString('en-US')} more records` : ''}`
         : '';
     // (redacted: a test log or a CI artifact must not carry the embed's session id)
     return redactString(
-      `${call}: ${type}${q.surface ? ` (surface ${q.surface})` : ''} ${why}; ${kinds.length ? `seen: ${kinds.map(inert).join(', ')}` : 'no svc-embed message seen'}${undelivered}${list}`,
+      `${call}: ${type}${q.surface ? ` (surface ${q.surface})` : ''} ${why}; ${kinds.length ? `seen: ${kinds.map(inert).join(', ')}` : types ? 'no svc-embed message seen' : 'what was seen was not read (the extension’s worker did not answer in time)'}${undelivered}${list}`,
     );
   }
 

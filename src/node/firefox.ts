@@ -60,9 +60,8 @@ async function firefoxExtensionPage(browser: Browser, uuid: string, query = 'the
     try {
       await page.waitForFunction(
         () => !!(window as unknown as { __embedInspectorPanel?: unknown }).__embedInspectorPanel,
-        {
-          timeout: Math.max(1, deadline - Date.now()),
-        },
+        // (on a timer: a page behind another tab runs no animation frames, puppeteer's default polling)
+        { timeout: Math.max(1, deadline - Date.now()), polling: 100 },
       );
       return page;
     } catch (e) {

@@ -450,9 +450,10 @@ export const test: TestType<
 
 /**
  * How long before the test's timeout the embed's waits and reads give up (ms): time for the failure to be said
- * (and what was seen to be read) before Playwright ends the test.
+ * (and what was seen to be read, in the first half) before Playwright ends the test. At least 3 s (half of a short
+ * timeout): on a loaded CI machine a wait's last answer and the failure's reads come late by a second or more.
  */
-const marginOf = (timeout: number) => Math.min(5_000, Math.max(1_000, timeout * 0.1));
+const marginOf = (timeout: number) => Math.min(5_000, Math.max(Math.min(3_000, timeout / 2), timeout * 0.1));
 
 /**
  * The capture and the timeline of a failed test's page, attached to its report. Read in the teardown's own time

@@ -70,4 +70,21 @@ describe('settling at the end of the caller’s time', () => {
     // Each of the three ended at the reader's end (until + grace), not at the worker's answer 4 s on.
     expect(Date.now() - started).toBeLessThan(2_000);
   });
+
+  it('a wait the worker stopped answering says what it could not read, never that nothing was seen', async () => {
+    const w = floodingWorker(['svc:event:ready']);
+    // (answers come quickly until the caller's time is nearly out, then 4 s late: a worker ingesting a flood)
+    const until = Date.now() + 300;
+    const lateNearEnd: typeof w.evaluate = async (f, arg) => {
+      if (Date.now() > until - 150) {
+        await new Promise((r) => setTimeout(r, 4_000));
+      }
+      return w.evaluate(f, arg);
+    };
+    const embed = new Embed({ evaluate: lateNearEnd, tabId: async () => 1, until: () => until, grace: 100 });
+    const error = await embed.waitFor('svc:event:download', { timeout: 60_000 }).catch((e: Error) => e);
+    expect(String(error)).toMatch(/svc:event:download not delivered before the test's time ran out/);
+    expect(String(error)).not.toMatch(/no svc-embed message seen/);
+    expect(String(error)).toMatch(/what was seen was not read \(the extension’s worker did not answer in time\)/);
+  });
 });

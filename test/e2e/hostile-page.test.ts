@@ -153,6 +153,35 @@ async function open(l: Launched, o: ThreeOrigins): Promise<{ page: Page; tabId: 
 
 const frameOf = (page: Page, origin: string) => page.frames().find((f) => f.url().startsWith(origin))!;
 
+/**
+ * The embed frame got the sent set-filter; if not within 10 s, the failure says where the action went: the
+ * extension's records of it (the post's target, its delivery) and what each frame of the page got.
+ */
+async function actionReached(l: Launched, tabId: number, page: Page, o: ThreeOrigins): Promise<void> {
+  const got = () => (window as any).got.includes('svc:action:set-filter');
+  try {
+    await frameOf(page, o.embedOrigin).waitForFunction(got, { timeout: 10_000, polling: 50 });
+  } catch (e) {
+    const sets = (await records(l, tabId))
+      .filter((r) => typeOf(r) === 'svc:action:set-filter')
+      .map(({ kind, frameId, frameUrl, origin, targetOrigin, targetUrl, dropped }) => ({
+        kind,
+        frameId,
+        frameUrl,
+        origin,
+        targetOrigin,
+        targetUrl,
+        dropped,
+      }));
+    const frames = await Promise.all(
+      page.frames().map(async (f) => [f.url(), await f.evaluate(() => (window as any).got).catch(String)]),
+    );
+    throw new Error(
+      `the sent action did not reach the embed frame (${String(e)}): ${JSON.stringify({ embed: o.embedOrigin, sets, frames }, null, 1)}`,
+    );
+  }
+}
+
 describe.each(MODES)('a hostile page cannot write the log (%s)', (_name, mode) => {
   let o: ThreeOrigins;
   const capture = (o3: ThreeOrigins): CaptureSetting => ({
@@ -188,9 +217,7 @@ describe.each(MODES)('a hostile page cannot write the log (%s)', (_name, mode) =
         tabId,
         env('action', 'svc:action:set-filter', { filterUrlParameter: 'f_sales.region="confidential"' }),
       );
-      await frameOf(page, o.embedOrigin).waitForFunction(() => (window as any).got.includes('svc:action:set-filter'), {
-        timeout: 10_000,
-      });
+      await actionReached(l, tabId, page, o);
       expect(await frameOf(page, o.thirdOrigin).evaluate(() => (window as any).got)).toEqual([]);
       await page.close();
     } finally {
