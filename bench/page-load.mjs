@@ -17,11 +17,17 @@
 //   time of each of our scripts at document_start (compile and run), of their calls later (listeners, timers), of ours
 //   in all and of the frame's main thread in all: medians over the rounds (bench/trace.mjs). Tracing slows the loads:
 //   the times of such a run are not the bench's figures (npm run bench does not record them).
-// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full]
+// The floor: a fifth browser with a bare capture (bench/floor-extension.mjs: in both worlds of every frame at
+//   document_start, a listener, postMessage wrapped and a port), the least any capture makes a load pay; full mode's
+//   added ms beyond it, round by round, is what our design adds. `--browsers …,empty`: a sixth, the same two scripts
+//   empty (what injecting them costs before any code runs).
+// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full,floor]
 //   (EI_EXTENSION_DIR: another build; EI_EXTENSION_DIR_B=<build>: a fifth browser, that build in EI_B_MODE (default
 //    full; off: the sandbox out of scope; bare: no capture set, for a build whose worker does nothing), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { writeFloorExtension } from './floor-extension.mjs';
 import { startSandbox } from '../sandbox/server.mjs';
 import { cpuParts, launch, settle, treeCpu } from './page-overhead.mjs';
 import { median, medianInterval } from './stats.mjs';
@@ -35,6 +41,8 @@ const B_MODE = process.env.EI_B_MODE ?? 'full';
 
 /** The goal of issue 47 for full mode, to `ready`: within +5 ms or 1.03× of no extension. */
 export const LOAD_GOAL = { addedMs: 5, ratio: 1.03 };
+/** The browsers a run may be limited to (`--browsers`; no extension is always there). */
+export const LOAD_BROWSERS = ['without', 'off', 'receive-only', 'full', 'floor', 'empty'];
 /** After `dashboard-loaded`, the CPU window stays open this long: the capture's records handed over and stored. */
 const TAIL_MS = 300;
 const MARKS = ['ready', 'dashboard', 'load'];
@@ -123,6 +131,20 @@ async function launchAll(sb, only) {
   await add('off', true, { sites: [], mode: 'full' }, EXT);
   await add('receive-only', true, { sites, mode: 'receive-only' }, EXT);
   await add('full', true, { sites, mode: 'full' }, EXT);
+  for (const k of ['floor', 'empty']) {
+    // The floor by default; the empty scripts only when asked for (--browsers …,empty).
+    if (k === 'floor' ? want(k) : only?.includes(k)) {
+      const dir = mkdtempSync(join(tmpdir(), `ei-${k}-`));
+      const b = await launch(true, null, writeFloorExtension(dir, { empty: k === 'empty' }));
+      browsers[k] = {
+        ...b,
+        close: async () => {
+          await b.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    }
+  }
   if (EXT_B) {
     const setting = B_MODE === 'bare' ? null : B_MODE === 'off' ? { sites: [], mode: 'full' } : { sites, mode: B_MODE };
     browsers[`${B_MODE} B`] = await launch(true, setting, EXT_B);
@@ -186,6 +208,11 @@ function figuresOf(runs, kinds) {
     }
     figures[k] = f;
   }
+  if (figures.floor && figures.full) {
+    // What full mode adds beyond the floor's capture, round by round (both loaded in the same round).
+    const beyond = runs.map((r) => r.full.ready - r.floor.ready);
+    figures.full.beyondFloor = { added: median(beyond), addedInterval: medianInterval(beyond) };
+  }
   return figures;
 }
 
@@ -217,10 +244,16 @@ function logFigures(figures, kinds, rounds, ms, log) {
     const met = full.added <= LOAD_GOAL.addedMs || full.ratio <= LOAD_GOAL.ratio;
     log(
       `\nGoal, full mode to ready ≤ +${LOAD_GOAL.addedMs} ms or ≤ ${LOAD_GOAL.ratio}×: ${sign(full.added)} ms, ${fmt(full.ratio, 3)}× — ${met ? 'met' : 'missed'}` +
-        ['receive-only', 'off']
+        ['receive-only', 'off', 'floor']
           .filter((k) => figures[k])
           .map((k) => `; ${k} ${sign(figures[k].ready.added)} ms, ${fmt(figures[k].ready.ratio, 3)}×`)
           .join(''),
+    );
+  }
+  const beyond = figures.full?.beyondFloor;
+  if (beyond) {
+    log(
+      `Full mode beyond the floor (a bare capture, bench/floor-extension.mjs), to ready: ${sign(beyond.added)} ms (${span(beyond.addedInterval, 1)})`,
     );
   }
 }
@@ -322,6 +355,24 @@ export function summaryRows(figures, options = {}) {
       );
     }
   }
+  if (figures.floor) {
+    rows.push(
+      row('a bare capture (the floor): navigation → ready, added', {
+        value: figures.floor.ready.added,
+        interval: figures.floor.ready.addedInterval,
+        unit: 'ms',
+      }),
+    );
+  }
+  if (full?.beyondFloor) {
+    rows.push(
+      row('full: navigation → ready, added beyond the floor', {
+        value: full.beyondFloor.added,
+        interval: full.beyondFloor.addedInterval,
+        unit: 'ms',
+      }),
+    );
+  }
   if (full) {
     rows.push(
       row('full: the extension process’s CPU per load', {
@@ -393,8 +444,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const only = value('--browsers')?.split(',') ?? null;
   const bad = !(Number.isInteger(rounds) && rounds > 0)
     ? '--rounds takes a number of rounds'
-    : only?.some((k) => !['without', 'off', 'receive-only', 'full'].includes(k))
-      ? '--browsers takes without, off, receive-only and/or full, comma-separated'
+    : only?.some((k) => !LOAD_BROWSERS.includes(k))
+      ? '--browsers takes without, off, receive-only, full, floor and/or empty, comma-separated'
       : null;
   if (bad) {
     console.error(`page-load: ${bad}`);

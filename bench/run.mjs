@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { recordSuite, writeSummary, readResults } from './summary.mjs';
 import { suites } from './suites.mjs';
+import { LOAD_BROWSERS } from './page-load.mjs';
 
 const USAGE = `usage: npm run bench -- [suite ...] [options]
   suite                 the suites whose file is named so: ${suites.map((s) => s.key).join(', ')}
@@ -14,6 +15,8 @@ const USAGE = `usage: npm run bench -- [suite ...] [options]
                         page-load at 9 rounds, soak for 2 minutes
   --runs N              panel: runs, each in a new browser (default 7; with --profile 1); --compare: panel pairs
   --rounds N            page-load: rounds (default 21)
+  --browsers A,B        page-load: only these browsers beside no extension (off, receive-only, full, floor; empty:
+                        the floor's scripts empty, only when named); such a run is not recorded
   --minutes N           soak: minutes of the session (default 5; an hour: 60)
   --compare REF         REF (a git ref) built in a worktree under /tmp against the working tree, the panel and
                         page-overhead suites alternated A/B, the ratio per line (compare.mjs); --reps N page-overhead
@@ -62,6 +65,7 @@ const VALUED = [
   '--runs',
   '--reps',
   '--rounds',
+  '--browsers',
   '--minutes',
   '--filter',
   '--save',
@@ -105,6 +109,11 @@ const runs = optionNumber('runs');
 const rounds = optionNumber('rounds');
 const minutes = optionNumber('minutes');
 const reps = optionNumber('reps');
+const browsers = optionValue('browsers')?.split(',');
+if (browsers?.some((b) => !LOAD_BROWSERS.includes(b))) {
+  console.error(`bench: --browsers takes some of ${LOAD_BROWSERS.join(', ')}, comma-separated`);
+  process.exit(2);
+}
 const cpuTrace = args.includes('--cpu-trace');
 const cpuProfile = args.includes('--cpu-profile');
 const profile = args.includes('--profile')
@@ -115,8 +124,9 @@ const profile = args.includes('--profile')
       save: optionValue('save') ?? null,
     }
   : null;
-// A diagnostic run's figures are taken with a trace or a profile on: they are not the suite's.
-const record = !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile;
+// A diagnostic run's figures are taken with a trace or a profile on, a run of some browsers lacks rows: neither is
+// the suite's.
+const record = !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile && !browsers;
 const order = suites.map((s) => s.key);
 const bursts = optionValue('bursts');
 /** @type {Record<string, object>} */
@@ -128,7 +138,13 @@ const options = {
     cpu: args.includes('--cpu'),
   },
   './page-overhead-firefox.mjs': quick ? { reps: 5 } : {},
-  './page-load.mjs': { ...(quick ? { rounds: 9 } : {}), ...(rounds ? { rounds } : {}), cpuTrace, cpuProfile },
+  './page-load.mjs': {
+    ...(quick ? { rounds: 9 } : {}),
+    ...(rounds ? { rounds } : {}),
+    ...(browsers ? { only: browsers } : {}),
+    cpuTrace,
+    cpuProfile,
+  },
   './panel.mjs': { ...(runs ? { runs } : {}), profile },
   './soak.mjs': { ...(quick ? { minutes: 2 } : {}), ...(minutes ? { minutes } : {}) },
 };
