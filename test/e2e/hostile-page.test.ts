@@ -13,6 +13,7 @@ import * as messages from '../../src/shared/messages.ts';
 import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
 import { records, settled, state, tabIdOf, typeOf, waitForRecords } from '../helpers/capture.ts';
 import { describe, expect, it, test, type Launcher } from '../helpers/fixtures.ts';
+import { evaluateInFrame, waitInFrame } from '../helpers/frame-target.ts';
 import { threeOrigins, type ThreeOrigins } from '../helpers/two-origins.ts';
 
 /** Every private event name a page could try: this version's, and the names our events had before it. */
@@ -151,16 +152,20 @@ async function open(l: Launched, o: ThreeOrigins): Promise<{ page: Page; tabId: 
   return { page, tabId };
 }
 
+/** A frame of a Firefox page (over WebDriver BiDi, where puppeteer's `Frame` does not lose frames). */
 const frameOf = (page: Page, origin: string) => page.frames().find((f) => f.url().startsWith(origin))!;
+/** What the page's frame at `origin` got, read through the frame's own target (helpers/frame-target.ts says why). */
+const gotIn = (l: Launched, origin: string) => evaluateInFrame(l.browser, origin, () => (window as any).got as unknown);
 
 /**
  * The embed frame got the sent set-filter; if not within 10 s, the failure says where the action went: the
  * extension's records of it (the post's target, its delivery) and what each frame of the page got.
  */
 async function actionReached(l: Launched, tabId: number, page: Page, o: ThreeOrigins): Promise<void> {
-  const got = () => (window as any).got.includes('svc:action:set-filter');
   try {
-    await frameOf(page, o.embedOrigin).waitForFunction(got, { timeout: 10_000, polling: 50 });
+    await waitInFrame(l.browser, o.embedOrigin, { timeout: 10_000 }, () =>
+      (window as any).got.includes('svc:action:set-filter'),
+    );
   } catch (e) {
     const sets = (await records(l, tabId))
       .filter((r) => typeOf(r) === 'svc:action:set-filter')
@@ -173,9 +178,11 @@ async function actionReached(l: Launched, tabId: number, page: Page, o: ThreeOri
         targetUrl,
         dropped,
       }));
-    const frames = await Promise.all(
-      page.frames().map(async (f) => [f.url(), await f.evaluate(() => (window as any).got).catch(String)]),
-    );
+    const frames = {
+      host: await page.evaluate(() => (window as any).got).catch(String),
+      embed: await gotIn(l, o.embedOrigin).catch(String),
+      third: await gotIn(l, o.thirdOrigin).catch(String),
+    };
     throw new Error(
       `the sent action did not reach the embed frame (${String(e)}): ${JSON.stringify({ embed: o.embedOrigin, sets, frames }, null, 1)}`,
     );
@@ -218,7 +225,7 @@ describe.each(MODES)('a hostile page cannot write the log (%s)', (_name, mode) =
         env('action', 'svc:action:set-filter', { filterUrlParameter: 'f_sales.region="confidential"' }),
       );
       await actionReached(l, tabId, page, o);
-      expect(await frameOf(page, o.thirdOrigin).evaluate(() => (window as any).got)).toEqual([]);
+      expect(await gotIn(l, o.thirdOrigin)).toEqual([]);
       await page.close();
     } finally {
       await o.close();
