@@ -1,11 +1,11 @@
 /**
  * Reading a cross-site frame of a Chromium page through the frame's own target, not puppeteer's `Frame`.
  *
- * When two cross-site frames of a page are added together, puppeteer-core (25.16) now and then keeps one of them on
- * the top page's CDP session after it moved to a process of its own: it then ignores every JavaScript context of
- * that frame, and `frame.evaluate` or `frame.waitForFunction` wait until they time out, with the frame alive and
- * well (1 page in 10 with two such frames here, 7 in 10 with eight, none with one; test/e2e/frame-target.test.ts). The frame's own target
- * is always right, so these evaluate in a CDP session of their own on it.
+ * When cross-site frames of a page are added together, puppeteer-core (25.16) now and then keeps one of them on the
+ * top page's CDP session after it moved to a process of its own: it then ignores every JavaScript context of that
+ * frame, and `frame.evaluate` or `frame.waitForFunction` wait until they time out, with the frame alive and well (1
+ * page in 10 with two such frames here, 7 in 10 with eight, none with one; test/e2e/frame-target.test.ts). The
+ * frame's own target is always right, so these evaluate in a CDP session of their own on it.
  */
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
 
