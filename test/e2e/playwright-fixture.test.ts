@@ -67,7 +67,7 @@ function checkRun(run: Run) {
 }
 
 describe('embed-inspector/playwright under npx playwright test', () => {
-  it('two workers: every test as expected, the failed test carries the capture and the timeline, each worker its own browser', async () => {
+  it('two workers: every test as expected, the failed one with its capture and timeline, a browser each', async () => {
     const run = await runPlaywright(2);
     const slots = new Set(run.tests.map((t) => t.results[0].parallelIndex));
     expect(slots).toEqual(new Set([0, 1]));

@@ -7,50 +7,57 @@
  * page in 10 with two such frames here, 7 in 10 with eight, none with one; test/e2e/frame-target.test.ts). The
  * frame's own target is always right, so these evaluate in a CDP session of their own on it.
  */
-import type { Browser, CDPSession, Target } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 
 type Fn<A extends unknown[], R> = (...args: A) => R;
 
-/** The target of the out-of-process frame whose address starts with `prefix` (an origin a page has to itself). */
-function frameTarget(browser: Browser, prefix: string, timeout: number): Promise<Target> {
-  return browser
+/**
+ * `use` with a CDP session of its own on the out-of-process frame whose address starts with `prefix` (an origin a
+ * page has to itself), and a way to evaluate there; the session ends with it.
+ */
+async function withFrame<T>(
+  browser: Browser,
+  prefix: string,
+  timeout: number,
+  use: (evaluate: (expression: string) => Promise<unknown>, url: string) => Promise<T>,
+): Promise<T> {
+  const target = await browser
     .waitForTarget((t) => t.type() === 'other' && t.url().startsWith(prefix), { timeout })
     .catch((e: unknown) => {
       throw new Error(`no out-of-process frame at ${prefix} within ${timeout} ms (${String(e)})`);
     });
-}
-
-async function evaluateOn<R>(session: CDPSession, where: string, expression: string): Promise<R> {
-  const r = await session.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
-  if (r.exceptionDetails) {
-    throw new Error(`in ${where}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+  const session = await target.createCDPSession();
+  const evaluate = async (expression: string) => {
+    const r = await session.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) {
+      throw new Error(`in ${target.url()}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    }
+    return r.result.value as unknown;
+  };
+  try {
+    return await use(evaluate, target.url());
+  } finally {
+    await session.detach().catch(() => {});
   }
-  return r.result.value as R;
 }
 
 const call = <A extends unknown[]>(fn: Fn<A, unknown>, args: A) => `(${String(fn)})(...${JSON.stringify(args)})`;
 
-/** `fn(...args)` in the main world of the cross-site frame whose address starts with `prefix` (args and result as JSON). */
-export async function evaluateInFrame<A extends unknown[], R>(
+/** `fn(...args)` in the main world of the cross-site frame at `prefix` (arguments and result as JSON). */
+export function evaluateInFrame<A extends unknown[], R>(
   browser: Browser,
   prefix: string,
   fn: Fn<A, R>,
   ...args: A
 ): Promise<Awaited<R>> {
-  const target = await frameTarget(browser, prefix, 10_000);
-  const session = await target.createCDPSession();
-  try {
-    return await evaluateOn<Awaited<R>>(session, target.url(), call(fn, args));
-  } finally {
-    await session.detach().catch(() => {});
-  }
+  return withFrame(browser, prefix, 10_000, (evaluate) => evaluate(call(fn, args)) as Promise<Awaited<R>>);
 }
 
 /**
  * Waits until `fn(...args)` is truthy in the cross-site frame at `prefix`, asking every 50 ms; past `timeout` it
  * throws with the last answer.
  */
-export async function waitInFrame<A extends unknown[]>(
+export function waitInFrame<A extends unknown[]>(
   browser: Browser,
   prefix: string,
   options: { timeout?: number },
@@ -59,22 +66,16 @@ export async function waitInFrame<A extends unknown[]>(
 ): Promise<void> {
   const timeout = options.timeout ?? 10_000;
   const end = Date.now() + timeout;
-  const target = await frameTarget(browser, prefix, timeout);
-  const session = await target.createCDPSession();
-  try {
+  return withFrame(browser, prefix, timeout, async (evaluate, url) => {
     for (;;) {
-      const last = await evaluateOn(session, target.url(), call(fn, args));
+      const last = await evaluate(call(fn, args));
       if (last) {
         return;
       }
       if (Date.now() > end) {
-        throw new Error(
-          `waited ${timeout} ms in ${target.url()} for ${String(fn)}; last answer ${JSON.stringify(last)}`,
-        );
+        throw new Error(`waited ${timeout} ms in ${url} for ${String(fn)}; last answer ${JSON.stringify(last)}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }
-  } finally {
-    await session.detach().catch(() => {});
-  }
+  });
 }
