@@ -1,7 +1,7 @@
 /**
- * The transparency suites, each defined once and run per browser: test/e2e/transparency-windows.test.ts and
- * transparency-libraries.test.ts call them for Chromium, transparency-firefox-*.test.ts for Firefox ESR. One file
- * per browser and suite, because the server and the three browsers (one per mode) are fixtures of the file.
+ * The transparency suites, each defined once and run per browser: test/e2e/transparency-chromium.test.ts calls them
+ * for Chromium, transparency-firefox.test.ts for Firefox ESR. One file per browser, so that both suites share the
+ * server and the three browsers (one per mode), which are fixtures of the file.
  */
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import {
