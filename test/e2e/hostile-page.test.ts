@@ -321,13 +321,16 @@ describe('nothing of ours answers or speaks in the page', () => {
 });
 
 describe('Firefox: the channel and the tenant origin hold too', () => {
+  // One Firefox for both modes (each case sets its capture and opens its own page on servers of its own).
+  let firefox: ReturnType<Launcher['firefox']> | undefined;
   it.each(MODES)('%s: a third-party frame forges nothing and steals nothing', async (_n, mode) => {
     const o = await threeOrigins(
       { '/': HOST() },
       { '/embed/dashboard/abc': EMBED },
       { '/widget': THIRD(forgedLines('{{HOST}}/')) },
     );
-    const ff = await launcher.firefox();
+    firefox ??= launcher.firefox();
+    const ff = await firefox;
     try {
       await ff.setCapture({ sites: [o.hostOrigin, o.embedOrigin, o.thirdOrigin], mode });
       const page = await ff.browser.newPage();
@@ -368,6 +371,7 @@ describe('Firefox: the channel and the tenant origin hold too', () => {
         timeout: 10_000,
       });
       expect(await frameOf(page, o.thirdOrigin).evaluate(() => (window as any).got)).toEqual([]);
+      await Promise.all([page.close(), ext.close()]);
     } finally {
       await o.close();
     }
