@@ -265,6 +265,48 @@ describe('ownCopy: a post held as a copy and written later', () => {
     expect(reads).toBe(1);
   });
 
+  it('runs none of a page’s later setters on array indices nor its replaced Set methods, in a first walk too', () => {
+    // A page that, after our scripts loaded, watches every array index and the Set methods (a script that looks for
+    // an extension's footprints, or a library that patches built-ins): walking and copying its post runs none.
+    const ran: string[] = [];
+    const indexes = Array.from({ length: 40 }, (_, i) => String(i));
+    for (const key of indexes) {
+      Object.defineProperty(Array.prototype, key, {
+        configurable: true,
+        set() {
+          ran.push(`set [${key}]`);
+        },
+        get() {
+          return undefined;
+        },
+      });
+    }
+    const setProto = Set.prototype as unknown as Record<string, unknown>;
+    const own = { has: setProto.has, add: setProto.add, clear: setProto.clear };
+    for (const name of ['has', 'add', 'clear'] as const) {
+      setProto[name] = function (this: unknown, ...args: unknown[]) {
+        ran.push(`Set#${name}`);
+        return Reflect.apply(own[name] as (...a: unknown[]) => unknown, this, args);
+      };
+    }
+    // More objects than the walk compares one by one (16), so that it notes the rest in its Set.
+    const data = { type: 'svc:event:view', payload: { rows: Array.from({ length: 30 }, (_, i) => ({ i })) } };
+    let json: string | null;
+    let copy: ReturnType<typeof ownCopy>;
+    try {
+      json = plainJson(data, 1_000_000);
+      copy = ownCopy(data, 1_000_000);
+    } finally {
+      for (const key of indexes) {
+        delete (Array.prototype as unknown as Record<string, unknown>)[key];
+      }
+      Object.assign(setProto, own);
+    }
+    expect(ran).toEqual([]);
+    expect(json).toBe(JSON.stringify(data));
+    expect(copyJson(copy!.data)).toBe(JSON.stringify(data));
+  });
+
   it("plainJson's `long`: plain data with that many characters of strings and keys is not written", () => {
     const data = { type: 'abc', payload: { text: 'x'.repeat(100) } };
     expect(plainJson(data, 1_000_000, undefined, 115)).toBe(LONG_DATA); // 4 + 3 + 7 + 4 + 100 characters

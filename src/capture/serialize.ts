@@ -48,10 +48,19 @@ export interface DataJson {
 // Objects met on the current walk (a repeated one takes the full encoder, which writes a Ref). A message holds
 // a few objects: the first SMALL are compared one by one, which spares each fresh object the identity hash a
 // Set would give it; past that, a Set.
+// In the MAIN world these are the page's prototypes, and a page script may later put a setter on an index of
+// `Array.prototype` or replace a method of `Set.prototype`: the slots are made own now (before any page script), so
+// an assignment never reaches a setter of the page's, and the Set's methods are the ones found now.
 const SMALL = 16;
 const few: object[] = [];
+for (let i = 0; i < SMALL; i++) {
+  few[i] = undefined as unknown as object;
+}
 let fewCount = 0;
 const many = new Set<object>();
+const apply = Reflect.apply;
+const { has: setHas, add: setAdd, clear: setClear } = Set.prototype;
+const setSize = getDesc(Set.prototype, 'size')?.get as (this: Set<object>) => number;
 /** Note an object of the walk; false when the walk met it already. */
 function firstVisit(o: object): boolean {
   for (let i = 0; i < fewCount; i++) {
@@ -63,10 +72,10 @@ function firstVisit(o: object): boolean {
     few[fewCount++] = o;
     return true;
   }
-  if (many.has(o)) {
+  if (apply(setHas, many, [o])) {
     return false;
   }
-  many.add(o);
+  apply(setAdd, many, [o]);
   return true;
 }
 function forget(): void {
@@ -74,8 +83,8 @@ function forget(): void {
     few[i] = undefined as unknown as object;
   }
   fewCount = 0;
-  if (many.size) {
-    many.clear();
+  if (apply(setSize, many, [])) {
+    apply(setClear, many, []);
   }
 }
 
