@@ -58,9 +58,10 @@ for (let i = 0; i < SMALL; i++) {
 }
 let fewCount = 0;
 const many = new Set<object>();
+/** Whether the walk noted objects in `many` (then it is cleared after the walk). */
+let manyUsed = false;
 const apply = Reflect.apply;
 const { has: setHas, add: setAdd, clear: setClear } = Set.prototype;
-const setSize = getDesc(Set.prototype, 'size')?.get as (this: Set<object>) => number;
 /** Note an object of the walk; false when the walk met it already. */
 function firstVisit(o: object): boolean {
   for (let i = 0; i < fewCount; i++) {
@@ -76,6 +77,7 @@ function firstVisit(o: object): boolean {
     return false;
   }
   apply(setAdd, many, [o]);
+  manyUsed = true;
   return true;
 }
 function forget(): void {
@@ -83,7 +85,8 @@ function forget(): void {
     few[i] = undefined as unknown as object;
   }
   fewCount = 0;
-  if (apply(setSize, many, [])) {
+  if (manyUsed) {
+    manyUsed = false;
     apply(setClear, many, []);
   }
 }
