@@ -60,7 +60,25 @@ function startView(...files: string[]): Promise<{ child: ChildProcess; url: stri
       out += d;
     });
     void exited.then((code) => reject(new Error(`view exited ${code}: ${out}`)));
+    setTimeout(() => reject(new Error(`view printed no URL in 20 s: ${out}`)), 20_000).unref();
   });
+}
+
+/** Ctrl+C to `view`; its exit code, or a named failure when it has not stopped 15 s later. */
+async function interrupt(child: ChildProcess, exited: Promise<number | null>): Promise<number | null> {
+  child.kill('SIGINT');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('view did not stop within 15 s of Ctrl+C'));
+    }, 15_000);
+  });
+  try {
+    return await Promise.race([exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Verdicts by seq as `check --format json` gives them. */
@@ -85,6 +103,7 @@ function checkVerdicts(file: string): Record<number, string> {
 describe('embed-inspector view', () => {
   it('serves the panel with the files; a real browser shows the verdicts check gives; Ctrl+C stops it', async () => {
     const { child, url, exited } = await startView(CLEAN, bad, badHar);
+    let stopped: Promise<number | null> | undefined;
     const page = await browser.newPage();
     try {
       // Every state the integration line shows, from the first render on.
@@ -142,13 +161,14 @@ describe('embed-inspector view', () => {
       expect(states.slice(states.indexOf(cleanState))).toEqual([cleanState, 'actions-wrong-origin']);
     } finally {
       await page.close();
-      child.kill('SIGINT');
+      stopped = interrupt(child, exited);
     }
-    expect(await exited).toBe(0);
+    expect(await stopped).toBe(0);
   });
 
   it('compares what is shown with another file (⇆ Compare): the same report as embed-inspector diff', async () => {
     const { child, url, exited } = await startView(CLEAN);
+    let stopped: Promise<number | null> | undefined;
     const page = await browser.newPage();
     try {
       await page.goto(url);
@@ -171,9 +191,9 @@ describe('embed-inspector view', () => {
       expect(shown.split('\n').slice(3)).toEqual(cli.stdout.trimEnd().split('\n').slice(3));
     } finally {
       await page.close();
-      child.kill('SIGINT');
+      stopped = interrupt(child, exited);
     }
-    expect(await exited).toBe(0);
+    expect(await stopped).toBe(0);
   });
 
   it('stops before serving anything when a file is unusable, with one line', () => {

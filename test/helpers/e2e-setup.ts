@@ -4,7 +4,8 @@
  * frames (a tab behind another, a frame not yet painted on a loaded machine) never re-checks: a condition that
  * became true after the first check times out with the condition true (test/e2e/wait-polling.test.ts shows it).
  */
-import { Frame, type FrameWaitForFunctionOptions } from 'puppeteer-core';
+import { Connection, Frame, type FrameWaitForFunctionOptions } from 'puppeteer-core';
+import { beforeEach } from 'vitest';
 
 type WaitForFunction = (
   this: Frame,
@@ -17,3 +18,35 @@ const own = proto.waitForFunction;
 proto.waitForFunction = function (this: Frame, fn, options = {}, ...args) {
   return own.call(this, fn, { polling: 50, ...options }, ...args);
 };
+
+/**
+ * A test that runs out of time says which browser calls it was still waiting for (puppeteer's CDP calls only wait
+ * for `protocolTimeout`, 180 s, longer than a test's 60 s): vitest's "Test timed out" alone names no step.
+ */
+const pending = new Map<number, { method: string; since: number }>();
+let calls = 0;
+type RawSend = (this: Connection, callbacks: unknown, method: string, ...rest: unknown[]) => Promise<unknown>;
+const connection = Connection.prototype as unknown as { _rawSend: RawSend };
+const rawSend = connection._rawSend;
+connection._rawSend = function (this: Connection, callbacks, method, ...rest) {
+  const id = ++calls;
+  pending.set(id, { method, since: performance.now() });
+  const sent = rawSend.call(this, callbacks, method, ...rest);
+  const done = () => pending.delete(id);
+  sent.then(done, done);
+  return sent;
+};
+beforeEach(({ onTestFailed }) => {
+  onTestFailed(({ task }) => {
+    if (!task.result?.errors?.some((e) => /timed out in/i.test(e.message ?? ''))) {
+      return;
+    }
+    const now = performance.now();
+    const waiting = [...pending.values()].map((c) => `  ${c.method}, for ${((now - c.since) / 1000).toFixed(1)} s`);
+    console.error(
+      `"${task.name}" ran out of time; browser calls still waiting: ${
+        waiting.length ? `\n${waiting.join('\n')}` : 'none (it waited for something else)'
+      }`,
+    );
+  });
+});
