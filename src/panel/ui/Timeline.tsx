@@ -55,7 +55,8 @@ function createLiveTail(grid: () => HTMLDivElement | undefined, appended: () => 
   let lastTop = 0;
   const scrollToEnd = () => {
     const el = grid();
-    if (el) {
+    // (queued as a microtask: following may have stopped since, as when a selection was scrolled into view)
+    if (el && untrack(follow)) {
       el.scrollTop = el.scrollHeight;
       lastTop = el.scrollTop;
     }
@@ -102,12 +103,17 @@ function createLiveTail(grid: () => HTMLDivElement | undefined, appended: () => 
   return { follow, setFollow, unseen, onScroll, resume, keepEnd };
 }
 
-/** The selected row is scrolled into view when the selection changes (not when the user scrolls away from it). */
+/**
+ * The selected row is scrolled into view when the selection changes (not when the user scrolls away from it). A
+ * row scrolled into view above the end stops the tail's following at once, not at the scroll event a frame later:
+ * in between, a new size (the detail pane opening, new records) would scroll the tail back to the end.
+ */
 function showSelection(
   view: TimelineView,
   virtualizer: RowVirtualizer,
   grid: () => HTMLDivElement | undefined,
   selection: () => unknown,
+  stopFollowing: () => void,
 ) {
   createEffect(
     on(
@@ -120,6 +126,9 @@ function showSelection(
             bottom = top + ROW_H;
           if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
             virtualizer.scrollToIndex(pos, { align: 'auto' });
+            if (el.scrollTop + el.clientHeight < el.scrollHeight - ROW_H) {
+              stopFollowing();
+            }
           }
         }
       },
@@ -209,7 +218,13 @@ export function Timeline(props: TimelineProps) {
 
   // ---- live tail, selection, keys
   tail.keepEnd(virtualizer);
-  showSelection(view, virtualizer, () => scrollEl, sig.selection);
+  showSelection(
+    view,
+    virtualizer,
+    () => scrollEl,
+    sig.selection,
+    () => setFollow(false),
+  );
   const activeId = select(['selection', 'view'], (s) =>
     s.timeline.selectedSeq !== null && s.timeline.selectedViewPos() >= 0
       ? `ei-row-${s.timeline.selectedSeq}`
