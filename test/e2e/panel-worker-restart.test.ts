@@ -9,6 +9,7 @@ import type { Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import { fill, inPanel, openComposer, openedPopover, restartUnder, twoFrames } from '../helpers/panel.ts';
+import { records, waitForCount } from '../helpers/capture.ts';
 
 let launched: Launched;
 let host: Page;
@@ -21,12 +22,15 @@ test.beforeAll(async ({ panel: p, chromium }) => {
   panel = p.page;
   settled = p.settled;
   await panel.setViewport({ width: 1100, height: 520 });
-  // Enough rows to scroll: 40 actions, each a post and its delivery.
+  // Enough rows to scroll: 40 actions, each a post and its delivery (the deliveries arrive after the posts: the
+  // embed is another site's process).
+  const before = (await records(chromium, p.tabId)).length;
   await host.evaluate(async () => {
     for (let i = 0; i < 40; i++) {
       (window as any).__sandboxHost.sendAction('svc:action:set-filter', { filterId: `f${i}`, value: [String(i)] });
     }
   });
+  await waitForCount(chromium, p.tabId, before + 80);
   await settled();
 });
 

@@ -69,13 +69,17 @@ export async function settled(launched: Launched, tabId: number, panel?: Page): 
       last: (rs.at(-1)?.seq ?? null) as number | null,
     };
   }, tabId);
-  // The panel may still hold older records the background has evicted (it trims in steps): what counts is that it
-  // has the background's, up to the same last one.
+  // The panel may still hold older records the background has evicted (it trims in steps), and newer ones that
+  // came after the background was asked (a delivery still on its way between two frames' processes when the frames
+  // handed over): what counts is that it has the background's, up to the same last one.
   await waitInPanel(
     panel,
     (h, { n, first, last }) => {
-      const rs = h.records();
-      return (rs.at(-1)?.seq ?? null) === last && (first === null || rs.filter((r) => r.seq >= first).length === n);
+      if (last === null) {
+        return true;
+      }
+      const rs = h.records().filter((r) => r.seq <= last);
+      return rs.at(-1)?.seq === last && (first === null || rs.filter((r) => r.seq >= first).length === n);
     },
     { timeout: 15_000, polling: 50 },
     held,
