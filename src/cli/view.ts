@@ -135,7 +135,13 @@ export async function serveViewer(
     server,
     served: servedOnce,
     wasServed: () => served,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    // Every connection ends with the server: Node counts one on which nothing was sent yet (a browser's preconnect)
+    // as busy, and `close` stops the timer that would end it, so `close` alone waited for the browser to drop it.
+    close: () =>
+      new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
 
