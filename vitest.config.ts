@@ -1,5 +1,29 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import './test/helpers/node20.ts';
+
+/**
+ * The end-to-end files that keep both cores busy on their own (measured by /proc/stat, 1.7-2 cores each: several
+ * browsers or Playwright workers side by side, a flood, CPU burners on purpose): paired with another file they only
+ * slow it down, and playwright-load's burners would load it as well as its own run.
+ */
+const ALONE = [
+  'test/e2e/playwright-load.test.ts',
+  'test/e2e/transparency-chromium.test.ts',
+  'test/e2e/transparency-firefox.test.ts',
+  'test/e2e/playwright-fixture.test.ts',
+  'test/e2e/coverage-reporter.test.ts',
+  'test/e2e/capture-flood.test.ts',
+];
+
+const E2E: TestProjectInlineConfiguration['test'] = {
+  environment: 'node',
+  setupFiles: ['test/helpers/e2e-setup.ts'],
+  // No retry: a flaky test is a bug whose cause is to be found. `npm test` (scripts/test-run.mjs) reruns the failed
+  // files once to say which failures were flaky, and fails either way.
+  retry: 0,
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+};
 
 // Own config on purpose: the app's vite config loads vite-plugin-solid, which would switch tests to jsdom.
 export default defineConfig({
@@ -14,20 +38,29 @@ export default defineConfig({
           // modules again). A test must not depend on what ran before it: shuffled orders
           // (`--sequence.shuffle --sequence.seed=N`) pass.
           isolate: false,
+          // (as the e2e project's, which runs beside it: a group's projects share one worker count)
+          maxWorkers: 2,
         },
       },
       {
         test: {
+          // Two files at a time, beside the unit tests: a file that drives one browser leaves part of the 2 cores
+          // idle (its waits, its server), which the other file's work fills.
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          environment: 'node',
-          setupFiles: ['test/helpers/e2e-setup.ts'],
+          exclude: [...configDefaults.exclude, ...ALONE],
+          maxWorkers: 2,
+          ...E2E,
+        },
+      },
+      {
+        test: {
+          // The files that keep both cores busy on their own, one at a time once the others are done.
+          name: 'e2e-alone',
+          include: ALONE,
           fileParallelism: false,
-          // No retry: a flaky test is a bug whose cause is to be found. `npm test` (scripts/test-run.mjs) reruns the
-          // failed files once to say which failures were flaky, and fails either way.
-          retry: 0,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+          ...E2E,
         },
       },
     ],
