@@ -2,9 +2,9 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 import './test/helpers/node20.ts';
 
 /**
- * The end-to-end files that keep both cores busy on their own (measured by /proc/stat, 1.7-2 cores each: several
- * browsers or Playwright workers side by side, a flood, CPU burners on purpose): paired with another file they only
- * slow it down, and playwright-load's burners would load it as well as its own run.
+ * The end-to-end files that keep both cores busy on their own (measured by /proc/stat, 1.7-1.9 cores each: several
+ * browsers or Playwright workers side by side, a flood), and playwright-load, which holds its run to one core on
+ * purpose: a file beside it would make that core slower than the test is written for.
  */
 const ALONE = [
   'test/e2e/playwright-load.test.ts',

@@ -46,6 +46,8 @@ export interface Run {
   seconds: number;
   /** What the run left in its own temporary folder (its TMPDIR) that a fixture's browser profile would be named. */
   leftProfiles: string[];
+  /** The cores the run's process might use, as Linux lists them (`0`, `0-1`), read while it ran. */
+  affinity?: string;
 }
 
 /** An attachment's text, whether the report holds it or a file it names (read before the output is removed). */
@@ -56,10 +58,11 @@ export const body = (a: Attachment) =>
  * `npx playwright test ...args --reporter=json` in the repo, with `env` added: exit code, the report, the stderr.
  * `check` sees the run while its output folder (the attachments' files) still exists. The run has its own sandbox
  * ports and its own temporary folder, so that runs side by side neither collide nor see each other's profiles.
+ * `cpus` (e.g. `'0'`) holds the run, its browsers and its server to those cores (`taskset -c`): a slower machine.
  */
 export async function runPlaywright(
   args: string[],
-  opts: { check?: (run: Run) => void; env?: NodeJS.ProcessEnv } = {},
+  opts: { check?: (run: Run) => void; env?: NodeJS.ProcessEnv; cpus?: string } = {},
 ): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'ei-pw-run-'));
   const reportPath = join(dir, 'report.json');
@@ -81,12 +84,22 @@ export async function runPlaywright(
     ...opts.env,
   });
   const started = performance.now();
+  let affinity: string | undefined;
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(
-      'npx',
-      ['--no-install', 'playwright', 'test', ...args, '--reporter=json', `--output=${join(dir, 'results')}`],
-      { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const command = ['npx', '--no-install', 'playwright', 'test', ...args, '--reporter=json'];
+    const [file, ...rest] = opts.cpus ? ['taskset', '-c', opts.cpus, ...command] : command;
+    const child = spawn(file, [...rest, `--output=${join(dir, 'results')}`], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    // (a second in, taskset has long set the cores and run npx in its place)
+    const peek = setTimeout(() => {
+      try {
+        affinity = /^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+      } catch {}
+    }, 1000);
+    child.on('close', () => clearTimeout(peek));
     let err = '';
     child.stderr.on('data', (c) => {
       err += c;
@@ -117,7 +130,7 @@ export async function runPlaywright(
       walk(file, []);
     }
     const leftProfiles = readdirSync(tmp).filter((f) => f.startsWith('ei-playwright-'));
-    const run = { code, stderr, report, tests, seconds, leftProfiles };
+    const run = { code, stderr, report, tests, seconds, leftProfiles, affinity };
     opts.check?.(run);
     return run;
   } finally {

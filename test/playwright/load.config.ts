@@ -1,5 +1,5 @@
 // The `embed-inspector/playwright` fixture on busy pages (test/playwright/load/*.load.ts): two workers, each test's
-// page flooding 10,000 messages (20,000 behind a wait); test/e2e/playwright-load.test.ts runs it beside CPU-burning processes.
+// page flooding 10,000 messages (20,000 behind a wait); test/e2e/playwright-load.test.ts runs it held to one core.
 //
 //   node scripts/build.mjs && npx playwright test -c test/playwright/load.config.ts
 //

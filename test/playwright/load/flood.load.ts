@@ -1,6 +1,6 @@
 // The fixture on a busy page: the sandbox host floods its embed with 10,000 actions (as a host replaying a filter
 // history does; 20,000 in the background of the tests whose wait outlasts them), each test on its own page, two
-// workers, beside CPU-burning processes
+// workers held to one core
 // (test/e2e/playwright-load.test.ts runs it so and reads back Playwright's JSON report).
 import type { Page } from '@playwright/test';
 import { expect, test } from 'embed-inspector/playwright';
