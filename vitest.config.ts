@@ -55,7 +55,7 @@ export default defineConfig({
       },
       {
         test: {
-          // The files that keep both cores busy on their own, one at a time once the others are done.
+          // The files of ALONE, one at a time once the others are done.
           name: 'e2e-alone',
           include: ALONE,
           fileParallelism: false,
