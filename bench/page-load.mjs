@@ -404,7 +404,7 @@ export function summaryRows(figures, options = {}) {
   }
   for (const [f, x] of Object.entries(full?.threadBeyondFloor ?? {})) {
     rows.push(
-      row(`full: our scripts’ main-thread ms in the ${f} frame beyond the floor’s (proposed goal)`, {
+      row(`full: our scripts’ thread ms, ${f} frame, beyond the floor’s (proposed)`, {
         goal: goal('≤', THREAD_GOAL_MS, 'ms', { added: true, issue: 47 }),
         value: x.added,
         interval: x.addedInterval,
