@@ -1,17 +1,21 @@
 /**
- * Capture in Firefox ESR (built dist/firefox): a scripted sandbox session is captured in every frame, both
- * directions, from the first `ready`, and reaches the panel page opened for that tab (the same app as the real
- * DevTools panel, which panel-firefox-devtools.test.ts smoke-tests through Firefox's own window).
+ * Capture in Firefox ESR (built dist/firefox): the extension loads (issue 2; its Chromium half is in
+ * extension-load.test.ts); a scripted sandbox session is captured in every frame, both directions, from the first
+ * `ready`, and reaches the panel page opened for that tab (the same app as the real DevTools panel, which
+ * panel-firefox-devtools.test.ts smoke-tests through Firefox's own window).
  * Capture is turned on for the sandbox's two sites first, from an extension page through the background page's
  * `embedInspector.setCapture` (src/node/firefox.ts); a host on another port of 127.0.0.1 stays out of scope.
  * Fails (never skips) without Firefox; FIREFOX_PATH overrides the binary.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import type { Sandbox } from '../../sandbox/server.mjs';
 import type { LaunchedFirefox } from '../../src/node/firefox.ts';
 import { ACTION_TYPES, EVENT_TYPES } from '../../src/protocol/catalog.ts';
 import { expect, it, test } from '../helpers/fixtures.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
+import { ROOT } from '../helpers/paths.ts';
 
 let sb: Sandbox;
 let firefox: LaunchedFirefox;
@@ -21,6 +25,13 @@ test.beforeAll(({ sandbox, firefox: ff }) => {
 });
 
 const extensionPage = (query: string): Promise<Page> => firefox.extensionPage(query);
+
+it('loads in Firefox (gecko id, MV3 background scripts)', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/firefox/manifest.json'), 'utf8'));
+  expect(manifest.background.scripts?.length).toBeGreaterThan(0);
+  expect(manifest.browser_specific_settings.gecko.data_collection_permissions).toEqual({ required: ['none'] });
+  expect(firefox.extensionId).toBe(manifest.browser_specific_settings.gecko.id);
+});
 
 it('captures nothing before capture is turned on', async () => {
   const page = await firefox.browser.newPage();
