@@ -1,6 +1,6 @@
 // The code the README and the guides show is the code the test suite runs: a block under
-// `<!-- example: docs/examples/FILE -->` is that file, word for word (test/e2e/docs-examples.test.ts runs the files
-// against the sandbox, the type check covers the specs); every JavaScript or TypeScript block of the README is
+// `<!-- example: docs/examples/FILE -->` is that file, word for word (test/e2e/package.test.ts runs the files
+// against the sandbox from the installed package, the type check covers the specs); every JavaScript or TypeScript block of the README is
 // such a block, and every file of docs/examples is shown somewhere.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
