@@ -50,6 +50,7 @@ import { join } from 'node:path';
 import { CHROMIUM_FLAGS, chromiumPath, extensionPath } from './browser-paths.ts';
 import {
   Embed,
+  EmbedTimeoutError,
   describeIssues,
   describeRecords,
   evidence,
@@ -508,31 +509,47 @@ function notAnEmbed(state: ExpectMatcherState, name: string, received: unknown):
 
 /**
  * Re-checks until the matcher passes (not under `.not`) or its timeout ends, like Playwright's own assertions; and
- * before the test's own time ends (`cut`: the test's time, not the matcher's, ended the retries).
+ * before the test's own time ends (`cut`: the test's time, not the matcher's, ended the retries). A retry whose read
+ * the worker did not answer in time (a flood on a loaded machine) ends the retries with the last finished one's
+ * result and says what was not read (`unread`); with no finished one, nothing was read to judge and it throws.
  */
 async function retrying<T extends { pass: boolean }>(
   state: ExpectMatcherState,
   embed: Embed,
   timeout: number | undefined,
   probe: () => Promise<T>,
-): Promise<T & { cut: boolean }> {
+): Promise<T & { cut: boolean; unread?: string }> {
   const own = Date.now() + (timeout ?? state.timeout ?? 5_000);
   const limit = readerOf(embed).until();
   const deadline = Math.min(own, limit);
+  let last: T | undefined;
   for (;;) {
-    const r = await probe();
-    if (r.pass || state.isNot || Date.now() >= deadline) {
-      return { ...r, cut: !r.pass && limit < own && Date.now() >= limit };
+    let unread: string | undefined;
+    try {
+      last = await probe();
+    } catch (e) {
+      if (!(e instanceof EmbedTimeoutError) || !last) {
+        throw e;
+      }
+      unread = unreadOf(e);
+    }
+    const r = last;
+    if (unread || r.pass || state.isNot || Date.now() >= deadline) {
+      return { ...r, cut: !r.pass && limit < own && Date.now() >= limit, ...(unread ? { unread } : {}) };
     }
     await pause(Math.min(100, Math.max(0, deadline - Date.now())));
   }
 }
 
+/** What a read the worker did not answer in time left unread (settledRead's error less its call and count). */
+const unreadOf = (e: EmbedTimeoutError) => e.message.replace(/^[\s\S]*?: [\d,]+ read, /, '');
+
 /** The name a matcher's error starts with (a read cut by the test's time says which assertion was waiting). */
 const callOf = (state: ExpectMatcherState, name: string) => `expect(embed).${state.isNot ? 'not.' : ''}${name}()`;
-const cutNote = (cut: boolean, settled?: Settled) =>
-  (cut ? "\n(the test's time ran out before the assertion's own timeout)" : '') +
-  (settled && settleNote(settled) ? `\n(${settleNote(settled)})` : '');
+const cutNote = (r: { cut: boolean; settled?: Settled; unread?: string }) =>
+  (r.cut ? "\n(the test's time ran out before the assertion's own timeout)" : '') +
+  (r.unread ? `\n(the last read did not finish: ${r.unread})` : '') +
+  (r.settled && settleNote(r.settled) ? `\n(${settleNote(r.settled)})` : '');
 
 const recordsBlock = (title: string, records: ClassifiedRecord[], total = records.length) =>
   records.length
@@ -540,19 +557,41 @@ const recordsBlock = (title: string, records: ClassifiedRecord[], total = record
     : `\n\n${title}: none`;
 
 /** The first records of the log for a failure message (what a timeline line shows), and how many there are. */
+interface Lines {
+  records: ClassifiedRecord[];
+  total: number;
+  /** The listing was not read in the test's grace (a busy worker): what the reader could not read. */
+  unread?: string;
+}
+
+/**
+ * The first records of the log for a failure message. Read after the verdict, in the test's grace: a worker that
+ * does not answer by then leaves the listing out (`unread`), never the verdict a finished read gave.
+ */
 async function firstLines(
   embed: Embed,
   call: string,
   q: { navigation?: boolean; type?: string[]; kind?: 'receive' } = {},
-) {
-  const read = await settledRead<ClassifiedRecord>(embed, call, 'lines', {
-    q,
-    limit: LISTED_RECORDS,
-    partial: true,
-    late: true,
-  });
-  return { records: read.items, total: read.scanned };
+): Promise<Lines> {
+  try {
+    const read = await settledRead<ClassifiedRecord>(embed, call, 'lines', {
+      q,
+      limit: LISTED_RECORDS,
+      partial: true,
+      late: true,
+    });
+    return { records: read.items, total: read.scanned };
+  } catch (e) {
+    if (!(e instanceof EmbedTimeoutError)) {
+      throw e;
+    }
+    return { records: [], total: 0, unread: unreadOf(e) };
+  }
 }
+
+/** The records block of a failure message from `firstLines` (`title` by default: how many records). */
+const linesBlock = (shown: Lines | null, title = `${shown?.total ?? 0} records`) =>
+  shown?.unread ? `\n\nRecords: not listed (${shown.unread})` : recordsBlock(title, shown?.records ?? [], shown?.total);
 
 /** A long list of types, its first entries and how many more. */
 const typeList = (types: string[], max = LISTED_RECORDS) =>
@@ -594,7 +633,7 @@ const matchers = {
             `${allowed ? ` (and ${allowed} allowed)` : ''} in ${read.scanned} records:\n${describeIssues(errors, { limit: LISTED_RECORDS })}` +
             recordsBlock('Offending records', offending)
           : `${hint}\n\nExpected protocol errors, found none${allowed ? ` but ${allowed} allowed (${[...allow].join(', ')})` : ''}` +
-            recordsBlock(`${read.scanned} records`, shown?.records ?? [], shown?.total),
+            linesBlock(shown, `${read.scanned} records`),
     };
   },
 
@@ -627,11 +666,10 @@ const matchers = {
       actual: [...r.seen],
       message: () =>
         this.isNot
-          ? `${hint}\n\nExpected not to see: ${present.join(', ')}` +
-            recordsBlock('Seen', shown?.records ?? [], shown?.total)
+          ? `${hint}\n\nExpected not to see: ${present.join(', ')}${linesBlock(shown, 'Seen')}`
           : `${hint}\n\nNot seen: ${r.missing.join(', ')}\nSeen: ${typeList([...r.seen]) || 'no svc-embed message'}` +
-            cutNote(r.cut, r.settled) +
-            recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total),
+            cutNote(r) +
+            linesBlock(shown),
     };
   },
 
@@ -673,8 +711,8 @@ const matchers = {
           : `${hint}\n\nExpected in order: ${types.join(' → ')}\n` +
             `Found in order: ${types.slice(0, r.matched).join(' → ') || 'none'}; then no ${types[r.matched]}`) +
         `\nSequence: ${typeList(r.sequence) || 'no svc-embed message'}` +
-        cutNote(r.cut, r.settled) +
-        recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total),
+        cutNote(r) +
+        linesBlock(shown),
     };
   },
 
@@ -724,8 +762,8 @@ const matchers = {
         this.isNot
           ? `${hint}\n\nExpected no delivery of ${what}; received:\n${describeRecords(r.hits, { limit: LISTED_RECORDS })}\n${payloads(r.hits)}`
           : r.received.length
-            ? `${hint}\n\nNo delivery of ${what}; ${r.received.length} of ${type}:\n${describeRecords(r.received, { limit: LISTED_RECORDS })}\n${payloads(r.received)}${cutNote(r.cut, r.settled)}`
-            : `${hint}\n\nNo delivery of ${type}${cutNote(r.cut, r.settled)}${recordsBlock(`${shown?.total ?? 0} records`, shown?.records ?? [], shown?.total)}`,
+            ? `${hint}\n\nNo delivery of ${what}; ${r.received.length} of ${type}:\n${describeRecords(r.received, { limit: LISTED_RECORDS })}\n${payloads(r.received)}${cutNote(r)}`
+            : `${hint}\n\nNo delivery of ${type}${cutNote(r)}${linesBlock(shown)}`,
     };
   },
 };
