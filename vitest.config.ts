@@ -4,7 +4,8 @@ import './test/helpers/node20.ts';
 /**
  * The end-to-end files that keep both cores busy on their own (measured by /proc/stat, 1.7-1.9 cores each: several
  * browsers or Playwright workers side by side, a flood), and playwright-load, which holds its run to one core on
- * purpose: a file beside it would make that core slower than the test is written for.
+ * purpose: a file beside it would make that core slower than the test is written for (`npm test` runs it first,
+ * held to core 0, beside the checks and the unit tests held to core 1: scripts/test-run.mjs).
  */
 const ALONE = [
   'test/e2e/playwright-load.test.ts',
