@@ -90,55 +90,67 @@ function checksInline() {
   return true;
 }
 
-/** A command held to `cpus` (taskset), its output kept: its exit status and that output. */
+/**
+ * A command held to `cpus` (taskset), its output kept: `done` gives its exit status and that output; `stop()` ends
+ * it and what it started (its own process group).
+ */
 function held(cpus, command) {
-  return new Promise((resolve) => {
-    // (colours as the command would show them on this terminal: its output is a pipe)
-    const env = { ...process.env, ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}) };
-    const child = spawn('taskset', ['-c', cpus, ...command], { cwd: root, env });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
+  // (colours as the command would show them on this terminal: its output is a pipe)
+  const env = { ...process.env, ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}) };
+  const child = spawn('taskset', ['-c', cpus, ...command], { cwd: root, env, detached: true });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  const done = new Promise((resolve) => {
     child.on('error', (e) => resolve({ status: 1, out: `${out}\n${e.message}` }));
     child.on('close', (status) => resolve({ status: status ?? 1, out }));
   });
+  const stop = () => {
+    try {
+      process.kill(-(child.pid ?? 0), 'SIGINT');
+    } catch {}
+  };
+  return { done, stop };
 }
 
 /** Core 1's share of the first part: the checks, then (if they pass) the unit tests. */
 async function checksThenUnit() {
   let out = '';
   for (const c of CHECKS) {
-    const r = await held('1', ['npm', 'run', c]);
+    const r = await held('1', ['npm', 'run', c]).done;
     out += r.out;
     if (r.status !== 0) {
       return { status: r.status, out, checked: false };
     }
   }
-  const unit = await held('1', [process.execPath, ...vitestArgs('unit', ['--project', 'unit'])]);
+  const unit = await held('1', [process.execPath, ...vitestArgs('unit', ['--project', 'unit'])]).done;
   return { status: unit.status, out: out + unit.out, checked: true };
 }
 
 /**
  * The first part of a whole run: playwright-load on core 0, the checks and the unit tests on core 1, side by side;
- * each side's output is shown when it ends. Then (if the checks passed) every other end-to-end file.
+ * each side's output is shown when it ends (a failed check ends playwright-load and the run). Then every other
+ * end-to-end file.
  */
 async function split() {
   console.log('\ncore 0: playwright-load; core 1: the checks, then the unit tests (each shown when it ends)\n');
   const started = performance.now();
   const busy0 = busySeconds();
-  const [load, side] = await Promise.all([
-    held('0', [process.execPath, ...vitestArgs('load', ['--project', 'e2e-alone', LOAD])]),
-    checksThenUnit(),
-  ]);
-  process.stdout.write(`${side.out}\n${load.out}`);
-  console.log(`\n${costLine('core 0 and core 1', started, busy0)}`);
+  const loading = held('0', [process.execPath, ...vitestArgs('load', ['--project', 'e2e-alone', LOAD])]);
+  const side = await checksThenUnit();
+  process.stdout.write(`${side.out}\n`);
   if (!side.checked) {
+    loading.stop();
+    console.log('a check failed: playwright-load stopped, no test run');
     return { status: side.status, reports: [] };
   }
+  const load = await loading.done;
+  process.stdout.write(`${load.out}\n`);
+  console.log(`\n${costLine('core 0 and core 1', started, busy0)}`);
   const rest = run('rest', 'vitest, the other end-to-end files', [
     '--project',
     'e2e',
