@@ -110,9 +110,12 @@ function held(cpus, command) {
     child.on('close', (status) => resolve({ status: status ?? 1, out }));
   });
   const stop = () => {
-    try {
-      process.kill(-(child.pid ?? 0), 'SIGINT');
-    } catch {}
+    // (never without a pid: process.kill(-0) would signal this run's own group)
+    if (child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGINT');
+      } catch {}
+    }
   };
   return { done, stop };
 }
