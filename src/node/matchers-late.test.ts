@@ -8,8 +8,11 @@ import { expect } from './playwright.ts';
 
 const ready = { seq: 1, kind: 'receive', data: { source: 'svc-embed', type: 'svc:event:ready' }, issues: [] };
 
-/** A worker holding `ready` whose answers come 4 s late once `late()` says so. */
-function worker(late: () => boolean) {
+/** What a call to the worker asks (the reader's arguments: a read's start names what it reads). */
+type Ask = { op?: string; what?: string } | undefined;
+
+/** A worker holding `ready` whose answers come 4 s late to the calls `late` picks. */
+function worker(late: (ask: Ask) => boolean) {
   const evaluate = evaluateIn(
     workerContext({
       settle: async () => ({ frames: 1, silent: 0 }),
@@ -18,7 +21,7 @@ function worker(late: () => boolean) {
     }),
   );
   const slow: typeof evaluate = async (f, arg) => {
-    if (late()) {
+    if (late(arg as Ask)) {
       await new Promise((r) => setTimeout(r, 4_000));
     }
     return evaluate(f, arg);
@@ -26,20 +29,22 @@ function worker(late: () => boolean) {
   return slow;
 }
 
+/** Late from the `n`th read on (each retry of a matcher starts one read). */
+const lateFromRead = (n: number) => {
+  let reads = 0;
+  return (ask: Ask) => ask?.op === 'start' && ++reads >= n;
+};
+
 const failure = (p: Promise<unknown>) => p.then(() => new Error('passed')).catch((e: Error) => e);
 
 describe('a matcher whose worker answers late at the end of the test’s time', () => {
   it('toHaveSeen: "Not seen", from its last finished read; the records it could not list are named', async () => {
     const until = Date.now() + 400;
-    let listing = false;
-    const embed = new Embed({ evaluate: worker(() => listing), tabId: async () => 1, until: () => until, grace: 200 });
-    // (the retries read in time; the read that lists records for the message comes after the test's time)
-    const slowAfter = setTimeout(() => {
-      listing = true;
-    }, 380);
+    // (the retries read in time; the read that lists records for the message is not answered in the grace)
+    const listing = (ask: Ask) => ask?.op === 'start' && ask.what === 'lines';
+    const embed = new Embed({ evaluate: worker(listing), tabId: async () => 1, until: () => until, grace: 200 });
     const started = Date.now();
     const e = await failure(expect(embed).toHaveSeen('svc:event:download', { timeout: 60_000 }));
-    clearTimeout(slowAfter);
     vexpect(String(e)).toMatch(/Not seen: svc:event:download\nSeen: svc:event:ready/);
     vexpect(String(e)).toMatch(/the test's time ran out before the assertion's own timeout/);
     vexpect(String(e)).toMatch(
@@ -54,9 +59,10 @@ describe('a matcher whose worker answers late at the end of the test’s time', 
       (embed: Embed) => expect(embed).toHaveSeenInOrder(['svc:event:ready', 'svc:event:download'], { timeout: 60_000 }),
       (embed: Embed) => expect(embed).toHaveReceived('svc:event:download', undefined, { timeout: 60_000 }),
     ]) {
-      const until = Date.now() + 400;
+      // (the first retry reads in time, the second is not answered)
+      const until = Date.now() + 1_000;
       const embed = new Embed({
-        evaluate: worker(() => Date.now() > until - 150),
+        evaluate: worker(lateFromRead(2)),
         tabId: async () => 1,
         until: () => until,
         grace: 200,
@@ -70,7 +76,12 @@ describe('a matcher whose worker answers late at the end of the test’s time', 
 
   it('a worker that never answered in time: the timeout names the assertion (nothing was read to judge)', async () => {
     const until = Date.now() + 300;
-    const embed = new Embed({ evaluate: worker(() => true), tabId: async () => 1, until: () => until, grace: 200 });
+    const embed = new Embed({
+      evaluate: worker(lateFromRead(1)),
+      tabId: async () => 1,
+      until: () => until,
+      grace: 200,
+    });
     const e = await failure(expect(embed).toHaveSeen('svc:event:download', { timeout: 60_000 }));
     vexpect(String(e)).toMatch(/EmbedTimeoutError: expect\(embed\)\.toHaveSeen\(\): .*not read/);
   });
