@@ -35,6 +35,10 @@ const lateFromRead = (n: number) => {
   return (ask: Ask) => ask?.op === 'start' && ++reads >= n;
 };
 
+/** An embed handle reading from that worker, whose caller's time ends at `until`. */
+const embedOf = (late: (ask: Ask) => boolean, until: number) =>
+  new Embed({ evaluate: worker(late), tabId: async () => 1, until: () => until, grace: 200 });
+
 const failure = (p: Promise<unknown>) => p.then(() => new Error('passed')).catch((e: Error) => e);
 
 describe('a matcher whose worker answers late at the end of the test’s time', () => {
@@ -42,7 +46,7 @@ describe('a matcher whose worker answers late at the end of the test’s time', 
     const until = Date.now() + 400;
     // (the retries read in time; the read that lists records for the message is not answered in the grace)
     const listing = (ask: Ask) => ask?.op === 'start' && ask.what === 'lines';
-    const embed = new Embed({ evaluate: worker(listing), tabId: async () => 1, until: () => until, grace: 200 });
+    const embed = embedOf(listing, until);
     const started = Date.now();
     const e = await failure(expect(embed).toHaveSeen('svc:event:download', { timeout: 60_000 }));
     vexpect(String(e)).toMatch(/Not seen: svc:event:download\nSeen: svc:event:ready/);
@@ -61,12 +65,7 @@ describe('a matcher whose worker answers late at the end of the test’s time', 
     ]) {
       // (the first retry reads in time, the second is not answered)
       const until = Date.now() + 1_000;
-      const embed = new Embed({
-        evaluate: worker(lateFromRead(2)),
-        tabId: async () => 1,
-        until: () => until,
-        grace: 200,
-      });
+      const embed = embedOf(lateFromRead(2), until);
       const e = await failure(assertion(embed));
       vexpect(String(e)).toMatch(/then no svc:event:download|No delivery of svc:event:download/);
       vexpect(String(e)).toMatch(/the last read did not finish: not read: the extension’s worker did not answer/);
@@ -76,12 +75,7 @@ describe('a matcher whose worker answers late at the end of the test’s time', 
 
   it('a worker that never answered in time: the timeout names the assertion (nothing was read to judge)', async () => {
     const until = Date.now() + 300;
-    const embed = new Embed({
-      evaluate: worker(lateFromRead(1)),
-      tabId: async () => 1,
-      until: () => until,
-      grace: 200,
-    });
+    const embed = embedOf(lateFromRead(1), until);
     const e = await failure(expect(embed).toHaveSeen('svc:event:download', { timeout: 60_000 }));
     vexpect(String(e)).toMatch(/EmbedTimeoutError: expect\(embed\)\.toHaveSeen\(\): .*not read/);
   });
