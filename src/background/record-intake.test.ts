@@ -36,7 +36,11 @@ afterEach(() => {
 /** A tab's intake over a real log, storage (on the fake store) and fan-out, with one panel and one relay. */
 async function setup(opts: { paused?: boolean; panel?: boolean; maxRecords?: number } = {}) {
   const store = fakeStore();
-  const log = new TabLog(newState(TAB, { paused: !!opts.paused, maxRecords: opts.maxRecords ?? 50_000 }));
+  // (judgements cost no time by the log's clock: the share of the time they may take, tablog.test.ts's, never
+  // defers one here; by the real clock a judgement over 1 ms on a loaded core did, and the limit's was heard early)
+  const log = new TabLog(newState(TAB, { paused: !!opts.paused, maxRecords: opts.maxRecords ?? 50_000 }), [], 1, {
+    clock: () => 0,
+  });
   const storage = new TabStorage(TAB, store, () => log);
   const panels = new PanelFanout(
     TAB,
