@@ -16,6 +16,43 @@ const ALONE = [
   'test/e2e/capture-flood.test.ts',
 ];
 
+/**
+ * The end-to-end files on the `chromium` fixture (test/helpers/fixtures.ts): each vitest worker keeps one Chromium
+ * for the files it runs, reset for each file (its pages closed, the capture scope and settings back to their
+ * defaults, the panel's storage and the download behaviour cleared: helpers/capture.ts `freshChromium`, checked by
+ * shared-chromium.test.ts). Launching one per file cost ~4 CPU s a file: these files took 386 CPU s so, 287 sharing.
+ * A file does not count on the files before it: `--sequence.shuffle.files --sequence.seed=N` runs them in another
+ * order (a file's tests keep theirs).
+ */
+const SHARED_CHROMIUM = [
+  'act-export-spec',
+  'act-export',
+  'act-idle',
+  'act-inject',
+  'act-replay',
+  'capture-fidelity',
+  'capture-lossless',
+  'capture-order',
+  'capture-sandbox',
+  'capture-transparency',
+  'diagnosis',
+  'extension-load',
+  'panel-a11y',
+  'panel-fit',
+  'panel-flow-lanes',
+  'panel-flow',
+  'panel-grid',
+  'panel-limits',
+  'panel-live',
+  'panel-rest',
+  'panel-ui',
+  'panel-verdicts',
+  'panel-words',
+  'panel-worker-restart',
+  'shared-chromium',
+  'verdicts-sandbox',
+].map((f) => `test/e2e/${f}.test.ts`);
+
 const E2E: TestProjectInlineConfiguration['test'] = {
   environment: 'node',
   setupFiles: ['test/helpers/e2e-setup.ts'],
@@ -49,8 +86,19 @@ export default defineConfig({
           // idle (its waits, its server), which the other file's work fills.
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...ALONE],
+          exclude: [...configDefaults.exclude, ...ALONE, ...SHARED_CHROMIUM],
           maxWorkers: 2,
+          ...E2E,
+        },
+      },
+      {
+        test: {
+          // The files of SHARED_CHROMIUM, beside the e2e project's: a worker's files share its modules (so its
+          // worker-scoped Chromium lives from one file to the next) and run one after another in it.
+          name: 'e2e-shared',
+          include: SHARED_CHROMIUM,
+          maxWorkers: 2,
+          isolate: false,
           ...E2E,
         },
       },

@@ -158,6 +158,8 @@ async function split() {
     '--project',
     'e2e',
     '--project',
+    'e2e-shared',
+    '--project',
     'e2e-alone',
     '--exclude',
     LOAD,

@@ -4,6 +4,8 @@ import { vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
+import { DEFAULT_MAX_BYTES } from '../../src/protocol/encoding.ts';
+import { DEFAULT_READY_TIMEOUT_MS } from '../../src/protocol/diagnose.ts';
 import type { ClassifiedRecord, TabState } from '../../src/shared/messages.ts';
 import { EXT } from './paths.ts';
 import { inPanel, waitInPanel } from './panel-handle.ts';
@@ -22,6 +24,41 @@ export async function launchWithExtension(
   }
   const capture = opts.capture === undefined ? { sites: 'all' as const, mode: 'full' as const } : opts.capture;
   return launchChromium({ extensionDir: EXT, headless: opts.headless ?? true, capture, args: opts.args });
+}
+
+/**
+ * The shared Chromium (vitest.config.ts's e2e-shared) as a fresh launch leaves it, before a file uses it: every page
+ * closed but one blank tab, the capture scope back to every site in full mode, the message cap and the ready limit
+ * back to their defaults, the panel's storage and the download behaviour cleared. A file's tests still share the
+ * browser as they always did.
+ */
+export async function freshChromium(launched: Launched): Promise<void> {
+  const [first, ...rest] = await launched.browser.pages();
+  await Promise.all(rest.map((p) => p.close()));
+  const page = first ?? (await launched.browser.newPage());
+  const origin = `chrome-extension://${launched.extensionId}`;
+  if (!launched.browser.targets().some((t) => t.type() === 'service_worker' && t.url().startsWith(`${origin}/`))) {
+    // Stopped (idle for 30 s, or by the file before): a panel page's connection wakes it.
+    await page.goto(`${origin}/src/panel/index.html?tabId=0`);
+  }
+  const w = await launched.worker();
+  await w.evaluate(
+    async (d: { maxBytes: number; readyMs: number }) => {
+      const ei = (globalThis as any).embedInspector;
+      await ei.setCapture({ sites: 'all', mode: 'full' });
+      await ei.setMaxBytes(d.maxBytes);
+      await ei.setReadyTimeout(d.readyMs);
+    },
+    { maxBytes: DEFAULT_MAX_BYTES, readyMs: DEFAULT_READY_TIMEOUT_MS },
+  );
+  await page.goto('about:blank');
+  const cdp = await page.createCDPSession();
+  try {
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'local_storage' });
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** The extension's tab id of a page (the tab whose URL is the page's). */

@@ -1,9 +1,12 @@
 /**
  * The end-to-end tests' fixtures (vitest's `test.extend`): each is set up once per file, when a test or a
- * `test.beforeAll` of that file first asks for it, and torn down after the file's last test.
+ * `test.beforeAll` of that file first asks for it, and torn down after the file's last test (the shared Chromium
+ * after the worker's last file).
  *
  * - `sandbox`: the sandbox's host and tenant sites on free ports (sandbox/server.mjs).
- * - `chromium`: Chromium with the built extension, capturing every site in full mode.
+ * - `chromium`: Chromium with the built extension, capturing every site in full mode; a vitest worker's files share
+ *   one where the project keeps the worker's modules (vitest.config.ts's e2e-shared), each file's reset to a fresh
+ *   launch's state first (capture.ts's `freshChromium`).
  * - `plainChromium`: Chromium without any extension (the sandbox on its own, the baseline of a comparison).
  * - `firefox`: Firefox with the built extension, capturing nothing until a test sets the scope.
  * - `launch` (torn down after the test) and `launchForFile` (after the file's last test): launchers for what a test
@@ -28,7 +31,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/server.mjs';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../src/node/browser-paths.ts';
 import { launchChromium, type CaptureSetting, type Launched } from '../../src/node/chromium.ts';
 import { launchFirefox, type LaunchedFirefox } from '../../src/node/firefox.ts';
-import { launchWithExtension, settled, tabIdOf } from './capture.ts';
+import { freshChromium, launchWithExtension, settled, tabIdOf } from './capture.ts';
 import { hostPage, panelFor } from './panel.ts';
 import { FIREFOX_EXT } from './paths.ts';
 import { twoOrigins, type Pages, type TwoOrigins } from './two-origins.ts';
@@ -91,10 +94,14 @@ export const test = base
     onCleanup(() => sb.close());
     return sb;
   })
-  .extend('chromium', { scope: 'file' }, async ({}, { onCleanup }): Promise<Launched> => {
+  .extend('sharedChromium', { scope: 'worker' }, async ({}, { onCleanup }): Promise<Launched> => {
     const launched = await launchWithExtension();
     onCleanup(() => launched.close());
     return launched;
+  })
+  .extend('chromium', { scope: 'file' }, async ({ sharedChromium }): Promise<Launched> => {
+    await freshChromium(sharedChromium);
+    return sharedChromium;
   })
   .extend('plainChromium', { scope: 'file' }, async ({}, { onCleanup }): Promise<Launched> => {
     const launched = await launchChromium({});
