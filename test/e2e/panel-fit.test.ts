@@ -88,6 +88,36 @@ test.beforeAll(({ chromium }) => {
 });
 
 describe('the overflow menu', () => {
+  it('400 px: opens where it stays, inside the panel, and does not slide while it is open', async () => {
+    const p = await openPanel(400, 'light');
+    try {
+      await p.click('.summary .tb-more-button');
+      await openedPopover(p, '.tb-menu');
+      // Where the menu is in each of the next 20 frames: one place, the same as in the first.
+      const places = await p.evaluate(
+        () =>
+          new Promise<string[]>((resolve) => {
+            const seen: string[] = [];
+            const tick = () => {
+              const r = document.querySelector('.tb-menu')!.getBoundingClientRect();
+              seen.push(`${r.left},${r.top} ${r.width}×${r.height}`);
+              if (seen.length < 20) {
+                requestAnimationFrame(tick);
+              } else {
+                resolve(seen);
+              }
+            };
+            tick();
+          }),
+      );
+      expect(new Set(places), 'the menu in 20 frames after it opened').toEqual(new Set([places[0]]));
+      const [left, , width] = places[0].split(/[ ,×]/).map(Number);
+      expect(left).toBeGreaterThanOrEqual(4);
+      expect(left + width).toBeLessThanOrEqual(400 - 4);
+    } finally {
+      await p.close();
+    }
+  });
   it('400 px: Compose chosen in the menu opens the composer and the menu closes off it', async () => {
     const p = await openPanel(400, 'light');
     try {

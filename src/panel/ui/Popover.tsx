@@ -68,12 +68,17 @@ const MARGIN = 4;
 /**
  * The panel under its button, kept inside the window: moved left to fit, or above the button when there is more
  * room there (and less than 160 px below); never wider or taller than the window.
+ *
+ * Its width is measured at the window's left edge: a fixed panel placed at `left` is at most as wide as the room
+ * right of it, so measured where it was, a wide menu would be placed a little further left each time it was
+ * measured, and slide across the window a few pixels a frame.
  */
 function placePanel(panel: HTMLDivElement, button: HTMLButtonElement) {
   const a = button.getBoundingClientRect();
   const vw = document.documentElement.clientWidth;
   const vh = document.documentElement.clientHeight;
   panel.style.maxWidth = `${vw - 2 * MARGIN}px`;
+  panel.style.left = `${MARGIN}px`;
   const w = panel.offsetWidth;
   const left = Math.max(MARGIN, Math.min(a.left, vw - w - MARGIN));
   const below = vh - a.bottom - 2 * MARGIN;
