@@ -88,32 +88,36 @@ test.beforeAll(({ chromium }) => {
 });
 
 describe('the overflow menu', () => {
-  it('400 px: opens where it stays, inside the panel, and does not slide while it is open', async () => {
+  it("400 px: each toolbar's menu opens where it stays, inside the panel, and does not slide", async () => {
     const p = await openPanel(400, 'light');
     try {
-      await p.click('.summary .tb-more-button');
-      await openedPopover(p, '.tb-menu');
-      // Where the menu is in each of the next 20 frames: one place, the same as in the first.
-      const places = await p.evaluate(
-        () =>
-          new Promise<string[]>((resolve) => {
-            const seen: string[] = [];
-            const tick = () => {
-              const r = document.querySelector('.tb-menu')!.getBoundingClientRect();
-              seen.push(`${r.left},${r.top} ${r.width}×${r.height}`);
-              if (seen.length < 20) {
-                requestAnimationFrame(tick);
-              } else {
-                resolve(seen);
-              }
-            };
-            tick();
-          }),
-      );
-      expect(new Set(places), 'the menu in 20 frames after it opened').toEqual(new Set([places[0]]));
-      const [left, , width] = places[0].split(/[ ,×]/).map(Number);
-      expect(left).toBeGreaterThanOrEqual(4);
-      expect(left + width).toBeLessThanOrEqual(400 - 4);
+      for (const bar of Object.keys(TOOLBARS)) {
+        await p.click(`.${bar} .tb-more-button`);
+        await openedPopover(p, '.tb-menu');
+        // Where the menu is in each of the next 20 frames: one place, the same as in the first.
+        const places = await p.evaluate(
+          () =>
+            new Promise<string[]>((resolve) => {
+              const seen: string[] = [];
+              const tick = () => {
+                const r = document.querySelector('.tb-menu')!.getBoundingClientRect();
+                seen.push(`${r.left},${r.top} ${r.width}×${r.height}`);
+                if (seen.length < 20) {
+                  requestAnimationFrame(tick);
+                } else {
+                  resolve(seen);
+                }
+              };
+              tick();
+            }),
+        );
+        expect(new Set(places), `${bar}'s menu in 20 frames after it opened`).toEqual(new Set([places[0]]));
+        const [left, , width] = places[0].split(/[ ,×]/).map(Number);
+        expect(left, `${bar}'s menu's left edge`).toBeGreaterThanOrEqual(4);
+        expect(left + width, `${bar}'s menu's right edge`).toBeLessThanOrEqual(400 - 4);
+        await p.keyboard.press('Escape');
+        await p.waitForFunction(() => !document.querySelector('.tb-menu'));
+      }
     } finally {
       await p.close();
     }

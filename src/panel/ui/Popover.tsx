@@ -79,7 +79,7 @@ function placePanel(panel: HTMLDivElement, button: HTMLButtonElement) {
   const vh = document.documentElement.clientHeight;
   panel.style.maxWidth = `${vw - 2 * MARGIN}px`;
   panel.style.left = `${MARGIN}px`;
-  const w = panel.offsetWidth;
+  const w = panel.getBoundingClientRect().width;
   const left = Math.max(MARGIN, Math.min(a.left, vw - w - MARGIN));
   const below = vh - a.bottom - 2 * MARGIN;
   const above = a.top - 2 * MARGIN;
