@@ -20,7 +20,8 @@
 //   in all and of the frame's main thread in all: medians over the rounds (bench/trace.mjs). Tracing slows the loads:
 //   the times of such a run are not the bench's figures (npm run bench does not record them).
 // The floor: a fifth browser with a bare capture (bench/floor-extension.mjs: in both worlds of every frame at
-//   document_start, a listener, postMessage wrapped and a port), the least any capture makes a load pay; full mode's
+//   document_start, a listener, the posts seen through postMessage and the windows that contentWindow and parent hand
+//   out, and a port), the least any capture makes a load pay; full mode's
 //   added ms beyond it, round by round, is what our design adds. `--browsers …,empty`: a sixth, the same two scripts
 //   empty (what injecting them costs before any code runs).
 // Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full,floor]

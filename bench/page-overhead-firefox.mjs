@@ -6,22 +6,26 @@
 //   without: no extension;
 //   off: the extension, capture off (a fresh profile's scope: nothing of ours may run in the page, checked);
 //   receive-only / full: the extension capturing both sites in that mode (set through the background page's
-//     `embedInspector.setCapture`, from an extension page, as test/helpers/firefox.ts does).
+//     `embedInspector.setCapture`, from an extension page, as test/helpers/firefox.ts does);
+//   and a fifth, the floor: a bare capture (floor-extension.mjs), what any capture of the burst costs the page;
+//     each mode is also stated against it, round by round (`--no-floor`: none).
 // per message: time from the first post to the last delivery / n; each ratio is the median of the rounds' paired
 // ratios (with/without), and in brackets the interval that holds 90% of the medians of resampled rounds.
 // Goals (issue 47, after issue 31 showed the copy Firefox requires costs more than 1.10× leaves): off 1.00×,
 // receive-only ≤ 1.20×, full ≤ 1.30×; the added µs per message in receive-only mode (the copy of the page's data,
 // most of it) is stated beside them.
 // Usage: node bench/page-overhead-firefox.mjs [--n 5000] [--reps 9] [--quick] [--each] [--sizes 200,10000]
-//          [--dirs h2e,e2h] [--modes off,receive-only,full]
+//          [--dirs h2e,e2h] [--modes off,receive-only,full] [--no-floor]
 //   (--quick: 5 rounds; --each: each round's figures before its row; FIREFOX_PATH overrides the binary;
 //    EI_EXTENSION_DIR another build; EI_EXTENSION_DIR_B=<build> adds a fifth browser, that build in full mode,
 //    alternated with the rest, its row under each case's; npm run bench runs it, after a build)
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { FirefoxLauncher } from 'puppeteer-core/internal/node/FirefoxLauncher.js';
 import { EMBED, HOST, serve } from './page-overhead.mjs';
+import { checkFloor, writeFloorExtension } from './floor-extension.mjs';
 import { medianInterval } from './stats.mjs';
 import { goal, row } from './summary.mjs';
 
@@ -66,9 +70,14 @@ const BG = 'await browser.runtime.getBackgroundPage()';
 /**
  * @param {boolean} withExtension
  * @param {{ sites: string[] | 'all', mode: string } | null} [capture]
- * @param {{ fission?: boolean, ext?: string }} [options]
+ * @param {{ fission?: boolean, ext?: string, ours?: boolean }} [options] (`ours`: false for another extension, which
+ *   has no panel page to drive)
  */
-export async function launchFirefox(withExtension, capture = null, { fission = true, ext: dir = EXT } = {}) {
+export async function launchFirefox(
+  withExtension,
+  capture = null,
+  { fission = true, ext: dir = EXT, ours = true } = {},
+) {
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
@@ -80,6 +89,8 @@ export async function launchFirefox(withExtension, capture = null, { fission = t
   let ext = null;
   if (withExtension) {
     await browser.installExtension(resolve(dir)); // Firefox installs from an absolute path only
+  }
+  if (withExtension && ours) {
     const page = await extensionPage(browser);
     ext = page;
     if (capture) {
@@ -310,8 +321,76 @@ function roundsRow(rounds, modes, dir, size) {
       probe: rounds.map((r) => r[m].probe),
       lag: m === 'full' || m === 'receive-only' ? median(rounds.map((r) => r[m].lagMs)) : null,
     };
+    if (rounds[0].floor && m !== 'off') {
+      // Against a bare capture of the same burst, round by round: what our design adds to the least any capture costs.
+      const over = rounds.map((r) => r[m].perMsgUs / r.floor.perMsgUs);
+      row.modes[m].overFloor = { ratio: median(over), interval: medianInterval(over) };
+    }
+  }
+  if (rounds[0].floor) {
+    const ratios = rounds.map((r) => r.floor.perMsgUs / r.without.perMsgUs);
+    row.floor = {
+      us: median(rounds.map((r) => r.floor.perMsgUs)),
+      ratio: median(ratios),
+      interval: medianInterval(ratios),
+    };
   }
   return row;
+}
+
+/** Our extension in each mode, build B in full mode (EI_EXTENSION_DIR_B) and the floor, into `browsers`. */
+async function launchCapturing(browsers, modes, sites, floor) {
+  for (const m of modes) {
+    browsers[m] = await launchFirefox(true, m === 'off' ? null : { sites, mode: m });
+  }
+  if (EXT_B) {
+    browsers['full B'] = await launchFirefox(true, { sites, mode: 'full' }, { ext: EXT_B });
+  }
+  if (floor) {
+    const dir = mkdtempSync(join(tmpdir(), 'ei-floor-'));
+    const b = await launchFirefox(true, null, { ext: writeFloorExtension(dir, { firefox: true }), ours: false });
+    browsers.floor = {
+      ...b,
+      close: async () => {
+        await b.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+}
+
+/** A case's table row, and the floor's and build B's lines under it. */
+function logCase(row, rounds, modes, log) {
+  const cells = modes
+    .map((m) => {
+      const x = row.modes[m];
+      const g =
+        m === 'off' ? `1.00×${x.met ? ' ✓ nothing ran' : ' ✗'}` : `≤ ${x.goal.toFixed(2)}× ${x.met ? '✓' : '✗'}`;
+      return `| ${x.us.toFixed(1)} | ${x.ratio.toFixed(2)}× (${interval(x.interval)}) | ${g} `;
+    })
+    .join('');
+  const lags = modes
+    .filter((m) => row.modes[m].lag !== null)
+    .map((m) => `${m} ${Math.round(row.modes[m].lag)}`)
+    .join(', ');
+  log(`| ${row.direction} | ${row.size} B | ${row.without.toFixed(1)} ${cells}| ${lags} |`);
+  if (row.floor) {
+    const over = modes
+      .filter((m) => row.modes[m].overFloor)
+      .map((m) => `${m} ${row.modes[m].overFloor.ratio.toFixed(2)}× (${interval(row.modes[m].overFloor.interval)})`);
+    log(
+      `|   floor (a bare capture) | | | ${row.floor.us.toFixed(1)} | ${row.floor.ratio.toFixed(2)}× (${interval(row.floor.interval)}) | ÷ the floor: ${over.join(', ')} |`,
+    );
+  }
+  if (EXT_B) {
+    const ratios = rounds.map((r) => r['full B'].perMsgUs / r.without.perMsgUs);
+    const us = median(rounds.map((r) => r['full B'].perMsgUs));
+    const lag = Math.round(median(rounds.map((r) => r['full B'].lagMs)));
+    row.b = { us, ratio: median(ratios), interval: medianInterval(ratios), lag };
+    log(
+      `|   full B (${EXT_B}) | | | ${us.toFixed(1)} | ${row.b.ratio.toFixed(2)}× (${interval(row.b.interval)}) | | full ${lag} |`,
+    );
+  }
 }
 
 /** Run the benchmark; prints a table and returns the figures. */
@@ -322,6 +401,7 @@ export async function benchPageOverheadFirefox({
   dirs = ['h2e', 'e2h'],
   modes = ['off', 'receive-only', 'full'],
   each = false,
+  floor = true,
   log = console.log,
 } = {}) {
   if (!existsSync(FIREFOX)) {
@@ -339,12 +419,7 @@ export async function benchPageOverheadFirefox({
   const browsers = { without: await launchFirefox(false) };
   const results = [];
   try {
-    for (const m of modes) {
-      browsers[m] = await launchFirefox(true, m === 'off' ? null : { sites, mode: m });
-    }
-    if (EXT_B) {
-      browsers['full B'] = await launchFirefox(true, { sites, mode: 'full' }, { ext: EXT_B });
-    }
+    await launchCapturing(browsers, modes, sites, floor);
     const all = Object.values(browsers);
     const version = await browsers.without.browser.version();
     // Nothing of ours where capture is off: no content script registered and no tab known to the background (the
@@ -357,6 +432,9 @@ export async function benchPageOverheadFirefox({
         throw new Error(`capture off, yet registered scripts or tabs: ${left}`);
       }
     }
+    if (browsers.floor) {
+      await checkFloor(browsers.floor.browser, url);
+    }
     const oop = await outOfProcess(browsers.without, url);
     log(
       `${version}; ${n} messages per burst, ${reps} alternated rounds per case (median shown); iframe cross-origin, ${oop ? 'out of process (Fission)' : 'IN THE HOST PROCESS (Fission off?)'}; a fresh page per case`,
@@ -366,7 +444,7 @@ export async function benchPageOverheadFirefox({
     log(`|---|---|---${modes.map(() => '|---|---|---').join('')}|---|`);
     for (const dir of dirs) {
       for (const size of sizes) {
-        const names = ['without', ...modes, ...(EXT_B ? ['full B'] : [])];
+        const names = ['without', ...modes, ...(EXT_B ? ['full B'] : []), ...(floor ? ['floor'] : [])];
         for (const name of names) {
           await once(browsers[name], all, url, dir, 500, size, log); // warm-up
         }
@@ -390,28 +468,7 @@ export async function benchPageOverheadFirefox({
             log(`  rounds, µs/msg, ${name}: ${rounds.map((r) => r[name].perMsgUs.toFixed(1)).join(' ')}`);
           }
         }
-        const cells = modes
-          .map((m) => {
-            const x = row.modes[m];
-            const g =
-              m === 'off' ? `1.00×${x.met ? ' ✓ nothing ran' : ' ✗'}` : `≤ ${x.goal.toFixed(2)}× ${x.met ? '✓' : '✗'}`;
-            return `| ${x.us.toFixed(1)} | ${x.ratio.toFixed(2)}× (${interval(x.interval)}) | ${g} `;
-          })
-          .join('');
-        const lags = modes
-          .filter((m) => row.modes[m].lag !== null)
-          .map((m) => `${m} ${Math.round(row.modes[m].lag)}`)
-          .join(', ');
-        log(`| ${row.direction} | ${size} B | ${row.without.toFixed(1)} ${cells}| ${lags} |`);
-        if (EXT_B) {
-          const ratios = rounds.map((r) => r['full B'].perMsgUs / r.without.perMsgUs);
-          const us = median(rounds.map((r) => r['full B'].perMsgUs));
-          const lag = Math.round(median(rounds.map((r) => r['full B'].lagMs)));
-          row.b = { us, ratio: median(ratios), interval: medianInterval(ratios), lag };
-          log(
-            `|   full B (${EXT_B}) | | | ${us.toFixed(1)} | ${row.b.ratio.toFixed(2)}× (${interval(row.b.interval)}) | | full ${lag} |`,
-          );
-        }
+        logCase(row, rounds, modes, log);
       }
     }
     const missed = results.flatMap((r) =>
@@ -451,6 +508,15 @@ export function summaryRows(results) {
         rows.push(row(`${name}, receive-only: added per message, most of it the copy`, { value: x.added, unit: 'µs' }));
       }
     }
+    if (r.floor) {
+      rows.push(
+        row(`${name}, a bare capture (the floor): time per message ÷ no extension`, {
+          value: r.floor.ratio,
+          interval: r.floor.interval,
+          unit: '×',
+        }),
+      );
+    }
   }
   return { runs: `${results[0]?.rounds ?? '?'} rounds`, rows };
 }
@@ -483,5 +549,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`page-overhead-firefox: ${bad}`);
     process.exit(2);
   }
-  await benchPageOverheadFirefox({ n, reps, each: process.argv.includes('--each'), sizes, dirs, modes });
+  await benchPageOverheadFirefox({
+    n,
+    reps,
+    each: process.argv.includes('--each'),
+    sizes,
+    dirs,
+    modes,
+    floor: !process.argv.includes('--no-floor'),
+  });
 }

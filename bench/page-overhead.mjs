@@ -3,7 +3,9 @@
 // 127.0.0.1 and localhost, so the iframe is out of process as a real embed is), host→iframe and iframe→host, at
 // each burst length (1,000 / 5,000 / 20,000 / 100,000 messages in one task) and envelope size (200 B, 10 KB), in
 // four browsers alternated in one run: no extension; the extension with these sites out of scope (nothing of ours
-// runs); capturing both sites receive-only; capturing both in full mode.
+// runs); capturing both sites receive-only; capturing both in full mode. Up to 5,000 messages a fifth, the floor:
+// a bare capture (floor-extension.mjs: each post and delivery copied as JSON and sent to its worker), what any
+// capture of the burst costs the page; full mode is also stated against it, run by run (`--no-floor`: none).
 //   per message: time from the first post to the last delivery / n (paired ratio against the browser without the
 //     extension: the median of the runs' ratios, and in brackets the interval that holds 90% of the medians of
 //     resampled runs)
@@ -23,7 +25,7 @@
 //     burst held out of order or twice is said; a burst that does not end within --burst-timeout seconds
 //     (default 300) is a failed run, on a line of its own, left out of the figures
 // Usage: node bench/page-overhead.mjs [--quick] [--bursts 1000,5000,20000,100000] [--reps N] [--sizes 200,10000]
-//   [--dirs h2e,e2h] [--reuse] [--each] [--svg path|-] [--default-bound] [--burst-timeout S]
+//   [--dirs h2e,e2h] [--reuse] [--each] [--svg path|-] [--default-bound] [--burst-timeout S] [--no-floor]
 //   (--quick: bursts 5,000 and 20,000, 5 runs each; --reps: runs per case, default 9 up to 5,000 messages, 5 above;
 //    --each: each run's figures before its case's row, and the sender's posting loop alone; --svg: where the chart
 //    of added µs/msg goes, '-' none, default bench/page-overhead.svg)
@@ -39,6 +41,7 @@ import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { median, medianInterval } from './stats.mjs';
 import { goal, row } from './summary.mjs';
+import { checkFloor, writeFloorExtension } from './floor-extension.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome')); // A/B: a copy of a variant build
@@ -528,7 +531,7 @@ const completeness = (r) =>
  * full B: EI_EXTENSION_DIR_B).
  * @param {string[]} sites
  */
-async function launchAll(sites) {
+async function launchAll(sites, floor = false) {
   /** @type {Record<string, Awaited<ReturnType<typeof launch>> & { mode?: string, name?: string }>} */
   const browsers = {
     without: await launch(false),
@@ -536,6 +539,18 @@ async function launchAll(sites) {
     'receive-only': await launch(true, { sites, mode: 'receive-only' }),
     full: await launch(true, { sites, mode: 'full' }),
   };
+  if (floor) {
+    // A bare capture (floor-extension.mjs): what any capture of these posts and deliveries costs the page.
+    const dir = mkdtempSync(join(tmpdir(), 'ei-floor-'));
+    const b = await launch(true, null, writeFloorExtension(dir));
+    browsers.floor = {
+      ...b,
+      close: async () => {
+        await b.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
   if (EXT_B) {
     browsers['full B'] = await launch(true, { sites, mode: 'full' }, EXT_B);
     browsers['full B'].mode = 'full';
@@ -553,6 +568,8 @@ export const defaultReps = (burst) => (burst <= 5_000 ? 9 : 5);
 
 /** The goals of issue 30, by mode and envelope size. */
 export const GOALS = { off: () => 1.0, 'receive-only': () => 1.1, full: (size) => (size >= 10_000 ? 1.25 : 1.15) };
+/** The floor (a bare capture) runs beside the others in bursts up to this many messages (the summary's rows). */
+const FLOOR_MAX_BURST = 5_000;
 /** Issue 47: the capture lag at 5,000 messages within this multiple of its CPU floor. */
 export const LAG_FLOOR_GOAL = 1.2;
 /** The receiver's quiet period before it hands its deliveries over (src/capture/outbox.ts, QUIET_MS). */
@@ -616,6 +633,13 @@ async function measureBurst({ browsers, kinds, url, dir, n, size, runs, each, op
     };
   }
   row.cpu = cpuRow(ok, kinds);
+  if (row.floor) {
+    // Full mode against a bare capture of the same burst (floor-extension.mjs), run by run: what our design adds.
+    const time = ok.map((r) => r.full.perMsgUs / r.floor.perMsgUs);
+    const cpu = ok.map((r) => r.full.cpu.renderers / r.floor.cpu.renderers);
+    row.full.overFloor = { ratio: median(time), interval: medianInterval(time) };
+    row.full.cpuOverFloor = { ratio: median(cpu), interval: medianInterval(cpu) };
+  }
   if (each) {
     const list = (k, f = 'perMsgUs') => rows.map((r) => fmt(r[k][f])).join(' ');
     log(`  runs, µs/msg: ${kinds.map((k) => `${k} ${list(k)}`).join('; ')}`);
@@ -628,6 +652,12 @@ async function measureBurst({ browsers, kinds, url, dir, n, size, runs, each, op
   );
   if (opts.cpu) {
     log(`  CPU µs/msg, ${CPU_PARTS.join(' / ')} (added to without): ${cpuLine(row.cpu)}`);
+  }
+  if (row.floor) {
+    const f = row.full;
+    log(
+      `|   floor (a bare capture) | | | | | | | | ${fmt(row.floor.us)} | ${cell('floor')} | | ${fmt(row.floor.added)} | | full ÷ floor: time ${fmt(f.overFloor.ratio, 2)}× (${interval(f.overFloor.interval)}), the page's CPU ${fmt(f.cpuOverFloor.ratio, 2)}× (${interval(f.cpuOverFloor.interval)}); the floor's CPU ${fmt(row.floor.cpuRatio, 2)}× no extension's`,
+    );
   }
   if (row['full B']) {
     row.lagMsB = median(of('full B', (x) => x.lagMs));
@@ -689,7 +719,7 @@ function goalsMissed(results, bound) {
 /**
  * Run the benchmark; prints tables and returns the figures.
  * @param {{ bursts?: number[], reps?: number | null, sizes?: number[], dirs?: string[], fresh?: boolean,
- *   each?: boolean, svg?: string, bound?: string, burstTimeoutS?: number, cpu?: boolean,
+ *   each?: boolean, svg?: string, bound?: string, burstTimeoutS?: number, cpu?: boolean, floor?: boolean,
  *   log?: (line: string) => void }} [options]
  */
 export async function benchPageOverhead({
@@ -703,6 +733,7 @@ export async function benchPageOverhead({
   bound = 'whole',
   burstTimeoutS = 300,
   cpu = false,
+  floor = true,
   log = console.log,
 } = {}) {
   if (!existsSync(join(EXT, 'manifest.json'))) {
@@ -712,14 +743,17 @@ export async function benchPageOverhead({
   const e = await serve('localhost');
   h.set(HOST(e.origin, fresh));
   e.set(EMBED(h.origin, fresh));
-  const browsers = await launchAll([h.origin, e.origin]);
+  const browsers = await launchAll([h.origin, e.origin], floor);
   const kinds = Object.keys(browsers);
+  if (browsers.floor) {
+    await checkFloor(browsers.floor.browser, `${h.origin}/`);
+  }
   const opts = { log, bound, burstTimeoutS, fresh, cpu };
   const results = [];
   const t0 = Date.now();
   try {
     log(
-      `bursts of ${bursts.join(', ')} messages; four browsers alternated per run (order turning); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}; the log's bound ${bound === 'whole' ? 'set to hold each burst whole' : 'left at its default (--default-bound)'}`,
+      `bursts of ${bursts.join(', ')} messages; ${kinds.length} browsers alternated per run (order turning${browsers.floor ? `; the floor up to ${FLOOR_MAX_BURST.toLocaleString('en-US')} messages` : ''}); iframe out of process (two sites); ${fresh ? 'a fresh envelope per post' : 'one envelope reused (--reuse)'}; the log's bound ${bound === 'whole' ? 'set to hold each burst whole' : 'left at its default (--default-bound)'}`,
     );
     log(
       '| direction | size | burst | runs | µs/msg without | out of scope | receive-only | ratio (90%) | full | ratio (90%) | added µs/msg receive-only | full | capture lag ms |',
@@ -734,7 +768,8 @@ export async function benchPageOverhead({
           results.push(
             await measureBurst({
               browsers,
-              kinds,
+              // The floor's batches are JSON over a port: bursts past FLOOR_MAX_BURST would pass its size limit.
+              kinds: kinds.filter((k) => k !== 'floor' || n <= FLOOR_MAX_BURST),
               url: `${h.origin}/`,
               dir,
               n,
@@ -771,6 +806,27 @@ const goalOf = (mode, size) => goal('≤', GOALS[mode](size), '×', { issue: 30 
 const caseName = (r) => `${r.direction} ${kB(r.size)} × ${r.burst.toLocaleString('en-US')}`;
 
 /**
+ * A case's rows against the floor (a bare capture, when it ran): its page CPU per message ÷ no extension's, and full
+ * mode's ÷ the floor's with the proposed goal (#47): the margin of #30 over the least any capture costs the page.
+ */
+const floorCpuRows = (r) =>
+  r.floor
+    ? [
+        row(`${caseName(r)}, a bare capture (the floor): the page's CPU per message ÷ no extension`, {
+          value: r.floor.cpuRatio,
+          interval: r.floor.cpuInterval,
+          unit: '×',
+        }),
+        row(`${caseName(r)}, full: the page's CPU per message ÷ the floor's (proposed)`, {
+          goal: goal('≤', GOALS.full(r.size), '×', { issue: 47 }),
+          value: r.full.cpuOverFloor.ratio,
+          interval: r.full.cpuOverFloor.interval,
+          unit: '×',
+        }),
+      ]
+    : [];
+
+/**
  * The summary table's rows of a run of `benchPageOverhead`, at the burst of 5,000 (the others are in the run's
  * output): each case's ratio to no extension, by mode, and the capture lag; and full mode at 1,000 (the first burst).
  */
@@ -795,11 +851,11 @@ export function summaryRows(results) {
         interval: r.full.cpuInterval,
         unit: '×',
       }),
+      ...floorCpuRows(r),
       row(`${caseName(r)}, full: the extension process's CPU per message`, {
         value: r.cpu.full.extension.us,
         unit: 'µs',
       }),
-      row(`${caseName(r)}, full: capture lag`, { value: r.lagMs, unit: 'ms', digits: 0 }),
       row(`${caseName(r)}, full: capture lag ÷ its CPU floor`, {
         goal: goal('≤', LAG_FLOOR_GOAL, '×', { issue: 47 }),
         value: r.lagOverFloor,
@@ -819,6 +875,21 @@ export function summaryRows(results) {
         unit: '×',
       }),
     );
+    if (r.floor) {
+      rows.push(
+        row(`${caseName(r)}, a bare capture (the floor), a fresh page's first burst: time per message ÷ no extension`, {
+          value: r.floor.ratio,
+          interval: r.floor.interval,
+          unit: '×',
+        }),
+        row(`${caseName(r)}, full, a fresh page's first burst: time per message ÷ the floor's (proposed)`, {
+          goal: goal('≤', FIRST_BURST_GOAL, '×', { issue: 47 }),
+          value: r.full.overFloor.ratio,
+          interval: r.full.overFloor.interval,
+          unit: '×',
+        }),
+      );
+    }
   }
   return { runs: [...new Set(results.map((r) => r.runs))].join(', '), rows };
 }
@@ -1024,5 +1095,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     dirs,
     bound: has('--default-bound') ? 'default' : 'whole',
     burstTimeoutS,
+    floor: !has('--no-floor'),
   });
 }
