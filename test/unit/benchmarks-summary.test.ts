@@ -23,8 +23,8 @@ describe('BENCHMARKS.md', () => {
     expect(readFileSync(copy, 'utf8')).toBe(before);
     expect(before.indexOf(START)).toBeLessThan(before.indexOf('## '));
     expect(before.indexOf(END)).toBeGreaterThan(before.indexOf(START));
-    // Short enough to read: the figures with their goals (#47 added the CPU, floor and first-burst rows) and how to
-    // reproduce them; the history is in git.
-    expect(before.length).toBeLessThanOrEqual(23_500);
+    // Short enough to read: the figures with their goals (#47 added the CPU, floor and first-burst rows, then a bare
+    // capture's figures beside them, which judge those goals) and how to reproduce them; the history is in git.
+    expect(before.length).toBeLessThanOrEqual(28_000);
   });
 });
