@@ -122,6 +122,39 @@ describe('the overflow menu', () => {
       await p.close();
     }
   });
+  it('260 px (a panel docked beside the page): a long tenant origin wraps in the menu, which never scrolls sideways', async () => {
+    const p = await openPanel(260, 'light');
+    try {
+      await p.click('.summary .tb-more-button');
+      await openedPopover(p, '.tb-menu');
+      // An origin with no place to break a line (as http://localhost:port is in the real DevTools), set by hand.
+      await p.click('.tb-menu .tenant .value');
+      await p.waitForSelector('.tenant-input');
+      await p.keyboard.type('http://analyticstenanteuwest1.localhost:39537');
+      await p.keyboard.press('Enter');
+      await p.waitForFunction(() =>
+        document.querySelector('.tenant .value')?.textContent?.startsWith('http://analyticstenanteuwest1'),
+      );
+      if (!(await p.$('.tb-menu'))) {
+        await p.click('.summary .tb-more-button');
+        await openedPopover(p, '.tb-menu');
+      }
+      const fit = await p.$eval('.tb-menu', (m) => {
+        const pop = (m.closest('.popover') ?? m) as HTMLElement;
+        const box = pop.getBoundingClientRect();
+        const tenant = m.querySelector('[data-tb="tenant"] .tenant .value')?.getBoundingClientRect();
+        return {
+          sideways: pop.scrollWidth - pop.clientWidth,
+          tenant: tenant ? { left: tenant.left - box.left, right: box.right - tenant.right } : null,
+        };
+      });
+      expect(fit.tenant, 'the tenant origin is in the menu at 260 px').not.toBeNull();
+      expect(fit.sideways, 'the menu scrolls sideways by').toBeLessThanOrEqual(0);
+      expect(fit.tenant!.right, 'the tenant origin ends inside the menu').toBeGreaterThanOrEqual(0);
+    } finally {
+      await p.close();
+    }
+  });
   it('400 px: Compose chosen in the menu opens the composer and the menu closes off it', async () => {
     const p = await openPanel(400, 'light');
     try {
