@@ -167,3 +167,51 @@ it('says what did not happen in Firefox too: a mistyped embed path, never ready'
   await panel.close();
   await page.close();
 });
+
+// The host changes every message it gets, in its own listener, as soon as it gets it.
+const MUTATING_HOST = `<!doctype html><script>
+  window.got = 0;
+  addEventListener('message', (e) => {
+    if (e.origin !== '{{EMBED}}' || !e.data || !e.data.payload) return;
+    e.data.payload.path = '/mutated';
+    e.data.type = 'svc:event:changed';
+    window.got++;
+  });
+</script><iframe src="{{EMBED}}/embed/dashboard/plain"></iframe>`;
+const VIEW_EMBED = `<!doctype html><script>
+  addEventListener('load', () => {
+    parent.postMessage({ source: 'svc-embed', direction: 'event', type: 'svc:event:view', payload: { surface: 'dashboard', path: '/sales' }, timestamp: 1, surface: 'dashboard' }, '{{HOST}}');
+  });
+</script>`;
+
+it("a delivery is recorded as delivered, though the page's listener changes the data at once (Firefox shares it)", async ({
+  launchForFile,
+}) => {
+  // In Firefox the relay sees the page's own object: it copies each delivery before any listener of the page runs
+  // (deliveries.ts, `eager`); read later, the record would say what the page made of it.
+  const srv = await launchForFile.pages({ '/': MUTATING_HOST }, { '/embed/dashboard/plain': VIEW_EMBED });
+  await firefox.setCapture({ sites: [srv.hostOrigin, srv.embedOrigin], mode: 'full' });
+  const page = await firefox.browser.newPage();
+  await page.goto(`${srv.hostOrigin}/`);
+  await page.waitForFunction(() => (window as any).got === 1, { timeout: 20_000 });
+  const finder = await extensionPage('theme=light');
+  const tabs = await finder.evaluate(async () =>
+    ((await (globalThis as any).browser.tabs.query({})) as any[]).map((t) => [t.id, t.url ?? '']),
+  );
+  await finder.close();
+  const tabId = (tabs as Array<[number, string]>).find(([, url]) => url.startsWith(srv.hostOrigin))?.[0];
+  expect(tabId, 'the tab').toBeDefined();
+  const panel = await extensionPage(`theme=light&tabId=${tabId}`);
+  await waitInPanel(panel, (h) => h.records().some((r: any) => r.kind === 'receive' && r.data?.payload), {
+    timeout: 20_000,
+  });
+  const received = await inPanel(panel, (h) =>
+    h
+      .records()
+      .filter((r: any) => r.kind === 'receive' && r.data?.payload)
+      .map((r: any) => ({ type: r.data.type, path: r.data.payload.path })),
+  );
+  expect(received).toEqual([{ type: 'svc:event:view', path: '/sales' }]);
+  await panel.close();
+  await page.close();
+});
