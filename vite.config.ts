@@ -10,7 +10,7 @@ import { CAPTURE_SCRIPTS } from './src/background/capture-files.ts';
  * manifest declares no content scripts (they are registered at run time), so crxjs does not build them: each is
  * a small extra build of its own, emitted into the extension's bundle at its stable path.
  */
-function captureScripts(): Plugin {
+function captureScripts(define: Record<string, string>): Plugin {
   return {
     name: 'embed-inspector:capture-scripts',
     apply: 'build',
@@ -20,6 +20,7 @@ function captureScripts(): Plugin {
           configFile: false,
           logLevel: 'warn',
           publicDir: false,
+          define,
           build: {
             write: false,
             target: 'es2022',
@@ -52,9 +53,13 @@ function captureScripts(): Plugin {
 export default defineConfig(({ mode }) => {
   const browser: Browser = mode === 'firefox' ? 'firefox' : 'chrome';
   const testBuild = process.env.EI_RELEASE !== '1';
+  const define = {
+    'import.meta.env.EI_TEST_BUILD': JSON.stringify(testBuild),
+    'import.meta.env.EI_BROWSER': JSON.stringify(browser),
+  };
   return {
-    plugins: [solid(), crx({ manifest: browserManifest(browser), browser }), captureScripts()],
-    define: { 'import.meta.env.EI_TEST_BUILD': JSON.stringify(testBuild) },
+    plugins: [solid(), crx({ manifest: browserManifest(browser), browser }), captureScripts(define)],
+    define,
     build: {
       outDir: `dist/${browser}`,
       emptyOutDir: true,
