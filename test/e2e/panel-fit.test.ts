@@ -68,6 +68,12 @@ async function reach(p: Page, bar: string): Promise<Record<string, 'bar' | 'menu
   return out;
 }
 
+/** Open a toolbar's overflow menu (⋯) and wait until it stands still. */
+async function openMenu(p: Page, bar = 'summary'): Promise<void> {
+  await p.click(`.${bar} .tb-more-button`);
+  await openedPopover(p, '.tb-menu');
+}
+
 const noSideOverflow = (p: Page) =>
   p.evaluate(() => ({
     page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
@@ -92,8 +98,7 @@ describe('the overflow menu', () => {
     const p = await openPanel(400, 'light');
     try {
       for (const bar of Object.keys(TOOLBARS)) {
-        await p.click(`.${bar} .tb-more-button`);
-        await openedPopover(p, '.tb-menu');
+        await openMenu(p, bar);
         // Where the menu is in each of the next 20 frames: one place, the same as in the first.
         const places = await p.evaluate(
           () =>
@@ -125,8 +130,7 @@ describe('the overflow menu', () => {
   it('260 px (a panel docked beside the page): a long tenant origin wraps in the menu, which never scrolls sideways', async () => {
     const p = await openPanel(260, 'light');
     try {
-      await p.click('.summary .tb-more-button');
-      await openedPopover(p, '.tb-menu');
+      await openMenu(p);
       // An origin with no place to break a line (as http://localhost:port is in the real DevTools), set by hand.
       await p.click('.tb-menu .tenant .value');
       await p.waitForSelector('.tenant-input');
@@ -136,8 +140,7 @@ describe('the overflow menu', () => {
         document.querySelector('.tenant .value')?.textContent?.startsWith('http://analyticstenanteuwest1'),
       );
       if (!(await p.$('.tb-menu'))) {
-        await p.click('.summary .tb-more-button');
-        await openedPopover(p, '.tb-menu');
+        await openMenu(p);
       }
       const fit = await p.$eval('.tb-menu', (m) => {
         const pop = (m.closest('.popover') ?? m) as HTMLElement;
@@ -155,8 +158,7 @@ describe('the overflow menu', () => {
   it('400 px: Compose chosen in the menu opens the composer and the menu closes off it', async () => {
     const p = await openPanel(400, 'light');
     try {
-      await p.click('.summary .tb-more-button');
-      await openedPopover(p, '.tb-menu');
+      await openMenu(p);
       await p.click('.tb-menu .t-compose');
       await p.waitForSelector('.composer');
       await p.waitForFunction(() => !document.querySelector('.tb-menu'));
