@@ -127,6 +127,61 @@ describe('the overflow menu', () => {
       await p.close();
     }
   });
+  it.each([260, 400])("%i px: the menu's rows start at one inset, clear of its border", async (width) => {
+    const p = await openPanel(width, 'dark');
+    try {
+      await openMenu(p);
+      // Where the eye sees each row start: a checkbox, the box of a pill (a background of its own), or text (a
+      // button's box is transparent until hovered: its text is what shows).
+      const starts = await p.$eval('.tb-menu', (m) => {
+        const pop = (m.closest('.popover') ?? m) as HTMLElement;
+        const inner = pop.getBoundingClientRect().left + pop.clientLeft;
+        const painted = (el: Element | null, item: Element): Element | null => {
+          for (let e = el; e && e !== item; e = e.parentElement) {
+            if (getComputedStyle(e).backgroundColor !== 'rgba(0, 0, 0, 0)') {
+              return e;
+            }
+          }
+          return null;
+        };
+        const firstLeft = (item: Element): number => {
+          const walk = document.createTreeWalker(item, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            if (n.nodeType === Node.TEXT_NODE) {
+              if (!n.textContent?.trim()) {
+                continue;
+              }
+              const pill = painted(n.parentElement, item);
+              if (pill) {
+                return pill.getBoundingClientRect().left;
+              }
+              const range = document.createRange();
+              range.selectNodeContents(n);
+              return range.getBoundingClientRect().left;
+            }
+            const el = n as HTMLElement;
+            if ((el.tagName === 'INPUT' || el.tagName === 'svg') && el.getBoundingClientRect().width > 0) {
+              return el.getBoundingClientRect().left;
+            }
+          }
+          return Number.NaN;
+        };
+        return [...m.querySelectorAll<HTMLElement>('.tb-menu-item')].map((i) => ({
+          row: i.dataset.tb,
+          inset: Math.round((firstLeft(i) - inner) * 10) / 10,
+        }));
+      });
+      expect(starts.length, 'rows in the menu').toBeGreaterThan(3);
+      const insets = starts.map((x) => x.inset);
+      expect(Math.min(...insets), `the rows' insets: ${JSON.stringify(starts)}`).toBeGreaterThanOrEqual(6);
+      expect(
+        Math.max(...insets) - Math.min(...insets),
+        `the rows' insets: ${JSON.stringify(starts)}`,
+      ).toBeLessThanOrEqual(1);
+    } finally {
+      await p.close();
+    }
+  });
   it('260 px (a panel docked beside the page): a long tenant origin wraps in the menu, which never scrolls sideways', async () => {
     const p = await openPanel(260, 'light');
     try {
