@@ -661,8 +661,9 @@ async function measureBurst({ browsers, kinds, url, dir, n, size, runs, each, op
   }
   if (row['full B']) {
     row.lagMsB = median(of('full B', (x) => x.lagMs));
+    const overFloor = (k) => `${fmt(median(of(k, (x) => x.lagMs / x.floorMs)), 2)}×`;
     log(
-      `|   full B (${EXT_B}) | | | | | | | | ${fmt(row['full B'].us)} | ${cell('full B')} | | ${fmt(row['full B'].added)} | ${fmt(row.lagMsB, 0)} |`,
+      `|   full B (${EXT_B}) | | | | | | | | ${fmt(row['full B'].us)} | ${cell('full B')} | | ${fmt(row['full B'].added)} | ${fmt(row.lagMsB, 0)} (lag ÷ its CPU floor: full ${overFloor('full')}, B ${overFloor('full B')}) |`,
     );
   }
   return row;
