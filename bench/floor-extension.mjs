@@ -14,7 +14,8 @@
 // adds. Declared in the manifest (no registration at run time, no setting).
 // `empty`: the same two scripts doing nothing (an empty statement) and a worker that listens for nothing: what
 // injecting a script into both worlds of a frame costs before any code of it runs.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const MAIN = `(() => {
@@ -134,4 +135,32 @@ export function writeFloorExtension(dir, { empty = false, firefox = false } = {}
   writeFileSync(join(dir, 'relay.js'), empty ? ';' : RELAY);
   writeFileSync(join(dir, 'worker.js'), empty ? ';' : WORKER);
   return dir;
+}
+
+/**
+ * A browser that `launchWith` starts with the floor extension, written to a temporary folder that its `close` removes
+ * (as does a launch that fails). `options` as `writeFloorExtension`'s.
+ * @template {{ close: () => Promise<void> }} B
+ * @param {(dir: string) => Promise<B>} launchWith
+ * @param {{ empty?: boolean, firefox?: boolean }} [options]
+ * @returns {Promise<B>}
+ */
+export async function launchWithFloor(launchWith, options = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'ei-floor-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  let b;
+  try {
+    b = await launchWith(writeFloorExtension(dir, options));
+  } catch (e) {
+    remove();
+    throw e;
+  }
+  const opened = b;
+  return {
+    ...opened,
+    close: async () => {
+      await opened.close();
+      remove();
+    },
+  };
 }

@@ -27,10 +27,9 @@
 // Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full,floor]
 //   (EI_EXTENSION_DIR: another build; EI_EXTENSION_DIR_B=<build>: a fifth browser, that build in EI_B_MODE (default
 //    full; off: the sandbox out of scope; bare: no capture set, for a build whose worker does nothing), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFloorExtension } from './floor-extension.mjs';
+import { launchWithFloor } from './floor-extension.mjs';
 import { startSandbox } from '../sandbox/server.mjs';
 import { cpuParts, launch, settle, treeCpu } from './page-overhead.mjs';
 import { median, medianInterval } from './stats.mjs';
@@ -139,15 +138,7 @@ async function launchAll(sb, only) {
   for (const k of ['floor', 'empty']) {
     // The floor by default; the empty scripts only when asked for (--browsers …,empty).
     if (k === 'floor' ? want(k) : only?.includes(k)) {
-      const dir = mkdtempSync(join(tmpdir(), `ei-${k}-`));
-      const b = await launch(true, null, writeFloorExtension(dir, { empty: k === 'empty' }));
-      browsers[k] = {
-        ...b,
-        close: async () => {
-          await b.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      browsers[k] = await launchWithFloor((dir) => launch(true, null, dir), { empty: k === 'empty' });
     }
   }
   if (EXT_B) {

@@ -19,13 +19,12 @@
 //   (--quick: 5 rounds; --each: each round's figures before its row; FIREFOX_PATH overrides the binary;
 //    EI_EXTENSION_DIR another build; EI_EXTENSION_DIR_B=<build> adds a fifth browser, that build in full mode,
 //    alternated with the rest, its row under each case's; npm run bench runs it, after a build)
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { FirefoxLauncher } from 'puppeteer-core/internal/node/FirefoxLauncher.js';
 import { EMBED, HOST, serve } from './page-overhead.mjs';
-import { checkFloor, writeFloorExtension } from './floor-extension.mjs';
+import { checkFloor, launchWithFloor } from './floor-extension.mjs';
 import { medianInterval } from './stats.mjs';
 import { goal, row } from './summary.mjs';
 
@@ -347,15 +346,9 @@ async function launchCapturing(browsers, modes, sites, floor) {
     browsers['full B'] = await launchFirefox(true, { sites, mode: 'full' }, { ext: EXT_B });
   }
   if (floor) {
-    const dir = mkdtempSync(join(tmpdir(), 'ei-floor-'));
-    const b = await launchFirefox(true, null, { ext: writeFloorExtension(dir, { firefox: true }), ours: false });
-    browsers.floor = {
-      ...b,
-      close: async () => {
-        await b.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    browsers.floor = await launchWithFloor((dir) => launchFirefox(true, null, { ext: dir, ours: false }), {
+      firefox: true,
+    });
   }
 }
 

@@ -41,7 +41,7 @@ import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { median, medianInterval } from './stats.mjs';
 import { goal, row } from './summary.mjs';
-import { checkFloor, writeFloorExtension } from './floor-extension.mjs';
+import { checkFloor, launchWithFloor } from './floor-extension.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const EXT = resolve(process.env.EI_EXTENSION_DIR ?? join(root, 'dist/chrome')); // A/B: a copy of a variant build
@@ -541,15 +541,7 @@ async function launchAll(sites, floor = false) {
   };
   if (floor) {
     // A bare capture (floor-extension.mjs): what any capture of these posts and deliveries costs the page.
-    const dir = mkdtempSync(join(tmpdir(), 'ei-floor-'));
-    const b = await launch(true, null, writeFloorExtension(dir));
-    browsers.floor = {
-      ...b,
-      close: async () => {
-        await b.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    browsers.floor = await launchWithFloor((dir) => launch(true, null, dir));
   }
   if (EXT_B) {
     browsers['full B'] = await launch(true, { sites, mode: 'full' }, EXT_B);
