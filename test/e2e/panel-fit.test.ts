@@ -74,6 +74,50 @@ async function openMenu(p: Page, bar = 'summary'): Promise<void> {
   await openedPopover(p, '.tb-menu');
 }
 
+/**
+ * Where the eye sees each row of the open toolbar menu start, px from its inner left edge: a checkbox, the box of a
+ * pill (a background of its own), or text (a button's box is transparent until hovered: its text is what shows).
+ */
+const menuRowInsets = (p: Page) =>
+  p.$eval('.tb-menu', (m) => {
+    const pop = (m.closest('.popover') ?? m) as HTMLElement;
+    const inner = pop.getBoundingClientRect().left + pop.clientLeft;
+    const painted = (el: Element | null, item: Element): Element | null => {
+      for (let e = el; e && e !== item; e = e.parentElement) {
+        if (getComputedStyle(e).backgroundColor !== 'rgba(0, 0, 0, 0)') {
+          return e;
+        }
+      }
+      return null;
+    };
+    const firstLeft = (item: Element): number => {
+      const walk = document.createTreeWalker(item, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (n.nodeType === Node.TEXT_NODE) {
+          if (!n.textContent?.trim()) {
+            continue;
+          }
+          const pill = painted(n.parentElement, item);
+          if (pill) {
+            return pill.getBoundingClientRect().left;
+          }
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          return range.getBoundingClientRect().left;
+        }
+        const el = n as HTMLElement;
+        if ((el.tagName === 'INPUT' || el.tagName === 'svg') && el.getBoundingClientRect().width > 0) {
+          return el.getBoundingClientRect().left;
+        }
+      }
+      return Number.NaN;
+    };
+    return [...m.querySelectorAll<HTMLElement>('.tb-menu-item')].map((i) => ({
+      row: i.dataset.tb,
+      inset: Math.round((firstLeft(i) - inner) * 10) / 10,
+    }));
+  });
+
 const noSideOverflow = (p: Page) =>
   p.evaluate(() => ({
     page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
@@ -131,53 +175,12 @@ describe('the overflow menu', () => {
     const p = await openPanel(width, 'dark');
     try {
       await openMenu(p);
-      // Where the eye sees each row start: a checkbox, the box of a pill (a background of its own), or text (a
-      // button's box is transparent until hovered: its text is what shows).
-      const starts = await p.$eval('.tb-menu', (m) => {
-        const pop = (m.closest('.popover') ?? m) as HTMLElement;
-        const inner = pop.getBoundingClientRect().left + pop.clientLeft;
-        const painted = (el: Element | null, item: Element): Element | null => {
-          for (let e = el; e && e !== item; e = e.parentElement) {
-            if (getComputedStyle(e).backgroundColor !== 'rgba(0, 0, 0, 0)') {
-              return e;
-            }
-          }
-          return null;
-        };
-        const firstLeft = (item: Element): number => {
-          const walk = document.createTreeWalker(item, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
-          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-            if (n.nodeType === Node.TEXT_NODE) {
-              if (!n.textContent?.trim()) {
-                continue;
-              }
-              const pill = painted(n.parentElement, item);
-              if (pill) {
-                return pill.getBoundingClientRect().left;
-              }
-              const range = document.createRange();
-              range.selectNodeContents(n);
-              return range.getBoundingClientRect().left;
-            }
-            const el = n as HTMLElement;
-            if ((el.tagName === 'INPUT' || el.tagName === 'svg') && el.getBoundingClientRect().width > 0) {
-              return el.getBoundingClientRect().left;
-            }
-          }
-          return Number.NaN;
-        };
-        return [...m.querySelectorAll<HTMLElement>('.tb-menu-item')].map((i) => ({
-          row: i.dataset.tb,
-          inset: Math.round((firstLeft(i) - inner) * 10) / 10,
-        }));
-      });
+      const starts = await menuRowInsets(p);
       expect(starts.length, 'rows in the menu').toBeGreaterThan(3);
       const insets = starts.map((x) => x.inset);
-      expect(Math.min(...insets), `the rows' insets: ${JSON.stringify(starts)}`).toBeGreaterThanOrEqual(6);
-      expect(
-        Math.max(...insets) - Math.min(...insets),
-        `the rows' insets: ${JSON.stringify(starts)}`,
-      ).toBeLessThanOrEqual(1);
+      const said = `the rows' insets: ${JSON.stringify(starts)}`;
+      expect(Math.min(...insets), said).toBeGreaterThanOrEqual(6);
+      expect(Math.max(...insets) - Math.min(...insets), said).toBeLessThanOrEqual(1);
     } finally {
       await p.close();
     }
