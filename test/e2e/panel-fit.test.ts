@@ -171,7 +171,7 @@ describe('the overflow menu', () => {
       await p.close();
     }
   });
-  it.each([260, 400])("%i px: the menu's rows start at one inset, clear of its border", async (width) => {
+  it.each([230, 260, 400])("%i px: the menu's rows start at one inset, clear of its border", async (width) => {
     const p = await openPanel(width, 'dark');
     try {
       await openMenu(p);
@@ -181,6 +181,26 @@ describe('the overflow menu', () => {
       const said = `the rows' insets: ${JSON.stringify(starts)}`;
       expect(Math.min(...insets), said).toBeGreaterThanOrEqual(6);
       expect(Math.max(...insets) - Math.min(...insets), said).toBeLessThanOrEqual(1);
+      // A fact that wraps (a narrow panel) starts each of its lines there too, not centred as a button's text is.
+      const lines = await p.$$eval('.tb-menu .fact', (facts) =>
+        facts.map((f) => {
+          const range = document.createRange();
+          range.selectNodeContents(f);
+          // Each line's start: the leftmost box of those on it (a line's boxes share their top, give or take).
+          const starts = new Map<number, number>();
+          for (const r of range.getClientRects()) {
+            if (r.width > 0) {
+              const line = Math.round(r.bottom / 4);
+              starts.set(line, Math.min(starts.get(line) ?? r.left, r.left));
+            }
+          }
+          return Math.max(...starts.values()) - Math.min(...starts.values());
+        }),
+      );
+      expect(lines.length, 'facts in the menu').toBeGreaterThan(0);
+      for (const spread of lines) {
+        expect(spread, "a wrapped fact's lines start at one place, px apart").toBeLessThanOrEqual(1);
+      }
     } finally {
       await p.close();
     }
