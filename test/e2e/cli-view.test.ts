@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { ROOT } from '../helpers/paths.ts';
 import { msg, numbered, navigation, eventPair, actionPair, TENANT } from '../fixtures/messages.ts';
 import { inPanel, waitInPanel } from '../helpers/panel.ts';
@@ -100,22 +100,50 @@ function checkVerdicts(file: string): Record<number, string> {
   return out;
 }
 
+/**
+ * Every state the integration line takes from the first render on, however briefly: each change's old value is
+ * kept (read from the mutation records, not from the line when the observer runs, which may be later).
+ */
+async function recordLineStates(page: Page): Promise<void> {
+  await page.evaluateOnNewDocument(() => {
+    const states: string[] = ((window as any).__integrationStates = []);
+    const push = (s: string | null | undefined) => {
+      if (s && states[states.length - 1] !== s) {
+        states.push(s);
+      }
+    };
+    (window as any).__integrationNow = () => {
+      push(document.querySelector('[data-testid="integration"]')?.getAttribute('data-state'));
+      return states;
+    };
+    new MutationObserver((changes) => {
+      for (const c of changes) {
+        const line = c.type === 'attributes' && (c.target as Element).getAttribute('data-testid') === 'integration';
+        if (line && c.oldValue) {
+          push(c.oldValue);
+        }
+      }
+      (window as any).__integrationNow();
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      attributeFilter: ['data-state'],
+    });
+  });
+}
+
+/** The states recorded by recordLineStates, the line's current one last. */
+const lineStates = (page: Page) => page.evaluate(() => (window as any).__integrationNow() as string[]);
+
 describe('embed-inspector view', () => {
   it('serves the panel with the files; a real browser shows the verdicts check gives; Ctrl+C stops it', async () => {
     const { child, url, exited } = await startView(CLEAN, bad, badHar);
     let stopped: Promise<number | null> | undefined;
     const page = await browser.newPage();
     try {
-      // Every state the integration line shows, from the first render on.
-      await page.evaluateOnNewDocument(() => {
-        const states: string[] = ((window as any).__integrationStates = []);
-        new MutationObserver(() => {
-          const s = document.querySelector('[data-testid="integration"]')?.getAttribute('data-state');
-          if (s && states[states.length - 1] !== s) {
-            states.push(s);
-          }
-        }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
-      });
+      await recordLineStates(page);
       await page.goto(url);
       const lineState = () => page.$eval('[data-testid="integration"]', (e) => e.getAttribute('data-state') ?? '');
       const verdictsOf = () =>
@@ -155,10 +183,50 @@ describe('embed-inspector view', () => {
       });
       expect(await verdictsOf()).toEqual(checkVerdicts(bad));
       // Before the first file was read the line judged nothing; no file was ever called a page without an embed,
-      // and each file's verdict followed the previous one with nothing in between.
-      const states = await page.evaluate(() => (window as any).__integrationStates as string[]);
+      // and each file's verdict followed the previous one with no other verdict in between (only "judging": the new
+      // file is attached before its records are read, within one task, so that state is never painted).
+      const states = await lineStates(page);
       expect(states).not.toContain('no-embed');
-      expect(states.slice(states.indexOf(cleanState))).toEqual([cleanState, 'actions-wrong-origin']);
+      const verdicts = states.filter((s) => s !== 'judging');
+      expect(verdicts.slice(verdicts.indexOf(cleanState))).toEqual([
+        cleanState,
+        'actions-wrong-origin',
+        'actions-wrong-origin', // (the HAR)
+      ]);
+    } finally {
+      await page.close();
+      stopped = interrupt(child, exited);
+    }
+    expect(await stopped).toBe(0);
+  });
+
+  it('a file read late: the line says judging until it is in, never "no embed"', async () => {
+    const { child, url, exited } = await startView(CLEAN);
+    let stopped: Promise<number | null> | undefined;
+    const page = await browser.newPage();
+    try {
+      await recordLineStates(page);
+      // The file comes 800 ms after the panel asked for it (a slow disk, a busy machine): the panel has been up,
+      // with nothing to judge, for longer than its 300 ms between judgements.
+      await page.setRequestInterception(true);
+      page.on('request', (r) => {
+        const late = new URL(r.url()).pathname === '/captures/0';
+        setTimeout(() => void r.continue().catch(() => {}), late ? 800 : 0);
+      });
+      await page.goto(url);
+      await waitInPanel(page, (h) => h.counts().records > 0, { timeout: 15_000, polling: 100 });
+      await page.waitForFunction(
+        () =>
+          !['judging', 'detached'].includes(
+            document.querySelector('[data-testid="integration"]')!.getAttribute('data-state')!,
+          ),
+        { timeout: 10_000, polling: 50 },
+      );
+      const states = await lineStates(page);
+      expect(states[0]).toBe('detached');
+      expect(states).not.toContain('no-embed');
+      expect(states.at(-1)).toBe(await page.$eval('[data-testid="integration"]', (e) => e.getAttribute('data-state')));
+      expect(states.filter((s) => !['detached', 'judging'].includes(s))).toHaveLength(1);
     } finally {
       await page.close();
       stopped = interrupt(child, exited);

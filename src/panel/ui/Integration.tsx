@@ -13,6 +13,7 @@
 import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
 import { integrationOf, type Integration as IntegrationInfo } from '../log/integration.ts';
 import { tabCapture } from './capture-scope.ts';
+import type { PanelTransport } from '../link/transports.ts';
 import { usePanel } from './use-panel.ts';
 import { verdictOfState, type ShownState } from './integration-verdict.ts';
 
@@ -33,11 +34,30 @@ function whenIdle(fn: () => void): void {
  * judged again at most every 300 ms as records come, once a new log is in, and each second while "waiting".
  */
 function createJudgement(): { info: () => IntegrationInfo; judged: () => boolean } {
-  const { store, sig } = usePanel();
+  const { store, sig, select } = usePanel();
   const [info, setInfo] = createSignal<IntegrationInfo>(integrationOf(store.log));
-  // An empty log's judgement ("no embed") is not shown until records or time judged it: a file or snapshot being
-  // loaded is judged at the end of the task that loads it, and until then the line says it is judging.
-  const [judged, setJudged] = createSignal(store.log.count > 0);
+  // A judgement is of one log, as its source gave it (a generation of the log, and the transport shown then). The line
+  // says it is judging until the source shown has given its log and that log is judged: never the judgement of the
+  // log before it (another file's), nor of the empty log a panel starts with (its snapshot still to come: "no embed"
+  // would be false), nor of the source before this one (a file opened is attached, and its status told, before its
+  // records are in).
+  type Of = { generation: number; source: PanelTransport | null };
+  const now = (): Of => ({ generation: store.log.generation, source: store.transportInfo });
+  const [loaded, setLoaded] = createSignal<Of | null>(store.log.generation > 0 ? now() : null);
+  const [judgedOf, setJudgedOf] = createSignal<Of | null>(store.log.count > 0 ? now() : null);
+  const source = select(['state', 'status'], (s) => s.transportInfo);
+  const judged = () => {
+    const of = judgedOf();
+    const log = loaded();
+    return (
+      !!of &&
+      !!log &&
+      of.generation === log.generation &&
+      of.generation === store.log.generation &&
+      of.source === log.source &&
+      log.source === source()
+    );
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let queued = false;
   const judge = () => {
@@ -45,7 +65,7 @@ function createJudgement(): { info: () => IntegrationInfo; judged: () => boolean
     timer = undefined;
     queued = false;
     setInfo(integrationOf(store.log));
-    setJudged(true);
+    setJudgedOf(now());
   };
   createEffect(
     on([sig.state, sig.appended], () => {
@@ -54,21 +74,19 @@ function createJudgement(): { info: () => IntegrationInfo; judged: () => boolean
   );
   // A new log (snapshot, file, clear): judged when the task that loads it ends. The log's own rewrites (a trim at its
   // bound, a reorder) come with live records, at most every 300 ms like them.
-  let generation = store.log.generation;
   const offRecords = store.onChange((c) => {
     if (!c.records) {
       return;
     }
-    if (store.log.generation === generation) {
+    if (store.log.generation === loaded()?.generation) {
       timer ??= setTimeout(judge, 300);
     } else {
-      generation = store.log.generation;
+      setLoaded(now()); // (the old log's verdict is not this one's: judging until judged)
       if (!queued) {
         queued = true;
         if (store.log.count < JUDGE_AFTER_PAINT) {
           queueMicrotask(() => queued && judge());
         } else {
-          setJudged(false); // (the old log's verdict is not this one's)
           whenIdle(() => queued && judge());
         }
       }
