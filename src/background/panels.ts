@@ -29,6 +29,7 @@ export function onPanelPort(port: Runtime.Port, sessions: Sessions, scope: Panel
     const tabId = msg.tabId;
     dispatch(msg, {
       subscribe() {
+        reply({ type: 'subscribed', tabId }); // (at once: the panel knows this port reaches a running worker)
         if (subscribed !== null && subscribed !== tabId) {
           void sessions.get(subscribed).unsubscribe(panel);
         }

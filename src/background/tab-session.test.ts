@@ -242,6 +242,17 @@ describe('tab session: tenant origin', () => {
 });
 
 describe('tab session: clear and navigation', () => {
+  it("a panel's subscribe is acknowledged as it is read, before the tab's log is read; the snapshot follows", async () => {
+    const t = setup();
+    await withRecords(t, 3);
+    const p = t.panel(); // (a new worker: the tab's log is read from the store after this)
+    expect(p.sent.map((m) => m.type)).toEqual(['subscribed']);
+    expect(p.sent[0]).toMatchObject({ type: 'subscribed', tabId: TAB });
+    await t.settle();
+    expect(p.sent.map((m) => m.type).slice(0, 2)).toEqual(['subscribed', 'snapshot']);
+    expect(p.last('snapshot')?.records).toHaveLength(3);
+  });
+
   it('clear empties the log, sends the empty snapshot and stores it', async () => {
     const t = setup();
     await withRecords(t, 5);

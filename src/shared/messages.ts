@@ -319,6 +319,11 @@ export type PanelToBackground =
       targetOrigin: string;
     };
 export type BackgroundToPanel =
+  /**
+   * The worker heard this port's `subscribe` (sent as it reads it, before the tab's log is read): the port reaches a
+   * running worker. The panel's transport reads it (its handshake); the snapshot follows.
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'subscribed'; tabId: number }
   | { v: typeof MESSAGES_VERSION; type: 'snapshot'; state: TabState; records: ClassifiedRecord[] }
   /** New records, in seq order. */
   | { v: typeof MESSAGES_VERSION; type: 'records'; records: ClassifiedRecord[] }

@@ -1,21 +1,29 @@
 // The panel's port to the background (link/transports.ts): a port the browser connected but the worker never
 // answers (a worker stopping as the panel woke it) is given up after the handshake time and opened again, so the
 // panel does not stay "connecting"; a port that answers in time is kept.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRuntimeTransport, emptyState } from '../../src/panel/link/transports.ts';
 import { stamp, type Body, type Wall } from '../../src/shared/channel.ts';
 import type { BackgroundToPanel } from '../../src/shared/messages.ts';
 
 /** A runtime port whose background answers `subscribe` with a snapshot after `answerMs`, or never (null). */
-function port(answerMs: number | null) {
+function port(answerMs: number | null, ackMs: number | null = null) {
   const listeners = new Set<(msg: unknown) => void>();
   const state = { disconnected: false, subscribed: 0 };
+  const lost = new Set<() => void>();
   const p: Wall & { disconnect(): void; onDisconnect: { addListener(fn: () => void): void } } = {
     postMessage: (msg: unknown) => {
       if ((msg as { type?: string }).type !== 'subscribe') {
         return;
       }
       state.subscribed++;
+      if (ackMs !== null) {
+        setTimeout(() => {
+          for (const fn of listeners) {
+            fn(stamp<BackgroundToPanel>({ type: 'subscribed', tabId: 7 }));
+          }
+        }, ackMs);
+      }
       if (answerMs !== null) {
         setTimeout(() => {
           const snap: Body<BackgroundToPanel> = { type: 'snapshot', state: emptyState(7), records: [] };
@@ -29,9 +37,15 @@ function port(answerMs: number | null) {
     disconnect: () => {
       state.disconnected = true;
     },
-    onDisconnect: { addListener: () => {} },
+    onDisconnect: { addListener: (fn) => lost.add(fn) },
   };
-  return { p, state };
+  /** The background end goes away (the worker stopped): the panel's end hears onDisconnect. */
+  const drop = () => {
+    for (const fn of lost) {
+      fn();
+    }
+  };
+  return { p, state, drop };
 }
 
 const until = async (pred: () => boolean, ms = 3_000) => {
@@ -49,7 +63,7 @@ describe('the panel’s port to the background', () => {
     const ports = [silent, answering];
     const statuses: string[] = [];
     const snapshots: unknown[] = [];
-    const t = createRuntimeTransport(7, () => (ports.shift() ?? answering).p, 100);
+    const t = createRuntimeTransport(7, () => (ports.shift() ?? answering).p, { ackMs: 100, snapshotMs: 100 });
     const stop = t.connect(
       (m) => m.type === 'snapshot' && snapshots.push(m),
       (s) => statuses.push(s),
@@ -65,7 +79,7 @@ describe('the panel’s port to the background', () => {
   it('keeps a port that answers within the handshake time', async () => {
     const slow = port(60);
     const statuses: string[] = [];
-    const t = createRuntimeTransport(7, () => slow.p, 200);
+    const t = createRuntimeTransport(7, () => slow.p, { ackMs: 200, snapshotMs: 200 });
     const stop = t.connect(
       () => {},
       (s) => statuses.push(s),
@@ -75,5 +89,80 @@ describe('the panel’s port to the background', () => {
     expect(slow.state).toEqual({ disconnected: false, subscribed: 1 });
     expect(statuses).toEqual(['connecting', 'connected']);
     stop();
+  });
+
+  it('after the worker stopped, a port that never answers waits the handshake time once, not doubled', async () => {
+    // The first port answers; the worker stops (its port closes, as Chrome closes it); the port that wakes the next
+    // worker is never answered (a worker stopping as it was woken). A disconnect is not an unanswered port: the
+    // silent one is given up after one handshake time, not twice that.
+    vi.useFakeTimers();
+    try {
+      const first = port(5);
+      const silent = port(null);
+      const answering = port(5);
+      const ports = [first, silent, answering];
+      const statuses: string[] = [];
+      const t = createRuntimeTransport(7, () => (ports.shift() ?? answering).p, { ackMs: 300, snapshotMs: 1_000 });
+      const stop = t.connect(
+        () => {},
+        (s) => statuses.push(s),
+      );
+      await vi.advanceTimersByTimeAsync(10);
+      expect(statuses).toEqual(['connecting', 'connected']);
+      first.drop();
+      // 100 ms before the next port, 300 ms of handshake, 200 ms before the next (the backoff of two drops), 5 ms to
+      // its answer: 605 ms. (A handshake doubled by the stop's disconnect: 905 ms.)
+      await vi.advanceTimersByTimeAsync(620);
+      expect(silent.state).toEqual({ disconnected: true, subscribed: 1 });
+      expect(statuses).toEqual([
+        'connecting',
+        'connected',
+        'disconnected',
+        'connecting',
+        'disconnected',
+        'connecting',
+        'connected',
+      ]);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps a port the worker acknowledged while its log is slow to come; gives up one acknowledged but never answered', async () => {
+    vi.useFakeTimers();
+    try {
+      const slow = port(900, 10); // heard at once, its snapshot 900 ms later (a large log)
+      const statuses: string[] = [];
+      const messages: string[] = [];
+      const t = createRuntimeTransport(7, () => slow.p, { ackMs: 300, snapshotMs: 1_000 });
+      const stop = t.connect(
+        (m) => messages.push(m.type),
+        (s) => statuses.push(s),
+      );
+      await vi.advanceTimersByTimeAsync(950);
+      expect(statuses).toEqual(['connecting', 'connected']);
+      expect(slow.state).toEqual({ disconnected: false, subscribed: 1 });
+      expect(messages).toEqual(['snapshot']); // (the acknowledgement is the transport's own)
+      stop();
+
+      const stuck = port(null, 10); // heard, and then nothing
+      const answering = port(5, 1);
+      const ports = [stuck, answering];
+      const again: string[] = [];
+      const t2 = createRuntimeTransport(7, () => (ports.shift() ?? answering).p, { ackMs: 300, snapshotMs: 1_000 });
+      const stop2 = t2.connect(
+        () => {},
+        (s) => again.push(s),
+      );
+      await vi.advanceTimersByTimeAsync(900);
+      expect(again).toEqual(['connecting']);
+      await vi.advanceTimersByTimeAsync(300); // past 10 + 1,000 ms: given up, opened again after 100 ms
+      expect(stuck.state).toEqual({ disconnected: true, subscribed: 1 });
+      expect(again).toEqual(['connecting', 'disconnected', 'connecting', 'connected']);
+      stop2();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

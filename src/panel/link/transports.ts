@@ -53,16 +53,55 @@ type Connect = (info: { name: string }) => RuntimePort;
 
 /** The extension transport. `connectFn` defaults to the extension API's `runtime.connect` (injectable for tests). */
 /**
- * How long a new port waits for its snapshot before it is dropped and opened again (ms; doubled on each try, up to
- * 8×): a port that the browser connected but the worker never answered (a worker stopping as it was woken) would
- * otherwise leave the panel "connecting" until it is closed.
+ * How long a new port waits before it is dropped and opened again (ms; doubled for each port in a row that was not
+ * answered, up to 8×; a port closed by a worker's stop is not one): `ackMs` for the worker's word that it heard the
+ * subscribe (sent as it reads it: the worker runs and has the port), `snapshotMs` for the tab's log after it. A port
+ * that the browser connected but no worker ever answered (a worker stopping as it was woken) would otherwise leave
+ * the panel "connecting" until it is closed; a worker that is only slow to read a large log is given longer.
  */
-const HANDSHAKE_MS = 5_000;
+export interface Handshake {
+  ackMs: number;
+  snapshotMs: number;
+}
+const HANDSHAKE: Handshake = { ackMs: 1_500, snapshotMs: 5_000 };
 
-export function createRuntimeTransport(tabId: number, connectFn?: Connect, handshakeMs = HANDSHAKE_MS): PanelTransport {
+/**
+ * Watches a new port's answers (`heard` each message's type) and calls `giveUp` once one is late: the `subscribed`
+ * word within `ackMs`, then the snapshot within `snapshotMs` (a snapshot first stands for both). Done at the snapshot.
+ */
+function watchAnswers(t: Handshake, giveUp: (what: string) => void) {
+  let done = false;
+  let timer = setTimeout(() => giveUp('no answer from the background'), t.ackMs);
+  return {
+    /** Returns true for the answer that ends the handshake (the snapshot). */
+    heard(type: string): boolean {
+      if (done || (type !== 'subscribed' && type !== 'snapshot')) {
+        return false;
+      }
+      clearTimeout(timer);
+      if (type === 'subscribed') {
+        timer = setTimeout(() => giveUp('no log from the background'), t.snapshotMs);
+        return false;
+      }
+      done = true;
+      return true;
+    },
+    stop(): void {
+      clearTimeout(timer);
+    },
+  };
+}
+
+export function createRuntimeTransport(
+  tabId: number,
+  connectFn?: Connect,
+  handshake: Partial<Handshake> = {},
+): PanelTransport {
+  const timing = { ...HANDSHAKE, ...handshake };
   let stopped = false;
   let port: RuntimePort | null = null;
   let retry = 0;
+  let unanswered = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let channel: ReturnType<typeof panelChannel> | null = null;
   const queue: PanelCommand[] = [];
@@ -101,7 +140,6 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect, hands
         }
         port = p;
         channel = panelChannel(p, (why) => console.warn('[embed-inspector]', why));
-        let answered = false;
         // The port is gone (the MV3 service worker was stopped or restarted, or it never answered): reconnect and
         // re-subscribe (a new snapshot follows).
         const lost = () => {
@@ -110,7 +148,7 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect, hands
           }
           port = null;
           channel = null;
-          clearTimeout(handshake);
+          answers.stop();
           if (stopped) {
             return;
           }
@@ -118,24 +156,24 @@ export function createRuntimeTransport(tabId: number, connectFn?: Connect, hands
           const delay = Math.min(5_000, 100 * 2 ** retry++);
           timer = setTimeout(open, delay);
         };
-        const handshake = setTimeout(
-          () => {
-            if (!answered && port === p) {
-              console.warn('[embed-inspector] no answer from the background: connecting again');
-              lost();
-              p.disconnect();
-            }
-          },
-          handshakeMs * 2 ** Math.min(3, retry),
-        );
+        const scale = 2 ** Math.min(3, unanswered);
+        const answers = watchAnswers({ ackMs: timing.ackMs * scale, snapshotMs: timing.snapshotMs * scale }, (what) => {
+          if (port === p) {
+            console.warn(`[embed-inspector] ${what}: connecting again`);
+            unanswered++;
+            lost();
+            p.disconnect();
+          }
+        });
         channel.listen((msg) => {
-          if (msg.type === 'snapshot') {
-            answered = true;
-            clearTimeout(handshake);
+          if (answers.heard(msg.type)) {
             retry = 0;
+            unanswered = 0;
             onStatus?.('connected');
           }
-          onMessage(msg);
+          if (msg.type !== 'subscribed') {
+            onMessage(msg);
+          }
         });
         p.onDisconnect.addListener(lost);
         post({ type: 'subscribe' });

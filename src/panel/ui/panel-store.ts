@@ -171,6 +171,7 @@ export class PanelStore {
   }
 
   private readonly handlers: Handlers<BackgroundToPanel> = {
+    subscribed: () => {}, // (the runtime transport's handshake; it does not pass it on)
     snapshot: (m) => {
       const { log, shown, live } = this.to!;
       // Another source's first snapshot replaces the records shown; a snapshot of the same source again (after a
