@@ -42,5 +42,28 @@ export async function waitInPanel<A = undefined>(
   opts: FrameWaitForFunctionOptions = {},
   arg?: A,
 ): Promise<void> {
-  await target.waitForFunction(`!!window.__embedInspectorPanel && ${callInPanel(fn, arg)}`, opts);
+  try {
+    await target.waitForFunction(`!!window.__embedInspectorPanel && ${callInPanel(fn, arg)}`, opts);
+  } catch (e) {
+    // A wait that failed says how the panel's link stood and what the panel warned of (a port given up, a drop).
+    const status = await inPanel(target, (h) => h.store.status).catch(() => 'unknown (the page is gone)');
+    const notes = panelNotes.get(target) ?? [];
+    (e as Error).message +=
+      `\nthe panel's link: ${status}; its warnings and errors` +
+      (notes.length ? `:\n  ${notes.join('\n  ')}` : ': none');
+    throw e;
+  }
+}
+
+/** What a panel page printed as warnings and errors, with the time since it was opened (panel.ts's panelFor). */
+const panelNotes = new WeakMap<PanelTarget, string[]>();
+export function notePanelConsole(page: Page): void {
+  const notes: string[] = [];
+  const start = Date.now();
+  panelNotes.set(page, notes);
+  page.on('console', (m) => {
+    if (m.type() === 'warn' || m.type() === 'error') {
+      notes.push(`${((Date.now() - start) / 1000).toFixed(1)} s ${m.type()}: ${m.text().slice(0, 300)}`);
+    }
+  });
 }

@@ -3,7 +3,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import { vi } from 'vitest';
 import { restartWorker, tabIdOf } from './capture.ts';
-import { inPanel, waitInPanel } from './panel-handle.ts';
+import { inPanel, notePanelConsole, waitInPanel } from './panel-handle.ts';
 
 import type { Sandbox } from '../../sandbox/server.mjs';
 
@@ -24,6 +24,7 @@ export async function panelFor(launched: Launched, page: Page, errors: string[] 
   const panel = await launched.browser.newPage();
   await panel.setViewport({ width: 1280, height: 900 });
   panel.on('pageerror', (e) => errors.push(String(e)));
+  notePanelConsole(panel);
   await panel.goto(`chrome-extension://${launched.extensionId}/src/panel/index.html?tabId=${tabId}&theme=light`);
   await waitInPanel(panel, (h) => h.store.status === 'connected', { timeout: 10_000 });
   await inPanel(panel, (h) => h.resetFilters());
