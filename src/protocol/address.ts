@@ -68,26 +68,13 @@ function shapeOf(path: string): PathShape | null {
   return 'other';
 }
 
-const kindCache = new Map<string, PathShape | null>();
-/**
- * The shape of an address's path, null when it is not an `/embed/` path (or not a URL). Cached as `originOf` is:
- * the log asks it of every record's frame (the tenant's inference, the diagnosis), and a page has few frames.
- */
+/** The shape of an address's path, null when it is not an `/embed/` path (or not a URL). */
 export function embedKind(url: string): PathShape | null {
-  let k = kindCache.get(url);
-  if (k !== undefined) {
-    return k;
-  }
   try {
-    k = shapeOf(new URL(url).pathname);
+    return shapeOf(new URL(url).pathname);
   } catch {
-    k = null;
+    return null;
   }
-  if (kindCache.size > 2000) {
-    kindCache.clear();
-  }
-  kindCache.set(url, k);
-  return k;
 }
 
 /**
