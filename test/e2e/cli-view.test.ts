@@ -81,6 +81,23 @@ async function interrupt(child: ChildProcess, exited: Promise<number | null>): P
   }
 }
 
+/**
+ * `view` of `files` with a new page of the browser: `use` drives the page (given the URL view printed); then the page
+ * closes and Ctrl+C must stop view with exit code 0.
+ */
+async function inView(files: string[], use: (page: Page, url: string) => Promise<void>): Promise<void> {
+  const { child, url, exited } = await startView(...files);
+  let stopped: Promise<number | null> | undefined;
+  const page = await browser.newPage();
+  try {
+    await use(page, url);
+  } finally {
+    await page.close();
+    stopped = interrupt(child, exited);
+  }
+  expect(await stopped).toBe(0);
+}
+
 /** Verdicts by seq as `check --format json` gives them. */
 function checkVerdicts(file: string): Record<number, string> {
   const r = spawnSync(process.execPath, [CLI, 'check', file, '--format', 'json', '--allow-empty'], {
@@ -139,10 +156,7 @@ const lineStates = (page: Page) => page.evaluate(() => (window as any).__integra
 
 describe('embed-inspector view', () => {
   it('serves the panel with the files; a real browser shows the verdicts check gives; Ctrl+C stops it', async () => {
-    const { child, url, exited } = await startView(CLEAN, bad, badHar);
-    let stopped: Promise<number | null> | undefined;
-    const page = await browser.newPage();
-    try {
+    await inView([CLEAN, bad, badHar], async (page, url) => {
       await recordLineStates(page);
       await page.goto(url);
       const lineState = () => page.$eval('[data-testid="integration"]', (e) => e.getAttribute('data-state') ?? '');
@@ -193,18 +207,11 @@ describe('embed-inspector view', () => {
         'actions-wrong-origin',
         'actions-wrong-origin', // (the HAR)
       ]);
-    } finally {
-      await page.close();
-      stopped = interrupt(child, exited);
-    }
-    expect(await stopped).toBe(0);
+    });
   });
 
   it('a file read late: the line says judging until it is in, never "no embed"', async () => {
-    const { child, url, exited } = await startView(CLEAN);
-    let stopped: Promise<number | null> | undefined;
-    const page = await browser.newPage();
-    try {
+    await inView([CLEAN], async (page, url) => {
       await recordLineStates(page);
       // The file comes 800 ms after the panel asked for it (a slow disk, a busy machine): the panel has been up,
       // with nothing to judge, for longer than its 300 ms between judgements.
@@ -227,18 +234,11 @@ describe('embed-inspector view', () => {
       expect(states).not.toContain('no-embed');
       expect(states.at(-1)).toBe(await page.$eval('[data-testid="integration"]', (e) => e.getAttribute('data-state')));
       expect(states.filter((s) => !['detached', 'judging'].includes(s))).toHaveLength(1);
-    } finally {
-      await page.close();
-      stopped = interrupt(child, exited);
-    }
-    expect(await stopped).toBe(0);
+    });
   });
 
   it('compares what is shown with another file (⇆ Compare): the same report as embed-inspector diff', async () => {
-    const { child, url, exited } = await startView(CLEAN);
-    let stopped: Promise<number | null> | undefined;
-    const page = await browser.newPage();
-    try {
+    await inView([CLEAN], async (page, url) => {
       await page.goto(url);
       await waitInPanel(page, (h) => h.counts().records > 0, {
         timeout: 15_000,
@@ -257,11 +257,7 @@ describe('embed-inspector view', () => {
       expect(cli.status).toBe(1);
       // The same sections, line for line, but the first (the panel names A by what it shows).
       expect(shown.split('\n').slice(3)).toEqual(cli.stdout.trimEnd().split('\n').slice(3));
-    } finally {
-      await page.close();
-      stopped = interrupt(child, exited);
-    }
-    expect(await stopped).toBe(0);
+    });
   });
 
   it('stops before serving anything when a file is unusable, with one line', () => {

@@ -1,8 +1,8 @@
 // The panel's port to the background (link/transports.ts): a port the browser connected but the worker never
 // answers (a worker stopping as the panel woke it) is given up after the handshake time and opened again, so the
 // panel does not stay "connecting"; a port that answers in time is kept.
-import { describe, expect, it, vi } from 'vitest';
-import { createRuntimeTransport, emptyState } from '../../src/panel/link/transports.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRuntimeTransport, emptyState, type Handshake } from '../../src/panel/link/transports.ts';
 import { stamp, type Body, type Wall } from '../../src/shared/channel.ts';
 import type { BackgroundToPanel } from '../../src/shared/messages.ts';
 
@@ -56,39 +56,47 @@ const until = async (pred: () => boolean, ms = 3_000) => {
   return pred();
 };
 
+type FakePort = ReturnType<typeof port>;
+
+/** A transport over `ports` in turn (the last one again after), connected: what it reported (statuses, messages). */
+function connected(ports: FakePort[], timing: Partial<Handshake>) {
+  const queue = [...ports];
+  const last = ports[ports.length - 1];
+  const statuses: string[] = [];
+  const messages: string[] = [];
+  const t = createRuntimeTransport(7, () => (queue.shift() ?? last).p, timing);
+  const stop = t.connect(
+    (m) => messages.push(m.type),
+    (s) => statuses.push(s),
+  );
+  return { statuses, messages, stop };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('the panel’s port to the background', () => {
   it('gives up a port that never answers and connects again', async () => {
     const silent = port(null);
     const answering = port(10);
-    const ports = [silent, answering];
-    const statuses: string[] = [];
-    const snapshots: unknown[] = [];
-    const t = createRuntimeTransport(7, () => (ports.shift() ?? answering).p, { ackMs: 100, snapshotMs: 100 });
-    const stop = t.connect(
-      (m) => m.type === 'snapshot' && snapshots.push(m),
-      (s) => statuses.push(s),
-    );
-    expect(await until(() => statuses.includes('connected'))).toBe(true);
+    const c = connected([silent, answering], { ackMs: 100, snapshotMs: 100 });
+    expect(await until(() => c.statuses.includes('connected'))).toBe(true);
     expect(silent.state).toEqual({ disconnected: true, subscribed: 1 });
     expect(answering.state).toEqual({ disconnected: false, subscribed: 1 });
-    expect(statuses).toEqual(['connecting', 'disconnected', 'connecting', 'connected']);
-    expect(snapshots).toHaveLength(1);
-    stop();
+    expect(c.statuses).toEqual(['connecting', 'disconnected', 'connecting', 'connected']);
+    expect(c.messages).toEqual(['snapshot']);
+    c.stop();
   });
 
   it('keeps a port that answers within the handshake time', async () => {
     const slow = port(60);
-    const statuses: string[] = [];
-    const t = createRuntimeTransport(7, () => slow.p, { ackMs: 200, snapshotMs: 200 });
-    const stop = t.connect(
-      () => {},
-      (s) => statuses.push(s),
-    );
-    expect(await until(() => statuses.includes('connected'))).toBe(true);
+    const c = connected([slow], { ackMs: 200, snapshotMs: 200 });
+    expect(await until(() => c.statuses.includes('connected'))).toBe(true);
     await new Promise((r) => setTimeout(r, 300)); // past the handshake time: still the same port
     expect(slow.state).toEqual({ disconnected: false, subscribed: 1 });
-    expect(statuses).toEqual(['connecting', 'connected']);
-    stop();
+    expect(c.statuses).toEqual(['connecting', 'connected']);
+    c.stop();
   });
 
   it('after the worker stopped, a port that never answers waits the handshake time once, not doubled', async () => {
@@ -96,73 +104,45 @@ describe('the panel’s port to the background', () => {
     // worker is never answered (a worker stopping as it was woken). A disconnect is not an unanswered port: the
     // silent one is given up after one handshake time, not twice that.
     vi.useFakeTimers();
-    try {
-      const first = port(5);
-      const silent = port(null);
-      const answering = port(5);
-      const ports = [first, silent, answering];
-      const statuses: string[] = [];
-      const t = createRuntimeTransport(7, () => (ports.shift() ?? answering).p, { ackMs: 300, snapshotMs: 1_000 });
-      const stop = t.connect(
-        () => {},
-        (s) => statuses.push(s),
-      );
-      await vi.advanceTimersByTimeAsync(10);
-      expect(statuses).toEqual(['connecting', 'connected']);
-      first.drop();
-      // 100 ms before the next port, 300 ms of handshake, 200 ms before the next (the backoff of two drops), 5 ms to
-      // its answer: 605 ms. (A handshake doubled by the stop's disconnect: 905 ms.)
-      await vi.advanceTimersByTimeAsync(620);
-      expect(silent.state).toEqual({ disconnected: true, subscribed: 1 });
-      expect(statuses).toEqual([
-        'connecting',
-        'connected',
-        'disconnected',
-        'connecting',
-        'disconnected',
-        'connecting',
-        'connected',
-      ]);
-      stop();
-    } finally {
-      vi.useRealTimers();
-    }
+    const first = port(5);
+    const silent = port(null);
+    const c = connected([first, silent, port(5)], { ackMs: 300, snapshotMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(c.statuses).toEqual(['connecting', 'connected']);
+    first.drop();
+    // 100 ms before the next port, 300 ms of handshake, 200 ms before the next (the backoff of two drops), 5 ms to
+    // its answer: 605 ms. (A handshake doubled by the stop's disconnect: 905 ms.)
+    await vi.advanceTimersByTimeAsync(620);
+    expect(silent.state).toEqual({ disconnected: true, subscribed: 1 });
+    expect(c.statuses).toEqual([
+      'connecting',
+      'connected',
+      'disconnected',
+      'connecting',
+      'disconnected',
+      'connecting',
+      'connected',
+    ]);
+    c.stop();
   });
 
   it('keeps a port the worker acknowledged while its log is slow to come; gives up one acknowledged but never answered', async () => {
     vi.useFakeTimers();
-    try {
-      const slow = port(900, 10); // heard at once, its snapshot 900 ms later (a large log)
-      const statuses: string[] = [];
-      const messages: string[] = [];
-      const t = createRuntimeTransport(7, () => slow.p, { ackMs: 300, snapshotMs: 1_000 });
-      const stop = t.connect(
-        (m) => messages.push(m.type),
-        (s) => statuses.push(s),
-      );
-      await vi.advanceTimersByTimeAsync(950);
-      expect(statuses).toEqual(['connecting', 'connected']);
-      expect(slow.state).toEqual({ disconnected: false, subscribed: 1 });
-      expect(messages).toEqual(['snapshot']); // (the acknowledgement is the transport's own)
-      stop();
+    const slow = port(900, 10); // heard at once, its snapshot 900 ms later (a large log)
+    const c = connected([slow], { ackMs: 300, snapshotMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(950);
+    expect(c.statuses).toEqual(['connecting', 'connected']);
+    expect(slow.state).toEqual({ disconnected: false, subscribed: 1 });
+    expect(c.messages).toEqual(['snapshot']); // (the acknowledgement is the transport's own)
+    c.stop();
 
-      const stuck = port(null, 10); // heard, and then nothing
-      const answering = port(5, 1);
-      const ports = [stuck, answering];
-      const again: string[] = [];
-      const t2 = createRuntimeTransport(7, () => (ports.shift() ?? answering).p, { ackMs: 300, snapshotMs: 1_000 });
-      const stop2 = t2.connect(
-        () => {},
-        (s) => again.push(s),
-      );
-      await vi.advanceTimersByTimeAsync(900);
-      expect(again).toEqual(['connecting']);
-      await vi.advanceTimersByTimeAsync(300); // past 10 + 1,000 ms: given up, opened again after 100 ms
-      expect(stuck.state).toEqual({ disconnected: true, subscribed: 1 });
-      expect(again).toEqual(['connecting', 'disconnected', 'connecting', 'connected']);
-      stop2();
-    } finally {
-      vi.useRealTimers();
-    }
+    const stuck = port(null, 10); // heard, and then nothing
+    const again = connected([stuck, port(5, 1)], { ackMs: 300, snapshotMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(900);
+    expect(again.statuses).toEqual(['connecting']);
+    await vi.advanceTimersByTimeAsync(300); // past 10 + 1,000 ms: given up, opened again after 100 ms
+    expect(stuck.state).toEqual({ disconnected: true, subscribed: 1 });
+    expect(again.statuses).toEqual(['connecting', 'disconnected', 'connecting', 'connected']);
+    again.stop();
   });
 });
