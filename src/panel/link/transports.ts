@@ -51,7 +51,6 @@ interface RuntimePort extends Wall {
 }
 type Connect = (info: { name: string }) => RuntimePort;
 
-/** The extension transport. `connectFn` defaults to the extension API's `runtime.connect` (injectable for tests). */
 /**
  * How long a new port waits before it is dropped and opened again (ms; doubled for each port in a row that was not
  * answered, up to 8×; a port closed by a worker's stop is not one): `ackMs` for the worker's word that it heard the
@@ -92,6 +91,7 @@ function watchAnswers(t: Handshake, giveUp: (what: string) => void) {
   };
 }
 
+/** The extension transport. `connectFn` defaults to the extension API's `runtime.connect` (injectable for tests). */
 export function createRuntimeTransport(
   tabId: number,
   connectFn?: Connect,

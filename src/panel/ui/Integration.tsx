@@ -48,15 +48,9 @@ function createJudgement(): { info: () => IntegrationInfo; judged: () => boolean
   const source = select(['state', 'status'], (s) => s.transportInfo);
   const judged = () => {
     const of = judgedOf();
-    const log = loaded();
-    return (
-      !!of &&
-      !!log &&
-      of.generation === log.generation &&
-      of.generation === store.log.generation &&
-      of.source === log.source &&
-      log.source === source()
-    );
+    const shown = source();
+    // (`loaded` changes with each new log: read here, it re-reads the line when one comes)
+    return loaded()?.source === shown && of?.source === shown && of.generation === store.log.generation;
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let queued = false;
