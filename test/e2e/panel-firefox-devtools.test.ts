@@ -70,7 +70,7 @@ interface PanelState {
   title: string;
   hooks: boolean;
   valid: number;
-  records: Array<{ kind: string; type: string | undefined }>;
+  records: Array<{ kind: string; type: string | undefined; status: string | undefined }>;
   rows: number;
 }
 async function panelState(): Promise<PanelState & { error?: string }> {
@@ -81,7 +81,7 @@ async function panelState(): Promise<PanelState & { error?: string }> {
     mm.addMessageListener(name, (m) => { data = m.data; });
     const code = 'sendAsyncMessage(' + JSON.stringify(name) + ', (() => { const w = content.wrappedJSObject; const h = w.__embedInspectorPanel; '
       + 'return JSON.stringify({ href: content.location.href, title: content.document.title, hooks: !!h, valid: h ? h.counts().valid : 0, '
-      + 'records: h ? Array.from(h.records()).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type })) : [], '
+      + 'records: h ? Array.from(h.records()).filter((r) => !r.navigation).map((r) => ({ kind: r.kind, type: r.data && r.data.type, status: r.data && r.data.payload && r.data.payload.status })) : [], '
       + 'rows: content.document.querySelectorAll(".grid-body [role=row]").length }); })())';
     mm.loadFrameScript('data:,' + encodeURIComponent(code), false);
     return (await waitFor(() => data, 10000)) ? JSON.parse(data) : { error: 'the panel document did not answer' };
@@ -155,13 +155,14 @@ it('shows a sandbox session live in the real panel: every event and action, post
     wait: 'complete',
   });
   const expected = EVENT_TYPES.length + ACTION_TYPES.length;
-  // Every type posted and delivered (a post and its delivery are one message in the verdict counts).
+  const AI_QUERY = 'svc:event:ai-query';
+  const of = (s: PanelState, type: string, kind: 'post' | 'receive') =>
+    s.records.filter((r) => r.type === type && r.kind === kind);
+  // The session is over when every type is posted and delivered and the AI query's answer (400 ms after its question,
+  // sandbox/README.md) is too: read before it, the panel holds one ai-query; after, two.
   const complete = (s: PanelState) =>
-    [...EVENT_TYPES, ...ACTION_TYPES].every(
-      (t) =>
-        s.records.some((r) => r.type === t && r.kind === 'post') &&
-        s.records.some((r) => r.type === t && r.kind === 'receive'),
-    );
+    [...EVENT_TYPES, ...ACTION_TYPES].every((t) => of(s, t, 'post').length > 0 && of(s, t, 'receive').length > 0) &&
+    (['post', 'receive'] as const).every((k) => of(s, AI_QUERY, k).some((r) => r.status === 'completed'));
   let state = await panelState();
   await vi
     .waitUntil(async () => (state = await panelState()).records && complete(state), { timeout: 20_000, interval: 250 })
@@ -169,14 +170,16 @@ it('shows a sandbox session live in the real panel: every event and action, post
   expect(state.error).toBeUndefined();
   expect(state.valid).toBeGreaterThanOrEqual(expected);
   for (const type of [...EVENT_TYPES, ...ACTION_TYPES]) {
+    // Each type once, posted and delivered; the AI query twice (submitted, then completed), in order.
+    const statuses = type === AI_QUERY ? ['submitted', 'completed'] : [undefined];
     expect(
-      state.records.filter((r) => r.type === type && r.kind === 'post'),
+      of(state, type, 'post').map((r) => (type === AI_QUERY ? r.status : undefined)),
       `${type} posted`,
-    ).toHaveLength(1);
+    ).toEqual(statuses);
     expect(
-      state.records.filter((r) => r.type === type && r.kind === 'receive'),
+      of(state, type, 'receive').map((r) => (type === AI_QUERY ? r.status : undefined)),
       `${type} delivered`,
-    ).toHaveLength(1);
+    ).toEqual(statuses);
   }
   expect(state.rows).toBeGreaterThan(0); // and the timeline renders them
 }, 60_000);
