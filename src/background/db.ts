@@ -5,13 +5,15 @@
  * The log is stored as it arrived: one entry per batch, the relay's JSON string as is (one cheap put per
  * batch instead of one per record), plus now and then a snapshot of the held records that replaces the
  * batches before it (compaction). Loading replays the batches through the TabLog, which is deterministic:
- * numbering, classification, pairing and bounds come out the same.
+ * numbering, classification, pairing and bounds come out the same. The writes asked for while a transaction is in
+ * flight are committed together in the next one (write-queue.ts).
  *   batches: key [tabId, n] → StoredBatch
  *   tabs:    key tabId      → TabMeta
  */
 import type { TabState } from '../shared/messages.ts';
 import type { SessionState } from '../protocol/session.ts';
 import type { FrameInfo } from './pairing.ts';
+import { WriteQueue } from './write-queue.ts';
 
 export interface TabMeta {
   tabId: number;
@@ -78,6 +80,7 @@ const done = (tx: IDBTransaction) =>
   });
 
 export async function loadTab(tabId: number): Promise<{ meta: TabMeta; batches: Array<[number, StoredBatch]> } | null> {
+  await writes.settled(); // (reads see every write asked for before them)
   const db = await open();
   const tx = db.transaction(['tabs', 'batches'], 'readonly');
   const metaReq = tx.objectStore('tabs').get(tabId);
@@ -101,31 +104,59 @@ export interface Commit {
   clear?: boolean;
 }
 
-/** One transaction: resolves once durable. Transactions run in the order they are created. */
-export async function commit(c: Commit): Promise<void> {
-  const db = await open();
-  const tx = db.transaction(['tabs', 'batches'], 'readwrite');
-  const store = tx.objectStore('batches');
-  const id = c.meta.tabId;
-  if (c.clear) {
-    store.delete(tabRange(id));
+type Write = { commit: Commit } | { deleteTab: number };
+
+/** One write's requests, in the transaction of its group; a tab's meta is put once, the last one asked for. */
+function apply(w: Write, batches: IDBObjectStore, tabs: IDBObjectStore, metas: Map<number, TabMeta>): void {
+  if ('deleteTab' in w) {
+    batches.delete(tabRange(w.deleteTab));
+    tabs.delete(w.deleteTab);
+    metas.delete(w.deleteTab);
+    return;
   }
-  if (c.batch) {
-    store.put(c.batch.value, [id, c.batch.n]);
+  const { meta, batch, clear } = w.commit;
+  if (clear) {
+    batches.delete(tabRange(meta.tabId));
   }
-  tx.objectStore('tabs').put(c.meta);
-  await done(tx);
+  if (batch) {
+    batches.put(batch.value, [meta.tabId, batch.n]);
+  }
+  metas.delete(meta.tabId); // (re-inserted: the metas are put in the order last asked for)
+  metas.set(meta.tabId, meta);
 }
 
-export async function deleteTab(tabId: number): Promise<void> {
+/** The writes asked for while a transaction is in flight go together in the next one (write-queue.ts). */
+const writes = new WriteQueue<Write>(async (ws) => {
   const db = await open();
   const tx = db.transaction(['tabs', 'batches'], 'readwrite');
-  tx.objectStore('batches').delete(tabRange(tabId));
-  tx.objectStore('tabs').delete(tabId);
+  const batches = tx.objectStore('batches');
+  const tabs = tx.objectStore('tabs');
+  const metas = new Map<number, TabMeta>();
+  try {
+    for (const w of ws) {
+      apply(w, batches, tabs, metas);
+    }
+    for (const meta of metas.values()) {
+      tabs.put(meta);
+    }
+  } catch (e) {
+    tx.abort(); // (a value that cannot be stored: none of these writes is, and each is asked for again)
+    throw e;
+  }
   await done(tx);
+});
+
+/** Resolves once durable, in the order asked for (merged with the writes asked for meanwhile). */
+export function commit(c: Commit): Promise<void> {
+  return writes.write({ commit: c });
+}
+
+export function deleteTab(tabId: number): Promise<void> {
+  return writes.write({ deleteTab: tabId });
 }
 
 export async function listTabIds(): Promise<number[]> {
+  await writes.settled();
   const db = await open();
   const tx = db.transaction('tabs', 'readonly');
   const req = tx.objectStore('tabs').getAllKeys();

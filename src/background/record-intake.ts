@@ -58,8 +58,8 @@ export class RecordIntake {
    * A relay's batch (JSON text of raw records of its frame, numbered per document): stored as is unless the tab
    * is paused, the relay left the scope meanwhile or the batch came already; pending until due (or processed soon,
    * past the pending bound). Its storage starts now and the session's chain goes on without waiting for it: the
-   * tab's writes complete in the order they were started (one IndexedDB transaction each, same stores), so a burst's
-   * batches are written while the next ones arrive. Resolves once stored and acknowledged; not acknowledged when
+   * tab's writes complete in the order they were started (db.ts: those asked for while a transaction is in flight
+   * share the next one), so a burst's batches are written while the next ones arrive. Resolves once stored and acknowledged; not acknowledged when
    * storing fails (rejects: the relay sends it again), so the resend is neither lost nor doubled.
    */
   accept(relay: BatchSender, batch: RecordsBatch): Promise<void> {
