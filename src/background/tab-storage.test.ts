@@ -67,6 +67,53 @@ describe('tab storage', () => {
     expect(again).toHaveBeenCalledTimes(1);
   });
 
+  it('batches of one document that failed together (one transaction) are each stored when they come again', async () => {
+    const { storage } = setup();
+    await storage.once('doc-1', 1, async () => {});
+    let fail = (_e: Error) => {};
+    const together = new Promise<void>((_, reject) => {
+      fail = reject;
+    });
+    const second = storage.once('doc-1', 2, () => together);
+    const third = storage.once('doc-1', 3, () => together);
+    fail(new Error('QuotaExceededError'));
+    await expect(second).rejects.toThrow(/Quota/);
+    await expect(third).rejects.toThrow(/Quota/);
+    const again = vi.fn(async () => {});
+    await storage.once('doc-1', 2, again);
+    await storage.once('doc-1', 3, again);
+    expect(again).toHaveBeenCalledTimes(2);
+  });
+
+  it('a batch stored after an earlier one failed still counts: its resend is not stored twice', async () => {
+    const { storage } = setup();
+    let fail = (_e: Error) => {};
+    const first = storage.once(
+      'doc-1',
+      1,
+      () =>
+        new Promise<void>((_, reject) => {
+          fail = reject;
+        }),
+    );
+    let store = () => {};
+    const second = storage.once(
+      'doc-1',
+      2,
+      () =>
+        new Promise<void>((resolve) => {
+          store = resolve;
+        }),
+    );
+    fail(new Error('QuotaExceededError'));
+    await expect(first).rejects.toThrow(/Quota/);
+    store();
+    await second;
+    const again = vi.fn(async () => {});
+    await storage.once('doc-1', 2, again);
+    expect(again).not.toHaveBeenCalled();
+  });
+
   it('a new worker finds the records, the settings and the frames as they were', async () => {
     const t = setup();
     t.log().setPreserveLog(true);

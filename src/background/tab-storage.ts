@@ -137,9 +137,14 @@ export class TabStorage {
     this.rememberBatch(docId, batch);
     try {
       await store();
+      // (counted again when an earlier batch's failure took it back meanwhile)
+      if ((this.meta.docBatches[docId] ?? 0) < batch) {
+        this.rememberBatch(docId, batch);
+      }
     } catch (e) {
-      // (unless a later batch of the document was taken meanwhile: that one stands)
-      if (this.meta.docBatches[docId] === batch) {
+      // Nothing from this batch on counts as stored: the later batches of the document taken meanwhile may have
+      // failed with it (one transaction, db.ts); one of them stored after all counts again as it completes.
+      if ((this.meta.docBatches[docId] ?? 0) >= batch) {
         if (last === undefined) {
           delete this.meta.docBatches[docId];
         } else {
