@@ -1,7 +1,7 @@
 /**
  * Group commit for the log's storage (db.ts). An IndexedDB transaction has a fixed cost, mostly in the browser's
- * process: 1.0–1.3 ms of its CPU and 0.4–0.5 ms of the worker's for a transaction of one small batch, 4.2–4.6 and
- * 1.5 ms for sixteen batches in one (this machine, `node bench/worker-costs.mjs`). The writes that come while a
+ * process: 1.0–1.6 ms of its CPU and 0.4–0.6 ms of the worker's for a transaction of one small batch, 3.6–4.6 and
+ * 1.5–1.6 ms for sixteen batches in one (this machine, `node bench/worker-costs.mjs`). The writes that come while a
  * transaction is in flight wait for it anyway (transactions on the same stores run one at a time), so they are
  * merged into the next one: nothing waits longer than it did, and a burst pays fewer transactions (issue 47: the
  * capture lag after 5,000 messages 5–9% shorter).
