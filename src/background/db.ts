@@ -21,6 +21,8 @@ export interface TabMeta {
   state: TabState;
   /** Last stored batch per relay document (duplicate batches after a reconnection are ignored). */
   docBatches: Record<string, number>;
+  /** Batches at or below a document's last whose storage failed: not repeats when they come again. */
+  failedBatches?: Record<string, number[]>;
   /** The top document the log belongs to (Chrome's documentId), to start a new log exactly once. */
   topDocumentId?: string;
   frames: FrameInfo[];

@@ -72,14 +72,21 @@ async function setup(opts: { paused?: boolean; panel?: boolean; maxRecords?: num
       });
     },
   });
-  const port = fakePort<RelayToBackground, BackgroundToRelay>('capture');
-  const relay = new RelayPort(port.port, TAB, 0);
-  relay.hello(HOST, 'full');
+  /** The relay's port (again after it was closed: the relay connects anew and sends what is not acknowledged). */
+  const connect = () => {
+    const port = fakePort<RelayToBackground, BackgroundToRelay>('capture');
+    const relay = new RelayPort(port.port, TAB, 0);
+    relay.hello(HOST, 'full');
+    return { port, relay, acks: () => port.sent.flatMap((m) => (m.type === 'ack' ? [m.batch] : [])) };
+  };
+  const { port, relay } = connect();
   return {
     store,
     log,
     intake,
     relay,
+    port,
+    connect,
     chained: () => chained,
     acks: () => port.sent.flatMap((m) => (m.type === 'ack' ? [m.batch] : [])),
     heardRecords: () => heard.flatMap((m) => (m.type === 'records' ? m.records.map((r) => r.data) : [])),
@@ -125,14 +132,16 @@ describe('record intake: a relay batch', () => {
     expect(t.heardRecords()).toEqual([]);
   });
 
-  it('whose storage fails is not acknowledged; its resend is stored and added once', async () => {
+  it('whose storage fails is not acknowledged; its port is closed; its resend is stored and added once', async () => {
     const t = await setup();
     vi.spyOn(t.store, 'commit').mockRejectedValueOnce(new Error('QuotaExceededError'));
     await expect(t.intake.accept(t.relay, batch(1, 1, 2))).rejects.toThrow(/Quota/);
     expect(t.acks()).toEqual([]);
-    await t.intake.accept(t.relay, batch(1, 1, 2));
+    expect(t.port.closed).toBe(true);
+    const back = t.connect();
+    await t.intake.accept(back.relay, batch(1, 1, 2));
     t.intake.process();
-    expect(t.acks()).toEqual([1]);
+    expect(back.acks()).toEqual([1]);
     expect(t.store.rawBatches(TAB)).toHaveLength(1);
     expect(t.log.records.size).toBe(2);
   });
@@ -195,11 +204,37 @@ describe('record intake: batches in a burst', () => {
     const second = t.intake.accept(t.relay, other);
     await expect(first).rejects.toThrow(/Quota/);
     await second;
-    expect(t.acks()).toEqual([1]);
-    await t.intake.accept(t.relay, batch(1, 1));
+    expect(t.acks()).toEqual([]); // (the port closed at the failure: the relay sends both again)
+    const back = t.connect();
+    await t.intake.accept(back.relay, batch(1, 1));
+    await t.intake.accept(back.relay, other);
+    expect(back.acks()).toEqual([1, 1]);
     t.intake.process();
     expect(t.store.rawBatches(TAB)).toHaveLength(2);
     expect(t.log.records.size).toBe(2);
+  });
+
+  it('whose storage fails is not let go by the next batch’s acknowledgement: both come again, each stored once', async () => {
+    const t = await setup();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const commit = t.store.commit;
+    vi.spyOn(t.store, 'commit').mockRejectedValueOnce(new Error('QuotaExceededError'));
+    const first = t.intake.accept(t.relay, batch(1, 1));
+    t.store.commit = commit;
+    const second = t.intake.accept(t.relay, batch(2, 2)); // the same document's next batch: stored
+    await expect(first).rejects.toThrow(/Quota/);
+    await second;
+    // An acknowledgement of batch 2 would let the relay drop batch 1 (link.ts): none is sent, the port is closed.
+    expect(t.acks()).toEqual([]);
+    expect(t.port.closed).toBe(true);
+    const back = t.connect();
+    await t.intake.accept(back.relay, batch(1, 1));
+    await t.intake.accept(back.relay, batch(2, 2));
+    expect(back.acks()).toEqual([1, 2]);
+    t.intake.process();
+    // (batch 2 joined the log when stored, batch 1 when it came again)
+    expect([...t.log.records.values()].map((r) => r.data)).toEqual([{ n: 2 }, { n: 1 }]);
+    expect(t.store.rawBatches(TAB)).toHaveLength(2);
   });
 
   it('sent again while it is being written is acknowledged only once stored, and not if that fails', async () => {

@@ -38,7 +38,7 @@ export interface IntakeSession {
 }
 
 /** The relay end of an accepted batch: its frame, whether it is in scope, its acknowledgement. */
-export type BatchSender = Pick<RelayPort, 'frameId' | 'origin' | 'outOfScope' | 'ack'>;
+export type BatchSender = Pick<RelayPort, 'frameId' | 'origin' | 'outOfScope' | 'ack' | 'resend'>;
 
 export class RecordIntake {
   private readonly pending = new PendingBatches(() => this.session.later(() => this.process()));
@@ -95,7 +95,12 @@ export class RecordIntake {
     this.writing++;
     const done = this.writes
       .then(async () => {
-        await write;
+        try {
+          await write;
+        } catch (e) {
+          relay.resend(); // (before the next batch's acknowledgement lets the relay drop this one)
+          throw e;
+        }
         if (kept && this.pending.add(relayBatch, this.session.panels.live)) {
           this.session.later(() => this.process());
         }

@@ -12,6 +12,7 @@ export class RelayPort {
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
   private disconnected = false;
+  private onClosedHere: (() => void) | null = null;
   /** The port as the relay hop's channel (stamps what is sent, checks what comes). */
   readonly channel: Channel<BackgroundToRelay, RelayToBackground>;
 
@@ -41,6 +42,27 @@ export class RelayPort {
   }
   closed(): void {
     this.disconnected = true;
+  }
+  /** What closing the port from this side does besides (its onDisconnect is heard only by the other side). */
+  whenClosedHere(fn: () => void): void {
+    this.onClosedHere = fn;
+  }
+  /**
+   * A batch of this relay could not be stored: the port is closed, so that the relay connects again and sends every
+   * batch not acknowledged (an acknowledgement counts for every batch before it: that of a later batch, stored, would
+   * let the relay drop the failed one).
+   */
+  resend(): void {
+    if (this.disconnected) {
+      return;
+    }
+    this.disconnected = true;
+    try {
+      this.port.disconnect();
+    } catch {
+      /* already */
+    }
+    this.onClosedHere?.();
   }
 
   /** The relay said hello from a frame of `origin`, captured in `mode` (null: out of scope). */

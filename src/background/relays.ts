@@ -88,9 +88,11 @@ export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: Cap
     const handle = () => dispatch(msg, inOrder);
     gate = gate.then(handle, handle);
   }
-  port.onDisconnect.addListener(() => {
+  const gone = () => {
     // At once (a hello still waiting for the scope then attaches nothing: see TabSession.attachRelay).
     relay.closed();
     void sessions.peek(tabId)?.detachRelay(relay);
-  });
+  };
+  port.onDisconnect.addListener(gone);
+  relay.whenClosedHere(gone); // (a batch it could not store: RelayPort.resend)
 }

@@ -57,6 +57,7 @@ function setup(
       batch: (batch: number, records: RawRecord[]) =>
         say({ type: 'records', docId, batch, ...relayBatchOf(records) } as never),
       acks: () => (r.sent as BackgroundToRelay[]).flatMap((m) => (m.type === 'ack' ? [m.batch] : [])),
+      isClosed: () => r.closed,
       posts: () => (r.sent as BackgroundToRelay[]).filter((m) => m.type === 'post'),
       configs: () => (r.sent as BackgroundToRelay[]).flatMap((m) => (m.type === 'config' ? [m.config] : [])),
     };
@@ -675,10 +676,13 @@ describe('relay routing in the background', () => {
     store.commit = commit;
     expect(top.acks()).toEqual([]);
     expect(warn).toHaveBeenCalled();
-    // The relay sends it again (it was never acknowledged): it is taken, stored and acknowledged, once.
-    top.batch(1, [post(1)]);
+    // Its port is closed: the relay connects again and sends every batch not acknowledged; the failed one is taken,
+    // stored and acknowledged, once.
+    expect(top.isClosed()).toBe(true);
+    const back = t.relay(0, `${HOST}/`, 'doc-1');
+    back.batch(1, [post(1)]);
     await t.settle();
-    expect(top.acks()).toEqual([1]);
+    expect(back.acks()).toEqual([1]);
     expect(store.rawBatches(TAB).length).toBe(1);
     expect(await t.session().count()).toBe(1);
   });

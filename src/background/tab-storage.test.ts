@@ -114,6 +114,27 @@ describe('tab storage', () => {
     expect(again).not.toHaveBeenCalled();
   });
 
+  it('a batch whose storage failed is still not a repeat for a new worker', async () => {
+    const t = setup();
+    await t.add(1);
+    await t.storage.once('doc-1', 1, async () => {});
+    await expect(
+      t.storage.once('doc-1', 2, async () => {
+        throw new Error('QuotaExceededError');
+      }),
+    ).rejects.toThrow(/Quota/);
+    await t.storage.once('doc-1', 3, async () => {});
+    await t.storage.persist(); // (the meta goes with the next write that succeeds)
+    const { storage } = await t.restart();
+    const again = vi.fn(async () => {});
+    for (const n of [1, 2, 3]) {
+      await storage.once('doc-1', n, again);
+    }
+    expect(again).toHaveBeenCalledTimes(1); // batch 2 only
+    await storage.once('doc-1', 2, again);
+    expect(again).toHaveBeenCalledTimes(1); // stored now: a repeat
+  });
+
   it('a new worker finds the records, the settings and the frames as they were', async () => {
     const t = setup();
     t.log().setPreserveLog(true);

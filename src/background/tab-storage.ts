@@ -44,6 +44,8 @@ export class TabStorage {
   /** Records stored in raw batches since the last snapshot (compaction past the buffer bound). */
   private sinceSnapshot = 0;
   private closed = false;
+  /** By relay document: its batches taken whose storage failed (at or below its last batch, and not stored). */
+  private readonly failed = new Map<string, Set<number>>();
 
   constructor(
     private readonly tabId: number,
@@ -71,6 +73,10 @@ export class TabStorage {
     const tabId = this.tabId;
     const { meta, batches } = loaded;
     this.meta = { tabId, docBatches: meta.docBatches ?? {}, topDocumentId: meta.topDocumentId };
+    this.failed.clear();
+    for (const [docId, ns] of Object.entries(meta.failedBatches ?? {})) {
+      this.failed.set(docId, new Set(ns));
+    }
     const keep = settingsOf(meta.state);
     const first = batches[0]?.[1];
     const log =
@@ -126,31 +132,26 @@ export class TabStorage {
   }
 
   /**
-   * A relay's batch `batch` of document `docId`: `store` runs unless that batch is stored already. When `store`
-   * fails, the batch is not counted as stored (the relay sends it again, and that must not count as a repeat).
+   * A relay's batch `batch` of document `docId`: `store` runs unless that batch is stored already (at or below the
+   * document's last batch taken, and not one whose storage failed). A failed batch is sent again by the relay (see
+   * record-intake.ts), and that must not count as a repeat, whatever later batch of the document was stored
+   * meanwhile (writes share transactions, db.ts: several may fail together).
    */
   async once(docId: string, batch: number, store: () => Promise<void>): Promise<void> {
-    const last = this.meta.docBatches[docId];
-    if (batch <= (last ?? 0)) {
+    const failed = this.failed.get(docId);
+    if (batch <= (this.meta.docBatches[docId] ?? 0) && !failed?.has(batch)) {
       return;
     }
-    this.rememberBatch(docId, batch);
+    if (failed?.delete(batch) && !failed.size) {
+      this.failed.delete(docId);
+    }
+    if (batch > (this.meta.docBatches[docId] ?? 0)) {
+      this.rememberBatch(docId, batch);
+    }
     try {
       await store();
-      // (counted again when an earlier batch's failure took it back meanwhile)
-      if ((this.meta.docBatches[docId] ?? 0) < batch) {
-        this.rememberBatch(docId, batch);
-      }
     } catch (e) {
-      // Nothing from this batch on counts as stored: the later batches of the document taken meanwhile may have
-      // failed with it (one transaction, db.ts); one of them stored after all counts again as it completes.
-      if ((this.meta.docBatches[docId] ?? 0) >= batch) {
-        if (last === undefined) {
-          delete this.meta.docBatches[docId];
-        } else {
-          this.meta.docBatches[docId] = last;
-        }
-      }
+      this.failed.set(docId, (this.failed.get(docId) ?? new Set()).add(batch));
       throw e;
     }
   }
@@ -218,6 +219,9 @@ export class TabStorage {
     return {
       ...this.meta,
       docBatches: { ...this.meta.docBatches },
+      ...(this.failed.size
+        ? { failedBatches: Object.fromEntries([...this.failed].map(([d, ns]) => [d, [...ns]])) }
+        : {}),
       state: { ...log.state },
       frames: [...log.frames.values()],
     };
