@@ -172,6 +172,18 @@ describe('record intake: a relay batch', () => {
   });
 });
 
+/** Batch 1 accepted while its storage fails, then `next` accepted and stored. */
+async function failFirstThenStore(t: Awaited<ReturnType<typeof setup>>, next: RecordsBatch): Promise<void> {
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+  const commit = t.store.commit;
+  vi.spyOn(t.store, 'commit').mockRejectedValueOnce(new Error('QuotaExceededError'));
+  const first = t.intake.accept(t.relay, batch(1, 1));
+  t.store.commit = commit;
+  const second = t.intake.accept(t.relay, next);
+  await expect(first).rejects.toThrow(/Quota/);
+  await second;
+}
+
 describe('record intake: batches in a burst', () => {
   it('are written one after another without waiting for the one before, and acknowledged only once stored', async () => {
     const t = await setup();
@@ -195,15 +207,8 @@ describe('record intake: batches in a burst', () => {
 
   it('whose storage fails, is not acknowledged while the next one is written; its resend is stored once', async () => {
     const t = await setup();
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const commit = t.store.commit;
-    vi.spyOn(t.store, 'commit').mockRejectedValueOnce(new Error('QuotaExceededError'));
-    const first = t.intake.accept(t.relay, batch(1, 1));
-    t.store.commit = commit;
     const other = stamp<RelayToBackground>({ ...batch(1, 2), docId: 'doc-1' }) as RecordsBatch;
-    const second = t.intake.accept(t.relay, other);
-    await expect(first).rejects.toThrow(/Quota/);
-    await second;
+    await failFirstThenStore(t, other);
     expect(t.acks()).toEqual([]); // (the port closed at the failure: the relay sends both again)
     const back = t.connect();
     await t.intake.accept(back.relay, batch(1, 1));
@@ -216,14 +221,7 @@ describe('record intake: batches in a burst', () => {
 
   it('whose storage fails is not let go by the next batch’s acknowledgement: both come again, each stored once', async () => {
     const t = await setup();
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const commit = t.store.commit;
-    vi.spyOn(t.store, 'commit').mockRejectedValueOnce(new Error('QuotaExceededError'));
-    const first = t.intake.accept(t.relay, batch(1, 1));
-    t.store.commit = commit;
-    const second = t.intake.accept(t.relay, batch(2, 2)); // the same document's next batch: stored
-    await expect(first).rejects.toThrow(/Quota/);
-    await second;
+    await failFirstThenStore(t, batch(2, 2)); // the same document's next batch: stored
     // An acknowledgement of batch 2 would let the relay drop batch 1 (link.ts): none is sent, the port is closed.
     expect(t.acks()).toEqual([]);
     expect(t.port.closed).toBe(true);
