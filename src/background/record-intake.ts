@@ -59,8 +59,9 @@ export class RecordIntake {
    * is paused, the relay left the scope meanwhile or the batch came already; pending until due (or processed soon,
    * past the pending bound). Its storage starts now and the session's chain goes on without waiting for it: the
    * tab's writes complete in the order they were started (db.ts: those asked for while a transaction is in flight
-   * share the next one), so a burst's batches are written while the next ones arrive. Resolves once stored and acknowledged; not acknowledged when
-   * storing fails (rejects: the relay sends it again), so the resend is neither lost nor doubled.
+   * share the next one), so a burst's batches are written while the next ones arrive. Resolves once stored and
+   * acknowledged; when storing fails it rejects, unacknowledged, and the relay's port is closed (the relay sends
+   * again every batch not acknowledged), so the resend is neither lost nor doubled.
    */
   accept(relay: BatchSender, batch: RecordsBatch): Promise<void> {
     if (relay.outOfScope) {
