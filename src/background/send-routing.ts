@@ -4,7 +4,13 @@
  * `post-result`), or, when that port closed during a quiet period, by `tabs.sendMessage`. This part holds the
  * sends waiting for their frame's answer and is their only writer.
  */
-import type { BackgroundToPanel, BackgroundToRelay, PanelToBackground, RelayToBackground } from '../shared/messages.ts';
+import type {
+  BackgroundToPanel,
+  BackgroundToRelay,
+  PanelToBackground,
+  RelayReply,
+  RelayToBackground,
+} from '../shared/messages.ts';
 import { browserApi } from '../shared/browser-api.ts';
 import { accept, stamp, type Body } from '../shared/channel.ts';
 import { originOf } from '../protocol/origin.ts';
@@ -53,7 +59,7 @@ export class SendRouting {
       // The frame's port closed while the page was quiet (the service worker stopped): reach its relay directly;
       // it posts, replies with the result, and its record of the post reconnects the port.
       const done = (r: unknown) => {
-        const answer = r === undefined ? null : accept<RelayToBackground>('relay->background', r, this.onDrop);
+        const answer = r === undefined ? null : accept<RelayReply>('relay->background', r, this.onDrop);
         const result = answer?.type === 'post-result' ? answer : undefined;
         reply({
           type: 'send-result',

@@ -120,7 +120,7 @@ describe('tab relays', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const relays = new TabRelays();
     relays.attach(relay(0, 'https://host.example').relay);
-    let answers: boolean[] | null = null;
+    let answers: Array<boolean | null> | null = null;
     void Promise.all(relays.handOver()).then((a) => {
       answers = a;
     });
@@ -141,7 +141,7 @@ describe('tab relays', () => {
     const relays = new TabRelays();
     const top = relay(0, 'https://host.example');
     relays.attach(top.relay);
-    let answers: boolean[] | null = null;
+    let answers: Array<boolean | null> | null = null;
     void Promise.all(relays.handOver()).then((a) => {
       answers = a;
     });

@@ -3,8 +3,9 @@
  * config, a scope change, the hand-overs asked for by `settle`. It is the only writer of that set; the tab's
  * session calls it on its chain.
  */
-import type { CaptureConfig, CaptureMode, TabState } from '../shared/messages.ts';
+import type { BackgroundToRelay, CaptureConfig, CaptureMode, RelayReply, TabState } from '../shared/messages.ts';
 import { browserApi } from '../shared/browser-api.ts';
+import { accept, stamp, type Body } from '../shared/channel.ts';
 import type { RelayPort } from './relay-port.ts';
 
 /**
@@ -15,11 +16,16 @@ export const SETTLE_TIMEOUT_MS = 3000;
 
 /** A hand-over asked for and not answered yet. */
 interface Asked {
-  relay: RelayPort;
+  frameId: number;
+  /** The port it was asked on; none when the frame was reached by tabs.sendMessage (it answers on a new port). */
+  relay: RelayPort | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** Stops the wait: `answered` false when the frame went silent. */
-  end: (answered: boolean) => void;
+  /** Stops the wait: true when the frame answered, false when it went silent, null when it has no relay to ask. */
+  end: (answered: boolean | null) => void;
 }
+
+/** `relay` is the one asked in `a`: its port, or, asked by tabs.sendMessage, the port its frame opened since. */
+const askedOf = (a: Asked, relay: RelayPort) => a.relay === relay || (!a.relay && a.frameId === relay.frameId);
 
 /** A frame's config: the tab's pause, its site's mode (null: out of scope), the extension's size cap. */
 export function configOf(
@@ -29,6 +35,16 @@ export function configOf(
 ): CaptureConfig {
   // Out of scope (Firefox matches a captured host on every port): no hook and nothing recorded.
   return { receiveOnly: mode !== 'full', paused: state.paused || mode === null, maxBytes };
+}
+
+/** The ids of a tab's frames as the browser lists them now (none when it cannot: the tab is gone). */
+export async function frameIdsOf(tabId: number): Promise<number[]> {
+  try {
+    const frames = await browserApi().webNavigation?.getAllFrames({ tabId });
+    return (frames ?? []).map((f) => f.frameId);
+  } catch {
+    return [];
+  }
 }
 
 /** A subframe's parent as the browser says it now; `known` when the browser cannot tell (the frame is gone). */
@@ -70,7 +86,7 @@ export class TabRelays {
       this.relays.delete(relay.frameId);
     }
     for (const a of [...this.asked.values()]) {
-      if (a.relay === relay) {
+      if (askedOf(a, relay)) {
         a.end(true);
       }
     }
@@ -79,7 +95,7 @@ export class TabRelays {
   /** A batch came from `relay`: a hand-over it was asked for has SETTLE_TIMEOUT_MS again. */
   progress(relay: RelayPort): void {
     for (const a of this.asked.values()) {
-      if (a.relay === relay) {
+      if (askedOf(a, relay)) {
         this.arm(a);
       }
     }
@@ -106,30 +122,42 @@ export class TabRelays {
 
   /**
    * Every frame is asked to hand over what it holds now; one promise per frame, resolved when it answers
-   * (`flushed`, run by the caller), when it cannot be asked or its port closes (true), or once it has sent
-   * nothing for SETTLE_TIMEOUT_MS (false).
+   * (`flushed`, run by the caller: true), when its port closes (true), once it has sent nothing for SETTLE_TIMEOUT_MS
+   * (false), or when it cannot be asked (null). The frames of `tab` with no open port (the worker stopped while the
+   * page was quiet: a frame connects again only when it next sends) are reached by tabs.sendMessage; such a frame
+   * hands over on the port it opens, and answers there.
    */
-  handOver(): Array<Promise<boolean>> {
-    return [...this.relays.values()].map(
-      (relay) =>
-        new Promise<boolean>((resolve) => {
-          const id = `settle-${Math.random().toString(36).slice(2)}`;
-          const a: Asked = {
-            relay,
-            timer: undefined,
-            end: (answered) => {
-              clearTimeout(a.timer);
-              this.asked.delete(id);
-              resolve(answered);
-            },
-          };
-          this.asked.set(id, a);
-          this.arm(a);
-          if (!relay.post({ type: 'flush', id })) {
-            a.end(true);
-          }
-        }),
-    );
+  handOver(tab?: { tabId: number; frameIds: readonly number[] }): Array<Promise<boolean | null>> {
+    const ported = [...this.relays.values()].map((relay) => this.ask(relay.frameId, relay, (msg) => relay.post(msg)));
+    if (!tab) {
+      return ported;
+    }
+    const unported = tab.frameIds.filter((f) => !this.relays.has(f));
+    return [...ported, ...unported.map((f) => this.ask(f, undefined, (msg) => reach(tab.tabId, f, msg)))];
+  }
+
+  private ask(
+    frameId: number,
+    relay: RelayPort | undefined,
+    post: (msg: Body<BackgroundToRelay>) => boolean | Promise<boolean>,
+  ): Promise<boolean | null> {
+    return new Promise<boolean | null>((resolve) => {
+      const id = `settle-${Math.random().toString(36).slice(2)}`;
+      const a: Asked = {
+        frameId,
+        relay,
+        timer: undefined,
+        end: (answered) => {
+          clearTimeout(a.timer);
+          this.asked.delete(id);
+          resolve(answered);
+        },
+      };
+      this.asked.set(id, a);
+      this.arm(a);
+      const cannot = () => a.end(relay ? true : null);
+      void Promise.resolve(post({ type: 'flush', id })).then((ok) => ok || cannot(), cannot);
+    });
   }
 
   /**
@@ -163,5 +191,18 @@ export class TabRelays {
   private arm(a: Asked): void {
     clearTimeout(a.timer);
     a.timer = setTimeout(() => a.end(false), SETTLE_TIMEOUT_MS);
+  }
+}
+
+/**
+ * A frame asked by tabs.sendMessage: true when its relay replied that it hands over (its answer comes on its port),
+ * false when it has none (out of scope, or no script of ours), or another version's.
+ */
+async function reach(tabId: number, frameId: number, msg: Body<BackgroundToRelay>): Promise<boolean> {
+  try {
+    const r = await browserApi().tabs.sendMessage(tabId, stamp<BackgroundToRelay>(msg), { frameId });
+    return accept<RelayReply>('relay->background', r)?.type === 'flushing';
+  } catch {
+    return false;
   }
 }

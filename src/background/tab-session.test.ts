@@ -5,6 +5,7 @@ import type {
   CaptureMode,
   PanelToBackground,
   RawRecord,
+  RelayReply,
   RelayToBackground,
 } from '../shared/messages.ts';
 import type { Runtime } from '../shared/browser-api.ts';
@@ -550,6 +551,55 @@ describe('relay routing in the background', () => {
     embed.say({ type: 'flushed', id: flushes(embed)[0] } as never);
     await done;
     expect(await t.session().count()).toBe(2);
+  });
+
+  // The worker stopped while the page was quiet: a frame holding records it has not sent has no port (it connects when
+  // its own timer sends, later still in a hidden tab). Settle reaches it by tabs.sendMessage; it answers on the port it
+  // opens, after the batches of that hand-over. A frame with no relay (out of scope) cannot be asked: not waited for.
+  it('settle reaches a frame whose port closed, and waits for the batches it hands over on the port it opens', async () => {
+    // What the embed received: the host's post, as its relay records it.
+    const got = (i: number): RawRecord => ({
+      ...post(i),
+      kind: 'receive',
+      frameUrl: EMBED_URL,
+      origin: HOST,
+      from: 'parent',
+    });
+    const before = setup();
+    const top = before.relay(0, `${HOST}/`, 'doc-top');
+    top.batch(1, [post(1), post(2)]);
+    before.relay(3, EMBED_URL, 'doc-embed').batch(1, [got(1)]);
+    await before.settle();
+    // The worker stopped; the new one has the stored log and no port. Frame 4 has no relay (not in scope).
+    const t = setup({ store: before.store });
+    fake.env.frames.push(0, 3, 4);
+    let embed: ReturnType<typeof t.relay> | undefined;
+    fake.env.sendMessage.mockImplementation(async (_tab, raw, opts) => {
+      const msg = raw as BackgroundToRelay;
+      if (opts?.frameId === 4 || msg.type !== 'flush') {
+        throw new Error('Could not establish connection. Receiving end does not exist.');
+      }
+      if (opts?.frameId === 3) {
+        // The embed held a delivery: it connects again, hands it over, then answers.
+        setTimeout(() => {
+          embed = t.relay(3, EMBED_URL, 'doc-embed');
+          embed.batch(2, [got(2)]);
+          embed.say({ type: 'flushed', id: msg.id } as never);
+        }, 20);
+      } else {
+        setTimeout(() => t.relay(0, `${HOST}/`, 'doc-top').say({ type: 'flushed', id: msg.id } as never), 5);
+      }
+      return stamp<RelayReply>({ type: 'flushing', id: msg.id });
+    });
+    const result = await t.session().settle();
+    expect(fake.env.sendMessage.mock.calls.map((c) => [c[2], (c[1] as BackgroundToRelay).type])).toEqual([
+      [{ frameId: 0 }, 'flush'],
+      [{ frameId: 3 }, 'flush'],
+      [{ frameId: 4 }, 'flush'],
+    ]);
+    expect(result).toEqual({ frames: 2, silent: 0 }); // (frame 4 has no relay: not waited for)
+    expect(await t.session().count()).toBe(4);
+    expect(embed?.acks()).toEqual([2]);
   });
 
   it.each([

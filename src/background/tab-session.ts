@@ -22,7 +22,7 @@ import { checkOptions, checkTenantOrigin, warnDropped } from './input-checks.ts'
 import { applyOptions, type ExtensionSettings } from './tab-options.ts';
 import { RecordIntake, type RecordsBatch } from './record-intake.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
-import { TabRelays, configOf } from './tab-relays.ts';
+import { frameIdsOf, TabRelays, configOf } from './tab-relays.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
 import { PanelFanout, type FanoutHost, type PanelSink } from './panel-fanout.ts';
 import { CaptureNotice } from './capture-notice.ts';
@@ -107,20 +107,23 @@ export class TabSession {
    * sooner): the frames that have not handed over by then count as silent.
    */
   async settle(within = Number.POSITIVE_INFINITY): Promise<SettleResult> {
+    // Asked: the frames with a relay (-1: not asked yet); `answered` of them so far.
     let frames = -1;
     let answered = 0;
     const done = (async () => {
-      const asked = await this.run(() => this.relays.handOver());
+      const frameIds = await frameIdsOf(this.tabId);
+      const asked = await this.run(() => this.relays.handOver({ tabId: this.tabId, frameIds }));
       frames = asked.length;
-      const counted = (a: Promise<boolean>) =>
+      const counted = (a: Promise<boolean | null>) =>
         a.then((ok) => {
+          frames -= ok === null ? 1 : 0; // (no relay: not a frame to wait for)
           answered += ok ? 1 : 0;
           return ok;
         });
       const answers = await Promise.all(asked.map(counted));
       // The batches came before each answer, so they are stored; reading processes them.
       await this.run(() => undefined);
-      return { frames, silent: answers.filter((a) => !a).length };
+      return { frames, silent: answers.filter((a) => a === false).length };
     })();
     if (!Number.isFinite(within)) {
       return done;

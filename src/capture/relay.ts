@@ -17,6 +17,7 @@ import {
   CHANNEL_RELAY_TO_PAGE,
   type BackgroundToRelay,
   type CaptureConfig,
+  type RelayReply,
   type RelayToBackground,
   type RelayToPage,
 } from '../shared/messages.ts';
@@ -119,17 +120,20 @@ class FrameRelay {
         }
       });
     }
-    // A post asked for while this frame's port is closed (the service worker stopped during a quiet period and
-    // nothing was sent since): the background reaches the frame by tabs.sendMessage and gets the result as
-    // the reply; the record of the post reconnects the port.
+    // Asked while this frame's port is closed (the service worker stopped during a quiet period and nothing was
+    // sent since), the background reaches the frame by tabs.sendMessage: a post's result is the reply (the record of
+    // the post reconnects the port); a hand-over (`settle`) is sent, and answered, on the port it opens.
     // (answered synchronously through `reply`, so the listener returns nothing: the type only knows `true`)
-    const onPost = (raw: unknown, _sender: unknown, reply: (r: RelayToBackground) => void): void => {
+    const onAsk = (raw: unknown, _sender: unknown, reply: (r: RelayReply) => void): void => {
       const msg = accept<BackgroundToRelay>('background->relay', raw);
       if (msg?.type === 'post') {
-        reply(stamp<RelayToBackground>(this.post(msg)));
+        reply(stamp<RelayReply>(this.post(msg)));
+      } else if (msg?.type === 'flush') {
+        reply(stamp<RelayReply>({ type: 'flushing', id: msg.id }));
+        this.onMessage(msg);
       }
     };
-    this.runtime.onMessage?.addListener(onPost as unknown as Runtime.OnMessageListener);
+    this.runtime.onMessage?.addListener(onAsk as unknown as Runtime.OnMessageListener);
     // Leaving the page (or entering the back/forward cache): send what is queued now.
     // The MAIN world hands over every record it holds synchronously first.
     window.addEventListener('pagehide', () => this.handOverAll(), true);
@@ -188,7 +192,7 @@ class FrameRelay {
     this.channel?.send(CHANNEL_RELAY_TO_PAGE, this.flushDetail);
   }
 
-  private post(msg: Post): Body<RelayToBackground> {
+  private post(msg: Post): Body<Extract<RelayToBackground, { type: 'post-result' }>> {
     const { result, record } = runPost(msg, window, document, this.now);
     if (record) {
       this.link.push(JSON.stringify(record));

@@ -142,6 +142,14 @@ export type RelayToBackground =
    * over: the frames that posted them may hand theirs over now rather than wait out their own, longer, quiet period.
    */
   | { v: typeof MESSAGES_VERSION; type: 'received' };
+/**
+ * A relay's reply to what the background sent it by `tabs.sendMessage` (its port was closed: the worker stopped while
+ * the page was quiet): a post's result; to a 'flush', that the frame hands over now, its batches and its 'flushed'
+ * following on the port that hand-over opens.
+ */
+export type RelayReply =
+  | Extract<RelayToBackground, { type: 'post-result' }>
+  | { v: typeof MESSAGES_VERSION; type: 'flushing'; id: string };
 export interface CaptureConfig {
   /** The frame's site is captured in receive-only mode, or not at all: a full-mode hook still installed removes itself. */
   receiveOnly: boolean;

@@ -126,15 +126,18 @@ export function fakeApi() {
     throw new Error('Could not establish connection. Receiving end does not exist.');
   });
   const parents = new Map<number, number>();
+  /** The tab's frames as the browser lists them (webNavigation.getAllFrames), by id. */
+  const frames: number[] = [];
   const api = {
     tabs: { sendMessage, reload: vi.fn(async () => {}) },
     webNavigation: {
       getFrame: async ({ frameId }: { frameId: number }) =>
         parents.has(frameId) ? { parentFrameId: parents.get(frameId) } : null,
+      getAllFrames: async () => frames.map((frameId) => ({ frameId, parentFrameId: parents.get(frameId) ?? -1 })),
     },
     storage: { local: { set: vi.fn(async () => {}), get: async () => ({}) } },
   };
-  return { api: api as unknown as BrowserApi, sendMessage, parents };
+  return { api: api as unknown as BrowserApi, sendMessage, parents, frames };
 }
 
 /**
