@@ -162,6 +162,42 @@ describe('tab relays', () => {
     expect(answers).toEqual(expected);
   });
 
+  // The worker stopped while the page was quiet: frames 3 and 5 have no port. Frame 3's relay replies and hands
+  // over on a new port, slowly (each batch gives it the time again); frame 5 has no relay of ours (out of scope).
+  it('a frame with no port is asked by tabs.sendMessage and waited for on the port it opens; one with no relay is not', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const relays = new TabRelays();
+    const top = relay(0, 'https://host.example');
+    relays.attach(top.relay);
+    fake.env.sendMessage.mockImplementation(async (_tab, raw, opts) => {
+      if (opts?.frameId !== 3) {
+        throw new Error('Could not establish connection. Receiving end does not exist.');
+      }
+      return { v: (raw as { v: number }).v, type: 'flushing', id: (raw as { id: string }).id };
+    });
+    let answers: Array<boolean | null> | null = null;
+    void Promise.all(relays.handOver({ tabId: TAB, frameIds: [0, 3, 5] })).then((a) => {
+      answers = a;
+    });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.env.sendMessage.mock.calls.map((c) => [c[0], c[2], (c[1] as BackgroundToRelay).type])).toEqual([
+      [TAB, { frameId: 3 }, 'flush'],
+      [TAB, { frameId: 5 }, 'flush'],
+    ]);
+    relays.flushed(top.flushes()[0])?.();
+    const asked = (fake.env.sendMessage.mock.calls[0][1] as { id: string }).id;
+    const embed = relay(3, 'https://acme.example.com');
+    relays.attach(embed.relay);
+    for (let k = 0; k < 3; k++) {
+      relays.progress(embed.relay);
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
+    }
+    expect(answers).toBeNull(); // 3 × SETTLE_TIMEOUT_MS in, still handing over
+    relays.flushed(asked)?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answers).toEqual([true, true, null]);
+  });
+
   it("a subframe's parent is the browser's, else the one known", async () => {
     fake.env.parents.set(3, 0);
     expect(await parentFrameOf(TAB, 3, -1)).toBe(0);
