@@ -33,6 +33,9 @@ diagnostics (a suite's run that prints where the time goes; never recorded):
                         document_start and later, beside each frame's main thread (trace.mjs)
   page-load --cpu-profile  the same with V8's sampling profile (~100 µs): our code's sampled ms per frame by
                         phase, file and function, self and total (trace.mjs profileByFrame)
+  --worker-profile      the service worker's CPU profile over one page-overhead burst and the lag after it, full
+                        mode: its time by 50 ms from the last delivery (storing, processing, GC) and by function
+                        (worker-profile.mjs); the first of --bursts, --sizes, --dirs (5000, 200, h2e); --runs N rounds
   panel --profile       a CPU profile of the first render of 100,000 records: functions by self and total time
                         (panel-profile.mjs); --trace: by trace event (thread time) instead; --filter JSON: one filter
                         change (e.g. '{"types":["svc:event:view"]}') instead of the load; --save FILE keeps the
@@ -85,6 +88,7 @@ const FLAGS = [
   '--cpu-profile',
   '--profile',
   '--trace',
+  '--worker-profile',
 ];
 const valued = new Set(VALUED.map((o) => args.indexOf(o) + 1).filter((i) => i > 0));
 const bare = VALUED.filter((o) => args.includes(o) && (args[args.indexOf(o) + 1] ?? '--').startsWith('--'));
@@ -126,7 +130,8 @@ const profile = args.includes('--profile')
   : null;
 // A diagnostic run's figures are taken with a trace or a profile on, a run of some browsers lacks rows: neither is
 // the suite's.
-const record = !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile && !browsers;
+const workerProfile = args.includes('--worker-profile');
+const record = !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile && !browsers && !workerProfile;
 const order = suites.map((s) => s.key);
 const bursts = optionValue('bursts');
 /** @type {Record<string, object>} */
@@ -154,7 +159,17 @@ let failed = false;
 if (!args.includes('--summary') && !args.includes('--no-build')) {
   execFileSync(process.execPath, [new URL('../scripts/build.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 }
-if (args.includes('--summary')) {
+if (workerProfile) {
+  const first = (/** @type {string} */ name) => optionValue(name)?.split(',')[0];
+  const dir = first('dirs') ?? 'h2e';
+  if (dir !== 'h2e' && dir !== 'e2h') {
+    console.error('bench: --dirs takes h2e or e2h');
+    process.exit(2);
+  }
+  await settle();
+  const { workerProfile: run } = await import('./worker-profile.mjs');
+  await run({ burst: Number(first('bursts') ?? 5_000), size: Number(first('sizes') ?? 200), dir, rounds: runs ?? 3 });
+} else if (args.includes('--summary')) {
   writeSummary(readResults(), order);
   console.log('BENCHMARKS.md: the summary block rewritten from bench/results.json');
 } else if (optionValue('compare')) {
