@@ -107,7 +107,7 @@ export class TabSession {
    * sooner): the frames that have not handed over by then count as silent.
    */
   async settle(within = Number.POSITIVE_INFINITY): Promise<SettleResult> {
-    // Asked: the frames with a relay (-1: not asked yet); `answered` of them so far.
+    // The frames asked that have a relay of ours (-1: none asked yet), and how many of them answered so far.
     let frames = -1;
     let answered = 0;
     const done = (async () => {
