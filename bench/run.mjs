@@ -36,6 +36,9 @@ diagnostics (a suite's run that prints where the time goes; never recorded):
   --worker-profile      the service worker's CPU profile over one page-overhead burst and the lag after it, full
                         mode: its time by 50 ms from the last delivery (storing, processing, GC) and by function
                         (worker-profile.mjs); the first of --bursts, --sizes, --dirs (5000, 200, h2e); --runs N rounds
+  --threads             each browser thread's CPU from /proc over one page-overhead burst and the lag after it, full
+                        mode, binned from the last delivery, and the lag's tail: which threads work once the renderers
+                        are done (thread-timeline.mjs); the first of --bursts, --sizes, --dirs; --runs N rounds (2)
   panel --profile       a CPU profile of the first render of 100,000 records: functions by self and total time
                         (panel-profile.mjs); --trace: by trace event (thread time) instead; --filter JSON: one filter
                         change (e.g. '{"types":["svc:event:view"]}') instead of the load; --save FILE keeps the
@@ -89,6 +92,7 @@ const FLAGS = [
   '--profile',
   '--trace',
   '--worker-profile',
+  '--threads',
 ];
 const valued = new Set(VALUED.map((o) => args.indexOf(o) + 1).filter((i) => i > 0));
 const bare = VALUED.filter((o) => args.includes(o) && (args[args.indexOf(o) + 1] ?? '--').startsWith('--'));
@@ -131,7 +135,9 @@ const profile = args.includes('--profile')
 // A diagnostic run's figures are taken with a trace or a profile on, a run of some browsers lacks rows: neither is
 // the suite's.
 const workerProfile = args.includes('--worker-profile');
-const record = !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile && !browsers && !workerProfile;
+const threads = args.includes('--threads');
+const record =
+  !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile && !browsers && !workerProfile && !threads;
 const order = suites.map((s) => s.key);
 const bursts = optionValue('bursts');
 /** @type {Record<string, object>} */
@@ -159,7 +165,7 @@ let failed = false;
 if (!args.includes('--summary') && !args.includes('--no-build')) {
   execFileSync(process.execPath, [new URL('../scripts/build.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 }
-if (workerProfile) {
+if (workerProfile || threads) {
   const first = (/** @type {string} */ name) => optionValue(name)?.split(',')[0];
   const dir = first('dirs') ?? 'h2e';
   if (dir !== 'h2e' && dir !== 'e2h') {
@@ -167,8 +173,18 @@ if (workerProfile) {
     process.exit(2);
   }
   await settle();
-  const { workerProfile: run } = await import('./worker-profile.mjs');
-  await run({ burst: Number(first('bursts') ?? 5_000), size: Number(first('sizes') ?? 200), dir, rounds: runs ?? 3 });
+  const o = {
+    burst: Number(first('bursts') ?? 5_000),
+    size: Number(first('sizes') ?? 200),
+    dir: /** @type {'h2e' | 'e2h'} */ (dir),
+  };
+  if (workerProfile) {
+    const { workerProfile: run } = await import('./worker-profile.mjs');
+    await run({ ...o, rounds: runs ?? 3 });
+  } else {
+    const { threadTimeline } = await import('./thread-timeline.mjs');
+    await threadTimeline({ ...o, rounds: runs ?? 2 });
+  }
 } else if (args.includes('--summary')) {
   writeSummary(readResults(), order);
   console.log('BENCHMARKS.md: the summary block rewritten from bench/results.json');
