@@ -12,6 +12,7 @@
 // of each list). Linux only (/proc).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { EMBED, HOST, launch, serve, settle, treeCpu } from './page-overhead.mjs';
+import { burstTab } from './worker-profile.mjs';
 
 const SAMPLE_MS = 10;
 /** Bins: at least this wide, and about this many over the lag. */
@@ -124,16 +125,7 @@ async function threadsOf(root, page) {
  * @param {string} dir @param {number} n @param {number} size
  */
 async function sampledBurst(b, root, url, dir, n, size) {
-  const worker = /** @type {() => Promise<import('puppeteer-core').WebWorker>} */ (b.worker);
-  /** @type {(fn: (...a: any[]) => any, ...a: any[]) => Promise<any>} */
-  const api = async (fn, ...a) => (await worker()).evaluate(fn, ...a);
-  const page = await b.browser.newPage();
-  await page.goto(url, { waitUntil: 'load' });
-  const tabId = await api(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, page.url());
-  await api((id) => globalThis.embedInspector.settle(id), tabId);
-  await api((id, m) => globalThis.embedInspector.setOptions(id, { maxRecords: m }), tabId, 4 * n + 1_000);
-  const total = async () => (await api((id) => globalThis.embedInspector.state(id), tabId)).total ?? 0;
-  const base = await total();
+  const { page, total, base } = await burstTab(b, url, n);
   const threads = await threadsOf(root, page);
   await settle();
   /** @type {Array<{ t: number, machine: number, ms: Map<string, number> }>} */

@@ -60,12 +60,11 @@ export async function workerProfile({ burst = 5_000, size = 200, dir = 'h2e', ro
 }
 
 /**
- * One burst on a new tab, profiled when `profiled`: its lag, the log's count over time, the profile and where the
- * last delivery falls in it (ms from its start).
- * @param {Awaited<ReturnType<typeof launch>>} b @param {string} url @param {string} dir @param {number} n
- * @param {number} size @param {boolean} profiled
+ * A new tab at `url` whose log holds a burst of `n` messages whole: the page, the log's count (`total`) and its count
+ * before the burst (`base`).
+ * @param {Awaited<ReturnType<typeof launch>>} b @param {string} url @param {number} n
  */
-async function profiledBurst(b, url, dir, n, size, profiled) {
+export async function burstTab(b, url, n) {
   const worker = /** @type {() => Promise<import('puppeteer-core').WebWorker>} */ (b.worker);
   /** @type {(fn: (...a: any[]) => any, ...a: any[]) => Promise<any>} */
   const api = async (fn, ...a) => (await worker()).evaluate(fn, ...a);
@@ -74,8 +73,19 @@ async function profiledBurst(b, url, dir, n, size, profiled) {
   const tabId = await api(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? null, page.url());
   await api((id) => globalThis.embedInspector.settle(id), tabId);
   await api((id, m) => globalThis.embedInspector.setOptions(id, { maxRecords: m }), tabId, 4 * n + 1_000);
+  /** @type {() => Promise<number>} */
   const total = async () => (await api((id) => globalThis.embedInspector.state(id), tabId)).total ?? 0;
-  const base = await total();
+  return { page, total, base: await total() };
+}
+
+/**
+ * One burst on a new tab, profiled when `profiled`: its lag, the log's count over time, the profile and where the
+ * last delivery falls in it (ms from its start).
+ * @param {Awaited<ReturnType<typeof launch>>} b @param {string} url @param {string} dir @param {number} n
+ * @param {number} size @param {boolean} profiled
+ */
+async function profiledBurst(b, url, dir, n, size, profiled) {
+  const { page, total, base } = await burstTab(b, url, n);
   await settle();
   const target = await b.browser.waitForTarget(
     (x) => x.type() === 'service_worker' && x.url().startsWith('chrome-extension://'),
