@@ -1,8 +1,9 @@
 // @ts-check
 // Diagnostic (issue 47: the capture lag against its floor): which threads of the browser use the CPU over one burst
 // of the page-overhead pages and the lag after it, in full mode. No trace and no profile (either slows what it
-// watches by several times): each thread's run time read from /proc (`schedstat`) every 5 ms, binned by its time
-// from the last delivery, beside the whole machine's busy time (/proc/stat). Threads are named by process (host and
+// watches by several times): each thread's run time read from /proc (`schedstat`) every SAMPLE_MS, binned by its time
+// from the last delivery, beside the whole machine's busy time (/proc/stat: this sampler and the bench's polling of
+// the log's count are in it, not in any thread's row). Threads are named by process (host and
 // embed renderers, told apart by a busy loop in each frame; the extension's process; the browser) and thread.
 //   - the bins show when each thread works: the senders' and receivers' main threads, the service worker, its
 //     process's thread pool, the browser's threads;
