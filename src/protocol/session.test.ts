@@ -248,6 +248,11 @@ describe('tenant origin inference: from the embed frame, never from what a messa
       { origin: TENANT, frameUrl: EMBED, ready: true },
     ],
     [
+      'a frame of the tenant at another address first, then the embed frame',
+      [nav(`${TENANT}/login`), nav(EMBED), ready()],
+      { origin: TENANT, frameUrl: EMBED, ready: true },
+    ],
+    [
       'a third-party ready first, from a frame that is no embed',
       [nav(EMBED), nav(`${third}/widget`), readyFrom(third), ready()],
       { origin: TENANT, frameUrl: EMBED, ready: true },

@@ -52,11 +52,12 @@ export class TenantFinder {
 
   /** A frame is at `url` (a navigation, a relay's frame, a record's frame); true when the tenant changed. */
   frame(url: string | null | undefined): boolean {
-    if (!url || !isEmbedAddress(url)) {
+    if (!url) {
       return false;
     }
+    // The origin first (cached, and known for every record of a known embed), then the address's shape.
     const origin = originOf(url);
-    if (!origin || origin === 'null' || this.embeds.has(origin)) {
+    if (!origin || origin === 'null' || this.embeds.has(origin) || !isEmbedAddress(url)) {
       return false;
     }
     this.embeds.set(origin, url);
