@@ -71,8 +71,7 @@ function shapeOf(path: string): PathShape | null {
 const kindCache = new Map<string, PathShape | null>();
 /**
  * The shape of an address's path, null when it is not an `/embed/` path (or not a URL). Cached by URL: the tenant
- * finder asks for every record's frame, and a log's records come from a few frames (a URL parse each cost the
- * worker ~11 ms of ~200 processing 10,000 records).
+ * finder and the integration line ask for every record's frame, and a log's records come from a few frames.
  */
 export function embedKind(url: string): PathShape | null {
   let k = kindCache.get(url);

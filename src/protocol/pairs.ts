@@ -58,8 +58,8 @@ function hasRuleAt(list: readonly Issue[], n: number, i: Issue): boolean {
 
 /**
  * Whether `withSenderIssues(delivery, post)` would give the delivery's issues back as they are (its own, then the
- * post's it lacks, each as marked before), checked without allocating: a pair is judged again with every record
- * placed near it, and its lists rarely change.
+ * post's it lacks, each as marked before; an issue's every field compared), checked without allocating: a pair is
+ * shared again each time either half is judged, and its lists rarely change.
  */
 function upToDate(delivery: readonly Issue[], post: readonly Issue[]): boolean {
   let own = 0;
