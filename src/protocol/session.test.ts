@@ -140,6 +140,43 @@ describe('session rules', () => {
     expect(run([post, post, delivery, unpairedDelivery]).flat()).toEqual(['session.ready-duplicate']);
   });
 
+  it('counts a post and its delivery once when each names the other, however far apart', () => {
+    const post = ev(
+      'svc:event:ready',
+      undefined,
+      {},
+      { kind: 'post', origin: TENANT, frameUrl: `${TENANT}/embed/dashboard/d`, targetOrigin: HOST },
+    );
+    const views = Array.from({ length: 10_000 }, (_, i) =>
+      ev('svc:event:view', undefined, { timestamp: T0 + 1 + i }, { seq: i + 2 }),
+    );
+    const delivery = ev('svc:event:ready', undefined, {}, { kind: 'receive', origin: TENANT });
+    const s = new SessionChecker({ tenantOrigin: TENANT });
+    expect(s.check({ ...post, seq: 1, pairedWith: 10_002 })).toEqual([]);
+    expect(views.flatMap((v) => s.check(v))).toEqual([]);
+    expect(s.check({ ...delivery, seq: 10_002, pairedWith: 1 })).toEqual([]);
+    // A second ready is still one.
+    expect(s.check({ ...post, seq: 10_003 }).map((i) => i.rule)).toContain('session.ready-duplicate');
+  });
+
+  it('keeps a first half that waits for the partner it names in its saved state and its copies', () => {
+    const post = ev(
+      'svc:event:ready',
+      undefined,
+      {},
+      { kind: 'post', origin: TENANT, frameUrl: `${TENANT}/embed/dashboard/d`, targetOrigin: HOST, seq: 1 },
+    );
+    const delivery = ev('svc:event:ready', undefined, {}, { kind: 'receive', origin: TENANT, seq: 2 });
+    const s = new SessionChecker({ tenantOrigin: TENANT });
+    expect(s.check({ ...post, pairedWith: 2 })).toEqual([]);
+    const copy = s.clone();
+    const restored = new SessionChecker({ tenantOrigin: TENANT }, JSON.parse(JSON.stringify(s.save())));
+    for (const c of [s, copy, restored]) {
+      expect(c.check({ ...delivery, pairedWith: 1 })).toEqual([]);
+      expect(c.check({ ...post, seq: 3 }).map((i) => i.rule)).toEqual(['session.ready-duplicate']);
+    }
+  });
+
   // False verdicts seen in use (issue 14): each stream, and the rules it must (not) produce.
   const fatal = (message: string) => ev('svc:event:error', { message, fatal: true });
   const FALSE_VERDICTS: Array<[name: string, steps: Step[], expected: string[][]]> = [

@@ -15,6 +15,7 @@ import type { CaptureRecord } from './record.ts';
 import { isSvcEmbed, issue, type Issue } from './classify.ts';
 import { normalizeOrigin, originOf } from './origin.ts';
 import { oldestKeys } from './maps.ts';
+import { SeqWindow } from './seq-window.ts';
 
 interface Session {
   ready: boolean;
@@ -50,18 +51,13 @@ const MAX_PENDING = 10_000;
 /**
  * The seqs checked that a later half may name (`pairedWith`): the newest ones (a post and its delivery are close in a
  * log). The oldest half goes when full, rather than all at once: a partner checked just before is always known, and
- * a copy of the checker (the log's checkpoints, one on each late delivery) copies at most this many.
+ * a copy of the checker (the log's checkpoints, one on each late delivery) copies at most this many (seq-window.ts).
  */
 const MAX_PROCESSED = 8_192;
-function forgetOldestHalf(set: Set<number>): void {
-  let n = set.size >> 1;
-  for (const seq of set) {
-    if (n-- <= 0) {
-      break;
-    }
-    set.delete(seq);
-  }
-}
+
+/** A message's fingerprint: its direction, type and timestamp (both halves of one message carry the same). */
+const fingerprint = (d: Record<string, unknown>): string =>
+  `${String(d.direction)}|${String(d.type)}|${String(d.timestamp)}`;
 
 /** Forget the oldest tenth of a full map (in one pass: see `oldestKeys`). */
 function evictOldest(map: Map<string, number>): void {
@@ -72,7 +68,7 @@ function evictOldest(map: Map<string, number>): void {
 
 export class SessionChecker {
   private sessions = new Map<string, Session>();
-  private processed = new Set<number>();
+  private processed = new SeqWindow<Input>(MAX_PROCESSED);
   private unmatchedPosts = new Map<string, number>();
   private unmatchedReceives = new Map<string, number>();
   private lastKey: string | null = null;
@@ -93,10 +89,14 @@ export class SessionChecker {
 
   /** The checker's state now (a copy): a new checker built from it goes on from this point of the stream. */
   save(): SessionState {
+    const waiting = this.clone();
+    for (const note of waiting.processed.allNotes()) {
+      waiting.fileUnmatched(note); // (a state has no seqs: first halves waiting on theirs go by fingerprint)
+    }
     return {
       sessions: [...this.sessions].map(([k, v]) => [k, { ...v, pendingAi: [...v.pendingAi] }]),
-      unmatchedPosts: [...this.unmatchedPosts],
-      unmatchedReceives: [...this.unmatchedReceives],
+      unmatchedPosts: [...waiting.unmatchedPosts],
+      unmatchedReceives: [...waiting.unmatchedReceives],
       lastKey: this.lastKey,
     };
   }
@@ -107,7 +107,7 @@ export class SessionChecker {
     for (const [k, s] of this.sessions) {
       c.sessions.set(k, { ...s, pendingAi: new Map(s.pendingAi) });
     }
-    c.processed = new Set(this.processed);
+    c.processed = this.processed.copy();
     c.unmatchedPosts = new Map(this.unmatchedPosts);
     c.unmatchedReceives = new Map(this.unmatchedReceives);
     c.lastKey = this.lastKey;
@@ -138,7 +138,7 @@ export class SessionChecker {
     }
 
     // Count each message once: skip an observation whose other half (post or delivery) was already counted.
-    if (this.seenOtherHalf(record, `${direction}|${String(d.type)}|${String(d.timestamp)}`)) {
+    if (this.seenOtherHalf(record, d)) {
       return [];
     }
 
@@ -268,21 +268,27 @@ export class SessionChecker {
   /**
    * Whether this record's other half was already counted: named in `pairedWith`, or an unmatched observation
    * of the other kind with the same fingerprint (type, direction, timestamp). Either half may come first.
+   * A first half that names its partner waits as a note on its seq, not by its fingerprint: its partner names it
+   * back (the log pairs both halves at once). It is filed by its fingerprint only when the window forgets its seq.
    */
-  private seenOtherHalf(record: Input, fp: string): boolean {
-    if (typeof record.seq === 'number') {
-      if (this.processed.size >= MAX_PROCESSED) {
-        forgetOldestHalf(this.processed);
+  private seenOtherHalf(record: Input, d: Record<string, unknown>): boolean {
+    const seq = typeof record.seq === 'number' && !Number.isNaN(record.seq) ? record.seq : undefined;
+    if (seq !== undefined) {
+      for (const note of this.processed.add(seq) ?? []) {
+        this.fileUnmatched(note);
       }
-      this.processed.add(record.seq);
     }
     if (record.kind !== 'post' && record.kind !== 'receive') {
       return false;
     }
-    const mine = record.kind === 'post' ? this.unmatchedPosts : this.unmatchedReceives;
     const other = record.kind === 'post' ? this.unmatchedReceives : this.unmatchedPosts;
-    const waiting = other.get(fp) ?? 0;
-    const paired = record.pairedWith !== undefined && this.processed.has(record.pairedWith);
+    const partner = record.pairedWith;
+    const paired = partner !== undefined && this.processed.has(partner);
+    if (paired && this.processed.takeNote(partner) !== undefined) {
+      return true; // (the partner waited as a note: no fingerprint of it is filed)
+    }
+    const fp = paired || other.size || partner === undefined || seq === undefined ? fingerprint(d) : '';
+    const waiting = fp ? (other.get(fp) ?? 0) : 0;
     if (paired || waiting > 0) {
       if (waiting > 1) {
         other.set(fp, waiting - 1);
@@ -291,11 +297,21 @@ export class SessionChecker {
       }
       return true;
     }
+    if (fp) {
+      this.fileUnmatched(record, fp);
+    } else {
+      this.processed.note(seq as number, record);
+    }
+    return false;
+  }
+
+  /** Files a first half by its fingerprint, to be matched by a later half of the other kind. */
+  private fileUnmatched(record: Input, fp = fingerprint(record.data as Record<string, unknown>)): void {
+    const mine = record.kind === 'post' ? this.unmatchedPosts : this.unmatchedReceives;
     if (mine.size >= MAX_PENDING) {
       evictOldest(mine);
     }
     mine.set(fp, (mine.get(fp) ?? 0) + 1);
-    return false;
   }
 
   private keyOf(record: Input, direction: string): string {
