@@ -101,3 +101,53 @@ describe('Pairer: a flood whose posts all come before their deliveries', () => {
     20_000,
   ); // (tens of thousands of records: a loaded machine's unit run is slow, not wrong)
 });
+
+describe('Pairer: long messages (past the sampled key)', () => {
+  const tree = frames(top, embed);
+  const rec = (kind: 'post' | 'receive', seq: number, data: unknown): ClassifiedRecord =>
+    ({
+      seq,
+      time: seq,
+      kind,
+      frameUrl: kind === 'post' ? `${HOST}/` : `${TENANT}/embed/dashboard/a`,
+      origin: HOST,
+      target: kind === 'post' ? 'child' : undefined,
+      targetOrigin: kind === 'post' ? TENANT : undefined,
+      from: kind === 'receive' ? 'parent' : undefined,
+      data,
+      frameId: kind === 'post' ? 0 : 3,
+      verdict: 'foreign',
+      issues: [],
+    }) as ClassifiedRecord;
+  // 10,000 characters of text: the key samples the first and last 512 and every ~8th between.
+  const long = (at: number, c: string) => {
+    const chars = Array.from({ length: 10_000 }, (_, i) => String.fromCharCode(97 + (i % 26)));
+    chars[at] = c;
+    return { source: 'svc-embed', type: 'svc:event:view', payload: { text: chars.join('') } };
+  };
+
+  it('pairs a delivery with its post, each read from its own text', () => {
+    const pairer = new Pairer(() => tree);
+    const data = long(0, 'a');
+    expect(pairer.add(rec('post', 1, JSON.parse(JSON.stringify(data))))).toBeNull();
+    expect(pairer.add(rec('receive', 2, JSON.parse(JSON.stringify(data))))?.seq).toBe(1);
+  });
+
+  it('does not pair data that differ only where the key does not look', () => {
+    const pairer = new Pairer(() => tree);
+    const a = rec('post', 1, long(600, 'a'));
+    const b = rec('receive', 2, long(600, 'Z'));
+    expect(JSON.stringify(a.data).length).toBeGreaterThan(2048);
+    expect(pairer.add(a)).toBeNull();
+    expect(pairer.add(b)).toBeNull();
+    expect(a.pairedWith).toBeUndefined();
+    // Its own post comes later and takes it.
+    expect(pairer.add(rec('post', 3, long(600, 'Z')))?.seq).toBe(2);
+  });
+
+  it('pairs the same JSON with values JSON writes alike (a NaN and a null)', () => {
+    const pairer = new Pairer(() => tree);
+    expect(pairer.add(rec('post', 1, { ...long(0, 'a'), n: Number.NaN }))).toBeNull();
+    expect(pairer.add(rec('receive', 2, { ...long(0, 'a'), n: null }))?.seq).toBe(1);
+  });
+});

@@ -10,6 +10,7 @@
  */
 import type { ClassifiedRecord } from '../shared/messages.ts';
 import { originOf, resolveTargetOrigin } from '../protocol/origin.ts';
+import { sameJson } from '../protocol/json-equal.ts';
 
 export interface FrameInfo {
   frameId: number;
@@ -173,13 +174,16 @@ function related(post: ClassifiedRecord, recv: ClassifiedRecord, frames: FrameTr
   }
 }
 
-/** The candidate's data has this JSON text (long texts share keys when their samples agree). */
-function sameData(text: string, cand: ClassifiedRecord): boolean {
+/**
+ * The candidate's data has this JSON text, `rec`'s (long texts share keys when their samples agree). Compared in
+ * place first (`sameJson`: no second text of a long message); by their texts when that cannot tell.
+ */
+function sameData(text: string, rec: ClassifiedRecord, cand: ClassifiedRecord): boolean {
   if (text.length <= FULL_HASH_CHARS) {
     return true; // hashed in full: the key decides, as before
   }
   try {
-    return dataText(cand) === text;
+    return sameJson(rec.data, cand.data) || dataText(cand) === text;
   } catch {
     return false;
   }
@@ -227,7 +231,7 @@ export class Pairer {
       for (let i = 0; i < list.length; i++) {
         const cand = list[i];
         const ok = rec.kind === 'post' ? related(rec, cand, frames) : related(cand, rec, frames);
-        if (!ok || !sameData(text, cand)) {
+        if (!ok || !sameData(text, rec, cand)) {
           continue;
         }
         list.splice(i, 1);
