@@ -60,23 +60,26 @@ describe('judgeDropped (a post the browser did not deliver: its target origin ma
   });
 });
 
+/** A post from the top frame to the embed, or its delivery there. */
+const flow = (kind: 'post' | 'receive', seq: number, time: number, data: unknown): ClassifiedRecord =>
+  ({
+    seq,
+    time,
+    kind,
+    frameUrl: kind === 'post' ? `${HOST}/` : `${TENANT}/embed/dashboard/a`,
+    origin: HOST,
+    target: kind === 'post' ? 'child' : undefined,
+    targetOrigin: kind === 'post' ? TENANT : undefined,
+    from: kind === 'receive' ? 'parent' : undefined,
+    data,
+    frameId: kind === 'post' ? 0 : 3,
+    verdict: 'foreign',
+    issues: [],
+  }) as ClassifiedRecord;
+
 describe('Pairer: a flood whose posts all come before their deliveries', () => {
   const tree = frames(top, embed);
-  const rec = (kind: 'post' | 'receive', i: number): ClassifiedRecord =>
-    ({
-      seq: kind === 'post' ? i : 1_000_000 + i,
-      time: i,
-      kind,
-      frameUrl: kind === 'post' ? `${HOST}/` : `${TENANT}/embed/dashboard/a`,
-      origin: HOST,
-      target: kind === 'post' ? 'child' : undefined,
-      targetOrigin: kind === 'post' ? TENANT : undefined,
-      from: kind === 'receive' ? 'parent' : undefined,
-      data: { n: i },
-      frameId: kind === 'post' ? 0 : 3,
-      verdict: 'foreign',
-      issues: [],
-    }) as ClassifiedRecord;
+  const rec = (kind: 'post' | 'receive', i: number) => flow(kind, kind === 'post' ? i : 1_000_000 + i, i, { n: i });
   // (flood size, the tab's log bound, posts paired): every post is paired while the flood fits the bound.
   it.each([
     [3_000, 50_000, 3_000],
@@ -104,21 +107,7 @@ describe('Pairer: a flood whose posts all come before their deliveries', () => {
 
 describe('Pairer: long messages (past the sampled key)', () => {
   const tree = frames(top, embed);
-  const rec = (kind: 'post' | 'receive', seq: number, data: unknown): ClassifiedRecord =>
-    ({
-      seq,
-      time: seq,
-      kind,
-      frameUrl: kind === 'post' ? `${HOST}/` : `${TENANT}/embed/dashboard/a`,
-      origin: HOST,
-      target: kind === 'post' ? 'child' : undefined,
-      targetOrigin: kind === 'post' ? TENANT : undefined,
-      from: kind === 'receive' ? 'parent' : undefined,
-      data,
-      frameId: kind === 'post' ? 0 : 3,
-      verdict: 'foreign',
-      issues: [],
-    }) as ClassifiedRecord;
+  const rec = (kind: 'post' | 'receive', seq: number, data: unknown) => flow(kind, seq, seq, data);
   // 10,000 characters of text: the key samples the first and last 512 and every ~8th between.
   const long = (at: number, c: string) => {
     const chars = Array.from({ length: 10_000 }, (_, i) => String.fromCharCode(97 + (i % 26)));

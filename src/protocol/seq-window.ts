@@ -1,3 +1,5 @@
+import { lowerBound } from './sorted.ts';
+
 /**
  * The newest record seqs a session checker has seen, at most `max` of them, kept sorted in one typed array, each with
  * an optional note (a first half still waiting for the partner it names). A log copies its checker at every
@@ -124,16 +126,8 @@ export class SeqWindow<T> {
 
   /** The first index whose seq is not below `seq`. */
   private lowerBound(seq: number): number {
-    let lo = 0;
-    let hi = this.n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.seqs[mid] < seq) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return lowerBound(this.n, this.at, seq);
   }
+
+  private readonly at = (i: number): number => this.seqs[i];
 }
