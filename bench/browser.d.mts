@@ -6,6 +6,8 @@ declare global {
     /** The panel's test handle (src/panel/app/test-handle.ts). */
     __embedInspectorPanel: PanelTestHandle;
     __benchRecords: ReturnType<PanelTestHandle['synthetic']> | null;
+    /** panel.mjs: the live batch's records, made before it is timed. */
+    __benchLive: ReturnType<PanelTestHandle['synthetic']> | null;
     __benchLongTasks: number[];
     __benchFilter: (patch: Parameters<PanelTestHandle['view']['setFilters']>[0]) => Promise<{
       sync: number;
