@@ -287,6 +287,8 @@ export class SessionChecker {
     if (paired && this.processed.takeNote(partner) !== undefined) {
       return true; // (the partner waited as a note: no fingerprint of it is filed)
     }
+    // The fingerprint where it is needed: to drop a partner filed by it, to find a filed half, or to file this one
+    // (it names no partner, or has no seq to note).
     const fp = paired || other.size || partner === undefined || seq === undefined ? fingerprint(d) : '';
     const waiting = fp ? (other.get(fp) ?? 0) : 0;
     if (paired || waiting > 0) {
