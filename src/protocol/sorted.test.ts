@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSorted, lowerBound } from './sorted.ts';
+import { findSorted } from './sorted.ts';
 
 describe('findSorted', () => {
   const cases: Array<[string, number[], number, number]> = [
@@ -23,17 +23,5 @@ describe('findSorted', () => {
       expect(findSorted(values.length, (j) => values[j], v)).toBe(i);
       expect(findSorted(values.length, (j) => values[j], v + 1)).toBe(-1);
     }
-  });
-});
-
-describe('lowerBound', () => {
-  it.each([
-    [[], 5, 0],
-    [[1, 3, 3, 7], 0, 0],
-    [[1, 3, 3, 7], 3, 1],
-    [[1, 3, 3, 7], 4, 3],
-    [[1, 3, 3, 7], 8, 4],
-  ])('in %j, %d goes at %d', (values, key, want) => {
-    expect(lowerBound(values.length, (i) => values[i], key)).toBe(want);
   });
 });

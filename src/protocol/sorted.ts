@@ -20,18 +20,3 @@ export function findSorted(n: number, at: (i: number) => number, key: number): n
   }
   return -1;
 }
-
-/** The first index in `[0, n)` whose value (read through `at`, ascending) is not below `key`; `n` when none. */
-export function lowerBound(n: number, at: (i: number) => number, key: number): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (at(mid) < key) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
