@@ -173,8 +173,9 @@ export function startCapture(): void {
   );
   const counter = deliveryCounter(win, channel);
   // Firefox: the relay reads each delivery with one call of this reader (deliveries.ts), made now, before the hook
-  // wraps `source` and before any page script. (Chromium's relay takes no function from this world.)
-  const reader = deliveryReader(now);
+  // wraps `source` and before any page script. Chromium's relay takes no function from this world: its build makes
+  // none (nor holds the code, which every frame would compile).
+  const reader = import.meta.env.EI_BROWSER === 'firefox' ? deliveryReader(now) : null;
   if (reader) {
     channel.whenOpen(() => channel.send(CHANNEL_READER, reader));
   }
