@@ -14,6 +14,12 @@
 // adds. Declared in the manifest (no registration at run time, no setting).
 // `empty`: the same two scripts doing nothing (an empty statement) and a worker that listens for nothing: what
 // injecting a script into both worlds of a frame costs before any code of it runs.
+// `trust`: the floor doing, at document_start, the platform's part of what our capture does to keep the page out
+// (docs/security.md): the worlds' private channel (a detached Text node handed over by a FocusEvent, whichever world
+// runs second, before any page script; records as events on the node, never on the document), every path a window
+// comes from hooked as ours are (contentWindow of iframe, frame and object, parent, opener, a message's source,
+// window.open) with Function.prototype.toString masking each wrapper, and a hello on the port. Still no order, no
+// check, no storage: what ours costs beyond it is our code, not the platform's operations.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,8 +73,81 @@ const RELAY = `(() => {
   });
 })();`;
 
+const TRUST_MAIN = `(() => {
+  const apply = Reflect.apply, gd = Object.getOwnPropertyDescriptor, dp = Object.defineProperty;
+  const { addEventListener: add, removeEventListener: remove, dispatchEvent: fire } = EventTarget.prototype;
+  const CE = CustomEvent, TextNode = Text, stringify = JSON.stringify, perf = performance, now = perf.now.bind(perf);
+  const relatedTarget = gd(FocusEvent.prototype, 'relatedTarget').get;
+  let node = null;
+  const onNode = (e) => {
+    const n = apply(relatedTarget, e, []);
+    if (node || !(n instanceof TextNode)) return;
+    node = n;
+    apply(remove, document, ['__trust_node', onNode]);
+    apply(fire, node, [new CE('__trust_hello')]);
+  };
+  apply(add, document, ['__trust_node', onNode]);
+  apply(fire, document, [new CE('__trust_hello')]);
+  const copy = (data) => {
+    if (node && data && data.source === 'svc-embed')
+      apply(fire, node, [new CE('__trust_record', { __proto__: null, detail: stringify({ kind: 'post', time: now(), data }) })]);
+  };
+  const fts = Function.prototype.toString, masks = new WeakMap();
+  const mark = (fn, like) => (masks.set(fn, apply(fts, like, [])), fn);
+  const { toString } = { toString() { const m = masks.get(this); return m === undefined ? apply(fts, this, []) : m; } };
+  dp(Function.prototype, 'toString', { ...gd(Function.prototype, 'toString'), value: mark(toString, fts) });
+  const post = window.postMessage;
+  dp(window, 'postMessage', { ...gd(window, 'postMessage'), value: mark({ postMessage(data, ...rest) { copy(data); return apply(post, this, [data, ...rest]); } }.postMessage, post) });
+  const proxies = new WeakMap();
+  const wrap = (w) => {
+    if (!w || w === window) return w;
+    let p = proxies.get(w);
+    if (!p) {
+      const postTo = mark({ postMessage(data, ...rest) { copy(data); return w.postMessage(data, ...rest); } }.postMessage, post);
+      p = new Proxy(w, { get: (t, k) => (k === 'postMessage' ? postTo : Reflect.get(t, k)) });
+      proxies.set(w, p);
+    }
+    return p;
+  };
+  const patch = (obj, name, fn) => {
+    const d = obj && gd(obj, name);
+    if (!d || !d.get) return;
+    const get = d.get;
+    dp(obj, name, { ...d, get: mark(gd({ get [name]() { return fn(apply(get, this, []), this); } }, name).get, get) });
+  };
+  for (const E of [HTMLIFrameElement, HTMLFrameElement, HTMLObjectElement]) patch(E.prototype, 'contentWindow', wrap);
+  patch(window, 'parent', (w, self) => (self === window ? wrap(w) : w));
+  patch(window, 'opener', (w, self) => (self === window ? wrap(w) : w));
+  patch(MessageEvent.prototype, 'source', (s) => (s && s.window === s ? wrap(s) : s));
+  const open = window.open;
+  dp(window, 'open', { ...gd(window, 'open'), value: mark({ open(...args) { return wrap(apply(open, this, args)); } }.open, open) });
+})();`;
+
+const TRUST_RELAY = `(() => {
+  const node = document.createTextNode('0');
+  let handed = false;
+  const offer = () => document.dispatchEvent(new FocusEvent('__trust_node', { relatedTarget: node }));
+  const done = () => { handed = true; document.removeEventListener('__trust_hello', onHello); };
+  function onHello() { if (!handed && document.scripts.length === 0) { done(); offer(); } }
+  document.addEventListener('__trust_hello', onHello);
+  node.addEventListener('__trust_hello', () => { if (!handed) done(); });
+  offer();
+  const port = chrome.runtime.connect({ name: 'floor' });
+  port.postMessage({ type: 'hello', frameUrl: location.href, isTop: window === window.top, time: performance.now() });
+  let batch = [];
+  let timer = 0;
+  const push = (json) => {
+    batch.push(json);
+    timer ||= setTimeout(() => { port.postMessage(batch); batch = []; timer = 0; }, 30);
+  };
+  node.addEventListener('__trust_record', (e) => push(e.detail));
+  addEventListener('message', (e) => {
+    if (e.data && e.data.source === 'svc-embed') push(JSON.stringify({ kind: 'delivery', time: performance.now(), origin: e.origin, data: e.data }));
+  }, true);
+})();`;
+
 const WORKER = `let records = 0;
-chrome.runtime.onConnect.addListener((port) => port.onMessage.addListener((batch) => { records += batch.length; }));`;
+chrome.runtime.onConnect.addListener((port) => port.onMessage.addListener((batch) => { records += Array.isArray(batch) ? batch.length : 0; }));`;
 
 /**
  * Stop unless the floor's scripts run in every frame of `url` in `browser` (its getter of an iframe's `contentWindow`
@@ -102,11 +181,11 @@ export async function checkFloor(browser, url) {
 
 /**
  * Write the floor extension into `dir` (made if missing); returns `dir`. `firefox`: its manifest for Firefox (a
- * background script, an add-on id).
+ * background script, an add-on id). `trust`: its scripts do what keeps the page out as ours do (above; Chromium).
  * @param {string} dir
- * @param {{ empty?: boolean, firefox?: boolean }} [options]
+ * @param {{ empty?: boolean, trust?: boolean, firefox?: boolean }} [options]
  */
-export function writeFloorExtension(dir, { empty = false, firefox = false } = {}) {
+export function writeFloorExtension(dir, { empty = false, trust = false, firefox = false } = {}) {
   mkdirSync(dir, { recursive: true });
   const scripts = {
     matches: ['<all_urls>'],
@@ -131,8 +210,8 @@ export function writeFloorExtension(dir, { empty = false, firefox = false } = {}
     ],
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  writeFileSync(join(dir, 'main.js'), empty ? ';' : MAIN);
-  writeFileSync(join(dir, 'relay.js'), empty ? ';' : RELAY);
+  writeFileSync(join(dir, 'main.js'), empty ? ';' : trust ? TRUST_MAIN : MAIN);
+  writeFileSync(join(dir, 'relay.js'), empty ? ';' : trust ? TRUST_RELAY : RELAY);
   writeFileSync(join(dir, 'worker.js'), empty ? ';' : WORKER);
   return dir;
 }
@@ -142,7 +221,7 @@ export function writeFloorExtension(dir, { empty = false, firefox = false } = {}
  * (as does a launch that fails). `options` as `writeFloorExtension`'s.
  * @template {{ close: () => Promise<void> }} B
  * @param {(dir: string) => Promise<B>} launchWith
- * @param {{ empty?: boolean, firefox?: boolean }} [options]
+ * @param {{ empty?: boolean, trust?: boolean, firefox?: boolean }} [options]
  * @returns {Promise<B>}
  */
 export async function launchWithFloor(launchWith, options = {}) {

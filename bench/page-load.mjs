@@ -23,7 +23,8 @@
 //   document_start, a listener, the posts seen through postMessage and the windows that contentWindow and parent hand
 //   out, and a port), the least any capture makes a load pay; full mode's
 //   added ms beyond it, round by round, is what our design adds. `--browsers …,empty`: a sixth, the same two scripts
-//   empty (what injecting them costs before any code runs).
+//   empty (what injecting them costs before any code runs); `…,trust`: the floor with the platform's part of what
+//   keeps the page out (the worlds' private channel, every window path hooked, toString masked, a hello).
 // Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full,floor]
 //   (EI_EXTENSION_DIR: another build; EI_EXTENSION_DIR_B=<build>: a fifth browser, that build in EI_B_MODE (default
 //    full; off: the sandbox out of scope; bare: no capture set, for a build whose worker does nothing), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
@@ -46,7 +47,7 @@ export const LOAD_GOAL = { addedMs: 5, ratio: 1.03 };
 /** The proposed goal (#47) of our scripts' thread ms per frame beyond the floor's: steadier than a load's wall time. */
 const THREAD_GOAL_MS = 5;
 /** The browsers a run may be limited to (`--browsers`; no extension is always there). */
-export const LOAD_BROWSERS = ['without', 'off', 'receive-only', 'full', 'floor', 'empty'];
+export const LOAD_BROWSERS = ['without', 'off', 'receive-only', 'full', 'floor', 'empty', 'trust'];
 /** After `dashboard-loaded`, the CPU window stays open this long: the capture's records handed over and stored. */
 const TAIL_MS = 300;
 const MARKS = ['ready', 'dashboard', 'load'];
@@ -135,10 +136,13 @@ async function launchAll(sb, only) {
   await add('off', true, { sites: [], mode: 'full' }, EXT);
   await add('receive-only', true, { sites, mode: 'receive-only' }, EXT);
   await add('full', true, { sites, mode: 'full' }, EXT);
-  for (const k of ['floor', 'empty']) {
-    // The floor by default; the empty scripts only when asked for (--browsers …,empty).
+  for (const k of ['floor', 'empty', 'trust']) {
+    // The floor by default; the empty scripts and the trust floor only when asked for (--browsers …,empty,trust).
     if (k === 'floor' ? want(k) : only?.includes(k)) {
-      browsers[k] = await launchWithFloor((dir) => launch(true, null, dir), { empty: k === 'empty' });
+      browsers[k] = await launchWithFloor((dir) => launch(true, null, dir), {
+        empty: k === 'empty',
+        trust: k === 'trust',
+      });
     }
   }
   if (EXT_B) {
@@ -496,7 +500,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const bad = !(Number.isInteger(rounds) && rounds > 0)
     ? '--rounds takes a number of rounds'
     : only?.some((k) => !LOAD_BROWSERS.includes(k))
-      ? '--browsers takes without, off, receive-only, full, floor and/or empty, comma-separated'
+      ? '--browsers takes without, off, receive-only, full, floor, empty and/or trust, comma-separated'
       : null;
   if (bad) {
     console.error(`page-load: ${bad}`);

@@ -16,7 +16,8 @@ const USAGE = `usage: npm run bench -- [suite ...] [options]
   --runs N              panel: runs, each in a new browser (default 7; with --profile 1); --compare: panel pairs
   --rounds N            page-load: rounds (default 21)
   --browsers A,B        page-load: only these browsers beside no extension (off, receive-only, full, floor; empty:
-                        the floor's scripts empty, only when named); such a run is not recorded
+                        the floor's scripts empty; trust: the floor with what keeps the page out, as ours does; these
+                        two only when named); such a run is not recorded
   --minutes N           soak: minutes of the session (default 5; an hour: 60)
   --compare REF         REF (a git ref) built in a worktree under /tmp against the working tree, the panel and
                         page-overhead suites alternated A/B, the ratio per line (compare.mjs); --reps N page-overhead
