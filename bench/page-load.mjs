@@ -322,6 +322,18 @@ export async function benchPageLoad({
     figures.full.threadBeyondFloor = threadBeyondFloor(threadRuns);
     logThreadBeyondFloor(figures.full.threadBeyondFloor, threadRuns.length, traced, log);
   }
+  if (traced && figures.full && figures.floor && figures.trust) {
+    // What keeping the page out costs the platform (the trust floor beyond the bare one), and what ours adds to it.
+    for (const [kind, floor, what] of [
+      ['trust', 'floor', "The trust floor's scripts beyond the floor's"],
+      ['full', 'trust', "Our scripts beyond the trust floor's"],
+    ]) {
+      const x = Object.entries(threadBeyondFloor(runs, kind, floor));
+      log(
+        `${what}, thread ms per frame: ${x.map(([f, b]) => `${f} ${sign(b.added, 2)} ms (${span(b.addedInterval, 1)})`).join(', ')}`,
+      );
+    }
+  }
   if (cpuProfile) {
     logProfile(runs, kinds, log);
   }
@@ -433,13 +445,15 @@ function logScriptCost(runs, kinds, log) {
 }
 
 /**
- * Per frame (host, embed): what our scripts take of its main thread beyond what the floor's take, paired per round
- * (median and interval of the rounds' differences) — steadier than the wall time to ready (BENCHMARKS.md).
+ * Per frame (host, embed): what `kind`'s scripts take of its main thread beyond what `floor`'s take (by default ours
+ * beyond the floor's), paired per round (median and interval of the rounds' differences) — steadier than the wall
+ * time to ready (BENCHMARKS.md).
  */
-function threadBeyondFloor(runs) {
+function threadBeyondFloor(runs, kind = 'full', floor = 'floor') {
   const out = {};
   for (const f of ['host', 'embed']) {
-    const beyond = runs.map((r) => (r.full.frames[`${f} ours, all`] ?? 0) - (r.floor.frames[`${f} ours, all`] ?? 0));
+    const ms = (r, k) => r[k].frames[`${f} ours, all`] ?? 0;
+    const beyond = runs.map((r) => ms(r, kind) - ms(r, floor));
     out[f] = { added: median(beyond), addedInterval: medianInterval(beyond) };
   }
   return out;
