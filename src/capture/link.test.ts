@@ -79,6 +79,26 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
     expect(l.backlog).toBe(0);
   });
 
+  it('says when a flush has left nothing queued (the relay then drops its pagehide listener)', () => {
+    const { runtime } = fakeRuntime();
+    const queuedAtFlushed: number[] = [];
+    const l: Link = new Link({
+      runtime,
+      hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
+      onMessage: () => {},
+      flushed: () => queuedAtFlushed.push(l.queued),
+    });
+    l.start();
+    l.push('{"n":1}');
+    l.push('{"n":2}');
+    expect(l.queued).toBe(2);
+    expect(queuedAtFlushed).toEqual([]);
+    vi.advanceTimersByTime(30);
+    expect(queuedAtFlushed).toEqual([0]);
+    l.flush(); // nothing queued: said again
+    expect(queuedAtFlushed).toEqual([0, 0]);
+  });
+
   it('loses nothing when the port drops (the service worker stopped): reconnects, resends in order', () => {
     const { runtime, ports } = fakeRuntime();
     const l = link(runtime);

@@ -23,6 +23,8 @@ export interface LinkOptions {
   delay?: number;
   /** Flush at once past this many parts. */
   maxParts?: number;
+  /** After each flush: nothing is queued any more (sent, or kept unacknowledged for a resend). */
+  flushed?: () => void;
 }
 
 export class Link {
@@ -81,6 +83,11 @@ export class Link {
     return this.parts.length + this.unacked.size;
   }
 
+  /** Parts queued, not yet sent. */
+  get queued(): number {
+    return this.parts.length;
+  }
+
   private schedule(ms: number) {
     if (this.timer !== null) {
       if (ms > 0 || this.timerSoon) {
@@ -100,9 +107,13 @@ export class Link {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (!this.parts.length) {
-      return;
+    if (this.parts.length) {
+      this.sendQueued();
     }
+    this.opts.flushed?.();
+  }
+
+  private sendQueued(): void {
     const sent = { json: `[${this.parts.join(',')}]`, lines: this.lines };
     this.parts = [];
     this.lines = [];

@@ -23,6 +23,7 @@ import {
 } from '../shared/messages.ts';
 import { accept, relayToPageDetail, stamp, type Body } from '../shared/channel.ts';
 import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
+import { LeaveGuard } from './leave-guard.ts';
 import { Link } from './link.ts';
 import { runPost } from './inject.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
@@ -83,6 +84,10 @@ class FrameRelay {
   private postUrl = '';
   private postHead = '';
   private flushDetail: string | null = null;
+  /** The pagehide listener, there only while something is held (leave-guard.ts). */
+  private readonly leave = new LeaveGuard(window, () => this.handOverAll());
+  /** The MAIN world posted since the last pull (it asks for the counter at the first post of each task). */
+  private mainMayHold = false;
 
   constructor(
     private readonly runtime: Runtime.Static,
@@ -99,7 +104,10 @@ class FrameRelay {
       config: () => this.config,
       relationTo: relationFinder(window as Window & typeof globalThis),
       eager: firefox,
-      hold: (d, time) => this.outbox.add(d, deliveryChars(d), time),
+      hold: (d, time) => {
+        this.leave.hold();
+        this.outbox.add(d, deliveryChars(d), time);
+      },
       channel,
     }).answer;
   }
@@ -109,10 +117,15 @@ class FrameRelay {
     if (channel) {
       // The MAIN world asks at the first post of each task (answered synchronously), and hands its posts over
       // when asked or when its own outbox says so.
-      channel.on(CHANNEL_COUNTER_ASK, () => this.answer());
+      channel.on(CHANNEL_COUNTER_ASK, () => {
+        this.mainMayHold = true;
+        this.leave.hold();
+        this.answer();
+      });
       channel.on(CHANNEL_PAGE_RECORDS, (e) => {
         const detail = (e as CustomEvent).detail;
         if (typeof detail === 'string' && detail) {
+          this.leave.hold();
           parsePosts(detail, this.posts);
           if (!this.pulling) {
             this.handOver();
@@ -134,9 +147,8 @@ class FrameRelay {
       }
     };
     this.runtime.onMessage?.addListener(onAsk as unknown as Runtime.OnMessageListener);
-    // Leaving the page (or entering the back/forward cache): send what is queued now.
-    // The MAIN world hands over every record it holds synchronously first.
-    window.addEventListener('pagehide', () => this.handOverAll(), true);
+    // Leaving the page (or entering the back/forward cache): `leave` sends what is held then, the MAIN world's
+    // records first (asked for synchronously).
     window.addEventListener(
       'pageshow',
       (e) => {
@@ -162,7 +174,22 @@ class FrameRelay {
         return h;
       },
       onMessage: (msg: BackgroundToRelay) => this.onMessage(msg),
+      flushed: () => this.released(),
     });
+  }
+
+  /** After the link sent what it queued: when nothing is held anywhere in the frame, no pagehide listener. */
+  private released(): void {
+    if (
+      this.leave.holding &&
+      !this.mainMayHold &&
+      this.outbox.size === 0 &&
+      this.posts.length === 0 &&
+      !this.drain?.queued &&
+      this.link.queued === 0
+    ) {
+      this.leave.release();
+    }
   }
 
   private onMessage(msg: BackgroundToRelay): void {
@@ -172,7 +199,6 @@ class FrameRelay {
     } else if (msg.type === 'post') {
       this.link.send(this.post(msg));
     } else if (msg.type === 'flush') {
-      this.pull();
       this.handOverAll();
       this.link.send({ type: 'flushed', id: msg.id });
     } else if (msg.type === 'hand-over') {
@@ -195,6 +221,7 @@ class FrameRelay {
   private post(msg: Post): Body<Extract<RelayToBackground, { type: 'post-result' }>> {
     const { result, record } = runPost(msg, window, document, this.now);
     if (record) {
+      this.leave.hold();
       this.link.push(JSON.stringify(record));
     }
     return { type: 'post-result', id: msg.id, ...result };
@@ -247,6 +274,7 @@ class FrameRelay {
   /** Ask the MAIN world for the posts it holds (synchronously: they are in `posts` when this returns). */
   private pull(): void {
     if (this.channel) {
+      this.mainMayHold = false;
       this.pulling = true;
       try {
         this.askPosts();
@@ -263,8 +291,12 @@ class FrameRelay {
     }
   }
 
-  /** Everything the frame holds, written and sent now (the page is going away, or the background asks). */
+  /**
+   * Everything the frame holds, written and sent now (the page is going away, or the background asks): the MAIN
+   * world's posts too, asked for first (a frame that holds no delivery would otherwise not ask for them).
+   */
   private handOverAll(): void {
+    this.pull();
     this.handOver();
     this.drain?.drain();
     this.link.flush();

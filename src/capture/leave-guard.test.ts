@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { LeaveGuard } from './leave-guard.ts';
+
+describe('the frame’s pagehide listener, only while it holds something', () => {
+  it('listens once however often the frame holds, and not at all once released', () => {
+    const target = new EventTarget();
+    let left = 0;
+    const guard = new LeaveGuard(target, () => left++);
+    target.dispatchEvent(new Event('pagehide'));
+    expect(left).toBe(0); // nothing held: no listener
+    guard.hold();
+    guard.hold();
+    expect(guard.holding).toBe(true);
+    target.dispatchEvent(new Event('pagehide'));
+    expect(left).toBe(1); // one listener, not two
+    guard.release();
+    expect(guard.holding).toBe(false);
+    target.dispatchEvent(new Event('pagehide'));
+    expect(left).toBe(1);
+    guard.hold();
+    target.dispatchEvent(new Event('pagehide'));
+    expect(left).toBe(2);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * The frame's `pagehide` listener, there only while the frame holds records.
+ *
+ * A page-lifecycle listener (`pagehide`, `unload`, `beforeunload`) tells the browser that the frame must run script
+ * as it goes away, so the browser may no longer end the frame's process at once: Chromium keeps a subframe's process
+ * alive after its page navigates or closes, and reuses it for the next frame of that site (measured: a captured
+ * embed's process survived each reload of its host page and was reused, where without the extension every reload
+ * had a new one). A frame that holds nothing has nothing to hand over as it goes: it keeps no listener, and the
+ * browser treats the page as it would without us. The listener is added when the frame starts holding something and
+ * removed once everything has left (relay.ts).
+ */
+export class LeaveGuard {
+  private on = false;
+  private readonly listener = () => this.onLeave();
+
+  constructor(
+    private readonly target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
+    private readonly onLeave: () => void,
+  ) {}
+
+  /** The frame holds something: hand it over if the page goes away. */
+  hold(): void {
+    if (!this.on) {
+      this.on = true;
+      this.target.addEventListener('pagehide', this.listener, { capture: true });
+    }
+  }
+
+  /** The frame holds nothing any more. */
+  release(): void {
+    if (this.on) {
+      this.on = false;
+      this.target.removeEventListener('pagehide', this.listener, { capture: true });
+    }
+  }
+
+  get holding(): boolean {
+    return this.on;
+  }
+}
