@@ -25,7 +25,10 @@
 //   added ms beyond it, round by round, is what our design adds. `--browsers …,empty`: a sixth, the same two scripts
 //   empty (what injecting them costs before any code runs); `…,trust`: the floor with the platform's part of what
 //   keeps the page out (the worlds' private channel, every window path hooked, toString masked, a hello).
-// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full,floor]
+// --same-tab: one tab per browser, navigated again for each load (a reload: the host's renderer and V8's in-memory
+//   compile cache are kept; a new tab compiles every script cold). Our scripts then hit that cache; but their
+//   wall times compare only where each browser's processes live alike (BENCHMARKS.md).
+// Usage: node bench/page-load.mjs [--rounds 21] [--each] [--cpu-trace] [--cpu-profile (EI_PROFILE_STACKS=prefix: the sums as JSON)] [--browsers without,off,receive-only,full,floor] [--same-tab]
 //   (EI_EXTENSION_DIR: another build; EI_EXTENSION_DIR_B=<build>: a fifth browser, that build in EI_B_MODE (default
 //    full; off: the sandbox out of scope; bare: no capture set, for a build whose worker does nothing), alternated with the rest, its rows beside the others; npm run bench runs it, after a build)
 import { existsSync, writeFileSync } from 'node:fs';
@@ -74,7 +77,7 @@ const span = ([lo, hi], d = 2) => (Number.isFinite(lo) ? `${lo.toFixed(d)}–${h
 /**
  * One load of the sandbox's host page in a new tab of browser `b`: its marks (ms) and its CPU (ms); with `origins`,
  * a trace of the load too, and its scripts' thread ms by frame (`frames`).
- * @param {{ browser: import('puppeteer-core').Browser }} b
+ * @param {{ browser: import('puppeteer-core').Browser, tab?: import('puppeteer-core').Page }} b
  * @param {string} url
  * @param {{ host: string, embed: string } | null} [origins]
  * @returns {Promise<Record<string, any>>}
@@ -95,9 +98,13 @@ async function loadOnce(b, url, origins = null, timeoutMs = 20_000, profile = fa
       ...(profile ? { profile: profileByFrame(events, origins) } : {}),
     };
   }
-  const page = await b.browser.newPage();
+  // --same-tab: the browser's one tab, navigated again (its renderer and V8's in-memory compile cache kept, as when
+  // a host developer reloads); else a new tab per load (a new renderer: every script compiled cold).
+  const page = b.tab ?? (await b.browser.newPage());
   try {
-    await page.evaluateOnNewDocument(RECORDER);
+    if (!b.tab) {
+      await page.evaluateOnNewDocument(RECORDER);
+    }
     await settle();
     const pid = b.browser.process()?.pid;
     const before = treeCpu(pid);
@@ -117,7 +124,9 @@ async function loadOnce(b, url, origins = null, timeoutMs = 20_000, profile = fa
     await new Promise((r) => setTimeout(r, Math.max(0, wait)));
     return { ...marks, cpu: cpuParts(before, treeCpu(pid)) };
   } finally {
-    await page.close().catch(() => {});
+    if (!b.tab) {
+      await page.close().catch(() => {});
+    }
   }
 }
 
@@ -262,7 +271,7 @@ function logFigures(figures, kinds, rounds, ms, log) {
  * Run the benchmark; prints its tables and returns the figures by browser.
  * `traceRounds`: traced rounds of full mode and the floor after the timed ones (0: none), for the thread ms per frame.
  * @param {{ rounds?: number, warmup?: number, each?: boolean, only?: string[] | null, cpuTrace?: boolean, cpuProfile?: boolean,
- *   traceRounds?: number, log?: (line: string) => void }} [options]
+ *   traceRounds?: number, sameTab?: boolean, log?: (line: string) => void }} [options]
  */
 export async function benchPageLoad({
   rounds = 21,
@@ -272,6 +281,7 @@ export async function benchPageLoad({
   cpuTrace = false,
   cpuProfile = false,
   traceRounds = 7,
+  sameTab = false,
   log = console.log,
 } = {}) {
   const traced = cpuTrace || cpuProfile;
@@ -280,13 +290,19 @@ export async function benchPageLoad({
   }
   const sb = await startSandbox();
   const browsers = await launchAll(sb, only);
+  if (sameTab) {
+    for (const b of Object.values(browsers)) {
+      b.tab = await b.browser.newPage();
+      await b.tab.evaluateOnNewDocument(RECORDER);
+    }
+  }
   const kinds = Object.keys(browsers);
   const runs = [];
   const tracedRuns = [];
   const t0 = Date.now();
   try {
     log(
-      `the sandbox's host page and dashboard embed (two sites), a new tab per load; ${kinds.length} browsers alternated per round (order turning); ${rounds} rounds after ${warmup} warm-up loads each`,
+      `the sandbox's host page and dashboard embed (two sites), ${sameTab ? 'one tab per browser, navigated again for each load' : 'a new tab per load'}; ${kinds.length} browsers alternated per round (order turning); ${rounds} rounds after ${warmup} warm-up loads each`,
     );
     await loadRounds({ browsers, kinds, sb, rounds, warmup, each, traced, cpuProfile, runs, log });
     if (!traced && traceRounds > 0 && browsers.full && browsers.floor) {
@@ -526,5 +542,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     each: process.argv.includes('--each'),
     cpuTrace: process.argv.includes('--cpu-trace'),
     cpuProfile: process.argv.includes('--cpu-profile'),
+    sameTab: process.argv.includes('--same-tab'),
   });
 }

@@ -32,6 +32,7 @@ const USAGE = `usage: npm run bench -- [suite ...] [options]
 diagnostics (a suite's run that prints where the time goes; never recorded):
   page-load --cpu-trace a trace of each load: thread ms of each of our scripts per frame (host, embed), at
                         document_start and later, beside each frame's main thread (trace.mjs)
+  page-load --same-tab  one tab per browser, navigated again for each load (a reload), instead of a new tab each
   page-load --cpu-profile  the same with V8's sampling profile (~100 µs): our code's sampled ms per frame by
                         phase, file and function, self and total (trace.mjs profileByFrame)
   --worker-profile      the service worker's CPU profile over one page-overhead burst and the lag after it, full
@@ -88,6 +89,7 @@ const FLAGS = [
   '--no-build',
   '--keep',
   '--cpu',
+  '--same-tab',
   '--cpu-trace',
   '--cpu-profile',
   '--profile',
@@ -125,6 +127,7 @@ if (browsers?.some((b) => !LOAD_BROWSERS.includes(b))) {
 }
 const cpuTrace = args.includes('--cpu-trace');
 const cpuProfile = args.includes('--cpu-profile');
+const sameTab = args.includes('--same-tab');
 const profile = args.includes('--profile')
   ? {
       runs: runs ?? 1,
@@ -138,7 +141,14 @@ const profile = args.includes('--profile')
 const workerProfile = args.includes('--worker-profile');
 const threads = args.includes('--threads');
 const record =
-  !args.includes('--no-record') && !cpuTrace && !cpuProfile && !profile && !browsers && !workerProfile && !threads;
+  !args.includes('--no-record') &&
+  !cpuTrace &&
+  !cpuProfile &&
+  !sameTab &&
+  !profile &&
+  !browsers &&
+  !workerProfile &&
+  !threads;
 const order = suites.map((s) => s.key);
 const bursts = optionValue('bursts');
 /** @type {Record<string, object>} */
@@ -156,6 +166,7 @@ const options = {
     ...(browsers ? { only: browsers } : {}),
     cpuTrace,
     cpuProfile,
+    sameTab,
   },
   './panel.mjs': { ...(runs ? { runs } : {}), profile },
   './soak.mjs': { ...(quick ? { minutes: 2 } : {}), ...(minutes ? { minutes } : {}) },
