@@ -3,7 +3,8 @@
 // Chromium then keeps its process alive after a navigation (and reuses it), where it would end it at once.
 import type { CDPSession } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
-import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import type { ClassifiedRecord } from '../../src/shared/messages.ts';
+import { describe, expect, it, test, type Launcher } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
 
@@ -61,11 +62,19 @@ async function lifecycleListeners(session: CDPSession): Promise<{ worlds: string
   return { worlds, listeners };
 }
 
+const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
+const numbered = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+let srv: TwoOrigins;
+let launcher: Launcher;
+test.beforeAll(async ({ launchForFile }) => {
+  launcher = launchForFile;
+  srv = await launchForFile.pages({ '/': HOST }, { '/embed/dashboard/a': EMBED, '/embed/dashboard/b': EMBED });
+});
+
 describe('a captured frame that goes away', () => {
-  let srv: TwoOrigins;
   let l: Launched;
-  test.beforeAll(async ({ chromium, launchForFile }) => {
-    srv = await launchForFile.pages({ '/': HOST }, { '/embed/dashboard/a': EMBED, '/embed/dashboard/b': EMBED });
+  test.beforeAll(({ chromium }) => {
     l = chromium;
   });
 
@@ -89,47 +98,80 @@ describe('a captured frame that goes away', () => {
     await page.close();
   });
 
-  it('loses none of the posts a frame made just before it navigated away', async () => {
+  /** The host page, once both frames have exchanged a message and handed everything over: they hold nothing. */
+  const quietPage = async () => {
     const page = await l.browser.newPage();
     await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
     const tabId = await tabIdOf(l, page);
     await page.evaluate(() => (window as any).send(1));
     await page.waitForFunction(() => (window as any).got === 1);
     await settled(l, tabId);
+    return { page, tabId };
+  };
+
+  it('loses none of the posts a frame made just before it navigated away', async () => {
+    const { page, tabId } = await quietPage();
     // The embed posts 30 events and navigates in the same task: its posts are still held (a frame waits for a
     // quiet moment before it hands them over) when the page goes.
     const N = 30;
     await page.evaluate((n) => (window as any).leaveWith(n), N);
     await page.waitForFunction((n) => (window as any).got === 1 + n, {}, N);
-    const isGone = (r: { kind: string; data: unknown }) => /^\/gone\//.test((r.data as any)?.payload?.path ?? '');
+    const isGone = (r: { data: unknown }) => pathOf(r).startsWith('/gone/');
     await waitForRecords(l, tabId, (rs) => rs.filter((r) => r.kind === 'receive' && isGone(r)).length === N);
     await settled(l, tabId);
-    const all = messagesOnly(await records(l, tabId));
-    const gone = (kind: string) => all.filter((r) => r.kind === kind && isGone(r));
-    expect(gone('receive').length).toBe(N);
-    expect(gone('post').map((r) => (r.data as any).payload.path)).toEqual(
-      Array.from({ length: N }, (_, i) => `/gone/${i}`),
-    );
+    const gone = messagesOnly(await records(l, tabId)).filter(isGone);
+    expect(gone.filter((r) => r.kind === 'receive').length).toBe(N);
+    expect(gone.filter((r) => r.kind === 'post').map(pathOf)).toEqual(numbered('/gone/', N));
     await page.close();
   });
 
   it('loses none of the messages a frame received when it navigates away on the last', async () => {
-    const page = await l.browser.newPage();
-    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
-    const tabId = await tabIdOf(l, page);
-    await page.evaluate(() => (window as any).send(1));
-    await page.waitForFunction(() => (window as any).got === 1);
-    await settled(l, tabId);
+    const { page, tabId } = await quietPage();
     // 30 actions in one task; the embed navigates away on the last, holding the deliveries (it posts nothing).
     const N = 30;
     await page.evaluate((n) => (window as any).bye(n), N);
     await page.waitForFunction(() => (window as any).loads === 2);
     // The old document is gone: what it did not hand over as it went is lost.
     await settled(l, tabId);
-    const bye = messagesOnly(await records(l, tabId)).filter((r) => /^\/bye\//.test((r.data as any)?.payload?.path));
-    const paths = Array.from({ length: N }, (_, i) => `/bye/${i}`);
-    expect(bye.filter((r) => r.kind === 'post').map((r) => (r.data as any).payload.path)).toEqual(paths);
-    expect(bye.filter((r) => r.kind === 'receive').map((r) => (r.data as any).payload.path)).toEqual(paths);
+    const bye = messagesOnly(await records(l, tabId)).filter((r) => pathOf(r).startsWith('/bye/'));
+    expect(bye.filter((r) => r.kind === 'post').map(pathOf)).toEqual(numbered('/bye/', N));
+    expect(bye.filter((r) => r.kind === 'receive').map(pathOf)).toEqual(numbered('/bye/', N));
     await page.close();
+  });
+});
+
+describe('Firefox: a captured frame that goes away', () => {
+  it('loses none of the posts an embed made just before it left, nor the messages it got as it left', async () => {
+    const ff = await launcher.firefox();
+    await ff.setCapture({ sites: [srv.hostOrigin, srv.embedOrigin], mode: 'full' });
+    const page = await ff.browser.newPage();
+    await page.goto(`${srv.hostOrigin}/`);
+    await page.waitForFunction(() => (window as any).loads === 1, { timeout: 20_000 });
+    await page.evaluate(() => (window as any).send(1));
+    await page.waitForFunction(() => (window as any).got === 1, { timeout: 10_000 });
+    const ext = await ff.extensionPage('theme=light');
+    // Every frame of the tab handed over, then the tab's records (the background's automation API).
+    const settledRecords = () =>
+      ext.evaluate(async (host: string) => {
+        const bg = await (globalThis as any).browser.runtime.getBackgroundPage();
+        const tabs = (await (globalThis as any).browser.tabs.query({})) as Array<{ id: number; url?: string }>;
+        const id = tabs.find((t) => t.url?.startsWith(host))!.id;
+        await bg.embedInspector.settle(id);
+        return JSON.parse(JSON.stringify(await bg.embedInspector.records(id)));
+      }, srv.hostOrigin) as Promise<ClassifiedRecord[]>;
+    await settledRecords();
+    const N = 30;
+    // The embed posts 30 events and navigates in the same task (holding its posts), then, in its next document,
+    // gets 30 actions and navigates on the last (holding the deliveries).
+    await page.evaluate((n) => (window as any).leaveWith(n), N);
+    await page.waitForFunction(() => (window as any).loads === 2, { timeout: 10_000 });
+    await page.evaluate((n) => (window as any).bye(n), N);
+    await page.waitForFunction(() => (window as any).loads === 3, { timeout: 10_000 });
+    const rs = (await settledRecords()).filter((r) => !r.navigation);
+    const ofKind = (kind: string, prefix: string) =>
+      rs.filter((r) => r.kind === kind && pathOf(r).startsWith(prefix)).map(pathOf);
+    expect(ofKind('post', '/gone/')).toEqual(numbered('/gone/', N));
+    expect(ofKind('receive', '/bye/')).toEqual(numbered('/bye/', N));
+    await Promise.all([page.close(), ext.close()]);
   });
 });
