@@ -254,6 +254,12 @@ export function startCapture(): void {
       const msg = typeof detail === 'string' ? accept<RelayToPage>('relay->page', parse(detail)) : null;
       if (msg?.type === 'flush') {
         outbox.flush();
+        if (calls.length) {
+          // Asked in the middle of a posting task (a page's own pagehide event, a bound crossed by deliveries the
+          // page dispatched): this task's posts are not written yet and stay here. Ask again, so that the relay
+          // knows this world still holds posts (it keeps its pagehide listener until they have left).
+          counter.ask();
+        }
       } else if (msg?.type === 'config') {
         config = msg.config;
         if (config.receiveOnly) {

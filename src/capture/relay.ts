@@ -86,7 +86,10 @@ class FrameRelay {
   private flushDetail: string | null = null;
   /** The pagehide listener, there only while something is held (leave-guard.ts). */
   private readonly leave = new LeaveGuard(window, () => this.handOverAll());
-  /** The MAIN world posted since the last pull (it asks for the counter at the first post of each task). */
+  /**
+   * The MAIN world posted since the last pull (it asks for the counter at the first post of each task, and again when
+   * a pull in the middle of a posting task leaves that task's posts with it).
+   */
   private mainMayHold = false;
 
   constructor(

@@ -15,6 +15,7 @@ const HOST = `<!doctype html><script>
   window.send = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage(env(i), '{{EMBED}}'); };
   window.bye = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage({ ...env(i), payload: { path: '/bye/' + i, last: i === n - 1 } }, '{{EMBED}}'); };
   window.leaveWith = (n) => document.querySelector('iframe').contentWindow.postMessage({ leaveWith: n }, '{{EMBED}}');
+  window.hideWith = (n) => document.querySelector('iframe').contentWindow.postMessage({ hideWith: n }, '{{EMBED}}');
 </script><iframe src="{{EMBED}}/embed/dashboard/a" onload="window.loads = (window.loads || 0) + 1"></iframe>`;
 // The embed answers each action with an event (a series of byes: none, and it navigates away on the last); asked to, it later posts n events and navigates away in the same task.
 const EMBED = `<!doctype html><script>
@@ -26,6 +27,14 @@ const EMBED = `<!doctype html><script>
         for (let i = 0; i < e.data.leaveWith; i++) parent.postMessage(env('svc:event:navigated', '/gone/' + i), '{{HOST}}');
         location.replace('/embed/dashboard/b');
       }, 500);
+    } else if (e.data && e.data.hideWith) {
+      // In the task of the delivery it holds: posts on either side of a pagehide the page dispatches itself (any
+      // script may), then it navigates away.
+      const n = e.data.hideWith;
+      for (let i = 0; i < n / 2; i++) parent.postMessage(env('svc:event:navigated', '/hid/' + i), '{{HOST}}');
+      dispatchEvent(new PageTransitionEvent('pagehide'));
+      for (let i = n / 2; i < n; i++) parent.postMessage(env('svc:event:navigated', '/hid/' + i), '{{HOST}}');
+      location.replace('/embed/dashboard/b');
     } else if (e.data && e.data.source === 'svc-embed' && String(e.data.payload.path).startsWith('/bye/')) {
       if (e.data.payload.last) location.replace('/embed/dashboard/b');
     } else if (e.data && e.data.source === 'svc-embed') {
@@ -125,6 +134,23 @@ describe('a captured frame that goes away', () => {
     await page.close();
   });
 
+  it('loses none of the posts a frame made around a pagehide it dispatched itself, then went', async () => {
+    const { page, tabId } = await quietPage();
+    // A page's own pagehide event reaches our listener (a frame holding something listens for it) and makes the
+    // frame hand over early; the posts of that task, made before it and after it, are still to leave.
+    const N = 30;
+    await page.evaluate((n) => (window as any).hideWith(n), N);
+    await page.waitForFunction((n) => (window as any).got === 1 + n, {}, N);
+    await page.waitForFunction(() => (window as any).loads === 2);
+    const hid = (r: { data: unknown }) => pathOf(r).startsWith('/hid/');
+    await waitForRecords(l, tabId, (rs) => rs.filter((r) => r.kind === 'receive' && hid(r)).length === N);
+    await settled(l, tabId);
+    const got = messagesOnly(await records(l, tabId)).filter(hid);
+    expect(got.filter((r) => r.kind === 'receive').length).toBe(N);
+    expect(got.filter((r) => r.kind === 'post').map(pathOf)).toEqual(numbered('/hid/', N));
+    await page.close();
+  });
+
   it('loses none of the messages a frame received when it navigates away on the last', async () => {
     const { page, tabId } = await quietPage();
     // 30 actions in one task; the embed navigates away on the last, holding the deliveries (it posts nothing).
@@ -167,11 +193,15 @@ describe('Firefox: a captured frame that goes away', () => {
     await page.waitForFunction(() => (window as any).loads === 2, { timeout: 10_000 });
     await page.evaluate((n) => (window as any).bye(n), N);
     await page.waitForFunction(() => (window as any).loads === 3, { timeout: 10_000 });
+    // Then posts on either side of a pagehide the embed dispatches itself, and it navigates away.
+    await page.evaluate((n) => (window as any).hideWith(n), N);
+    await page.waitForFunction(() => (window as any).loads === 4, { timeout: 10_000 });
     const rs = (await settledRecords()).filter((r) => !r.navigation);
     const ofKind = (kind: string, prefix: string) =>
       rs.filter((r) => r.kind === kind && pathOf(r).startsWith(prefix)).map(pathOf);
     expect(ofKind('post', '/gone/')).toEqual(numbered('/gone/', N));
     expect(ofKind('receive', '/bye/')).toEqual(numbered('/bye/', N));
+    expect(ofKind('post', '/hid/')).toEqual(numbered('/hid/', N));
     await Promise.all([page.close(), ext.close()]);
   });
 });
