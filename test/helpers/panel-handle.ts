@@ -57,6 +57,7 @@ export async function waitInPanel<A = undefined>(
 
 /** What a panel page printed as warnings and errors, with the time since it was opened (panel.ts's panelFor). */
 const panelNotes = new WeakMap<PanelTarget, string[]>();
+export const panelNotesOf = (target: PanelTarget): readonly string[] => panelNotes.get(target) ?? [];
 export function notePanelConsole(page: Page): void {
   const notes: string[] = [];
   const start = Date.now();

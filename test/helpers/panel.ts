@@ -1,9 +1,9 @@
 /** Opening the panel page for a sandbox tab, for the act-* end-to-end tests. */
 import type { Frame, Page } from 'puppeteer-core';
-import type { Launched } from '../../src/node/chromium.ts';
+import { extensionWorker, type Launched } from '../../src/node/chromium.ts';
 import { vi } from 'vitest';
 import { restartWorker, tabIdOf } from './capture.ts';
-import { inPanel, notePanelConsole, waitInPanel } from './panel-handle.ts';
+import { inPanel, notePanelConsole, panelNotesOf, waitInPanel } from './panel-handle.ts';
 
 import type { Sandbox } from '../../sandbox/server.mjs';
 
@@ -132,7 +132,9 @@ export async function restartUnder(launched: Launched, panel: Page): Promise<str
     });
   });
   const said = () => inPanel(panel, () => (window as unknown as { __restart: string[] }).__restart);
+  const t0 = Date.now();
   await restartWorker(launched);
+  const restarted = Date.now() - t0;
   await vi
     .waitUntil(
       async () => {
@@ -143,7 +145,42 @@ export async function restartUnder(launched: Launched, panel: Page): Promise<str
       { timeout: 15_000, interval: 100 },
     )
     .catch(async () => {
-      throw new Error(`the panel did not reconnect after the worker stopped (it said: ${(await said()).join(', ')})`);
+      throw new Error(
+        `the panel did not reconnect after the worker stopped (it said: ${(await said()).join(', ')})\n` +
+          `a new worker answered ${restarted} ms after the stop; now: ${await workerDiagnosis(launched, panel)}\n` +
+          `the panel's warnings: ${panelNotesOf(panel).join('; ') || 'none'}`,
+      );
     });
   return said();
+}
+
+/**
+ * What a failed reconnection leaves to read (a CI flake whose cause is not found yet): the extension's worker targets,
+ * the ServiceWorker domain's versions and their states, and whether a worker answers with its API.
+ */
+async function workerDiagnosis(launched: Launched, page: Page): Promise<string> {
+  const out: string[] = [];
+  const script = `chrome-extension://${launched.extensionId}/`;
+  const targets = launched.browser.targets().filter((t) => t.url().startsWith(script) && t.type() !== 'page');
+  out.push(`targets [${targets.map((t) => `${t.type()} ${t.url().slice(script.length)}`).join(', ')}]`);
+  const cdp = await page.createCDPSession().catch(() => null);
+  if (cdp) {
+    const versions: string[] = [];
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions: vs }) => {
+      for (const v of vs.filter((x) => x.scriptURL.startsWith(script))) {
+        versions.push(
+          `${v.versionId}:${v.runningStatus}/${v.status}${v.targetId ? ` target ${v.targetId.slice(0, 8)}` : ''}`,
+        );
+      }
+    });
+    await cdp.send('ServiceWorker.enable').catch(() => {});
+    await new Promise((r) => setTimeout(r, 300));
+    await cdp.detach().catch(() => {});
+    out.push(`versions [${versions.join(', ')}]`);
+  }
+  const up = await extensionWorker(launched.browser, 3_000)
+    .then((w) => w.evaluate(() => `answers, API ${'embedInspector' in globalThis ? 'installed' : 'missing'}`))
+    .catch((e: Error) => `no worker answers: ${e.message}`);
+  out.push(String(up));
+  return out.join('; ');
 }
