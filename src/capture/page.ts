@@ -32,6 +32,7 @@ import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
 import {
   CHANNEL_COUNTER_ASK,
   CHANNEL_COUNTER_CHANGED,
+  CHANNEL_LEAVING,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_READER,
   CHANNEL_RELAY_TO_PAGE,
@@ -147,6 +148,35 @@ function deliveryCounter(win: Window, channel: PageChannel): { seen: () => numbe
   };
 }
 
+/**
+ * Whether the page's code running now is a listener of the browser's own `pagehide` or `unload` on this window: the
+ * frame is going away, and what it posts there can no longer wait for a quiet moment. Read with the getters kept
+ * now (the page may replace `window.event` or `Event.prototype.type` later); `isTrusted` is each event's own,
+ * unforgeable. The microtasks a listener queues run before its event's dispatch goes on: their posts are told too.
+ */
+function leavingCheck(win: Window): () => boolean {
+  const apply = Reflect.apply;
+  const eventOf =
+    Object.getOwnPropertyDescriptor(win, 'event')?.get ??
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(win), 'event')?.get;
+  const typeOf = Object.getOwnPropertyDescriptor(Event.prototype, 'type')?.get;
+  if (!eventOf || !typeOf) {
+    return () => false;
+  }
+  return () => {
+    try {
+      const e = apply(eventOf, win, []) as Event | undefined;
+      if (!e || !e.isTrusted) {
+        return false;
+      }
+      const type = apply(typeOf, e, []);
+      return type === 'pagehide' || type === 'unload';
+    } catch {
+      return false;
+    }
+  };
+}
+
 /** Start capturing posts in this frame (full mode). */
 export function startCapture(): void {
   const win = window as Window & typeof globalThis;
@@ -185,6 +215,9 @@ export function startCapture(): void {
   // fields on an array).
   let calls: Call[] = [];
   let scheduled = false;
+  // The current task is a listener of the browser's pagehide or unload: its posts are handed over at its end.
+  const goingAway = leavingCheck(win);
+  let leaving = false;
 
   // A target's URL, read once per batch; none where it is cross-origin, told without an exception where the
   // platform allows (hook.ts `locationHref`: a throw is slow, the first in a frame most).
@@ -218,6 +251,11 @@ export function startCapture(): void {
       outbox.fill(c.slot, w, w ? w.chars : 0, t);
     }
     urls.clear(); // a target may navigate before the next batch, and the map would keep its window
+    if (leaving) {
+      // The frame is going away: the relay takes everything now (it asks for these posts first).
+      leaving = false;
+      channel.send(CHANNEL_LEAVING);
+    }
   };
 
   // First: it keeps the platform getters (parent, opener) before the hook wraps them.
@@ -234,6 +272,7 @@ export function startCapture(): void {
         scheduled = true;
         microtask(flush);
         counter.ask();
+        leaving = goingAway();
       }
       calls.push({
         time,
@@ -254,10 +293,11 @@ export function startCapture(): void {
       const msg = typeof detail === 'string' ? accept<RelayToPage>('relay->page', parse(detail)) : null;
       if (msg?.type === 'flush') {
         outbox.flush();
-        if (calls.length) {
-          // Asked in the middle of a posting task (a page's own pagehide event, a bound crossed by deliveries the
-          // page dispatched): this task's posts are not written yet and stay here. Ask again, so that the relay
-          // knows this world still holds posts (it keeps its pagehide listener until they have left).
+        if (outbox.size > 0) {
+          // Asked in the middle of a posting task (a page's own pagehide event, from its code or from a getter the
+          // task's end reads; a bound crossed by deliveries the page dispatched): the task's posts not written yet
+          // stay here, and what follows them. Ask again, so that the relay knows this world still holds posts (it
+          // keeps its pagehide listener until they have left).
           counter.ask();
         }
       } else if (msg?.type === 'config') {

@@ -13,6 +13,7 @@
  */
 import {
   CHANNEL_COUNTER_ASK,
+  CHANNEL_LEAVING,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_RELAY_TO_PAGE,
   type BackgroundToRelay,
@@ -125,6 +126,8 @@ class FrameRelay {
         this.leave.hold();
         this.answer();
       });
+      // The page posted in its own pagehide or unload listener (after ours, if we had one): everything leaves now.
+      channel.on(CHANNEL_LEAVING, () => this.handOverAll());
       channel.on(CHANNEL_PAGE_RECORDS, (e) => {
         const detail = (e as CustomEvent).detail;
         if (typeof detail === 'string' && detail) {

@@ -48,6 +48,12 @@ export const CHANNEL_RELAY_TO_PAGE = `${NAME}config`;
 export const CHANNEL_COUNTER_ASK = `${NAME}counter?`;
 export const CHANNEL_COUNTER_CHANGED = `${NAME}counter!`;
 /**
+ * On the node, page -> relay, no detail: the page posted in a listener of the browser's own `pagehide` or `unload`
+ * (the frame is going away, and the relay's `pagehide` listener, if it had one, has run): the relay hands everything
+ * over now, the MAIN world's posts asked for first.
+ */
+export const CHANNEL_LEAVING = `${NAME}leaving`;
+/**
  * On the node, Firefox, full mode: the MAIN world offers the relay a reader of deliveries (deliveries.ts), as it
  * starts, before any page script (a CustomEvent whose `detail` is the function).
  */

@@ -16,6 +16,8 @@ const HOST = `<!doctype html><script>
   window.bye = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage({ ...env(i), payload: { path: '/bye/' + i, last: i === n - 1 } }, '{{EMBED}}'); };
   window.leaveWith = (n) => document.querySelector('iframe').contentWindow.postMessage({ leaveWith: n }, '{{EMBED}}');
   window.hideWith = (n) => document.querySelector('iframe').contentWindow.postMessage({ hideWith: n }, '{{EMBED}}');
+  window.getterHide = (n) => document.querySelector('iframe').contentWindow.postMessage({ getterHide: n }, '{{EMBED}}');
+  window.lastWords = (n, hold) => document.querySelector('iframe').contentWindow.postMessage({ lastWords: n, hold }, '{{EMBED}}');
 </script><iframe src="{{EMBED}}/embed/dashboard/a" onload="window.loads = (window.loads || 0) + 1"></iframe>`;
 // The embed answers each action with an event (a series of byes: none, and it navigates away on the last); asked to, it later posts n events and navigates away in the same task.
 const EMBED = `<!doctype html><script>
@@ -27,6 +29,26 @@ const EMBED = `<!doctype html><script>
         for (let i = 0; i < e.data.leaveWith; i++) parent.postMessage(env('svc:event:navigated', '/gone/' + i), '{{HOST}}');
         location.replace('/embed/dashboard/b');
       }, 500);
+    } else if (e.data && e.data.getterHide) {
+      // The first post's options have a getter: postMessage reads it, and the capture reads it again at the task's
+      // end, where it dispatches a pagehide; then more posts, and the frame navigates away.
+      let reads = 0;
+      const opts = { get targetOrigin() { if (++reads === 2) dispatchEvent(new PageTransitionEvent('pagehide')); return '{{HOST}}'; } };
+      parent.postMessage(env('svc:event:navigated', '/gh/0'), opts);
+      for (let i = 1; i < e.data.getterHide; i++) parent.postMessage(env('svc:event:navigated', '/gh/' + i), '{{HOST}}');
+      location.replace('/embed/dashboard/b');
+    } else if (e.data && e.data.lastWords) {
+      // The page says goodbye to its host in its own pagehide listener (a common pattern), then navigates away;
+      // \`hold\`: it posts once before, so the frame holds something (and our listener runs first) as it goes.
+      const n = e.data.lastWords;
+      const bye = (i) => parent.postMessage(env('svc:event:navigated', '/lw/' + i), '{{HOST}}');
+      // (half in the listener, half in a promise it resolves)
+      addEventListener('pagehide', () => {
+        for (let i = 0; i < n / 2; i++) bye(i);
+        Promise.resolve().then(() => { for (let i = n / 2; i < n; i++) bye(i); });
+      });
+      if (e.data.hold) parent.postMessage(env('svc:event:navigated', '/before/0'), '{{HOST}}');
+      location.replace('/embed/dashboard/b');
     } else if (e.data && e.data.hideWith) {
       // In the task of the delivery it holds: posts on either side of a pagehide the page dispatches itself (any
       // script may), then it navigates away.
@@ -151,6 +173,43 @@ describe('a captured frame that goes away', () => {
     await page.close();
   });
 
+  /** The embed's posts recorded and the host's deliveries of them, of messages whose path starts with `prefix`. */
+  const sentAndGot = async (tabId: number, prefix: string, n: number) => {
+    const ours = (r: { data: unknown }) => pathOf(r).startsWith(prefix);
+    await waitForRecords(l, tabId, (rs) => rs.filter((r) => r.kind === 'receive' && ours(r)).length === n);
+    await settled(l, tabId);
+    const got = messagesOnly(await records(l, tabId)).filter(ours);
+    return {
+      posts: got.filter((r) => r.kind === 'post').map(pathOf),
+      deliveries: got.filter((r) => r.kind === 'receive'),
+    };
+  };
+
+  it('loses none of the posts of a task in which a getter of the page dispatched a pagehide', async () => {
+    const { page, tabId } = await quietPage();
+    // The getter runs as the capture reads the task's posts at its end: the frame hands over in the middle of that.
+    const N = 30;
+    await page.evaluate((n) => (window as any).getterHide(n), N);
+    await page.waitForFunction(() => (window as any).loads === 2);
+    const { posts, deliveries } = await sentAndGot(tabId, '/gh/', N);
+    expect(deliveries.length).toBe(N);
+    expect(posts).toEqual(numbered('/gh/', N));
+    await page.close();
+  });
+
+  for (const hold of [false, true]) {
+    it(`loses none of the posts a page makes in its own pagehide listener (${hold ? 'holding' : 'holding nothing'} as it goes)`, async () => {
+      const { page, tabId } = await quietPage();
+      const N = 10;
+      await page.evaluate(([n, h]) => (window as any).lastWords(n, h), [N, hold] as const);
+      await page.waitForFunction(() => (window as any).loads === 2);
+      const { posts, deliveries } = await sentAndGot(tabId, '/lw/', N);
+      expect(deliveries.length).toBe(N);
+      expect(posts).toEqual(numbered('/lw/', N));
+      await page.close();
+    });
+  }
+
   it('loses none of the messages a frame received when it navigates away on the last', async () => {
     const { page, tabId } = await quietPage();
     // 30 actions in one task; the embed navigates away on the last, holding the deliveries (it posts nothing).
@@ -196,12 +255,22 @@ describe('Firefox: a captured frame that goes away', () => {
     // Then posts on either side of a pagehide the embed dispatches itself, and it navigates away.
     await page.evaluate((n) => (window as any).hideWith(n), N);
     await page.waitForFunction(() => (window as any).loads === 4, { timeout: 10_000 });
+    // A pagehide dispatched from a getter the capture reads at the task's end; then goodbyes in the page's own
+    // pagehide listener, holding nothing and holding something as it goes.
+    await page.evaluate((n) => (window as any).getterHide(n), N);
+    await page.waitForFunction(() => (window as any).loads === 5, { timeout: 10_000 });
+    await page.evaluate(() => (window as any).lastWords(10, false));
+    await page.waitForFunction(() => (window as any).loads === 6, { timeout: 10_000 });
+    await page.evaluate(() => (window as any).lastWords(10, true));
+    await page.waitForFunction(() => (window as any).loads === 7, { timeout: 10_000 });
     const rs = (await settledRecords()).filter((r) => !r.navigation);
     const ofKind = (kind: string, prefix: string) =>
       rs.filter((r) => r.kind === kind && pathOf(r).startsWith(prefix)).map(pathOf);
     expect(ofKind('post', '/gone/')).toEqual(numbered('/gone/', N));
     expect(ofKind('receive', '/bye/')).toEqual(numbered('/bye/', N));
     expect(ofKind('post', '/hid/')).toEqual(numbered('/hid/', N));
+    expect(ofKind('post', '/gh/')).toEqual(numbered('/gh/', N));
+    expect(ofKind('post', '/lw/')).toEqual([...numbered('/lw/', 10), ...numbered('/lw/', 10)]);
     await Promise.all([page.close(), ext.close()]);
   });
 });
