@@ -122,6 +122,32 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
     expect(l.backlog).toBe(0);
   });
 
+  it('a flush while the port is down resends what it had not acknowledged, at once (the page is going away)', () => {
+    const { runtime, ports } = fakeRuntime();
+    let dropped = 0;
+    const l = new Link({
+      runtime,
+      hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
+      onMessage: () => {},
+      dropped: () => dropped++,
+    });
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    expect(l.waiting).toBe(0); // sent on an open port
+    // The background closed the port before acknowledging (its storage failed; the worker stopped).
+    ports[0].disconnect();
+    expect(dropped).toBe(1);
+    expect(l.waiting).toBe(1);
+    l.flush(); // pagehide: no waiting for the retry timer
+    expect(ports.length).toBe(2);
+    expect(batches(ports[1].sent)).toEqual([[1, [{ n: 1 }]]]);
+    expect(l.waiting).toBe(0);
+    ports[1].deliver(ack(1));
+    ports[1].disconnect(); // nothing held: not said
+    expect(dropped).toBe(1);
+  });
+
   it('an acknowledgement covers every batch up to it', () => {
     const { runtime, ports } = fakeRuntime();
     const l = link(runtime);

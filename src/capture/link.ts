@@ -25,6 +25,8 @@ export interface LinkOptions {
   maxParts?: number;
   /** After each flush: nothing is queued any more (sent, or kept unacknowledged for a resend). */
   flushed?: () => void;
+  /** The port closed while records were queued or not acknowledged (they wait for the next one). */
+  dropped?: () => void;
 }
 
 export class Link {
@@ -88,6 +90,11 @@ export class Link {
     return this.parts.length;
   }
 
+  /** Records on no open port: queued, or sent on a port that closed before the background acknowledged them. */
+  get waiting(): number {
+    return this.parts.length + (this.port ? 0 : this.unacked.size);
+  }
+
   private schedule(ms: number) {
     if (this.timer !== null) {
       if (ms > 0 || this.timerSoon) {
@@ -109,6 +116,9 @@ export class Link {
     }
     if (this.parts.length) {
       this.sendQueued();
+    } else if (!this.port && this.unacked.size) {
+      // Sent on a port that closed: a flush (the page going away) resends now rather than at the retry.
+      this.connect();
     }
     this.opts.flushed?.();
   }
@@ -191,6 +201,7 @@ export class Link {
       /* already */
     }
     if (this.unacked.size || this.parts.length) {
+      this.opts.dropped?.();
       this.reconnectSoon();
     }
   }

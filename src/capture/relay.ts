@@ -181,6 +181,8 @@ class FrameRelay {
       },
       onMessage: (msg: BackgroundToRelay) => this.onMessage(msg),
       flushed: () => this.released(),
+      // (what the closed port did not have acknowledged leaves on the next one, at pagehide at the latest)
+      dropped: () => this.leave.hold(),
     });
   }
 
@@ -192,7 +194,7 @@ class FrameRelay {
       this.outbox.size === 0 &&
       this.posts.length === 0 &&
       !this.drain?.queued &&
-      this.link.queued === 0
+      this.link.waiting === 0
     ) {
       this.leave.release();
     }

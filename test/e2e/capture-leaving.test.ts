@@ -4,6 +4,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
 import type { ClassifiedRecord } from '../../src/shared/messages.ts';
+import { vi } from 'vitest';
 import { describe, expect, it, test, type Launcher } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
@@ -16,6 +17,8 @@ const HOST = `<!doctype html><script>
   window.bye = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage({ ...env(i), payload: { path: '/bye/' + i, last: i === n - 1 } }, '{{EMBED}}'); };
   window.leaveWith = (n) => document.querySelector('iframe').contentWindow.postMessage({ leaveWith: n }, '{{EMBED}}');
   window.hideWith = (n) => document.querySelector('iframe').contentWindow.postMessage({ hideWith: n }, '{{EMBED}}');
+  window.postOnly = (n) => document.querySelector('iframe').contentWindow.postMessage({ postOnly: n }, '{{EMBED}}');
+  window.removeFrame = () => document.querySelector('iframe').remove();
   window.getterHide = (n) => document.querySelector('iframe').contentWindow.postMessage({ getterHide: n }, '{{EMBED}}');
   window.lastWords = (n, hold) => document.querySelector('iframe').contentWindow.postMessage({ lastWords: n, hold }, '{{EMBED}}');
 </script><iframe src="{{EMBED}}/embed/dashboard/a" onload="window.loads = (window.loads || 0) + 1"></iframe>`;
@@ -29,6 +32,8 @@ const EMBED = `<!doctype html><script>
         for (let i = 0; i < e.data.leaveWith; i++) parent.postMessage(env('svc:event:navigated', '/gone/' + i), '{{HOST}}');
         location.replace('/embed/dashboard/b');
       }, 500);
+    } else if (e.data && e.data.postOnly) {
+      for (let i = 0; i < e.data.postOnly; i++) parent.postMessage(env('svc:event:navigated', '/unstored/' + i), '{{HOST}}');
     } else if (e.data && e.data.getterHide) {
       // The first post's options have a getter: postMessage reads it, and the capture reads it again at the task's
       // end, where it dispatches a pagehide; then more posts, and the frame navigates away.
@@ -209,6 +214,39 @@ describe('a captured frame that goes away', () => {
       await page.close();
     });
   }
+
+  it('loses none of the posts it had sent when the background could not store them and the frame went', async () => {
+    const { page, tabId } = await quietPage();
+    const worker = await l.worker();
+    // The extension's storage refuses every write (a full disk): the background closes the port of each batch it
+    // could not store, and the relay resends on a new one, later and later (up to 2 s apart).
+    const refusals = () => worker.evaluate(() => (globalThis as any).__refused as number);
+    await worker.evaluate(() => {
+      const proto = IDBObjectStore.prototype as any;
+      (globalThis as any).__put = proto.put;
+      (globalThis as any).__refused = 0;
+      proto.put = () => {
+        (globalThis as any).__refused++;
+        throw new DOMException('the test says the disk is full', 'QuotaExceededError');
+      };
+    });
+    const N = 10;
+    await page.evaluate((n) => (window as any).postOnly(n), N);
+    await page.waitForFunction((n) => (window as any).got === 1 + n, {}, N);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const before = await refusals();
+    await vi.waitUntil(async () => (await refusals()) > before, { timeout: 5_000, interval: 10 });
+    // Refused once more just now: its next try is over a second away. Storage works again, and the host removes
+    // the embed's iframe (a navigation would not do: the background asks every frame to hand over as it sees one).
+    await worker.evaluate(() => {
+      (IDBObjectStore.prototype as any).put = (globalThis as any).__put;
+    });
+    await page.evaluate(() => (window as any).removeFrame());
+    const { posts, deliveries } = await sentAndGot(tabId, '/unstored/', N);
+    expect(deliveries.length).toBe(N);
+    expect(posts).toEqual(numbered('/unstored/', N));
+    await page.close();
+  });
 
   it('loses none of the messages a frame received when it navigates away on the last', async () => {
     const { page, tabId } = await quietPage();
