@@ -99,6 +99,27 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
     expect(queuedAtFlushed).toEqual([0, 0]);
   });
 
+  it('a batch sent as it reaches its bound says nothing is queued only at the end of the task', () => {
+    const { runtime, ports } = fakeRuntime();
+    let flushed = 0;
+    const l = new Link({
+      runtime,
+      hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
+      onMessage: () => {},
+      flushed: () => flushed++,
+    });
+    l.start();
+    const big = `"${'x'.repeat(2_000_000)}"`;
+    l.push(big);
+    l.push(big); // past the bound: sent at once, in the middle of what its caller pushes
+    expect(batches(ports[0].sent).length).toBe(1);
+    expect(flushed).toBe(0);
+    l.push('{"n":3}'); // the caller's last part
+    vi.advanceTimersByTime(0);
+    expect(flushed).toBe(1);
+    expect(batches(ports[0].sent).map(([, recs]) => recs.length)).toEqual([2, 1]);
+  });
+
   it('loses nothing when the port drops (the service worker stopped): reconnects, resends in order', () => {
     const { runtime, ports } = fakeRuntime();
     const l = link(runtime);

@@ -60,9 +60,11 @@ export class Link {
       this.lines.push(lines[i]);
       this.bytes += lines[i].length;
     }
-    // Runtime messages are limited (64 MB in Chrome): keep batches to a few MB.
+    // Runtime messages are limited (64 MB in Chrome): keep batches to a few MB. Sent now, but `flushed` is said at the
+    // end of the task: the caller may be in the middle of what it pushes (a slice of the relay's drain, relay.ts).
     if (this.bytes >= MAX_BATCH_CHARS) {
-      this.flush();
+      this.sendQueued();
+      this.schedule(0);
     } else if (soon || this.parts.length >= (this.opts.maxParts ?? 500)) {
       this.schedule(0);
     } else {
