@@ -215,6 +215,34 @@ function ownHandle(target: Target, session: CDPSession): WebWorker {
   return { evaluate, close, url: () => target.url(), client: session } as unknown as WebWorker;
 }
 
+/**
+ * A worker of the extension that starts again under a DevTools session (puppeteer's handle of it, a probe's session:
+ * they stay attached) waits for a debugger to say run before its script runs, and nothing would say it: its events
+ * (a panel's port, a capture's) wait until some later probe, or for ever (a panel said "connecting" for 15 s). One
+ * session of ours on each of the extension's worker targets says run at each start (each new execution context), so
+ * every start runs at once, as for a user, whose worker has no debugger.
+ */
+async function keepWorkerStarts(browser: Browser): Promise<void> {
+  const kept = new WeakSet<Target>();
+  const keep = async (target: Target) => {
+    if (!isExtensionWorker(target) || kept.has(target)) {
+      return;
+    }
+    kept.add(target);
+    try {
+      const session = await target.createCDPSession();
+      const run = () => void session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+      session.on('Runtime.executionContextCreated', run);
+      await session.send('Runtime.enable');
+      run();
+    } catch {
+      kept.delete(target); // (gone already)
+    }
+  };
+  browser.on('targetcreated', (t: Target) => void keep(t));
+  await Promise.all(browser.targets().map(keep));
+}
+
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ei-chromium-'));
   const ext = opts.extensionDir ? resolve(opts.extensionDir) : undefined;
@@ -250,6 +278,7 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
   let extensionId: string | undefined;
   const worker = () => extensionWorker(browser);
   if (ext) {
+    await keepWorkerStarts(browser);
     const w = await worker();
     extensionId = new URL(w.url()).host;
     if (opts.capture) {

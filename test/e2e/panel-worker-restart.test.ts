@@ -94,6 +94,16 @@ describe('a service-worker restart', () => {
     await inPanel(panel, (h) => h.resetFilters());
   });
 
+  it('reconnects when nothing but the panel wakes the new worker (the harness holds no start)', async () => {
+    // Sessions of the harness stay attached to the worker (puppeteer's handle, the probes): a start under them waits
+    // for a debugger to say run. Nothing of the test asks for the worker here; the panel's port wakes it, as for a
+    // user, and gets its answer.
+    for (let i = 0; i < 3; i++) {
+      const said = await restartUnder(launched, panel, false);
+      expect(said).toContain('snapshot');
+    }
+  });
+
   it('Clear still closes the details (what replaces the records)', async () => {
     await inPanel(panel, (h) => h.select({ at: 1 }));
     await panel.focus('[role="grid"]');

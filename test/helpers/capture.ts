@@ -151,6 +151,26 @@ export async function restartWorker(
 }
 
 /**
+ * Close the extension's service worker's target (the worker ends, every port to it closes) through the browser's own
+ * DevTools session, asking nothing of the worker after: no probe of ours says run to the next start. Returns at once.
+ */
+export async function closeWorkerUnasked(launched: Launched): Promise<void> {
+  const cdp = await launched.browser.target().createCDPSession();
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const sw = targetInfos.find(
+      (t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${launched.extensionId}/`),
+    );
+    if (!sw) {
+      throw new Error('no service worker of the extension runs');
+    }
+    await cdp.send('Target.closeTarget', { targetId: sw.targetId });
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+/**
  * Stop the extension's service worker as Chrome stops an idle one (the ServiceWorker domain's stopWorker, the stop its
  * idle timeout makes: the worker ends, every port to it closes) and return once it is stopped, waking nothing and
  * waiting for no new worker. A test cannot just stay quiet for Chrome's 30 s: Chrome never stops a worker that a

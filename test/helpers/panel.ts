@@ -2,7 +2,7 @@
 import type { Frame, Page } from 'puppeteer-core';
 import { extensionWorker, type Launched } from '../../src/node/chromium.ts';
 import { vi } from 'vitest';
-import { restartWorker, tabIdOf } from './capture.ts';
+import { closeWorkerUnasked, restartWorker, tabIdOf } from './capture.ts';
 import { inPanel, notePanelConsole, panelNotesOf, waitInPanel } from './panel-handle.ts';
 
 import type { Sandbox } from '../../sandbox/server.mjs';
@@ -118,7 +118,7 @@ export function twoFrames(p: Page | Frame): Promise<unknown> {
  * close), and wait until the panel has reconnected and taken the log again: it said "disconnected", then a snapshot
  * came. Returns what the panel said meanwhile (its statuses, and "snapshot").
  */
-export async function restartUnder(launched: Launched, panel: Page): Promise<string[]> {
+export async function restartUnder(launched: Launched, panel: Page, asked = true): Promise<string[]> {
   await inPanel(panel, (h) => {
     const w = window as unknown as { __restart: string[]; __restartOff?: () => void };
     w.__restartOff?.();
@@ -133,7 +133,8 @@ export async function restartUnder(launched: Launched, panel: Page): Promise<str
   });
   const said = () => inPanel(panel, () => (window as unknown as { __restart: string[] }).__restart);
   const t0 = Date.now();
-  await restartWorker(launched);
+  // (`asked` false: the worker is closed and nothing of ours asks for it after, as when Chrome restarts it)
+  await (asked ? restartWorker(launched) : closeWorkerUnasked(launched));
   const restarted = Date.now() - t0;
   await vi
     .waitUntil(
@@ -147,7 +148,8 @@ export async function restartUnder(launched: Launched, panel: Page): Promise<str
     .catch(async () => {
       throw new Error(
         `the panel did not reconnect after the worker stopped (it said: ${(await said()).join(', ')})\n` +
-          `a new worker answered ${restarted} ms after the stop; now: ${await workerDiagnosis(launched, panel)}\n` +
+          `${asked ? `a new worker answered ${restarted} ms after the stop` : 'the worker was closed, nothing asked for it'}; ` +
+          `now: ${await workerDiagnosis(launched, panel)}\n` +
           `the panel's warnings: ${panelNotesOf(panel).join('; ') || 'none'}`,
       );
     });
