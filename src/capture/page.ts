@@ -166,7 +166,7 @@ function leavingCheck(win: Window): () => boolean {
   return () => {
     try {
       const e = apply(eventOf, win, []) as Event | undefined;
-      if (!e || !e.isTrusted) {
+      if (!e?.isTrusted) {
         return false;
       }
       const type = apply(typeOf, e, []);
@@ -177,12 +177,37 @@ function leavingCheck(win: Window): () => boolean {
   };
 }
 
+/**
+ * Targets' URLs (JSON text), each read once per batch (`clear` after it: a target may navigate before the next one);
+ * none where it is cross-origin, told without an exception where the platform allows (hook.ts `locationHref`: a throw
+ * is slow, the first in a frame most). Made at document_start: it keeps `JSON.stringify` and `Reflect.apply` then.
+ */
+function targetUrls(): { of: (target: Window) => string | null; clear: () => void } {
+  const stringify = JSON.stringify;
+  const apply = Reflect.apply;
+  const urls = new Map<Window, string | null>();
+  return {
+    of: (target) => {
+      let u = urls.get(target);
+      if (u === undefined) {
+        try {
+          const h = locationHref(target);
+          u = h === null ? null : stringify(String(h ? apply(h.get, h.loc, []) : target.location.href));
+        } catch {
+          u = null;
+        }
+        urls.set(target, u);
+      }
+      return u;
+    },
+    clear: () => urls.clear(),
+  };
+}
+
 /** Start capturing posts in this frame (full mode). */
 export function startCapture(): void {
   const win = window as Window & typeof globalThis;
   // No mark on the window: it would be page-visible. One registration per frame injects this once.
-  const stringify = JSON.stringify;
-  const apply = Reflect.apply;
   // Captured now: the page may replace JSON.parse later.
   const parse = JSON.parse;
   const perf = performance;
@@ -219,22 +244,7 @@ export function startCapture(): void {
   const goingAway = leavingCheck(win);
   let leaving = false;
 
-  // A target's URL, read once per batch; none where it is cross-origin, told without an exception where the
-  // platform allows (hook.ts `locationHref`: a throw is slow, the first in a frame most).
-  const urls = new Map<Window, string | null>();
-  const urlOf = (target: Window): string | null => {
-    let u = urls.get(target);
-    if (u === undefined) {
-      try {
-        const h = locationHref(target);
-        u = h === null ? null : stringify(String(h ? apply(h.get, h.loc, []) : target.location.href));
-      } catch {
-        u = null;
-      }
-      urls.set(target, u);
-    }
-    return u;
-  };
+  const urls = targetUrls();
   const capOf = (data: unknown): number =>
     isSvcEmbed(data) ? config.maxBytes : Math.min(config.maxBytes, FOREIGN_MAX_BYTES);
 
@@ -247,10 +257,10 @@ export function startCapture(): void {
     const t = now();
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
-      const w = written(c, capOf(c.args[0]), urlOf);
+      const w = written(c, capOf(c.args[0]), urls.of);
       outbox.fill(c.slot, w, w ? w.chars : 0, t);
     }
-    urls.clear(); // a target may navigate before the next batch, and the map would keep its window
+    urls.clear();
     if (leaving) {
       // The frame is going away: the relay takes everything now (it asks for these posts first).
       leaving = false;
@@ -288,10 +298,10 @@ export function startCapture(): void {
     (args) => (config.paused ? undefined : dataJson(args[0], capOf(args[0]))),
   );
 
-  channel.on(CHANNEL_RELAY_TO_PAGE, (detail) => {
-    try {
-      const msg = typeof detail === 'string' ? accept<RelayToPage>('relay->page', parse(detail)) : null;
-      if (msg?.type === 'flush') {
+  channel.on(
+    CHANNEL_RELAY_TO_PAGE,
+    relayMessages(parse, {
+      flush: () => {
         outbox.flush();
         if (outbox.size > 0) {
           // Asked in the middle of a posting task (a page's own pagehide event, from its code or from a getter the
@@ -300,16 +310,34 @@ export function startCapture(): void {
           // keeps its pagehide listener until they have left).
           counter.ask();
         }
-      } else if (msg?.type === 'config') {
-        config = msg.config;
-        if (config.receiveOnly) {
+      },
+      config: (c) => {
+        config = c;
+        if (c.receiveOnly) {
           hook.uninstall();
         }
+      },
+    }),
+  );
+}
+
+/** A listener of the relay's messages (RelayToPage, JSON in an event's detail); anything else is ignored. */
+function relayMessages(
+  parse: (text: string) => unknown,
+  on: { flush(): void; config(c: CaptureConfig): void },
+): (detail: unknown) => void {
+  return (detail) => {
+    try {
+      const msg = typeof detail === 'string' ? accept<RelayToPage>('relay->page', parse(detail)) : null;
+      if (msg?.type === 'flush') {
+        on.flush();
+      } else if (msg?.type === 'config') {
+        on.config(msg.config);
       }
     } catch {
       /* ignore */
     }
-  });
+  };
 }
 
 /** What a post's record is written from, read at the end of its task; null when it cannot be read. */
