@@ -150,23 +150,27 @@ function deliveryCounter(win: Window, channel: PageChannel): { seen: () => numbe
 
 /**
  * Whether the page's code running now is a listener of the browser's own `pagehide` or `unload` on this window: the
- * frame is going away, and what it posts there can no longer wait for a quiet moment. Read with the getters kept
- * now (the page may replace `window.event` or `Event.prototype.type` later); `isTrusted` is each event's own,
- * unforgeable. The microtasks a listener queues run before its event's dispatch goes on: their posts are told too.
+ * frame is going away, and what it posts there can no longer wait for a quiet moment. Read in the posting task's
+ * end-of-task microtask: the microtasks of a listener run before its event's dispatch goes on, so the current event
+ * is still the listener's (whatever the page dispatched itself within it). Read with the getters kept now (the page
+ * may replace `window.event` or Event's getters later); `isTrusted` is each event's own, unforgeable. A listener on
+ * another window (a same-origin frame's) is not this frame going.
  */
 function leavingCheck(win: Window): () => boolean {
   const apply = Reflect.apply;
   const eventOf =
     Object.getOwnPropertyDescriptor(win, 'event')?.get ??
     Object.getOwnPropertyDescriptor(Object.getPrototypeOf(win), 'event')?.get;
-  const typeOf = Object.getOwnPropertyDescriptor(Event.prototype, 'type')?.get;
-  if (!eventOf || !typeOf) {
+  const proto = Event.prototype;
+  const typeOf = Object.getOwnPropertyDescriptor(proto, 'type')?.get;
+  const currentTargetOf = Object.getOwnPropertyDescriptor(proto, 'currentTarget')?.get;
+  if (!eventOf || !typeOf || !currentTargetOf) {
     return () => false;
   }
   return () => {
     try {
       const e = apply(eventOf, win, []) as Event | undefined;
-      if (!e?.isTrusted) {
+      if (!e?.isTrusted || apply(currentTargetOf, e, []) !== win) {
         return false;
       }
       const type = apply(typeOf, e, []);
@@ -240,9 +244,8 @@ export function startCapture(): void {
   // fields on an array).
   let calls: Call[] = [];
   let scheduled = false;
-  // The current task is a listener of the browser's pagehide or unload: its posts are handed over at its end.
+  // Whether the posting task is a listener of the browser's pagehide or unload (its posts then leave at its end).
   const goingAway = leavingCheck(win);
-  let leaving = false;
 
   const urls = targetUrls();
   const capOf = (data: unknown): number =>
@@ -252,6 +255,7 @@ export function startCapture(): void {
   // call's arguments); the record's text is written at the hand-over (`lineOf`).
   const flush = () => {
     scheduled = false;
+    const leaving = goingAway(); // (before any page code a read below may run)
     const cs = calls;
     calls = [];
     const t = now();
@@ -263,7 +267,6 @@ export function startCapture(): void {
     urls.clear();
     if (leaving) {
       // The frame is going away: the relay takes everything now (it asks for these posts first).
-      leaving = false;
       channel.send(CHANNEL_LEAVING);
     }
   };
@@ -282,7 +285,6 @@ export function startCapture(): void {
         scheduled = true;
         microtask(flush);
         counter.ask();
-        leaving = goingAway();
       }
       calls.push({
         time,

@@ -11,7 +11,7 @@ import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../help
 
 const HOST = `<!doctype html><script>
   window.got = 0;
-  addEventListener('message', (e) => { if (e.data && e.data.source === 'svc-embed') window.got++; });
+  addEventListener('message', (e) => { if (e.data && e.data.source === 'svc-embed') window.got++; if (e.data && e.data.listening) window.listening = true; });
   const env = (i) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '/h/' + i }, timestamp: Date.now() });
   window.send = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage(env(i), '{{EMBED}}'); };
   window.bye = (n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage({ ...env(i), payload: { path: '/bye/' + i, last: i === n - 1 } }, '{{EMBED}}'); };
@@ -20,7 +20,7 @@ const HOST = `<!doctype html><script>
   window.postOnly = (n) => document.querySelector('iframe').contentWindow.postMessage({ postOnly: n }, '{{EMBED}}');
   window.removeFrame = () => document.querySelector('iframe').remove();
   window.getterHide = (n) => document.querySelector('iframe').contentWindow.postMessage({ getterHide: n }, '{{EMBED}}');
-  window.lastWords = (n, hold) => document.querySelector('iframe').contentWindow.postMessage({ lastWords: n, hold }, '{{EMBED}}');
+  window.lastWords = (n, o) => document.querySelector('iframe').contentWindow.postMessage({ lastWords: n, ...o }, '{{EMBED}}');
 </script><iframe src="{{EMBED}}/embed/dashboard/a" onload="window.loads = (window.loads || 0) + 1"></iframe>`;
 // The embed answers each action with an event (a series of byes: none, and it navigates away on the last); asked to, it later posts n events and navigates away in the same task.
 const EMBED = `<!doctype html><script>
@@ -43,17 +43,25 @@ const EMBED = `<!doctype html><script>
       for (let i = 1; i < e.data.getterHide; i++) parent.postMessage(env('svc:event:navigated', '/gh/' + i), '{{HOST}}');
       location.replace('/embed/dashboard/b');
     } else if (e.data && e.data.lastWords) {
-      // The page says goodbye to its host in its own pagehide listener (a common pattern), then navigates away;
-      // \`hold\`: it posts once before, so the frame holds something (and our listener runs first) as it goes.
+      // The page says goodbye to its host in its own pagehide listener (a common pattern), then navigates away
+      // (\`stay\`: its host removes it); \`hold\`: it posts once before, so the frame holds something (and our
+      // listener runs first) as it goes.
       const n = e.data.lastWords;
       const bye = (i) => parent.postMessage(env('svc:event:navigated', '/lw/' + i), '{{HOST}}');
-      // (half in the listener, half in a promise it resolves)
+      // (the first inside an event the page dispatches itself, then the others; \`later\`: all in a promise it resolves)
       addEventListener('pagehide', () => {
-        for (let i = 0; i < n / 2; i++) bye(i);
-        Promise.resolve().then(() => { for (let i = n / 2; i < n; i++) bye(i); });
+        if (e.data.later) {
+          Promise.resolve().then(() => { for (let i = 0; i < n; i++) bye(i); });
+          return;
+        }
+        const inner = new EventTarget();
+        inner.addEventListener('inner', () => bye(0));
+        inner.dispatchEvent(new Event('inner'));
+        for (let i = 1; i < n; i++) bye(i);
       });
       if (e.data.hold) parent.postMessage(env('svc:event:navigated', '/before/0'), '{{HOST}}');
-      location.replace('/embed/dashboard/b');
+      if (e.data.stay) parent.postMessage({ listening: true }, '{{HOST}}');
+      else location.replace('/embed/dashboard/b');
     } else if (e.data && e.data.hideWith) {
       // In the task of the delivery it holds: posts on either side of a pagehide the page dispatches itself (any
       // script may), then it navigates away.
@@ -179,9 +187,9 @@ describe('a captured frame that goes away', () => {
   });
 
   /** The embed's posts recorded and the host's deliveries of them, of messages whose path starts with `prefix`. */
-  const sentAndGot = async (tabId: number, prefix: string, n: number) => {
+  const sentAndGot = async (tabId: number, prefix: string, n: number, awaited: 'receive' | 'post' = 'receive') => {
     const ours = (r: { data: unknown }) => pathOf(r).startsWith(prefix);
-    await waitForRecords(l, tabId, (rs) => rs.filter((r) => r.kind === 'receive' && ours(r)).length === n);
+    await waitForRecords(l, tabId, (rs) => rs.filter((r) => r.kind === awaited && ours(r)).length === n);
     await settled(l, tabId);
     const got = messagesOnly(await records(l, tabId)).filter(ours);
     return {
@@ -202,14 +210,26 @@ describe('a captured frame that goes away', () => {
     await page.close();
   });
 
-  for (const hold of [false, true]) {
-    it(`loses none of the posts a page makes in its own pagehide listener (${hold ? 'holding' : 'holding nothing'} as it goes)`, async () => {
+  for (const o of [{}, { hold: true, later: true }, { stay: true }]) {
+    const how = `${o.hold ? 'holding' : 'holding nothing'} as it ${o.stay ? 'is removed' : 'navigates'}${o.later ? ', posting in a promise' : ''}`;
+    it(`loses none of the posts a page makes in its own pagehide listener (${how})`, async () => {
       const { page, tabId } = await quietPage();
       const N = 10;
-      await page.evaluate(([n, h]) => (window as any).lastWords(n, h), [N, hold] as const);
-      await page.waitForFunction(() => (window as any).loads === 2);
-      const { posts, deliveries } = await sentAndGot(tabId, '/lw/', N);
-      expect(deliveries.length).toBe(N);
+      await page.evaluate(([n, opts]) => (window as any).lastWords(n, opts), [N, o] as const);
+      if (o.stay) {
+        // Once the embed listens and has handed everything over (it holds nothing), its host removes it.
+        await page.waitForFunction(() => (window as any).listening === true);
+        await settled(l, tabId);
+        await page.evaluate(() => (window as any).removeFrame());
+      } else {
+        await page.waitForFunction(() => (window as any).loads === 2);
+      }
+      // (a frame removed as it posts: what its host gets of them is the browser's to say; the posts were made, and
+      // their records say so)
+      const { posts, deliveries } = await sentAndGot(tabId, '/lw/', N, o.stay ? 'post' : 'receive');
+      if (!o.stay) {
+        expect(deliveries.length).toBe(N);
+      }
       expect(posts).toEqual(numbered('/lw/', N));
       await page.close();
     });
@@ -297,9 +317,9 @@ describe('Firefox: a captured frame that goes away', () => {
     // pagehide listener, holding nothing and holding something as it goes.
     await page.evaluate((n) => (window as any).getterHide(n), N);
     await page.waitForFunction(() => (window as any).loads === 5, { timeout: 10_000 });
-    await page.evaluate(() => (window as any).lastWords(10, false));
+    await page.evaluate(() => (window as any).lastWords(10, {}));
     await page.waitForFunction(() => (window as any).loads === 6, { timeout: 10_000 });
-    await page.evaluate(() => (window as any).lastWords(10, true));
+    await page.evaluate(() => (window as any).lastWords(10, { hold: true, later: true }));
     await page.waitForFunction(() => (window as any).loads === 7, { timeout: 10_000 });
     const rs = (await settledRecords()).filter((r) => !r.navigation);
     const ofKind = (kind: string, prefix: string) =>
