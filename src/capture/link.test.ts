@@ -243,6 +243,50 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
     expect(batches(ports[1].sent)).toEqual([[1, [{ n: 1 }]]]);
   });
 
+  it('a retry connects once a try, its backoff doubling while each new port fails at once', () => {
+    const { runtime, ports } = fakeRuntime();
+    const failing: RuntimeLike = {
+      connect(info) {
+        const port = runtime.connect(info);
+        if (ports.length > 1) {
+          ports.at(-1)!.closed = true; // every new port is already closed (its posts throw)
+        }
+        return port;
+      },
+    };
+    const l = link(failing);
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    ports[0].disconnect();
+    const at = (ms: number) => {
+      vi.advanceTimersByTime(ms);
+      return ports.length;
+    };
+    // tries at 20, then 40, 80 ms later: one port each
+    expect([at(19), at(1), at(39), at(1), at(79), at(1)]).toEqual([1, 2, 2, 3, 3, 4]);
+  });
+
+  it('holds nothing once the extension is gone (its batches cannot leave)', () => {
+    let calls = 0;
+    const { runtime, ports } = fakeRuntime();
+    const l = link({
+      connect(info) {
+        if (++calls > 1) {
+          throw new Error('Extension context invalidated.');
+        }
+        return runtime.connect(info);
+      },
+    });
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    ports[0].disconnect();
+    expect(l.waiting).toBe(1); // on no open port, until the next try
+    l.flush(); // the try: the extension is gone
+    expect(l.waiting).toBe(0);
+  });
+
   it('stops quietly when the extension is gone (connect throws)', () => {
     const l = link({
       connect() {

@@ -94,6 +94,9 @@ export class Link {
 
   /** Records on no open port: queued, or sent on a port that closed before the background acknowledged them. */
   get waiting(): number {
+    if (this.dead) {
+      return 0; // (the extension is gone: nothing will leave, and nothing is held for it)
+    }
     return this.parts.length + (this.port ? 0 : this.unacked.size);
   }
 
@@ -215,8 +218,7 @@ export class Link {
     const ms = Math.min(2000, 20 * 2 ** this.retry++);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      this.connect();
-      this.flush();
+      this.flush(); // (connects: to send what is queued, or to resend what was not acknowledged)
     }, ms);
   }
 
