@@ -229,14 +229,17 @@ async function keepWorkerStarts(browser: Browser): Promise<void> {
       return;
     }
     kept.add(target);
+    let session: CDPSession | undefined;
     try {
-      const session = await target.createCDPSession();
-      const run = () => void session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
-      session.on('Runtime.executionContextCreated', run);
-      await session.send('Runtime.enable');
-      run();
+      session = await within(target.createCDPSession(), PROBE_MS, 'a session to keep its starts');
+      const s = session;
+      const run = () => void s.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+      s.on('Runtime.executionContextCreated', run);
+      run(); // (a start held now)
+      await within(s.send('Runtime.enable'), PROBE_MS, 'a session to keep its starts');
     } catch {
-      kept.delete(target); // (gone already)
+      kept.delete(target); // (gone already, or not answering: the probes still say run)
+      void session?.detach().catch(() => undefined);
     }
   };
   browser.on('targetcreated', (t: Target) => void keep(t));
