@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { BackgroundToRelay, RelayToBackground } from '../shared/messages.ts';
 import { stamp } from '../shared/channel.ts';
 import type { Runtime } from '../shared/browser-api.ts';
-import { Link, type RuntimeLike } from './link.ts';
+import { Link, type LinkOptions, type RuntimeLike } from './link.ts';
 
 vi.useFakeTimers();
 afterAll(() => {
@@ -54,11 +54,12 @@ function fakeRuntime() {
   };
   return { runtime, ports };
 }
-const link = (runtime: RuntimeLike) =>
+const link = (runtime: RuntimeLike, hooks: Pick<LinkOptions, 'flushed' | 'dropped'> = {}) =>
   new Link({
     runtime,
     hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
     onMessage: () => {},
+    ...hooks,
   });
 const batches = (sent: RelayToBackground[]) =>
   sent.flatMap((m) => (m.type === 'records' ? [[m.batch, JSON.parse(m.json)] as const] : []));
@@ -82,12 +83,7 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
   it('says when a flush has left nothing queued (the relay then drops its pagehide listener)', () => {
     const { runtime } = fakeRuntime();
     const queuedAtFlushed: number[] = [];
-    const l: Link = new Link({
-      runtime,
-      hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
-      onMessage: () => {},
-      flushed: () => queuedAtFlushed.push(l.queued),
-    });
+    const l: Link = link(runtime, { flushed: () => queuedAtFlushed.push(l.queued) });
     l.start();
     l.push('{"n":1}');
     l.push('{"n":2}');
@@ -102,12 +98,7 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
   it('a batch sent as it reaches its bound says nothing is queued only at the end of the task', () => {
     const { runtime, ports } = fakeRuntime();
     let flushed = 0;
-    const l = new Link({
-      runtime,
-      hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
-      onMessage: () => {},
-      flushed: () => flushed++,
-    });
+    const l = link(runtime, { flushed: () => flushed++ });
     l.start();
     const big = `"${'x'.repeat(2_000_000)}"`;
     l.push(big);
@@ -146,12 +137,7 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
   it('a flush while the port is down resends what it had not acknowledged, at once (the page is going away)', () => {
     const { runtime, ports } = fakeRuntime();
     let dropped = 0;
-    const l = new Link({
-      runtime,
-      hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
-      onMessage: () => {},
-      dropped: () => dropped++,
-    });
+    const l = link(runtime, { dropped: () => dropped++ });
     l.start();
     l.push('{"n":1}', true);
     vi.advanceTimersByTime(0);

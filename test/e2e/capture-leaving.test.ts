@@ -153,39 +153,6 @@ describe('a captured frame that goes away', () => {
     return { page, tabId };
   };
 
-  it('loses none of the posts a frame made just before it navigated away', async () => {
-    const { page, tabId } = await quietPage();
-    // The embed posts 30 events and navigates in the same task: its posts are still held (a frame waits for a
-    // quiet moment before it hands them over) when the page goes.
-    const N = 30;
-    await page.evaluate((n) => (window as any).leaveWith(n), N);
-    await page.waitForFunction((n) => (window as any).got === 1 + n, {}, N);
-    const isGone = (r: { data: unknown }) => pathOf(r).startsWith('/gone/');
-    await waitForRecords(l, tabId, (rs) => rs.filter((r) => r.kind === 'receive' && isGone(r)).length === N);
-    await settled(l, tabId);
-    const gone = messagesOnly(await records(l, tabId)).filter(isGone);
-    expect(gone.filter((r) => r.kind === 'receive').length).toBe(N);
-    expect(gone.filter((r) => r.kind === 'post').map(pathOf)).toEqual(numbered('/gone/', N));
-    await page.close();
-  });
-
-  it('loses none of the posts a frame made around a pagehide it dispatched itself, then went', async () => {
-    const { page, tabId } = await quietPage();
-    // A page's own pagehide event reaches our listener (a frame holding something listens for it) and makes the
-    // frame hand over early; the posts of that task, made before it and after it, are still to leave.
-    const N = 30;
-    await page.evaluate((n) => (window as any).hideWith(n), N);
-    await page.waitForFunction((n) => (window as any).got === 1 + n, {}, N);
-    await page.waitForFunction(() => (window as any).loads === 2);
-    const hid = (r: { data: unknown }) => pathOf(r).startsWith('/hid/');
-    await waitForRecords(l, tabId, (rs) => rs.filter((r) => r.kind === 'receive' && hid(r)).length === N);
-    await settled(l, tabId);
-    const got = messagesOnly(await records(l, tabId)).filter(hid);
-    expect(got.filter((r) => r.kind === 'receive').length).toBe(N);
-    expect(got.filter((r) => r.kind === 'post').map(pathOf)).toEqual(numbered('/hid/', N));
-    await page.close();
-  });
-
   /** The embed's posts recorded and the host's deliveries of them, of messages whose path starts with `prefix`. */
   const sentAndGot = async (tabId: number, prefix: string, n: number, awaited: 'receive' | 'post' = 'receive') => {
     const ours = (r: { data: unknown }) => pathOf(r).startsWith(prefix);
@@ -197,6 +164,33 @@ describe('a captured frame that goes away', () => {
       deliveries: got.filter((r) => r.kind === 'receive'),
     };
   };
+
+  it('loses none of the posts a frame made just before it navigated away', async () => {
+    const { page, tabId } = await quietPage();
+    // The embed posts 30 events and navigates in the same task: its posts are still held (a frame waits for a
+    // quiet moment before it hands them over) when the page goes.
+    const N = 30;
+    await page.evaluate((n) => (window as any).leaveWith(n), N);
+    await page.waitForFunction((n) => (window as any).got === 1 + n, {}, N);
+    const { posts, deliveries } = await sentAndGot(tabId, '/gone/', N);
+    expect(deliveries.length).toBe(N);
+    expect(posts).toEqual(numbered('/gone/', N));
+    await page.close();
+  });
+
+  it('loses none of the posts a frame made around a pagehide it dispatched itself, then went', async () => {
+    const { page, tabId } = await quietPage();
+    // A page's own pagehide event reaches our listener (a frame holding something listens for it) and makes the
+    // frame hand over early; the posts of that task, made before it and after it, are still to leave.
+    const N = 30;
+    await page.evaluate((n) => (window as any).hideWith(n), N);
+    await page.waitForFunction((n) => (window as any).got === 1 + n, {}, N);
+    await page.waitForFunction(() => (window as any).loads === 2);
+    const { posts, deliveries } = await sentAndGot(tabId, '/hid/', N);
+    expect(deliveries.length).toBe(N);
+    expect(posts).toEqual(numbered('/hid/', N));
+    await page.close();
+  });
 
   it('loses none of the posts of a task in which a getter of the page dispatched a pagehide', async () => {
     const { page, tabId } = await quietPage();
