@@ -13,6 +13,7 @@ import type { Sessions } from './sessions.ts';
 import { newState } from './tablog.ts';
 import { RelayPort } from './relay-port.ts';
 import { warnDropped } from './input-checks.ts';
+import type { SpillSeal } from './spill.ts';
 
 type Sender = Runtime.MessageSender & { documentId?: string; origin?: string };
 
@@ -27,7 +28,16 @@ export interface CaptureScope {
 const originOfSender = (sender: Sender | undefined, frameUrl: string): string | null =>
   (sender?.origin && sender.origin !== 'null' ? sender.origin : null) ?? originOf(frameUrl);
 
-export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: CaptureScope): void {
+/**
+ * `seal`: hands each relay in scope, once its hello is heard, the seal of what the browser says of its port (spill.ts),
+ * for what it may have to leave in storage as its frame goes.
+ */
+export function onCapturePort(
+  port: Runtime.Port,
+  sessions: Sessions,
+  scope: CaptureScope,
+  seal?: Pick<SpillSeal, 'seal'>,
+): void {
   const sender = port.sender as Sender | undefined;
   const senderTab = sender?.tab?.id;
   if (senderTab === undefined || senderTab < 0) {
@@ -51,6 +61,10 @@ export function onCapturePort(port: Runtime.Port, sessions: Sessions, scope: Cap
         sessions.setScoped(tabId, true);
       }
       void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
+      seal
+        ?.seal({ tabId, frameId: relay.frameId, origin, docId: msg.docId })
+        .then((key) => relay.post({ type: 'spill-key', key }))
+        .catch((e) => console.warn('embed-inspector: no spill key', e));
     },
     flushed(msg) {
       // After the batches of that hand-over (one port, in order): they are on the session's chain already.

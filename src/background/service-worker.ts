@@ -18,6 +18,8 @@
 import {
   PORT_CAPTURE,
   PORT_PANEL,
+  SPILL_PREFIX,
+  MESSAGES_VERSION,
   type ClassifiedRecord,
   type SettleResult,
   type TabState,
@@ -34,6 +36,7 @@ import { checkWithin, type SetOptions } from './input-checks.ts';
 import { commit, deleteTab, listTabIds, loadTab } from './db.ts';
 import { frameMode, onScopeChange, scope, scopeReady, tabSites, updateScope } from './scope.ts';
 import { ScopeError, scopeFromSetting, settingOf, viewOf, type CaptureSetting } from './scope-model.ts';
+import { SpillSeal, takeSpill, type SpillHost } from './spill.ts';
 
 const api = browserApi();
 
@@ -46,9 +49,11 @@ const sessions = new Sessions({
   },
 });
 
+const seal = new SpillSeal(api.storage.session);
+
 api.runtime.onConnect.addListener((port) => {
   if (port.name === PORT_CAPTURE) {
-    onCapturePort(port, sessions, { ready: scopeReady, frameMode });
+    onCapturePort(port, sessions, { ready: scopeReady, frameMode }, seal);
   } else if (port.name === PORT_PANEL) {
     onPanelPort(port, sessions, { updateScope });
   }
@@ -113,6 +118,50 @@ onScopeChange(() => {
   void narrowListeners();
   for (const s of sessions.all()) {
     void s.rescope();
+  }
+});
+
+// What a frame left in storage as it went, its port unanswered (spill.ts): heard as it is written (the write wakes a
+// stopped worker), and whatever an earlier worker did not take, read as this one starts.
+const spillHost: SpillHost = {
+  async captured(tabId, origin) {
+    await scopeReady;
+    const open = await api.tabs.get(tabId).then(
+      () => true,
+      () => false,
+    );
+    return open && frameMode(origin) !== null;
+  },
+  accept: (claim, b) =>
+    sessions
+      .get(claim.tabId)
+      .ingestSpilled(
+        { frameId: claim.frameId, origin: claim.origin, outOfScope: false, ack() {}, resend() {} },
+        { v: MESSAGES_VERSION, type: 'records', docId: claim.docId, ...b },
+      ),
+  remove: (key) => api.storage.local.remove(key),
+  warn: (why) => console.warn(`embed-inspector: ${why}`),
+};
+const taking = new Set<string>();
+function takeSpilled(key: string, value: unknown): void {
+  if (!key.startsWith(SPILL_PREFIX) || value === undefined || taking.has(key)) {
+    return;
+  }
+  taking.add(key);
+  void takeSpill(seal, spillHost, key, value)
+    .catch((e) => console.warn('embed-inspector: a stored spill is kept for the next start', e))
+    .finally(() => taking.delete(key));
+}
+api.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local') {
+    for (const [key, change] of Object.entries(changes)) {
+      takeSpilled(key, change.newValue);
+    }
+  }
+});
+void api.storage.local.get(null).then((all) => {
+  for (const [key, value] of Object.entries(all)) {
+    takeSpilled(key, value);
   }
 });
 

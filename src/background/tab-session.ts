@@ -20,7 +20,7 @@ import type { RelayPort } from './relay-port.ts';
 import { TabNavigation, type Navigation } from './tab-navigation.ts';
 import { checkOptions, checkTenantOrigin, warnDropped } from './input-checks.ts';
 import { applyOptions, type ExtensionSettings } from './tab-options.ts';
-import { RecordIntake, type RecordsBatch } from './record-intake.ts';
+import { RecordIntake, type BatchSender, type RecordsBatch } from './record-intake.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
 import { frameIdsOf, TabRelays, configOf } from './tab-relays.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
@@ -279,6 +279,15 @@ export class TabSession {
   /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
     this.relays.progress(relay); // (a frame handing over a long burst is still answering a settle)
+    return this.accept(relay, batch);
+  }
+
+  /** A batch a frame left in storage as it went (spill.ts), from `sender`: accepted as its port's would have been. */
+  ingestSpilled(sender: BatchSender, batch: RecordsBatch): Promise<void> {
+    return this.accept(sender, batch);
+  }
+
+  private accept(relay: BatchSender, batch: RecordsBatch): Promise<void> {
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(

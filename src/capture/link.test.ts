@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { BackgroundToRelay, RelayToBackground } from '../shared/messages.ts';
+import type { BackgroundToRelay, RelayToBackground, SpilledBatches } from '../shared/messages.ts';
 import { stamp } from '../shared/channel.ts';
 import type { Runtime } from '../shared/browser-api.ts';
-import { Link, type LinkOptions, type RuntimeLike } from './link.ts';
+import { Link, MAX_SPILL_CHARS, type LinkOptions, type RuntimeLike } from './link.ts';
 
 vi.useFakeTimers();
 afterAll(() => {
@@ -54,7 +54,7 @@ function fakeRuntime() {
   };
   return { runtime, ports };
 }
-const link = (runtime: RuntimeLike, hooks: Pick<LinkOptions, 'flushed' | 'dropped'> = {}) =>
+const link = (runtime: RuntimeLike, hooks: Pick<LinkOptions, 'flushed' | 'dropped' | 'store'> = {}) =>
   new Link({
     runtime,
     hello: () => ({ frameUrl: 'https://host.example/', isTop: true, time: 1 }),
@@ -284,5 +284,64 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
       l.push('{"n":1}', true);
       vi.advanceTimersByTime(5000);
     }).not.toThrow();
+  });
+});
+
+describe('the relay link as its frame goes: what no worker answered is also left in storage', () => {
+  const spillKey = stamp<BackgroundToRelay>({ type: 'spill-key', key: 'sealed' });
+  /** A link whose first port was answered (config, key) and then closed with the worker: it holds `n` records. */
+  const afterWorkerStopped = (n: number, part = '{"n":1}') => {
+    const { runtime, ports } = fakeRuntime();
+    const stored: Array<[string, SpilledBatches]> = [];
+    const l = link(runtime, { store: (k, v) => stored.push([k, v]) });
+    l.start();
+    ports[0].deliver(spillKey);
+    ports[0].disconnect(); // (the worker stopped while the frame was quiet)
+    for (let i = 0; i < n; i++) {
+      l.push(part);
+    }
+    return { l, ports, stored };
+  };
+
+  it('writes what waits on a port opened as it goes, under its document, with the key the background gave', () => {
+    const { l, ports, stored } = afterWorkerStopped(2);
+    l.flush(); // (the page goes: a new port, which no worker has answered yet)
+    l.spill();
+    expect(ports).toHaveLength(2);
+    expect(stored).toHaveLength(1);
+    const [key, value] = stored[0];
+    expect(key).toBe(`ei-spill/${l.docId}`);
+    expect(value).toMatchObject({ type: 'spill', key: 'sealed', docId: l.docId });
+    expect(value.batches.map((b) => [b.batch, JSON.parse(b.json)])).toEqual([[1, [{ n: 1 }, { n: 1 }]]]);
+  });
+
+  it('writes nothing when a worker answered the port, when nothing waits, or without a key', () => {
+    const answered = afterWorkerStopped(1);
+    answered.l.flush();
+    answered.ports[1].deliver(stamp<BackgroundToRelay>({ type: 'config', config: {} as never }));
+    answered.l.spill();
+    expect(answered.stored).toEqual([]);
+    const empty = afterWorkerStopped(0);
+    empty.l.flush();
+    empty.l.spill();
+    expect(empty.stored).toEqual([]);
+    const { runtime } = fakeRuntime();
+    const stored: unknown[] = [];
+    const keyless = link(runtime, { store: (k, v) => stored.push([k, v]) });
+    keyless.push('{"n":1}');
+    keyless.flush();
+    keyless.spill();
+    expect(stored).toEqual([]);
+  });
+
+  it('writes at most MAX_SPILL_CHARS, whole batches from the first', () => {
+    const big = `"${'x'.repeat(MAX_SPILL_CHARS / 4)}"`;
+    const { l, stored } = afterWorkerStopped(0);
+    for (let i = 0; i < 6; i++) {
+      l.push(big);
+      l.flush(); // (one batch each)
+    }
+    l.spill();
+    expect(stored[0][1].batches.map((b) => b.batch)).toEqual([1, 2, 3]);
   });
 });

@@ -4,13 +4,21 @@
  * stopped at any time: the port then disconnects, the relay buffers, reconnects (which wakes the worker
  * up) and resends. Nothing is dropped.
  */
-import { PORT_CAPTURE, type BackgroundToRelay, type RelayToBackground } from '../shared/messages.ts';
+import {
+  PORT_CAPTURE,
+  SPILL_PREFIX,
+  type BackgroundToRelay,
+  type RelayToBackground,
+  type SpilledBatches,
+} from '../shared/messages.ts';
 import type { Runtime } from '../shared/browser-api.ts';
-import { relayChannel, type Body, type Channel } from '../shared/channel.ts';
+import { relayChannel, stamp, type Body, type Channel } from '../shared/channel.ts';
 
 type Port = Runtime.Port;
 /** Batch size bound, in UTF-16 units of JSON. */
 const MAX_BATCH_CHARS = 4_000_000;
+/** What a frame going away writes to the extension's storage at most (its quota is 10 MB in all), in UTF-16 units. */
+export const MAX_SPILL_CHARS = 2_000_000;
 export interface RuntimeLike {
   connect(info: { name: string }): Port;
 }
@@ -27,6 +35,8 @@ export interface LinkOptions {
   flushed?: () => void;
   /** The port closed while records were queued or not acknowledged (they wait for the next one). */
   dropped?: () => void;
+  /** Write `value` under `key` in the extension's storage (`spill`). */
+  store?: (key: string, value: SpilledBatches) => void;
 }
 
 export class Link {
@@ -45,6 +55,10 @@ export class Link {
   private retry = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private dead = false;
+  /** The background has answered on the current port (so a worker runs behind it). */
+  private heard = false;
+  /** This document's key for what it writes to storage as it goes ('spill-key'). */
+  private spillKey: string | null = null;
 
   constructor(private opts: LinkOptions) {}
 
@@ -170,7 +184,13 @@ export class Link {
     this.port = port;
     const channel = relayChannel(port);
     this.channel = channel;
+    this.heard = false;
     channel.listen((msg) => {
+      this.heard = true;
+      if (msg.type === 'spill-key') {
+        this.spillKey = msg.key;
+        return;
+      }
       if (msg.type === 'ack') {
         this.retry = 0;
         for (const b of [...this.unacked.keys()]) {
@@ -220,6 +240,34 @@ export class Link {
       this.retryTimer = null;
       this.flush(); // (connects: to send what is queued, or to resend what was not acknowledged)
     }, ms);
+  }
+
+  /**
+   * The frame is going. What waits on a port the background has not answered (the worker stopped, and this port was
+   * opened to wake it: Chromium drops it with the frame) is also written to the extension's storage, which the
+   * background reads as it starts (background/spill.ts). A batch that comes both ways is stored once.
+   */
+  spill(): void {
+    if (this.dead || !this.spillKey || !this.unacked.size || (this.port && this.heard) || !this.opts.store) {
+      return;
+    }
+    const batches: SpilledBatches['batches'] = [];
+    let chars = 0;
+    for (const [batch, { json, lines }] of this.unacked) {
+      chars += json.length + lines.reduce((n, l) => n + l.length, 0);
+      if (chars > MAX_SPILL_CHARS) {
+        break;
+      }
+      batches.push(lines.length ? { batch, json, lines } : { batch, json });
+    }
+    if (batches.length) {
+      const value = stamp<SpilledBatches>({ type: 'spill', key: this.spillKey, docId: this.docId, batches });
+      try {
+        this.opts.store(`${SPILL_PREFIX}${this.docId}`, value);
+      } catch {
+        /* the extension is gone */
+      }
+    }
   }
 
   /** Connect now (so that the background learns about this frame and sends its config). */

@@ -21,6 +21,7 @@ import {
   type RelayReply,
   type RelayToBackground,
   type RelayToPage,
+  type SpilledBatches,
 } from '../shared/messages.ts';
 import { accept, relayToPageDetail, stamp, type Body } from '../shared/channel.ts';
 import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
@@ -63,7 +64,11 @@ export function startRelay(full: boolean): void {
   g[KEY] = true;
   // (the build says which browser: asking the API, `runtime.getURL`, costs every frame a call at document_start)
   const firefox = import.meta.env.EI_BROWSER === 'firefox';
-  new FrameRelay(api.runtime, full ? openRelayChannel(document) : null, firefox).start();
+  // (the storage API is asked for only as a frame goes with a port the background has not answered: link.ts `spill`)
+  const store = (key: string, value: SpilledBatches) => {
+    Promise.resolve(api.storage.local.set({ [key]: value })).catch(() => {});
+  };
+  new FrameRelay(api.runtime, full ? openRelayChannel(document) : null, firefox, store).start();
 }
 
 type Post = Extract<BackgroundToRelay, { type: 'post' }>;
@@ -86,7 +91,7 @@ class FrameRelay {
   private postHead = '';
   private flushDetail: string | null = null;
   /** The pagehide listener, there only while something is held (leave-guard.ts). */
-  private readonly leave = new LeaveGuard(window, () => this.handOverAll());
+  private readonly leave = new LeaveGuard(window, () => this.leaving());
   /**
    * The MAIN world posted since the last pull (it asks for the counter at the first post of each task, and again when
    * a pull in the middle of a posting task leaves that task's posts with it).
@@ -97,6 +102,7 @@ class FrameRelay {
     private readonly runtime: Runtime.Static,
     private readonly channel: RelayChannel | null,
     firefox: boolean,
+    private readonly store: (key: string, value: SpilledBatches) => void,
   ) {
     const perf = performance;
     const timeOrigin = perf.timeOrigin; // constant for the document
@@ -127,7 +133,7 @@ class FrameRelay {
         this.answer();
       });
       // The page posted in its own pagehide or unload listener (after ours, if we had one): everything leaves now.
-      channel.on(CHANNEL_LEAVING, () => this.handOverAll());
+      channel.on(CHANNEL_LEAVING, () => this.leaving());
       channel.on(CHANNEL_PAGE_RECORDS, (e) => {
         const detail = (e as CustomEvent).detail;
         if (typeof detail === 'string' && detail) {
@@ -183,6 +189,7 @@ class FrameRelay {
       flushed: () => this.released(),
       // (what the closed port did not have acknowledged leaves on the next one, at pagehide at the latest)
       dropped: () => this.leave.hold(),
+      store: this.store,
     });
   }
 
@@ -308,5 +315,11 @@ class FrameRelay {
     this.handOver();
     this.drain?.drain();
     this.link.flush();
+  }
+
+  /** The frame is going: everything leaves now, and also by storage if no worker answers its port (link.ts). */
+  private leaving(): void {
+    this.handOverAll();
+    this.link.spill();
   }
 }

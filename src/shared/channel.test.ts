@@ -72,6 +72,7 @@ describe('channel', () => {
       flush: (m) => seen.push(`flush ${m.id}`),
       'hand-over': () => seen.push('hand-over'),
       post: (m) => seen.push(`post ${m.target}`),
+      'spill-key': (m) => seen.push(`spill-key ${m.key}`),
     };
     dispatch(stamp<BackgroundToRelay>({ type: 'ack', batch: 4 }), handlers);
     dispatch(stamp<BackgroundToRelay>({ type: 'flush', id: 'f1' }), handlers);

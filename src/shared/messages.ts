@@ -191,7 +191,29 @@ export type BackgroundToRelay =
       childUrl?: string;
       data: unknown;
       targetOrigin: string;
-    };
+    }
+  /**
+   * This document's key for what it writes to the extension's storage as it goes (SpilledBatches), sent once its
+   * hello is heard: the frame's tab, frame, origin and docId as the browser gave them to the background, sealed by
+   * the background (background/spill.ts). The relay only keeps it and writes it back; it never reaches the page.
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'spill-key'; key: string };
+
+/** Keys of `storage.local` under which a frame going away left the batches it could not send (SpilledBatches). */
+export const SPILL_PREFIX = 'ei-spill/';
+/**
+ * What a relay writes to `storage.local` (key SPILL_PREFIX + docId) as its frame goes while its port has not been
+ * answered: the worker stopped, and Chromium drops a port whose frame is gone before the worker answered. The
+ * background reads it when it starts (or hears the write) and accepts its batches as the port's would have been:
+ * where they come from is what `key` says (the background's seal on what the browser told it), never this value's.
+ */
+export interface SpilledBatches {
+  v: typeof MESSAGES_VERSION;
+  type: 'spill';
+  key: string;
+  docId: string;
+  batches: Array<{ batch: number; json: string; lines?: string[] }>;
+}
 
 // ---------------------------------------------------------------- hop 3: panel <-> background
 export interface ClassifiedRecord extends CaptureRecord {

@@ -3,11 +3,11 @@
 // Chromium then keeps its process alive after a navigation (and reuses it), where it would end it at once.
 import type { CDPSession } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
-import type { ClassifiedRecord } from '../../src/shared/messages.ts';
+import { MESSAGES_VERSION, SPILL_PREFIX, type ClassifiedRecord } from '../../src/shared/messages.ts';
 import { vi } from 'vitest';
 import { describe, expect, it, test, type Launcher } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
-import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
+import { messagesOnly, records, settled, stopWorkerAsIdle, tabIdOf, waitForRecords } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
   window.got = 0;
@@ -259,6 +259,61 @@ describe('a captured frame that goes away', () => {
     const { posts, deliveries } = await sentAndGot(tabId, '/unstored/', N);
     expect(deliveries.length).toBe(N);
     expect(posts).toEqual(numbered('/unstored/', N));
+    await page.close();
+  });
+
+  it('loses none of the posts a frame made as it went while the browser had stopped the idle worker', async () => {
+    const { page, tabId } = await quietPage();
+    // Chrome stops an idle worker, which closes every frame's port. The embed then posts and navigates in one task
+    // (told through the DevTools protocol: no message of the page wakes the worker first), and the port it opens
+    // as it goes wakes the worker too late: Chromium drops it with the frame.
+    await stopWorkerAsIdle(l, page);
+    const embed = page.frames().find((f) => f.url().startsWith(srv.embedOrigin));
+    const N = 30;
+    await embed?.evaluate(
+      (n, host) => {
+        for (let i = 0; i < n; i++) {
+          const payload = { path: `/idle/${i}` };
+          const env = { source: 'svc-embed', direction: 'event', type: 'svc:event:navigated', payload, timestamp: 1 };
+          parent.postMessage(env, host);
+        }
+        location.replace('/embed/dashboard/b');
+      },
+      N,
+      srv.hostOrigin,
+    );
+    await page.waitForFunction(() => (window as any).loads === 2);
+    const { posts, deliveries } = await sentAndGot(tabId, '/idle/', N);
+    expect(deliveries.length).toBe(N);
+    expect(posts).toEqual(numbered('/idle/', N));
+    await page.close();
+  });
+
+  it('records nothing from a spill whose seal is not the background’s (a renderer writing storage)', async () => {
+    const { page, tabId } = await quietPage();
+    const worker = await l.worker();
+    const before = (await records(l, tabId)).length;
+    // What a compromised renderer of a captured site could write: a frame's batch, claimed for this tab's top frame,
+    // under a seal it made up (and one it copied from another browser session would not check either).
+    const forged = `${btoa(JSON.stringify([tabId, 0, srv.hostOrigin, 'forged']))}.${btoa('x'.repeat(32))}`;
+    const rec = {
+      kind: 'receive',
+      frameUrl: `${srv.hostOrigin}/`,
+      origin: srv.embedOrigin,
+      time: Date.now(),
+      data: {},
+    };
+    const json = JSON.stringify([rec]);
+    const value = { v: MESSAGES_VERSION, type: 'spill', key: forged, docId: 'forged', batches: [{ batch: 1, json }] };
+    const key = `${SPILL_PREFIX}forged`;
+    await worker.evaluate((k, v) => (globalThis as any).chrome.storage.local.set({ [k]: v }), key, value);
+    // Heard as written, and removed unread.
+    await vi.waitUntil(
+      async () => !(key in (await worker.evaluate(() => (globalThis as any).chrome.storage.local.get(null)))),
+      { timeout: 5_000, interval: 50 },
+    );
+    await settled(l, tabId);
+    expect((await records(l, tabId)).length).toBe(before);
     await page.close();
   });
 
