@@ -61,10 +61,14 @@ export function onCapturePort(
         sessions.setScoped(tabId, true);
       }
       void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
-      seal
-        ?.seal({ tabId, frameId: relay.frameId, origin, docId: msg.docId })
-        .then((key) => relay.post({ type: 'spill-key', key }))
-        .catch((e) => console.warn('embed-inspector: no spill key', e));
+      if (msg.start !== undefined) {
+        // (once a document: a reconnection's hello, after the worker stopped, finds the relay holding its seal)
+        const documentId = sender?.documentId ?? null;
+        seal
+          ?.seal({ tabId, frameId: relay.frameId, origin, documentId, docId: msg.docId })
+          .then((key) => relay.post({ type: 'spill-key', key }))
+          .catch((e) => console.warn('embed-inspector: no spill key', e));
+      }
     },
     flushed(msg) {
       // After the batches of that hand-over (one port, in order): they are on the session's chain already.

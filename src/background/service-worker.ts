@@ -138,6 +138,7 @@ const spillHost: SpillHost = {
       .ingestSpilled(
         { frameId: claim.frameId, origin: claim.origin, outOfScope: false, ack() {}, resend() {} },
         { v: MESSAGES_VERSION, type: 'records', docId: claim.docId, ...b },
+        claim.documentId,
       ),
   remove: (key) => api.storage.local.remove(key),
   warn: (why) => console.warn(`embed-inspector: ${why}`),
@@ -159,11 +160,14 @@ api.storage.onChanged.addListener((changes, area) => {
     }
   }
 });
-void api.storage.local.get(null).then((all) => {
-  for (const [key, value] of Object.entries(all)) {
-    takeSpilled(key, value);
-  }
-});
+api.storage.local.get(null).then(
+  (all) => {
+    for (const [key, value] of Object.entries(all)) {
+      takeSpilled(key, value);
+    }
+  },
+  (e) => console.warn('embed-inspector: stored spills not read', e),
+);
 
 // Settings that apply to every tab: storage.local `settings` = {maxBytes} (set from the panel's ⚙ Settings).
 void sessions.loadSettings();

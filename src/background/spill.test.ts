@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES_VERSION, SPILL_PREFIX } from '../shared/messages.ts';
+import { MESSAGES_VERSION, SPILL_PREFIX, spillKeyOf } from '../shared/messages.ts';
 import { bytesToBase64 } from '../protocol/base64.ts';
 import { SpillSeal, spilledBatches, takeSpill, type SecretStore, type SpillClaim, type SpillHost } from './spill.ts';
 
@@ -13,7 +13,8 @@ const session = (): SecretStore => {
     },
   };
 };
-const claim: SpillClaim = { tabId: 7, frameId: 3, origin: 'https://embed.example', docId: 'doc1' };
+const claim: SpillClaim = { tabId: 7, frameId: 3, origin: 'https://embed.example', documentId: 'D1', docId: 'doc1' };
+const KEY = `${SPILL_PREFIX}doc1/4-5`;
 const spillOf = (key: string, docId = 'doc1') => ({
   v: MESSAGES_VERSION,
   type: 'spill',
@@ -53,7 +54,8 @@ describe('the seal on what a frame leaves in storage as it goes', () => {
   it('opens to the claim it sealed, in the session that sealed it', async () => {
     const seal = new SpillSeal(session());
     expect(await seal.open(await seal.seal(claim))).toEqual(claim);
-    expect(await seal.open(await seal.seal({ ...claim, origin: null }))).toEqual({ ...claim, origin: null });
+    const bare = { ...claim, origin: null, documentId: null };
+    expect(await seal.open(await seal.seal(bare))).toEqual(bare);
   });
 
   it('refuses a claim altered, a seal of another session, and what is no seal', async () => {
@@ -77,12 +79,13 @@ describe('taking a spill', () => {
   it('accepts its batches in order as from the frame its seal names, then removes it', async () => {
     const seal = new SpillSeal(session());
     const { h, did } = host();
-    await takeSpill(seal, h, `${SPILL_PREFIX}doc1`, spillOf(await seal.seal(claim)));
+    expect(spillKeyOf(spillOf('k'))).toBe(KEY);
+    await takeSpill(seal, h, KEY, spillOf(await seal.seal(claim)));
     expect(did).toEqual([
       'captured? 7 https://embed.example',
       'accept 7/3 https://embed.example doc1 #4',
       'accept 7/3 https://embed.example doc1 #5',
-      `remove ${SPILL_PREFIX}doc1`,
+      `remove ${KEY}`,
     ]);
   });
 
@@ -91,13 +94,15 @@ describe('taking a spill', () => {
     const other = await new SpillSeal(session()).seal(claim);
     const good = await seal.seal(claim);
     const cases: Array<[string, unknown]> = [
-      [`${SPILL_PREFIX}doc1`, spillOf(other)],
-      [`${SPILL_PREFIX}doc2`, spillOf(good, 'doc2')],
-      [`${SPILL_PREFIX}doc9`, spillOf(good)],
-      [`${SPILL_PREFIX}doc1`, { ...spillOf(good), v: MESSAGES_VERSION - 1 }],
-      [`${SPILL_PREFIX}doc1`, { ...spillOf(good), batches: [{ batch: -1, json: '[]' }] }],
-      [`${SPILL_PREFIX}doc1`, { ...spillOf(good), batches: [{ batch: 1, json: '[]', lines: [7] }] }],
-      [`${SPILL_PREFIX}doc1`, 'not an object'],
+      [KEY, spillOf(other)],
+      [`${SPILL_PREFIX}doc2/4-5`, spillOf(good, 'doc2')],
+      [`${SPILL_PREFIX}doc9/4-5`, spillOf(good)],
+      [`${SPILL_PREFIX}doc1/4-9`, spillOf(good)],
+      [KEY, { ...spillOf(good), v: MESSAGES_VERSION - 1 }],
+      [`${SPILL_PREFIX}doc1/-1--1`, { ...spillOf(good), batches: [{ batch: -1, json: '[]' }] }],
+      [`${SPILL_PREFIX}doc1/1-1`, { ...spillOf(good), batches: [{ batch: 1, json: '[]', lines: [7] }] }],
+      [`${SPILL_PREFIX}doc1/-`, { ...spillOf(good), batches: [] }],
+      [KEY, 'not an object'],
     ];
     for (const [key, value] of cases) {
       const { h, did } = host();
@@ -109,22 +114,22 @@ describe('taking a spill', () => {
   it('removes unread a spill whose tab is closed or out of the scope now', async () => {
     const seal = new SpillSeal(session());
     const { h, did } = host(false);
-    await takeSpill(seal, h, `${SPILL_PREFIX}doc1`, spillOf(await seal.seal(claim)));
-    expect(did).toEqual(['captured? 7 https://embed.example', `remove ${SPILL_PREFIX}doc1`]);
+    await takeSpill(seal, h, KEY, spillOf(await seal.seal(claim)));
+    expect(did).toEqual(['captured? 7 https://embed.example', `remove ${KEY}`]);
   });
 
   it('keeps a spill it could not store, for the next start', async () => {
     const seal = new SpillSeal(session());
     const { h, did } = host(true, true);
-    await expect(takeSpill(seal, h, `${SPILL_PREFIX}doc1`, spillOf(await seal.seal(claim)))).rejects.toThrow('full');
+    await expect(takeSpill(seal, h, KEY, spillOf(await seal.seal(claim)))).rejects.toThrow('full');
     expect(did.filter((d) => d.startsWith('remove'))).toEqual([]);
   });
 });
 
 describe('a stored spill as read', () => {
   it('is the value under its own document only', () => {
-    expect(spilledBatches(`${SPILL_PREFIX}doc1`, spillOf('k'))).not.toBeNull();
-    expect(spilledBatches(`${SPILL_PREFIX}doc1`, null)).toBeNull();
-    expect(spilledBatches(`${SPILL_PREFIX}doc1`, { ...spillOf('k'), type: 'records' })).toBeNull();
+    expect(spilledBatches(KEY, spillOf('k'))).not.toBeNull();
+    expect(spilledBatches(KEY, null)).toBeNull();
+    expect(spilledBatches(KEY, { ...spillOf('k'), type: 'records' })).toBeNull();
   });
 });

@@ -10,14 +10,18 @@
  * only under a seal that checks, as from the frame the seal names, numbered as that document's batches (so a batch
  * that came by its port too is stored once: tab-storage.ts `once`). Anything else is removed unread.
  */
-import { MESSAGES_VERSION, SPILL_PREFIX, type SpilledBatches } from '../shared/messages.ts';
+import { MESSAGES_VERSION, spillKeyOf, type SpilledBatches } from '../shared/messages.ts';
 import { base64ToBytes, bytesToBase64 } from '../protocol/base64.ts';
 
-/** A document's relay as the browser gave it to the background: its tab, frame and origin, and its docId. */
+/**
+ * A document's relay as the browser gave it to the background: its tab, frame, origin and document (Chromium's
+ * documentId; null where the browser gives none), and the relay's docId.
+ */
 export interface SpillClaim {
   tabId: number;
   frameId: number;
   origin: string | null;
+  documentId: string | null;
   docId: string;
 }
 
@@ -41,7 +45,8 @@ export class SpillSeal {
 
   /** The seal of `claim` (what the relay keeps and writes back): the claim's JSON and its HMAC, in base64. */
   async seal(claim: SpillClaim): Promise<string> {
-    const body = enc.encode(JSON.stringify([claim.tabId, claim.frameId, claim.origin, claim.docId]));
+    const { tabId, frameId, origin, documentId, docId } = claim;
+    const body = enc.encode(JSON.stringify([tabId, frameId, origin, documentId, docId]));
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.secret(), body));
     return `${bytesToBase64(body)}.${bytesToBase64(mac)}`;
   }
@@ -57,8 +62,14 @@ export class SpillSeal {
     if (rest.length || !(await crypto.subtle.verify('HMAC', await this.secret(), mac, body))) {
       return null;
     }
-    const [tabId, frameId, origin, docId] = JSON.parse(dec.decode(body)) as [number, number, string | null, string];
-    return { tabId, frameId, origin, docId };
+    const [tabId, frameId, origin, documentId, docId] = JSON.parse(dec.decode(body)) as [
+      number,
+      number,
+      string | null,
+      string | null,
+      string,
+    ];
+    return { tabId, frameId, origin, documentId, docId };
   }
 
   private secret(): Promise<CryptoKey> {
@@ -90,8 +101,8 @@ export function spilledBatches(storageKey: string, value: unknown): SpilledBatch
     v.type !== 'spill' ||
     typeof v.key !== 'string' ||
     typeof v.docId !== 'string' ||
-    storageKey !== `${SPILL_PREFIX}${v.docId}` ||
-    !Array.isArray(v.batches)
+    !Array.isArray(v.batches) ||
+    !v.batches.length
   ) {
     return null;
   }
@@ -103,14 +114,17 @@ export function spilledBatches(storageKey: string, value: unknown): SpilledBatch
       typeof b.json === 'string' &&
       (b.lines === undefined || (Array.isArray(b.lines) && b.lines.every((l) => typeof l === 'string'))),
   );
-  return ok ? (v as SpilledBatches) : null;
+  return ok && storageKey === spillKeyOf(v as SpilledBatches) ? (v as SpilledBatches) : null;
 }
 
 /** What taking a spill needs of the background: whether a tab and a frame's origin are still captured, and intake. */
 export interface SpillHost {
   /** The tab is still open and the origin in the capture scope. */
   captured(tabId: number, origin: string | null): Promise<boolean>;
-  /** Accept the frame's batch as its port's would have been; resolves once stored. */
+  /**
+   * Accept the frame's batch as its port's would have been; resolves once stored (a top frame's batch from a page the
+   * tab's log has left, without preserve log, is left out, as that page's log is: tab-session.ts `ingestSpilled`).
+   */
   accept(claim: SpillClaim, batch: SpilledBatches['batches'][number]): Promise<void>;
   remove(storageKey: string): Promise<void>;
   warn(why: string): void;

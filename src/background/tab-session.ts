@@ -282,17 +282,28 @@ export class TabSession {
     return this.accept(relay, batch);
   }
 
-  /** A batch a frame left in storage as it went (spill.ts), from `sender`: accepted as its port's would have been. */
-  ingestSpilled(sender: BatchSender, batch: RecordsBatch): Promise<void> {
-    return this.accept(sender, batch);
+  /**
+   * A batch a frame left in storage as it went (spill.ts), from `sender`, of the document `documentId`: accepted as
+   * its port's would have been, unless it is the top frame's and the log has left that page without preserve log (a
+   * new page's log starts empty; its records would come late, often after the new page's navigation).
+   */
+  ingestSpilled(sender: BatchSender, batch: RecordsBatch, documentId: string | null): Promise<void> {
+    const gone = () =>
+      sender.frameId === 0 &&
+      documentId !== null &&
+      documentId !== this.storage.topDocumentId &&
+      !this.log.state.preserveLog;
+    return this.accept(sender, batch, gone);
   }
 
-  private accept(relay: BatchSender, batch: RecordsBatch): Promise<void> {
+  private accept(relay: BatchSender, batch: RecordsBatch, leftOut = () => false): Promise<void> {
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(
       () => {
-        stored = this.intake.accept(relay, batch);
+        if (!leftOut()) {
+          stored = this.intake.accept(relay, batch);
+        }
       },
       { lazy: true },
     );

@@ -6,7 +6,7 @@
  */
 import {
   PORT_CAPTURE,
-  SPILL_PREFIX,
+  spillKeyOf,
   type BackgroundToRelay,
   type RelayToBackground,
   type SpilledBatches,
@@ -17,8 +17,11 @@ import { relayChannel, stamp, type Body, type Channel } from '../shared/channel.
 type Port = Runtime.Port;
 /** Batch size bound, in UTF-16 units of JSON. */
 const MAX_BATCH_CHARS = 4_000_000;
-/** What a frame going away writes to the extension's storage at most (its quota is 10 MB in all), in UTF-16 units. */
-export const MAX_SPILL_CHARS = 2_000_000;
+/**
+ * What a frame going away writes to the extension's storage at most, in UTF-16 units (the storage's quota is 10 MB
+ * in all, counted as UTF-8 JSON, in which these strings are written again, escaped).
+ */
+export const MAX_SPILL_CHARS = 1_000_000;
 export interface RuntimeLike {
   connect(info: { name: string }): Port;
 }
@@ -31,7 +34,10 @@ export interface LinkOptions {
   delay?: number;
   /** Flush at once past this many parts. */
   maxParts?: number;
-  /** After each flush: nothing is queued any more (sent, or kept unacknowledged for a resend). */
+  /**
+   * After each flush: nothing is queued any more (sent, or kept unacknowledged for a resend); and when the first answer
+   * on a port lets what was sent on it go (`waiting`).
+   */
   flushed?: () => void;
   /** The port closed while records were queued or not acknowledged (they wait for the next one). */
   dropped?: () => void;
@@ -106,12 +112,15 @@ export class Link {
     return this.parts.length;
   }
 
-  /** Records on no open port: queued, or sent on a port that closed before the background acknowledged them. */
+  /**
+   * Records on no answered port: queued, or sent on a port that closed before the background acknowledged them, or on
+   * one no worker has answered yet (Chromium drops it with the frame if it goes first: `spill`).
+   */
   get waiting(): number {
     if (this.dead) {
       return 0; // (the extension is gone: nothing will leave, and nothing is held for it)
     }
-    return this.parts.length + (this.port ? 0 : this.unacked.size);
+    return this.parts.length + (this.port && this.heard ? 0 : this.unacked.size);
   }
 
   private schedule(ms: number) {
@@ -186,7 +195,12 @@ export class Link {
     this.channel = channel;
     this.heard = false;
     channel.listen((msg) => {
-      this.heard = true;
+      if (!this.heard && this.port === port) {
+        this.heard = true;
+        if (this.unacked.size) {
+          this.opts.flushed?.(); // (what waited on this port is on an answered one now)
+        }
+      }
       if (msg.type === 'spill-key') {
         this.spillKey = msg.key;
         return;
@@ -263,7 +277,8 @@ export class Link {
     if (batches.length) {
       const value = stamp<SpilledBatches>({ type: 'spill', key: this.spillKey, docId: this.docId, batches });
       try {
-        this.opts.store(`${SPILL_PREFIX}${this.docId}`, value);
+        // (a key per write: a frame that goes twice, its page posting in its own pagehide listener, writes twice)
+        this.opts.store(spillKeyOf(value), value);
       } catch {
         /* the extension is gone */
       }

@@ -199,10 +199,10 @@ export type BackgroundToRelay =
    */
   | { v: typeof MESSAGES_VERSION; type: 'spill-key'; key: string };
 
-/** Keys of `storage.local` under which a frame going away left the batches it could not send (SpilledBatches). */
+/** Keys of `storage.local` under which a frame going away left the batches it could not send (`spillKeyOf`). */
 export const SPILL_PREFIX = 'ei-spill/';
 /**
- * What a relay writes to `storage.local` (key SPILL_PREFIX + docId) as its frame goes while its port has not been
+ * What a relay writes to `storage.local` (key `spillKeyOf`) as its frame goes while its port has not been
  * answered: the worker stopped, and Chromium drops a port whose frame is gone before the worker answered. The
  * background reads it when it starts (or hears the write) and accepts its batches as the port's would have been:
  * where they come from is what `key` says (the background's seal on what the browser told it), never this value's.
@@ -213,6 +213,10 @@ export interface SpilledBatches {
   key: string;
   docId: string;
   batches: Array<{ batch: number; json: string; lines?: string[] }>;
+}
+/** The storage key of a spill: its document and its batches' numbers (each write its own; the same batches, one). */
+export function spillKeyOf({ docId, batches }: Pick<SpilledBatches, 'docId' | 'batches'>): string {
+  return `${SPILL_PREFIX}${docId}/${batches[0]?.batch}-${batches[batches.length - 1]?.batch}`;
 }
 
 // ---------------------------------------------------------------- hop 3: panel <-> background

@@ -262,32 +262,86 @@ describe('a captured frame that goes away', () => {
     await page.close();
   });
 
-  it('loses none of the posts a frame made as it went while the browser had stopped the idle worker', async () => {
-    const { page, tabId } = await quietPage();
-    // Chrome stops an idle worker, which closes every frame's port. The embed then posts and navigates in one task
-    // (told through the DevTools protocol: no message of the page wakes the worker first), and the port it opens
-    // as it goes wakes the worker too late: Chromium drops it with the frame.
-    await stopWorkerAsIdle(l, page);
-    const embed = page.frames().find((f) => f.url().startsWith(srv.embedOrigin));
-    const N = 30;
-    await embed?.evaluate(
-      (n, host) => {
-        for (let i = 0; i < n; i++) {
-          const payload = { path: `/idle/${i}` };
-          const env = { source: 'svc-embed', direction: 'event', type: 'svc:event:navigated', payload, timestamp: 1 };
-          parent.postMessage(env, host);
-        }
-        location.replace('/embed/dashboard/b');
-      },
-      N,
-      srv.hostOrigin,
-    );
-    await page.waitForFunction(() => (window as any).loads === 2);
-    const { posts, deliveries } = await sentAndGot(tabId, '/idle/', N);
-    expect(deliveries.length).toBe(N);
-    expect(posts).toEqual(numbered('/idle/', N));
-    await page.close();
-  });
+  // Chrome stops an idle worker, which closes every frame's port. The embed then posts and navigates (told through the
+  // DevTools protocol: no message of the page wakes the worker first), in the same task or a little later, once it
+  // has opened a port to wake the worker: Chromium drops a port whose frame goes before the worker answered it.
+  for (const laterMs of [0, 100, 200]) {
+    const when = laterMs ? `${laterMs} ms after posting` : 'in the same task';
+    it(`loses none of the posts of a frame that went ${when}, the browser having stopped the idle worker`, async () => {
+      const { page, tabId } = await quietPage();
+      await stopWorkerAsIdle(l, page);
+      const embed = page.frames().find((f) => f.url().startsWith(srv.embedOrigin));
+      const N = 30;
+      await embed?.evaluate(
+        (n, host, ms) => {
+          for (let i = 0; i < n; i++) {
+            const payload = { path: `/idle/${ms}/${i}` };
+            const env = { source: 'svc-embed', direction: 'event', type: 'svc:event:navigated', payload, timestamp: 1 };
+            parent.postMessage(env, host);
+          }
+          const go = () => location.replace('/embed/dashboard/b');
+          ms ? setTimeout(go, ms) : go();
+        },
+        N,
+        srv.hostOrigin,
+        laterMs,
+      );
+      await page.waitForFunction(() => (window as any).loads === 2);
+      const { posts, deliveries } = await sentAndGot(tabId, `/idle/${laterMs}/`, N);
+      expect(deliveries.length).toBe(N);
+      expect(posts).toEqual(numbered(`/idle/${laterMs}/`, N));
+      await page.close();
+    });
+  }
+
+  // The host page itself posts and navigates in one task, the worker stopped: its posts belong to the page it left.
+  for (const preserveLog of [true, false]) {
+    const what = preserveLog ? 'keeps them with preserve log' : 'leaves them out of the new page’s log';
+    it(`takes what a top frame left as it went, the worker stopped, and ${what}`, async () => {
+      const { page, tabId } = await quietPage();
+      const worker = await l.worker();
+      await worker.evaluate(
+        (id, p) => (globalThis as any).embedInspector.setOptions(id, { preserveLog: p }),
+        tabId,
+        preserveLog,
+      );
+      await stopWorkerAsIdle(l, page);
+      const N = 10;
+      await Promise.all([
+        page.waitForNavigation({ waitUntil: 'load' }),
+        page.evaluate(
+          (n, embed) => {
+            const w = document.querySelector('iframe')?.contentWindow;
+            for (let i = 0; i < n; i++) {
+              const payload = { path: `/top/${i}` };
+              w?.postMessage(
+                { source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload, timestamp: 1 },
+                embed,
+              );
+            }
+            location.replace('/');
+          },
+          N,
+          srv.embedOrigin,
+        ),
+      ]);
+      // Every spill taken (and removed) by the worker the new page woke.
+      const spills = async () =>
+        Object.keys(await (await l.worker()).evaluate(() => (globalThis as any).chrome.storage.local.get(null))).filter(
+          (k) => k.startsWith(SPILL_PREFIX),
+        );
+      await vi.waitUntil(async () => (await spills()).length === 0, { timeout: 10_000, interval: 50 });
+      await settled(l, tabId);
+      const posts = messagesOnly(await records(l, tabId)).filter(
+        (r) => r.kind === 'post' && pathOf(r).startsWith('/top/'),
+      );
+      // As with a worker running: the top frame's posts stay with preserve log only; its embed's answers (it went too)
+      // are there either way.
+      expect(posts.filter((r) => r.frameId === 0).map(pathOf)).toEqual(preserveLog ? numbered('/top/', N) : []);
+      expect(posts.filter((r) => r.frameId !== 0).map(pathOf)).toEqual(numbered('/top/', N));
+      await page.close();
+    });
+  }
 
   it('records nothing from a spill whose seal is not the background’s (a renderer writing storage)', async () => {
     const { page, tabId } = await quietPage();
