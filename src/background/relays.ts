@@ -61,8 +61,8 @@ export function onCapturePort(
         sessions.setScoped(tabId, true);
       }
       void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
-      if (msg.start !== undefined) {
-        // (once a document: a reconnection's hello, after the worker stopped, finds the relay holding its seal)
+      if (!msg.sealed) {
+        // (once a document as a rule: a reconnection's hello, after the worker stopped, says it holds its seal)
         const documentId = sender?.documentId ?? null;
         seal
           ?.seal({ tabId, frameId: relay.frameId, origin, documentId, docId: msg.docId })

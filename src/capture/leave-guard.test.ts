@@ -21,4 +21,12 @@ describe('the frame’s pagehide listener, only while it holds something', () =>
     target.dispatchEvent(new Event('pagehide'));
     expect(left).toBe(2);
   });
+
+  it('says whether the browser sent the pagehide (a page may dispatch its own)', () => {
+    const target = new EventTarget();
+    const heard: boolean[] = [];
+    new LeaveGuard(target, (trusted) => heard.push(trusted)).hold();
+    target.dispatchEvent(new Event('pagehide'));
+    expect(heard).toEqual([false]);
+  });
 });

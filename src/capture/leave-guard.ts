@@ -11,11 +11,12 @@
  */
 export class LeaveGuard {
   private on = false;
-  private readonly listener = () => this.onLeave();
+  private readonly listener = (e: Event) => this.onLeave(e.isTrusted);
 
+  /** `onLeave` hears whether the browser sent the `pagehide` (any script may dispatch one). */
   constructor(
     private readonly target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
-    private readonly onLeave: () => void,
+    private readonly onLeave: (trusted: boolean) => void,
   ) {}
 
   /** The frame holds something: hand it over if the page goes away. */

@@ -339,6 +339,13 @@ describe('the relay link as its frame goes: what no worker answered is also left
     expect(stored).toEqual([]);
   });
 
+  it('says in its hello whether it holds its key (the background seals a document that does not)', () => {
+    const { l, ports } = afterWorkerStopped(1);
+    l.flush();
+    expect(ports[0].sent[0]).not.toHaveProperty('sealed');
+    expect(ports[1].sent[0]).toMatchObject({ type: 'hello', sealed: true });
+  });
+
   it('writes at most MAX_SPILL_CHARS, whole batches from the first', () => {
     const big = `"${'x'.repeat(MAX_SPILL_CHARS / 4)}"`;
     const { l, stored } = afterWorkerStopped(0);

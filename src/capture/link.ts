@@ -28,7 +28,7 @@ export interface RuntimeLike {
 
 export interface LinkOptions {
   runtime: RuntimeLike;
-  hello: () => Omit<Extract<RelayToBackground, { type: 'hello' }>, 'v' | 'type' | 'docId'>;
+  hello: () => Omit<Extract<RelayToBackground, { type: 'hello' }>, 'v' | 'type' | 'docId' | 'sealed'>;
   onMessage: (msg: BackgroundToRelay) => void;
   /** Flush delay, ms. */
   delay?: number;
@@ -218,7 +218,8 @@ export class Link {
     });
     port.onDisconnect.addListener(() => this.drop(port));
     try {
-      channel.send({ type: 'hello', docId: this.docId, ...this.opts.hello() });
+      const sealed = this.spillKey ? { sealed: true as const } : {};
+      channel.send({ type: 'hello', docId: this.docId, ...this.opts.hello(), ...sealed });
       for (const [batch, sent] of this.unacked) {
         this.post(port, channel, batch, sent);
       }

@@ -91,7 +91,7 @@ class FrameRelay {
   private postHead = '';
   private flushDetail: string | null = null;
   /** The pagehide listener, there only while something is held (leave-guard.ts). */
-  private readonly leave = new LeaveGuard(window, () => this.leaving());
+  private readonly leave = new LeaveGuard(window, (trusted) => this.leaving(trusted));
   /**
    * The MAIN world posted since the last pull (it asks for the counter at the first post of each task, and again when
    * a pull in the middle of a posting task leaves that task's posts with it).
@@ -317,9 +317,14 @@ class FrameRelay {
     this.link.flush();
   }
 
-  /** The frame is going: everything leaves now, and also by storage if no worker answers its port (link.ts). */
-  private leaving(): void {
+  /**
+   * The frame is going: everything leaves now, and also by storage if no worker answers its port (link.ts). A
+   * `pagehide` the page dispatched itself hands over, but writes nothing to storage (a page could fill it so).
+   */
+  private leaving(trusted = true): void {
     this.handOverAll();
-    this.link.spill();
+    if (trusted) {
+      this.link.spill();
+    }
   }
 }

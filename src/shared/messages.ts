@@ -120,6 +120,8 @@ export type RelayToBackground =
       isTop: boolean;
       time: number;
       start?: number;
+      /** The relay holds this document's 'spill-key' already (absent: it does not). */
+      sealed?: true;
     }
   /**
    * A batch: `json` is the JSON array of the relay's entries: the RawRecords it wrote itself (deliveries, posts it

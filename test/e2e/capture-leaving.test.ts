@@ -294,6 +294,22 @@ describe('a captured frame that goes away', () => {
     });
   }
 
+  it('holds no page-lifecycle listener once what it sent, the worker stopped, is answered', async () => {
+    const { page, tabId } = await quietPage();
+    await stopWorkerAsIdle(l, page);
+    // A post wakes the worker on a new port: the frame keeps its pagehide listener until a worker answers it.
+    await page.evaluate(() => (window as any).send(3));
+    await page.waitForFunction(() => (window as any).got === 4);
+    await waitForRecords(l, tabId, (rs) => rs.filter((r) => pathOf(r).startsWith('/h/')).length === 4 * 4);
+    await settled(l, tabId);
+    const embed = await l.browser.waitForTarget((t) => t.type() === 'other' && t.url().startsWith(srv.embedOrigin));
+    for (const session of [await page.createCDPSession(), await embed.createCDPSession()]) {
+      expect((await lifecycleListeners(session)).listeners).toEqual([]);
+      await session.detach();
+    }
+    await page.close();
+  });
+
   // The host page itself posts and navigates in one task, the worker stopped: its posts belong to the page it left.
   for (const preserveLog of [true, false]) {
     const what = preserveLog ? 'keeps them with preserve log' : 'leaves them out of the new page’s log';
@@ -349,7 +365,7 @@ describe('a captured frame that goes away', () => {
     const before = (await records(l, tabId)).length;
     // What a compromised renderer of a captured site could write: a frame's batch, claimed for this tab's top frame,
     // under a seal it made up (and one it copied from another browser session would not check either).
-    const forged = `${btoa(JSON.stringify([tabId, 0, srv.hostOrigin, 'forged']))}.${btoa('x'.repeat(32))}`;
+    const forged = `${btoa(JSON.stringify([tabId, 0, srv.hostOrigin, null, 'forged']))}.${btoa('x'.repeat(32))}`;
     const rec = {
       kind: 'receive',
       frameUrl: `${srv.hostOrigin}/`,
@@ -359,7 +375,7 @@ describe('a captured frame that goes away', () => {
     };
     const json = JSON.stringify([rec]);
     const value = { v: MESSAGES_VERSION, type: 'spill', key: forged, docId: 'forged', batches: [{ batch: 1, json }] };
-    const key = `${SPILL_PREFIX}forged`;
+    const key = `${SPILL_PREFIX}forged/1-1`; // (its document and batch numbers: only the seal is wrong)
     await worker.evaluate((k, v) => (globalThis as any).chrome.storage.local.set({ [k]: v }), key, value);
     // Heard as written, and removed unread.
     await vi.waitUntil(
