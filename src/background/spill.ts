@@ -5,7 +5,7 @@
  * A write to `storage.local` outlives the frame and wakes the worker (`storage.onChanged`).
  *
  * Where the batches come from is never the stored value's word. When a relay says hello, the background seals what
- * the browser told it of that port (tab, frame, origin) with the relay's docId, under an HMAC key kept in
+ * the browser told it of that port (tab, frame, origin, document) with the relay's docId, under an HMAC key kept in
  * `storage.session` for the browser's session, and hands the seal to the relay ('spill-key'); a spill is accepted
  * only under a seal that checks, as from the frame the seal names, numbered as that document's batches (so a batch
  * that came by its port too is stored once: tab-storage.ts `once`). Anything else is removed unread.
