@@ -9,14 +9,6 @@ import { backgroundRelayChannel, type Body, type Channel } from '../shared/chann
 
 export class RelayPort {
   private frameOrigin: string | null = null;
-  /**
-   * The tab's top document when this relay's hello was heard (its frame's page; the top frame's own document): what
-   * it sends once the tab's log has moved to another page is that page's (tab-session.ts `ingest`). None for a
-   * document Chrome prerenders: it says hello under the page the tab still shows, and becomes the next one.
-   */
-  page: string | undefined;
-  /** The browser said the relay's document is being prerendered (`MessageSender.documentLifecycle`). */
-  prerendered = false;
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
   private disconnected = false;

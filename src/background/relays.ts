@@ -15,7 +15,7 @@ import { RelayPort } from './relay-port.ts';
 import { warnDropped } from './input-checks.ts';
 import type { SpillSeal } from './spill.ts';
 
-type Sender = Runtime.MessageSender & { documentId?: string; origin?: string; documentLifecycle?: string };
+type Sender = Runtime.MessageSender & { documentId?: string; origin?: string };
 
 /** What the capture hop needs of the scope (scope.ts; injected: unit tests give fakes). */
 export interface CaptureScope {
@@ -60,12 +60,12 @@ export function onCapturePort(
       if (relay.frameId === 0) {
         sessions.setScoped(tabId, true);
       }
-      relay.prerendered = sender?.documentLifecycle === 'prerender';
-      const attached = sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
-      if (seal && !msg.sealed) {
+      void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
+      if (!msg.sealed) {
         // (once a document as a rule: a reconnection's hello, after the worker stopped, says it holds its seal)
-        attached
-          .then(() => seal.seal({ tabId, frameId: relay.frameId, origin, page: relay.page ?? null, docId: msg.docId }))
+        const documentId = sender?.documentId ?? null;
+        seal
+          ?.seal({ tabId, frameId: relay.frameId, origin, documentId, docId: msg.docId })
           .then((key) => relay.post({ type: 'spill-key', key }))
           .catch((e) => console.warn('embed-inspector: no spill key', e));
       }

@@ -267,7 +267,6 @@ export class TabSession {
     return this.run(async () => {
       this.relays.attach(relay);
       await this.navigation.hello(relay.frameId, hello, documentId);
-      relay.page = relay.prerendered ? undefined : this.storage.topDocumentId;
       relay.config(configOf(this.log.state, relay.mode, this.host.maxBytes()));
     });
   }
@@ -277,40 +276,32 @@ export class TabSession {
     return this.run(() => this.relays.detach(relay));
   }
 
-  /**
-   * A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. A
-   * batch of a page the log has left, without preserve log, is acknowledged and left out (`pageLeft`).
-   */
+  /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
     this.relays.progress(relay); // (a frame handing over a long burst is still answering a settle)
-    return this.accept(relay, batch, relay.page ?? null);
+    return this.accept(relay, batch);
   }
 
   /**
-   * A batch a frame left in storage as it went (spill.ts), from `sender`, of a frame of the page `page` (the top
-   * document its seal names): accepted as its port's would have been.
+   * A batch a frame left in storage as it went (spill.ts), from `sender`, of the document `documentId`: accepted as
+   * its port's would have been, unless it is the top frame's and the log has left that page without preserve log (a
+   * new page's log starts empty; its records would come late, often after the new page's navigation).
    */
-  ingestSpilled(sender: BatchSender, batch: RecordsBatch, page: string | null): Promise<void> {
-    return this.accept(sender, batch, page);
+  ingestSpilled(sender: BatchSender, batch: RecordsBatch, documentId: string | null): Promise<void> {
+    const gone = () =>
+      sender.frameId === 0 &&
+      documentId !== null &&
+      documentId !== this.storage.topDocumentId &&
+      !this.log.state.preserveLog;
+    return this.accept(sender, batch, gone);
   }
 
-  /**
-   * The log has left the page `page` (null: not known) without preserve log: a new page's log starts empty, and what
-   * the frames of the page before say late (their last posts and deliveries, handed over as they go, often after the
-   * new page's navigation) is not of it. Judged in the new page, it would read as before its embed's ready.
-   */
-  private pageLeft(page: string | null): boolean {
-    return page !== null && page !== this.storage.topDocumentId && !this.log.state.preserveLog;
-  }
-
-  private accept(relay: BatchSender, batch: RecordsBatch, page: string | null): Promise<void> {
+  private accept(relay: BatchSender, batch: RecordsBatch, leftOut = () => false): Promise<void> {
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(
       () => {
-        if (this.pageLeft(page)) {
-          relay.ack(batch.batch); // (so that the relay lets it go)
-        } else {
+        if (!leftOut()) {
           stored = this.intake.accept(relay, batch);
         }
       },

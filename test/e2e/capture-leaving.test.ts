@@ -351,34 +351,13 @@ describe('a captured frame that goes away', () => {
       const posts = messagesOnly(await records(l, tabId)).filter(
         (r) => r.kind === 'post' && pathOf(r).startsWith('/top/'),
       );
-      // Its posts and its embed's answers (the embed went too) stay with preserve log; without, they are the page's
-      // before, whose log the navigation ended.
+      // As with a worker running: the top frame's posts stay with preserve log only; its embed's answers (it went too)
+      // are there either way.
       expect(posts.filter((r) => r.frameId === 0).map(pathOf)).toEqual(preserveLog ? numbered('/top/', N) : []);
-      expect(posts.filter((r) => r.frameId !== 0).map(pathOf)).toEqual(preserveLog ? numbered('/top/', N) : []);
+      expect(posts.filter((r) => r.frameId !== 0).map(pathOf)).toEqual(numbered('/top/', N));
       await page.close();
     });
   }
-
-  it('starts a new page’s log with none of what the page before said as it went (preserve log off)', async () => {
-    const { page, tabId } = await quietPage();
-    // The embed says goodbye in its own pagehide listener; then its host navigates. The embed's pagehide comes after
-    // the new page committed, and so do the records of its goodbyes: judged in the new page, its posts would read as
-    // before its embed's ready (session.event-before-ready). (Its `parent` is the new page by then, which receives
-    // them: those deliveries are the new page's.)
-    const N = 10;
-    await page.evaluate((n) => (window as any).lastWords(n, { stay: true }), N);
-    await page.waitForFunction(() => (window as any).listening === true);
-    await settled(l, tabId);
-    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.evaluate(() => location.replace('/'))]);
-    await page.waitForFunction(() => (window as any).loads === 1);
-    // The new page's embed is heard from: one action, one answer.
-    await page.evaluate(() => (window as any).send(1));
-    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).filter((r) => pathOf(r) === '/h/0').length === 4);
-    await settled(l, tabId);
-    const late = messagesOnly(await records(l, tabId)).filter((r) => r.kind === 'post' && pathOf(r).startsWith('/lw/'));
-    expect(late.map((r) => `frame ${r.frameId} posted ${pathOf(r)}`)).toEqual([]);
-    await page.close();
-  });
 
   it('records nothing from a spill whose seal is not the background’s (a renderer writing storage)', async () => {
     const { page, tabId } = await quietPage();
