@@ -25,6 +25,8 @@ export interface TabMeta {
   failedBatches?: Record<string, number[]>;
   /** The top document the log belongs to (Chrome's documentId), to start a new log exactly once. */
   topDocumentId?: string;
+  /** The last pages (top documents) the log left without preserve log: what their frames say late is left out. */
+  leftPages?: string[];
   frames: FrameInfo[];
 }
 

@@ -9,6 +9,11 @@ import { backgroundRelayChannel, type Body, type Channel } from '../shared/chann
 
 export class RelayPort {
   private frameOrigin: string | null = null;
+  /**
+   * The page the relay's document is in (tab-relays.ts `pageOf`), once its hello is heard; undefined when the browser
+   * cannot tell. What it sends once the tab's log has left that page is not the new page's (tab-session.ts `accept`).
+   */
+  page: string | undefined;
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
   private disconnected = false;

@@ -8,7 +8,7 @@ import type { CaptureMode, RelayToBackground } from '../shared/messages.ts';
 import type { Runtime } from '../shared/browser-api.ts';
 import { dispatch, type Handlers } from '../shared/channel.ts';
 import { originOf } from '../protocol/origin.ts';
-import { configOf } from './tab-relays.ts';
+import { configOf, pageOf } from './tab-relays.ts';
 import type { Sessions } from './sessions.ts';
 import { newState } from './tablog.ts';
 import { RelayPort } from './relay-port.ts';
@@ -60,12 +60,15 @@ export function onCapturePort(
       if (relay.frameId === 0) {
         sessions.setScoped(tabId, true);
       }
-      void sessions.get(tabId).attachRelay(relay, msg, sender?.documentId);
-      if (!msg.sealed) {
+      // (asked at once, while the document surely exists; the session waits for it before the relay's batches)
+      const page = pageOf(tabId, relay.frameId, sender?.documentId);
+      const attached = sessions.get(tabId).attachRelay(relay, msg, sender?.documentId, page);
+      if (seal && !msg.sealed) {
         // (once a document as a rule: a reconnection's hello, after the worker stopped, says it holds its seal)
-        const documentId = sender?.documentId ?? null;
-        seal
-          ?.seal({ tabId, frameId: relay.frameId, origin, documentId, docId: msg.docId })
+        attached
+          .then(async () =>
+            seal.seal({ tabId, frameId: relay.frameId, origin, page: (await page) ?? null, docId: msg.docId }),
+          )
           .then((key) => relay.post({ type: 'spill-key', key }))
           .catch((e) => console.warn('embed-inspector: no spill key', e));
       }

@@ -138,7 +138,7 @@ const spillHost: SpillHost = {
       .ingestSpilled(
         { frameId: claim.frameId, origin: claim.origin, outOfScope: false, ack() {}, resend() {} },
         { v: MESSAGES_VERSION, type: 'records', docId: claim.docId, ...b },
-        claim.documentId,
+        claim.page,
       ),
   remove: (key) => api.storage.local.remove(key),
   warn: (why) => console.warn(`embed-inspector: ${why}`),

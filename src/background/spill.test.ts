@@ -13,7 +13,7 @@ const session = (): SecretStore => {
     },
   };
 };
-const claim: SpillClaim = { tabId: 7, frameId: 3, origin: 'https://embed.example', documentId: 'D1', docId: 'doc1' };
+const claim: SpillClaim = { tabId: 7, frameId: 3, origin: 'https://embed.example', page: 'D1', docId: 'doc1' };
 const KEY = `${SPILL_PREFIX}doc1/4-5`;
 const spillOf = (key: string, docId = 'doc1') => ({
   v: MESSAGES_VERSION,
@@ -54,7 +54,7 @@ describe('the seal on what a frame leaves in storage as it goes', () => {
   it('opens to the claim it sealed, in the session that sealed it', async () => {
     const seal = new SpillSeal(session());
     expect(await seal.open(await seal.seal(claim))).toEqual(claim);
-    const bare = { ...claim, origin: null, documentId: null };
+    const bare = { ...claim, origin: null, page: null };
     expect(await seal.open(await seal.seal(bare))).toEqual(bare);
   });
 

@@ -5,23 +5,25 @@
  * A write to `storage.local` outlives the frame and wakes the worker (`storage.onChanged`).
  *
  * Where the batches come from is never the stored value's word. When a relay says hello, the background seals what
- * the browser told it of that port (tab, frame, origin, document) with the relay's docId, under an HMAC key kept in
- * `storage.session` for the browser's session, and hands the seal to the relay ('spill-key'); a spill is accepted
- * only under a seal that checks, as from the frame the seal names, numbered as that document's batches (so a batch
- * that came by its port too is stored once: tab-storage.ts `once`). Anything else is removed unread.
+ * the browser told it of that port (tab, frame, origin, the page its document is in) with the relay's docId, under
+ * an HMAC key kept in `storage.session` for the browser's session, and hands the seal to the relay ('spill-key'); a
+ * spill is accepted only under a seal that checks, as from the frame the seal names, numbered as that document's
+ * batches (so a batch that came by its port too is stored once: tab-storage.ts `once`). Anything else is removed
+ * unread.
  */
 import { MESSAGES_VERSION, spillKeyOf, type SpilledBatches } from '../shared/messages.ts';
 import { base64ToBytes, bytesToBase64 } from '../protocol/base64.ts';
 
 /**
- * A document's relay as the browser gave it to the background: its tab, frame, origin and document (Chromium's
- * documentId; null where the browser gives none), and the relay's docId.
+ * A document's relay as the browser gave it to the background: its tab, frame and origin, the page it is in (the
+ * outermost document above it, as the browser names it: tab-relays.ts `pageOf`; null where it cannot tell), and the
+ * relay's docId.
  */
 export interface SpillClaim {
   tabId: number;
   frameId: number;
   origin: string | null;
-  documentId: string | null;
+  page: string | null;
   docId: string;
 }
 
@@ -45,8 +47,8 @@ export class SpillSeal {
 
   /** The seal of `claim` (what the relay keeps and writes back): the claim's JSON and its HMAC, in base64. */
   async seal(claim: SpillClaim): Promise<string> {
-    const { tabId, frameId, origin, documentId, docId } = claim;
-    const body = enc.encode(JSON.stringify([tabId, frameId, origin, documentId, docId]));
+    const { tabId, frameId, origin, page, docId } = claim;
+    const body = enc.encode(JSON.stringify([tabId, frameId, origin, page, docId]));
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.secret(), body));
     return `${bytesToBase64(body)}.${bytesToBase64(mac)}`;
   }
@@ -62,14 +64,14 @@ export class SpillSeal {
     if (rest.length || !(await crypto.subtle.verify('HMAC', await this.secret(), mac, body))) {
       return null;
     }
-    const [tabId, frameId, origin, documentId, docId] = JSON.parse(dec.decode(body)) as [
+    const [tabId, frameId, origin, page, docId] = JSON.parse(dec.decode(body)) as [
       number,
       number,
       string | null,
       string | null,
       string,
     ];
-    return { tabId, frameId, origin, documentId, docId };
+    return { tabId, frameId, origin, page, docId };
   }
 
   private secret(): Promise<CryptoKey> {
@@ -122,8 +124,8 @@ export interface SpillHost {
   /** The tab is still open and the origin in the capture scope. */
   captured(tabId: number, origin: string | null): Promise<boolean>;
   /**
-   * Accept the frame's batch as its port's would have been; resolves once stored (a top frame's batch from a page the
-   * tab's log has left, without preserve log, is left out, as that page's log is: tab-session.ts `ingestSpilled`).
+   * Accept the frame's batch as its port's would have been; resolves once stored (a batch of a page the tab's log has
+   * left without preserve log is left out, as that page's log is: tab-session.ts `accept`).
    */
   accept(claim: SpillClaim, batch: SpilledBatches['batches'][number]): Promise<void>;
   remove(storageKey: string): Promise<void>;

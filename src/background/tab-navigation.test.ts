@@ -26,6 +26,7 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
       top = id;
       return fresh;
     },
+    leave: (id) => events.push(`left ${id}`),
     newLog: async (pageUrl) => {
       log.reset(pageUrl);
       events.push(`new log ${pageUrl}`);
@@ -50,6 +51,21 @@ describe('tab navigation', () => {
     await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 2 });
     await t.nav.hello(0, hello(`${HOST}/a`, true), 'doc-a');
     expect(t.events).toEqual([`new log ${HOST}/a`, `record 0 ${HOST}/a`]);
+  });
+
+  it('without preserve log, the page before is left; with it, or where the browser names no page, none is', async () => {
+    const t = setup();
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+    await t.nav.hello(0, hello(`${HOST}/b`, true), 'doc-b');
+    await t.nav.leftScope('doc-c');
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/d`, time: 2 });
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/e`, time: 3 });
+    expect(t.events.filter((e) => e.startsWith('left'))).toEqual(['left doc-a', 'left doc-b', 'left doc-c']);
+    const p = setup({ preserveLog: true });
+    await p.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+    await p.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 2 });
+    await p.nav.leftScope('doc-c');
+    expect(p.events.filter((e) => e.startsWith('left'))).toEqual([]);
   });
 
   it('with preserve log, a new top document goes on in the same log', async () => {

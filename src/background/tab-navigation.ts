@@ -18,6 +18,8 @@ export interface NavigationSession {
   topDocumentId(): string | undefined;
   /** The top document the log belongs to is now `documentId`: false when it was already. */
   enterDocument(documentId: string | undefined): boolean;
+  /** The log leaves the page `documentId` without preserve log: what its frames send later is not kept. */
+  leave(documentId: string): void;
   /** A new, empty log (stored, published). */
   newLog(pageUrl: string | null): Promise<void>;
   /** Add a navigation record to the log (stored, published). */
@@ -83,11 +85,13 @@ export class TabNavigation {
 
   /** The top document left the capture scope: the log ends (kept as it was with preserve log). */
   async leftScope(documentId: string | undefined): Promise<void> {
+    const before = this.session.topDocumentId();
     if (!this.session.enterDocument(documentId)) {
       return;
     }
     this.session.log().forgetFrames();
     if (!this.session.log().state.preserveLog) {
+      this.leave(before);
       await this.session.newLog(null);
     }
   }
@@ -97,13 +101,22 @@ export class TabNavigation {
     this.navs.releaseAll();
   }
 
+  /** The page `before` is left without preserve log (not when the browser named neither page: nothing is known). */
+  private leave(before: string | undefined): void {
+    if (before !== undefined && before !== this.session.topDocumentId()) {
+      this.session.leave(before);
+    }
+  }
+
   /** A new top-level document: a new log unless preserve log is on. Once per document. */
   private async topDocument(url: string, documentId: string | undefined, time: number): Promise<void> {
+    const before = this.session.topDocumentId();
     if (!this.session.enterDocument(documentId)) {
       return;
     }
     this.session.log().newTopFrame(url);
     if (!this.session.log().state.preserveLog) {
+      this.leave(before);
       await this.session.newLog(url); // an empty snapshot: the new log
     }
     // (with preserve log, the navigation record starts the new page in the log: TabLog.newPage)

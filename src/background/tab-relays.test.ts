@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { newTabState, type BackgroundToRelay, type CaptureMode, type RelayToBackground } from '../shared/messages.ts';
 import { RelayPort } from './relay-port.ts';
-import { SETTLE_TIMEOUT_MS, TabRelays, configOf, parentFrameOf } from './tab-relays.ts';
+import { SETTLE_TIMEOUT_MS, TabRelays, configOf, pageOf, parentFrameOf } from './tab-relays.ts';
 import { useFakeApi, fakePort } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
@@ -29,6 +29,33 @@ describe('configOf', () => {
     ['before the hello', false, undefined, { receiveOnly: true, paused: false }],
   ] as const)('%s', (_what, paused, mode, expected) => {
     expect(configOf(newTabState(TAB, { paused }), mode, 2048)).toEqual({ ...expected, maxBytes: 2048 });
+  });
+});
+
+describe('pageOf: the page a frame is in, as the browser names it', () => {
+  it('is the top document above the frame, through nested frames', async () => {
+    fake.env.documents.set('ad', { parentFrameId: 3, parentDocumentId: 'embed' });
+    fake.env.documents.set('embed', { parentFrameId: 0, parentDocumentId: 'top' });
+    expect(await pageOf(TAB, 5, 'ad')).toBe('top');
+    expect(await pageOf(TAB, 3, 'embed')).toBe('top');
+    expect(await pageOf(TAB, 0, 'top')).toBe('top'); // (the top frame's own, asked of no one)
+  });
+
+  it('is its own for the outermost document of a page being prerendered (not frame 0)', async () => {
+    fake.env.documents.set('pre', { parentFrameId: -1 });
+    fake.env.documents.set('pre-embed', { parentFrameId: 9, parentDocumentId: 'pre' });
+    expect(await pageOf(TAB, 9, 'pre')).toBe('pre');
+    expect(await pageOf(TAB, 10, 'pre-embed')).toBe('pre');
+  });
+
+  it('is unknown where the browser cannot tell: no documentId, a document gone, a lookup that fails', async () => {
+    expect(await pageOf(TAB, 3, undefined)).toBeUndefined();
+    expect(await pageOf(TAB, 3, 'gone')).toBeUndefined();
+    fake.env.documents.set('orphan', { parentFrameId: 4 });
+    expect(await pageOf(TAB, 3, 'orphan')).toBeUndefined();
+    vi.spyOn(fake.env.api.webNavigation!, 'getFrame').mockRejectedValueOnce(new Error('No frame'));
+    fake.env.documents.set('embed', { parentFrameId: 0, parentDocumentId: 'top' });
+    expect(await pageOf(TAB, 3, 'embed')).toBeUndefined();
   });
 });
 

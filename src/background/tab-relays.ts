@@ -57,6 +57,44 @@ export async function parentFrameOf(tabId: number, frameId: number, known: numbe
   }
 }
 
+/** Frames nested deeper than this are not followed to their page (none is, on a page a user brings). */
+const MAX_DEPTH = 32;
+
+/**
+ * The page a relay's document is in, as the browser names it: the outermost document above it (itself for a top
+ * frame, and for a page Chrome prerenders), followed through `webNavigation.getFrame`'s parent documents while
+ * they exist. Undefined when the browser cannot tell (no documentId, as in Firefox before 153; a document gone
+ * already): such a frame's records are never taken for another page's.
+ */
+export async function pageOf(
+  tabId: number,
+  frameId: number,
+  documentId: string | undefined,
+): Promise<string | undefined> {
+  if (frameId === 0 || !documentId) {
+    return documentId;
+  }
+  let doc = documentId;
+  try {
+    for (let depth = 0; depth < MAX_DEPTH; depth++) {
+      const f = await browserApi().webNavigation?.getFrame({ tabId, documentId: doc });
+      if (f?.documentId !== doc) {
+        return undefined; // (not that document: a browser that does not look frames up by document)
+      }
+      if (f.parentFrameId === -1) {
+        return doc;
+      }
+      if (!f.parentDocumentId || f.parentFrameId === 0) {
+        return f.parentDocumentId; // (frame 0 is the tab's top frame: its document is the page)
+      }
+      doc = f.parentDocumentId;
+    }
+  } catch {
+    // (the document is gone)
+  }
+  return undefined;
+}
+
 export class TabRelays {
   private readonly relays = new Map<number, RelayPort>();
   /** Hand-overs asked for by `handOver`, waiting for their frame's answer, by request id. */

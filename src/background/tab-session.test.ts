@@ -42,11 +42,19 @@ function setup(
   const scope = { ready: opts.ready ?? Promise.resolve(), frameMode };
 
   /** A relay of `frameId` (a new document: a new docId) connects and says hello. */
-  const relay = (frameId: number, url: string, docId = `doc-${frameId}-${Math.random()}`, start?: number) => {
+  /** (`documentId`: the browser's name of that document, as Chromium gives it.) */
+  const relay = (
+    frameId: number,
+    url: string,
+    docId = `doc-${frameId}-${Math.random()}`,
+    start?: number,
+    documentId?: string,
+  ) => {
     const r = fakePort<BackgroundToRelay, BackgroundToRelay>('capture', {
       tab: { id: TAB } as Runtime.MessageSender['tab'],
       frameId,
       origin: new URL(url).origin,
+      documentId,
     } as Runtime.MessageSender);
     onCapturePort(r.port, sessions, scope);
     const say = (m: Body<RelayToBackground>) => r.deliver(stamp<RelayToBackground>(m) as never);
@@ -282,6 +290,72 @@ describe('tab session: clear and navigation', () => {
     await t.session().navigated({ frameId: 0, url: `${HOST}/third`, documentId: 'doc-b', time: 6000 });
     expect(await t.session().count()).toBe(2);
     expect((await t.session().state()).pageUrl).toBe(`${HOST}/third`);
+  });
+
+  describe('what the frames of a page left say late (the browser names their page)', () => {
+    const event = (i: number): RawRecord => ({
+      time: 2000 + i,
+      kind: 'post',
+      frameUrl: EMBED_URL,
+      origin: TENANT,
+      targetOrigin: HOST,
+      target: 'parent',
+      data: { source: 'svc-embed', direction: 'event', type: 'svc:event:ready', payload: {}, timestamp: i },
+    });
+    /** Page A: its top frame and its embed (frame 3); then the tab goes to page B. */
+    async function leftPageA(t: ReturnType<typeof setup>) {
+      fake.env.documents.set('embed-a', { parentFrameId: 0, parentDocumentId: 'top-a' });
+      fake.env.documents.set('embed-b', { parentFrameId: 0, parentDocumentId: 'top-b' });
+      const top = t.relay(0, `${HOST}/a`, 'relay-top-a', undefined, 'top-a');
+      const embed = t.relay(3, EMBED_URL, 'relay-embed-a', undefined, 'embed-a');
+      await t.settle();
+      await t.session().navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'top-b', time: 5000 });
+      return { top, embed };
+    }
+    const messages = async (t: ReturnType<typeof setup>) =>
+      (await t.session().records()).filter((r) => !r.navigation).map((r) => `${r.frameId}:${r.frameUrl}`);
+
+    it('is acknowledged and left out of the new page’s log, after a worker restart too', async () => {
+      const t = setup();
+      const { top, embed } = await leftPageA(t);
+      embed.batch(1, [event(1)]);
+      top.batch(1, [post(1)]);
+      await t.settle();
+      // Judged in page B, these would read as sent before its embed's ready.
+      expect(await messages(t)).toEqual([]);
+      expect([embed.acks(), top.acks()]).toEqual([[1], [1]]);
+      // The new page's frames are kept, and so is a frame whose page the browser cannot name (Firefox).
+      const embedB = t.relay(4, EMBED_URL, 'relay-embed-b', undefined, 'embed-b');
+      const unnamed = t.relay(5, EMBED_URL, 'relay-unnamed');
+      await t.settle();
+      embedB.batch(1, [event(2)]);
+      unnamed.batch(1, [event(3)]);
+      await t.settle();
+      expect(await messages(t)).toEqual([`4:${EMBED_URL}`, `5:${EMBED_URL}`]);
+      // A worker that starts again knows the page left (the embed of page A reconnects as it goes).
+      const again = setup({ store: t.store });
+      const late = again.relay(3, EMBED_URL, 'relay-embed-a', undefined, 'embed-a');
+      await again.settle();
+      late.batch(2, [event(4)]);
+      await again.settle();
+      expect(await messages(again)).toEqual([`4:${EMBED_URL}`, `5:${EMBED_URL}`]);
+      expect(late.acks()).toEqual([2]);
+    });
+
+    it('is kept with preserve log, and when the tab goes back to that page (the back/forward cache)', async () => {
+      const p = setup();
+      await p.session().setOptions({ preserveLog: true });
+      const kept = await leftPageA(p);
+      kept.embed.batch(1, [event(1)]);
+      await p.settle();
+      expect(await messages(p)).toEqual([`3:${EMBED_URL}`]);
+      const t = setup();
+      const { embed } = await leftPageA(t);
+      await t.session().navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'top-a', time: 6000 });
+      embed.batch(1, [event(1)]);
+      await t.settle();
+      expect(await messages(t)).toEqual([`3:${EMBED_URL}`]);
+    });
   });
 
   it('a frame navigation is a record and joins the frame tree', async () => {

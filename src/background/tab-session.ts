@@ -69,6 +69,7 @@ export class TabSession {
       log,
       topDocumentId: () => this.storage.topDocumentId,
       enterDocument: (id) => this.storage.enterDocument(id),
+      leave: (id) => this.storage.leave(id),
       newLog: (pageUrl) => this.newLog(pageUrl),
       place: (nav) => this.intake.navigation(nav),
       placeLater: (nav) => void this.run(() => this.intake.navigation(nav)),
@@ -263,9 +264,11 @@ export class TabSession {
     relay: RelayPort,
     hello: Extract<RelayToBackground, { type: 'hello' }>,
     documentId: string | undefined,
+    page: Promise<string | undefined> = Promise.resolve(undefined),
   ): Promise<void> {
     return this.run(async () => {
       this.relays.attach(relay);
+      relay.page = await page;
       await this.navigation.hello(relay.frameId, hello, documentId);
       relay.config(configOf(this.log.state, relay.mode, this.host.maxBytes()));
     });
@@ -279,29 +282,31 @@ export class TabSession {
   /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
     this.relays.progress(relay); // (a frame handing over a long burst is still answering a settle)
-    return this.accept(relay, batch);
+    return this.accept(relay, batch, relay.page);
   }
 
   /**
-   * A batch a frame left in storage as it went (spill.ts), from `sender`, of the document `documentId`: accepted as
-   * its port's would have been, unless it is the top frame's and the log has left that page without preserve log (a
-   * new page's log starts empty; its records would come late, often after the new page's navigation).
+   * A batch a frame left in storage as it went (spill.ts), from `sender`, of a frame in the page `page` (as its seal
+   * names it): accepted as its port's would have been.
    */
-  ingestSpilled(sender: BatchSender, batch: RecordsBatch, documentId: string | null): Promise<void> {
-    const gone = () =>
-      sender.frameId === 0 &&
-      documentId !== null &&
-      documentId !== this.storage.topDocumentId &&
-      !this.log.state.preserveLog;
-    return this.accept(sender, batch, gone);
+  ingestSpilled(sender: BatchSender, batch: RecordsBatch, page: string | null): Promise<void> {
+    return this.accept(sender, batch, page ?? undefined);
   }
 
-  private accept(relay: BatchSender, batch: RecordsBatch, leftOut = () => false): Promise<void> {
+  /**
+   * A batch from a frame in the page `page` (undefined: the browser could not tell). One of a page the log has left
+   * without preserve log is acknowledged and left out: a new page's log starts empty, and what the frames of the
+   * page before say late (their last posts and deliveries, handed over as they go, often after the navigation) is
+   * not the new page's. Judged there, it would read as sent before its embed's ready.
+   */
+  private accept(relay: BatchSender, batch: RecordsBatch, page: string | undefined): Promise<void> {
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(
       () => {
-        if (!leftOut()) {
+        if (page !== undefined && this.storage.hasLeft(page)) {
+          relay.ack(batch.batch); // (so that the relay lets it go)
+        } else {
           stored = this.intake.accept(relay, batch);
         }
       },

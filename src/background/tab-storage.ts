@@ -12,6 +12,8 @@ import type { RelayBatch } from './pending-batches.ts';
 
 /** Documents whose last batch number is kept (duplicate batches after a reconnection are dropped). */
 const MAX_DOCS = 500;
+/** Pages the log left whose late records are still known as theirs. */
+const MAX_LEFT = 50;
 
 /** What the storage needs of db.ts (injected: unit tests give fakes). */
 export interface TabStore {
@@ -72,7 +74,12 @@ export class TabStorage {
     }
     const tabId = this.tabId;
     const { meta, batches } = loaded;
-    this.meta = { tabId, docBatches: meta.docBatches ?? {}, topDocumentId: meta.topDocumentId };
+    this.meta = {
+      tabId,
+      docBatches: meta.docBatches ?? {},
+      topDocumentId: meta.topDocumentId,
+      leftPages: meta.leftPages ?? [],
+    };
     this.failed.clear();
     for (const [docId, ns] of Object.entries(meta.failedBatches ?? {})) {
       this.failed.set(docId, new Set(ns));
@@ -125,7 +132,26 @@ export class TabStorage {
       return false;
     }
     this.meta.topDocumentId = documentId;
+    if (documentId && this.meta.leftPages?.includes(documentId)) {
+      // (a page back from the back/forward cache is the tab's page again)
+      this.meta.leftPages = this.meta.leftPages.filter((d) => d !== documentId);
+    }
     return true;
+  }
+
+  /**
+   * The log left the page `documentId` without preserve log: what its frames send later is not kept. Stored with the
+   * next write (a worker that stops before knows the page again from its top relay's hello). The last MAX_LEFT
+   * pages are kept: what a page says as it goes comes within a moment.
+   */
+  leave(documentId: string): void {
+    const left = (this.meta.leftPages ?? []).filter((d) => d !== documentId);
+    this.meta.leftPages = [...left.slice(Math.max(0, left.length - MAX_LEFT + 1)), documentId];
+  }
+
+  /** The log left the page `documentId` without preserve log (`leave`). */
+  hasLeft(documentId: string): boolean {
+    return this.meta.leftPages?.includes(documentId) ?? false;
   }
   get topDocumentId(): string | undefined {
     return this.meta.topDocumentId;
@@ -219,6 +245,7 @@ export class TabStorage {
     return {
       ...this.meta,
       docBatches: { ...this.meta.docBatches },
+      leftPages: [...(this.meta.leftPages ?? [])],
       ...(this.failed.size
         ? { failedBatches: Object.fromEntries([...this.failed].map(([d, ns]) => [d, [...ns]])) }
         : {}),

@@ -128,16 +128,23 @@ export function fakeApi() {
   const parents = new Map<number, number>();
   /** The tab's frames as the browser lists them (webNavigation.getAllFrames), by id. */
   const frames: number[] = [];
+  /** The documents the browser knows (getFrame by documentId): each one's parent frame and parent document. */
+  const documents = new Map<string, { parentFrameId: number; parentDocumentId?: string }>();
   const api = {
     tabs: { sendMessage, reload: vi.fn(async () => {}) },
     webNavigation: {
-      getFrame: async ({ frameId }: { frameId: number }) =>
-        parents.has(frameId) ? { parentFrameId: parents.get(frameId) } : null,
+      getFrame: async ({ frameId, documentId }: { frameId?: number; documentId?: string }) => {
+        if (documentId !== undefined) {
+          const d = documents.get(documentId);
+          return d ? { documentId, ...d } : null;
+        }
+        return frameId !== undefined && parents.has(frameId) ? { parentFrameId: parents.get(frameId) } : null;
+      },
       getAllFrames: async () => frames.map((frameId) => ({ frameId, parentFrameId: parents.get(frameId) ?? -1 })),
     },
     storage: { local: { set: vi.fn(async () => {}), get: async () => ({}) } },
   };
-  return { api: api as unknown as BrowserApi, sendMessage, parents, frames };
+  return { api: api as unknown as BrowserApi, sendMessage, parents, frames, documents };
 }
 
 /**
