@@ -292,6 +292,27 @@ describe('the relay link: batches kept until acknowledged, resent after a reconn
   });
 });
 
+describe('the relay link of a page shown again from the back/forward cache', () => {
+  it('opens a new port (the old one was closed without a word), says hello and resends what was not acknowledged', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    ports[0].deliver(ack(1));
+    l.push('{"n":2}', true);
+    vi.advanceTimersByTime(0); // (sent as the page entered the cache: never acknowledged)
+    l.restart();
+    expect(ports.length).toBe(2);
+    expect(ports[1].sent[0].type).toBe('hello');
+    expect(batches(ports[1].sent)).toEqual([[2, [{ n: 2 }]]]);
+    l.push('{"n":3}', true);
+    vi.advanceTimersByTime(0);
+    expect(batches(ports[1].sent).map(([b]) => b)).toEqual([2, 3]);
+    expect(batches(ports[0].sent).map(([b]) => b)).toEqual([1, 2]);
+  });
+});
+
 describe('the relay link as its frame goes: what no worker answered is also left in storage', () => {
   const spillKey = stamp<BackgroundToRelay>({ type: 'spill-key', key: 'sealed' });
   /** A link whose first port was answered (config, key) and then closed with the worker: it holds `n` records. */

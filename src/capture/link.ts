@@ -290,4 +290,17 @@ export class Link {
   start(): void {
     this.connect();
   }
+
+  /**
+   * The page is shown again from the back/forward cache. The browser closed its ports as it entered the cache, and
+   * the page, frozen then, may not have been told: in Chromium a restored page went on posting on its old port and
+   * nothing it said was recorded (capture-bfcache.test.ts). A new port, on which what was not acknowledged is sent
+   * again (the background stores a batch once).
+   */
+  restart(): void {
+    if (this.port) {
+      this.drop(this.port);
+    }
+    this.connect();
+  }
 }

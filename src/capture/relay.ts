@@ -165,7 +165,7 @@ class FrameRelay {
       'pageshow',
       (e) => {
         if ((e as PageTransitionEvent).persisted) {
-          this.link.start();
+          this.link.restart();
         }
       },
       true,

@@ -1,0 +1,73 @@
+// A page the tab goes back to from the back/forward cache: the same document (and its embed) again, after the log
+// had left it for another page. What it says from then on is the page's on screen, and is recorded.
+import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
+import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
+
+const HOST = `<!doctype html><script>
+  window.got = 0;
+  addEventListener('pageshow', (e) => { if (e.persisted) window.restored = true; });
+  addEventListener('message', (e) => { if (e.data && e.data.source === 'svc-embed') window.got++; });
+  const env = (path) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path }, timestamp: Date.now() });
+  window.send = (p, n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage(env(p + i), '{{EMBED}}'); };
+</script><iframe src="{{EMBED}}/embed/dashboard/a"></iframe>`;
+// The embed answers each action with an event.
+const EMBED = `<!doctype html><script>
+  addEventListener('message', (e) => {
+    if (e.data && e.data.source === 'svc-embed') parent.postMessage({ ...e.data, direction: 'event', type: 'svc:event:navigated' }, '{{HOST}}');
+  });
+</script>`;
+const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
+
+let srv: TwoOrigins;
+test.beforeAll(async ({ launchForFile }) => {
+  srv = await launchForFile.pages(
+    { '/': HOST, '/other': '<!doctype html><p>another page</p>' },
+    {
+      '/embed/dashboard/a': EMBED,
+    },
+  );
+});
+
+describe('a page the tab goes back to from the back/forward cache', () => {
+  let l: Launched;
+  test.beforeAll(({ chromium }) => {
+    l = chromium;
+  });
+
+  it('records what it and its embed say once it is shown again (preserve log off)', async () => {
+    const page = await l.browser.newPage();
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
+    const tabId = await tabIdOf(l, page);
+    await page.evaluate(() => (window as any).send('/first/', 1));
+    await page.waitForFunction(() => (window as any).got === 1);
+    await settled(l, tabId);
+    await page.goto(`${srv.hostOrigin}/other`, { waitUntil: 'load' });
+    await settled(l, tabId);
+    await page.goBack({ waitUntil: 'load' });
+    // (the same document, not a new load: otherwise this is not the case under test)
+    await page.waitForFunction(() => (window as any).restored === true);
+    await page.evaluate(() => (window as any).send('/back/', 3));
+    await page.waitForFunction(() => (window as any).got === 4);
+    await waitForRecords(
+      l,
+      tabId,
+      (rs) => messagesOnly(rs).filter((r) => pathOf(r).startsWith('/back/')).length === 12,
+    );
+    await settled(l, tabId);
+    const back = messagesOnly(await records(l, tabId)).filter((r) => pathOf(r).startsWith('/back/'));
+    // Each action: the host's post, the embed's delivery; each answer: the embed's post, the host's delivery.
+    expect(back.map((r) => `${r.kind} ${pathOf(r)} ${r.frameId === 0 ? 'host' : 'embed'}`).sort()).toEqual(
+      [0, 1, 2]
+        .flatMap((i) => [
+          `post /back/${i} host`,
+          `receive /back/${i} embed`,
+          `post /back/${i} embed`,
+          `receive /back/${i} host`,
+        ])
+        .sort(),
+    );
+    await page.close();
+  });
+});
