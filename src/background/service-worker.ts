@@ -67,7 +67,12 @@ function onCommitted(d: Committed): void {
   if (d.tabId < 0) {
     return;
   }
-  const details = d as typeof d & { documentId?: string; parentFrameId?: number };
+  const details = d as typeof d & { documentId?: string; parentFrameId?: number; documentLifecycle?: string };
+  if (details.documentLifecycle === 'prerender') {
+    // A page Chrome prerenders is not the tab's yet (its frames say nothing until it is shown: capture/link.ts
+    // `hold`); its activation commits again, as the top frame.
+    return;
+  }
   void scopeReady.then(() => {
     sessions.peek(d.tabId)?.framesChanged();
     const origin = originOf(d.url);

@@ -313,6 +313,30 @@ describe('the relay link of a page shown again from the back/forward cache', () 
   });
 });
 
+describe('the relay link of a page being prerendered', () => {
+  it('opens no port while held; once shown, says hello and sends what it held, in order', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    l.hold();
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    l.push('{"n":2}');
+    vi.advanceTimersByTime(30);
+    l.flush(); // (a hand-over, or the page going: still nothing leaves)
+    expect(ports.length).toBe(0);
+    expect(l.held).toBe(true);
+    l.restart();
+    expect(l.held).toBe(false);
+    expect(ports.length).toBe(1);
+    expect(ports[0].sent[0].type).toBe('hello');
+    expect(batches(ports[0].sent)).toEqual([
+      [1, [{ n: 1 }]],
+      [2, [{ n: 2 }]],
+    ]);
+  });
+});
+
 describe('the relay link as its frame goes: what no worker answered is also left in storage', () => {
   const spillKey = stamp<BackgroundToRelay>({ type: 'spill-key', key: 'sealed' });
   /** A link whose first port was answered (config, key) and then closed with the worker: it holds `n` records. */

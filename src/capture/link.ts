@@ -61,6 +61,8 @@ export class Link {
   private retry = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private dead = false;
+  /** Nothing leaves yet (a page being prerendered: `hold`). */
+  private holding = false;
   /** The background has answered on the current port (so a worker runs behind it). */
   private heard = false;
   /** This document's key for what it writes to storage as it goes ('spill-key'). */
@@ -180,7 +182,7 @@ export class Link {
   }
 
   connect(): Port | null {
-    if (this.port || this.dead) {
+    if (this.port || this.dead || this.holding) {
       return this.port;
     }
     let port: Port;
@@ -298,9 +300,24 @@ export class Link {
    * again (the background stores a batch once).
    */
   restart(): void {
+    this.holding = false;
     if (this.port) {
       this.drop(this.port);
     }
     this.connect();
+  }
+
+  /**
+   * Open no port until `restart`: the page is being prerendered. Chromium names a prerendered page's top frame as a
+   * frame of its own (not 0) on every port it opens, and the tab still shows the page before, whose log its records
+   * would join. Its records wait here, as if the port had closed.
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Nothing leaves until `restart` (`hold`). */
+  get held(): boolean {
+    return this.holding;
   }
 }

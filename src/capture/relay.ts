@@ -153,14 +153,15 @@ class FrameRelay {
       const msg = accept<BackgroundToRelay>('background->relay', raw);
       if (msg?.type === 'post') {
         reply(stamp<RelayReply>(this.post(msg)));
-      } else if (msg?.type === 'flush') {
+      } else if (msg?.type === 'flush' && !this.link.held) {
+        // (held, in a page being prerendered, the frame is none of the tab's yet: no answer, not waited for)
         reply(stamp<RelayReply>({ type: 'flushing', id: msg.id }));
         this.onMessage(msg);
       }
     };
     this.runtime.onMessage?.addListener(onAsk as unknown as Runtime.OnMessageListener);
-    // Leaving the page (or entering the back/forward cache): `leave` sends what is held then, the MAIN world's
-    // records first (asked for synchronously).
+    // Shown again from the back/forward cache: a new port (link.ts `restart`). (Leaving the page, or entering the
+    // cache: the LeaveGuard's `pagehide` sends what is held then, the MAIN world's records first.)
     window.addEventListener(
       'pageshow',
       (e) => {
@@ -170,6 +171,12 @@ class FrameRelay {
       },
       true,
     );
+    // A page Chrome prerenders (speculation rules, the omnibox) says nothing until it is shown: it then becomes the
+    // tab's page, and a new port names its frames as the browser does then (link.ts `hold`).
+    if ((document as Document & { prerendering?: boolean }).prerendering) {
+      this.link.hold();
+      document.addEventListener('prerenderingchange', () => this.link.restart(), { once: true });
+    }
     this.link.start();
   }
 

@@ -1,5 +1,6 @@
 // A page Chrome prerenders (speculation rules; the omnibox does too): its scripts, ours included, run before the user
-// opens it, under the page the tab still shows; opening it activates that document.
+// opens it, while the tab still shows the page before; opening it activates that document, which becomes the tab's
+// page. Chromium names its top frame as a frame of its own (not 0) on what it does before.
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
@@ -12,9 +13,12 @@ const NEXT = `<!doctype html><script>
   window.prerendered = document.prerendering;
   const post = (path) => window.postMessage({ source: 'svc-embed', direction: 'event', type: 'svc:event:navigated', payload: { path }, timestamp: Date.now() }, '*');
   post('/pre/0');
+  localStorage.setItem('ran', document.prerendering ? 'prerendered' : 'loaded');
   document.addEventListener('prerenderingchange', () => post('/act/0'));
   window.later = (i) => post('/later/' + i);
 </script>`;
+
+const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
 
 let srv: TwoOrigins;
 test.beforeAll(async ({ launchForFile }) => {
@@ -27,20 +31,29 @@ describe('a page Chrome prerendered, once opened', () => {
     l = chromium;
   });
 
-  it('records what it says after its activation, in its own log', async () => {
+  it('records nothing of it under the page before; once opened, all it said, as the tab’s top frame', async () => {
     const page = await l.browser.newPage();
     await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
     const tabId = await tabIdOf(l, page);
-    // Prerendered once its relay has said hello (a record of its own made before activation says so).
-    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).some((r) => (r.data as any)?.payload?.path === '/pre/0'));
+    // The prerendered document, once its script ran (its first post made): it says so in the origin's storage.
+    await page.waitForFunction(() => localStorage.getItem('ran') === 'prerendered');
+    await settled(l, tabId);
+    // The tab still shows the page before: its log holds nothing of the prerender (no post, no frame of its own).
+    const before = await records(l, tabId);
+    expect(before.filter((r) => r.frameId !== 0 || pathOf(r) !== '').map((r) => `${r.frameId} ${r.frameUrl}`)).toEqual(
+      [],
+    );
     await Promise.all([page.waitForNavigation(), page.click('#go')]);
     expect(await page.evaluate(() => (window as any).prerendered)).toBe(true);
     await page.evaluate(() => (window as any).later(0));
-    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).some((r) => (r.data as any)?.payload?.path === '/later/0'));
+    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).some((r) => pathOf(r) === '/later/0'));
     await settled(l, tabId);
-    const paths = messagesOnly(await records(l, tabId)).map((r) => (r.data as any)?.payload?.path);
-    expect(paths).toContain('/act/0');
-    expect(paths).toContain('/later/0');
+    const after = await records(l, tabId);
+    // What it said as it was prerendered, as it was opened and later; all as the tab's top frame, as its navigation.
+    expect(messagesOnly(after).map((r) => `${r.frameId} ${pathOf(r)}`)).toEqual(['0 /pre/0', '0 /act/0', '0 /later/0']);
+    expect(after.filter((r) => r.navigation).map((r) => `${r.frameId} ${r.frameUrl}`)).toEqual([
+      `0 ${srv.hostOrigin}/next`,
+    ]);
     await page.close();
   });
 });
