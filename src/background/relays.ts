@@ -15,7 +15,7 @@ import { RelayPort } from './relay-port.ts';
 import { warnDropped } from './input-checks.ts';
 import type { SpillSeal } from './spill.ts';
 
-type Sender = Runtime.MessageSender & { documentId?: string; origin?: string };
+type Sender = Runtime.MessageSender & { documentId?: string; origin?: string; documentLifecycle?: string };
 
 /** What the capture hop needs of the scope (scope.ts; injected: unit tests give fakes). */
 export interface CaptureScope {
@@ -62,7 +62,9 @@ export function onCapturePort(
       }
       // (asked at once, while the document surely exists; the session waits for it before the relay's batches)
       const page = pageOf(tabId, relay.frameId, sender?.documentId);
-      const attached = sessions.get(tabId).attachRelay(relay, msg, sender?.documentId, page);
+      const attached = sessions
+        .get(tabId)
+        .attachRelay(relay, msg, { documentId: sender?.documentId, lifecycle: sender?.documentLifecycle, page });
       if (seal && !msg.sealed) {
         // (once a document as a rule: a reconnection's hello, after the worker stopped, says it holds its seal)
         attached

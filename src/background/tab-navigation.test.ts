@@ -16,6 +16,7 @@ const fake = useFakeApi();
 function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
   const log = new TabLog(newState(TAB, { preserveLog: !!opts.preserveLog }));
   let top: string | undefined;
+  const left = new Set<string>();
   const events: string[] = [];
   const nav = new TabNavigation({
     tabId: TAB,
@@ -26,7 +27,8 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
       top = id;
       return fresh;
     },
-    leave: (id) => events.push(`left ${id}`),
+    leave: (id) => left.add(id) && events.push(`left ${id}`),
+    hasLeft: (id) => left.has(id),
     newLog: async (pageUrl) => {
       log.reset(pageUrl);
       events.push(`new log ${pageUrl}`);
@@ -49,14 +51,14 @@ describe('tab navigation', () => {
     const t = setup();
     await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
     await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 2 });
-    await t.nav.hello(0, hello(`${HOST}/a`, true), 'doc-a');
+    await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a' });
     expect(t.events).toEqual([`new log ${HOST}/a`, `record 0 ${HOST}/a`]);
   });
 
   it('without preserve log, the page before is left; with it, or where the browser names no page, none is', async () => {
     const t = setup();
     await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
-    await t.nav.hello(0, hello(`${HOST}/b`, true), 'doc-b');
+    await t.nav.hello(0, hello(`${HOST}/b`, true), { documentId: 'doc-b' });
     await t.nav.leftScope('doc-c');
     await t.nav.navigated({ frameId: 0, url: `${HOST}/d`, time: 2 });
     await t.nav.navigated({ frameId: 0, url: `${HOST}/e`, time: 3 });
@@ -76,9 +78,30 @@ describe('tab navigation', () => {
 
   it("the top relay's hello starts the log when the navigation event has not come", async () => {
     const t = setup();
-    await t.nav.hello(0, hello(`${HOST}/c`, true), 'doc-c');
+    await t.nav.hello(0, hello(`${HOST}/c`, true), { documentId: 'doc-c' });
     expect(t.events).toEqual([`new log ${HOST}/c`, `record 0 ${HOST}/c`]);
     expect(t.log().frames.get(0)).toMatchObject({ parentFrameId: -1, url: `${HOST}/c` });
+  });
+
+  it('a top hello of a page the tab left does not take the log back to it, unless the browser shows it again', async () => {
+    const t = setup();
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 2 });
+    // Page A's top frame reconnects as it goes, its hello heard after B's commit; or its port opened as it went.
+    await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a' });
+    await t.nav.hello(0, hello(`${HOST}/x`, true), { documentId: 'doc-x', lifecycle: 'pending_deletion' });
+    expect(t.events).toEqual([
+      `new log ${HOST}/a`,
+      `record 0 ${HOST}/a`,
+      'left doc-a',
+      `new log ${HOST}/b`,
+      `record 0 ${HOST}/b`,
+    ]);
+    expect(t.log().frames.get(0)?.url).toBe(`${HOST}/b`);
+    // Back to A from the back/forward cache, its hello first: the browser says A is shown.
+    fake.env.documents.set('doc-a', { parentFrameId: -1 });
+    await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
+    expect(t.events.slice(5)).toEqual(['left doc-b', `new log ${HOST}/a`, `record 0 ${HOST}/a`]);
   });
 
   it('a top hello without a document id only makes the page known', async () => {

@@ -7,7 +7,7 @@
 import type { CaptureMode, RelayToBackground } from '../shared/messages.ts';
 import { originOf } from '../protocol/origin.ts';
 import { FrameNavs, type FrameNav } from './frame-navs.ts';
-import { parentFrameOf } from './tab-relays.ts';
+import { documentShown, parentFrameOf } from './tab-relays.ts';
 import type { TabLog } from './tablog.ts';
 
 /** What the navigation part does through the session (its log, storage and chain). */
@@ -20,6 +20,8 @@ export interface NavigationSession {
   enterDocument(documentId: string | undefined): boolean;
   /** The log leaves the page `documentId` without preserve log: what its frames send later is not kept. */
   leave(documentId: string): void;
+  /** The log left the page `documentId` (`leave`). */
+  hasLeft(documentId: string): boolean;
   /** A new, empty log (stored, published). */
   newLog(pageUrl: string | null): Promise<void>;
   /** Add a navigation record to the log (stored, published). */
@@ -45,8 +47,19 @@ export class TabNavigation {
     this.navs = new FrameNavs((nav) => session.placeLater(nav));
   }
 
-  /** A relay of frame `frameId` said hello: the frame joins the tree; the top frame's may start the log. */
-  async hello(frameId: number, hello: Extract<RelayToBackground, { type: 'hello' }>, documentId?: string) {
+  /**
+   * A relay of frame `frameId` said hello: the frame joins the tree; the top frame's may start the log. `browser`:
+   * what the browser said of the relay's document as its port opened (Chromium).
+   */
+  async hello(
+    frameId: number,
+    hello: Extract<RelayToBackground, { type: 'hello' }>,
+    browser: { documentId?: string; lifecycle?: string } = {},
+  ) {
+    const { documentId } = browser;
+    if (frameId === 0 && !(await this.shown(documentId, browser.lifecycle))) {
+      return; // (a page the tab left, its top frame reconnecting as it goes: not the tab's top frame now)
+    }
     const known = this.session.log().frames.get(frameId)?.parentFrameId ?? -1;
     const parentFrameId = frameId === 0 ? -1 : await parentFrameOf(this.session.tabId, frameId, known);
     this.session.log().setFrame({ frameId, parentFrameId, url: hello.frameUrl });
@@ -94,6 +107,18 @@ export class TabNavigation {
       this.leave(before);
       await this.session.newLog(null);
     }
+  }
+
+  /**
+   * A top frame's document is the one the tab shows, as far as the browser says: not one whose port opened as it
+   * was left (documentLifecycle 'pending_deletion', 'cached'), nor a page the log left that the browser does not
+   * show again (a worker's queued hello, heard after the next page's commit, must not take the log back to it).
+   */
+  private async shown(documentId: string | undefined, lifecycle: string | undefined): Promise<boolean> {
+    if (lifecycle !== undefined && lifecycle !== 'active') {
+      return false;
+    }
+    return !documentId || !this.session.hasLeft(documentId) || documentShown(this.session.tabId, documentId);
   }
 
   /** The tab is gone: no record waits any more. */

@@ -95,6 +95,22 @@ export async function pageOf(
   return undefined;
 }
 
+/**
+ * The document `documentId` is the one its frame shows now (Chromium's documentLifecycle 'active'; a browser that
+ * gives no lifecycle: the document exists). False for a page left (gone, in the back/forward cache, going).
+ */
+export async function documentShown(tabId: number, documentId: string): Promise<boolean> {
+  try {
+    const f = (await browserApi().webNavigation?.getFrame({ tabId, documentId })) as
+      | { documentLifecycle?: string }
+      | null
+      | undefined;
+    return !!f && (f.documentLifecycle ?? 'active') === 'active';
+  } catch {
+    return false;
+  }
+}
+
 export class TabRelays {
   private readonly relays = new Map<number, RelayPort>();
   /** Hand-overs asked for by `handOver`, waiting for their frame's answer, by request id. */

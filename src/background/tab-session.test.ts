@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import type {
-  BackgroundToPanel,
-  BackgroundToRelay,
-  CaptureMode,
-  PanelToBackground,
-  RawRecord,
-  RelayReply,
-  RelayToBackground,
+import {
+  MESSAGES_VERSION,
+  type BackgroundToPanel,
+  type BackgroundToRelay,
+  type CaptureMode,
+  type PanelToBackground,
+  type RawRecord,
+  type RelayReply,
+  type RelayToBackground,
 } from '../shared/messages.ts';
 import type { Runtime } from '../shared/browser-api.ts';
 import { stamp, type Body } from '../shared/channel.ts';
@@ -340,6 +341,54 @@ describe('tab session: clear and navigation', () => {
       await again.settle();
       expect(await messages(again)).toEqual([`4:${EMBED_URL}`, `5:${EMBED_URL}`]);
       expect(late.acks()).toEqual([2]);
+    });
+
+    it('is left out when its frame reconnects as it goes: hello and batches together', async () => {
+      const t = setup();
+      await leftPageA(t);
+      // (a new port's hello and its batches come at once: the page is the browser's answer, awaited on the chain)
+      const late = t.relay(3, EMBED_URL, 'relay-embed-a', undefined, 'embed-a');
+      late.batch(1, [event(1)]);
+      await t.settle();
+      expect(await messages(t)).toEqual([]);
+      expect(late.acks()).toEqual([1]);
+    });
+
+    it('is left out when it comes from storage (a spill sealed with that page)', async () => {
+      const t = setup();
+      await leftPageA(t);
+      const sender = { frameId: 3, origin: TENANT, outOfScope: false, ack() {}, resend() {} };
+      const batch = {
+        v: MESSAGES_VERSION as typeof MESSAGES_VERSION,
+        type: 'records' as const,
+        docId: 'relay-embed-a',
+        batch: 1,
+        ...relayBatchOf([event(1)]),
+      };
+      await t.session().ingestSpilled(sender, batch, 'top-a');
+      await t.session().ingestSpilled(sender, { ...batch, docId: 'relay-unknown' }, null);
+      expect(await messages(t)).toEqual([`3:${EMBED_URL}`]);
+    });
+
+    it('is kept once the browser shows that page again, and what was left out is not taken later', async () => {
+      const t = setup();
+      const { embed } = await leftPageA(t);
+      embed.batch(1, [event(1)]); // (left out: A is not shown)
+      await t.settle();
+      // Back to A from the back/forward cache; its embed's batch comes before the navigation is heard.
+      fake.env.documents.set('top-a', { parentFrameId: -1 });
+      const back = t.relay(3, EMBED_URL, 'relay-embed-a', undefined, 'embed-a');
+      back.batch(1, [event(1)]); // (sent again: its ack went to a port the cache closed)
+      back.batch(2, [event(2)]);
+      await t.settle();
+      expect(await messages(t)).toEqual([`3:${EMBED_URL}`]);
+      expect(back.acks()).toEqual([1, 2]);
+      // The stored meta says so at once: a worker that starts now keeps A's records.
+      const again = setup({ store: t.store });
+      const after = again.relay(3, EMBED_URL, 'relay-embed-a', undefined, 'embed-a');
+      after.batch(3, [event(3)]);
+      await again.settle();
+      expect((await messages(again)).length).toBe(2);
     });
 
     it('is kept with preserve log, and when the tab goes back to that page (the back/forward cache)', async () => {

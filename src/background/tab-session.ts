@@ -22,7 +22,7 @@ import { checkOptions, checkTenantOrigin, warnDropped } from './input-checks.ts'
 import { applyOptions, type ExtensionSettings } from './tab-options.ts';
 import { RecordIntake, type BatchSender, type RecordsBatch } from './record-intake.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
-import { frameIdsOf, TabRelays, configOf } from './tab-relays.ts';
+import { documentShown, frameIdsOf, TabRelays, configOf } from './tab-relays.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
 import { PanelFanout, type FanoutHost, type PanelSink } from './panel-fanout.ts';
 import { CaptureNotice } from './capture-notice.ts';
@@ -68,8 +68,14 @@ export class TabSession {
       tabId,
       log,
       topDocumentId: () => this.storage.topDocumentId,
-      enterDocument: (id) => this.storage.enterDocument(id),
+      enterDocument: (id) => {
+        if (id !== undefined && this.storage.hasLeft(id)) {
+          this.enterAgain(id);
+        }
+        return this.storage.enterDocument(id);
+      },
       leave: (id) => this.storage.leave(id),
+      hasLeft: (id) => this.storage.hasLeft(id),
       newLog: (pageUrl) => this.newLog(pageUrl),
       place: (nav) => this.intake.navigation(nav),
       placeLater: (nav) => void this.run(() => this.intake.navigation(nav)),
@@ -263,13 +269,12 @@ export class TabSession {
   attachRelay(
     relay: RelayPort,
     hello: Extract<RelayToBackground, { type: 'hello' }>,
-    documentId: string | undefined,
-    page: Promise<string | undefined> = Promise.resolve(undefined),
+    browser: { documentId?: string; lifecycle?: string; page?: Promise<string | undefined> } = {},
   ): Promise<void> {
     return this.run(async () => {
       this.relays.attach(relay);
-      relay.page = await page;
-      await this.navigation.hello(relay.frameId, hello, documentId);
+      relay.page = await browser.page;
+      await this.navigation.hello(relay.frameId, hello, browser);
       relay.config(configOf(this.log.state, relay.mode, this.host.maxBytes()));
     });
   }
@@ -282,7 +287,7 @@ export class TabSession {
   /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
     this.relays.progress(relay); // (a frame handing over a long burst is still answering a settle)
-    return this.accept(relay, batch, relay.page);
+    return this.accept(relay, batch, () => relay.page); // (known once its hello ran on the chain)
   }
 
   /**
@@ -290,25 +295,31 @@ export class TabSession {
    * names it): accepted as its port's would have been.
    */
   ingestSpilled(sender: BatchSender, batch: RecordsBatch, page: string | null): Promise<void> {
-    return this.accept(sender, batch, page ?? undefined);
+    return this.accept(sender, batch, () => page ?? undefined);
   }
 
   /**
-   * A batch from a frame in the page `page` (undefined: the browser could not tell). One of a page the log has left
-   * without preserve log is acknowledged and left out: a new page's log starts empty, and what the frames of the
-   * page before say late (their last posts and deliveries, handed over as they go, often after the navigation) is
-   * not the new page's. Judged there, it would read as sent before its embed's ready.
+   * A batch from a frame in the page `page()` (undefined: the browser could not tell). One of a page the log has left
+   * without preserve log, which the browser does not show again, is acknowledged and left out: a new page's log
+   * starts empty, and what the frames of the page before say late (their last posts and deliveries, handed over as
+   * they go, often after the navigation) is not the new page's. Judged there, it would read as sent before its
+   * embed's ready.
    */
-  private accept(relay: BatchSender, batch: RecordsBatch, page: string | undefined): Promise<void> {
+  private accept(relay: BatchSender, batch: RecordsBatch, page: () => string | undefined): Promise<void> {
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(
-      () => {
-        if (page !== undefined && this.storage.hasLeft(page)) {
-          relay.ack(batch.batch); // (so that the relay lets it go)
-        } else {
-          stored = this.intake.accept(relay, batch);
+      async () => {
+        const p = page();
+        if (p !== undefined && this.storage.hasLeft(p)) {
+          if (!(await documentShown(this.tabId, p))) {
+            this.storage.taken(batch.docId, batch.batch); // (not stored again if it comes again)
+            relay.ack(batch.batch); // (so that the relay lets it go)
+            return;
+          }
+          this.enterAgain(p); // (shown again: its navigation comes, or came before the page was left)
         }
+        stored = this.intake.accept(relay, batch);
       },
       { lazy: true },
     );
@@ -377,6 +388,15 @@ export class TabSession {
       // The worker may have slept past a limit: judge what did not happen now (no panel is subscribed yet).
       this.intake.rediagnose();
     }
+  }
+
+  /**
+   * The page `documentId`, left, is shown again (the back/forward cache): its frames' records are kept from now on,
+   * and the stored meta says so at once (a worker that stops before the next write must not drop them).
+   */
+  private enterAgain(documentId: string): void {
+    this.storage.unleave(documentId);
+    this.storage.persist().catch((e) => console.warn('embed-inspector: could not store the tab', e));
   }
 
   /** A new log (a new top document, or the page left the scope): stored empty, and the panels get it. */

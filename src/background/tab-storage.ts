@@ -132,11 +132,17 @@ export class TabStorage {
       return false;
     }
     this.meta.topDocumentId = documentId;
-    if (documentId && this.meta.leftPages?.includes(documentId)) {
-      // (a page back from the back/forward cache is the tab's page again)
-      this.meta.leftPages = this.meta.leftPages.filter((d) => d !== documentId);
+    if (documentId) {
+      this.unleave(documentId); // (a page back from the back/forward cache is the tab's page again)
     }
     return true;
+  }
+
+  /** The page `documentId` is not one the log left (`leave`) any more: it is shown again. */
+  unleave(documentId: string): void {
+    if (this.meta.leftPages?.includes(documentId)) {
+      this.meta.leftPages = this.meta.leftPages.filter((d) => d !== documentId);
+    }
   }
 
   /**
@@ -179,6 +185,13 @@ export class TabStorage {
     } catch (e) {
       this.failed.set(docId, (this.failed.get(docId) ?? new Set()).add(batch));
       throw e;
+    }
+  }
+
+  /** Batch `batch` of document `docId` was taken without being stored (left out): not taken again. */
+  taken(docId: string, batch: number): void {
+    if (batch > (this.meta.docBatches[docId] ?? 0)) {
+      this.rememberBatch(docId, batch);
     }
   }
 
