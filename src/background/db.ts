@@ -27,6 +27,8 @@ export interface TabMeta {
   topDocumentId?: string;
   /** The last pages (top documents) the log left without preserve log: what their frames say late is left out. */
   leftPages?: string[];
+  /** The last pages (top documents) the tab left, each with the keys of its embed sessions ready then. */
+  readyWhenLeft?: Array<[string, string[]]>;
   frames: FrameInfo[];
 }
 

@@ -17,6 +17,11 @@ export interface FrameNav {
   frameId: number;
   url: string;
   time: number;
+  /**
+   * A top document shown again from the back/forward cache, and the keys of its embed sessions that were ready when
+   * the tab left it (protocol/session.ts goes on with them).
+   */
+  restored?: { ready: string[] };
 }
 
 /** The log's record of a navigation: a `receive` of the new address, marked as a navigation. */
@@ -27,7 +32,8 @@ export function navigationRecord(nav: FrameNav): RawRecord {
   } catch {
     /* keep */
   }
-  return { time: nav.time, kind: 'receive', frameUrl: nav.url, origin, data: { url: nav.url }, navigation: true };
+  const data = nav.restored ? { url: nav.url, restored: true, ready: nav.restored.ready } : { url: nav.url };
+  return { time: nav.time, kind: 'receive', frameUrl: nav.url, origin, data, navigation: true };
 }
 
 /** How long a navigation record waits for its document's relay, and how long a hello waits for its navigation. */

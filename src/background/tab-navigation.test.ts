@@ -17,6 +17,7 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
   const log = new TabLog(newState(TAB, { preserveLog: !!opts.preserveLog }));
   let top: string | undefined;
   const left = new Set<string>();
+  const readyWhenLeft = new Map<string, string[]>();
   const events: string[] = [];
   const nav = new TabNavigation({
     tabId: TAB,
@@ -29,12 +30,14 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
     },
     leave: (id) => left.add(id) && events.push(`left ${id}`),
     hasLeft: (id) => left.has(id),
+    rememberReady: (id, ready) => readyWhenLeft.set(id, ready),
+    readyWhenLeft: (id) => readyWhenLeft.get(id),
     newLog: async (pageUrl) => {
       log.reset(pageUrl);
       events.push(`new log ${pageUrl}`);
     },
     place: async (n: FrameNav) => {
-      events.push(`record ${n.frameId} ${n.url}`);
+      events.push(`record ${n.frameId} ${n.url}${n.restored ? ` restored ${n.restored.ready}` : ''}`);
     },
     placeLater: (n) => events.push(`late ${n.frameId}`),
     frameMode: (origin) => (origin && (opts.captured ?? []).includes(origin) ? 'full' : null),
@@ -101,7 +104,23 @@ describe('tab navigation', () => {
     // Back to A from the back/forward cache, its hello first: the browser says A is shown.
     fake.env.documents.set('doc-a', { parentFrameId: -1 });
     await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
-    expect(t.events.slice(5)).toEqual(['left doc-b', `new log ${HOST}/a`, `record 0 ${HOST}/a`]);
+    expect(t.events.slice(5)).toEqual(['left doc-b', `new log ${HOST}/a`, `record 0 ${HOST}/a restored `]);
+  });
+
+  it('a page the tab goes back to (the same document) is marked restored, with its ready sessions then', async () => {
+    for (const preserveLog of [false, true]) {
+      const t = setup({ preserveLog });
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 2 });
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 3 });
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a2', time: 4 }); // (a new load)
+      expect(t.events.filter((e) => e.startsWith('record'))).toEqual([
+        `record 0 ${HOST}/a`,
+        `record 0 ${HOST}/b`,
+        `record 0 ${HOST}/a restored `,
+        `record 0 ${HOST}/a`,
+      ]);
+    }
   });
 
   it('a top hello without a document id only makes the page known', async () => {

@@ -22,6 +22,10 @@ export interface NavigationSession {
   leave(documentId: string): void;
   /** The log left the page `documentId` (`leave`). */
   hasLeft(documentId: string): boolean;
+  /** The tab left the page `documentId` with the embed sessions `ready` ready. */
+  rememberReady(documentId: string, ready: string[]): void;
+  /** The embed sessions ready when the tab left the page `documentId`; undefined: not a page it left. */
+  readyWhenLeft(documentId: string): string[] | undefined;
   /** A new, empty log (stored, published). */
   newLog(pageUrl: string | null): Promise<void>;
   /** Add a navigation record to the log (stored, published). */
@@ -136,15 +140,21 @@ export class TabNavigation {
   /** A new top-level document: a new log unless preserve log is on. Once per document. */
   private async topDocument(url: string, documentId: string | undefined, time: number): Promise<void> {
     const before = this.session.topDocumentId();
+    const ready = this.session.log().readySessions();
     if (!this.session.enterDocument(documentId)) {
       return;
     }
+    if (before !== undefined && before !== documentId) {
+      this.session.rememberReady(before, ready);
+    }
+    // The same document again: the browser showed it from its back/forward cache.
+    const again = documentId === undefined ? undefined : this.session.readyWhenLeft(documentId);
     this.session.log().newTopFrame(url);
     if (!this.session.log().state.preserveLog) {
       this.leave(before);
       await this.session.newLog(url); // an empty snapshot: the new log
     }
     // (with preserve log, the navigation record starts the new page in the log: TabLog.newPage)
-    await this.session.place({ frameId: 0, url, time });
+    await this.session.place({ frameId: 0, url, time, ...(again ? { restored: { ready: again } } : {}) });
   }
 }

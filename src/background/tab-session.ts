@@ -76,6 +76,8 @@ export class TabSession {
       },
       leave: (id) => this.storage.leave(id),
       hasLeft: (id) => this.storage.hasLeft(id),
+      rememberReady: (id, ready) => this.storage.rememberReady(id, ready),
+      readyWhenLeft: (id) => this.storage.readyWhenLeft(id),
       newLog: (pageUrl) => this.newLog(pageUrl),
       place: (nav) => this.intake.navigation(nav),
       placeLater: (nav) => void this.run(() => this.intake.navigation(nav)),

@@ -14,6 +14,8 @@ import type { RelayBatch } from './pending-batches.ts';
 const MAX_DOCS = 500;
 /** Pages the log left whose late records are still known as theirs. */
 const MAX_LEFT = 50;
+/** Pages the tab left whose embed sessions are kept, for a return from the back/forward cache. */
+const MAX_SHOWN_AGAIN = 10;
 
 /** What the storage needs of db.ts (injected: unit tests give fakes). */
 export interface TabStore {
@@ -79,6 +81,7 @@ export class TabStorage {
       docBatches: meta.docBatches ?? {},
       topDocumentId: meta.topDocumentId,
       leftPages: meta.leftPages ?? [],
+      readyWhenLeft: meta.readyWhenLeft ?? [],
     };
     this.failed.clear();
     for (const [docId, ns] of Object.entries(meta.failedBatches ?? {})) {
@@ -153,6 +156,20 @@ export class TabStorage {
   leave(documentId: string): void {
     const left = (this.meta.leftPages ?? []).filter((d) => d !== documentId);
     this.meta.leftPages = [...left.slice(Math.max(0, left.length - MAX_LEFT + 1)), documentId];
+  }
+
+  /**
+   * The tab left the page `documentId` with the embed sessions `ready` ready (whatever preserve log): a page shown
+   * again from the back/forward cache goes on with them. The last MAX_SHOWN_AGAIN pages are kept.
+   */
+  rememberReady(documentId: string, ready: string[]): void {
+    const kept = (this.meta.readyWhenLeft ?? []).filter(([d]) => d !== documentId);
+    this.meta.readyWhenLeft = [...kept.slice(Math.max(0, kept.length - MAX_SHOWN_AGAIN + 1)), [documentId, ready]];
+  }
+
+  /** The embed sessions ready when the tab left the page `documentId`; undefined: not a page it left. */
+  readyWhenLeft(documentId: string): string[] | undefined {
+    return this.meta.readyWhenLeft?.find(([d]) => d === documentId)?.[1];
   }
 
   /** The log left the page `documentId` without preserve log (`leave`). */
@@ -259,6 +276,7 @@ export class TabStorage {
       ...this.meta,
       docBatches: { ...this.meta.docBatches },
       leftPages: [...(this.meta.leftPages ?? [])],
+      readyWhenLeft: (this.meta.readyWhenLeft ?? []).map(([d, r]) => [d, [...r]]),
       ...(this.failed.size
         ? { failedBatches: Object.fromEntries([...this.failed].map(([d, ns]) => [d, [...ns]])) }
         : {}),

@@ -243,6 +243,24 @@ describe('TabLog', () => {
     ]);
   });
 
+  it('a page shown again from the back/forward cache goes on with the sessions ready when the tab left it', () => {
+    const l = log();
+    l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
+    const keys = l.readySessions();
+    expect(keys).toEqual([TENANT]);
+    const back = (restored: boolean) => {
+      l.newTopFrame(`${HOST}/`);
+      l.reset(`${HOST}/`);
+      const data = restored ? { url: `${HOST}/`, restored, ready: keys } : { url: `${HOST}/` };
+      l.add([{ time: 100, kind: 'receive', frameUrl: `${HOST}/`, origin: HOST, data, navigation: true, frameId: 0 }]);
+      // Its embed's relay says hello again (the tenant origin is inferred anew, after the navigation record).
+      l.setFrame({ frameId: 3, parentFrameId: 0, url: EMBED_URL });
+      return l.add([hostPost(refresh(1), TENANT, 120)]).added[0].issues.map((i) => i.rule);
+    };
+    expect(back(true)).toEqual([]);
+    expect(back(false)).toEqual(['session.action-before-ready']); // (a new load of the page)
+  });
+
   it("with preserve log, infers the next page's tenant origin anew, for that page's records only", () => {
     const OTHER = 'https://globex.example.com';
     const l = log();

@@ -102,6 +102,10 @@ export class TabLog {
   private eviction = new Eviction();
   /** Seq of the last message (not navigation) added. */
   private lastMessageSeq = 0;
+  /** The keys (origins) of the embed sessions that have said ready, at the end of the log. */
+  readySessions(): string[] {
+    return this.session.readyKeys();
+  }
   /** The session checker's state where the held log starts (after a Clear), null for a fresh one. */
   private baseSession: SessionState | null;
   private session: SessionChecker;
@@ -788,9 +792,14 @@ export class TabLog {
     this.applyTenant(found);
     const changed = true;
     if (changed && this.lastMessageSeq < (this.tabState.pageStartSeq ?? 0)) {
-      // Nothing of this page to classify again.
+      // Nothing of this page to classify again: the checker starts again with the new origin, from the page's
+      // navigation records (a page shown again from the back/forward cache goes on with its ready sessions).
+      const start = this.tabState.pageStartSeq ?? 0;
       this.session = this.checkerAt(this.baseSession);
-      this.restartCheckpoints(this.tabState.pageStartSeq ?? 0);
+      this.restartCheckpoints(start);
+      for (const r of this.recordsFrom(start)) {
+        this.advance(r);
+      }
       return false;
     }
     return changed;

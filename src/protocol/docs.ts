@@ -45,7 +45,7 @@ export function rulesMarkdown(): string {
     '',
     '## Sessions',
     '',
-    "Session rules run over the stream in capture order, one session per embed (keyed by the embed's origin: events by the origin they come from, actions by the origin they are posted to). Each message is counted once, at its first observation: when the post and its delivery are both in the stream, whichever comes second (it names the first in `pairedWith`, or has the same type, direction and timestamp) is skipped. A navigation of the embed frame starts a new session; a top-level navigation ends them all. Clearing the panel's log empties the view; it does not start a new session.",
+    "Session rules run over the stream in capture order, one session per embed (keyed by the embed's origin: events by the origin they come from, actions by the origin they are posted to). Each message is counted once, at its first observation: when the post and its delivery are both in the stream, whichever comes second (it names the first in `pairedWith`, or has the same type, direction and timestamp) is skipped. A navigation of the embed frame starts a new session; a top-level navigation ends them all, except that a page the browser shows again from its back/forward cache (the same document as before: its navigation record says `restored`) goes on with the sessions that were ready when the tab left it. Clearing the panel's log empties the view; it does not start a new session.",
     '',
     '## A post and its delivery',
     '',

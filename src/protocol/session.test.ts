@@ -236,6 +236,33 @@ describe('session rules', () => {
     expect(rulesIn([ready(), nav, ev('svc:event:view')])).toEqual(['session.event-before-ready']);
   });
 
+  it('a page shown again from the back/forward cache goes on with the sessions ready when the tab left it', () => {
+    const back = (ready: unknown) => ({
+      navigation: true,
+      kind: 'receive',
+      frameId: 0,
+      frameUrl: `${HOST}/`,
+      origin: HOST,
+      data: { url: `${HOST}/`, restored: true, ready },
+    });
+    expect(rulesIn([back([TENANT]), act('svc:action:refresh'), ev('svc:event:view')])).toEqual([]);
+    // Another embed's session, or one not ready then, starts anew; junk in `ready` is no session.
+    expect(rulesIn([back(['https://other.example', 7]), act('svc:action:refresh')])).toEqual([
+      'session.action-before-ready',
+    ]);
+    expect(rulesIn([back('x'), ev('svc:event:view')])).toEqual(['session.event-before-ready']);
+    // Its embed loading anew (its frame navigates) ends that session as any navigation does.
+    const embedNav = {
+      navigation: true,
+      kind: 'receive',
+      frameId: 3,
+      frameUrl: `${TENANT}/embed/dashboard/x`,
+      origin: TENANT,
+      data: { url: `${TENANT}/embed/dashboard/x` },
+    };
+    expect(rulesIn([back([TENANT]), embedNav, act('svc:action:refresh')])).toEqual(['session.action-before-ready']);
+  });
+
   it('never throws on junk', () => {
     const s = new SessionChecker();
     for (const junk of [

@@ -87,6 +87,11 @@ export class SessionChecker {
     }
   }
 
+  /** The keys (origins) of the sessions whose embed has said ready, now. */
+  readyKeys(): string[] {
+    return [...this.sessions].flatMap(([k, v]) => (v.ready ? [k] : []));
+  }
+
   /** The checker's state now (a copy): a new checker built from it goes on from this point of the stream. */
   save(): SessionState {
     const waiting = this.clone();
@@ -348,14 +353,26 @@ export class SessionChecker {
     return s;
   }
 
+  /**
+   * A frame navigated: the sessions of its origin end; a top-level navigation ends every one. A page shown again
+   * from the back/forward cache (`restored`: the same document, and its embeds, as when the tab left it) goes on
+   * with the sessions that were ready then (`ready`, their keys): what its host sends next is not before ready.
+   */
   private onNavigation(record: Input): void {
-    const url = (record.data as { url?: unknown } | null)?.url;
-    const o = originOf(typeof url === 'string' ? url : record.frameUrl);
+    const data = record.data as { url?: unknown; restored?: unknown; ready?: unknown } | null;
+    const o = originOf(typeof data?.url === 'string' ? data.url : record.frameUrl);
     if (o) {
       this.sessions.delete(o);
     }
     if (record.frameId === 0 || (record.frameId === undefined && !o)) {
       this.sessions.clear();
+      if (data?.restored === true && Array.isArray(data.ready)) {
+        for (const key of data.ready) {
+          if (typeof key === 'string') {
+            this.sessions.set(key, { ready: true, lastPath: null, lastTimestamp: null, pendingAi: new Map() });
+          }
+        }
+      }
     }
   }
 }

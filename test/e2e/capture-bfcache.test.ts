@@ -12,8 +12,10 @@ const HOST = `<!doctype html><script>
   const env = (path) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path }, timestamp: Date.now() });
   window.send = (p, n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage(env(p + i), '{{EMBED}}'); };
 </script><iframe src="{{EMBED}}/embed/dashboard/a"></iframe>`;
-// The embed answers each action with an event.
+// The embed says ready as it loads, and answers each action with an event.
 const EMBED = `<!doctype html><script>
+  const payload = { embedTenant: 'acme', deploymentId: 42, mode: 'signed', surface: 'dashboard', publicId: 'dash01' };
+  parent.postMessage({ source: 'svc-embed', direction: 'event', type: 'svc:event:ready', surface: 'dashboard', payload, timestamp: Date.now() }, '{{HOST}}');
   addEventListener('message', (e) => {
     if (e.data && e.data.source === 'svc-embed') parent.postMessage({ ...e.data, direction: 'event', type: 'svc:event:navigated' }, '{{HOST}}');
   });
@@ -36,38 +38,49 @@ describe('a page the tab goes back to from the back/forward cache', () => {
     l = chromium;
   });
 
-  it('records what it and its embed say once it is shown again (preserve log off)', async () => {
-    const page = await l.browser.newPage();
-    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
-    const tabId = await tabIdOf(l, page);
-    await page.evaluate(() => (window as any).send('/first/', 1));
-    await page.waitForFunction(() => (window as any).got === 1);
-    await settled(l, tabId);
-    await page.goto(`${srv.hostOrigin}/other`, { waitUntil: 'load' });
-    await settled(l, tabId);
-    await page.goBack({ waitUntil: 'load' });
-    // (the same document, not a new load: otherwise this is not the case under test)
-    await page.waitForFunction(() => (window as any).restored === true);
-    await page.evaluate(() => (window as any).send('/back/', 3));
-    await page.waitForFunction(() => (window as any).got === 4);
-    await waitForRecords(
-      l,
-      tabId,
-      (rs) => messagesOnly(rs).filter((r) => pathOf(r).startsWith('/back/')).length === 12,
-    );
-    await settled(l, tabId);
-    const back = messagesOnly(await records(l, tabId)).filter((r) => pathOf(r).startsWith('/back/'));
-    // Each action: the host's post, the embed's delivery; each answer: the embed's post, the host's delivery.
-    expect(back.map((r) => `${r.kind} ${pathOf(r)} ${r.frameId === 0 ? 'host' : 'embed'}`).sort()).toEqual(
-      [0, 1, 2]
-        .flatMap((i) => [
-          `post /back/${i} host`,
-          `receive /back/${i} embed`,
-          `post /back/${i} embed`,
-          `receive /back/${i} host`,
-        ])
-        .sort(),
-    );
-    await page.close();
-  });
+  for (const preserveLog of [false, true]) {
+    it(`records what it and its embed say once it is shown again, its embed still ready (preserve log ${preserveLog ? 'on' : 'off'})`, async () => {
+      const page = await l.browser.newPage();
+      await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
+      const tabId = await tabIdOf(l, page);
+      await (await l.worker()).evaluate(
+        (id, p) => (globalThis as any).embedInspector.setOptions(id, { preserveLog: p }),
+        tabId,
+        preserveLog,
+      );
+      await page.evaluate(() => (window as any).send('/first/', 1));
+      await page.waitForFunction(() => (window as any).got === 2); // (the ready, the answer)
+      await settled(l, tabId);
+      await page.goto(`${srv.hostOrigin}/other`, { waitUntil: 'load' });
+      await settled(l, tabId);
+      await page.goBack({ waitUntil: 'load' });
+      // (the same document, not a new load: otherwise this is not the case under test)
+      await page.waitForFunction(() => (window as any).restored === true);
+      await page.evaluate(() => (window as any).send('/back/', 3));
+      await page.waitForFunction(() => (window as any).got === 5);
+      await waitForRecords(
+        l,
+        tabId,
+        (rs) => messagesOnly(rs).filter((r) => pathOf(r).startsWith('/back/')).length === 12,
+      );
+      await settled(l, tabId);
+      const back = messagesOnly(await records(l, tabId)).filter((r) => pathOf(r).startsWith('/back/'));
+      // Each action: the host's post, the embed's delivery; each answer: the embed's post, the host's delivery.
+      expect(back.map((r) => `${r.kind} ${pathOf(r)} ${r.frameId === 0 ? 'host' : 'embed'}`).sort()).toEqual(
+        [0, 1, 2]
+          .flatMap((i) => [
+            `post /back/${i} host`,
+            `receive /back/${i} embed`,
+            `post /back/${i} embed`,
+            `receive /back/${i} host`,
+          ])
+          .sort(),
+      );
+      // The same document and embed as before: its embed said ready then, so nothing here is before its ready.
+      expect(back.flatMap((r) => r.issues.map((i) => i.rule)).filter((rule) => rule.includes('before-ready'))).toEqual(
+        [],
+      );
+      await page.close();
+    });
+  }
 });
