@@ -254,6 +254,9 @@ export function startCapture(): void {
   // At the end of the posting task: what the record needs, read now (the data serialized, the target's URL, the
   // call's arguments); the record's text is written at the hand-over (`lineOf`).
   const flush = () => {
+    if (!calls.length && !scheduled) {
+      return; // (written already: the relay asked in the middle of the task)
+    }
     scheduled = false;
     const leaving = goingAway(); // (before any page code a read below may run)
     const cs = calls;
@@ -303,7 +306,10 @@ export function startCapture(): void {
   channel.on(
     CHANNEL_RELAY_TO_PAGE,
     relayMessages(parse, {
-      flush: () => {
+      flush: (write) => {
+        if (write) {
+          flush(); // (this task's posts, written now: the frame's address is about to change)
+        }
         outbox.flush();
         if (outbox.size > 0) {
           // Asked in the middle of a posting task (a page's own pagehide event, from its code or from a getter the
@@ -326,13 +332,13 @@ export function startCapture(): void {
 /** A listener of the relay's messages (RelayToPage, JSON in an event's detail); anything else is ignored. */
 function relayMessages(
   parse: (text: string) => unknown,
-  on: { flush(): void; config(c: CaptureConfig): void },
+  on: { flush(write: boolean): void; config(c: CaptureConfig): void },
 ): (detail: unknown) => void {
   return (detail) => {
     try {
       const msg = typeof detail === 'string' ? accept<RelayToPage>('relay->page', parse(detail)) : null;
       if (msg?.type === 'flush') {
-        on.flush();
+        on.flush(msg.write === true);
       } else if (msg?.type === 'config') {
         on.config(msg.config);
       }

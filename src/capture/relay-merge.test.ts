@@ -41,7 +41,7 @@ function split(story: string[], held = (_: number) => true) {
     }
   }
   const posts: PagePost[] = [];
-  parsePosts(lines.join('\n'), posts);
+  parsePosts(lines.join('\n'), posts, 'https://h.example/');
   return { deliveries, posts };
 }
 
@@ -71,17 +71,17 @@ describe('the frame order rebuilt from the relay deliveries and the page posts',
   it('record JSON with escaped newlines and tabs in its strings survives the lines', () => {
     const json = JSON.stringify({ text: 'a\nb\tc', url: 'http://x/?q=\t' });
     const posts: PagePost[] = [];
-    parsePosts([postLine(3, json), postLine(4, json)].join('\n'), posts);
+    parsePosts([postLine(3, json), postLine(4, json)].join('\n'), posts, 'https://h.example/a');
     expect(posts).toEqual([
-      { after: 3, json },
-      { after: 4, json },
+      { after: 3, json, url: 'https://h.example/a' },
+      { after: 4, json, url: 'https://h.example/a' },
     ]);
   });
 
   it('a line that does not parse is dropped, never thrown', () => {
     const posts: PagePost[] = [];
-    parsePosts(['x\t{}', '', '2', '5\t{"ok":1}', '-1\t{}'].join('\n'), posts);
-    expect(posts).toEqual([{ after: 5, json: '{"ok":1}' }]);
+    parsePosts(['x\t{}', '', '2', '5\t{"ok":1}', '-1\t{}'].join('\n'), posts, 'u');
+    expect(posts).toEqual([{ after: 5, json: '{"ok":1}', url: 'u' }]);
   });
 });
 
@@ -215,7 +215,7 @@ describe('Drain: a slice is bounded by characters as well as by deliveries', () 
           deliveries.push({ i: deliveries.length });
           expected.push(pad(`d${deliveries.length - 1}`));
         } else {
-          posts.push({ after: deliveries.length, json: pad(id) });
+          posts.push({ after: deliveries.length, json: pad(id), url: '' });
           expected.push(pad(id));
         }
       }

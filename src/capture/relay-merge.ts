@@ -22,6 +22,8 @@ export interface PagePost {
   /** Deliveries the frame had seen when the page posted. */
   after: number;
   json: string;
+  /** The frame's address when the relay took the post (before any later same-document navigation: relay.ts). */
+  url: string;
 }
 
 export const postLine = (after: number, json: string): string => `${after}\t${json}`;
@@ -73,15 +75,15 @@ export function joinEntries(
   }
 }
 
-/** The posts of one detail; a line that does not parse is dropped (never thrown). */
-export function parsePosts(detail: string, into: PagePost[]): void {
+/** The posts of one detail, taken at address `url`; a line that does not parse is dropped (never thrown). */
+export function parsePosts(detail: string, into: PagePost[], url: string): void {
   const lines = detail.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const tab = line.indexOf('\t');
     const after = tab > 0 ? Number(line.slice(0, tab)) : Number.NaN;
     if (after >= 0 && tab + 1 < line.length) {
-      into.push({ after, json: line.slice(tab + 1) });
+      into.push({ after, json: line.slice(tab + 1), url });
     }
   }
 }

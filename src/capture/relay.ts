@@ -138,7 +138,7 @@ class FrameRelay {
         const detail = (e as CustomEvent).detail;
         if (typeof detail === 'string' && detail) {
           this.leave.hold();
-          parsePosts(detail, this.posts);
+          parsePosts(detail, this.posts, document.URL);
           if (!this.pulling) {
             this.handOver();
           }
@@ -170,6 +170,12 @@ class FrameRelay {
         }
       },
       true,
+    );
+    // A same-document navigation (pushState, a fragment, history traversal) is about to change the frame's address:
+    // the MAIN world's posts made before it are taken now, at the address they were made at (the Navigation API's
+    // `navigate` comes first; a browser without it, Firefox, stamps them when the MAIN world hands them over).
+    (window as Window & { navigation?: EventTarget }).navigation?.addEventListener('navigate', () =>
+      this.addressChanging(),
     );
     // A page Chrome prerenders (speculation rules, the omnibox) says nothing until it is shown: it then becomes the
     // tab's page, and a new port names its frames as the browser does then (link.ts `hold`).
@@ -240,6 +246,22 @@ class FrameRelay {
     this.channel?.send(CHANNEL_RELAY_TO_PAGE, this.flushDetail);
   }
 
+  /**
+   * A same-document navigation is about to change the frame's address: the MAIN world's posts, this task's too
+   * (written now, not at the task's end), are taken at the address they were made at.
+   */
+  private addressChanging(): void {
+    if (this.channel && this.mainMayHold) {
+      this.mainMayHold = false;
+      this.pulling = true;
+      try {
+        this.toPage({ type: 'flush', write: true });
+      } finally {
+        this.pulling = false;
+      }
+    }
+  }
+
   private post(msg: Post): Body<Extract<RelayToBackground, { type: 'post-result' }>> {
     const { result, record } = runPost(msg, window, document, this.now);
     if (record) {
@@ -249,9 +271,8 @@ class FrameRelay {
     return { type: 'post-result', id: msg.id, ...result };
   }
 
-  /** The batch entry that stands for a post of the MAIN world's, in this frame as it is now. */
-  private postEntry(): string {
-    const url = document.URL;
+  /** The batch entry that stands for a post of the MAIN world's, made in this frame at address `url`. */
+  private postEntry(url: string): string {
     if (url !== this.postUrl) {
       this.postUrl = url;
       this.postHead = `{"kind":"post","frameUrl":${JSON.stringify(hrefOf(url))},"line":true}`;
@@ -288,7 +309,7 @@ class FrameRelay {
       SLICE,
       (fn) => setTimeout(fn, 0),
       SLICE_CHARS,
-      (p) => ({ entry: this.postEntry(), line: p.json }),
+      (p) => ({ entry: this.postEntry(p.url), line: p.json }),
       (e) => (typeof e === 'string' ? e.length : e.entry.length + e.line.length),
     );
   }

@@ -93,7 +93,11 @@ export type PagePostFacts = Pick<
  */
 export type RelayToPage =
   | { v: typeof MESSAGES_VERSION; type: 'config'; config: CaptureConfig }
-  | { v: typeof MESSAGES_VERSION; type: 'flush' };
+  /**
+   * Hand over the posts written. `write`: the current task's too, written now rather than at its end (the frame's
+   * address is about to change within the task: relay.ts).
+   */
+  | { v: typeof MESSAGES_VERSION; type: 'flush'; write?: true };
 
 /**
  * An entry of a relay's batch that stands for the batch's next line (`lines`): a post the MAIN world recorded, made
