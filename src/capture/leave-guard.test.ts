@@ -29,4 +29,17 @@ describe('the frame’s pagehide listener, only while it holds something', () =>
     target.dispatchEvent(new Event('pagehide'));
     expect(heard).toEqual([false]);
   });
+
+  it('hands over at the document’s freeze too, while it holds something', () => {
+    const win = new EventTarget();
+    const doc = new EventTarget();
+    let left = 0;
+    const guard = new LeaveGuard(win, () => left++, doc);
+    doc.dispatchEvent(new Event('freeze'));
+    guard.hold();
+    doc.dispatchEvent(new Event('freeze'));
+    guard.release();
+    doc.dispatchEvent(new Event('freeze'));
+    expect(left).toBe(1);
+  });
 });

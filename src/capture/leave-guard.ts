@@ -8,22 +8,30 @@
  * had a new one). A frame that holds nothing has nothing to hand over as it goes: it keeps no listener, and the
  * browser treats the page as it would without us. The listener is added when the frame starts holding something and
  * removed once everything has left (relay.ts).
+ *
+ * Likewise the document's `freeze` (Chromium freezes a hidden tab's page, and may then discard it without a
+ * `pagehide`): what the frame holds leaves before it is frozen.
  */
 export class LeaveGuard {
   private on = false;
   private readonly listener = (e: Event) => this.onLeave(e.isTrusted);
 
-  /** `onLeave` hears whether the browser sent the `pagehide` (any script may dispatch one). */
+  /**
+   * `onLeave` hears whether the browser sent the `pagehide` or `freeze` (any script may dispatch one). `doc`: where
+   * `freeze` comes (the frame's document).
+   */
   constructor(
     private readonly target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
     private readonly onLeave: (trusted: boolean) => void,
+    private readonly doc?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
   ) {}
 
-  /** The frame holds something: hand it over if the page goes away. */
+  /** The frame holds something: hand it over if the page goes away or is frozen. */
   hold(): void {
     if (!this.on) {
       this.on = true;
       this.target.addEventListener('pagehide', this.listener, { capture: true });
+      this.doc?.addEventListener('freeze', this.listener, { capture: true });
     }
   }
 
@@ -32,6 +40,7 @@ export class LeaveGuard {
     if (this.on) {
       this.on = false;
       this.target.removeEventListener('pagehide', this.listener, { capture: true });
+      this.doc?.removeEventListener('freeze', this.listener, { capture: true });
     }
   }
 

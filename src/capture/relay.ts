@@ -91,7 +91,7 @@ class FrameRelay {
   private postHead = '';
   private flushDetail: string | null = null;
   /** The pagehide listener, there only while something is held (leave-guard.ts). */
-  private readonly leave = new LeaveGuard(window, (trusted) => this.leaving(trusted));
+  private readonly leave = new LeaveGuard(window, (trusted) => this.leaving(trusted), document);
   /**
    * The MAIN world posted since the last pull (it asks for the counter at the first post of each task, and again when
    * a pull in the middle of a posting task leaves that task's posts with it).
