@@ -47,6 +47,8 @@ export type StoredBatch =
       own?: boolean;
       lines?: readonly string[];
       origin?: string | null;
+      /** The frame's origin was opaque (batch.ts `BatchFrame.opaque`). */
+      opaque?: boolean;
     }
   /**
    * The held records (JSON array of ClassifiedRecord) and the state's counters at that point; `session`: the

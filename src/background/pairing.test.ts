@@ -22,6 +22,9 @@ const post = (target: string, targetOrigin: string, frameId = 0, origin = HOST):
   }) as ClassifiedRecord;
 
 const top = [0, -1, `${HOST}/`] as [number, number, string];
+/** The tree with frame `id` opaque (the browser said its origin is 'null'). */
+const opaque = (tree: FrameTree, id: number): FrameTree =>
+  new Map([...tree].map(([k, f]) => [k, k === id ? { ...f, opaque: true } : f]));
 const embed = [3, 0, `${TENANT}/embed/dashboard/a`] as [number, number, string];
 const blank = [4, 0, 'about:blank'] as [number, number, string];
 const srcdoc = [5, 0, 'about:srcdoc'] as [number, number, string];
@@ -49,6 +52,9 @@ describe('judgeDropped (a post the browser did not deliver: its target origin ma
       true,
     ],
     ['unknown frame tree cannot be judged', post('parent', HOST, 9, TENANT), frames(top), undefined],
+    // A sandboxed embed without allow-same-origin: its origin is 'null' whatever its address says.
+    ['child post to an opaque frame’s address origin', post('child', TENANT), opaque(frames(top, embed), 3), true],
+    ['child post with "*" to an opaque frame', post('child', '*'), opaque(frames(top, embed), 3), undefined],
     [
       'a post that threw is not "dropped"',
       { ...post('child', 'https://wrong.example'), error: 'SyntaxError' },

@@ -16,6 +16,8 @@ export interface FrameInfo {
   frameId: number;
   parentFrameId: number;
   url: string;
+  /** The browser said its origin is opaque ('null': relay-port.ts `opaque`). */
+  opaque?: boolean;
 }
 export type FrameTree = Map<number, FrameInfo>;
 
@@ -130,6 +132,9 @@ export function judgeDropped(post: ClassifiedRecord, frames: FrameTree): boolean
 /** A frame's origin; about:blank and about:srcdoc frames have their parent's (their creator's, as a rule). */
 function frameOrigin(f: FrameInfo, frames: FrameTree): string | null {
   for (let i = 0; i < 32; i++) {
+    if (f.opaque) {
+      return 'null';
+    }
     if (!/^about:(blank|srcdoc)(?:[?#]|$)/.test(f.url)) {
       return originOf(f.url);
     }

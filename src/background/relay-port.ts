@@ -14,6 +14,11 @@ export class RelayPort {
    * cannot tell. What it sends once the tab's log has left that page is not the new page's (tab-session.ts `accept`).
    */
   page: string | undefined;
+  /**
+   * The browser said the frame's origin is opaque ('null': a sandboxed frame without allow-same-origin, a data:
+   * URL), whatever its URL says: its posts come from origin 'null', and a post to it with another target is dropped.
+   */
+  opaque = false;
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
   private disconnected = false;

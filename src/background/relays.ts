@@ -51,6 +51,8 @@ export function onCapturePort(
   const inOrder: Handlers<InOrder> = {
     hello(msg) {
       const origin = originOfSender(sender, msg.frameUrl);
+      // (about:blank and about:srcdoc take their creator's origin, which the browser may not name)
+      relay.opaque = sender?.origin === 'null' && !/^about:/i.test(msg.frameUrl);
       const mode = scope.frameMode(origin);
       relay.hello(origin, mode);
       if (mode === null) {
@@ -62,9 +64,12 @@ export function onCapturePort(
       }
       // (asked at once, while the document surely exists; the session waits for it before the relay's batches)
       const page = pageOf(tabId, relay.frameId, sender?.documentId);
-      const attached = sessions
-        .get(tabId)
-        .attachRelay(relay, msg, { documentId: sender?.documentId, lifecycle: sender?.documentLifecycle, page });
+      const attached = sessions.get(tabId).attachRelay(relay, msg, {
+        documentId: sender?.documentId,
+        lifecycle: sender?.documentLifecycle,
+        page,
+        opaque: relay.opaque,
+      });
       if (seal && !msg.sealed) {
         // (once a document as a rule: a reconnection's hello, after the worker stopped, says it holds its seal)
         attached

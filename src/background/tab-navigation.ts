@@ -58,7 +58,7 @@ export class TabNavigation {
   async hello(
     frameId: number,
     hello: Extract<RelayToBackground, { type: 'hello' }>,
-    browser: { documentId?: string; lifecycle?: string } = {},
+    browser: { documentId?: string; lifecycle?: string; opaque?: boolean } = {},
   ) {
     const { documentId } = browser;
     if (frameId === 0 && !(await this.shown(documentId, browser.lifecycle))) {
@@ -66,7 +66,9 @@ export class TabNavigation {
     }
     const known = this.session.log().frames.get(frameId)?.parentFrameId ?? -1;
     const parentFrameId = frameId === 0 ? -1 : await parentFrameOf(this.session.tabId, frameId, known);
-    this.session.log().setFrame({ frameId, parentFrameId, url: hello.frameUrl });
+    this.session
+      .log()
+      .setFrame({ frameId, parentFrameId, url: hello.frameUrl, ...(browser.opaque ? { opaque: true } : {}) });
     if (frameId !== 0 && hello.start !== undefined) {
       for (const n of this.navs.started(frameId, hello.frameUrl, hello.start)) {
         await this.session.place(n);

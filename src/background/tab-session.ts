@@ -271,7 +271,7 @@ export class TabSession {
   attachRelay(
     relay: RelayPort,
     hello: Extract<RelayToBackground, { type: 'hello' }>,
-    browser: { documentId?: string; lifecycle?: string; page?: Promise<string | undefined> } = {},
+    browser: { documentId?: string; lifecycle?: string; page?: Promise<string | undefined>; opaque?: boolean } = {},
   ): Promise<void> {
     return this.run(async () => {
       this.relays.attach(relay);

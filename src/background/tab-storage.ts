@@ -113,7 +113,7 @@ export class TabStorage {
         const own = b.own ?? b.seq0 !== undefined;
         const raws = own
           ? readOwnBatch(b.frameId, b.json)
-          : readBatch({ frameId: b.frameId, origin: b.origin ?? null }, b.json, b.lines).records;
+          : readBatch({ frameId: b.frameId, origin: b.origin ?? null, opaque: b.opaque }, b.json, b.lines).records;
         this.sinceSnapshot += raws.length;
         // (judged once below: judging the page after each of up to `maxRecords` replayed records' batches made a
         // restore quadratic — 10 s for a capped log of 39,600 records, in Node)
@@ -223,6 +223,7 @@ export class TabStorage {
       kind: 'raw',
       frameId: frame.frameId,
       origin: frame.origin,
+      ...(frame.opaque ? { opaque: true } : {}),
       json,
       ...(lines?.length ? { lines } : {}),
     };

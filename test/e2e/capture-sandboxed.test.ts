@@ -1,0 +1,60 @@
+// An embed in a sandboxed iframe without allow-same-origin: its origin is opaque ('null') whatever its address. Its
+// events reach the host from origin 'null', and the browser drops an action posted to the embed's address origin.
+import type { Launched } from '../../src/node/chromium.ts';
+import { describe, expect, it, test } from '../helpers/fixtures.ts';
+import type { TwoOrigins } from '../helpers/two-origins.ts';
+import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
+
+const HOST = `<!doctype html><script>
+  window.got = [];
+  addEventListener('message', (e) => { if (e.data && e.data.source === 'svc-embed') window.got.push(e.origin + ' ' + e.data.payload.path); });
+  const env = (path) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path }, timestamp: Date.now() });
+  window.send = (p, to) => document.querySelector('iframe').contentWindow.postMessage(env(p), to);
+</script><iframe sandbox="allow-scripts" src="{{EMBED}}/embed/dashboard/a"></iframe>`;
+// The embed answers each action it gets.
+const EMBED = `<!doctype html><script>
+  addEventListener('message', (e) => {
+    if (e.data && e.data.source === 'svc-embed') parent.postMessage({ ...e.data, direction: 'event', type: 'svc:event:navigated' }, '{{HOST}}');
+  });
+</script>`;
+const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
+
+let srv: TwoOrigins;
+test.beforeAll(async ({ launchForFile }) => {
+  srv = await launchForFile.pages({ '/': HOST }, { '/embed/dashboard/a': EMBED });
+});
+
+describe('an embed in a sandboxed frame (an opaque origin)', () => {
+  let l: Launched;
+  test.beforeAll(({ chromium }) => {
+    l = chromium;
+  });
+
+  it('records its posts from origin null, paired with their deliveries, and the host’s dropped action', async () => {
+    const page = await l.browser.newPage();
+    await page.goto(`${srv.hostOrigin}/`, { waitUntil: 'load' });
+    const tabId = await tabIdOf(l, page);
+    await page.evaluate((o) => (window as any).send('/dropped', o), srv.embedOrigin); // (never delivered)
+    await page.evaluate(() => (window as any).send('/star', '*'));
+    await page.waitForFunction(() => (window as any).got.length === 1);
+    expect(await page.evaluate(() => (window as any).got)).toEqual(['null /star']);
+    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).length === 5);
+    await settled(l, tabId);
+    const all = messagesOnly(await records(l, tabId));
+    const one = (kind: string, path: string, frame: 'host' | 'embed') =>
+      all.find((r) => r.kind === kind && pathOf(r) === path && (r.frameId === 0) === (frame === 'host'));
+    // The embed's answer: posted from origin null, as the host received it, and the two are one message.
+    const answer = one('post', '/star', 'embed');
+    const got = one('receive', '/star', 'host');
+    expect([answer?.origin, got?.origin]).toEqual(['null', 'null']);
+    expect(got?.pairedWith).toBe(answer?.seq);
+    // The action to the embed's address origin: dropped by the browser, and said so.
+    const dropped = one('post', '/dropped', 'host');
+    expect(dropped?.dropped).toBe(true);
+    expect(all.filter((r) => pathOf(r) === '/dropped').map((r) => r.kind)).toEqual(['post']);
+    // The action to '*' reached it.
+    expect(one('post', '/star', 'host')?.dropped).toBeUndefined();
+    expect(one('receive', '/star', 'embed')).toBeDefined();
+    await page.close();
+  });
+});
