@@ -317,7 +317,7 @@ describe('the relay link of a page being prerendered', () => {
   it('opens no port while held; once shown, says hello and sends what it held, in order', () => {
     const { runtime, ports } = fakeRuntime();
     const l = link(runtime);
-    l.hold();
+    l.hold(() => true);
     l.start();
     l.push('{"n":1}', true);
     vi.advanceTimersByTime(0);
@@ -334,6 +334,22 @@ describe('the relay link of a page being prerendered', () => {
       [1, [{ n: 1 }]],
       [2, [{ n: 2 }]],
     ]);
+  });
+
+  it('holds only while the browser says the page is prerendered, whatever event says otherwise', () => {
+    const { runtime, ports } = fakeRuntime();
+    const l = link(runtime);
+    let prerendering = true;
+    l.hold(() => prerendering);
+    l.start();
+    l.push('{"n":1}', true);
+    vi.advanceTimersByTime(0);
+    expect(ports.length).toBe(0);
+    prerendering = false; // (shown, its prerenderingchange stopped by the page before ours heard it)
+    l.push('{"n":2}', true);
+    vi.advanceTimersByTime(0);
+    expect(ports.length).toBe(1);
+    expect(batches(ports[0].sent).map(([b]) => b)).toEqual([1, 2]);
   });
 });
 

@@ -61,8 +61,8 @@ export class Link {
   private retry = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private dead = false;
-  /** Nothing leaves yet (a page being prerendered: `hold`). */
-  private holding = false;
+  /** Nothing leaves while this says so (a page being prerendered: `hold`). */
+  private holding: (() => boolean) | null = null;
   /** The background has answered on the current port (so a worker runs behind it). */
   private heard = false;
   /** This document's key for what it writes to storage as it goes ('spill-key'). */
@@ -182,7 +182,7 @@ export class Link {
   }
 
   connect(): Port | null {
-    if (this.port || this.dead || this.holding) {
+    if (this.port || this.dead || this.held) {
       return this.port;
     }
     let port: Port;
@@ -300,7 +300,7 @@ export class Link {
    * again (the background stores a batch once).
    */
   restart(): void {
-    this.holding = false;
+    this.holding = null;
     if (this.port) {
       this.drop(this.port);
     }
@@ -308,16 +308,20 @@ export class Link {
   }
 
   /**
-   * Open no port until `restart`: the page is being prerendered. Chromium names a prerendered page's top frame as a
-   * frame of its own (not 0) on every port it opens, and the tab still shows the page before, whose log its records
-   * would join. Its records wait here, as if the port had closed.
+   * Open no port while `holds()` says so (the page is being prerendered), or until `restart`. Chromium names a
+   * prerendered page's top frame as a frame of its own (not 0) on every port it opens, and the tab still shows the
+   * page before, whose log its records would join. Its records wait here, as if the port had closed.
    */
-  hold(): void {
-    this.holding = true;
+  hold(holds: () => boolean): void {
+    this.holding = holds;
   }
 
-  /** Nothing leaves until `restart` (`hold`). */
+  /** Nothing leaves now (`hold`). */
   get held(): boolean {
-    return this.holding;
+    if (this.holding?.()) {
+      return true;
+    }
+    this.holding = null;
+    return false;
   }
 }

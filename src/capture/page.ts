@@ -149,8 +149,8 @@ function deliveryCounter(win: Window, channel: PageChannel): { seen: () => numbe
 }
 
 /**
- * Whether the page's code running now is a listener of the browser's own `pagehide` or `unload` on this window: the
- * frame is going away, and what it posts there can no longer wait for a quiet moment. Read in the posting task's
+ * Whether the page's code running now is a listener of the browser's own `pagehide` or `unload` on this window, or
+ * of its document's `freeze` (a frozen page may be discarded with no pagehide): the frame is going away, and what it posts there can no longer wait for a quiet moment. Read in the posting task's
  * end-of-task microtask: the microtasks of a listener run before its event's dispatch goes on, so the current event
  * is still the listener's (whatever the page dispatched itself within it). Read with the getters kept now (the page
  * may replace `window.event` or Event's getters later); `isTrusted` is each event's own, unforgeable. A listener on
@@ -167,14 +167,19 @@ function leavingCheck(win: Window): () => boolean {
   if (!eventOf || !typeOf || !currentTargetOf) {
     return () => false;
   }
+  const doc = win.document;
   return () => {
     try {
       const e = apply(eventOf, win, []) as Event | undefined;
-      if (!e?.isTrusted || apply(currentTargetOf, e, []) !== win) {
+      if (!e?.isTrusted) {
         return false;
       }
+      const at = apply(currentTargetOf, e, []);
       const type = apply(typeOf, e, []);
-      return type === 'pagehide' || type === 'unload';
+      // (the document's freeze: the page may be discarded frozen, with no pagehide)
+      return at === win
+        ? type === 'pagehide' || type === 'unload' || type === 'freeze'
+        : at === doc && type === 'freeze';
     } catch {
       return false;
     }

@@ -165,7 +165,7 @@ class FrameRelay {
     window.addEventListener(
       'pageshow',
       (e) => {
-        if ((e as PageTransitionEvent).persisted) {
+        if (e.isTrusted && (e as PageTransitionEvent).persisted) {
           this.link.restart();
         }
       },
@@ -173,15 +173,28 @@ class FrameRelay {
     );
     // A same-document navigation (pushState, a fragment, history traversal) is about to change the frame's address:
     // the MAIN world's posts made before it are taken now, at the address they were made at (the Navigation API's
-    // `navigate` comes first; a browser without it, Firefox, stamps them when the MAIN world hands them over).
-    (window as Window & { navigation?: EventTarget }).navigation?.addEventListener('navigate', () =>
-      this.addressChanging(),
-    );
+    // `navigate` comes first). Not in Firefox: a content script's first read of `navigation` defines the page's
+    // `Navigation` global early, which the page could see in the order of its window's names; there the posts take
+    // the address they are handed over at.
+    if (import.meta.env.EI_BROWSER !== 'firefox') {
+      (window as Window & { navigation?: EventTarget }).navigation?.addEventListener('navigate', () =>
+        this.addressChanging(),
+      );
+    }
     // A page Chrome prerenders (speculation rules, the omnibox) says nothing until it is shown: it then becomes the
     // tab's page, and a new port names its frames as the browser does then (link.ts `hold`).
-    if ((document as Document & { prerendering?: boolean }).prerendering) {
-      this.link.hold();
-      document.addEventListener('prerenderingchange', () => this.link.restart(), { once: true });
+    // (held while the browser says so, whatever the page dispatches: an event the page sends itself does not end
+    // it, and one the page stops before ours, on the window first, does not prolong it past the next send)
+    const doc = document as Document & { prerendering?: boolean };
+    if (doc.prerendering) {
+      this.link.hold(() => doc.prerendering === true);
+      const shown = (e: Event) => {
+        if (e.isTrusted && !doc.prerendering) {
+          window.removeEventListener('prerenderingchange', shown, true);
+          this.link.restart();
+        }
+      };
+      window.addEventListener('prerenderingchange', shown, true);
     }
     this.link.start();
   }
@@ -189,12 +202,13 @@ class FrameRelay {
   private makeLink(): Link {
     let said = false;
     const isTop = window === window.top;
+    const start = this.now(); // (the document's start: its first hello may come much later, once prerendered)
     return new Link({
       runtime: this.runtime,
       // (`start` on the first hello only: a reconnection's hello is not this document's start)
       hello: () => {
         const time = this.now();
-        const h = { frameUrl: location.href, isTop, time, ...(said ? {} : { start: time }) };
+        const h = { frameUrl: location.href, isTop, time, ...(said ? {} : { start }) };
         said = true;
         return h;
       },
@@ -258,6 +272,9 @@ class FrameRelay {
         this.toPage({ type: 'flush', write: true });
       } finally {
         this.pulling = false;
+      }
+      if (this.posts.length) {
+        this.handOver(); // (they leave as they would have: the MAIN world's timer for them is gone)
       }
     }
   }

@@ -14,7 +14,7 @@ const HOST = `<!doctype html><script>
 </script><iframe src="{{EMBED}}/embed/dashboard/a"></iframe>`;
 const EMBED = `<!doctype html><script>
   addEventListener('message', (e) => {
-    if (e.data && e.data.source === 'svc-embed') parent.postMessage({ ...e.data, direction: 'event', type: 'svc:event:navigated' }, '{{HOST}}');
+    if (e.data && e.data.source === 'svc-embed' && e.data.payload.path !== '/quiet') parent.postMessage({ ...e.data, direction: 'event', type: 'svc:event:navigated' }, '{{HOST}}');
   });
 </script>`;
 const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
@@ -57,6 +57,11 @@ describe('a host page whose router changes its address', () => {
     sentAt['/5'] = gotAt['/5'] = gotAt['/3'];
     await page.evaluate(() => (window as any).send('/5'));
     await waitForRecords(l, tabId, (rs) => messagesOnly(rs).filter((r) => r.frameId === 0).length === 10);
+    // An action nothing answers, then the router moves on: it leaves as any post does (no hand-over asked for).
+    sentAt['/quiet'] = (await page.evaluate(
+      "(() => { const b = location.href; window.send('/quiet'); history.pushState({}, '', '/app/q'); return b; })()",
+    )) as string;
+    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).some((r) => pathOf(r) === '/quiet' && r.kind === 'post'));
     await settled(l, tabId);
     const host = messagesOnly(await records(l, tabId)).filter((r) => r.frameId === 0);
     const where = (kind: string) =>
