@@ -13,6 +13,7 @@
 import type { TabState } from '../shared/messages.ts';
 import type { SessionState } from '../protocol/session.ts';
 import type { FrameInfo } from './pairing.ts';
+import type { ReadySessions } from '../protocol/session.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export interface TabMeta {
@@ -27,8 +28,8 @@ export interface TabMeta {
   topDocumentId?: string;
   /** The last pages (top documents) the log left without preserve log: what their frames say late is left out. */
   leftPages?: string[];
-  /** The last pages (top documents) the tab left, each with the keys of its embed sessions ready then. */
-  readyWhenLeft?: Array<[string, string[]]>;
+  /** The last pages (top documents) the tab left, each with its embed sessions ready then (protocol/session.ts). */
+  readyWhenLeft?: Array<[string, ReadySessions]>;
   frames: FrameInfo[];
 }
 

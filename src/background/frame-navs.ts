@@ -11,6 +11,7 @@
  * the record takes the earlier of the two times. Either may come first. A frame nobody captures has no relay: its
  * record is placed at once with the browser's time.
  */
+import type { ReadySessions } from '../protocol/session.ts';
 import type { RawRecord } from '../shared/messages.ts';
 
 export interface FrameNav {
@@ -18,10 +19,10 @@ export interface FrameNav {
   url: string;
   time: number;
   /**
-   * A top document shown again from the back/forward cache, and the keys of its embed sessions that were ready when
-   * the tab left it (protocol/session.ts goes on with them).
+   * A top document shown again from the back/forward cache, with its embed sessions that were ready when the tab left
+   * it (protocol/session.ts goes on with them).
    */
-  restored?: { ready: string[] };
+  restored?: ReadySessions;
 }
 
 /** The log's record of a navigation: a `receive` of the new address, marked as a navigation. */
@@ -32,7 +33,7 @@ export function navigationRecord(nav: FrameNav): RawRecord {
   } catch {
     /* keep */
   }
-  const data = nav.restored ? { url: nav.url, restored: true, ready: nav.restored.ready } : { url: nav.url };
+  const data = nav.restored ? { url: nav.url, restored: true, sessions: nav.restored } : { url: nav.url };
   return { time: nav.time, kind: 'receive', frameUrl: nav.url, origin, data, navigation: true };
 }
 

@@ -45,6 +45,11 @@ export function onCapturePort(
     return;
   }
   const tabId: number = senderTab;
+  if (sender?.documentLifecycle === 'prerender') {
+    // (a page being prerendered is not the tab's: its relay holds until it is shown, then opens another port)
+    port.disconnect();
+    return;
+  }
   const relay = new RelayPort(port, tabId, sender?.frameId ?? 0, warnDropped);
 
   type InOrder = Exclude<RelayToBackground, { type: 'post-result' }>;

@@ -70,7 +70,10 @@ function onCommitted(d: Committed): void {
   const details = d as typeof d & { documentId?: string; parentFrameId?: number; documentLifecycle?: string };
   if (details.documentLifecycle === 'prerender') {
     // A page Chrome prerenders is not the tab's yet (its frames say nothing until it is shown: capture/link.ts
-    // `hold`); its activation commits again, as the top frame.
+    // `hold`); its activation commits again, as the top frame. When it began is kept (tab-navigation.ts).
+    if (details.parentFrameId === -1 && details.documentId) {
+      sessions.peek(d.tabId)?.prerendered(details.documentId, d.timeStamp);
+    }
     return;
   }
   void scopeReady.then(() => {

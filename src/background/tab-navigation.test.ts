@@ -4,6 +4,7 @@ import { stamp } from '../shared/channel.ts';
 import type { FrameNav } from './frame-navs.ts';
 import { TabNavigation } from './tab-navigation.ts';
 import { TabLog, newState } from './tablog.ts';
+import type { ReadySessions } from '../protocol/session.ts';
 import { useFakeApi } from '../../test/helpers/background-fakes.ts';
 
 const TAB = 7;
@@ -16,9 +17,9 @@ const fake = useFakeApi();
 function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
   const log = new TabLog(newState(TAB, { preserveLog: !!opts.preserveLog }));
   let top: string | undefined;
-  const left = new Set<string>();
-  const readyWhenLeft = new Map<string, string[]>();
+  const readyWhenLeft = new Map<string, ReadySessions>();
   const events: string[] = [];
+  const times: number[] = [];
   const nav = new TabNavigation({
     tabId: TAB,
     log: () => log,
@@ -28,21 +29,25 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
       top = id;
       return fresh;
     },
-    leave: (id) => left.add(id) && events.push(`left ${id}`),
-    hasLeft: (id) => left.has(id),
+    leave: (id) => events.push(`left ${id}`),
     rememberReady: (id, ready) => readyWhenLeft.set(id, ready),
-    readyWhenLeft: (id) => readyWhenLeft.get(id),
+    takeReady: (id) => {
+      const r = readyWhenLeft.get(id);
+      readyWhenLeft.delete(id);
+      return r;
+    },
     newLog: async (pageUrl) => {
       log.reset(pageUrl);
       events.push(`new log ${pageUrl}`);
     },
     place: async (n: FrameNav) => {
-      events.push(`record ${n.frameId} ${n.url}${n.restored ? ` restored ${n.restored.ready}` : ''}`);
+      events.push(`record ${n.frameId} ${n.url}${n.restored ? ` restored ${n.restored.map(([k]) => k)}` : ''}`);
+      times.push(n.time);
     },
     placeLater: (n) => events.push(`late ${n.frameId}`),
     frameMode: (origin) => (origin && (opts.captured ?? []).includes(origin) ? 'full' : null),
   });
-  return { nav, events, log: () => log };
+  return { nav, events, times, log: () => log };
 }
 
 type Hello = Extract<RelayToBackground, { type: 'hello' }>;
@@ -60,6 +65,7 @@ describe('tab navigation', () => {
 
   it('without preserve log, the page before is left; with it, or where the browser names no page, none is', async () => {
     const t = setup();
+    fake.env.documents.set('doc-b', { parentFrameId: -1 }); // (shown: the browser says so)
     await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
     await t.nav.hello(0, hello(`${HOST}/b`, true), { documentId: 'doc-b' });
     await t.nav.leftScope('doc-c');
@@ -81,6 +87,7 @@ describe('tab navigation', () => {
 
   it("the top relay's hello starts the log when the navigation event has not come", async () => {
     const t = setup();
+    fake.env.documents.set('doc-c', { parentFrameId: -1 });
     await t.nav.hello(0, hello(`${HOST}/c`, true), { documentId: 'doc-c' });
     expect(t.events).toEqual([`new log ${HOST}/c`, `record 0 ${HOST}/c`]);
     expect(t.log().frames.get(0)).toMatchObject({ parentFrameId: -1, url: `${HOST}/c` });
@@ -105,6 +112,25 @@ describe('tab navigation', () => {
     fake.env.documents.set('doc-a', { parentFrameId: -1 });
     await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
     expect(t.events.slice(5)).toEqual(['left doc-b', `new log ${HOST}/a`, `record 0 ${HOST}/a restored `]);
+  });
+
+  it('a late top hello of a page the browser no longer shows takes nothing back, with preserve log too', async () => {
+    const t = setup({ preserveLog: true });
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+    await t.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 2 });
+    // A's port opened while A was shown; its hello is heard after B's commit.
+    await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
+    expect(t.events).toEqual([`record 0 ${HOST}/a`, `record 0 ${HOST}/b`]);
+  });
+
+  it('a prerendered page’s navigation, without preserve log, is placed when its prerender began', async () => {
+    for (const preserveLog of [false, true]) {
+      const t = setup({ preserveLog });
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+      t.nav.prerendered('doc-p', 50);
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/p`, documentId: 'doc-p', time: 90 });
+      expect(t.times).toEqual([1, preserveLog ? 90 : 50]);
+    }
   });
 
   it('a page the tab goes back to (the same document) is marked restored, with its ready sessions then', async () => {

@@ -9,6 +9,7 @@ import { originOf } from '../protocol/origin.ts';
 import { FrameNavs, type FrameNav } from './frame-navs.ts';
 import { documentShown, parentFrameOf } from './tab-relays.ts';
 import type { TabLog } from './tablog.ts';
+import type { ReadySessions } from '../protocol/session.ts';
 
 /** What the navigation part does through the session (its log, storage and chain). */
 export interface NavigationSession {
@@ -20,12 +21,10 @@ export interface NavigationSession {
   enterDocument(documentId: string | undefined): boolean;
   /** The log leaves the page `documentId` without preserve log: what its frames send later is not kept. */
   leave(documentId: string): void;
-  /** The log left the page `documentId` (`leave`). */
-  hasLeft(documentId: string): boolean;
   /** The tab left the page `documentId` with the embed sessions `ready` ready. */
-  rememberReady(documentId: string, ready: string[]): void;
-  /** The embed sessions ready when the tab left the page `documentId`; undefined: not a page it left. */
-  readyWhenLeft(documentId: string): string[] | undefined;
+  rememberReady(documentId: string, ready: ReadySessions): void;
+  /** The embed sessions ready when the tab left the page `documentId`, taken; undefined: not a page it left. */
+  takeReady(documentId: string): ReadySessions | undefined;
   /** A new, empty log (stored, published). */
   newLog(pageUrl: string | null): Promise<void>;
   /** Add a navigation record to the log (stored, published). */
@@ -46,6 +45,12 @@ export interface Navigation {
 export class TabNavigation {
   /** Subframe navigation records waiting for their document's relay (frame-navs.ts). */
   private readonly navs: FrameNavs;
+  /**
+   * When the browser began to prerender a top document (its commit as a prerender), by documentId: a new log for
+   * that page starts then, before what it did while prerendered (memory only: a worker that stopped places the
+   * page's navigation at its activation).
+   */
+  private readonly prerenders = new Map<string, number>();
 
   constructor(private readonly session: NavigationSession) {
     this.navs = new FrameNavs((nav) => session.placeLater(nav));
@@ -84,10 +89,23 @@ export class TabNavigation {
     }
   }
 
+  /** The browser began to prerender the top document `documentId` at `time` (not the tab's page yet). */
+  prerendered(documentId: string, time: number): void {
+    this.prerenders.set(documentId, time);
+    if (this.prerenders.size > 20) {
+      this.prerenders.delete(this.prerenders.keys().next().value as string);
+    }
+  }
+
   /** A document committed in one of the tab's frames (its page is in scope). */
   async navigated(nav: Navigation): Promise<void> {
     if (nav.frameId === 0) {
-      await this.topDocument(nav.url, nav.documentId, nav.time);
+      // A prerendered page's activation: without preserve log its new log starts when its prerender did (what it
+      // did while prerendered comes after its navigation; with preserve log, that would put what the page before did
+      // meanwhile into this page).
+      const began = nav.documentId === undefined ? undefined : this.prerenders.get(nav.documentId);
+      const time = began !== undefined && !this.session.log().state.preserveLog ? Math.min(began, nav.time) : nav.time;
+      await this.topDocument(nav.url, nav.documentId, time);
       return;
     }
     const log = this.session.log();
@@ -105,8 +123,12 @@ export class TabNavigation {
   /** The top document left the capture scope: the log ends (kept as it was with preserve log). */
   async leftScope(documentId: string | undefined): Promise<void> {
     const before = this.session.topDocumentId();
+    const ready = this.session.log().readySessions();
     if (!this.session.enterDocument(documentId)) {
       return;
+    }
+    if (before !== undefined && before !== documentId) {
+      this.session.rememberReady(before, ready);
     }
     this.session.log().forgetFrames();
     if (!this.session.log().state.preserveLog) {
@@ -117,14 +139,18 @@ export class TabNavigation {
 
   /**
    * A top frame's document is the one the tab shows, as far as the browser says: not one whose port opened as it
-   * was left (documentLifecycle 'pending_deletion', 'cached'), nor a page the log left that the browser does not
-   * show again (a worker's queued hello, heard after the next page's commit, must not take the log back to it).
+   * was left (documentLifecycle 'pending_deletion', 'cached'), nor another document the browser does not show now (a
+   * worker's queued hello, heard after the next page's commit, must not take the log back to it).
    */
   private async shown(documentId: string | undefined, lifecycle: string | undefined): Promise<boolean> {
     if (lifecycle !== undefined && lifecycle !== 'active') {
       return false;
     }
-    return !documentId || !this.session.hasLeft(documentId) || documentShown(this.session.tabId, documentId);
+    if (!documentId || documentId === this.session.topDocumentId()) {
+      return true;
+    }
+    // (the port's lifecycle is as it opened: a page left since, its hello heard late, is not the tab's page)
+    return (await documentShown(this.session.tabId, documentId)) !== false;
   }
 
   /** The tab is gone: no record waits any more. */
@@ -150,13 +176,13 @@ export class TabNavigation {
       this.session.rememberReady(before, ready);
     }
     // The same document again: the browser showed it from its back/forward cache.
-    const again = documentId === undefined ? undefined : this.session.readyWhenLeft(documentId);
+    const again = documentId === undefined ? undefined : this.session.takeReady(documentId);
     this.session.log().newTopFrame(url);
     if (!this.session.log().state.preserveLog) {
       this.leave(before);
       await this.session.newLog(url); // an empty snapshot: the new log
     }
     // (with preserve log, the navigation record starts the new page in the log: TabLog.newPage)
-    await this.session.place({ frameId: 0, url, time, ...(again ? { restored: { ready: again } } : {}) });
+    await this.session.place({ frameId: 0, url, time, ...(again ? { restored: again } : {}) });
   }
 }

@@ -97,9 +97,10 @@ export async function pageOf(
 
 /**
  * The document `documentId` is the one its frame shows now (Chromium's documentLifecycle 'active'; a browser that
- * gives no lifecycle: the document exists). False for a page left (gone, in the back/forward cache, going).
+ * gives no lifecycle: the document exists). False for a page left (gone, in the back/forward cache, going);
+ * undefined when the browser cannot tell (it cannot look a frame up by document).
  */
-export async function documentShown(tabId: number, documentId: string): Promise<boolean> {
+export async function documentShown(tabId: number, documentId: string): Promise<boolean | undefined> {
   try {
     const f = (await browserApi().webNavigation?.getFrame({ tabId, documentId })) as
       | { documentLifecycle?: string }
@@ -107,7 +108,7 @@ export async function documentShown(tabId: number, documentId: string): Promise<
       | undefined;
     return !!f && (f.documentLifecycle ?? 'active') === 'active';
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -34,6 +34,12 @@ export interface SessionHost extends FanoutHost, ExtensionSettings {
   frameMode(origin: string | null): CaptureMode | null;
 }
 
+/**
+ * How often a batch of a page shown again is sent back to its relay to wait for that page's navigation (the relay's
+ * retries: 20 ms doubling, about 5 s in all).
+ */
+const MAX_PAGE_WAITS = 8;
+
 export class TabSession {
   private log: TabLog;
   private readonly storage: TabStorage;
@@ -42,6 +48,8 @@ export class TabSession {
   private readonly sends: SendRouting;
   private readonly panels: PanelFanout;
   private readonly navigation: TabNavigation;
+  /** Relay documents whose batches wait for their page, shown again, to be the log's (`accept`): tries so far. */
+  private readonly waitingForPage = new Map<string, number>();
   private readonly notice = new CaptureNotice(() => void this.run(() => this.panels.capture()));
   private chain: Promise<unknown>;
   /** Resolves once the stored log is loaded (never rejects). */
@@ -75,9 +83,8 @@ export class TabSession {
         return this.storage.enterDocument(id);
       },
       leave: (id) => this.storage.leave(id),
-      hasLeft: (id) => this.storage.hasLeft(id),
       rememberReady: (id, ready) => this.storage.rememberReady(id, ready),
-      readyWhenLeft: (id) => this.storage.readyWhenLeft(id),
+      takeReady: (id) => this.storage.takeReady(id),
       newLog: (pageUrl) => this.newLog(pageUrl),
       place: (nav) => this.intake.navigation(nav),
       placeLater: (nav) => void this.run(() => this.intake.navigation(nav)),
@@ -289,7 +296,7 @@ export class TabSession {
   /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
     this.relays.progress(relay); // (a frame handing over a long burst is still answering a settle)
-    return this.accept(relay, batch, () => relay.page); // (known once its hello ran on the chain)
+    return this.accept(relay, batch, () => relay.page, true); // (known once its hello ran on the chain)
   }
 
   /**
@@ -297,7 +304,7 @@ export class TabSession {
    * names it): accepted as its port's would have been.
    */
   ingestSpilled(sender: BatchSender, batch: RecordsBatch, page: string | null): Promise<void> {
-    return this.accept(sender, batch, () => page ?? undefined);
+    return this.accept(sender, batch, () => page ?? undefined, false);
   }
 
   /**
@@ -307,20 +314,34 @@ export class TabSession {
    * they go, often after the navigation) is not the new page's. Judged there, it would read as sent before its
    * embed's ready.
    */
-  private accept(relay: BatchSender, batch: RecordsBatch, page: () => string | undefined): Promise<void> {
+  private accept(
+    relay: BatchSender,
+    batch: RecordsBatch,
+    page: () => string | undefined,
+    canResend: boolean,
+  ): Promise<void> {
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(
       async () => {
         const p = page();
         if (p !== undefined && this.storage.hasLeft(p)) {
-          if (!(await documentShown(this.tabId, p))) {
+          if ((await documentShown(this.tabId, p)) !== true) {
             this.storage.taken(batch.docId, batch.batch); // (not stored again if it comes again)
             relay.ack(batch.batch); // (so that the relay lets it go)
             return;
           }
-          this.enterAgain(p); // (shown again: its navigation comes, or came before the page was left)
+          // Shown again (the back/forward cache) before its navigation is heard: the log is still the page's it
+          // left for, which that navigation will end. The relay sends it again (later and later) until its page's
+          // log is on; after a few tries, or from storage, it is taken as it is.
+          const tries = this.waitingForPage.get(batch.docId) ?? 0;
+          if (canResend && tries < MAX_PAGE_WAITS) {
+            this.waitingForPage.set(batch.docId, tries + 1);
+            relay.resend();
+            return;
+          }
         }
+        this.waitingForPage.delete(batch.docId);
         stored = this.intake.accept(relay, batch);
       },
       { lazy: true },
@@ -338,6 +359,11 @@ export class TabSession {
    */
   navigated(nav: Navigation): Promise<void> {
     return this.run(() => this.navigation.navigated(nav));
+  }
+
+  /** The browser began to prerender the top document `documentId` at `time` (tab-navigation.ts). */
+  prerendered(documentId: string, time: number): void {
+    this.navigation.prerendered(documentId, time);
   }
 
   /**

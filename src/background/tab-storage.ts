@@ -6,6 +6,7 @@
  */
 import type { ClassifiedRecord, TabState } from '../shared/messages.ts';
 import type { Commit, StoredBatch, TabMeta, loadTab } from './db.ts';
+import type { ReadySessions } from '../protocol/session.ts';
 import { TabLog, newState, type TabLogView } from './tablog.ts';
 import { readBatch, readOwnBatch } from './batch.ts';
 import type { RelayBatch } from './pending-batches.ts';
@@ -162,14 +163,18 @@ export class TabStorage {
    * The tab left the page `documentId` with the embed sessions `ready` ready (whatever preserve log): a page shown
    * again from the back/forward cache goes on with them. The last MAX_SHOWN_AGAIN pages are kept.
    */
-  rememberReady(documentId: string, ready: string[]): void {
+  rememberReady(documentId: string, ready: ReadySessions): void {
     const kept = (this.meta.readyWhenLeft ?? []).filter(([d]) => d !== documentId);
     this.meta.readyWhenLeft = [...kept.slice(Math.max(0, kept.length - MAX_SHOWN_AGAIN + 1)), [documentId, ready]];
   }
 
-  /** The embed sessions ready when the tab left the page `documentId`; undefined: not a page it left. */
-  readyWhenLeft(documentId: string): string[] | undefined {
-    return this.meta.readyWhenLeft?.find(([d]) => d === documentId)?.[1];
+  /** The embed sessions ready when the tab left the page `documentId`, taken (once); undefined: not a page it left. */
+  takeReady(documentId: string): ReadySessions | undefined {
+    const found = this.meta.readyWhenLeft?.find(([d]) => d === documentId)?.[1];
+    if (found) {
+      this.meta.readyWhenLeft = this.meta.readyWhenLeft?.filter(([d]) => d !== documentId);
+    }
+    return found;
   }
 
   /** The log left the page `documentId` without preserve log (`leave`). */
@@ -277,7 +282,7 @@ export class TabStorage {
       ...this.meta,
       docBatches: { ...this.meta.docBatches },
       leftPages: [...(this.meta.leftPages ?? [])],
-      readyWhenLeft: (this.meta.readyWhenLeft ?? []).map(([d, r]) => [d, [...r]]),
+      readyWhenLeft: (this.meta.readyWhenLeft ?? []).map(([d, r]) => [d, structuredClone(r)]),
       ...(this.failed.size
         ? { failedBatches: Object.fromEntries([...this.failed].map(([d, ns]) => [d, [...ns]])) }
         : {}),

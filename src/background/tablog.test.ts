@@ -246,12 +246,12 @@ describe('TabLog', () => {
   it('a page shown again from the back/forward cache goes on with the sessions ready when the tab left it', () => {
     const l = log();
     l.add([embedPost(ready, 10), hostReceive(ready, 11)]);
-    const keys = l.readySessions();
-    expect(keys).toEqual([TENANT]);
+    const kept = l.readySessions();
+    expect(kept.map(([k]) => k)).toEqual([TENANT]);
     const back = (restored: boolean) => {
       l.newTopFrame(`${HOST}/`);
       l.reset(`${HOST}/`);
-      const data = restored ? { url: `${HOST}/`, restored, ready: keys } : { url: `${HOST}/` };
+      const data = restored ? { url: `${HOST}/`, restored, sessions: kept } : { url: `${HOST}/` };
       l.add([{ time: 100, kind: 'receive', frameUrl: `${HOST}/`, origin: HOST, data, navigation: true, frameId: 0 }]);
       // Its embed's relay says hello again (the tenant origin is inferred anew, after the navigation record).
       l.setFrame({ frameId: 3, parentFrameId: 0, url: EMBED_URL });

@@ -26,6 +26,7 @@ import {
   DEFAULT_READY_TIMEOUT_MS,
   type SessionState,
 } from '../protocol/index.ts';
+import type { ReadySessions } from '../protocol/session.ts';
 import type { CaptureFile, CaptureRecord } from '../protocol/record.ts';
 import { TenantFinder, type TenantFound } from '../protocol/tenant.ts';
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../protocol/record.ts';
@@ -102,9 +103,9 @@ export class TabLog {
   private eviction = new Eviction();
   /** Seq of the last message (not navigation) added. */
   private lastMessageSeq = 0;
-  /** The keys (origins) of the embed sessions that have said ready, at the end of the log. */
-  readySessions(): string[] {
-    return this.session.readyKeys();
+  /** The embed sessions that have said ready, at the end of the log, with their state. */
+  readySessions(): ReadySessions {
+    return this.session.readySessions();
   }
   /** The session checker's state where the held log starts (after a Clear), null for a fresh one. */
   private baseSession: SessionState | null;

@@ -237,18 +237,28 @@ describe('session rules', () => {
   });
 
   it('a page shown again from the back/forward cache goes on with the sessions ready when the tab left it', () => {
-    const back = (ready: unknown) => ({
+    const back = (sessions: unknown) => ({
       navigation: true,
       kind: 'receive',
       frameId: 0,
       frameUrl: `${HOST}/`,
       origin: HOST,
-      data: { url: `${HOST}/`, restored: true, ready },
+      data: { url: `${HOST}/`, restored: true, sessions },
     });
-    expect(rulesIn([back([TENANT]), act('svc:action:refresh'), ev('svc:event:view')])).toEqual([]);
-    // Another embed's session, or one not ready then, starts anew; junk in `ready` is no session.
-    expect(rulesIn([back(['https://other.example', 7]), act('svc:action:refresh')])).toEqual([
-      'session.action-before-ready',
+    // What a checker keeps of a page left: its ready sessions, an AI query still waiting among them.
+    const left = new SessionChecker({ tenantOrigin: TENANT });
+    for (const r of [ready(), ev('svc:event:ai-query', { query: 'q', status: 'submitted', chatId: 'c1' })]) {
+      left.check(r as any);
+    }
+    const kept = left.readySessions();
+    expect(kept.map(([k]) => k)).toEqual([TENANT]);
+    const completed = ev('svc:event:ai-query', { query: 'q', status: 'completed', chatId: 'c1' });
+    expect(rulesIn([back(kept), act('svc:action:refresh'), ev('svc:event:view'), completed])).toEqual([]);
+    // Another embed's session starts anew; junk is no session.
+    const other = kept.map(([, v]) => ['https://other.example', v]);
+    expect(rulesIn([back(other), act('svc:action:refresh')])).toEqual(['session.action-before-ready']);
+    expect(rulesIn([back([7, [TENANT], [TENANT, null]]), ev('svc:event:view')])).toEqual([
+      'session.event-before-ready',
     ]);
     expect(rulesIn([back('x'), ev('svc:event:view')])).toEqual(['session.event-before-ready']);
     // Its embed loading anew (its frame navigates) ends that session as any navigation does.
@@ -260,7 +270,7 @@ describe('session rules', () => {
       origin: TENANT,
       data: { url: `${TENANT}/embed/dashboard/x` },
     };
-    expect(rulesIn([back([TENANT]), embedNav, act('svc:action:refresh')])).toEqual(['session.action-before-ready']);
+    expect(rulesIn([back(kept), embedNav, act('svc:action:refresh')])).toEqual(['session.action-before-ready']);
   });
 
   it('never throws on junk', () => {

@@ -33,6 +33,15 @@ export interface SessionOptions {
  * waiting for their other half. The seqs it saw are left out (a record that names a forgotten seq in
  * `pairedWith` is matched by its fingerprint instead).
  */
+/**
+ * The sessions of a page's embeds that had said ready when the tab left the page, as a page shown again from the
+ * back/forward cache goes on with them (on its navigation record: `restored`).
+ */
+export type ReadySessions = SessionState['sessions'];
+
+/** Pending AI queries kept per session for a page shown again. */
+const MAX_RESTORED_AI = 100;
+
 export interface SessionState {
   sessions: Array<
     [
@@ -87,9 +96,11 @@ export class SessionChecker {
     }
   }
 
-  /** The keys (origins) of the sessions whose embed has said ready, now. */
-  readyKeys(): string[] {
-    return [...this.sessions].flatMap(([k, v]) => (v.ready ? [k] : []));
+  /** The sessions whose embed has said ready, now, with their state (a page left may be shown again). */
+  readySessions(): ReadySessions {
+    return [...this.sessions].flatMap(([k, v]) =>
+      v.ready ? [[k, { ...v, pendingAi: [...v.pendingAi].slice(0, MAX_RESTORED_AI) }] as ReadySessions[number]] : [],
+    );
   }
 
   /** The checker's state now (a copy): a new checker built from it goes on from this point of the stream. */
@@ -356,23 +367,47 @@ export class SessionChecker {
   /**
    * A frame navigated: the sessions of its origin end; a top-level navigation ends every one. A page shown again
    * from the back/forward cache (`restored`: the same document, and its embeds, as when the tab left it) goes on
-   * with the sessions that were ready then (`ready`, their keys): what its host sends next is not before ready.
+   * with the sessions that were ready then (`sessions`): what its host sends next is not before ready.
    */
   private onNavigation(record: Input): void {
-    const data = record.data as { url?: unknown; restored?: unknown; ready?: unknown } | null;
+    const data = record.data as { url?: unknown; restored?: unknown; sessions?: unknown } | null;
     const o = originOf(typeof data?.url === 'string' ? data.url : record.frameUrl);
     if (o) {
       this.sessions.delete(o);
     }
     if (record.frameId === 0 || (record.frameId === undefined && !o)) {
       this.sessions.clear();
-      if (data?.restored === true && Array.isArray(data.ready)) {
-        for (const key of data.ready) {
-          if (typeof key === 'string') {
-            this.sessions.set(key, { ready: true, lastPath: null, lastTimestamp: null, pendingAi: new Map() });
+      if (data?.restored === true && Array.isArray(data.sessions)) {
+        for (const entry of data.sessions) {
+          const s = restoredSession(entry);
+          if (s) {
+            this.sessions.set(s[0], s[1]);
           }
         }
       }
     }
   }
+}
+
+/** A ready session of a restored page's navigation record (a file's may be anything), or null. */
+function restoredSession(entry: unknown): [string, Session] | null {
+  if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'object' || entry[1] === null) {
+    return null;
+  }
+  const v = entry[1] as Record<string, unknown>;
+  const pendingAi = new Map<string, number>();
+  for (const p of Array.isArray(v.pendingAi) ? v.pendingAi.slice(0, MAX_RESTORED_AI) : []) {
+    if (Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number' && p[1] > 0) {
+      pendingAi.set(p[0], p[1]);
+    }
+  }
+  return [
+    entry[0],
+    {
+      ready: true,
+      lastPath: typeof v.lastPath === 'string' ? v.lastPath : null,
+      lastTimestamp: typeof v.lastTimestamp === 'number' ? v.lastTimestamp : null,
+      pendingAi,
+    },
+  ];
 }

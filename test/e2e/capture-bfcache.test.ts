@@ -76,7 +76,10 @@ describe('a page the tab goes back to from the back/forward cache', () => {
           ])
           .sort(),
       );
-      // The same document and embed as before: its embed said ready then, so nothing here is before its ready.
+      // Its navigation says so: the same document and embed as before.
+      const navs = (await records(l, tabId)).filter((r) => r.navigation && r.frameId === 0);
+      expect((navs.at(-1)?.data as { restored?: boolean } | undefined)?.restored).toBe(true);
+      // Its embed said ready then, so nothing here is before its ready.
       expect(back.flatMap((r) => r.issues.map((i) => i.rule)).filter((rule) => rule.includes('before-ready'))).toEqual(
         [],
       );
