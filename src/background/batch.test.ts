@@ -26,11 +26,6 @@ describe('a relay batch: every record rebuilt, its identity the extension’s', 
     ]);
   });
 
-  it('gives the posts of a frame the browser said is opaque (sandboxed) the origin null, whatever its address', () => {
-    const { records } = readBatch({ ...frame, opaque: true }, JSON.stringify([postEntry]), [JSON.stringify(facts)]);
-    expect(records.map((r) => r.origin)).toEqual(['null']);
-  });
-
   // A frame's own world can write any line: what it says of where and how a record was made is not taken.
   it.each([
     ['kind', { kind: 'receive' }],

@@ -33,8 +33,6 @@ export interface BatchFrame {
   frameId: number;
   /** The frame's origin (the port sender's), null when unknown. */
   origin: string | null;
-  /** The browser said the frame's origin is opaque: its posts come from 'null' (relay-port.ts `opaque`). */
-  opaque?: boolean;
 }
 
 const RELATIONS: ReadonlySet<string> = new Set<WindowRelation>(['parent', 'child', 'self', 'opener', 'other']);
@@ -117,11 +115,7 @@ function base(frame: BatchFrame, kind: RawRecord['kind'], frameUrl: string, time
 
 function post(frame: BatchFrame, frameUrl: string, f: Obj, injected: boolean): FrameRecord {
   need(has(f, 'data'), 'data');
-  const origin = frame.opaque
-    ? 'null'
-    : frame.origin && frame.origin !== 'null'
-      ? frame.origin
-      : (originOf(frameUrl) ?? 'null');
+  const origin = frame.origin && frame.origin !== 'null' ? frame.origin : (originOf(frameUrl) ?? 'null');
   const r: FrameRecord = { ...base(frame, 'post', frameUrl, f.time, origin), data: f.data };
   if (f.targetOrigin !== undefined) {
     need(text(f.targetOrigin), 'targetOrigin');

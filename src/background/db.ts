@@ -30,6 +30,8 @@ export interface TabMeta {
   leftPages?: string[];
   /** The last pages (top documents) the tab left, each with its embed sessions ready then (protocol/session.ts). */
   readyWhenLeft?: Array<[string, ReadySessions]>;
+  /** Top documents the browser began to prerender, and when (a page's navigation is placed then: tab-navigation.ts). */
+  prerenders?: Array<[string, number]>;
   frames: FrameInfo[];
 }
 
@@ -48,8 +50,6 @@ export type StoredBatch =
       own?: boolean;
       lines?: readonly string[];
       origin?: string | null;
-      /** The frame's origin was opaque (batch.ts `BatchFrame.opaque`). */
-      opaque?: boolean;
     }
   /**
    * The held records (JSON array of ClassifiedRecord) and the state's counters at that point; `session`: the

@@ -39,7 +39,7 @@ export interface IntakeSession {
 
 /** The relay end of an accepted batch: its frame, whether it is in scope, its acknowledgement. */
 export type BatchSender = Pick<RelayPort, 'frameId' | 'origin' | 'outOfScope' | 'ack' | 'resend'> &
-  Partial<Pick<RelayPort, 'opaque'>>;
+  Partial<Pick<RelayPort, 'since'>>;
 
 export class RecordIntake {
   private readonly pending = new PendingBatches(() => this.session.later(() => this.process()));
@@ -73,7 +73,7 @@ export class RecordIntake {
     // (the relay's own JSON, and the page's lines beside it: read and checked when processed, batch.ts)
     const lines = Array.isArray(batch.lines) && batch.lines.length ? { lines: batch.lines } : {};
     const relayBatch = {
-      frame: { frameId: relay.frameId, origin: relay.origin, ...(relay.opaque ? { opaque: true } : {}) },
+      frame: { frameId: relay.frameId, origin: relay.origin },
       json: typeof batch.json === 'string' ? batch.json : '[]',
       ...lines,
     };

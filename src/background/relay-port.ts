@@ -16,9 +16,11 @@ export class RelayPort {
   page: string | undefined;
   /**
    * The browser said the frame's origin is opaque ('null': a sandboxed frame without allow-same-origin, a data:
-   * URL), whatever its URL says: its posts come from origin 'null', and a post to it with another target is dropped.
+   * URL), whatever its URL says: a post to it with a target origin other than '*' is dropped.
    */
   opaque = false;
+  /** When its hello was made (the relay's clock, ms since the epoch); undefined before. */
+  since: number | undefined;
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
   private disconnected = false;

@@ -72,7 +72,13 @@ function onCommitted(d: Committed): void {
     // A page Chrome prerenders is not the tab's yet (its frames say nothing until it is shown: capture/link.ts
     // `hold`); its activation commits again, as the top frame. When it began is kept (tab-navigation.ts).
     if (details.parentFrameId === -1 && details.documentId) {
-      sessions.peek(d.tabId)?.prerendered(details.documentId, d.timeStamp);
+      const documentId = details.documentId;
+      void scopeReady.then(() => {
+        const origin = originOf(d.url);
+        if (sessions.isScoped(d.tabId) || (origin !== null && frameMode(origin) !== null)) {
+          void sessions.get(d.tabId).prerendered(documentId, d.timeStamp);
+        }
+      });
     }
     return;
   }

@@ -18,6 +18,7 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
   const log = new TabLog(newState(TAB, { preserveLog: !!opts.preserveLog }));
   let top: string | undefined;
   const readyWhenLeft = new Map<string, ReadySessions>();
+  const prerenders = new Map<string, number>();
   const events: string[] = [];
   const times: number[] = [];
   const nav = new TabNavigation({
@@ -31,6 +32,7 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
     },
     leave: (id) => events.push(`left ${id}`),
     rememberReady: (id, ready) => readyWhenLeft.set(id, ready),
+    prerenderedAt: (id) => prerenders.get(id),
     takeReady: (id) => {
       const r = readyWhenLeft.get(id);
       readyWhenLeft.delete(id);
@@ -47,7 +49,7 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
     placeLater: (n) => events.push(`late ${n.frameId}`),
     frameMode: (origin) => (origin && (opts.captured ?? []).includes(origin) ? 'full' : null),
   });
-  return { nav, events, times, log: () => log };
+  return { nav, events, times, prerenders, log: () => log };
 }
 
 type Hello = Extract<RelayToBackground, { type: 'hello' }>;
@@ -93,43 +95,35 @@ describe('tab navigation', () => {
     expect(t.log().frames.get(0)).toMatchObject({ parentFrameId: -1, url: `${HOST}/c` });
   });
 
-  it('a top hello of a page the tab left does not take the log back to it, unless the browser shows it again', async () => {
-    const t = setup();
-    await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
-    await t.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 2 });
-    // Page A's top frame reconnects as it goes, its hello heard after B's commit; or its port opened as it went.
-    await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a' });
-    await t.nav.hello(0, hello(`${HOST}/x`, true), { documentId: 'doc-x', lifecycle: 'pending_deletion' });
-    expect(t.events).toEqual([
-      `new log ${HOST}/a`,
-      `record 0 ${HOST}/a`,
-      'left doc-a',
-      `new log ${HOST}/b`,
-      `record 0 ${HOST}/b`,
-    ]);
-    expect(t.log().frames.get(0)?.url).toBe(`${HOST}/b`);
-    // Back to A from the back/forward cache, its hello first: the browser says A is shown.
-    fake.env.documents.set('doc-a', { parentFrameId: -1 });
-    await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
-    expect(t.events.slice(5)).toEqual(['left doc-b', `new log ${HOST}/a`, `record 0 ${HOST}/a restored `]);
-  });
-
-  it('a late top hello of a page the browser no longer shows takes nothing back, with preserve log too', async () => {
-    const t = setup({ preserveLog: true });
-    await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
-    await t.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 2 });
-    // A's port opened while A was shown; its hello is heard after B's commit.
-    await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
-    expect(t.events).toEqual([`record 0 ${HOST}/a`, `record 0 ${HOST}/b`]);
+  it('a late top hello of a page the tab left takes nothing back, unless the browser shows it again', async () => {
+    for (const preserveLog of [false, true]) {
+      const t = setup({ preserveLog });
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'doc-b', time: 2 });
+      fake.env.shows.set(0, { documentId: 'doc-b', url: `${HOST}/b` });
+      // Page A's top frame: a port opened while A was shown, its hello heard after B's commit; one opened as it went.
+      await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
+      await t.nav.hello(0, hello(`${HOST}/x`, true), { documentId: 'doc-x', lifecycle: 'pending_deletion' });
+      const placed = t.events.filter((e) => e.startsWith('record'));
+      expect(placed).toEqual([`record 0 ${HOST}/a`, `record 0 ${HOST}/b`]);
+      expect(t.log().frames.get(0)?.url).toBe(`${HOST}/b`);
+      // Back to A from the back/forward cache, its hello first: the browser shows A.
+      fake.env.shows.set(0, { documentId: 'doc-a', url: `${HOST}/a` });
+      await t.nav.hello(0, hello(`${HOST}/a`, true), { documentId: 'doc-a', lifecycle: 'active' });
+      expect(t.events.filter((e) => e.startsWith('record')).slice(2)).toEqual([`record 0 ${HOST}/a restored `]);
+    }
   });
 
   it('a prerendered page’s navigation, without preserve log, is placed when its prerender began', async () => {
     for (const preserveLog of [false, true]) {
       const t = setup({ preserveLog });
       await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
-      t.nav.prerendered('doc-p', 50);
+      t.prerenders.set('doc-p', 50);
       await t.nav.navigated({ frameId: 0, url: `${HOST}/p`, documentId: 'doc-p', time: 90 });
-      expect(t.times).toEqual([1, preserveLog ? 90 : 50]);
+      // Its top relay's hello before the activation's commit: the same.
+      t.prerenders.set('doc-q', 3);
+      await t.nav.hello(0, hello(`${HOST}/q`, true), { documentId: 'doc-q', lifecycle: 'active' });
+      expect(t.times).toEqual([1, preserveLog ? 90 : 50, preserveLog ? 5 : 3]);
     }
   });
 

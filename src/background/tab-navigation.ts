@@ -7,7 +7,7 @@
 import type { CaptureMode, RelayToBackground } from '../shared/messages.ts';
 import { originOf } from '../protocol/origin.ts';
 import { FrameNavs, type FrameNav } from './frame-navs.ts';
-import { documentShown, parentFrameOf } from './tab-relays.ts';
+import { parentFrameOf, topDocumentNow } from './tab-relays.ts';
 import type { TabLog } from './tablog.ts';
 import type { ReadySessions } from '../protocol/session.ts';
 
@@ -25,6 +25,8 @@ export interface NavigationSession {
   rememberReady(documentId: string, ready: ReadySessions): void;
   /** The embed sessions ready when the tab left the page `documentId`, taken; undefined: not a page it left. */
   takeReady(documentId: string): ReadySessions | undefined;
+  /** When the browser began to prerender the top document `documentId` (undefined: it did not, or it is not known). */
+  prerenderedAt(documentId: string): number | undefined;
   /** A new, empty log (stored, published). */
   newLog(pageUrl: string | null): Promise<void>;
   /** Add a navigation record to the log (stored, published). */
@@ -45,12 +47,6 @@ export interface Navigation {
 export class TabNavigation {
   /** Subframe navigation records waiting for their document's relay (frame-navs.ts). */
   private readonly navs: FrameNavs;
-  /**
-   * When the browser began to prerender a top document (its commit as a prerender), by documentId: a new log for
-   * that page starts then, before what it did while prerendered (memory only: a worker that stopped places the
-   * page's navigation at its activation).
-   */
-  private readonly prerenders = new Map<string, number>();
 
   constructor(private readonly session: NavigationSession) {
     this.navs = new FrameNavs((nav) => session.placeLater(nav));
@@ -89,23 +85,10 @@ export class TabNavigation {
     }
   }
 
-  /** The browser began to prerender the top document `documentId` at `time` (not the tab's page yet). */
-  prerendered(documentId: string, time: number): void {
-    this.prerenders.set(documentId, time);
-    if (this.prerenders.size > 20) {
-      this.prerenders.delete(this.prerenders.keys().next().value as string);
-    }
-  }
-
   /** A document committed in one of the tab's frames (its page is in scope). */
   async navigated(nav: Navigation): Promise<void> {
     if (nav.frameId === 0) {
-      // A prerendered page's activation: without preserve log its new log starts when its prerender did (what it
-      // did while prerendered comes after its navigation; with preserve log, that would put what the page before did
-      // meanwhile into this page).
-      const began = nav.documentId === undefined ? undefined : this.prerenders.get(nav.documentId);
-      const time = began !== undefined && !this.session.log().state.preserveLog ? Math.min(began, nav.time) : nav.time;
-      await this.topDocument(nav.url, nav.documentId, time);
+      await this.topDocument(nav.url, nav.documentId, nav.time);
       return;
     }
     const log = this.session.log();
@@ -139,7 +122,7 @@ export class TabNavigation {
 
   /**
    * A top frame's document is the one the tab shows, as far as the browser says: not one whose port opened as it
-   * was left (documentLifecycle 'pending_deletion', 'cached'), nor another document the browser does not show now (a
+   * was left (documentLifecycle 'pending_deletion', 'cached'), nor one when the tab's top frame shows another now (a
    * worker's queued hello, heard after the next page's commit, must not take the log back to it).
    */
   private async shown(documentId: string | undefined, lifecycle: string | undefined): Promise<boolean> {
@@ -150,7 +133,16 @@ export class TabNavigation {
       return true;
     }
     // (the port's lifecycle is as it opened: a page left since, its hello heard late, is not the tab's page)
-    return (await documentShown(this.session.tabId, documentId)) !== false;
+    const now = await topDocumentNow(this.session.tabId);
+    return now === undefined || now.documentId === documentId;
+  }
+
+  /**
+   * The page `documentId` at `url`, which the log left, is the tab's page again (the back/forward cache gave it
+   * back) before its navigation was heard: its log starts now, its navigation placed at `time`.
+   */
+  async shownAgain(url: string, documentId: string, time: number): Promise<void> {
+    await this.topDocument(url, documentId, time);
   }
 
   /** The tab is gone: no record waits any more. */
@@ -167,6 +159,13 @@ export class TabNavigation {
 
   /** A new top-level document: a new log unless preserve log is on. Once per document. */
   private async topDocument(url: string, documentId: string | undefined, time: number): Promise<void> {
+    // A prerendered page's activation: without preserve log its new log starts when its prerender did, so that what
+    // it did while prerendered comes after its navigation (with preserve log, that would put what the page before
+    // did meanwhile into this page: there the navigation is its activation).
+    const began = documentId === undefined ? undefined : this.session.prerenderedAt(documentId);
+    if (began !== undefined && !this.session.log().state.preserveLog) {
+      time = Math.min(began, time);
+    }
     const before = this.session.topDocumentId();
     const ready = this.session.log().readySessions();
     if (!this.session.enterDocument(documentId)) {

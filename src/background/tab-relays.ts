@@ -96,17 +96,13 @@ export async function pageOf(
 }
 
 /**
- * The document `documentId` is the one its frame shows now (Chromium's documentLifecycle 'active'; a browser that
- * gives no lifecycle: the document exists). False for a page left (gone, in the back/forward cache, going);
- * undefined when the browser cannot tell (it cannot look a frame up by document).
+ * The document the tab's top frame shows now, and its address, as the browser says; undefined when it cannot tell
+ * (the tab is gone, or it names no document: Firefox before 153).
  */
-export async function documentShown(tabId: number, documentId: string): Promise<boolean | undefined> {
+export async function topDocumentNow(tabId: number): Promise<{ documentId: string; url: string } | undefined> {
   try {
-    const f = (await browserApi().webNavigation?.getFrame({ tabId, documentId })) as
-      | { documentLifecycle?: string }
-      | null
-      | undefined;
-    return !!f && (f.documentLifecycle ?? 'active') === 'active';
+    const f = await browserApi().webNavigation?.getFrame({ tabId, frameId: 0 });
+    return f?.documentId ? { documentId: f.documentId, url: f.url } : undefined;
   } catch {
     return undefined;
   }

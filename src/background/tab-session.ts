@@ -22,7 +22,7 @@ import { checkOptions, checkTenantOrigin, warnDropped } from './input-checks.ts'
 import { applyOptions, type ExtensionSettings } from './tab-options.ts';
 import { RecordIntake, type BatchSender, type RecordsBatch } from './record-intake.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
-import { documentShown, frameIdsOf, TabRelays, configOf } from './tab-relays.ts';
+import { frameIdsOf, TabRelays, configOf, topDocumentNow } from './tab-relays.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
 import { PanelFanout, type FanoutHost, type PanelSink } from './panel-fanout.ts';
 import { CaptureNotice } from './capture-notice.ts';
@@ -34,12 +34,6 @@ export interface SessionHost extends FanoutHost, ExtensionSettings {
   frameMode(origin: string | null): CaptureMode | null;
 }
 
-/**
- * How often a batch of a page shown again is sent back to its relay to wait for that page's navigation (the relay's
- * retries: 20 ms doubling, about 5 s in all).
- */
-const MAX_PAGE_WAITS = 8;
-
 export class TabSession {
   private log: TabLog;
   private readonly storage: TabStorage;
@@ -48,8 +42,6 @@ export class TabSession {
   private readonly sends: SendRouting;
   private readonly panels: PanelFanout;
   private readonly navigation: TabNavigation;
-  /** Relay documents whose batches wait for their page, shown again, to be the log's (`accept`): tries so far. */
-  private readonly waitingForPage = new Map<string, number>();
   private readonly notice = new CaptureNotice(() => void this.run(() => this.panels.capture()));
   private chain: Promise<unknown>;
   /** Resolves once the stored log is loaded (never rejects). */
@@ -85,6 +77,7 @@ export class TabSession {
       leave: (id) => this.storage.leave(id),
       rememberReady: (id, ready) => this.storage.rememberReady(id, ready),
       takeReady: (id) => this.storage.takeReady(id),
+      prerenderedAt: (id) => this.storage.prerenderedAt(id),
       newLog: (pageUrl) => this.newLog(pageUrl),
       place: (nav) => this.intake.navigation(nav),
       placeLater: (nav) => void this.run(() => this.intake.navigation(nav)),
@@ -296,7 +289,7 @@ export class TabSession {
   /** A relay's batch: stored once and acknowledged, processed later (record-intake.ts); queued work waits for it. */
   ingest(relay: RelayPort, batch: RecordsBatch): Promise<void> {
     this.relays.progress(relay); // (a frame handing over a long burst is still answering a settle)
-    return this.accept(relay, batch, () => relay.page, true); // (known once its hello ran on the chain)
+    return this.accept(relay, batch, () => relay.page); // (known once its hello ran on the chain)
   }
 
   /**
@@ -304,7 +297,7 @@ export class TabSession {
    * names it): accepted as its port's would have been.
    */
   ingestSpilled(sender: BatchSender, batch: RecordsBatch, page: string | null): Promise<void> {
-    return this.accept(sender, batch, () => page ?? undefined, false);
+    return this.accept(sender, batch, () => page ?? undefined);
   }
 
   /**
@@ -314,34 +307,25 @@ export class TabSession {
    * they go, often after the navigation) is not the new page's. Judged there, it would read as sent before its
    * embed's ready.
    */
-  private accept(
-    relay: BatchSender,
-    batch: RecordsBatch,
-    page: () => string | undefined,
-    canResend: boolean,
-  ): Promise<void> {
+  private accept(relay: BatchSender, batch: RecordsBatch, page: () => string | undefined): Promise<void> {
     let stored: Promise<void> = Promise.resolve();
     // The chain goes on once the batch's storage has started; the returned promise, once it is stored.
     const started = this.run(
       async () => {
         const p = page();
         if (p !== undefined && this.storage.hasLeft(p)) {
-          if ((await documentShown(this.tabId, p)) !== true) {
+          const now = await topDocumentNow(this.tabId);
+          if (now?.documentId !== p) {
             this.storage.taken(batch.docId, batch.batch); // (not stored again if it comes again)
             relay.ack(batch.batch); // (so that the relay lets it go)
             return;
           }
-          // Shown again (the back/forward cache) before its navigation is heard: the log is still the page's it
-          // left for, which that navigation will end. The relay sends it again (later and later) until its page's
-          // log is on; after a few tries, or from storage, it is taken as it is.
-          const tries = this.waitingForPage.get(batch.docId) ?? 0;
-          if (canResend && tries < MAX_PAGE_WAITS) {
-            this.waitingForPage.set(batch.docId, tries + 1);
-            relay.resend();
-            return;
-          }
+          // Shown again (the back/forward cache) before its navigation was heard: its log first (what is pending
+          // joins the log it came to first), then the batch; its navigation placed when this relay said hello.
+          await this.intake.stored();
+          this.intake.process();
+          await this.navigation.shownAgain(now.url, p, Math.min(Date.now(), relay.since ?? Date.now()));
         }
-        this.waitingForPage.delete(batch.docId);
         stored = this.intake.accept(relay, batch);
       },
       { lazy: true },
@@ -361,9 +345,12 @@ export class TabSession {
     return this.run(() => this.navigation.navigated(nav));
   }
 
-  /** The browser began to prerender the top document `documentId` at `time` (tab-navigation.ts). */
-  prerendered(documentId: string, time: number): void {
-    this.navigation.prerendered(documentId, time);
+  /** The browser began to prerender the top document `documentId` at `time` (tab-navigation.ts `topDocument`). */
+  prerendered(documentId: string, time: number): Promise<void> {
+    return this.run(() => {
+      this.storage.prerendered(documentId, time);
+      return this.storage.persist(); // (a prerender may be opened after the worker stopped)
+    });
   }
 
   /**

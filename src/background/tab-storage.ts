@@ -17,6 +17,8 @@ const MAX_DOCS = 500;
 const MAX_LEFT = 50;
 /** Pages the tab left whose embed sessions are kept, for a return from the back/forward cache. */
 const MAX_SHOWN_AGAIN = 10;
+/** Top documents being prerendered whose start is kept. */
+const MAX_PRERENDERS = 20;
 
 /** What the storage needs of db.ts (injected: unit tests give fakes). */
 export interface TabStore {
@@ -83,6 +85,7 @@ export class TabStorage {
       topDocumentId: meta.topDocumentId,
       leftPages: meta.leftPages ?? [],
       readyWhenLeft: meta.readyWhenLeft ?? [],
+      prerenders: meta.prerenders ?? [],
     };
     this.failed.clear();
     for (const [docId, ns] of Object.entries(meta.failedBatches ?? {})) {
@@ -114,7 +117,7 @@ export class TabStorage {
         const own = b.own ?? b.seq0 !== undefined;
         const raws = own
           ? readOwnBatch(b.frameId, b.json)
-          : readBatch({ frameId: b.frameId, origin: b.origin ?? null, opaque: b.opaque }, b.json, b.lines).records;
+          : readBatch({ frameId: b.frameId, origin: b.origin ?? null }, b.json, b.lines).records;
         this.sinceSnapshot += raws.length;
         // (judged once below: judging the page after each of up to `maxRecords` replayed records' batches made a
         // restore quadratic — 10 s for a capped log of 39,600 records, in Node)
@@ -177,6 +180,17 @@ export class TabStorage {
     return found;
   }
 
+  /** The browser began to prerender the top document `documentId` at `time` (the last MAX_PRERENDERS kept). */
+  prerendered(documentId: string, time: number): void {
+    const kept = (this.meta.prerenders ?? []).filter(([d]) => d !== documentId);
+    this.meta.prerenders = [...kept.slice(Math.max(0, kept.length - MAX_PRERENDERS + 1)), [documentId, time]];
+  }
+
+  /** When the browser began to prerender the top document `documentId`; undefined: not known. */
+  prerenderedAt(documentId: string): number | undefined {
+    return this.meta.prerenders?.find(([d]) => d === documentId)?.[1];
+  }
+
   /** The log left the page `documentId` without preserve log (`leave`). */
   hasLeft(documentId: string): boolean {
     return this.meta.leftPages?.includes(documentId) ?? false;
@@ -228,7 +242,6 @@ export class TabStorage {
       kind: 'raw',
       frameId: frame.frameId,
       origin: frame.origin,
-      ...(frame.opaque ? { opaque: true } : {}),
       json,
       ...(lines?.length ? { lines } : {}),
     };
@@ -283,6 +296,7 @@ export class TabStorage {
       docBatches: { ...this.meta.docBatches },
       leftPages: [...(this.meta.leftPages ?? [])],
       readyWhenLeft: (this.meta.readyWhenLeft ?? []).map(([d, r]) => [d, structuredClone(r)]),
+      prerenders: (this.meta.prerenders ?? []).map(([d, t]) => [d, t]),
       ...(this.failed.size
         ? { failedBatches: Object.fromEntries([...this.failed].map(([d, ns]) => [d, [...ns]])) }
         : {}),

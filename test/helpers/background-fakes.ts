@@ -130,6 +130,8 @@ export function fakeApi() {
   const frames: number[] = [];
   /** The documents the browser knows (getFrame by documentId): each one's parent frame and parent document. */
   const documents = new Map<string, { parentFrameId: number; parentDocumentId?: string }>();
+  /** The document each frame shows now, and its address (getFrame by frameId). */
+  const shows = new Map<number, { documentId: string; url: string }>();
   const api = {
     tabs: { sendMessage, reload: vi.fn(async () => {}) },
     webNavigation: {
@@ -138,13 +140,16 @@ export function fakeApi() {
           const d = documents.get(documentId);
           return d ? { documentId, ...d } : null;
         }
+        if (frameId !== undefined && shows.has(frameId)) {
+          return { parentFrameId: parents.get(frameId) ?? -1, ...shows.get(frameId) };
+        }
         return frameId !== undefined && parents.has(frameId) ? { parentFrameId: parents.get(frameId) } : null;
       },
       getAllFrames: async () => frames.map((frameId) => ({ frameId, parentFrameId: parents.get(frameId) ?? -1 })),
     },
     storage: { local: { set: vi.fn(async () => {}), get: async () => ({}) } },
   };
-  return { api: api as unknown as BrowserApi, sendMessage, parents, frames, documents };
+  return { api: api as unknown as BrowserApi, sendMessage, parents, frames, documents, shows };
 }
 
 /**
