@@ -29,7 +29,7 @@ export interface TabMeta {
   /** The last pages (top documents) the log left without preserve log: what their frames say late is left out. */
   leftPages?: string[];
   /** The last pages (top documents) the tab left, each with its embed sessions ready then (protocol/session.ts). */
-  readyWhenLeft?: Array<[string, ReadySessions]>;
+  readyWhenLeft?: Array<[string, ReadySessions, number?]>;
   /** Top documents the browser began to prerender, and when (a page's navigation is placed then: tab-navigation.ts). */
   prerenders?: Array<[string, number]>;
   frames: FrameInfo[];

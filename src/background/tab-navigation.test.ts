@@ -32,7 +32,11 @@ function setup(opts: { preserveLog?: boolean; captured?: string[] } = {}) {
     },
     leave: (id) => events.push(`left ${id}`),
     rememberReady: (id, ready) => readyWhenLeft.set(id, ready),
-    prerenderedAt: (id) => prerenders.get(id),
+    takePrerendered: (id) => {
+      const t = prerenders.get(id);
+      prerenders.delete(id);
+      return t;
+    },
     takeReady: (id) => {
       const r = readyWhenLeft.get(id);
       readyWhenLeft.delete(id);
@@ -67,7 +71,7 @@ describe('tab navigation', () => {
 
   it('without preserve log, the page before is left; with it, or where the browser names no page, none is', async () => {
     const t = setup();
-    fake.env.documents.set('doc-b', { parentFrameId: -1 }); // (shown: the browser says so)
+    fake.env.shows.set(0, { documentId: 'doc-b', url: `${HOST}/b` }); // (shown: the browser says so)
     await t.nav.navigated({ frameId: 0, url: `${HOST}/a`, documentId: 'doc-a', time: 1 });
     await t.nav.hello(0, hello(`${HOST}/b`, true), { documentId: 'doc-b' });
     await t.nav.leftScope('doc-c');
@@ -89,7 +93,7 @@ describe('tab navigation', () => {
 
   it("the top relay's hello starts the log when the navigation event has not come", async () => {
     const t = setup();
-    fake.env.documents.set('doc-c', { parentFrameId: -1 });
+    fake.env.shows.set(0, { documentId: 'doc-c', url: `${HOST}/c` });
     await t.nav.hello(0, hello(`${HOST}/c`, true), { documentId: 'doc-c' });
     expect(t.events).toEqual([`new log ${HOST}/c`, `record 0 ${HOST}/c`]);
     expect(t.log().frames.get(0)).toMatchObject({ parentFrameId: -1, url: `${HOST}/c` });
@@ -124,6 +128,9 @@ describe('tab navigation', () => {
       t.prerenders.set('doc-q', 3);
       await t.nav.hello(0, hello(`${HOST}/q`, true), { documentId: 'doc-q', lifecycle: 'active' });
       expect(t.times).toEqual([1, preserveLog ? 90 : 50, preserveLog ? 5 : 3]);
+      // Its start is used once: back to it from the back/forward cache later, it is placed at that commit.
+      await t.nav.navigated({ frameId: 0, url: `${HOST}/p`, documentId: 'doc-p', time: 200 });
+      expect(t.times.at(-1)).toBe(200);
     }
   });
 

@@ -21,12 +21,15 @@ export interface NavigationSession {
   enterDocument(documentId: string | undefined): boolean;
   /** The log leaves the page `documentId` without preserve log: what its frames send later is not kept. */
   leave(documentId: string): void;
-  /** The tab left the page `documentId` with the embed sessions `ready` ready. */
-  rememberReady(documentId: string, ready: ReadySessions): void;
+  /** The tab left the page `documentId` at `at` (epoch ms) with the embed sessions `ready` ready. */
+  rememberReady(documentId: string, ready: ReadySessions, at: number): void;
   /** The embed sessions ready when the tab left the page `documentId`, taken; undefined: not a page it left. */
   takeReady(documentId: string): ReadySessions | undefined;
-  /** When the browser began to prerender the top document `documentId` (undefined: it did not, or it is not known). */
-  prerenderedAt(documentId: string): number | undefined;
+  /**
+   * When the browser began to prerender the top document `documentId`, taken (once); undefined: it did not, or it
+   * is not known.
+   */
+  takePrerendered(documentId: string): number | undefined;
   /** A new, empty log (stored, published). */
   newLog(pageUrl: string | null): Promise<void>;
   /** Add a navigation record to the log (stored, published). */
@@ -111,7 +114,7 @@ export class TabNavigation {
       return;
     }
     if (before !== undefined && before !== documentId) {
-      this.session.rememberReady(before, ready);
+      this.session.rememberReady(before, ready, Date.now());
     }
     this.session.log().forgetFrames();
     if (!this.session.log().state.preserveLog) {
@@ -162,7 +165,8 @@ export class TabNavigation {
     // A prerendered page's activation: without preserve log its new log starts when its prerender did, so that what
     // it did while prerendered comes after its navigation (with preserve log, that would put what the page before
     // did meanwhile into this page: there the navigation is its activation).
-    const began = documentId === undefined ? undefined : this.session.prerenderedAt(documentId);
+    const at = time;
+    const began = documentId === undefined ? undefined : this.session.takePrerendered(documentId);
     if (began !== undefined && !this.session.log().state.preserveLog) {
       time = Math.min(began, time);
     }
@@ -172,7 +176,7 @@ export class TabNavigation {
       return;
     }
     if (before !== undefined && before !== documentId) {
-      this.session.rememberReady(before, ready);
+      this.session.rememberReady(before, ready, at);
     }
     // The same document again: the browser showed it from its back/forward cache.
     const again = documentId === undefined ? undefined : this.session.takeReady(documentId);

@@ -401,6 +401,29 @@ describe('tab session: clear and navigation', () => {
       expect((await messages(again)).length).toBe(2);
     });
 
+    it('places the navigation of a page shown again before all it does then, whichever frame is heard first', async () => {
+      const t = setup();
+      fake.env.documents.set('embed-a', { parentFrameId: 0, parentDocumentId: 'top-a' });
+      fake.env.shows.set(0, { documentId: 'top-a', url: `${HOST}/a` });
+      const embed = t.relay(3, EMBED_URL, 'relay-embed-a', undefined, 'embed-a');
+      t.relay(0, `${HOST}/a`, 'relay-top-a', undefined, 'top-a');
+      await t.settle();
+      embed.batch(1, [event(0)]); // (its ready, in A's first visit)
+      await t.settle();
+      await t.session().navigated({ frameId: 0, url: `${HOST}/b`, documentId: 'top-b', time: 5000 });
+      fake.env.shows.set(0, { documentId: 'top-a', url: `${HOST}/a` }); // (back to A from the cache)
+      // The embed's relay restarts at 9005 and is heard first; the host acted at 9001, in its own pageshow.
+      const back = t.relay(3, EMBED_URL, 'relay-embed-a', 9005, 'embed-a');
+      back.batch(2, [{ ...event(2), data: { ...(event(2).data as object), type: 'svc:event:view' }, time: 9006 }]);
+      await t.settle();
+      const top = t.relay(0, `${HOST}/a`, 'relay-top-a', 9002, 'top-a');
+      top.batch(1, [post(1, 9001)]);
+      await t.settle();
+      const recs = await t.session().records();
+      expect(recs.map((r) => (r.navigation ? 'nav' : `${r.kind} ${r.frameId}`))).toEqual(['nav', 'post 0', 'post 3']);
+      expect(recs.flatMap((r) => r.issues.map((i) => i.rule)).filter((x) => x.includes('before-ready'))).toEqual([]);
+    });
+
     it('is kept with preserve log, and when the tab goes back to that page (the back/forward cache)', async () => {
       const p = setup();
       await p.session().setOptions({ preserveLog: true });

@@ -23,6 +23,7 @@ import { applyOptions, type ExtensionSettings } from './tab-options.ts';
 import { RecordIntake, type BatchSender, type RecordsBatch } from './record-intake.ts';
 import { TabStorage, type TabStore } from './tab-storage.ts';
 import { frameIdsOf, TabRelays, configOf, topDocumentNow } from './tab-relays.ts';
+import { originOf } from '../protocol/origin.ts';
 import { SendRouting, type PostResult, type SendReply, type SendRequest } from './send-routing.ts';
 import { PanelFanout, type FanoutHost, type PanelSink } from './panel-fanout.ts';
 import { CaptureNotice } from './capture-notice.ts';
@@ -75,9 +76,9 @@ export class TabSession {
         return this.storage.enterDocument(id);
       },
       leave: (id) => this.storage.leave(id),
-      rememberReady: (id, ready) => this.storage.rememberReady(id, ready),
+      rememberReady: (id, ready, at) => this.storage.rememberReady(id, ready, at),
       takeReady: (id) => this.storage.takeReady(id),
-      prerenderedAt: (id) => this.storage.prerenderedAt(id),
+      takePrerendered: (id) => this.storage.takePrerendered(id),
       newLog: (pageUrl) => this.newLog(pageUrl),
       place: (nav) => this.intake.navigation(nav),
       placeLater: (nav) => void this.run(() => this.intake.navigation(nav)),
@@ -321,10 +322,22 @@ export class TabSession {
             return;
           }
           // Shown again (the back/forward cache) before its navigation was heard: its log first (what is pending
-          // joins the log it came to first), then the batch; its navigation placed when this relay said hello.
-          await this.intake.stored();
-          this.intake.process();
-          await this.navigation.shownAgain(now.url, p, Math.min(Date.now(), relay.since ?? Date.now()));
+          // joins the log it came to first), then the batch. Its navigation is placed when the tab left it (before
+          // all it does now; with preserve log, when this relay said hello: the page between came in the meantime).
+          const left = this.log.state.preserveLog ? undefined : this.storage.leftAtOf(p);
+          try {
+            await this.intake.stored();
+            this.intake.process();
+            if (this.host.frameMode(originOf(now.url)) === null) {
+              await this.navigation.leftScope(p);
+            } else {
+              await this.navigation.shownAgain(now.url, p, left ?? Math.min(Date.now(), relay.since ?? Date.now()));
+            }
+          } catch (e) {
+            console.warn('embed-inspector: could not start the log of a page shown again', e);
+            relay.resend(); // (sent again later: not acknowledged, not lost)
+            return;
+          }
         }
         stored = this.intake.accept(relay, batch);
       },

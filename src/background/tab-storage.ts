@@ -166,9 +166,14 @@ export class TabStorage {
    * The tab left the page `documentId` with the embed sessions `ready` ready (whatever preserve log): a page shown
    * again from the back/forward cache goes on with them. The last MAX_SHOWN_AGAIN pages are kept.
    */
-  rememberReady(documentId: string, ready: ReadySessions): void {
+  rememberReady(documentId: string, ready: ReadySessions, at: number): void {
     const kept = (this.meta.readyWhenLeft ?? []).filter(([d]) => d !== documentId);
-    this.meta.readyWhenLeft = [...kept.slice(Math.max(0, kept.length - MAX_SHOWN_AGAIN + 1)), [documentId, ready]];
+    this.meta.readyWhenLeft = [...kept.slice(Math.max(0, kept.length - MAX_SHOWN_AGAIN + 1)), [documentId, ready, at]];
+  }
+
+  /** When the tab left the page `documentId` (epoch ms); undefined: not known. */
+  leftAtOf(documentId: string): number | undefined {
+    return this.meta.readyWhenLeft?.find(([d]) => d === documentId)?.[2];
   }
 
   /** The embed sessions ready when the tab left the page `documentId`, taken (once); undefined: not a page it left. */
@@ -186,9 +191,13 @@ export class TabStorage {
     this.meta.prerenders = [...kept.slice(Math.max(0, kept.length - MAX_PRERENDERS + 1)), [documentId, time]];
   }
 
-  /** When the browser began to prerender the top document `documentId`; undefined: not known. */
-  prerenderedAt(documentId: string): number | undefined {
-    return this.meta.prerenders?.find(([d]) => d === documentId)?.[1];
+  /** When the browser began to prerender the top document `documentId`, taken (once); undefined: not known. */
+  takePrerendered(documentId: string): number | undefined {
+    const found = this.meta.prerenders?.find(([d]) => d === documentId)?.[1];
+    if (found !== undefined) {
+      this.meta.prerenders = this.meta.prerenders?.filter(([d]) => d !== documentId);
+    }
+    return found;
   }
 
   /** The log left the page `documentId` without preserve log (`leave`). */
@@ -295,7 +304,7 @@ export class TabStorage {
       ...this.meta,
       docBatches: { ...this.meta.docBatches },
       leftPages: [...(this.meta.leftPages ?? [])],
-      readyWhenLeft: (this.meta.readyWhenLeft ?? []).map(([d, r]) => [d, structuredClone(r)]),
+      readyWhenLeft: (this.meta.readyWhenLeft ?? []).map(([d, r, at]) => [d, structuredClone(r), at]),
       prerenders: (this.meta.prerenders ?? []).map(([d, t]) => [d, t]),
       ...(this.failed.size
         ? { failedBatches: Object.fromEntries([...this.failed].map(([d, ns]) => [d, [...ns]])) }
