@@ -21,6 +21,8 @@ export class RelayPort {
   opaque = false;
   /** When its hello was made (the relay's clock, ms since the epoch); undefined before. */
   since: number | undefined;
+  /** Its frame's address at its hello (the relay's word); undefined before. */
+  frameUrl: string | undefined;
   /** undefined until the hello. */
   private captureMode: CaptureMode | null | undefined;
   private disconnected = false;

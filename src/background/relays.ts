@@ -59,6 +59,7 @@ export function onCapturePort(
       // (about:blank and about:srcdoc take their creator's origin, which the browser may not name)
       relay.opaque = sender?.origin === 'null' && !/^about:/i.test(msg.frameUrl);
       relay.since = typeof msg.time === 'number' && Number.isFinite(msg.time) ? msg.time : undefined;
+      relay.frameUrl = msg.frameUrl;
       const mode = scope.frameMode(origin);
       relay.hello(origin, mode);
       if (mode === null) {

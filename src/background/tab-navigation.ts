@@ -142,10 +142,22 @@ export class TabNavigation {
 
   /**
    * The page `documentId` at `url`, which the log left, is the tab's page again (the back/forward cache gave it
-   * back) before its navigation was heard: its log starts now, its navigation placed at `time`.
+   * back) before its navigation was heard: its log starts now, its navigation placed at `time`, with `frames` (its
+   * subframes whose relays said hello already).
    */
-  async shownAgain(url: string, documentId: string, time: number): Promise<void> {
+  async shownAgain(
+    url: string,
+    documentId: string,
+    time: number,
+    frames: Array<{ frameId: number; url: string }>,
+  ): Promise<void> {
     await this.topDocument(url, documentId, time);
+    // Its frames whose relays said hello before (into the page's log it had left for): the page's again.
+    for (const f of frames) {
+      const known = this.session.log().frames.get(f.frameId)?.parentFrameId ?? 0;
+      const parentFrameId = await parentFrameOf(this.session.tabId, f.frameId, known);
+      this.session.log().setFrame({ frameId: f.frameId, parentFrameId, url: f.url });
+    }
   }
 
   /** The tab is gone: no record waits any more. */

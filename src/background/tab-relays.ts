@@ -113,6 +113,11 @@ export class TabRelays {
   /** Hand-overs asked for by `handOver`, waiting for their frame's answer, by request id. */
   private readonly asked = new Map<string, Asked>();
 
+  /** The relays whose port is open. */
+  all(): Iterable<RelayPort> {
+    return this.relays.values();
+  }
+
   /** The relay of `frameId`, if its port is open. */
   get(frameId: number): RelayPort | undefined {
     return this.relays.get(frameId);

@@ -416,12 +416,19 @@ describe('tab session: clear and navigation', () => {
       const back = t.relay(3, EMBED_URL, 'relay-embed-a', 9005, 'embed-a');
       back.batch(2, [{ ...event(2), data: { ...(event(2).data as object), type: 'svc:event:view' }, time: 9006 }]);
       await t.settle();
+      // A same-origin frame of the page says hello after; the host's action goes to its embed.
+      fake.env.parents.set(3, 0);
+      fake.env.parents.set(4, 0);
+      fake.env.documents.set('inner-a', { parentFrameId: 0, parentDocumentId: 'top-a' });
+      t.relay(4, `${HOST}/inner`, 'relay-inner-a', 9003, 'inner-a');
       const top = t.relay(0, `${HOST}/a`, 'relay-top-a', 9002, 'top-a');
       top.batch(1, [post(1, 9001)]);
       await t.settle();
       const recs = await t.session().records();
       expect(recs.map((r) => (r.navigation ? 'nav' : `${r.kind} ${r.frameId}`))).toEqual(['nav', 'post 0', 'post 3']);
       expect(recs.flatMap((r) => r.issues.map((i) => i.rule)).filter((x) => x.includes('before-ready'))).toEqual([]);
+      // The embed (heard before A's log started) is still A's frame: the action to its origin was not dropped.
+      expect(recs.find((r) => r.kind === 'post' && r.frameId === 0)?.dropped).not.toBe(true);
     });
 
     it('is kept with preserve log, and when the tab goes back to that page (the back/forward cache)', async () => {

@@ -331,7 +331,13 @@ export class TabSession {
             if (this.host.frameMode(originOf(now.url)) === null) {
               await this.navigation.leftScope(p);
             } else {
-              await this.navigation.shownAgain(now.url, p, left ?? Math.min(Date.now(), relay.since ?? Date.now()));
+              const frames = [...this.relays.all()].flatMap((r) =>
+                r.page === p && r.frameId !== 0 && r.frameUrl !== undefined
+                  ? [{ frameId: r.frameId, url: r.frameUrl }]
+                  : [],
+              );
+              const time = left ?? Math.min(Date.now(), relay.since ?? Date.now());
+              await this.navigation.shownAgain(now.url, p, time, frames);
             }
           } catch (e) {
             console.warn('embed-inspector: could not start the log of a page shown again', e);
