@@ -3,6 +3,7 @@
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
+import { answeringEmbed, pathOf } from '../helpers/exchange.ts';
 import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
@@ -12,15 +13,7 @@ const HOST = `<!doctype html><script>
   const env = (path) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path }, timestamp: Date.now() });
   window.send = (p, n) => { const w = document.querySelector('iframe').contentWindow; for (let i = 0; i < n; i++) w.postMessage(env(p + i), '{{EMBED}}'); };
 </script><iframe src="{{EMBED}}/embed/dashboard/a"></iframe>`;
-// The embed says ready as it loads, and answers each action with an event.
-const EMBED = `<!doctype html><script>
-  const payload = { embedTenant: 'acme', deploymentId: 42, mode: 'signed', surface: 'dashboard', publicId: 'dash01' };
-  parent.postMessage({ source: 'svc-embed', direction: 'event', type: 'svc:event:ready', surface: 'dashboard', payload, timestamp: Date.now() }, '{{HOST}}');
-  addEventListener('message', (e) => {
-    if (e.data && e.data.source === 'svc-embed') parent.postMessage({ ...e.data, direction: 'event', type: 'svc:event:navigated' }, '{{HOST}}');
-  });
-</script>`;
-const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
+const EMBED = answeringEmbed({ ready: true });
 
 let srv: TwoOrigins;
 test.beforeAll(async ({ launchForFile }) => {

@@ -4,6 +4,7 @@
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
+import { pathOf } from '../helpers/exchange.ts';
 import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script type="speculationrules">{"prerender":[{"source":"list","urls":["/next"]}]}</script>
@@ -17,8 +18,6 @@ const NEXT = `<!doctype html><script>
   document.addEventListener('prerenderingchange', () => post('/act/0'));
   window.later = (i) => post('/later/' + i);
 </script>`;
-
-const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
 
 let srv: TwoOrigins;
 test.beforeAll(async ({ launchForFile }) => {

@@ -4,6 +4,7 @@
 import type { Launched } from '../../src/node/chromium.ts';
 import { describe, expect, it, test } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
+import { answeringEmbed, pathOf } from '../helpers/exchange.ts';
 import { messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
@@ -12,13 +13,7 @@ const HOST = `<!doctype html><script>
   const env = (path) => ({ source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path }, timestamp: Date.now() });
   window.send = (p, to) => document.querySelector('iframe').contentWindow.postMessage(env(p), to);
 </script><iframe sandbox="allow-scripts" src="{{EMBED}}/embed/dashboard/a"></iframe>`;
-// The embed answers each action it gets.
-const EMBED = `<!doctype html><script>
-  addEventListener('message', (e) => {
-    if (e.data && e.data.source === 'svc-embed') parent.postMessage({ ...e.data, direction: 'event', type: 'svc:event:navigated' }, '{{HOST}}');
-  });
-</script>`;
-const pathOf = (r: { data: unknown }): string => (r.data as any)?.payload?.path ?? '';
+const EMBED = answeringEmbed();
 
 let srv: TwoOrigins;
 test.beforeAll(async ({ launchForFile }) => {
