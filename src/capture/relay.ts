@@ -97,6 +97,8 @@ class FrameRelay {
    * a pull in the middle of a posting task leaves that task's posts with it).
    */
   private mainMayHold = false;
+  /** A `navigate` listener is there (`watchAddress`). */
+  private watching = false;
 
   constructor(
     private readonly runtime: Runtime.Static,
@@ -131,6 +133,7 @@ class FrameRelay {
         this.mainMayHold = true;
         this.leave.hold();
         this.answer();
+        this.watchAddress();
       });
       // The page posted in its own pagehide or unload listener (after ours, if we had one): everything leaves now.
       channel.on(CHANNEL_LEAVING, () => this.leaving());
@@ -171,16 +174,6 @@ class FrameRelay {
       },
       true,
     );
-    // A same-document navigation (pushState, a fragment, history traversal) is about to change the frame's address:
-    // the MAIN world's posts made before it are taken now, at the address they were made at (the Navigation API's
-    // `navigate` comes first). Not in Firefox: a content script's first read of `navigation` defines the page's
-    // `Navigation` global early, which the page could see in the order of its window's names; there the posts take
-    // the address they are handed over at.
-    if (import.meta.env.EI_BROWSER !== 'firefox') {
-      (window as Window & { navigation?: EventTarget }).navigation?.addEventListener('navigate', () =>
-        this.addressChanging(),
-      );
-    }
     // A page Chrome prerenders (speculation rules, the omnibox) says nothing until it is shown: it then becomes the
     // tab's page, and a new port names its frames as the browser does then (link.ts `hold`).
     // (held while the browser says so, whatever the page dispatches: an event the page sends itself does not end
@@ -258,6 +251,23 @@ class FrameRelay {
   private askPosts(): void {
     this.flushDetail ??= relayToPageDetail({ type: 'flush' });
     this.channel?.send(CHANNEL_RELAY_TO_PAGE, this.flushDetail);
+  }
+
+  /**
+   * From the MAIN world's first post (not at document_start: a frame that posts nothing pays nothing): a same-document
+   * navigation (pushState, a fragment, history traversal) that is about to change the frame's address first takes
+   * the posts made before it, at the address they were made at (the Navigation API's `navigate` comes first). Not in
+   * Firefox: a content script's first read of `navigation` defines the page's `Navigation` global early, which the
+   * page could see in the order of its window's names; there the posts take the address they are handed over at.
+   */
+  private watchAddress(): void {
+    if (this.watching || import.meta.env.EI_BROWSER === 'firefox') {
+      return;
+    }
+    this.watching = true;
+    (window as Window & { navigation?: EventTarget }).navigation?.addEventListener('navigate', () =>
+      this.addressChanging(),
+    );
   }
 
   /**
