@@ -321,26 +321,7 @@ export class TabSession {
             relay.ack(batch.batch); // (so that the relay lets it go)
             return;
           }
-          // Shown again (the back/forward cache) before its navigation was heard: its log first (what is pending
-          // joins the log it came to first), then the batch. Its navigation is placed when the tab left it (before
-          // all it does now; with preserve log, when this relay said hello: the page between came in the meantime).
-          const left = this.log.state.preserveLog ? undefined : this.storage.leftAtOf(p);
-          try {
-            await this.intake.stored();
-            this.intake.process();
-            if (this.host.frameMode(originOf(now.url)) === null) {
-              await this.navigation.leftScope(p);
-            } else {
-              const frames = [...this.relays.all()].flatMap((r) =>
-                r.page === p && r.frameId !== 0 && r.frameUrl !== undefined
-                  ? [{ frameId: r.frameId, url: r.frameUrl }]
-                  : [],
-              );
-              const time = left ?? Math.min(Date.now(), relay.since ?? Date.now());
-              await this.navigation.shownAgain(now.url, p, time, frames);
-            }
-          } catch (e) {
-            console.warn('embed-inspector: could not start the log of a page shown again', e);
+          if (!(await this.shownAgain(p, now.url, relay.since))) {
             relay.resend(); // (sent again later: not acknowledged, not lost)
             return;
           }
@@ -421,6 +402,33 @@ export class TabSession {
       this.log = log;
       // The worker may have slept past a limit: judge what did not happen now (no panel is subscribed yet).
       this.intake.rediagnose();
+    }
+  }
+
+  /**
+   * The page `page` at `url`, which the log left, is shown again (the back/forward cache) and a batch of it came
+   * before its navigation was heard: its log starts now (what is pending joins the log it came to first), with its
+   * frames whose relays said hello already. Its navigation is placed when the tab left it, before all it does now
+   * (with preserve log, when the relay heard said hello, `since`: the page between came in the meantime). False when
+   * that could not be stored.
+   */
+  private async shownAgain(page: string, url: string, since: number | undefined): Promise<boolean> {
+    const left = this.log.state.preserveLog ? undefined : this.storage.leftAtOf(page);
+    try {
+      await this.intake.stored();
+      this.intake.process();
+      if (this.host.frameMode(originOf(url)) === null) {
+        await this.navigation.leftScope(page);
+        return true;
+      }
+      const frames = [...this.relays.all()].flatMap((r) =>
+        r.page === page && r.frameId !== 0 && r.frameUrl !== undefined ? [{ frameId: r.frameId, url: r.frameUrl }] : [],
+      );
+      await this.navigation.shownAgain(url, page, left ?? Math.min(Date.now(), since ?? Date.now()), frames);
+      return true;
+    } catch (e) {
+      console.warn('embed-inspector: could not start the log of a page shown again', e);
+      return false;
     }
   }
 
