@@ -3,11 +3,19 @@
 // Chromium then keeps its process alive after a navigation (and reuses it), where it would end it at once.
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { Launched } from '../../src/node/chromium.ts';
-import { MESSAGES_VERSION, SPILL_PREFIX, type ClassifiedRecord } from '../../src/shared/messages.ts';
+import { MESSAGES_VERSION, SPILL_PREFIX } from '../../src/shared/messages.ts';
 import { vi } from 'vitest';
 import { describe, expect, it, test, type Launcher } from '../helpers/fixtures.ts';
 import type { TwoOrigins } from '../helpers/two-origins.ts';
-import { messagesOnly, records, settled, stopWorkerAsIdle, tabIdOf, waitForRecords } from '../helpers/capture.ts';
+import {
+  firefoxRecords,
+  messagesOnly,
+  records,
+  settled,
+  stopWorkerAsIdle,
+  tabIdOf,
+  waitForRecords,
+} from '../helpers/capture.ts';
 
 const HOST = `<!doctype html><script>
   window.got = 0;
@@ -450,15 +458,7 @@ describe('Firefox: a captured frame that goes away', () => {
     await page.evaluate(() => (window as any).send(1));
     await page.waitForFunction(() => (window as any).got === 1, { timeout: 10_000 });
     const ext = await ff.extensionPage('theme=light');
-    // Every frame of the tab handed over, then the tab's records (the background's automation API).
-    const settledRecords = () =>
-      ext.evaluate(async (host: string) => {
-        const bg = await (globalThis as any).browser.runtime.getBackgroundPage();
-        const tabs = (await (globalThis as any).browser.tabs.query({})) as Array<{ id: number; url?: string }>;
-        const id = tabs.find((t) => t.url?.startsWith(host))!.id;
-        await bg.embedInspector.settle(id);
-        return JSON.parse(JSON.stringify(await bg.embedInspector.records(id)));
-      }, srv.hostOrigin) as Promise<ClassifiedRecord[]>;
+    const settledRecords = () => firefoxRecords(ext, srv.hostOrigin);
     await settledRecords();
     const N = 30;
     // The embed posts 30 events and navigates in the same task (holding its posts), then, in its next document,

@@ -269,3 +269,17 @@ export function typeOf(r: { data: unknown }): string | undefined {
   return d && typeof d === 'object' && typeof d.type === 'string' ? d.type : undefined;
 }
 export const messagesOnly = (rs: ClassifiedRecord[]) => rs.filter((r) => !r.navigation);
+
+/**
+ * Firefox: the records of the tab showing `hostOrigin`, once every frame of it handed over (the background page's
+ * automation API, read from an extension page).
+ */
+export function firefoxRecords(ext: Page, hostOrigin: string): Promise<ClassifiedRecord[]> {
+  return ext.evaluate(async (host: string) => {
+    const bg = await (globalThis as any).browser.runtime.getBackgroundPage();
+    const tabs = (await (globalThis as any).browser.tabs.query({})) as Array<{ id: number; url?: string }>;
+    const id = tabs.find((t) => t.url?.startsWith(host))!.id;
+    await bg.embedInspector.settle(id);
+    return JSON.parse(JSON.stringify(await bg.embedInspector.records(id)));
+  }, hostOrigin) as Promise<ClassifiedRecord[]>;
+}
