@@ -125,7 +125,7 @@ export function installDeliveries(
     /** Full mode: the channel to the MAIN world (its node is the counter); none in receive-only. */
     channel: RelayChannel | null;
   },
-): { answer: () => void } {
+): { answer: () => void; listen: () => void } {
   const { config, relationTo, eager, hold } = options;
   let now = options.now;
   if (eager) {
@@ -161,71 +161,69 @@ export function installDeliveries(
   // gives it, the relation found from the Xray's.)
   let lastSource: unknown;
   let lastRelation: WindowRelation | undefined;
-  win.addEventListener(
-    'message',
-    (e) => {
-      const i = count++;
-      const m = e as MessageEvent;
-      const trusted = m.isTrusted;
-      if (counter && !trusted) {
-        counter.data = `${count}`;
-        channel!.send(CHANNEL_COUNTER_CHANGED);
+  const onMessage = (e: Event): void => {
+    const i = count++;
+    const m = e as MessageEvent;
+    const trusted = m.isTrusted;
+    if (counter && !trusted) {
+      counter.data = `${count}`;
+      channel!.send(CHANNEL_COUNTER_CHANGED);
+    }
+    try {
+      if (config().paused) {
+        return;
       }
-      try {
-        if (config().paused) {
+      // A delivered message in Firefox: read with the page realm's getters (a browser's event, a MessageEvent).
+      const raw = page !== null && trusted ? page.unwrap(m) : null;
+      if (raw && reader) {
+        // One call into the page's compartment reads and writes it all (full mode); '' where it declined.
+        let r = '';
+        try {
+          r = reader(raw, config().maxBytes);
+        } catch {
+          reader = null; // (its world is gone) read as before
+        }
+        if (r) {
+          const d = fromReader(r, i, doc.URL);
+          if (r.charCodeAt(0) === 49) {
+            const src = m.source;
+            readerRelation = src === null || src === undefined ? undefined : relationTo(src);
+          }
+          d.from = readerRelation;
+          hold(d, d.time);
           return;
         }
-        // A delivered message in Firefox: read with the page realm's getters (a browser's event, a MessageEvent).
-        const raw = page !== null && trusted ? page.unwrap(m) : null;
-        if (raw && reader) {
-          // One call into the page's compartment reads and writes it all (full mode); '' where it declined.
-          let r = '';
-          try {
-            r = reader(raw, config().maxBytes);
-          } catch {
-            reader = null; // (its world is gone) read as before
-          }
-          if (r) {
-            const d = fromReader(r, i, doc.URL);
-            if (r.charCodeAt(0) === 49) {
-              const src = m.source;
-              readerRelation = src === null || src === undefined ? undefined : relationTo(src);
-            }
-            d.from = readerRelation;
-            hold(d, d.time);
-            return;
-          }
-        }
-        const time = now();
-        const s = raw ? page!.source(raw) : m.source;
-        if (s !== lastSource) {
-          lastSource = s;
-          lastRelation = s === null || s === undefined ? undefined : relationTo(raw ? m.source : s);
-        }
-        // document.URL, not location.href: Chromium builds a new string at each href read.
-        const d: Delivery = {
-          i,
-          time,
-          docUrl: doc.URL,
-          from: lastRelation,
-          event: m,
-          origin: '',
-          transfer: 0,
-          data: '',
-          originalSize: undefined,
-          json: '',
-        };
-        // Firefox: plain data is copied now (a page listener may change it), the rest read at the hand-over.
-        if ((eager || !trusted) && !(raw && snapshot(d, raw, Math.min(config().maxBytes, FOREIGN_MAX_BYTES)))) {
-          read(d, config().maxBytes, !eager && !trusted, raw);
-        }
-        hold(d, time);
-      } catch {
-        /* never disturb the page */
       }
-    },
-    true,
-  );
+      const time = now();
+      const s = raw ? page!.source(raw) : m.source;
+      if (s !== lastSource) {
+        lastSource = s;
+        lastRelation = s === null || s === undefined ? undefined : relationTo(raw ? m.source : s);
+      }
+      // document.URL, not location.href: Chromium builds a new string at each href read.
+      const d: Delivery = {
+        i,
+        time,
+        docUrl: doc.URL,
+        from: lastRelation,
+        event: m,
+        origin: '',
+        transfer: 0,
+        data: '',
+        originalSize: undefined,
+        json: '',
+      };
+      // Firefox: plain data is copied now (a page listener may change it), the rest read at the hand-over.
+      if ((eager || !trusted) && !(raw && snapshot(d, raw, Math.min(config().maxBytes, FOREIGN_MAX_BYTES)))) {
+        read(d, config().maxBytes, !eager && !trusted, raw);
+      }
+      hold(d, time);
+    } catch {
+      /* never disturb the page */
+    }
+  };
+  const listen = () => win.addEventListener('message', onMessage, true);
+  listen();
   return {
     /** The counter node brought up to date. */
     answer: () => {
@@ -233,6 +231,8 @@ export function installDeliveries(
         counter.data = `${count}`;
       }
     },
+    /** The listener added again (a document rewrite erased it: rewrite.ts); nothing if it is there. */
+    listen,
   };
 }
 

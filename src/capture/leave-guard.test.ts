@@ -42,4 +42,38 @@ describe('the frame’s pagehide listener, only while it holds something', () =>
     doc.dispatchEvent(new Event('freeze'));
     expect(left).toBe(1);
   });
+
+  it('listens again after a document rewrite erased its listeners, only while it holds something', () => {
+    // A stand-in for a window whose listeners a document.open() erases (rewrite.ts): a new target, the same guard.
+    let win = new EventTarget();
+    let doc = new EventTarget();
+    const targets = {
+      addEventListener: (...a: Parameters<EventTarget['addEventListener']>) => win.addEventListener(...a),
+      removeEventListener: (...a: Parameters<EventTarget['removeEventListener']>) => win.removeEventListener(...a),
+    };
+    const docs = {
+      addEventListener: (...a: Parameters<EventTarget['addEventListener']>) => doc.addEventListener(...a),
+      removeEventListener: (...a: Parameters<EventTarget['removeEventListener']>) => doc.removeEventListener(...a),
+    };
+    let left = 0;
+    const guard = new LeaveGuard(targets, () => left++, docs);
+    const erase = () => {
+      win = new EventTarget();
+      doc = new EventTarget();
+    };
+    guard.hold();
+    erase();
+    win.dispatchEvent(new Event('pagehide'));
+    expect(left).toBe(0); // erased
+    guard.renew();
+    guard.renew(); // (the same listener again: still one)
+    win.dispatchEvent(new Event('pagehide'));
+    doc.dispatchEvent(new Event('freeze'));
+    expect(left).toBe(2);
+    guard.release();
+    erase();
+    guard.renew(); // holding nothing: no listener
+    win.dispatchEvent(new Event('pagehide'));
+    expect(left).toBe(2);
+  });
 });

@@ -35,6 +35,14 @@ export class LeaveGuard {
     }
   }
 
+  /** Its listeners added again while it holds something (a document rewrite erased them: rewrite.ts). */
+  renew(): void {
+    if (this.on) {
+      this.on = false;
+      this.hold();
+    }
+  }
+
   /** The frame holds nothing any more. */
   release(): void {
     if (this.on) {

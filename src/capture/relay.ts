@@ -26,6 +26,7 @@ import {
 import { accept, relayToPageDetail, stamp, type Body } from '../shared/channel.ts';
 import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
 import { LeaveGuard } from './leave-guard.ts';
+import { whenRewritten } from './rewrite.ts';
 import { Link } from './link.ts';
 import { runPost } from './inject.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
@@ -86,6 +87,8 @@ class FrameRelay {
   private drain: Drain<Delivery, BatchEntry> | null = null;
   private readonly outbox: Outbox<Delivery>;
   private readonly answer: () => void;
+  /** The delivery listener added again (a document rewrite erased it). */
+  private readonly listenDeliveries: () => void;
   /** A post's batch entry, by the frame's URL at the hand-over (posts are the page's word but for where). */
   private postUrl = '';
   private postHead = '';
@@ -111,7 +114,7 @@ class FrameRelay {
     this.now = () => timeOrigin + perf.now();
     this.link = this.makeLink();
     this.outbox = new Outbox<Delivery>(this.now, (ds, burstEnd) => this.send(ds, burstEnd));
-    this.answer = installDeliveries(window, {
+    const deliveries = installDeliveries(window, {
       now: this.now,
       config: () => this.config,
       relationTo: relationFinder(window as Window & typeof globalThis),
@@ -121,7 +124,9 @@ class FrameRelay {
         this.outbox.add(d, deliveryChars(d), time);
       },
       channel,
-    }).answer;
+    });
+    this.answer = deliveries.answer;
+    this.listenDeliveries = deliveries.listen;
   }
 
   start(): void {
@@ -163,33 +168,51 @@ class FrameRelay {
       }
     };
     this.runtime.onMessage?.addListener(onAsk as unknown as Runtime.OnMessageListener);
+    this.listenPage();
+    this.link.start();
+  }
+
+  /**
+   * The relay's listeners on the frame's window and document, added again after a rewrite erased them
+   * (rewrite.ts): the deliveries', `pageshow`, `prerenderingchange` while prerendered, and the LeaveGuard's while
+   * it holds something.
+   */
+  private listenPage(): void {
     // Shown again from the back/forward cache: a new port (link.ts `restart`). (Leaving the page, or entering the
     // cache: the LeaveGuard's `pagehide` sends what is held then, the MAIN world's records first.)
-    window.addEventListener(
-      'pageshow',
-      (e) => {
-        if (e.isTrusted && (e as PageTransitionEvent).persisted) {
-          this.link.restart();
-        }
-      },
-      true,
-    );
+    const onShow = (e: Event) => {
+      if (e.isTrusted && (e as PageTransitionEvent).persisted) {
+        this.link.restart();
+      }
+    };
     // A page Chrome prerenders (speculation rules, the omnibox) says nothing until it is shown: it then becomes the
     // tab's page, and a new port names its frames as the browser does then (link.ts `hold`).
     // (held while the browser says so, whatever the page dispatches: an event the page sends itself does not end
     // it, and one the page stops before ours, on the window first, does not prolong it past the next send)
     const doc = document as Document & { prerendering?: boolean };
-    if (doc.prerendering) {
+    let prerendered = doc.prerendering === true;
+    if (prerendered) {
       this.link.hold(() => doc.prerendering === true);
-      const shown = (e: Event) => {
-        if (e.isTrusted && !doc.prerendering) {
-          window.removeEventListener('prerenderingchange', shown, true);
-          this.link.restart();
-        }
-      };
-      window.addEventListener('prerenderingchange', shown, true);
     }
-    this.link.start();
+    const shown = (e: Event) => {
+      if (e.isTrusted && !doc.prerendering) {
+        prerendered = false;
+        window.removeEventListener('prerenderingchange', shown, true);
+        this.link.restart();
+      }
+    };
+    const listen = () => {
+      window.addEventListener('pageshow', onShow, true);
+      if (prerendered) {
+        window.addEventListener('prerenderingchange', shown, true);
+      }
+    };
+    listen();
+    whenRewritten(doc, () => {
+      this.listenDeliveries();
+      listen();
+      this.leave.renew();
+    });
   }
 
   private makeLink(): Link {
