@@ -27,6 +27,7 @@
  */
 import type { WindowRelation } from '../shared/messages.ts';
 import { clean, markNative, installToStringMask } from './native.ts';
+import { patchRewrites, type RewriteSink } from './rewrite.ts';
 
 /** Called after each post through a proxied window; `early` is what `snapshot` returned before the call. */
 export type PostSink = (
@@ -124,10 +125,14 @@ export function installHook(
   relationTo: (w: unknown) => WindowRelation,
   sink: PostSink,
   snapshot: PostSnapshot,
+  rewrites?: RewriteSink,
 ): Hook {
   const ctx: HookContext = { win, reg: makeRegistry(), patches: [], relationTo, sink, snapshot };
   installToStringMask(win, ctx.patches);
   patchWindowPaths(ctx);
+  if (rewrites) {
+    patchRewrites(win, ctx.patches, rewrites);
+  }
   return {
     uninstall() {
       for (const p of ctx.patches.splice(0).reverse()) {

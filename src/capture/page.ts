@@ -33,6 +33,7 @@ import {
   CHANNEL_COUNTER_ASK,
   CHANNEL_COUNTER_CHANGED,
   CHANNEL_LEAVING,
+  CHANNEL_REWRITTEN,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_READER,
   CHANNEL_RELAY_TO_PAGE,
@@ -306,24 +307,32 @@ export function startCapture(): void {
       });
     },
     (args) => (config.paused ? undefined : dataJson(args[0], capOf(args[0]))),
+    {
+      // (the rewrite gives the document its caller's address: what was posted before leaves at the one it had)
+      before: () => handOver(true),
+      after: () => channel.send(CHANNEL_REWRITTEN),
+    },
   );
+
+  /** The posts held here leave now (`write`: this task's too, written now: the frame's address is about to change). */
+  function handOver(write: boolean): void {
+    if (write) {
+      flush();
+    }
+    outbox.flush();
+    if (outbox.size > 0) {
+      // Asked in the middle of a posting task (a page's own pagehide event, from its code or from a getter the
+      // task's end reads; a bound crossed by deliveries the page dispatched): the task's posts not written yet
+      // stay here, and what follows them. Ask again, so that the relay knows this world still holds posts (it
+      // keeps its pagehide listener until they have left).
+      counter.ask();
+    }
+  }
 
   channel.on(
     CHANNEL_RELAY_TO_PAGE,
     relayMessages(parse, {
-      flush: (write) => {
-        if (write) {
-          flush(); // (this task's posts, written now: the frame's address is about to change)
-        }
-        outbox.flush();
-        if (outbox.size > 0) {
-          // Asked in the middle of a posting task (a page's own pagehide event, from its code or from a getter the
-          // task's end reads; a bound crossed by deliveries the page dispatched): the task's posts not written yet
-          // stay here, and what follows them. Ask again, so that the relay knows this world still holds posts (it
-          // keeps its pagehide listener until they have left).
-          counter.ask();
-        }
-      },
+      flush: handOver,
       config: (c) => {
         config = c;
         if (c.receiveOnly) {

@@ -16,6 +16,7 @@ import {
   CHANNEL_LEAVING,
   CHANNEL_PAGE_RECORDS,
   CHANNEL_RELAY_TO_PAGE,
+  CHANNEL_REWRITTEN,
   type BackgroundToRelay,
   type CaptureConfig,
   type RelayReply,
@@ -26,7 +27,6 @@ import {
 import { accept, relayToPageDetail, stamp, type Body } from '../shared/channel.ts';
 import { findBrowserApi, type Runtime } from '../shared/browser-api.ts';
 import { LeaveGuard } from './leave-guard.ts';
-import { whenRewritten } from './rewrite.ts';
 import { Link } from './link.ts';
 import { runPost } from './inject.ts';
 import { DEFAULT_MAX_BYTES } from '../protocol/encoding.ts';
@@ -173,9 +173,10 @@ class FrameRelay {
   }
 
   /**
-   * The relay's listeners on the frame's window and document, added again after a rewrite erased them
-   * (rewrite.ts): the deliveries', `pageshow`, `prerenderingchange` while prerendered, and the LeaveGuard's while
-   * it holds something.
+   * The relay's listeners on the frame's window and document, added again when the MAIN world says the page
+   * rewrote the document, which erases them (rewrite.ts; full mode only): the deliveries', `pageshow`,
+   * `prerenderingchange` while prerendered, and the LeaveGuard's while it holds something. Adding one that is still
+   * there changes nothing.
    */
   private listenPage(): void {
     // Shown again from the back/forward cache: a new port (link.ts `restart`). (Leaving the page, or entering the
@@ -208,7 +209,7 @@ class FrameRelay {
       }
     };
     listen();
-    whenRewritten(doc, () => {
+    this.channel?.on(CHANNEL_REWRITTEN, () => {
       this.listenDeliveries();
       listen();
       this.leave.renew();

@@ -54,6 +54,11 @@ export const CHANNEL_COUNTER_CHANGED = `${NAME}counter!`;
  */
 export const CHANNEL_LEAVING = `${NAME}leaving`;
 /**
+ * On the node, page -> relay, no detail: the page called `open()`, `write()` or `writeln()` on the frame's document,
+ * which may have erased every listener of its window and document: the relay adds its own again (capture/rewrite.ts).
+ */
+export const CHANNEL_REWRITTEN = `${NAME}rewritten`;
+/**
  * On the node, Firefox, full mode: the MAIN world offers the relay a reader of deliveries (deliveries.ts), as it
  * starts, before any page script (a CustomEvent whose `detail` is the function).
  */

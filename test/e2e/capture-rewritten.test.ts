@@ -1,8 +1,8 @@
 // A frame whose document the page rewrites with document.open() (an about:blank frame filled by document.write, as
 // some ad and widget loaders do): the rewrite erases every listener of the frame's window and document (HTML's
 // document open steps), the capture's delivery listener included, while the window, and the capture's scripts in
-// it, stay. What the frame receives after the rewrite is recorded as before it; the page's own listeners are not
-// disturbed. Chromium and Firefox.
+// it, stay. In full mode what the frame receives after the rewrite is recorded as before it, first, as before it;
+// the page's own listeners are not disturbed. Chromium and Firefox.
 import type { Page } from 'puppeteer-core';
 import { vi } from 'vitest';
 import type { Launched } from '../../src/node/chromium.ts';
@@ -12,8 +12,20 @@ import type { TwoOrigins } from '../helpers/two-origins.ts';
 import { pathOf } from '../helpers/exchange.ts';
 import { firefoxRecords, messagesOnly, records, settled, tabIdOf, waitForRecords } from '../helpers/capture.ts';
 
-// The host makes an about:blank frame; `rewrite()` fills it with document.open/write/close, and what it writes
-// answers each action to its parent. `send(path)` posts an action to the frame.
+// The host makes an about:blank frame; `rewrite()` fills it with document.open/write/close. What it writes stops
+// '/after-stop' in a capture-phase listener of its own, answers every other action to its parent, and dispatches a
+// message itself ('/written') as it runs. `send(path)` posts an action to the frame.
+const INNER = `<!doctype html><script>
+  window.innerGot = [];
+  const svc = (e) => e.data && e.data.source === "svc-embed";
+  addEventListener("message", (e) => { if (svc(e) && e.data.payload.path === "/after-stop") e.stopImmediatePropagation(); }, true);
+  addEventListener("message", (e) => {
+    if (!svc(e)) return;
+    innerGot.push(e.data.payload.path);
+    parent.postMessage({ ...e.data, direction: "event", type: "svc:event:navigated", payload: { path: e.data.payload.path + "-answer" } }, "*");
+  });
+  dispatchEvent(new MessageEvent("message", { data: { source: "svc-embed", direction: "action", type: "svc:action:navigate", payload: { path: "/written" }, timestamp: Date.now() } }));
+</script>`;
 const HOST = `<!doctype html><body><script>
   window.got = [];
   addEventListener('message', (e) => { if (e.data && e.data.source === 'svc-embed') got.push(e.data.payload.path); });
@@ -21,7 +33,7 @@ const HOST = `<!doctype html><body><script>
   const f = document.createElement('iframe');
   document.body.appendChild(f);
   window.send = (p) => f.contentWindow.postMessage(env(p), '*');
-  const inner = '<!doctype html><script>window.innerGot = []; addEventListener("message", (e) => { if (e.data && e.data.source === "svc-embed") { innerGot.push(e.data.payload.path); parent.postMessage({ ...e.data, direction: "event", type: "svc:event:navigated", payload: { path: e.data.payload.path + "-answer" } }, "*"); } });<' + '/script>';
+  const inner = ${JSON.stringify(INNER).replaceAll('</', '<\\/')};
   window.rewrite = () => { const d = f.contentDocument; d.open(); d.write(inner); d.close(); };
   window.innerGot = () => f.contentWindow.innerGot;
 </script></body>`;
@@ -35,29 +47,31 @@ test.beforeAll(async ({ launchForFile }) => {
 const frameGot = (rs: ClassifiedRecord[], path: string) =>
   messagesOnly(rs).some((r) => r.kind === 'receive' && r.frameId !== 0 && pathOf(r) === path);
 
-/** After the rewrite: two actions, each answered by what the page wrote. */
+/** After the rewrite: two actions, the first answered by what the page wrote, the second stopped by it. */
 async function afterRewrite(page: Page): Promise<void> {
   await page.evaluate(() => (window as any).rewrite());
   await page.evaluate(() => (window as any).send('/after-1'));
-  await page.evaluate(() => (window as any).send('/after-2'));
+  await page.evaluate(() => (window as any).send('/after-stop'));
   await page.waitForFunction(() => (window as any).got.length === 2, { timeout: 10_000 });
   // The page's own listeners, as without the extension.
-  expect(await page.evaluate(() => (window as any).innerGot())).toEqual(['/after-1', '/after-2']);
-  expect(await page.evaluate(() => (window as any).got)).toEqual(['/after-1-answer', '/after-2-answer']);
+  expect(await page.evaluate(() => (window as any).innerGot())).toEqual(['/written', '/after-1']);
+  expect(await page.evaluate(() => (window as any).got)).toEqual(['/written-answer', '/after-1-answer']);
 }
 
 /**
- * Every message of both sides, before and after the rewrite: each action posted and received, each answer received.
- * (The frame's answers go to its same-origin parent: such posts are seen only as deliveries, docs/capture-modes.md.)
+ * Every message of both sides, before and after the rewrite, in order: each action posted and received (the one
+ * the written scripts dispatched, and the one their own listener stopped, too: the capture's listener is the
+ * window's first again), each answer received. (The frame's answers go to its same-origin parent: such posts are seen
+ * only as deliveries, docs/capture-modes.md.)
  */
 function expectAllRecorded(rs: ClassifiedRecord[]): void {
   const all = messagesOnly(rs);
   const paths = (kind: string, top: boolean) =>
     all.filter((r) => r.kind === kind && (r.frameId === 0) === top).map(pathOf);
-  expect(paths('post', true)).toEqual(['/before', '/after-1', '/after-2']);
-  expect(paths('receive', false)).toEqual(['/before', '/after-1', '/after-2']);
-  expect(paths('receive', true)).toEqual(['/after-1-answer', '/after-2-answer']);
-  expect(all).toHaveLength(8);
+  expect(paths('post', true)).toEqual(['/before', '/after-1', '/after-stop']);
+  expect(paths('receive', false)).toEqual(['/before', '/written', '/after-1', '/after-stop']);
+  expect(paths('receive', true)).toEqual(['/written-answer', '/after-1-answer']);
+  expect(all).toHaveLength(9);
 }
 
 describe('a frame whose document is rewritten by document.open()', () => {
@@ -73,7 +87,7 @@ describe('a frame whose document is rewritten by document.open()', () => {
     await page.evaluate(() => (window as any).send('/before'));
     await waitForRecords(l, tabId, (rs) => frameGot(rs, '/before'));
     await afterRewrite(page);
-    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).length === 8);
+    await waitForRecords(l, tabId, (rs) => messagesOnly(rs).length === 9);
     await settled(l, tabId);
     expectAllRecorded(await records(l, tabId));
     await page.close();
@@ -93,7 +107,7 @@ describe('a frame whose document is rewritten by document.open()', () => {
     const rs = await vi.waitUntil(
       async () => {
         const got = await firefoxRecords(ext, srv.hostOrigin);
-        return messagesOnly(got).length === 8 && got;
+        return messagesOnly(got).length === 9 && got;
       },
       { timeout: 15_000, interval: 100 },
     );

@@ -281,6 +281,8 @@ const stacks: Check[] = [
   ['xo', `T.stackOf(() => parent.postMessage(function f() {}, '*'))`],
   ['host', `T.stackOf(() => Function.prototype.toString.call({}))`],
   ['host', `T.stackOf(() => ${xw}.document)`],
+  ['host', `T.stackOf(() => document.implementation.createDocument(null, 'x').open())`],
+  ['host', `T.stackOf(() => Document.prototype.write.call({}, 'x'))`],
 ];
 
 /** Functions and accessors read from a window. */
@@ -441,6 +443,9 @@ const reflection: Check[] = [
       ['MessageEvent.prototype', 'data'],
       ['Function.prototype', 'toString'],
       ['EventTarget.prototype', 'addEventListener'],
+      ['Document.prototype', 'open'],
+      ['Document.prototype', 'write'],
+      ['Document.prototype', 'writeln'],
     ] as const
   ).map(
     ([o, p]): Check => [
