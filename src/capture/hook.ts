@@ -27,7 +27,7 @@
  */
 import type { WindowRelation } from '../shared/messages.ts';
 import { clean, markNative, installToStringMask } from './native.ts';
-import { patchRewrites, type RewriteSink } from './rewrite.ts';
+import { patchRewrites } from './rewrite.ts';
 
 /** Called after each post through a proxied window; `early` is what `snapshot` returned before the call. */
 export type PostSink = (
@@ -125,13 +125,13 @@ export function installHook(
   relationTo: (w: unknown) => WindowRelation,
   sink: PostSink,
   snapshot: PostSnapshot,
-  rewrites?: RewriteSink,
+  rewritten?: () => void,
 ): Hook {
   const ctx: HookContext = { win, reg: makeRegistry(), patches: [], relationTo, sink, snapshot };
   installToStringMask(win, ctx.patches);
   patchWindowPaths(ctx);
-  if (rewrites) {
-    patchRewrites(win, ctx.patches, rewrites);
+  if (rewritten) {
+    patchRewrites(win, ctx.patches, rewritten);
   }
   return {
     uninstall() {

@@ -307,12 +307,7 @@ export function startCapture(): void {
       });
     },
     (args) => (config.paused ? undefined : dataJson(args[0], capOf(args[0]))),
-    {
-      // (the rewrite gives the document its caller's address: what was posted before leaves at the one it had; the
-      // posts of this task not read yet are read at its end, as ever, no page code run here)
-      before: () => handOver(false),
-      after: () => channel.send(CHANNEL_REWRITTEN),
-    },
+    () => channel.send(CHANNEL_REWRITTEN),
   );
 
   /** The posts held here leave now (`write`: this task's too, written now: the frame's address is about to change). */

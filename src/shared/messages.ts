@@ -54,8 +54,8 @@ export const CHANNEL_COUNTER_CHANGED = `${NAME}counter!`;
  */
 export const CHANNEL_LEAVING = `${NAME}leaving`;
 /**
- * On the node, page -> relay, no detail: the page called `open()`, `write()` or `writeln()` on the frame's document,
- * which may have erased every listener of its window and document: the relay adds its own again (capture/rewrite.ts).
+ * On the node, page -> relay, no detail: the page called `open()` on the frame's document, which erases every listener
+ * of its window and document: the relay adds its own again (capture/rewrite.ts).
  */
 export const CHANNEL_REWRITTEN = `${NAME}rewritten`;
 /**
