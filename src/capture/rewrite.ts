@@ -11,9 +11,10 @@
  * its own wrapper, when it is captured.
  *
  * Not wrapped: `write` and `writeln`. A write on a closed document opens it too, but the scripts it writes run within
- * the call, and a wrapper's frame would be in their stacks (a page's error reports would name the extension); `open`
- * runs no page script but a removed child frame's `unload` listeners. Not seen either: another frame's `open` called
- * on this document (`Document.prototype.open.call(frame.contentDocument)`).
+ * the call, and a wrapper's frame would be in their stacks (a page's error reports would name the extension). `open`
+ * runs no page script but what removing the old document runs (a child frame's `pagehide` and `unload` listeners,
+ * custom elements' `disconnectedCallback`: docs/capture-modes.md says what they see). Not seen either: another
+ * frame's `open` called on this document (`Document.prototype.open.call(frame.contentDocument)`).
  */
 import { clean, markNative } from './native.ts';
 
