@@ -31,6 +31,8 @@ export class Sessions {
   /** Tabs with a stored log when first asked (read once per worker); tabs opened since are in `sessions`. */
   private stored: Promise<Set<number>> | null = null;
   private openChanged: () => void = () => {};
+  /** The stored settings, read (`loadSettings`): a tab's log is restored, and judged, with them. */
+  private settingsRead: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: SessionsDeps) {
     this.host = {
@@ -41,6 +43,7 @@ export class Sessions {
       setReadyTimeout: (n) => this.setReadyTimeout(n),
       frameMode: (o) => deps.frameMode(o),
       captureMessage: (tabId) => deps.captureMessage(tabId),
+      settingsRead: () => this.settingsRead,
     };
   }
 
@@ -167,8 +170,16 @@ export class Sessions {
       .catch(() => {});
   }
 
-  /** Load the stored settings (at start). */
-  async loadSettings(): Promise<void> {
+  /**
+   * Load the stored settings (at start, not awaited: what woke the worker, a panel's subscribe or a frame's hello,
+   * is heard at once, and the tabs' sessions wait for them).
+   */
+  loadSettings(): Promise<void> {
+    this.settingsRead = this.readSettings();
+    return this.settingsRead;
+  }
+
+  private async readSettings(): Promise<void> {
     try {
       const v = await findBrowserApi()?.storage?.local.get('settings');
       const s = (v as { settings?: { maxBytes?: number; readyTimeoutMs?: number } } | undefined)?.settings;

@@ -57,16 +57,17 @@ export class TabNavigation {
 
   /**
    * A relay of frame `frameId` said hello: the frame joins the tree; the top frame's may start the log. `browser`:
-   * what the browser said of the relay's document as its port opened (Chromium).
+   * what the browser said of the relay's document as its port opened (Chromium). False: the relay is of a page the
+   * tab left (its top frame reconnecting as it goes), not the frame's relay now.
    */
   async hello(
     frameId: number,
     hello: Extract<RelayToBackground, { type: 'hello' }>,
     browser: { documentId?: string; lifecycle?: string; opaque?: boolean } = {},
-  ) {
+  ): Promise<boolean> {
     const { documentId } = browser;
     if (frameId === 0 && !(await this.shown(documentId, browser.lifecycle))) {
-      return; // (a page the tab left, its top frame reconnecting as it goes: not the tab's top frame now)
+      return false;
     }
     const known = this.session.log().frames.get(frameId)?.parentFrameId ?? -1;
     const parentFrameId = frameId === 0 ? -1 : await parentFrameOf(this.session.tabId, frameId, known);
@@ -86,6 +87,7 @@ export class TabNavigation {
         this.session.log().pageSeen(hello.frameUrl);
       }
     }
+    return true;
   }
 
   /** A document committed in one of the tab's frames (its page is in scope). */

@@ -50,12 +50,14 @@ function setup(
     docId = `doc-${frameId}-${Math.random()}`,
     start?: number,
     documentId?: string,
+    documentLifecycle?: string,
   ) => {
     const r = fakePort<BackgroundToRelay, BackgroundToRelay>('capture', {
       tab: { id: TAB } as Runtime.MessageSender['tab'],
       frameId,
       origin: new URL(url).origin,
       documentId,
+      documentLifecycle,
     } as Runtime.MessageSender);
     onCapturePort(r.port, sessions, scope);
     const say = (m: Body<RelayToBackground>) => r.deliver(stamp<RelayToBackground>(m) as never);
@@ -929,5 +931,62 @@ describe('relay routing in the background', () => {
     await t.settle();
     expect(embed.acks()).toEqual([1]);
     expect(t.store.rawBatches(TAB).length).toBe(0);
+  });
+});
+
+describe('tab session: what a waking worker and a leaving page leave as it was', () => {
+  it('a panel that wakes the worker gets the stored settings, and the log is judged with them', async () => {
+    // (the browser's storage answers a moment later; the panel's subscribe, which woke the worker, comes at once)
+    const api = fake.env.api as unknown as { storage: { local: { get: () => Promise<unknown> } } };
+    api.storage.local.get = () =>
+      new Promise((r) => setTimeout(() => r({ settings: { maxBytes: 4096, readyTimeoutMs: 60_000 } }), 5));
+    const t = setup({ modes: { [HOST]: 'full' } }); // (the tenant's site is not captured: no relay will come)
+    void t.sessions.loadSettings();
+    const p = t.panel();
+    await t.settle();
+    expect(p.last('snapshot')?.state).toMatchObject({ maxBytes: 4096, readyTimeoutMs: 60_000 });
+    const top = t.relay(0, `${HOST}/`);
+    await t.settle();
+    expect(top.configs().at(-1)).toMatchObject({ maxBytes: 4096 });
+    // an embed that has not said ready is judged at the user's limit, not the default's 10 s
+    const at = Date.now();
+    await t.session().navigated({ frameId: 3, parentFrameId: 0, url: `${EMBED_URL}/x`, time: at });
+    expect((await t.session().nextLimit())! - at).toBeGreaterThan(50_000);
+  });
+
+  it("a leaving page's top relay, heard after the shown page's, does not take the frame's place", async () => {
+    const t = setup();
+    fake.env.shows.set(0, { documentId: 'top-b', url: `${HOST}/b` });
+    const b = t.relay(0, `${HOST}/b`, 'relay-b', undefined, 'top-b', 'active');
+    await t.settle();
+    // page A, left, hands over as it goes: its port opens as its document is pending deletion, then closes
+    const a = t.relay(0, `${HOST}/a`, 'relay-a', undefined, 'top-a', 'pending_deletion');
+    await t.settle();
+    a.close();
+    await t.settle();
+    const before = b.configs().length;
+    await t.session().setOptions({ paused: true });
+    expect(b.configs().slice(before).at(-1)).toMatchObject({ paused: true });
+  });
+
+  it('a raised bound does not bring evicted records back after a restart', async () => {
+    const t = setup();
+    const top = t.relay(0, `${HOST}/`);
+    await t.settle();
+    await t.session().setOptions({ maxRecords: 100 });
+    for (let b = 0; b < 6; b++) {
+      top.batch(
+        b + 1,
+        Array.from({ length: 50 }, (_, i) => post(b * 50 + i)),
+      );
+    }
+    await t.settle();
+    await t.session().setOptions({ maxRecords: 1000 });
+    const held = (await t.session().records()).map((r) => r.seq);
+    const { dropped } = await t.session().state();
+    expect(held).toHaveLength(100);
+    const again = setup({ store: t.store });
+    expect((await again.session().records()).map((r) => r.seq)).toEqual(held);
+    expect((await again.session().state()).dropped).toBe(dropped);
   });
 });

@@ -31,6 +31,8 @@ import { CaptureNotice } from './capture-notice.ts';
 /** What a session needs from the rest of the background (injected: unit tests give fakes). */
 export interface SessionHost extends FanoutHost, ExtensionSettings {
   readonly store: TabStore;
+  /** Resolves once the extension-wide settings are read from storage (never rejects). */
+  settingsRead(): Promise<void>;
   /** The mode a frame of `origin` is captured in now (null: out of scope). */
   frameMode(origin: string | null): CaptureMode | null;
 }
@@ -183,6 +185,7 @@ export class TabSession {
    */
   setOptions(options: unknown): Promise<TabState> {
     return this.run(async () => {
+      const bound = this.log.state.maxRecords;
       const removed = await applyOptions(this.log, this.host, checkOptions(options));
       this.relays.pushConfig(this.log.state, this.host.maxBytes());
       if (removed.length) {
@@ -190,7 +193,12 @@ export class TabSession {
       } else {
         this.panels.state();
       }
-      await this.storage.persist();
+      if (this.log.state.maxRecords !== bound) {
+        // (the stored batches replayed under another bound would hold other records: a restart must find these)
+        await this.storage.writeSnapshot();
+      } else {
+        await this.storage.persist();
+      }
       return { ...this.log.state };
     });
   }
@@ -275,9 +283,12 @@ export class TabSession {
     browser: { documentId?: string; lifecycle?: string; page?: Promise<string | undefined>; opaque?: boolean } = {},
   ): Promise<void> {
     return this.run(async () => {
+      const live = this.relays.get(relay.frameId);
       this.relays.attach(relay);
       relay.page = await browser.page;
-      await this.navigation.hello(relay.frameId, hello, browser);
+      if (!(await this.navigation.hello(relay.frameId, hello, browser)) && live) {
+        this.relays.attach(live); // (a page the tab left: the frame's relay stays the shown page's)
+      }
       relay.config(configOf(this.log.state, relay.mode, this.host.maxBytes()));
     });
   }
@@ -397,6 +408,8 @@ export class TabSession {
   }
 
   private async restore(): Promise<void> {
+    await this.host.settingsRead(); // (a waking worker: the user's limit and cap, not the defaults)
+    this.log.setReadyTimeout(this.host.readyTimeoutMs());
     const log = await this.storage.restore(this.host.readyTimeoutMs());
     if (log) {
       this.log = log;
