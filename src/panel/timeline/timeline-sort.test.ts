@@ -57,6 +57,22 @@ describe('timeline sorting', () => {
     expect(shown(store).map((r) => r.seq)).toEqual(causal);
   });
 
+  it('the keys move the selection through the rows as shown, sorted: arrows, first and last', () => {
+    const { store } = setup();
+    const v = store.timeline;
+    v.setSort({ column: 'type', dir: 'asc' });
+    const seqAt = (p: number) => store.log.at(v.indexAt(p)).seq;
+    v.select(seqAt(5));
+    v.moveSelection(1);
+    expect(v.selectedSeq).toBe(seqAt(6));
+    v.moveSelection(-2);
+    expect(v.selectedSeq).toBe(seqAt(4));
+    v.selectAt(0);
+    expect(v.selectedSeq).toBe(seqAt(0));
+    v.selectAt(v.length - 1);
+    expect(v.selectedSeq).toBe(seqAt(v.length - 1));
+  });
+
   it('sorts by size numerically and keeps the selection on its record', () => {
     const { store } = setup();
     store.timeline.selectAt(3);

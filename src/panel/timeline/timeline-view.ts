@@ -263,13 +263,14 @@ export class TimelineView {
     this.anchor = null;
     this.events.emit('selection', NONE);
   }
+  /** Select the row at position `viewPos` as shown (sorted or not), clamped to the rows. */
   selectAt(viewPos: number): void {
     if (!this.view.length) {
       this.select(null);
       return;
     }
     const p = Math.max(0, Math.min(this.view.length - 1, viewPos));
-    this.select(this.log.at(this.view[p]).seq);
+    this.select(this.log.at(this.indexAt(p)).seq);
   }
   /** Move the selection by `delta` rows of the view (from the first/last row when nothing is selected). */
   moveSelection(delta: number): void {
