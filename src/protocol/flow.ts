@@ -18,6 +18,7 @@ import { embedKind, isEmbedAddress } from './address.ts';
 import { normalizeOrigin, originOf, resolveTargetOrigin } from './origin.ts';
 import { causalOrder } from './order.ts';
 import type { CaptureRecord } from './record.ts';
+import { redactValue } from './redact.ts';
 import { findSorted } from './sorted.ts';
 
 /** What the model reads of a record: a capture record, with its verdict and issues when known (the panel's log). */
@@ -886,6 +887,14 @@ export function flowOfItems(lanes: FlowLane[], items: readonly FlowItem[], start
     start: start ?? first?.time ?? 0,
     messages: items.reduce((k, x) => k + (x.kind === 'arrow' ? 1 : 0), 0),
   };
+}
+
+/**
+ * The flow as a file or the clipboard gets it: every string of its lanes and items redacted (redact.ts: the frames'
+ * addresses, the issues quoting a payload or an address), as `check --format svg|mermaid` draws redacted records.
+ */
+export function redactFlow(model: FlowModel): FlowModel {
+  return flowOfItems(redactValue(model.lanes) as FlowLane[], redactValue(model.items) as FlowItem[], model.start);
 }
 
 /**

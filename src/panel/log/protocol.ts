@@ -64,7 +64,7 @@ export {
   type CaptureRecord,
   type RestCall,
 } from '../../protocol/record.ts';
-export { redactCapture } from '../../protocol/redact.ts';
+export { redactCapture, redactString } from '../../protocol/redact.ts';
 export { checkRest, matchOperation, type RestExchange, type RestResult } from '../../protocol/rest.ts';
 export { RULES } from '../../protocol/rules.ts';
 export { literal } from '../../protocol/js-literal.ts';
@@ -79,6 +79,7 @@ export {
   type FlowModel,
   flowOfItems,
   formatGap,
+  redactFlow,
   formatOffset,
   sliceFlow,
 } from '../../protocol/flow.ts';

@@ -138,6 +138,20 @@ describe('exports of the view', () => {
       'dashboard-loaded',
     ]);
   });
+  it("redacts secrets as `check` does: the page address, the frames' addresses, the issues quoting them", () => {
+    const records = session();
+    records[0] = { ...records[0], frameUrl: `${HOST}/app?token=SECRET-T1` };
+    (records[0].data as { url?: string }).url = `${HOST}/app?token=SECRET-T1`;
+    records[0].issues = [{ rule: 'x', severity: 'warning', path: 'url', message: 'at /app?session=SECRET-S2' }];
+    const m = flowOfView({ records, order: all(records), tenantOrigin: TENANT });
+    expect(JSON.stringify(m.items)).toContain('SECRET'); // (the panel shows its own log as it is)
+    const { svg, mermaid } = flowExports(m, { pageUrl: `${HOST}/app?token=SECRET-T1&session=SECRET-S2` });
+    for (const text of [svg, mermaid]) {
+      expect(text).not.toContain('SECRET');
+    }
+    expect(svg).toContain('[redacted]');
+    checkWellFormed(svg);
+  });
   it('names the files by the page and the time', () => {
     const at = new Date(Date.UTC(2026, 10, 26, 9, 43, 7));
     expect(flowFileName(`${HOST}/app`, at, 'svg')).toBe('flow-host.example.org-2026-11-26T09-43-07.svg');

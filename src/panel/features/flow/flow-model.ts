@@ -9,6 +9,8 @@ import {
   flowToMermaid,
   flowToSvg,
   indexFlow,
+  redactFlow,
+  redactString,
   type FlowIndex,
   type FlowModel,
 } from '../../log/protocol.ts';
@@ -175,8 +177,12 @@ export function flowFileName(pageUrl: string | null | undefined, now: Date, exte
   return `flow-${host}-${stamp}.${extension}`;
 }
 
-/** The exports of the flow as shown: a self-contained SVG document and a Mermaid `sequenceDiagram`. */
+/**
+ * The exports of the flow as shown: a self-contained SVG document and a Mermaid `sequenceDiagram`, their secrets
+ * redacted as `check`'s are (the page's address in the title too).
+ */
 export function flowExports(model: FlowModel, state: Pick<TabState, 'pageUrl'>): { svg: string; mermaid: string } {
-  const title = state.pageUrl ? `Embed Inspector flow · ${state.pageUrl}` : 'Embed Inspector flow';
-  return { svg: flowToSvg(model, { title }), mermaid: flowToMermaid(model) };
+  const title = state.pageUrl ? `Embed Inspector flow · ${redactString(state.pageUrl)}` : 'Embed Inspector flow';
+  const shown = redactFlow(model);
+  return { svg: flowToSvg(shown, { title }), mermaid: flowToMermaid(shown) };
 }
