@@ -88,9 +88,12 @@ export interface SessionFacts {
   startFailure: { seq: number; message: string } | null;
 }
 
-/** The first fatal `error` before `ready` (rule session.failed-before-ready), looked for only while no ready is seen. */
+/**
+ * The current page's first fatal `error` before `ready` (rule session.failed-before-ready), looked for only while no
+ * ready is seen (with preserve log, a page before's failure is that page's: its divider tells it).
+ */
 function startFailure(log: RecordLog): SessionFacts['startFailure'] {
-  for (let i = 0; i < log.count; i++) {
+  for (let i = log.pageStart; i < log.count; i++) {
     if (log.metaAt(i).type !== 'svc:event:error') {
       continue; // (metas are shared objects: the scan does not read the records)
     }

@@ -252,6 +252,29 @@ describe('PanelStore on the in-memory transport', () => {
     expect(sessionFacts(store.log).startFailure).toBeNull();
   });
 
+  it("with preserve log, a new page's facts do not name the page before's failure to start", () => {
+    const { store, t, tick, records } = setup();
+    const ready = records.findIndex((r) => (r.data as any)?.type === 'svc:event:ready');
+    const before = records.slice(0, ready);
+    const seq = before[before.length - 1].seq;
+    const failed: ClassifiedRecord = {
+      ...records[ready],
+      seq: seq + 1,
+      data: { ...(records[ready].data as object), type: 'svc:event:error', payload: { fatal: true, message: 'x' } },
+      issues: [{ rule: 'session.failed-before-ready', severity: 'info', path: 'type', message: 'could not start: x' }],
+    };
+    t.push([...before, failed]);
+    tick();
+    expect(sessionFacts(store.log).startFailure?.seq).toBe(seq + 1);
+    // the next page (preserve log keeps the page before): its embed has not said ready yet
+    const url = 'https://host.example.com/next';
+    const nav = { ...failed, seq: seq + 2, time: failed.time + 1000, kind: 'receive' as const, frameId: 0 };
+    t.push([{ ...nav, frameUrl: url, data: { url }, navigation: true, issues: [] }]);
+    tick();
+    expect(store.log.pageStart).toBe(store.log.indexOfSeq(seq + 2));
+    expect(sessionFacts(store.log).startFailure).toBeNull();
+  });
+
   it('keeps filter state per panel across reloads (per tab, falling back to the last used)', () => {
     const storage = memStorage();
     const a = setup(undefined, storage).store;
