@@ -206,7 +206,7 @@ export function panelFacade(log: RecordLog, view: TimelineView): PanelFacade {
     state: () => ({ ...log.state }),
     filters: () => structuredClone(view.filters) as FilterState,
     setFilters: (patch) => view.setFilters(patch),
-    resetFilters: () => view.resetFilters(),
+    resetFilters: () => view.resetFilters(true),
     select(which) {
       if (which === null || typeof which === 'number') {
         view.select(which);

@@ -91,6 +91,15 @@ describe('TimelineView', () => {
     expect(view.selectedSeq).toBeNull();
   });
 
+  it('Reset clears every filter but leaves the foreign traffic shown when the user chose to show it', () => {
+    const { view } = setup();
+    view.setFilters({ showForeign: true, types: ['svc:event:ready'], search: 'x' });
+    view.resetFilters();
+    expect(view.filters).toMatchObject({ showForeign: true, types: [], search: '' });
+    view.resetFilters(true);
+    expect(view.filters.showForeign).toBe(false);
+  });
+
   it('keeps its filters in storage, and a new view over the same storage starts with them', () => {
     const storage = memoryStorage();
     const records = syntheticSession(80);

@@ -218,8 +218,13 @@ export class TimelineView {
     this.events.emit('filters', NONE);
     this.dropHiddenSelection();
   }
-  resetFilters(): void {
-    this.filterState = defaultFilters();
+  /**
+   * Clear every filter (the Reset button, the empty view's): the foreign chip stays as the user set it, as the
+   * button says. `all`: the foreign chip too (the defaults).
+   */
+  resetFilters(all = false): void {
+    const { showForeign } = this.filterState;
+    this.filterState = all ? defaultFilters() : { ...defaultFilters(), showForeign };
     this.setFilters({});
   }
   setTimeBase(b: TimeBase): void {
