@@ -127,12 +127,13 @@ function usePanelKeys(detailOpen: () => boolean, close: () => void, search: () =
       ) &&
       !(e.target as Element | null)?.closest?.('.act-drawer')
     ) {
-      // The details first, then what else says "Esc …" (the flow view's range), wherever the focus is.
-      if (detailOpen()) {
+      // What says "Esc …" first (the flow view's bar: "Esc clears it", the range), then the details, wherever the
+      // focus is (docs/panel.md's keys).
+      if (pressEscape()) {
+        owned(e);
+      } else if (detailOpen()) {
         owned(e);
         close();
-      } else if (pressEscape()) {
-        owned(e);
       }
     }
   };

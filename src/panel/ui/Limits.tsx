@@ -130,9 +130,11 @@ const KEYS: Array<[string, string]> = [
   ['Enter', "open the selected record's details"],
   ['← →', "switch the details' tabs (on a tab); resize the details (on the splitter)"],
   ['Shift+↑ ↓', "extend the flow view's range (what Save SVG and Copy Mermaid take)"],
-  ['Esc', 'close a menu, Settings, the drawer or the details; then clear the flow range'],
+  ['Esc', "close a menu, Settings or the drawer; clear the flow view's range, else close the details"],
   ['Shift+F10 · Menu key', "the selected row's menu (copy as code, re-send)"],
-  ['Ctrl/⌘+F', 'search the messages'],
+  ['Ctrl/⌘+F', 'search the messages (Enter: at once; Esc: clear the search)'],
+  ['V', 'switch between the timeline and the flow view (not while typing)'],
+  ['Ctrl/⌘+C', "copy the focused node of the details' JSON tree (when no text is selected)"],
   ['Ctrl/⌘+Enter', 'send from the composer'],
   ['End (timeline)', 'follow new records again'],
 ];
