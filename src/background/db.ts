@@ -164,6 +164,16 @@ export function deleteTab(tabId: number): Promise<void> {
   return writes.write({ deleteTab: tabId });
 }
 
+/** Every stored log's meta (stale-logs.ts). */
+export async function listMetas(): Promise<TabMeta[]> {
+  await writes.settled();
+  const db = await open();
+  const tx = db.transaction('tabs', 'readonly');
+  const req = tx.objectStore('tabs').getAll();
+  await done(tx);
+  return req.result as TabMeta[];
+}
+
 export async function listTabIds(): Promise<number[]> {
   await writes.settled();
   const db = await open();

@@ -60,7 +60,8 @@ export function onCapturePort(
       relay.opaque = sender?.origin === 'null' && !/^about:/i.test(msg.frameUrl);
       relay.since = typeof msg.time === 'number' && Number.isFinite(msg.time) ? msg.time : undefined;
       relay.frameUrl = msg.frameUrl;
-      const mode = scope.frameMode(origin);
+      // (a tab closed already: its page's last words are heard and stored nowhere)
+      const mode = sessions.isClosed(tabId) ? null : scope.frameMode(origin);
       relay.hello(origin, mode);
       if (mode === null) {
         relay.config(configOf(newState(tabId), null, sessions.maxBytes()));
@@ -97,8 +98,9 @@ export function onCapturePort(
       }
     },
     records(msg) {
-      // Out of scope: not stored, only acknowledged, so that the relay lets the batch go.
-      if (relay.outOfScope) {
+      // Out of scope, or the tab closed since its hello: not stored, only acknowledged, so that the relay lets the
+      // batch go.
+      if (relay.outOfScope || sessions.isClosed(tabId)) {
         relay.ack(msg.batch);
         return;
       }

@@ -33,10 +33,11 @@ import { onPanelPort } from './panels.ts';
 import { Sessions } from './sessions.ts';
 import { FollowedListener, navFilterOf } from './nav-listener.ts';
 import { checkWithin, type SetOptions } from './input-checks.ts';
-import { commit, deleteTab, listTabIds, loadTab } from './db.ts';
+import { commit, deleteTab, listMetas, listTabIds, loadTab } from './db.ts';
 import { frameMode, onScopeChange, scope, scopeReady, tabSites, updateScope } from './scope.ts';
 import { ScopeError, scopeFromSetting, settingOf, viewOf, type CaptureSetting } from './scope-model.ts';
 import { SpillSeal, takeSpill, type SpillHost } from './spill.ts';
+import { dropStaleLogs } from './stale-logs.ts';
 
 const api = browserApi();
 
@@ -185,6 +186,18 @@ api.storage.local.get(null).then(
 
 // Settings that apply to every tab: storage.local `settings` = {maxBytes} (set from the panel's ⚙ Settings).
 void sessions.loadSettings();
+// The logs of an earlier browser session, whose tab ids new tabs take (stale-logs.ts).
+void sessions.dropStale(() =>
+  dropStaleLogs({
+    mark: api.storage.session,
+    metas: listMetas,
+    remove: deleteTab,
+    async shows(tabId) {
+      const f = await api.webNavigation?.getFrame({ tabId, frameId: 0 }).catch(() => null);
+      return f ? { documentId: (f as { documentId?: string }).documentId, url: f.url } : null;
+    },
+  }),
+);
 
 export interface EmbedInspectorApi {
   tabIds(): Promise<number[]>;

@@ -31,8 +31,15 @@ export class Sessions {
   /** Tabs with a stored log when first asked (read once per worker); tabs opened since are in `sessions`. */
   private stored: Promise<Set<number>> | null = null;
   private openChanged: () => void = () => {};
-  /** The stored settings, read (`loadSettings`): a tab's log is restored, and judged, with them. */
+  /**
+   * Tabs closed while this worker ran (a browser session never gives an id twice): what their frames still send, a
+   * leaving page's last hand-over heard after the tab's removal, is acknowledged and stored nowhere.
+   */
+  private readonly closed = new Set<number>();
+  /** The stored settings read (`loadSettings`): a tab's log is restored, and judged, with them. */
   private settingsRead: Promise<void> = Promise.resolve();
+  /** The logs of an earlier browser session dropped (`dropStale`): no tab opens on one. */
+  private staleDropped: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: SessionsDeps) {
     this.host = {
@@ -43,7 +50,7 @@ export class Sessions {
       setReadyTimeout: (n) => this.setReadyTimeout(n),
       frameMode: (o) => deps.frameMode(o),
       captureMessage: (tabId) => deps.captureMessage(tabId),
-      settingsRead: () => this.settingsRead,
+      started: () => this.started(),
     };
   }
 
@@ -76,6 +83,10 @@ export class Sessions {
     const stored = await this.storedTabs();
     return this.sessions.size > 0 || stored.size > 0;
   }
+  /** The tab was closed while this worker ran (`forget`). */
+  isClosed(tabId: number): boolean {
+    return this.closed.has(tabId);
+  }
   has(tabId: number): boolean {
     return this.sessions.has(tabId);
   }
@@ -92,6 +103,7 @@ export class Sessions {
    * stored log costs no write (most closed tabs: nothing of theirs was captured).
    */
   async forget(tabId: number): Promise<void> {
+    this.closed.add(tabId);
     this.scoped.delete(tabId);
     const session = this.sessions.get(tabId);
     this.sessions.delete(tabId);
@@ -110,10 +122,12 @@ export class Sessions {
   }
 
   private storedTabs(): Promise<Set<number>> {
-    this.stored ??= this.deps.store.tabIds().then(
-      (ids) => new Set(ids),
-      () => new Set(),
-    );
+    this.stored ??= this.started()
+      .then(() => this.deps.store.tabIds())
+      .then(
+        (ids) => new Set(ids),
+        () => new Set(),
+      );
     return this.stored;
   }
 
@@ -168,6 +182,23 @@ export class Sessions {
     await findBrowserApi()
       ?.storage?.local.set({ settings: { maxBytes: this.maxBytesNow, readyTimeoutMs: this.readyTimeoutNow } })
       .catch(() => {});
+  }
+
+  /** Resolves once the settings are read and the logs of an earlier browser session dropped (never rejects). */
+  private started(): Promise<void> {
+    return Promise.all([this.settingsRead, this.staleDropped]).then(() => {});
+  }
+
+  /**
+   * Drop the stored logs no tab owns any more (`drop`: stale-logs.ts; at start, not awaited, as `loadSettings`):
+   * the tabs' sessions open after it.
+   */
+  dropStale(drop: () => Promise<unknown>): Promise<void> {
+    this.staleDropped = drop().then(
+      () => {},
+      (e) => console.warn('embed-inspector: stored logs not checked', e),
+    );
+    return this.staleDropped;
   }
 
   /**

@@ -17,6 +17,7 @@ import { onPanelPort } from './panels.ts';
 import { SETTLE_TIMEOUT_MS } from './tab-relays.ts';
 import { useFakeApi, fakePort, fakeStore, holdCommits, relayBatchOf } from '../../test/helpers/background-fakes.ts';
 import { EMPTY_SCOPE } from './scope-model.ts';
+import { dropStaleLogs } from './stale-logs.ts';
 
 const TAB = 7;
 const HOST = 'https://host.example';
@@ -967,6 +968,47 @@ describe('tab session: what a waking worker and a leaving page leave as it was',
     const before = b.configs().length;
     await t.session().setOptions({ paused: true });
     expect(b.configs().slice(before).at(-1)).toMatchObject({ paused: true });
+  });
+
+  it("a new browser session's tab does not open on the log its id had in the session before", async () => {
+    const t = setup();
+    const a = t.relay(0, `${HOST}/a`, 'a', undefined, 'doc-a');
+    await t.settle();
+    a.batch(1, [post(1), post(2)]);
+    await t.settle();
+    await t.session().setOptions({ paused: true, preserveLog: true });
+    // the browser quit (no tab closed for the worker) and started again: a new tab 7 shows another document
+    const u = setup({ store: t.store });
+    const session = { get: async () => ({}), set: async () => {} };
+    const shows = async () => ({ documentId: 'doc-b', url: `${HOST}/b` });
+    void u.sessions.dropStale(() =>
+      dropStaleLogs({ mark: session, metas: u.store.metas, remove: u.store.remove, shows }),
+    );
+    const p = u.panel();
+    await u.settle();
+    expect(p.last('snapshot')?.records).toEqual([]);
+    const b = u.relay(0, `${HOST}/b`, 'b', undefined, 'doc-b');
+    await u.settle();
+    b.batch(1, [post(3)]);
+    await u.settle();
+    expect(await u.session().state()).toMatchObject({ paused: false });
+    expect((await u.session().records()).filter((r) => !r.navigation)).toHaveLength(1);
+  });
+
+  it("a closed tab's page, handing over as it goes after the tab's removal was heard, writes no log back", async () => {
+    const t = setup();
+    const a = t.relay(0, `${HOST}/a`);
+    await t.settle();
+    a.batch(1, [post(1)]);
+    await t.settle();
+    await t.sessions.forget(TAB); // tabs.onRemoved
+    a.batch(2, [post(2)]); // the page's last hand-over, at pagehide, heard after
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(a.acks()).toContain(2);
+    expect(await t.store.tabIds()).toEqual([]);
+    expect(t.sessions.has(TAB)).toBe(false);
   });
 
   it('a raised bound does not bring evicted records back after a restart', async () => {

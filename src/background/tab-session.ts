@@ -31,8 +31,11 @@ import { CaptureNotice } from './capture-notice.ts';
 /** What a session needs from the rest of the background (injected: unit tests give fakes). */
 export interface SessionHost extends FanoutHost, ExtensionSettings {
   readonly store: TabStore;
-  /** Resolves once the extension-wide settings are read from storage (never rejects). */
-  settingsRead(): Promise<void>;
+  /**
+   * Resolves once the extension-wide settings are read from storage and the logs of an earlier browser session
+   * dropped (never rejects).
+   */
+  started(): Promise<void>;
   /** The mode a frame of `origin` is captured in now (null: out of scope). */
   frameMode(origin: string | null): CaptureMode | null;
 }
@@ -408,7 +411,7 @@ export class TabSession {
   }
 
   private async restore(): Promise<void> {
-    await this.host.settingsRead(); // (a waking worker: the user's limit and cap, not the defaults)
+    await this.host.started(); // (a waking worker: the user's limit and cap, not the defaults; no stale log)
     this.log.setReadyTimeout(this.host.readyTimeoutMs());
     const log = await this.storage.restore(this.host.readyTimeoutMs());
     if (log) {

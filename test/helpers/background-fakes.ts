@@ -59,6 +59,9 @@ export function fakeStore() {
     async tabIds() {
       return [...tabs.keys()];
     },
+    async metas() {
+      return [...tabs.values()].map((m) => structuredClone(m));
+    },
     rawBatches: (tabId: number) => [...(batches.get(tabId)?.values() ?? [])].filter((b) => b.kind === 'raw'),
   };
 }
