@@ -194,10 +194,12 @@ export class Sessions {
    * the tabs' sessions open after it.
    */
   dropStale(drop: () => Promise<unknown>): Promise<void> {
-    this.staleDropped = drop().then(
-      () => {},
-      (e) => console.warn('embed-inspector: stored logs not checked', e),
-    );
+    this.staleDropped = Promise.resolve()
+      .then(drop)
+      .then(
+        () => {},
+        (e) => console.warn('embed-inspector: stored logs not checked', e),
+      );
     return this.staleDropped;
   }
 
