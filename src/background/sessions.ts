@@ -93,8 +93,9 @@ export class Sessions {
   all(): TabSession[] {
     return [...this.sessions.values()];
   }
-  /** Tabs with a stored log. */
-  tabIds(): Promise<number[]> {
+  /** Tabs with a stored log (those of an earlier browser session dropped first). */
+  async tabIds(): Promise<number[]> {
+    await this.started();
     return this.deps.store.tabIds();
   }
 
