@@ -38,7 +38,7 @@ export async function loadCapture(file: string) {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // (a byte-order mark some editors write)
   } catch (err) {
     throw new InputError(`${file}: not JSON (${(err as Error).message})`);
   }

@@ -47,6 +47,19 @@ describe('embed-inspector codegen', () => {
     expect(r.err).toBe('');
   });
 
+  it("writes a stranger's terminal escapes nowhere: not in the test's comments, not in the notes", async () => {
+    // (a redacted parameter's name is decoded for its note and its environment variable's comment)
+    const page = `${HOST}/app?%1B%5D0%3BPWNED%07%1B%5B2J%E2%80%AE=[redacted]`;
+    const r = await run(write('hostile.json', { pageUrl: page, createdBy: 'x\u001b[2J\r✓ 0 errors' }), '--playwright');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('note:');
+    for (const text of [r.out, r.err]) {
+      // (line breaks only between lines; no other control character, no bidi override)
+      expect(text.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    }
+    expect(r.out).toContain('\\u001b');
+  });
+
   it('writes --out FILE, or embed-session-<host> in a directory, and says what it wrote', async () => {
     const file = join(dir, 'out', 'gen.spec.ts');
     const r = await run(CAPTURE, '--playwright', '--assert-payloads', '--out', file);

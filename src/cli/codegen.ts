@@ -10,6 +10,7 @@ import { UsageError } from './args.ts';
 import { CODEGEN, commandHelp, parseCommand } from './commands.ts';
 import { InputError, loadCapture } from './check.ts';
 import { redactCapture } from '../protocol/redact.ts';
+import { inert } from '../protocol/inert.ts';
 import { warnUnredacted } from './shown.ts';
 
 export const CODEGEN_HELP = commandHelp(CODEGEN);
@@ -101,7 +102,7 @@ export async function runCodegen(
     );
   }
   for (const note of plan.notes) {
-    io.err(`note: ${note}\n`);
+    io.err(`note: ${inert(note)}\n`);
   }
   return 0;
 }

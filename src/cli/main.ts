@@ -3,6 +3,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { runCheck, CHECK_HELP, InputError } from './check.ts';
 import { UsageError } from './args.ts';
 import { COMMANDS, mainHelp } from './commands.ts';
+import { inert } from '../protocol/inert.ts';
 
 // The package's own version, read at build time (vite inlines the JSON).
 const VERSION = pkg.version;
@@ -40,11 +41,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await (await load())(rest);
   } catch (err) {
+    // One line, inert: a message may quote a stranger's file or name (terminal escapes, line breaks).
     if (err instanceof UsageError || err instanceof InputError) {
-      process.stderr.write(`embed-inspector: ${err.message}\n`);
+      process.stderr.write(`embed-inspector: ${inert(err.message)}\n`);
       return 2;
     }
-    process.stderr.write(`embed-inspector: ${(err as Error)?.message?.split('\n')[0] ?? String(err)}\n`);
+    process.stderr.write(`embed-inspector: ${inert((err as Error)?.message?.split('\n')[0] ?? String(err))}\n`);
     return 2;
   }
 }

@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { checkCapture } from '../protocol/capture.ts';
 import { redactString } from '../protocol/redact.ts';
-import { warnUnredacted } from './shown.ts';
+import { shown, warnUnredacted } from './shown.ts';
+import { inert } from '../protocol/inert.ts';
 import { DEFAULT_READY_TIMEOUT_MS, diagnose } from '../protocol/diagnose.ts';
 import type { CaptureFile } from '../protocol/record.ts';
 import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
@@ -171,23 +172,50 @@ export async function runRecord(
     allowEmpty: !!values['allow-empty'],
     where: url.href,
   });
-  const posts = m.filter((r) => r.kind === 'post' && !r.navigation).length;
-  const navs = m.filter((r) => r.navigation).length;
-  const dropped = capture.meta?.dropped ? `, ${capture.meta.dropped} discarded by the buffer bound` : '';
-  if (values.timeline) {
-    io.out(`${renderText([{ file: values.out, records: m, result, evaluation: verdict }], { all: true })}\n`);
-  }
   io.out(
-    `recorded ${plural(m.length - navs, 'record')} (${plural(posts, 'post')}, ${m.length - navs - posts} ${m.length - navs - posts === 1 ? 'delivery' : 'deliveries'}) and ${plural(navs, 'navigation')}${dropped} from ${url.href}${mode === 'receive-only' ? ' (receive-only)' : ''} → ${values.out}${capture.meta?.redacted ? ' (redacted)' : ''}\n`,
+    recordReport(capture, result, verdict, {
+      out: values.out,
+      url: url.href,
+      receiveOnly: mode === 'receive-only',
+      timeline: !!values.timeline,
+    }),
   );
-  io.out(`${tenantLine(result.summary)}\n${summaryLine(result.summary, verdict)}\n`);
   if (scriptError) {
-    // One line, redacted (a timeout's message lists what was seen, with the embed's address).
-    const first = redactString(String(scriptError.message).split('\n')[0]);
+    // One line, redacted and inert (a timeout's message lists what was seen, with the embed's address).
+    const first = inert(redactString(String(scriptError.message).split('\n')[0]));
     (io.err ?? io.out)(`embed-inspector: --script ${values.script} failed: ${first}\n`);
     return 2;
   }
   return verdict.exitCode;
+}
+
+/**
+ * What `record` prints once the capture is written: the timeline when asked, what was recorded, the tenant origin
+ * and the verdict, every string of the capture inert (shown.ts: a page's terminal escapes or carriage returns never
+ * reach the terminal, nor write a fake line over a real one). The capture is redacted already unless --no-redact.
+ */
+export function recordReport(
+  capture: CaptureFile,
+  result: ReturnType<typeof checkCapture>,
+  verdict: ReturnType<typeof evaluate>,
+  o: { out: string; url: string; receiveOnly: boolean; timeline: boolean },
+): string {
+  const [f] = shown([{ file: o.out, records: capture.messages, result, evaluation: verdict }], {
+    redact: false,
+    text: true,
+  });
+  const m = f.records;
+  const posts = m.filter((r) => r.kind === 'post' && !r.navigation).length;
+  const navs = m.filter((r) => r.navigation).length;
+  const received = m.length - navs - posts;
+  const dropped = capture.meta?.dropped ? `, ${capture.meta.dropped} discarded by the buffer bound` : '';
+  return [
+    ...(o.timeline ? [renderText([f], { all: true })] : []),
+    `recorded ${plural(m.length - navs, 'record')} (${plural(posts, 'post')}, ${received} ${received === 1 ? 'delivery' : 'deliveries'}) and ${plural(navs, 'navigation')}${dropped} from ${inert(o.url)}${o.receiveOnly ? ' (receive-only)' : ''} → ${inert(o.out)}${capture.meta?.redacted ? ' (redacted)' : ''}`,
+    tenantLine(f.result.summary),
+    summaryLine(f.result.summary, f.evaluation),
+    '',
+  ].join('\n');
 }
 
 export interface RecordOptions {

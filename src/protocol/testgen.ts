@@ -15,6 +15,7 @@ import { causalOrder } from './order.ts';
 import type { CaptureFile, CaptureRecord } from './record.ts';
 import { literal } from './js-literal.ts';
 import { REDACTED } from './redact.ts';
+import { inert } from './inert.ts';
 
 export type TestFramework = 'playwright' | 'puppeteer';
 
@@ -503,8 +504,8 @@ export function planTest(capture: CaptureFile, opts: Omit<TestgenOptions, 'frame
 // ------------------------------------------------------------------------------------------------------ the source
 
 const str = (s: string) => JSON.stringify(s);
-/** Comment text: one line, whatever the input holds. */
-const comment = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, ' ');
+/** Comment text: one line, inert (inert.ts: a terminal escape or a bidi control is written as `\u001b`…). */
+const comment = (s: string) => inert(s.replace(/[\r\n\u2028\u2029]+/g, ' '));
 const ms = (n: number) => (n >= 10_000 ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '_') : String(n));
 
 function hostOf(url: string): string {

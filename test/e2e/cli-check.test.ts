@@ -246,13 +246,24 @@ describe('embed-inspector check', () => {
     ],
     ['a bad --fail-on', () => ['--fail-on', 'info', clean], /--fail-on must be one of error, warning/],
     ['no file', () => [], /needs at least one capture file/],
+    // (a stranger's file: V8's message quotes its first bytes; they reach stderr inert, on the one line)
+    ['a file of terminal escapes', () => [write('esc.json', '\u001b]0;PWNED\u0007\u001b[2J')], /not JSON.*\\u001b/],
+    ['JSON cut after a line break', () => [write('cut.json', '{"format":\n\n')], /not JSON/],
+    ['a name of terminal escapes', () => [join(dir, '\u001b[2Jgone.json')], /\\u001b\[2Jgone\.json: no such file/],
   ];
   it.each(unusable)('exits 2 on %s with a one-line reason and nothing on stdout', (_name, args, reason) => {
     const r = cli('check', ...args());
     expect(r.code).toBe(2);
     expect(r.err).toMatch(reason);
     expect(r.err.split('\n')).toHaveLength(1);
+    expect(r.err).not.toMatch(/[\u0000-\u001f]/);
     expect(r.out).toBe('');
+  });
+
+  it('reads a file that starts with a byte-order mark (as some editors save JSON)', () => {
+    const r = cli('check', write('bom.json', `\ufeff${readFileSync(clean, 'utf8')}`));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('4 valid');
   });
 
   it('prints nothing when one of several files is unusable', () => {
