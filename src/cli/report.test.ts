@@ -2,12 +2,13 @@
 // with them; JUnit test case names that do not move when a recording has one more message.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkRecords, readCapture } from '../protocol/capture.ts';
+import { checkCapture, checkRecords, readCapture } from '../protocol/capture.ts';
 import type { CaptureRecord } from '../protocol/record.ts';
 import {
   EMBED_URL,
   HOST,
   T0,
+  TENANT,
   actionPair,
   eventPair,
   foreign,
@@ -373,5 +374,29 @@ describe('JUnit test cases stay put across recordings', () => {
     const doc = parseXml(renderJunit([fileOf(`x&<${nasty}>.json`, records)]));
     expect(doc.children[0].attrs.name).toContain('x&<a<b>&"c\'');
     expect(JSON.stringify(doc)).toContain('a<b>&\\"c\'\ufffd');
+  });
+});
+
+describe("a stranger's file that reads as a capture", () => {
+  // (readCapture accepts both: a finite time past the last date a Date holds, records paired with themselves)
+  const read = (messages: Array<Record<string, unknown>>) =>
+    readCapture({ format: 'embed-inspector-capture', version: 1, tenantOrigin: TENANT, messages }).messages;
+  const session = () =>
+    numbered([
+      ...eventPair('svc:event:ready'),
+      ...actionPair('svc:action:set-color-scheme', { scheme: 'dark' }),
+      rec({ source: 'svc-embed', direction: 'event' }), // (no type: an error, with a line of its own)
+    ]);
+  it.each([
+    ['times past the last date a Date holds', () => read(session().map((r, i) => ({ ...r, time: 8.64e15 + i })))],
+    ['records paired with themselves', () => read(session().map((r) => ({ ...r, pairedWith: r.seq })))],
+  ])('%s: reported in every format, not a crash', (_what, records) => {
+    const result = checkCapture({ tenantOrigin: TENANT, messages: records() });
+    const files = [
+      { file: 'x.json', records: records(), result, evaluation: evaluate(records(), result, { where: 'x.json' }) },
+    ];
+    for (const render of [renderText, renderJson, renderJunit]) {
+      expect(render(files)).toContain('x.json');
+    }
   });
 });

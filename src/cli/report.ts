@@ -126,15 +126,21 @@ export function tenantLine(s: CheckResult['summary']): string {
   return `tenant origin: ${s.tenantOrigin} (${how})`;
 }
 
+/** A time as ISO text; a number no date stands for (past ±8.64e15 ms) as it is. */
+function isoTime(time: number): string {
+  const d = new Date(time);
+  return Number.isNaN(d.getTime()) ? String(time) : d.toISOString();
+}
+
 /** A record of a check, as text and JUnit print it: `#4 post in URL at ISO-TIME: what`. */
 function recordLine(l: CheckRecordLine): string {
-  const t = Number.isFinite(l.time) ? new Date(l.time).toISOString() : String(l.time);
+  const t = isoTime(l.time);
   return `#${l.seq} ${l.kind} in ${l.frameUrl} at ${t}: ${l.message}`;
 }
 
 /** A REST call of a check, as text and JUnit print it: `rest[2] PUT URL → 400 at ISO-TIME: what`. */
 function callLine(l: CheckCallLine): string {
-  const t = Number.isFinite(l.time) ? new Date(l.time).toISOString() : String(l.time);
+  const t = isoTime(l.time);
   return `rest[${l.index}] ${l.method} ${l.url} → ${l.status} at ${t}: ${l.message}`;
 }
 

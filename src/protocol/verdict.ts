@@ -341,8 +341,12 @@ function restOf(result: CheckResult): { rest: RestCallLine[]; restFindings: Rest
 function messagesOf(ix: Indexed, result: CheckResult): { messages: MessageGroup[]; findings: Finding[] } {
   const { bySeq, navBySeq, ordered } = ix;
   const resultBySeq = new Map(result.messages.map((m) => [m.seq, m]));
+  // (a file's pairing is its word: a delivery paired with itself or with another delivery heads its own message)
   const postOf = (r: CaptureRecord): number | null =>
-    r.kind === 'receive' && r.pairedWith !== undefined && resultBySeq.has(r.pairedWith) && bySeq.has(r.pairedWith)
+    r.kind === 'receive' &&
+    r.pairedWith !== undefined &&
+    resultBySeq.has(r.pairedWith) &&
+    bySeq.get(r.pairedWith)?.kind === 'post'
       ? r.pairedWith
       : null;
   const groups = new Map<number, MessageGroup>();
