@@ -210,7 +210,8 @@ export const DIFF = command({
   },
   footer:
     'Exit status: 0 B has no error finding that A did not have; 1 B has new errors (a rule A did not have, or ' +
-    'more findings of one); 2 unusable input or flags.',
+    'more findings of one), or fails as a run (no embed traffic, an embed that could not start or never said ' +
+    'ready); 2 unusable input or flags.',
 });
 
 export const CODEGEN = command({

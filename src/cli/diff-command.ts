@@ -1,7 +1,8 @@
 /**
  * `embed-inspector diff A B [--format text|json] [--tenant-origin ORIGIN]`: what changed between two sessions (for
  * "it passed yesterday"), compared by `diffCaptures` (protocol/diff.ts). Exit 0 when B has no error finding that A
- * did not have, 1 when it has (a new rule, or more of one), 2 for unusable input or flags.
+ * did not have, 1 when it has (a new rule, or more of one) or when B fails as a run (no embed, never ready…), 2 for
+ * unusable input or flags.
  */
 import { diffCaptures, type CaptureDiff } from '../protocol/diff.ts';
 import { headline, renderDiffText, type DiffStyle } from '../protocol/diff-text.ts';

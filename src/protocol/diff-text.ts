@@ -65,13 +65,19 @@ const BASE: Record<TimingBase, string> = {
   'first-record': 'the first record',
 };
 
-/** The one line that says whether B regresses: its new errors, else that it has none (and its new warnings). */
+/**
+ * The one line that says whether B regresses: why it fails as a run (no embed, never ready…), else its new errors,
+ * else that it has none (and its new warnings).
+ */
 export function headline(d: CaptureDiff): string {
   const list = (severity: string) =>
     d.newIssues.filter((i) => i.severity === severity).map((i) => `${i.rule} (${i.a} → ${i.b})`);
   const errors = list('error');
   const warnings = list('warning');
   const infos = list('info');
+  if (d.b.failures.length) {
+    return `✗ B fails as a run: ${d.b.failures.join('; ')}`;
+  }
   if (errors.length) {
     const n = d.newIssues.filter((i) => i.severity === 'error').reduce((s, i) => s + i.b - i.a, 0);
     return `✗ B has ${plural(n, 'new error')}: ${errors.join(', ')}`;

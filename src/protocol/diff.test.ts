@@ -5,6 +5,7 @@ import { checkRecords } from './capture.ts';
 import { diffCaptures, diffOrder, diffProfiles, eventRuns, sessionProfile, type CaptureDiff } from './diff.ts';
 import type { CaptureRecord } from './record.ts';
 import { evaluate } from './verdict.ts';
+import { headline } from './diff-text.ts';
 import {
   EMBED_URL,
   HOST,
@@ -339,5 +340,37 @@ describe('diff: the integration’s state', () => {
     expect(never.newIssues.map((i) => i.rule)).toContain('silence.never-ready');
     expect(never.exitCode).toBe(1);
     expect(never.timing.ready).toEqual({ a: 10, b: null, difference: null });
+  });
+});
+
+describe('diff: a B that fails as a run fails the diff, whatever A had', () => {
+  const fatal = eventPair('svc:event:error', { fatal: true, code: 'SESSION_EXPIRED', message: 'session expired' });
+  it.each([
+    ['no embed traffic at all', [] as Rows, /no embed traffic seen/],
+    ['only a page of its own, no embed', [foreign, navigation(`${HOST}/app`)], /no embed traffic seen/],
+    ['an embed that could not start (a fatal error before ready)', [navigation(EMBED_URL), ...fatal], /before ready/],
+  ])('%s: exit 1, and the headline says why', (_what, b, why) => {
+    for (const a of [healthy, b]) {
+      const d = diff(a, b);
+      expect(d.exitCode).toBe(1);
+      expect(d.b.failures.join(' ')).toMatch(why);
+      expect(headline(d)).toMatch(/^✗ B fails as a run: /);
+    }
+  });
+
+  it('an embed that never said ready in both: still a failure (A failed too)', () => {
+    const b = numbered([navigation(EMBED_URL), rec(msg('svc:event:view'), { origin: HOST })]);
+    const p = sessionProfile(b, checkRecords(b, { endedAt: T0 + 60_000 }));
+    const d = diffProfiles(p, p);
+    expect(d.newIssues).toEqual([]);
+    expect(d.exitCode).toBe(1);
+    expect(d.b.failures.join(' ')).toMatch(/never said ready/);
+  });
+
+  it('a healthy B passes, and says nothing of failures', () => {
+    const d = diff(healthy, healthy);
+    expect(d.exitCode).toBe(0);
+    expect(d.b.failures).toEqual([]);
+    expect(headline(d)).toBe('✓ no new issues in B');
   });
 });

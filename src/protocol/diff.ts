@@ -14,13 +14,15 @@
  * - timing: ms from the embed frame's navigation record (else the capture's first record) to the first `ready`
  *   and the first `dashboard-loaded`, and that `dashboard-loaded`'s `loadDurationMs`;
  * - the integration's state in words (`integrationState`).
- * B regresses when it has more error findings of a rule than A (a new rule, or more of one): `exitCode` 1.
+ * B regresses when it has more error findings of a rule than A (a new rule, or more of one), or when it fails as a
+ * run whatever A did (no embed traffic, an embed that could not start or never said ready): `exitCode` 1.
  */
 import { own, put } from './json-map.ts';
 import { checkCapture, type CheckResult } from './capture.ts';
 import type { Severity } from './classify.ts';
 import type { IntegrationState } from './diagnose.ts';
 import { isSvcEmbed } from './marker.ts';
+import { evaluate } from './verdict.ts';
 import type { CaptureFile, CaptureRecord } from './record.ts';
 
 export interface SeverityCounts {
@@ -68,6 +70,8 @@ export interface SessionProfile {
   shapes: Record<string, string[]>;
   timing: SessionTiming;
   integration: IntegrationState;
+  /** Why the session fails as a run whatever else it holds (verdict.ts `runFailures`: no embed, never ready…). */
+  failures: string[];
 }
 
 export type RuleStatus = 'new' | 'more' | 'changed' | 'fewer' | 'gone' | 'same';
@@ -140,10 +144,15 @@ export interface SideSummary {
   warnings: number;
   infos: number;
   integration: IntegrationState;
+  /** Why this session fails as a run whatever else it holds (no embed traffic, never ready…); B's fail the diff. */
+  failures: string[];
 }
 
 export interface CaptureDiff {
-  /** 1 when B has more error findings of some rule than A (`newIssues` with severity error); else 0. */
+  /**
+   * 1 when B has more error findings of some rule than A (`newIssues` with severity error), or fails as a run
+   * whatever A did (`b.failures`: no embed traffic, an embed that could not start or never said ready); else 0.
+   */
   exitCode: 0 | 1;
   a: SideSummary;
   b: SideSummary;
@@ -365,6 +374,7 @@ export function sessionProfile(records: readonly CaptureRecord[], result: CheckR
     shapes,
     timing: profileTiming(records, result, ready, loaded),
     integration: result.integration ?? { state: 'healthy', text: 'healthy', seq: null },
+    failures: evaluate(records, result).runFailures,
   };
 }
 
@@ -492,6 +502,7 @@ function side(p: SessionProfile): SideSummary {
     warnings: sum('warning'),
     infos: sum('info'),
     integration: p.integration,
+    failures: p.failures,
   };
 }
 
@@ -562,7 +573,7 @@ export function diffProfiles(a: SessionProfile, b: SessionProfile): CaptureDiff 
   }
 
   return {
-    exitCode: newIssues.some((i) => i.severity === 'error') ? 1 : 0,
+    exitCode: newIssues.some((i) => i.severity === 'error') || b.failures.length ? 1 : 0,
     a: side(a),
     b: side(b),
     newIssues,

@@ -171,6 +171,11 @@ export interface Evaluation {
   exitCode: 0 | 1;
   /** Why it failed, in words, the most important first; empty when it passed. */
   reasons: string[];
+  /**
+   * The reasons no run passes with, whatever else it holds (the first of `reasons`): no embed traffic, an embed
+   * that could not start, an embed that never said ready.
+   */
+  runFailures: string[];
   failOn: FailOn;
   /** No embed frame and no svc-embed message. */
   empty: boolean;
@@ -637,8 +642,11 @@ function seenTypeChecks(ix: Indexed): Check[] {
   }));
 }
 
-/** Why the run failed, the most important first. */
-function reasonsOf(x: CheckInputs, checks: Check[], failOn: FailOn): string[] {
+/**
+ * Why the run fails whatever else it holds: no embed traffic (unless allowed), an embed that could not start, an
+ * embed that never said ready. `diff` fails a B that has one, whatever A had.
+ */
+function runFailuresOf(x: CheckInputs): string[] {
   const reasons: string[] = [];
   if (x.emptyFails) {
     reasons.push(emptyReason(x.opts.where));
@@ -651,6 +659,12 @@ function reasonsOf(x: CheckInputs, checks: Check[], failOn: FailOn): string[] {
       reasons.push(`${f.message} (#${f.seq})`);
     }
   }
+  return reasons;
+}
+
+/** Why the run failed, the most important first. */
+function reasonsOf(x: CheckInputs, checks: Check[], failOn: FailOn): string[] {
+  const reasons = runFailuresOf(x);
   for (const e of x.expectations) {
     if (!e.met) {
       reasons.push(`expected ${e.type}, never seen`);
@@ -736,6 +750,7 @@ export function evaluate(
     passed,
     exitCode: passed ? 0 : 1,
     reasons: reasonsOf(inputs, checks, failOn),
+    runFailures: runFailuresOf(inputs),
     failOn,
     ...s,
     expectations: inputs.expectations,
