@@ -128,6 +128,14 @@ describe('redactRestCall and redactCapture', () => {
     const file = redactCapture({ format: 'embed-inspector-capture', version: 1, tenantOrigin: null, messages: [] });
     expect(file.meta?.redacted).toBe(true);
   });
+  it("redacts a field of a stranger's file it does not know, as the rest", () => {
+    const file = { format: 'embed-inspector-capture', version: 1, tenantOrigin: null, messages: [] } as const;
+    const odd = { ...file, note: 'Bearer abcdef.TOPSECRET2', extra: { apiKey: 'k-123456' } };
+    const text = JSON.stringify(redactCapture(odd as unknown as Parameters<typeof redactCapture>[0]));
+    expect(text).not.toContain('TOPSECRET2');
+    expect(text).not.toContain('k-123456');
+    expect(text).toContain('"format":"embed-inspector-capture"');
+  });
 });
 
 describe('__proto__ and constructor stay data in diff and HAR', () => {

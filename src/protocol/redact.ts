@@ -153,11 +153,13 @@ function redactBody(text: string | null): string | null {
   return JSON.stringify(redacted) === JSON.stringify(json) ? redactString(text) : JSON.stringify(redacted);
 }
 
+/** A capture file redacted: its records, REST calls and meta, and any other field a stranger's file holds. */
 export function redactCapture(file: CaptureFile): CaptureFile {
+  const { messages, rest, meta, ...others } = file;
   return {
-    ...file,
-    messages: file.messages.map(redactRecord),
-    ...(file.rest ? { rest: file.rest.map(redactRestCall) } : {}),
-    meta: { ...(redactValue(file.meta ?? {}) as CaptureFile['meta']), redacted: true },
+    ...(redactValue(others) as Omit<CaptureFile, 'messages'>),
+    messages: messages.map(redactRecord),
+    ...(rest ? { rest: rest.map(redactRestCall) } : {}),
+    meta: { ...(redactValue(meta ?? {}) as CaptureFile['meta']), redacted: true },
   };
 }
