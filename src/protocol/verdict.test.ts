@@ -81,11 +81,19 @@ describe('evaluate: when a run fails', () => {
       [/^expected svc:event:dashboard-loaded, never seen$/],
     ],
     [
-      'svc-embed traffic without an embed frame: ready not implied',
+      'svc-embed traffic without an embed frame: ready implied all the same',
       [rec(msg('svc:event:view'))],
       {},
       1,
-      [/session\.event-before-ready/],
+      [/^expected svc:event:ready, never seen$/, /session\.event-before-ready/],
+    ],
+    [
+      // (the embed's site not captured, or a capture of the host alone: its actions went to an embed that never spoke)
+      'a host acting on an embed that never said ready, no embed frame seen',
+      [navigation(`${HOST}/app`), ...actionPair('svc:action:set-color-scheme').slice(0, 1)],
+      {},
+      1,
+      [/^expected svc:event:ready, never seen$/],
     ],
     [
       'a warning, failing on errors',

@@ -148,7 +148,10 @@ interface Check {
 
 interface Expectation {
   type: string;
-  /** Added because an embed frame was seen (`svc:event:ready`), not asked for. */
+  /**
+   * Added because embed traffic was seen (`svc:event:ready`), not asked for: an embed frame, or svc-embed messages
+   * with no embed frame (a host acting on an embed that never spoke).
+   */
   implicit: boolean;
   met: boolean;
   /** The first record of that type (capture order), when met. */
@@ -500,7 +503,7 @@ function expectationChecks(x: CheckInputs): Check[] {
       passed: e.met,
       summary: e.met
         ? `${e.type} first seen at #${e.seq}`
-        : `expected ${e.type}, never seen${e.implicit ? ' (an embed frame was seen)' : ''}`,
+        : `expected ${e.type}, never seen${e.implicit ? (s.embedFrames.length ? ' (an embed frame was seen)' : ' (svc-embed messages were seen)') : ''}`,
       records: r ? [lineOf(r, `${e.type} first seen`)] : [],
     });
   }
@@ -734,7 +737,8 @@ export function evaluate(
     seen: s,
     emptyFails: s.empty && !opts.allowEmpty && !restOnly,
     restOnly,
-    expectations: expectationsOf(ix, opts.expect ?? [], s.embedFrames.length > 0),
+    // (an embed frame, or svc-embed messages with none: a host acting on an embed that never spoke)
+    expectations: expectationsOf(ix, opts.expect ?? [], s.embedFrames.length > 0 || s.svcEmbedSeen),
     // The embed said it could not start.
     startFailures: findings
       .filter((f) => f.rule === FAILED_BEFORE_READY)
