@@ -1,4 +1,6 @@
 /** Flag parsing for the command line: node's parseArgs, with one-line errors. */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {
@@ -48,4 +50,27 @@ export function originFlag(flag: string, value: string | undefined): string | un
     throw new UsageError(`--${flag} must be an http(s) origin (got "${value}")`);
   }
   return u.origin;
+}
+
+/**
+ * Refuse an output path that names one of the inputs (`-o run.json` beside `run.json`): the capture would be
+ * overwritten by what was made of it. Compared as resolved paths, and as the files they are when both exist.
+ */
+export function notAnInput(out: string, inputs: readonly string[]): void {
+  const same = (a: string, b: string) => {
+    if (resolve(a) === resolve(b)) {
+      return true;
+    }
+    try {
+      const x = statSync(a);
+      const y = statSync(b);
+      return x.dev === y.dev && x.ino === y.ino;
+    } catch {
+      return false;
+    }
+  };
+  const input = inputs.find((f) => same(out, f));
+  if (input !== undefined) {
+    throw new UsageError(`--out ${out} is the input file ${input}: it would be overwritten; write elsewhere`);
+  }
 }

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { checkCapture, CaptureFormatError } from '../protocol/capture.ts';
 import { readAnyCapture } from '../protocol/har.ts';
-import { oneOf, originFlag, UsageError } from './args.ts';
+import { notAnInput, oneOf, originFlag, UsageError } from './args.ts';
 import { CHECK, commandHelp, parseCommand } from './commands.ts';
 import { checkDiagramFlags, writeDiagram } from './check-flow.ts';
 import { InputError } from './input-error.ts';
@@ -84,6 +84,9 @@ export async function runCheck(
     throw new UsageError('check needs at least one capture file (see embed-inspector check --help)');
   }
   const diagram = checkDiagramFlags(format, { files: positionals.length, out: values.out, isTTY: !!io.isTTY });
+  if (diagram && values.out) {
+    notAnInput(values.out, positionals);
+  }
 
   // Read everything first: nothing is printed when any input is unusable.
   const files: FileResult[] = [];

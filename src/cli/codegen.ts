@@ -6,7 +6,7 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { generateTest, TestgenError, type TestFramework } from '../protocol/testgen.ts';
-import { UsageError } from './args.ts';
+import { notAnInput, UsageError } from './args.ts';
 import { CODEGEN, commandHelp, parseCommand } from './commands.ts';
 import { InputError, loadCapture } from './check.ts';
 import { redactCapture } from '../protocol/redact.ts';
@@ -89,6 +89,7 @@ export async function runCodegen(
     if (isDir || /[/\\]$/.test(target)) {
       target = join(target, generated.fileName);
     }
+    notAnInput(target, positionals);
     try {
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, code);

@@ -1,6 +1,6 @@
 // `embed-inspector har`: a capture file written as HAR (redacted unless --no-redact), read back by check's loader;
 // bad flags and inputs are one-line errors (exit 2 through main).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,16 @@ describe('embed-inspector har', () => {
     expect(await run(['--help'])).toEqual({ code: 0, out: `${HAR_HELP}\n` });
   });
 
+  it('never writes over its input, named another way or linked', async () => {
+    const before = readFileSync(input, 'utf8');
+    const link = join(dir, 'link.json');
+    symlinkSync(input, link);
+    for (const out of [join(dir, '.', 'capture.json'), link]) {
+      await expect(run([input, '--out', out])).rejects.toThrow(/would be overwritten/);
+    }
+    expect(readFileSync(input, 'utf8')).toBe(before);
+  });
+
   it.each([
     [[], UsageError, 'har needs a capture file (see embed-inspector har --help)'],
     [[input], UsageError, 'har needs --out FILE.har (see embed-inspector har --help)'],
@@ -81,6 +91,11 @@ describe('embed-inspector har', () => {
     [[input, '--out'], UsageError, "Option '-o, --out <value>' argument missing"],
     [[input, '--redact', '--out', 'x.har'], UsageError, "Unknown option '--redact'"],
     [[join(dir, 'none.json'), '--out', 'x.har'], InputError, `${join(dir, 'none.json')}: no such file`],
+    [
+      [input, '--out', input],
+      UsageError,
+      `--out ${input} is the input file ${input}: it would be overwritten; write elsewhere`,
+    ],
     [
       [input, '--out', join(dir, 'no', 'such', 'x.har')],
       InputError,

@@ -7,7 +7,7 @@ import { warnUnredacted } from './shown.ts';
 import { writeFile } from 'node:fs/promises';
 import pkg from '../../package.json' with { type: 'json' };
 import { toHar } from '../protocol/har.ts';
-import { UsageError } from './args.ts';
+import { notAnInput, UsageError } from './args.ts';
 import { commandHelp, HAR, parseCommand } from './commands.ts';
 import { InputError, loadCapture } from './check.ts';
 
@@ -32,6 +32,7 @@ export async function runHar(
     throw new UsageError('har needs --out FILE.har (see embed-inspector har --help)');
   }
   const [file] = positionals;
+  notAnInput(values.out, positionals);
   const capture = await loadCapture(file);
   const redact = !values['no-redact'];
   if (!redact) {
