@@ -74,3 +74,11 @@ export function notAnInput(out: string, inputs: readonly string[]): void {
     throw new UsageError(`--out ${out} is the input file ${input}: it would be overwritten; write elsewhere`);
   }
 }
+
+/**
+ * A whole-number flag's value: digits only. `Number` would read "" as 0, "0x10" as 16 and "1e3" as 1000; those are
+ * NaN here, so that the caller's check refuses them with its one-line error.
+ */
+export function wholeNumber(value: string): number {
+  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
+}

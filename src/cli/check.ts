@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { checkCapture, CaptureFormatError } from '../protocol/capture.ts';
 import { readAnyCapture } from '../protocol/har.ts';
-import { notAnInput, oneOf, originFlag, UsageError } from './args.ts';
+import { notAnInput, oneOf, originFlag, UsageError, wholeNumber } from './args.ts';
 import { CHECK, commandHelp, parseCommand } from './commands.ts';
 import { checkDiagramFlags, writeDiagram } from './check-flow.ts';
 import { InputError } from './input-error.ts';
@@ -67,7 +67,7 @@ export async function runCheck(
   }
   const format = oneOf('format', values.format, CHECK.flags.format.choices, 'text');
   const tenantOrigin = originFlag('tenant-origin', values['tenant-origin']);
-  const readyTimeout = values['ready-timeout'] === undefined ? undefined : Number(values['ready-timeout']);
+  const readyTimeout = values['ready-timeout'] === undefined ? undefined : wholeNumber(values['ready-timeout']);
   if (readyTimeout !== undefined && (!Number.isInteger(readyTimeout) || readyTimeout < 0)) {
     throw new UsageError(`--ready-timeout must be a whole number of milliseconds (got "${values['ready-timeout']}")`);
   }

@@ -151,6 +151,12 @@ describe('embed-inspector coverage', () => {
     await expect(run(fileA, '--min', 'events')).rejects.toThrow(
       new UsageError('--min: "events" is not KEY=PERCENT (e.g. events=100,actions=80)'),
     );
+    // (`--min "$COVERAGE_MIN"` with the variable unset: refused, not a run with no gate)
+    for (const empty of ['', ' , ']) {
+      await expect(run(fileA, '--min', empty)).rejects.toThrow(
+        new UsageError('--min: no threshold given (e.g. events=100,actions=80)'),
+      );
+    }
     await expect(run(fileA, '--format', 'xml')).rejects.toThrow(UsageError);
     await expect(runCoverage([fileA, '--format', 'html'], { out: () => {}, isTTY: true })).rejects.toThrow(
       /--format html writes a page: give --out FILE/,

@@ -22,7 +22,7 @@ import { DEFAULT_MAX_RECORDS } from '../shared/messages.ts';
 import { extensionPath, launchChromium } from '../node/chromium.ts';
 import { attachInspector } from '../node/puppeteer.ts';
 import type { Embed } from '../node/embed.ts';
-import { oneOf, originFlag, UsageError } from './args.ts';
+import { oneOf, originFlag, UsageError, wholeNumber } from './args.ts';
 import { commandHelp, parseCommand, RECORD } from './commands.ts';
 import { parseExpect, evaluate, type FailOn } from '../protocol/verdict.ts';
 import { plural, renderText, summaryLine, tenantLine } from './report.ts';
@@ -117,16 +117,16 @@ export async function runRecord(
   if (!values.out) {
     throw new UsageError('record needs --out FILE');
   }
-  const duration = values.duration === undefined ? 5000 : Number(values.duration);
+  const duration = values.duration === undefined ? 5000 : wholeNumber(values.duration);
   if (!Number.isInteger(duration) || duration < 0) {
     throw new UsageError(`--duration must be a whole number of milliseconds (got "${values.duration}")`);
   }
   const readyTimeout =
-    values['ready-timeout'] === undefined ? DEFAULT_READY_TIMEOUT_MS : Number(values['ready-timeout']);
+    values['ready-timeout'] === undefined ? DEFAULT_READY_TIMEOUT_MS : wholeNumber(values['ready-timeout']);
   if (!Number.isInteger(readyTimeout) || readyTimeout < 0) {
     throw new UsageError(`--ready-timeout must be a whole number of milliseconds (got "${values['ready-timeout']}")`);
   }
-  const maxRecords = values['max-records'] === undefined ? DEFAULT_MAX_RECORDS : Number(values['max-records']);
+  const maxRecords = values['max-records'] === undefined ? DEFAULT_MAX_RECORDS : wholeNumber(values['max-records']);
   if (!Number.isInteger(maxRecords) || maxRecords < MIN_MAX_RECORDS) {
     throw new UsageError(
       `--max-records must be a whole number of records, at least ${MIN_MAX_RECORDS} (got "${values['max-records']}")`,

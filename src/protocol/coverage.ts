@@ -778,10 +778,15 @@ export function readMinimum(value: unknown): Minimum {
 /** A minimum as the command line writes it: `events=100,actions=80`. */
 export function parseMinimum(text: string): Minimum {
   const o: Record<string, unknown> = {};
-  for (const part of text
+  const parts = text
     .split(',')
     .map((p) => p.trim())
-    .filter(Boolean)) {
+    .filter(Boolean);
+  if (!parts.length) {
+    // (`--min "$COVERAGE_MIN"` with the variable unset: no gate at all, silently, is not what was asked for)
+    throw new CoverageFormatError('no threshold given (e.g. events=100,actions=80)');
+  }
+  for (const part of parts) {
     const m = /^([a-z]+)=(\d+(?:\.\d+)?)%?$/.exec(part);
     if (!m) {
       throw new CoverageFormatError(`"${part}" is not KEY=PERCENT (e.g. events=100,actions=80)`);

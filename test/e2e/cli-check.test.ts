@@ -96,7 +96,8 @@ describe('embed-inspector check', () => {
     expect(j.messages[4].verdict).toBe('foreign');
     expect(j.summary).toMatchObject({ records: 5, exitCode: 0, reasons: [], checksFailed: 0 });
     expect(j.checks).toHaveLength(j.summary.checks);
-    expect(j.expectations).toEqual([]);
+    // (svc-embed messages were seen: their ready is expected, and met)
+    expect(j.expectations).toEqual([{ file: clean, type: 'svc:event:ready', implicit: true, met: true, seq: 1 }]);
   });
 
   it('--format junit has one test case per check, a failure for each failing one', () => {
@@ -245,6 +246,10 @@ describe('embed-inspector check', () => {
       /unknown message type "navigate" \(did you mean svc:event:navigate or svc:action:navigate\?\)/,
     ],
     ['a bad --fail-on', () => ['--fail-on', 'info', clean], /--fail-on must be one of error, warning/],
+    // (what Number() would read as 0, 16 and 1000)
+    ['an empty --ready-timeout', () => ['--ready-timeout=', clean], /--ready-timeout must be a whole number/],
+    ['a hexadecimal --ready-timeout', () => ['--ready-timeout=0x10', clean], /--ready-timeout must be a whole/],
+    ['an exponent --ready-timeout', () => ['--ready-timeout', '1e3', clean], /--ready-timeout must be a whole/],
     ['no file', () => [], /needs at least one capture file/],
     // (a stranger's file: V8's message quotes its first bytes; they reach stderr inert, on the one line)
     ['a file of terminal escapes', () => [write('esc.json', '\u001b]0;PWNED\u0007\u001b[2J')], /not JSON.*\\u001b/],
