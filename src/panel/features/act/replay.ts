@@ -16,10 +16,13 @@ export interface ReplayState {
 export interface Clock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** ms, monotonic: what a send took is taken off the wait for the next (absent: nothing is). */
+  now?(): number;
 }
 const realClock: Clock = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+  now: () => performance.now(),
 };
 
 /** Steps from records with a `time` (epoch ms): delays are the gaps between them; the first has none. */
@@ -94,6 +97,7 @@ export class Replayer<T> {
       if (!this.playing) {
         return;
       }
+      const started = clock.now?.() ?? 0;
       await this.step();
       if (this.state.done) {
         this.playing = false;
@@ -101,7 +105,10 @@ export class Replayer<T> {
         return;
       }
       if (this.playing) {
-        this.schedule(this.delayOf(this.index));
+        // The recorded gap runs from this send's start: its round trip (panel, worker, frame, back) is not added to
+        // it, so a slow answer does not stretch the timing (the sends stay one after another).
+        const spent = (clock.now?.() ?? started) - started;
+        this.schedule(Math.max(0, this.delayOf(this.index) - spent));
       }
     }, ms);
   }

@@ -129,6 +129,7 @@ describe('replay', () => {
     const timers: Array<{ at: number; fn: () => void; id: number }> = [];
     let id = 0;
     const clock: Clock = {
+      now: () => now,
       setTimeout: (fn, ms) => {
         timers.push({ at: now + ms, fn, id: ++id });
         return id;
@@ -202,6 +203,26 @@ describe('replay', () => {
     r.play();
     await c.advance(10_000);
     expect(sent.map((s) => s[1])).toEqual([0, 125, 625]);
+  });
+  it("keeps the recorded gaps from each send's start, however long its answer takes", async () => {
+    const c = fakeClock();
+    const sent: Array<[string, number]> = [];
+    const r = new Replayer(
+      stepsFrom(items),
+      (i) =>
+        new Promise<void>((done) => {
+          sent.push([i.n, c.now]);
+          c.clock.setTimeout(done, 100); // (the panel, the worker and the frame answer 100 ms later)
+        }),
+      { clock: c.clock },
+    );
+    r.play();
+    await c.advance(10_000);
+    expect(sent).toEqual([
+      ['a', 0],
+      ['b', 500],
+      ['c', 2500],
+    ]);
   });
   it('pauses, steps and resumes', async () => {
     const c = fakeClock();
